@@ -1,0 +1,98 @@
+import { GraphQLError } from 'graphql';
+import { type Plugin, createYoga, useErrorHandler } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createAuthenticator } from './auth/authenticate';
+import { createRateLimiter } from './auth/rate-limit';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import type { Context } from './graphql/builder';
+import { schema } from './graphql/schema';
+import { createLogger, requestIdOf, useRequestLogging } from './logging';
+import { useRestFacade } from './rest/facade';
+import { restRoutes } from './rest/routes';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  serverKey: Buffer;
+  logger?: Logger;
+  /** Shared counters for a scaled-out deployment (REDIS_URL); the database holds them otherwise. */
+  redis?: Redis | null;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+
+/** /healthz: the process answers. /readyz: the database answers and every migration is applied. */
+function useHealthChecks(database: Database): Plugin {
+  return {
+    async onRequest({ url, endResponse }) {
+      if (url.pathname === '/healthz') return endResponse(json(200, { status: 'ok' }));
+      if (url.pathname !== '/readyz') return;
+      try {
+        const pending = await database.pendingMigrations();
+        endResponse(pending.length ? json(503, { status: 'migrations pending', pending }) : json(200, { status: 'ready' }));
+      } catch {
+        endResponse(json(503, { status: 'database unreachable' }));
+      }
+    },
+  };
+}
+
+/** GraphQL bodies over the limit are refused before yoga reads them; the REST facade enforces the limit while reading. */
+function useGraphqlBodyLimit(limit: number): Plugin {
+  return {
+    onRequest({ request, endResponse }) {
+      if (Number(request.headers.get('content-length') ?? 0) > limit) {
+        endResponse(json(413, { errors: [{ message: `Request body exceeds the limit of ${limit} bytes` }] }));
+      }
+    },
+  };
+}
+
+/** createApp builds the whole HTTP surface (GraphQL, REST, health) without listening, so tests call `app.fetch`. */
+export function createApp({ config, database, serverKey, logger = createLogger(config), redis = null }: AppOptions) {
+  const authenticate = createAuthenticator({
+    secretKey: serverKey,
+    publicUrl: config.publicUrl,
+    oauthSkewSeconds: config.oauthSkewSeconds,
+  });
+  const rateLimit = createRateLimiter(config.rateLimit, redis);
+
+  const yoga = createYoga<Record<string, unknown>, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { title: 'Lectern GraphQL', subscriptionsProtocol: 'WS' },
+    logging: {
+      debug: (...args) => logger.debug(args),
+      info: (...args) => logger.info(args),
+      warn: (...args) => logger.warn(args),
+      error: (...args) => logger.error(args),
+    },
+    context: async ({ request }): Promise<Context> => {
+      const viewer = await authenticate(request);
+      if (viewer) await rateLimit(viewer.credential);
+      return { viewer, requestId: requestIdOf(request), serverKey };
+    },
+    plugins: [
+      useRequestLogging(logger),
+      useHealthChecks(database),
+      useRestFacade({ routes: restRoutes, publicUrl: config.publicUrl, bodyLimitBytes: config.bodyLimitBytes, logger }),
+      useGraphqlBodyLimit(config.bodyLimitBytes),
+      // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.
+      useErrorHandler(({ errors, context }) => {
+        for (const error of errors) {
+          const cause = error instanceof GraphQLError ? error.originalError : error;
+          if (cause && !(cause instanceof GraphQLError) && !(cause as { __typename?: string }).__typename) {
+            logger.error({ err: cause, requestId: (context as Partial<Context>).requestId }, 'unexpected error');
+          }
+        }
+      }),
+    ],
+  });
+  return yoga;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,23 @@
+import type { Logger } from 'pino';
+import { loadServerKey } from './auth/server-key';
+import { ensureBootstrapCredential } from './bootstrap';
+import type { Config } from './config';
+import { type Database, openDatabase } from './db/database';
+
+/** What the server and the CLI share at start: the database with migrations applied, and the server key. */
+export async function boot(config: Config, logger: Logger): Promise<{ database: Database; serverKey: Buffer }> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await database.migrate((message) => logger.info(message));
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+    const serverKey = await loadServerKey(config);
+    if (config.bootstrap) {
+      const { userId, created } = await ensureBootstrapCredential(serverKey, config.bootstrap);
+      logger.info({ userId, created }, 'bootstrap credential ready');
+    }
+    return { database, serverKey };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

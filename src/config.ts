@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** Requests allowed per window and consumer key, or null when rate limiting is off. */
+export interface RateLimit {
+  points: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Base URL clients call (behind a proxy); links and OAuth signatures use it when set. */
+  publicUrl: URL | null;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** Server key that encrypts consumer secrets; read from DATA_DIR when null (embedded default only). */
+  secretKey: string | null;
+  redisUrl: string | null;
+  rateLimit: RateLimit | null;
+  bodyLimitBytes: number;
+  oauthSkewSeconds: number;
+  bootstrap: { consumerKey: string; consumerSecret: string } | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  production: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const sizeUnits: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2 };
+const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600 };
+
+function parseSize(text: string): number | null {
+  const match = /^(\d+)\s*(b|kb?|mb?)?$/i.exec(text.trim());
+  return match ? Number(match[1]) * sizeUnits[(match[2] ?? 'b').toLowerCase()] : null;
+}
+
+/** `15/5s` means 15 requests per 5 seconds; `off` disables the limiter. */
+function parseRateLimit(text: string): RateLimit | null | undefined {
+  if (text.trim().toLowerCase() === 'off') return null;
+  const match = /^(\d+)\s*\/\s*(\d*)\s*(s|m|h)$/i.exec(text.trim());
+  if (!match || Number(match[1]) < 1) return undefined;
+  return { points: Number(match[1]), windowSeconds: Number(match[2] || 1) * durationUnits[match[3].toLowerCase()] };
+}
+
+const optional = z
+  .string()
+  .transform((value) => value.trim())
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const environmentSchema = z
+  .object({
+    HOST: optional.default('127.0.0.1'),
+    PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
+    PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    DATA_DIR: optional.default('./.data'),
+    DATABASE_URL: optional.pipe(
+      z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
+    ),
+    SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
+    RATE_LIMIT: optional.default('15/5s'),
+    BODY_LIMIT: optional.default('1mb'),
+    OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
+    BOOTSTRAP_CONSUMER_KEY: optional,
+    BOOTSTRAP_CONSUMER_SECRET: optional,
+    LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+    NODE_ENV: optional,
+  })
+  .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'is required when DATABASE_URL is set' });
+    }
+    if (Boolean(env.BOOTSTRAP_CONSUMER_KEY) !== Boolean(env.BOOTSTRAP_CONSUMER_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BOOTSTRAP_CONSUMER_SECRET'],
+        message: 'BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together',
+      });
+    }
+    if (parseRateLimit(env.RATE_LIMIT) === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['RATE_LIMIT'], message: 'must look like 15/5s, 100/1m or off' });
+    }
+    if (parseSize(env.BODY_LIMIT) === null) {
+      ctx.addIssue({ code: 'custom', path: ['BODY_LIMIT'], message: 'must be a size such as 1mb, 512kb or 65536' });
+    }
+  });
+
+/** Reads and validates the environment once; every problem is reported together so an operator fixes them in one go. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL) : null,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL ?? null,
+    secretKey: e.SECRET_KEY ?? null,
+    redisUrl: e.REDIS_URL ?? null,
+    rateLimit: parseRateLimit(e.RATE_LIMIT) ?? null,
+    bodyLimitBytes: parseSize(e.BODY_LIMIT)!,
+    oauthSkewSeconds: e.OAUTH_TIMESTAMP_SKEW,
+    bootstrap:
+      e.BOOTSTRAP_CONSUMER_KEY && e.BOOTSTRAP_CONSUMER_SECRET
+        ? { consumerKey: e.BOOTSTRAP_CONSUMER_KEY, consumerSecret: e.BOOTSTRAP_CONSUMER_SECRET }
+        : null,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,106 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client';
+import { applyMigrations, pendingMigrations, pgClientSession, pgliteSession, type SqlSession } from './migrate';
+
+export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+
+type AdapterFactory = ConstructorParameters<typeof PrismaClient>[0] extends { adapter?: infer A } ? NonNullable<A> : never;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgresql';
+  /** SQL statements sent since start; tests and the benchmark read it to catch N+1 queries. */
+  readonly statementCount: number;
+  migrate(log?: (message: string) => void): Promise<string[]>;
+  pendingMigrations(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgresql:// URL; the embedded PGlite in dataDir when null. `memory://` keeps PGlite in memory. */
+  databaseUrl: string | null;
+  dataDir: string;
+}
+
+/** Counts statements at the driver-adapter boundary, which sees every query Prisma sends, inside transactions too. */
+function countingAdapter(factory: AdapterFactory, onStatement: () => void): AdapterFactory {
+  const countCalls = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, property, receiver) {
+        const value = Reflect.get(object, property, receiver);
+        if (typeof value !== 'function') return value;
+        if (property === 'queryRaw' || property === 'executeRaw') {
+          return (...args: unknown[]) => {
+            onStatement();
+            return value.apply(object, args);
+          };
+        }
+        if (property === 'connect' || property === 'startTransaction') {
+          return async (...args: unknown[]) => countCalls(await value.apply(object, args));
+        }
+        return value.bind(object);
+      },
+    });
+  return countCalls(factory);
+}
+
+let current: Database | null = null;
+
+/** The process's database. One process serves one database, so the Pothos builder and services share this handle. */
+export function db(): PrismaClient {
+  if (!current) throw new Error('database is not open: call openDatabase() first');
+  return current.prisma;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (current) throw new Error('a database is already open in this process');
+  let statements = 0;
+  const count = () => void statements++;
+
+  let prisma: PrismaClient;
+  let withSession: <T>(fn: (session: SqlSession) => Promise<T>) => Promise<T>;
+  let closeDriver: () => Promise<void>;
+
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    prisma = new PrismaClient({ adapter: countingAdapter(new PrismaPg(pool), count) });
+    withSession = async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn(pgClientSession(client));
+      } finally {
+        client.release();
+      }
+    };
+    closeDriver = () => pool.end();
+  } else {
+    const inMemory = options.dataDir === 'memory://';
+    if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
+    const pglite = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`);
+    prisma = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pglite), count) });
+    withSession = (fn) => fn(pgliteSession(pglite));
+    closeDriver = () => pglite.close();
+  }
+
+  const database: Database = {
+    prisma,
+    kind: options.databaseUrl ? 'postgresql' : 'pglite',
+    get statementCount() {
+      return statements;
+    },
+    migrate: (log) => withSession(async (session) => (await applyMigrations(session, migrationsDir, log)).applied),
+    pendingMigrations: () => withSession((session) => pendingMigrations(session, migrationsDir)),
+    async close() {
+      await prisma.$disconnect();
+      await closeDriver();
+      if (current === database) current = null;
+    },
+  };
+  current = database;
+  return database;
+}

@@ -1,0 +1,78 @@
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { GraphQLError } from 'graphql';
+import type { Viewer } from '../auth/viewer';
+import { db } from '../db/database';
+import type PrismaTypes from '../generated/pothos-types';
+import { getDatamodel } from '../generated/pothos-types';
+import { ConflictError, NotFoundError, ValidationError } from './errors';
+
+export interface Context {
+  /** Null for an unauthenticated request (GraphiQL's introspection); every data field requires a viewer. */
+  viewer: Viewer | null;
+  requestId: string;
+  /** Encrypts consumer secrets issued by mutations. */
+  serverKey: Buffer;
+}
+
+/** Context after the `authenticated` scope has passed. */
+export interface AuthenticatedContext extends Context {
+  viewer: Viewer;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  AuthScopes: { authenticated: boolean };
+  AuthContexts: { authenticated: AuthenticatedContext };
+  Scalars: { DateTime: { Input: Date; Output: Date } };
+}>({
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (context) => ({ authenticated: context.viewer !== null }),
+    // A missing credential is 401 for GraphQL and REST alike; a failed scope with a viewer is a permission failure.
+    unauthorizedError: (_parent, context) =>
+      context.viewer
+        ? new GraphQLError('You do not have permission to do this', {
+            extensions: { code: 'FORBIDDEN', http: { status: 403 } },
+          })
+        : new GraphQLError('Authentication required: sign the request with OAuth 1.0a or send a bearer token', {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+          }),
+  },
+  // Every mutation may answer with these typed errors; REST maps each to its status. The union holds the changed
+  // object itself (no wrapper), so clients select `... on Group { ... }`.
+  errors: {
+    defaultTypes: [ValidationError, NotFoundError, ConflictError],
+    directResult: true,
+    defaultUnionOptions: { description: 'What a mutation returns: the changed object, or a typed error.' },
+  },
+  prisma: {
+    client: () => db(),
+    dmmf: getDatamodel(),
+    // A Prisma call that forgets to spread Pothos' `query` loses relation preloading (N+1): fail loudly outside production.
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
+    filterConnectionTotalCount: true,
+  },
+});
+
+builder.scalarType('DateTime', {
+  description: 'A point in time, as an ISO 8601 string in UTC.',
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = typeof value === 'string' ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+    return date;
+  },
+});
+
+builder.queryType({ description: 'Reads. Every field needs an authenticated viewer.' });
+builder.mutationType({ description: 'Writes. Each runs in one transaction with the domain event it records.' });
+
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+/** The `t` of an input type's fields, for field sets that create and update inputs share. */
+export type InputFieldBuilder = PothosSchemaTypes.InputFieldBuilder<BuilderTypes, 'InputObject'>;

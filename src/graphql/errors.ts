@@ -1,0 +1,41 @@
+import { GraphQLError } from 'graphql';
+
+/** One invalid input field. `field` is the path of the input member in GraphQL names, such as `options.inviteType`. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** Input that is well-typed but not acceptable (missing title, value out of range). An expected outcome: typed. */
+export class ValidationError extends Error {
+  constructor(readonly issues: FieldIssue[]) {
+    super(issues.map((issue) => (issue.field ? `${issue.field}: ${issue.message}` : issue.message)).join('; '));
+    this.name = 'ValidationError';
+  }
+}
+
+/** The object named does not exist, or the viewer may not know it exists. */
+export class NotFoundError extends Error {
+  constructor(readonly objectType: string, readonly objectId: string | number) {
+    super(`${objectType} ${objectId} was not found`);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The change conflicts with existing data, such as a username already taken in the school. */
+export class ConflictError extends Error {
+  constructor(message: string, readonly field: string | null = null) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+/** Protocol-level failures carry their HTTP status, which both yoga and the REST facade answer with. */
+export function httpError(status: number, code: string, message: string, headers?: Record<string, string>) {
+  return new GraphQLError(message, { extensions: { code, http: { status, ...(headers ? { headers } : {}) } } });
+}
+
+export const forbidden = (message = 'You do not have permission to do this') => httpError(403, 'FORBIDDEN', message);
+export const unauthenticated = (message = 'Authentication required: sign the request with OAuth 1.0a or send a bearer token') =>
+  httpError(401, 'UNAUTHENTICATED', message);
+

@@ -1,0 +1,28 @@
+import { RealmType } from '../generated/prisma/enums';
+import type { RealmRef } from '../auth/permissions';
+import { builder } from './builder';
+import { httpError } from './errors';
+
+export const RealmTypeEnum = builder.enumType(RealmType, {
+  name: 'RealmType',
+  description: 'Kinds of owner a realm-scoped resource has; the /v1 realm prefixes.',
+});
+
+export const RealmInput = builder.inputType('RealmInput', {
+  description: 'The owner of a realm-scoped resource, such as a group or a course section.',
+  fields: (t) => ({
+    type: t.field({ type: RealmTypeEnum, required: true, description: 'Kind of owner.' }),
+    id: t.id({ required: true, description: 'Id of the owner.' }),
+  }),
+});
+
+/** GraphQL ids arrive as strings; a non-numeric one can name nothing. */
+export function parseId(value: string | number, field = 'id'): number {
+  const text = String(value);
+  if (!/^\d{1,15}$/.test(text)) throw httpError(400, 'BAD_USER_INPUT', `${field} must be a numeric id`);
+  return Number(text);
+}
+
+export function realmRef(input: { type: RealmType; id: string | number }): RealmRef {
+  return { type: input.type, id: parseId(input.id, 'realm.id') };
+}

@@ -1,0 +1,15 @@
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder';
+import './error-types';
+import './deleted';
+import '../modules/schools';
+import '../modules/users';
+import '../modules/groups';
+import '../modules/posts';
+import '../modules/roster';
+import '../modules/access';
+
+export const schema = builder.toSchema();
+
+/** The schema as committed in schema.graphql: sorted, so the file changes only when the schema does. */
+export const sortedSchema = () => lexicographicSortSchema(schema);

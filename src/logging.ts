@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config';
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  // JSON lines for log collectors; readable lines when a person watches a terminal.
+  const pretty = process.stdout.isTTY && config.logLevel !== 'silent';
+  return pino({
+    level: config.logLevel,
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+  });
+}
+
+const requestIds = new WeakMap<Request, string>();
+
+/** The id that ties a request's log lines and its 500 body together; a proxy's X-Request-Id is kept. */
+export function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (!id) {
+    const sent = request.headers.get('x-request-id');
+    id = sent && /^[\w.-]{1,128}$/.test(sent) ? sent : randomUUID();
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
+/** One log line per request, with its id, status and duration; the id is echoed in the response. */
+export function useRequestLogging(logger: Logger): Plugin {
+  return {
+    onRequest({ request }) {
+      requestIdOf(request);
+    },
+    onResponse({ request, response }) {
+      const requestId = requestIdOf(request);
+      response.headers.set('x-request-id', requestId);
+      const url = new URL(request.url);
+      if (url.pathname === '/healthz' || url.pathname === '/readyz') return;
+      logger.info({ requestId, method: request.method, path: url.pathname, status: response.status }, 'request');
+    },
+  };
+}

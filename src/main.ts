@@ -1,0 +1,56 @@
+import { Redis } from 'ioredis';
+import { createApp } from './app';
+import { pruneNonces } from './auth/authenticate';
+import { boot } from './boot';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logging';
+import { createHttpServer } from './server';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
+const logger = createLogger(config);
+const { database, serverKey } = await boot(config, logger);
+const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+await redis?.connect();
+const app = createApp({ config, database, serverKey, logger, redis });
+const { server, closeSockets } = createHttpServer(app);
+
+const nonceSweep = setInterval(
+  () => pruneNonces(config.oauthSkewSeconds).catch((error) => logger.warn({ err: error }, 'nonce pruning failed')),
+  60_000,
+);
+nonceSweep.unref();
+
+server.listen(config.port, config.host, () => {
+  const base = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
+  logger.info(
+    { database: database.kind, graphql: `${base}/graphql`, rest: `${base}/v1` },
+    `Lectern listening: GraphQL at ${base}/graphql, REST at ${base}/v1 (${database.kind})`,
+  );
+});
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping: finishing in-flight requests');
+  clearInterval(nonceSweep);
+  // close() stops accepting and resolves once in-flight requests are done; idle keep-alive sockets are closed now.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await closeSockets();
+  await closed;
+  await database.close();
+  await redis?.quit();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,60 @@
+import { canRead, visibleGroupsWhere } from '../../auth/permissions';
+import { db } from '../../db/database';
+import type { Prisma } from '../../generated/prisma/client';
+import { builder } from '../../graphql/builder';
+import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { parseId } from '../../graphql/realm';
+
+const GroupPage = pageOf('Group', 'Group', 'A page of groups.');
+const GroupCategoryPage = pageOf('GroupCategory', 'GroupCategory', 'A page of group categories.');
+
+builder.queryFields((t) => ({
+  group: t.withAuth({ authenticated: true }).prismaField({
+    type: 'Group',
+    nullable: true,
+    description: 'A group; null when it does not exist or its privacy level hides it from the viewer.',
+    args: { id: t.arg.id({ required: true, description: 'Group id.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const id = parseId(args.id);
+      if (!(await canRead(viewer, { type: 'GROUP', id }))) return null;
+      return db().group.findUnique({ ...query, where: { id } });
+    },
+  }),
+  groups: t.withAuth({ authenticated: true }).field({
+    type: GroupPage,
+    description: 'Groups of the viewer\'s district that the viewer may see.',
+    args: {
+      ...pageArgs,
+      buildingId: t.arg.id({ description: 'Only groups of this building.' }),
+      schoolId: t.arg.id({ description: 'Only groups of this school.' }),
+    },
+    resolve: (_root, args, { viewer }) => {
+      const where: Prisma.GroupWhereInput = {
+        AND: [
+          visibleGroupsWhere(viewer),
+          args.buildingId ? { buildingId: parseId(args.buildingId, 'buildingId') } : {},
+          args.schoolId ? { schoolId: parseId(args.schoolId, 'schoolId') } : {},
+        ],
+      };
+      return paged(
+        args,
+        (query, window) => db().group.findMany({ ...query, where, orderBy: { id: 'asc' }, ...window }),
+        () => db().group.count({ where }),
+      );
+    },
+  }),
+  groupCategories: t.withAuth({ authenticated: true }).field({
+    type: GroupCategoryPage,
+    description: 'The group categories of the viewer\'s district.',
+    args: pageArgs,
+    resolve: (_root, args, { viewer }) => {
+      const where = { districtId: viewer.user.districtId };
+      return paged(
+        args,
+        (query, window) => db().groupCategory.findMany({ ...query, where, orderBy: { id: 'asc' }, ...window }),
+        () => db().groupCategory.count({ where }),
+      );
+    },
+  }),
+}));
+

@@ -1,0 +1,3 @@
+import './group.type';
+import './group.queries';
+import './group.mutations';

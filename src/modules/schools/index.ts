@@ -1,0 +1,3 @@
+import './school.type';
+import './school.queries';
+import './school.mutations';

@@ -1,0 +1,72 @@
+import { assertCan } from '../../auth/permissions';
+import type { Viewer } from '../../auth/viewer';
+import { db } from '../../db/database';
+import type { Prisma } from '../../generated/prisma/client';
+import { recordEvent } from '../../events/record';
+import { ValidationError, forbidden } from '../../graphql/errors';
+import { validate } from '../../graphql/validation';
+import { createSchoolSchema, updateSchoolSchema } from './school.validation';
+
+/** Pothos' Prisma selection for the School the mutation returns. */
+type SchoolQuery = { include?: Prisma.SchoolInclude; select?: Prisma.SchoolSelect };
+
+function event(type: string, viewer: Viewer, school: { id: number; districtId: number; parentId: number | null }) {
+  return {
+    type,
+    realm: { type: 'SCHOOL' as const, id: school.id },
+    objectId: school.id,
+    actorId: viewer.id,
+    districtId: school.districtId,
+    schoolId: school.parentId ?? school.id,
+  };
+}
+
+export async function createSchool(viewer: Viewer, input: unknown, query: SchoolQuery) {
+  if (viewer.user.role !== 'DISTRICT_ADMIN') throw forbidden('Only district administrators create schools');
+  const data = validate(createSchoolSchema, input);
+  return db().$transaction(async (tx) => {
+    const school = await tx.school.create({ ...query, data: { ...data, districtId: viewer.user.districtId } });
+    await recordEvent(tx, event('school.create', viewer, { id: school.id, districtId: viewer.user.districtId, parentId: null }));
+    return school;
+  });
+}
+
+export async function createBuilding(viewer: Viewer, schoolId: number, input: unknown, query: SchoolQuery) {
+  const facts = await assertCan(viewer, 'administer', { type: 'SCHOOL', id: schoolId });
+  if (facts.buildingId !== null) {
+    throw new ValidationError([{ field: 'schoolId', message: 'is a building; buildings belong to a school, not to a building' }]);
+  }
+  const data = validate(createSchoolSchema, input);
+  return db().$transaction(async (tx) => {
+    const building = await tx.school.create({ ...query, data: { ...data, districtId: facts.districtId, parentId: schoolId } });
+    await recordEvent(tx, event('building.create', viewer, { id: building.id, districtId: facts.districtId, parentId: schoolId }));
+    return building;
+  });
+}
+
+export async function updateSchool(viewer: Viewer, id: number, input: unknown, query: SchoolQuery) {
+  const facts = await assertCan(viewer, 'administer', { type: 'SCHOOL', id });
+  const data = validate(updateSchoolSchema, input);
+  return db().$transaction(async (tx) => {
+    const school = await tx.school.update({ ...query, where: { id }, data });
+    await recordEvent(tx, event('school.update', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null }));
+    return school;
+  });
+}
+
+/** Deleting a school removes its buildings, users, courses and groups with it, so only district admins may; school admins may delete their buildings. */
+export async function deleteSchool(viewer: Viewer, id: number) {
+  const facts = await assertCan(viewer, 'administer', { type: 'SCHOOL', id });
+  if (facts.buildingId === null && !viewer.isDistrictAdmin(facts.districtId)) {
+    throw forbidden('Only district administrators delete schools');
+  }
+  if (facts.buildingId === null && viewer.user.schoolId === id) {
+    throw new ValidationError([{ field: 'id', message: 'is your own school; deleting it would delete your account' }]);
+  }
+  await db().$transaction(async (tx) => {
+    await tx.blogPost.deleteMany({ where: { realmType: 'SCHOOL', realmId: id } });
+    await tx.school.delete({ where: { id } });
+    await recordEvent(tx, event('school.delete', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null }));
+  });
+  return { id };
+}

@@ -1,0 +1,187 @@
+import { GraphQLError } from 'graphql';
+import type { Plugin, YogaServerInstance } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { requestIdOf } from '../logging';
+import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
+import { type LinkBuilder, MissingObjectError, type Page, PayloadError, type RestOutcome, type RestRoute } from './route';
+import { createRouter } from './router';
+import { WireInputError, decodeWireBody, wireFieldName } from './wire-body';
+import { XmlBodyError, parseXmlBody, renderXml } from './xml';
+
+export interface RestFacadeOptions {
+  routes: readonly RestRoute[];
+  publicUrl: URL | null;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/** A failure the facade itself detects before or around the GraphQL operation. */
+class RestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly issues: { field: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Typed mutation errors and the statuses they answer with. */
+const payloadErrorStatus: Record<string, number> = { ValidationError: 400, NotFoundError: 404, ConflictError: 409 };
+
+const maxPageSize = 200;
+const defaultPageSize = 20;
+
+function parsePage(query: URLSearchParams): Page {
+  const read = (name: string, fallback: number, minimum: number) => {
+    const raw = query.get(name);
+    if (raw === null || raw === '') return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < minimum) {
+      throw new RestError(400, `${name} must be an integer of at least ${minimum}`, {}, [{ field: name, message: 'invalid' }]);
+    }
+    return Number(raw);
+  };
+  return { start: read('start', 0, 0), limit: Math.min(read('limit', defaultPageSize, 1), maxPageSize) };
+}
+
+async function readBody(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) throw new RestError(413, `Request body exceeds the limit of ${limit} bytes`);
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw new RestError(413, `Request body exceeds the limit of ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function decodeBody(request: Request, route: RestRoute, limit: number): Promise<Record<string, unknown>> {
+  const format = requestFormat(request.headers.get('content-type'));
+  if (format === 'form' || format === 'unsupported') {
+    throw new RestError(415, 'Request bodies must be application/json or text/xml');
+  }
+  const text = await readBody(request, limit);
+  if (text.trim() === '') return {};
+  if (format === 'xml' || (format === 'none' && text.trimStart().startsWith('<'))) {
+    return parseXmlBody(text, { listFields: new Set(route.listFields ?? []) });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new RestError(400, `Malformed JSON body: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new RestError(400, 'The JSON body must be an object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function render(outcome: RestOutcome, format: WireFormat): Response {
+  const headers = new Headers(outcome.headers);
+  if (!outcome.body) return new Response(null, { status: outcome.status, headers });
+  headers.set('content-type', contentTypes[format]);
+  const text = format === 'xml' ? renderXml(outcome.body) : JSON.stringify(outcome.body);
+  return new Response(text, { status: outcome.status, headers });
+}
+
+/** Maps any failure to a status and a short message; unexpected ones are logged with the request id and hidden. */
+function failure(error: unknown, route: RestRoute | null, requestId: string, logger: Logger): RestError {
+  if (error instanceof RestError) return error;
+  if (error instanceof MissingObjectError) return new RestError(404, 'Not found');
+  if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.message }]);
+  if (error instanceof XmlBodyError) return new RestError(400, `Malformed XML body: ${error.message}`);
+  if (error instanceof PayloadError) {
+    const issues = error.issues.map((issue) => ({ field: wireFieldName(route?.body, issue.field), message: issue.message }));
+    const message = issues.length ? issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') : error.message;
+    return new RestError(payloadErrorStatus[error.typename] ?? 400, message, {}, issues);
+  }
+  if (error instanceof GraphQLError) {
+    const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+    if (http?.status && http.status < 500) return new RestError(http.status, error.message, http.headers ?? {});
+  }
+  logger.error({ err: error, requestId }, 'REST request failed');
+  return new RestError(500, `Internal server error (request id ${requestId})`);
+}
+
+function renderFailure(error: RestError, format: WireFormat): Response {
+  // Authentication failures answer in plain text, as the platform's OAuth layer does; clients only read the status.
+  if (error.status === 401) {
+    return new Response(error.message, {
+      status: 401,
+      headers: { ...error.headers, 'content-type': 'text/plain; charset=utf-8' },
+    });
+  }
+  const body: Record<string, unknown> = { error: error.message };
+  if (error.issues.length) body.issues = error.issues;
+  return render({ status: error.status, body, headers: error.headers }, format);
+}
+
+/**
+ * The /v1 REST facade as a yoga plugin: each route runs its GraphQL operation in-process through yoga's enveloped
+ * execution, so authentication, rate limiting, masking and logging apply exactly as they do to /graphql.
+ */
+export function useRestFacade(options: RestFacadeOptions): Plugin {
+  const match = createRouter(options.routes);
+  let getEnveloped: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>['getEnveloped'];
+
+  async function handle(request: Request, url: URL, serverContext: Record<string, unknown>): Promise<Response> {
+    const format = responseFormat(request.headers.get('accept'));
+    const origin = options.publicUrl ? options.publicUrl.href.replace(/\/$/, '') : url.origin;
+    const link: LinkBuilder = (path) => `${origin}/v1${path}`;
+    const path = url.pathname.slice('/v1'.length) || '/';
+    let route: RestRoute | null = null;
+    try {
+      const found = match(request.method, path);
+      switch (found.kind) {
+        case 'not-found':
+          throw new RestError(404, `No endpoint at ${url.pathname}`);
+        case 'options':
+          return new Response(null, { status: 204, headers: { allow: found.allow.join(', ') } });
+        case 'method-not-allowed':
+          throw new RestError(405, `${request.method} is not allowed here`, { allow: found.allow.join(', ') });
+        case 'realm-not-supported':
+          throw new RestError(403, `This resource is not available in the ${found.realm.toLowerCase()} realm`);
+      }
+      route = found.route;
+      const body = route.body ? await decodeBody(request, route, options.bodyLimitBytes) : {};
+      const restRequest = {
+        path,
+        params: found.params,
+        realm: found.realm,
+        query: url.searchParams,
+        input: route.body ? decodeWireBody(route.body, body, route.requiredFields) : {},
+        page: parsePage(url.searchParams),
+      };
+      const variables = route.variables(restRequest);
+      const { parse, validate, contextFactory, execute, schema } = getEnveloped({
+        ...serverContext,
+        request,
+        params: { query: route.document, variables },
+      });
+      const document = parse(route.document);
+      const invalid = validate(schema, document);
+      if (invalid.length) throw invalid[0];
+      const result = await execute({ schema, document, contextValue: await contextFactory(), variableValues: variables });
+      if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
+      if (result.errors?.length) throw result.errors[0];
+      return render(route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link), format);
+    } catch (error) {
+      return renderFailure(failure(error, route, requestIdOf(request), options.logger), format);
+    }
+  }
+
+  return {
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped as typeof getEnveloped;
+    },
+    async onRequest({ request, url, endResponse, serverContext }) {
+      if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return;
+      endResponse(await handle(request, url, serverContext as Record<string, unknown>));
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { RealmType } from '../generated/prisma/enums';
+import type { Method, RestRoute } from './route';
+
+/** The /v1 realm prefixes and the realm types they name. */
+export const realmPrefixes: Record<string, RealmType> = {
+  districts: 'DISTRICT',
+  schools: 'SCHOOL',
+  users: 'USER',
+  sections: 'SECTION',
+  groups: 'GROUP',
+};
+
+interface CompiledRoute {
+  route: RestRoute;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+export type RouteMatch =
+  | { kind: 'route'; route: RestRoute; params: Record<string, string>; realm: { type: RealmType; id: string } | null }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'realm-not-supported'; realm: RealmType }
+  | { kind: 'options'; allow: string[] }
+  | { kind: 'not-found' };
+
+function compile(route: RestRoute): CompiledRoute {
+  const paramNames: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      if (segment === '[realm]') {
+        paramNames.push('realmPrefix', 'realmId');
+        return `(${Object.keys(realmPrefixes).join('|')})/(\\d+)`;
+      }
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (param) {
+        paramNames.push(param[1]);
+        return '(\\d+)';
+      }
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
+}
+
+export function createRouter(routes: readonly RestRoute[]) {
+  const compiled = routes.map(compile);
+
+  return function match(method: string, path: string): RouteMatch {
+    const candidates: { entry: CompiledRoute; values: string[] }[] = [];
+    for (const entry of compiled) {
+      const result = entry.pattern.exec(path);
+      if (result) candidates.push({ entry, values: result.slice(1) });
+    }
+    if (candidates.length === 0) return { kind: 'not-found' };
+
+    const allow: string[] = [...new Set(candidates.map(({ entry }) => entry.route.method))];
+    allow.push('OPTIONS');
+    if (method === 'OPTIONS') return { kind: 'options', allow };
+    const chosen = candidates.find(({ entry }) => entry.route.method === (method === 'HEAD' ? 'GET' : (method as Method)));
+    if (!chosen) return { kind: 'method-not-allowed', allow };
+
+    const params: Record<string, string> = {};
+    chosen.entry.paramNames.forEach((name, index) => (params[name] = chosen.values[index]));
+    const { realmPrefix, realmId, ...pathParams } = params;
+    if (!realmPrefix) return { kind: 'route', route: chosen.entry.route, params: pathParams, realm: null };
+    const realmType = realmPrefixes[realmPrefix];
+    if (chosen.entry.route.realms && !chosen.entry.route.realms.includes(realmType)) {
+      return { kind: 'realm-not-supported', realm: realmType };
+    }
+    return { kind: 'route', route: chosen.entry.route, params: pathParams, realm: { type: realmType, id: realmId } };
+  };
+}

@@ -1,0 +1,95 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+const declaration = '<?xml version="1.0" encoding="utf-8" ?>';
+
+/**
+ * Hand-written because XMLBuilder drops empty arrays, while the platform renders them as a self-closing element.
+ */
+export function renderXml(value: Record<string, unknown>): string {
+  return declaration + renderElement('result', value);
+}
+
+function renderElement(name: string, value: unknown): string {
+  if (Array.isArray(value)) {
+    return value.length === 0 ? `<${name} />` : value.map((item) => renderElement(name, item)).join('');
+  }
+  const content =
+    typeof value === 'object' && value !== null
+      ? Object.entries(value)
+          .map(([key, child]) => renderElement(key, child))
+          .join('')
+      : escapeText(scalarText(value));
+  return content === '' ? `<${name} />` : `<${name}>${content}</${name}>`;
+}
+
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  return String(value);
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export class XmlBodyError extends Error {
+  override name = 'XmlBodyError';
+}
+
+/**
+ * Parses a request body and returns the root element's content; the root's name is ignored because clients vary.
+ * Every value stays a string: converting fields is the caller's job, since only it knows that "007" is not a number.
+ */
+export function parseXmlBody(text: string, options: { listFields: ReadonlySet<string> }): Record<string, unknown> {
+  if (text.trim() === '') throw new XmlBodyError('The request body is an empty XML body.');
+  // A document type is the only way in for external and recursive entities, and clients never need one.
+  if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new XmlBodyError('DOCTYPE is not allowed in an XML request body.');
+
+  // The parser accepts malformed input and several roots without complaint, so well-formedness is checked first.
+  const validation = XMLValidator.validate(text);
+  if (validation !== true) {
+    const { msg, line, col } = validation.err;
+    const position = line === undefined ? '' : col === undefined ? ` at line ${line}` : ` at line ${line}, column ${col}`;
+    throw new XmlBodyError(`The XML request body is malformed${position}: ${msg}`);
+  }
+
+  const parser = new XMLParser({
+    ignoreAttributes: true,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    removeNSPrefix: true,
+    parseTagValue: false,
+    trimValues: true,
+    // Also turns on numeric character references (&#233;), which the parser leaves undecoded otherwise.
+    htmlEntities: true,
+    jPath: true,
+    // A nested jPath excludes the root, whose name could coincide with a list field's.
+    isArray: (tagName, jPath) => typeof jPath === 'string' && jPath.includes('.') && options.listFields.has(tagName),
+  });
+  let document: Record<string, unknown>;
+  try {
+    document = parser.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    // The parser refuses some element names, such as __proto__ and constructor.
+    throw new XmlBodyError(`The XML request body could not be read: ${(error as Error).message}`);
+  }
+
+  const [content] = Object.values(document);
+  if (content === '') return {};
+  if (typeof content !== 'object' || content === null || '#text' in content) {
+    throw new XmlBodyError('The root element of the XML request body must contain only elements, not text.');
+  }
+  emptyListsAsEmptyArrays(content, options.listFields);
+  return content as Record<string, unknown>;
+}
+
+// The renderer writes an empty list as one empty element, so reading that back must give [] rather than [""].
+function emptyListsAsEmptyArrays(node: object, listFields: ReadonlySet<string>): void {
+  for (const [key, value] of Object.entries(node)) {
+    if (listFields.has(key) && Array.isArray(value) && value.length === 1 && value[0] === '') {
+      (node as Record<string, unknown>)[key] = [];
+    } else if (typeof value === 'object' && value !== null) {
+      emptyListsAsEmptyArrays(value, listFields);
+    }
+  }
+}

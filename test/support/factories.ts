@@ -1,0 +1,85 @@
+import { db } from '../../src/db/database';
+import type { PrivacyLevel, Role } from '../../src/generated/prisma/enums';
+
+let sequence = 0;
+/** Unique per process and call, so tests never collide on usernames or codes. */
+export const unique = (prefix: string) => `${prefix}-${process.pid}-${++sequence}`;
+
+export const createDistrict = (title = unique('District')) => db().district.create({ data: { title } });
+
+export const createSchool = (districtId: number, fields: { title?: string; parentId?: number } = {}) =>
+  db().school.create({ data: { districtId, title: fields.title ?? unique('School'), parentId: fields.parentId ?? null } });
+
+export const createUser = (schoolId: number, role: Role, fields: { buildingId?: number; triggerAdmin?: boolean } = {}) =>
+  db().user.create({
+    data: {
+      schoolId,
+      role,
+      username: unique(role.toLowerCase()),
+      nameFirst: 'Test',
+      nameLast: unique('User'),
+      email: `${unique('u')}@example.test`,
+      buildingId: fields.buildingId ?? null,
+      triggerAdmin: fields.triggerAdmin ?? false,
+    },
+  });
+
+export async function createGroup(
+  schoolId: number,
+  fields: { privacyLevel?: PrivacyLevel; buildingId?: number; admins?: number[]; members?: number[]; title?: string } = {},
+) {
+  return db().group.create({
+    data: {
+      schoolId,
+      title: fields.title ?? unique('Group'),
+      accessCode: unique('CODE'),
+      privacyLevel: fields.privacyLevel ?? 'SCHOOL',
+      buildingId: fields.buildingId ?? null,
+      memberships: {
+        create: [
+          ...(fields.admins ?? []).map((userId) => ({ userId, admin: true })),
+          ...(fields.members ?? []).map((userId) => ({ userId, admin: false })),
+        ],
+      },
+    },
+  });
+}
+
+export async function createSection(schoolId: number, enrollments: { userId: number; admin?: boolean }[] = []) {
+  const course = await db().course.create({ data: { schoolId, title: unique('Course'), courseCode: unique('C') } });
+  return db().section.create({
+    data: {
+      courseId: course.id,
+      title: unique('Section'),
+      enrollments: { create: enrollments.map(({ userId, admin }) => ({ userId, admin: admin ?? false })) },
+    },
+  });
+}
+
+/**
+ * A district with a school (and a building of it) and one user of each role, plus an outsider from another district:
+ * the cast of most permission tests.
+ */
+export async function createWorld() {
+  const district = await createDistrict();
+  const school = await createSchool(district.id);
+  const building = await createSchool(district.id, { parentId: school.id });
+  const otherSchool = await createSchool(district.id);
+  const otherDistrict = await createDistrict();
+  const farSchool = await createSchool(otherDistrict.id);
+  return {
+    district,
+    school,
+    building,
+    otherSchool,
+    otherDistrict,
+    farSchool,
+    districtAdmin: await createUser(school.id, 'DISTRICT_ADMIN'),
+    schoolAdmin: await createUser(school.id, 'SCHOOL_ADMIN'),
+    teacher: await createUser(school.id, 'TEACHER', { buildingId: building.id }),
+    student: await createUser(school.id, 'STUDENT', { buildingId: building.id }),
+    parent: await createUser(school.id, 'PARENT'),
+    otherSchoolStudent: await createUser(otherSchool.id, 'STUDENT'),
+    outsider: await createUser(farSchool.id, 'DISTRICT_ADMIN'),
+  };
+}

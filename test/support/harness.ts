@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { type App, createApp } from '../../src/app';
+import { loadServerKey } from '../../src/auth/server-key';
+import { type Config, loadConfig } from '../../src/config';
+import { type Database, openDatabase } from '../../src/db/database';
+import { createLogger } from '../../src/logging';
+
+export interface TestServer {
+  app: App;
+  database: Database;
+  config: Config;
+  serverKey: Buffer;
+  /** `app.fetch` with a path relative to http://lectern.test. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+export const testOrigin = 'http://lectern.test';
+
+/** A uniquely named PostgreSQL database on TEST_DATABASE_URL's server, dropped by the returned function. */
+async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lectern_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Starts the app on a fresh database for one test file: in-memory PGlite by default, PostgreSQL when
+ * TEST_DATABASE_URL is set. `env` overrides configuration (RATE_LIMIT, PUBLIC_URL, ...).
+ */
+export function useTestServer(env: Record<string, string> = {}): TestServer {
+  const server = {} as TestServer;
+  let dropDatabase: (() => Promise<void>) | null = null;
+
+  beforeAll(async () => {
+    let databaseUrl: string | null = null;
+    if (process.env.TEST_DATABASE_URL) {
+      const created = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
+      databaseUrl = created.url;
+      dropDatabase = created.drop;
+    }
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT: 'off',
+      DATA_DIR: 'memory://',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      ...env,
+    });
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await database.migrate();
+    const serverKey = await loadServerKey(config);
+    const app = createApp({ config, database, serverKey, logger: createLogger(config) });
+    Object.assign(server, {
+      app,
+      database,
+      config,
+      serverKey,
+      fetch: (path: string, init?: RequestInit) => app.fetch(new Request(new URL(path, testOrigin), init)),
+    });
+  });
+
+  afterAll(async () => {
+    await server.database?.close();
+    await dropDatabase?.();
+  });
+
+  return server;
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Vite would resolve graphql's ESM build for our code while Node loads its CommonJS build for Pothos and yoga;
+  // two copies of graphql cannot share a schema, so everyone gets the one Node loads.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Each file runs in its own process with its own database (PGlite in memory, or a fresh PostgreSQL database when
+    // TEST_DATABASE_URL is set), so files are independent and the process-wide database handle stays simple.
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: 'test' },
+  },
+});
