@@ -29,7 +29,11 @@ export type Access = 'hidden' | 'visible' | 'read' | 'administer';
 
 const rank: Record<Access, number> = { hidden: 0, visible: 1, read: 2, administer: 3 };
 
+/** Ids are 32-bit integers in the database: a larger one names nothing (and would make the query fail). */
+export const isStorableId = (id: number) => Number.isSafeInteger(id) && id >= 0 && id <= 2_147_483_647;
+
 async function loadFacts(realm: RealmRef): Promise<RealmFacts | null> {
+  if (!isStorableId(realm.id)) return null;
   const prisma = db();
   switch (realm.type) {
     case 'DISTRICT': {
@@ -105,6 +109,8 @@ async function decideAccess(viewer: Viewer, realm: RealmRef, facts: RealmFacts):
       return user.schoolId === facts.schoolId ? 'visible' : 'hidden';
     }
     case 'GROUP': {
+      // Groups of another district are hidden whatever their privacy level, as in visibleGroupsWhere.
+      if (!sameDistrict) return 'hidden';
       const membership = (await viewer.groupMemberships()).get(facts.group!.id);
       if (schoolAdmin || membership === true) return 'administer';
       if (membership === false) return 'read';

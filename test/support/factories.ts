@@ -1,5 +1,5 @@
 import { db } from '../../src/db/database';
-import type { PrivacyLevel, Role } from '../../src/generated/prisma/enums';
+import type { PrivacyLevel, RealmType, Role } from '../../src/generated/prisma/enums';
 
 let sequence = 0;
 /** Unique per process and call, so tests never collide on usernames or codes. */
@@ -82,4 +82,27 @@ export async function createWorld() {
     otherSchoolStudent: await createUser(otherSchool.id, 'STUDENT'),
     outsider: await createUser(farSchool.id, 'DISTRICT_ADMIN'),
   };
+}
+
+/** Blog posts written straight to the database (for paging tests), oldest first; returns them in id order. */
+export async function createBlogPosts(
+  realm: { type: RealmType; id: number },
+  count: number,
+  fields: { title?: (index: number) => string; body?: string; authorId?: number } = {},
+) {
+  const posts = [];
+  for (let index = 0; index < count; index++) {
+    posts.push(
+      await db().blogPost.create({
+        data: {
+          realmType: realm.type,
+          realmId: realm.id,
+          title: fields.title?.(index) ?? unique('Post'),
+          body: fields.body ?? '',
+          authorId: fields.authorId ?? null,
+        },
+      }),
+    );
+  }
+  return posts;
 }

@@ -1,4 +1,4 @@
-import { type RealmRef, assertCan } from '../../auth/permissions';
+import { type RealmRef, assertCan, isStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent } from '../../events/record';
@@ -20,6 +20,7 @@ const postEvent = (type: string, viewer: Viewer, realm: RealmRef, postId: number
 
 /** The post must belong to the realm named in the request, or it is not found there. */
 async function assertPostInRealm(realm: RealmRef, id: number) {
+  if (!isStorableId(id)) throw new NotFoundError('BlogPost', id);
   const post = await db().blogPost.findFirst({ where: { id, realmType: realm.type, realmId: realm.id }, select: { id: true } });
   if (!post) throw new NotFoundError('BlogPost', id);
 }

@@ -1,5 +1,5 @@
 import { db } from '../../db/database';
-import { canReadContents } from '../../auth/permissions';
+import { canReadContents, isStorableId } from '../../auth/permissions';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { RealmInput, RealmTypeEnum, parseId, realmRef } from '../../graphql/realm';
@@ -28,8 +28,11 @@ builder.queryFields((t) => ({
     args: { realm: t.arg({ type: RealmInput, required: true }), id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, { viewer }) => {
       const realm = realmRef(args.realm);
-      if (!(await canReadContents(viewer, realm))) return null;
-      return db().blogPost.findFirst({ ...query, where: { id: parseId(args.id), realmType: realm.type, realmId: realm.id } });
+      const id = parseId(args.id);
+      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null.
+      const find = { ...query, where: { id, realmType: realm.type, realmId: realm.id } };
+      if (!(await canReadContents(viewer, realm)) || !isStorableId(id)) return null;
+      return db().blogPost.findFirst(find);
     },
   }),
   blogPosts: t.withAuth({ authenticated: true }).field({

@@ -19,7 +19,7 @@ interface RestUser {
   building: { id: string } | null;
 }
 
-/** User ids are integers on the wire. */
+/** User ids are integers on the wire; `primary_email` appears only for the user and their administrators. */
 function userToWire(user: RestUser, link: LinkBuilder) {
   return {
     id: Number(user.id),
@@ -30,7 +30,7 @@ function userToWire(user: RestUser, link: LinkBuilder) {
     name_last: user.nameLast,
     name_display: user.nameDisplay,
     username: user.username,
-    primary_email: user.email ?? '',
+    ...(user.email !== null ? { primary_email: user.email } : {}),
     picture_url: user.pictureUrl,
     links: { self: link(`/users/${user.id}`) },
   };

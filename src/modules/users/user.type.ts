@@ -48,8 +48,10 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'User id.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
+      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null.
+      const find = { ...query, where: { id } };
       if (!(await canRead(viewer, { type: 'USER', id }))) return null;
-      return db().user.findUnique({ ...query, where: { id } });
+      return db().user.findUnique(find);
     },
   }),
 }));
