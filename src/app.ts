@@ -2,13 +2,13 @@ import { GraphQLError } from 'graphql';
 import { type Plugin, createYoga, useErrorHandler } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createAuthenticator } from './auth/authenticate';
+import { authenticationChallenge, createAuthenticator } from './auth/authenticate';
 import { createRateLimiter } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Context } from './graphql/builder';
 import { schema } from './graphql/schema';
-import { createLogger, requestIdOf, useRequestLogging } from './logging';
+import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './logging';
 import { useRestFacade } from './rest/facade';
 import { restRoutes } from './rest/routes';
 
@@ -51,6 +51,20 @@ function useGraphqlBodyLimit(limit: number): Plugin {
   };
 }
 
+/**
+ * A 401 must name the scheme to authenticate with; the one for a missing credential comes from the schema's auth
+ * scope, which knows nothing of HTTP, so the challenge is added here for /graphql and /v1 alike.
+ */
+function useAuthenticationChallenge(): Plugin {
+  return {
+    onResponse({ response }) {
+      if (response.status === 401 && !response.headers.has('www-authenticate')) {
+        response.headers.set('www-authenticate', authenticationChallenge);
+      }
+    },
+  };
+}
+
 /** createApp builds the whole HTTP surface (GraphQL, REST, health) without listening, so tests call `app.fetch`. */
 export function createApp({ config, database, serverKey, logger = createLogger(config), redis = null }: AppOptions) {
   const authenticate = createAuthenticator({
@@ -63,30 +77,34 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
+    // Enforced while yoga reads the body, so a chunked body without Content-Length cannot exceed it either.
+    maxRequestBodySize: config.bodyLimitBytes,
     landingPage: false,
     graphiql: { title: 'Lectern GraphQL', subscriptionsProtocol: 'WS' },
-    logging: {
-      debug: (...args) => logger.debug(args),
-      info: (...args) => logger.info(args),
-      warn: (...args) => logger.warn(args),
-      error: (...args) => logger.error(args),
-    },
+    logging: yogaLogger(logger),
     context: async ({ request }): Promise<Context> => {
       const viewer = await authenticate(request);
       if (viewer) await rateLimit(viewer.credential);
       return { viewer, requestId: requestIdOf(request), serverKey };
     },
     plugins: [
-      useRequestLogging(logger),
       useHealthChecks(database),
       useRestFacade({ routes: restRoutes, publicUrl: config.publicUrl, bodyLimitBytes: config.bodyLimitBytes, logger }),
       useGraphqlBodyLimit(config.bodyLimitBytes),
+      // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.
+      useAuthenticationChallenge(),
+      useRequestLogging(logger),
       // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.
-      useErrorHandler(({ errors, context }) => {
+      useErrorHandler(({ errors, context, phase }) => {
+        // In the execution phase `context` is the execution arguments; the request is in their contextValue.
+        const scope = (phase === 'execution' ? (context as { contextValue?: unknown }).contextValue : context) as
+          | { request?: Request }
+          | undefined;
+        const requestId = scope?.request ? requestIdOf(scope.request) : undefined;
         for (const error of errors) {
           const cause = error instanceof GraphQLError ? error.originalError : error;
           if (cause && !(cause instanceof GraphQLError) && !(cause as { __typename?: string }).__typename) {
-            logger.error({ err: cause, requestId: (context as Partial<Context>).requestId }, 'unexpected error');
+            logger.error({ err: cause, requestId }, 'unexpected error');
           }
         }
       }),

@@ -70,32 +70,37 @@ const environmentSchema = z
     BOOTSTRAP_CONSUMER_SECRET: optional,
     LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     NODE_ENV: optional,
-  })
-  .superRefine((env, ctx) => {
-    if (env.DATABASE_URL && !env.SECRET_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'is required when DATABASE_URL is set' });
-    }
-    if (Boolean(env.BOOTSTRAP_CONSUMER_KEY) !== Boolean(env.BOOTSTRAP_CONSUMER_SECRET)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['BOOTSTRAP_CONSUMER_SECRET'],
-        message: 'BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together',
-      });
-    }
-    if (parseRateLimit(env.RATE_LIMIT) === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['RATE_LIMIT'], message: 'must look like 15/5s, 100/1m or off' });
-    }
-    if (parseSize(env.BODY_LIMIT) === null) {
-      ctx.addIssue({ code: 'custom', path: ['BODY_LIMIT'], message: 'must be a size such as 1mb, 512kb or 65536' });
-    }
   });
+
+/**
+ * Checks across variables, run on the raw environment rather than as a refinement of the schema: zod skips
+ * refinements once a field has failed, which would hide these problems behind an unrelated bad PORT.
+ */
+function crossFieldProblems(env: Record<string, string | undefined>): string[] {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const problems: string[] = [];
+  if (value('DATABASE_URL') && !value('SECRET_KEY')) problems.push('SECRET_KEY: is required when DATABASE_URL is set');
+  if (Boolean(value('BOOTSTRAP_CONSUMER_KEY')) !== Boolean(value('BOOTSTRAP_CONSUMER_SECRET'))) {
+    const missing = value('BOOTSTRAP_CONSUMER_KEY') ? 'BOOTSTRAP_CONSUMER_SECRET' : 'BOOTSTRAP_CONSUMER_KEY';
+    problems.push(`${missing}: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together`);
+  }
+  if (parseRateLimit(value('RATE_LIMIT') ?? '15/5s') === undefined) {
+    problems.push('RATE_LIMIT: must look like 15/5s, 100/1m or off');
+  }
+  if (parseSize(value('BODY_LIMIT') ?? '1mb') === null) {
+    problems.push('BODY_LIMIT: must be a size such as 1mb, 512kb or 65536');
+  }
+  return problems;
+}
 
 /** Reads and validates the environment once; every problem is reported together so an operator fixes them in one go. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = environmentSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...crossFieldProblems(env),
+  ];
+  if (!parsed.success || problems.length) throw new ConfigError(problems);
   const e = parsed.data;
   return {
     host: e.HOST,

@@ -40,3 +40,24 @@ export function useRequestLogging(logger: Logger): Plugin {
     },
   };
 }
+
+type YogaLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * Yoga's logger on pino: an Error argument (yoga logs each error it masks) becomes `err`, so its message and stack are
+ * serialised, and other arguments become the message.
+ */
+export function yogaLogger(logger: Logger): Record<YogaLogLevel, (...args: unknown[]) => void> {
+  const write =
+    (level: YogaLogLevel) =>
+    (...args: unknown[]) => {
+      const error = args.find((arg): arg is Error => arg instanceof Error);
+      const text = args
+        .filter((arg) => arg !== error)
+        .map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg)))
+        .join(' ');
+      if (error) logger[level]({ err: error }, text || error.message);
+      else logger[level](text);
+    };
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+}

@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
 import { boot } from './boot';
 import { ConfigError, loadConfig } from './config';
+import { useRedisEventBus } from './events/bus';
 import { createLogger } from './logging';
 import { createHttpServer } from './server';
 
@@ -17,8 +18,13 @@ try {
 
 const logger = createLogger(config);
 const { database, serverKey } = await boot(config, logger);
+// Two Redis connections: one in subscriber mode for events from other instances, one for everything else.
 const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
-await redis?.connect();
+const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
+if (redis && redisSubscriber) {
+  await Promise.all([redis.connect(), redisSubscriber.connect()]);
+  useRedisEventBus(redis, redisSubscriber);
+}
 const app = createApp({ config, database, serverKey, logger, redis });
 const { server, closeSockets } = createHttpServer(app);
 
@@ -48,7 +54,7 @@ async function stop(signal: string) {
   await closeSockets();
   await closed;
   await database.close();
-  await redis?.quit();
+  await Promise.all([redis?.quit(), redisSubscriber?.quit()]);
   logger.info('stopped');
   process.exit(0);
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { ExecutionArgs } from 'graphql';
+import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { App } from './app';
@@ -28,12 +28,20 @@ export function createHttpServer(app: App): { server: Server; closeSockets(): Pr
           request,
           params: payload,
         });
+        let contextValue;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          // A bad credential or the rate limit: answer this operation with the error, keep the socket.
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
         const args = {
           schema,
           operationName: payload.operationName,
           document: parse(payload.query),
           variableValues: payload.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         };
         const errors = validate(args.schema, args.document);

@@ -13,9 +13,11 @@ export interface AuthenticatorOptions {
   oauthSkewSeconds: number;
 }
 
-const oauthRealm = 'OAuth realm="Lectern"';
+/** The challenge every 401 carries (RFC 9110 §11.6.1). */
+export const authenticationChallenge = 'OAuth realm="Lectern"';
 
-const rejected = (message: string) => httpError(401, 'UNAUTHENTICATED', message, { 'www-authenticate': oauthRealm });
+const rejected = (message: string) =>
+  httpError(401, 'UNAUTHENTICATED', message, { 'www-authenticate': authenticationChallenge });
 
 const userSelection = {
   id: true,

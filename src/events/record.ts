@@ -1,5 +1,7 @@
+import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
 import type { RealmType } from '../generated/prisma/enums';
+import { type DomainEventMessage, publishEvents } from './bus';
 
 export interface DomainEventInput {
   /** `<resource>.<action>`, such as `group.create`. */
@@ -12,12 +14,30 @@ export interface DomainEventInput {
   data?: Prisma.InputJsonObject;
 }
 
+const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, DomainEventMessage[]>();
+
+/**
+ * Runs a write in one transaction and, once it has committed, publishes the events it recorded to subscribers.
+ * Events of a rolled-back write are never published, and never stored.
+ */
+export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  const recorded: DomainEventMessage[] = [];
+  const result = await db().$transaction((tx) => {
+    eventsOfTransaction.set(tx, recorded);
+    return work(tx);
+  });
+  publishEvents(recorded);
+  return result;
+}
+
 /**
  * Records a domain event inside the transaction of the change it describes, so a rolled-back change leaves no event
  * and a committed one always has its event. Webhook delivery and subscriptions read these rows in id order.
  */
 export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEventInput): Promise<void> {
-  await tx.domainEvent.create({
+  const recorded = eventsOfTransaction.get(tx);
+  if (!recorded) throw new Error('recordEvent must run inside writeTransaction');
+  const row = await tx.domainEvent.create({
     data: {
       type: event.type,
       realmType: event.realm.type,
@@ -28,5 +48,16 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEve
       schoolId: event.schoolId,
       data: event.data ?? {},
     },
+  });
+  recorded.push({
+    id: String(row.id),
+    type: row.type,
+    realmType: row.realmType,
+    realmId: row.realmId,
+    objectId: row.objectId,
+    actorId: row.actorId,
+    districtId: row.districtId,
+    schoolId: row.schoolId,
+    createdAt: row.createdAt.toISOString(),
   });
 }

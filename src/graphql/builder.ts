@@ -33,6 +33,8 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
+    // Check scopes when a subscription starts, not only when each event resolves.
+    authorizeOnSubscribe: true,
     authScopes: (context) => ({ authenticated: context.viewer !== null }),
     // A missing credential is 401 for GraphQL and REST alike; a failed scope with a viewer is a permission failure.
     unauthorizedError: (_parent, context) =>

@@ -8,6 +8,7 @@ import '../modules/groups';
 import '../modules/posts';
 import '../modules/roster';
 import '../modules/access';
+import '../modules/events';
 
 export const schema = builder.toSchema();
 

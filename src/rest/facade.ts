@@ -93,7 +93,7 @@ function render(outcome: RestOutcome, format: WireFormat): Response {
 function failure(error: unknown, route: RestRoute | null, requestId: string, logger: Logger): RestError {
   if (error instanceof RestError) return error;
   if (error instanceof MissingObjectError) return new RestError(404, 'Not found');
-  if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.message }]);
+  if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.reason }]);
   if (error instanceof XmlBodyError) return new RestError(400, `Malformed XML body: ${error.message}`);
   if (error instanceof PayloadError) {
     const issues = error.issues.map((issue) => ({ field: wireFieldName(route?.body, issue.field), message: issue.message }));
@@ -104,7 +104,9 @@ function failure(error: unknown, route: RestRoute | null, requestId: string, log
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
     if (http?.status && http.status < 500) return new RestError(http.status, error.message, http.headers ?? {});
   }
-  logger.error({ err: error, requestId }, 'REST request failed');
+  // A masked execution error was logged with its cause and request id by the app's error handler already.
+  const masked = error instanceof GraphQLError && error.extensions?.unexpected === true;
+  if (!masked) logger.error({ err: error, requestId }, 'REST request failed');
   return new RestError(500, `Internal server error (request id ${requestId})`);
 }
 
@@ -120,6 +122,8 @@ function renderFailure(error: RestError, format: WireFormat): Response {
   if (error.issues.length) body.issues = error.issues;
   return render({ status: error.status, body, headers: error.headers }, format);
 }
+
+const isRestPath = (url: URL) => url.pathname === '/v1' || url.pathname.startsWith('/v1/');
 
 /**
  * The /v1 REST facade as a yoga plugin: each route runs its GraphQL operation in-process through yoga's enveloped
@@ -180,8 +184,20 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       getEnveloped = yoga.getEnveloped as typeof getEnveloped;
     },
     async onRequest({ request, url, endResponse, serverContext }) {
-      if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return;
+      if (!isRestPath(url)) return;
       endResponse(await handle(request, url, serverContext as Record<string, unknown>));
+    },
+    // Yoga's CORS plugin runs first and answers every OPTIONS request itself with a bare 204, so the facade's answer
+    // (the Allow header, or 404 for an unknown path) replaces it here, keeping the CORS headers it set.
+    async onResponse({ request, response, serverContext, setResponse }) {
+      if (request.method !== 'OPTIONS') return;
+      const url = new URL(request.url);
+      if (!isRestPath(url)) return;
+      const answer = await handle(request, url, serverContext as Record<string, unknown>);
+      response.headers.forEach((value, name) => {
+        if (!answer.headers.has(name) && name !== 'content-length') answer.headers.set(name, value);
+      });
+      setResponse(answer);
     },
   };
 }

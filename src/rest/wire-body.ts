@@ -5,8 +5,8 @@
  */
 
 export class WireInputError extends Error {
-  constructor(readonly field: string, message: string) {
-    super(`${field}: ${message}`);
+  constructor(readonly field: string, readonly reason: string) {
+    super(`${field}: ${reason}`);
   }
 }
 

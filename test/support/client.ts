@@ -36,7 +36,9 @@ export class RestClient {
     const oauth = new OAuth({
       consumer: { key: this.consumerKey, secret: this.consumerSecret },
       signature_method: signatureMethod,
-      hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+      // oauth-1.0a calls hash_function for PLAINTEXT too: there the signature is the key itself.
+      hash_function:
+        signatureMethod === 'PLAINTEXT' ? (_base, key) => key : (base, key) => createHmac('sha1', key).update(base).digest('base64'),
       realm: 'Schoology API',
     });
     return oauth.toHeader(oauth.authorize({ method, url }, { key: '', secret: '' })).Authorization;

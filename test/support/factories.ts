@@ -106,3 +106,25 @@ export async function createBlogPosts(
   }
   return posts;
 }
+
+export const createGroupCategory = (districtId: number, title = unique('Category')) =>
+  db().groupCategory.create({ data: { districtId, title } });
+
+/**
+ * Marks the domain-event stream: the returned function reads the events recorded since the mark, oldest first, as
+ * `[type, realmType, realmId, objectId, actorId, districtId, schoolId]` tuples that tests compare exactly.
+ */
+export async function watchDomainEvents() {
+  const last = await db().domainEvent.findFirst({ orderBy: { id: 'desc' }, select: { id: true } });
+  const after = last?.id ?? 0n;
+  return async () =>
+    (await db().domainEvent.findMany({ where: { id: { gt: after } }, orderBy: { id: 'asc' } })).map((event) => [
+      event.type,
+      event.realmType,
+      event.realmId,
+      event.objectId,
+      event.actorId,
+      event.districtId,
+      event.schoolId,
+    ]);
+}

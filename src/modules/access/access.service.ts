@@ -2,7 +2,8 @@ import { encryptSecret, hashToken, randomToken } from '../../auth/secrets';
 import { accessTo } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
-import { recordEvent } from '../../events/record';
+import { recordEvent, writeTransaction } from '../../events/record';
+import type { Prisma } from '../../generated/prisma/client';
 import { NotFoundError, forbidden } from '../../graphql/errors';
 
 export interface IssuedApiClient {
@@ -14,35 +15,45 @@ export interface IssuedApiClient {
   consumerSecret: string;
 }
 
-/**
- * Issues OAuth consumer credentials for a user. Used by the mutation, the CLI and the bootstrap; a given key and
- * secret (bootstrap) are kept, otherwise both are random.
- */
-export async function issueApiClient(
+export interface ApiClientOptions {
+  userId: number;
+  name?: string;
+  /** A given key and secret (the bootstrap credential) are kept; otherwise both are random. */
+  consumerKey?: string;
+  consumerSecret?: string;
+  actorId?: number | null;
+}
+
+/** Issues OAuth consumer credentials for a user. Used by the mutation and the CLI. */
+export function issueApiClient(serverKey: Buffer, options: ApiClientOptions): Promise<IssuedApiClient> {
+  return writeTransaction((tx) => issueApiClientIn(tx, serverKey, options));
+}
+
+/** issueApiClient inside a caller's transaction, for writes that create the user in the same transaction. */
+export async function issueApiClientIn(
+  tx: Prisma.TransactionClient,
   serverKey: Buffer,
-  options: { userId: number; name?: string; consumerKey?: string; consumerSecret?: string; actorId?: number | null },
+  options: ApiClientOptions,
 ): Promise<IssuedApiClient> {
   const consumerKey = options.consumerKey ?? randomToken(16);
   const consumerSecret = options.consumerSecret ?? randomToken(24);
-  return db().$transaction(async (tx) => {
-    const user = await tx.user.findUnique({
-      where: { id: options.userId },
-      select: { schoolId: true, school: { select: { districtId: true } } },
-    });
-    if (!user) throw new NotFoundError('User', options.userId);
-    const client = await tx.apiClient.create({
-      data: { userId: options.userId, name: options.name ?? '', consumerKey, encryptedSecret: encryptSecret(consumerSecret, serverKey) },
-    });
-    await recordEvent(tx, {
-      type: 'api_client.create',
-      realm: { type: 'USER', id: options.userId },
-      objectId: client.id,
-      actorId: options.actorId ?? null,
-      districtId: user.school.districtId,
-      schoolId: user.schoolId,
-    });
-    return { id: client.id, userId: options.userId, name: client.name, consumerKey, consumerSecret };
+  const user = await tx.user.findUnique({
+    where: { id: options.userId },
+    select: { schoolId: true, school: { select: { districtId: true } } },
   });
+  if (!user) throw new NotFoundError('User', options.userId);
+  const client = await tx.apiClient.create({
+    data: { userId: options.userId, name: options.name ?? '', consumerKey, encryptedSecret: encryptSecret(consumerSecret, serverKey) },
+  });
+  await recordEvent(tx, {
+    type: 'api_client.create',
+    realm: { type: 'USER', id: options.userId },
+    objectId: client.id,
+    actorId: options.actorId ?? null,
+    districtId: user.school.districtId,
+    schoolId: user.schoolId,
+  });
+  return { id: client.id, userId: options.userId, name: client.name, consumerKey, consumerSecret };
 }
 
 export interface IssuedAccessToken {
@@ -58,7 +69,7 @@ export async function issueAccessToken(
 ): Promise<IssuedAccessToken> {
   const token = randomToken(32);
   const expiresAt = options.expiresInDays ? new Date(Date.now() + options.expiresInDays * 86_400_000) : null;
-  return db().$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
     const user = await tx.user.findUnique({
       where: { id: options.userId },
       select: { schoolId: true, school: { select: { districtId: true } } },
@@ -99,7 +110,7 @@ export async function revokeApiClient(viewer: Viewer, id: number) {
   if (!client) throw new NotFoundError('ApiClient', id);
   await assertManagesCredentialsOf(viewer, client.userId);
   const scope = await ownerScope(client.userId);
-  await db().$transaction(async (tx) => {
+  await writeTransaction(async (tx) => {
     await tx.apiClient.delete({ where: { id } });
     await recordEvent(tx, {
       type: 'api_client.delete',
@@ -117,7 +128,7 @@ export async function revokeAccessToken(viewer: Viewer, id: number) {
   if (!token) throw new NotFoundError('AccessToken', id);
   await assertManagesCredentialsOf(viewer, token.userId);
   const scope = await ownerScope(token.userId);
-  await db().$transaction(async (tx) => {
+  await writeTransaction(async (tx) => {
     await tx.accessToken.delete({ where: { id } });
     await recordEvent(tx, {
       type: 'access_token.delete',

@@ -1,9 +1,15 @@
-import { canRead, visibleGroupsWhere } from '../../auth/permissions';
+import { canRead, isStorableId, visibleGroupsWhere } from '../../auth/permissions';
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
+
+/** An id filter; an id beyond the database's integer range matches nothing (-1) instead of failing the query. */
+const idFilter = (value: string, name: string) => {
+  const id = parseId(value, name);
+  return isStorableId(id) ? id : -1;
+};
 
 const GroupPage = pageOf('Group', 'Group', 'A page of groups.');
 const GroupCategoryPage = pageOf('GroupCategory', 'GroupCategory', 'A page of group categories.');
@@ -16,8 +22,11 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'Group id.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
+      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null
+      // (outside production an unused selection of relations is an error, which made hidden groups a 500 over REST).
+      const find = { ...query, where: { id } };
       if (!(await canRead(viewer, { type: 'GROUP', id }))) return null;
-      return db().group.findUnique({ ...query, where: { id } });
+      return db().group.findUnique(find);
     },
   }),
   groups: t.withAuth({ authenticated: true }).field({
@@ -32,8 +41,8 @@ builder.queryFields((t) => ({
       const where: Prisma.GroupWhereInput = {
         AND: [
           visibleGroupsWhere(viewer),
-          args.buildingId ? { buildingId: parseId(args.buildingId, 'buildingId') } : {},
-          args.schoolId ? { schoolId: parseId(args.schoolId, 'schoolId') } : {},
+          args.buildingId ? { buildingId: idFilter(args.buildingId, 'buildingId') } : {},
+          args.schoolId ? { schoolId: idFilter(args.schoolId, 'schoolId') } : {},
         ],
       };
       return paged(

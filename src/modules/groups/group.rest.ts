@@ -8,7 +8,7 @@ import {
   updateRoute,
   viewRoute,
 } from '../../rest/route';
-import { type WireBody, flag, id, oneOf, text } from '../../rest/wire-body';
+import { type WireBody, WireInputError, flag, id, oneOf, text } from '../../rest/wire-body';
 
 const groupFields = /* GraphQL */ `
   fragment RestGroup on Group {
@@ -84,6 +84,14 @@ const groupBody: WireBody = {
 
 const { school_id: _schoolOnCreate, ...groupUpdateBody } = groupBody;
 
+/** The `building_id` filter of the list, checked here so that a bad value is reported under its wire name. */
+function buildingFilter(query: URLSearchParams): string | null {
+  const value = query.get('building_id')?.trim();
+  if (!value) return null;
+  if (!/^\d+$/.test(value)) throw new WireInputError('building_id', 'must be a numeric id');
+  return value;
+}
+
 const categoryFields = /* GraphQL */ `fragment RestGroupCategory on GroupCategory { id title }`;
 
 export const groupRoutes: RestRoute[] = [
@@ -93,7 +101,7 @@ export const groupRoutes: RestRoute[] = [
     document: `query($start: Int!, $limit: Int!, $buildingId: ID) {
       groups(start: $start, limit: $limit, buildingId: $buildingId) { total items { ...RestGroup } }
     } ${groupFields}`,
-    variables: ({ query }) => ({ buildingId: query.get('building_id') || null }),
+    variables: ({ query }) => ({ buildingId: buildingFilter(query) }),
     shape: groupToWire,
   }),
   viewRoute<RestGroup>({

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { accessTo, assertCan, canCreateGroupIn } from '../../auth/permissions';
+import { accessTo, assertCan, canCreateGroupIn, isStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
-import { recordEvent } from '../../events/record';
+import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { ConflictError, NotFoundError, ValidationError, forbidden } from '../../graphql/errors';
 import { validate } from '../../graphql/validation';
@@ -25,12 +25,15 @@ async function assertReferences(
   districtId: number,
 ) {
   const issues = [];
+  // An id beyond the database's integer range names nothing (and would make the lookup fail).
+  const find = <T>(id: string, lookup: (id: number) => Promise<T | null>) =>
+    isStorableId(Number(id)) ? lookup(Number(id)) : null;
   if (fields.buildingId) {
-    const building = await db().school.findUnique({ where: { id: Number(fields.buildingId) }, select: { parentId: true } });
+    const building = await find(fields.buildingId, (id) => db().school.findUnique({ where: { id }, select: { parentId: true } }));
     if (building?.parentId !== schoolId) issues.push({ field: 'buildingId', message: 'is not a building of the group\'s school' });
   }
   if (fields.categoryId) {
-    const category = await db().groupCategory.findUnique({ where: { id: Number(fields.categoryId) }, select: { districtId: true } });
+    const category = await find(fields.categoryId, (id) => db().groupCategory.findUnique({ where: { id }, select: { districtId: true } }));
     if (category?.districtId !== districtId) issues.push({ field: 'categoryId', message: 'is not a group category of this district' });
   }
   if (issues.length) throw new ValidationError(issues);
@@ -57,7 +60,7 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
     throw forbidden('Only staff of the school create groups in it');
   }
   await assertReferences({ buildingId: building, categoryId }, schoolId, school.facts.districtId);
-  return db().$transaction(async (tx) => {
+  const created = await writeTransaction(async (tx) => {
     const group = await tx.group.create({
       ...query,
       data: {
@@ -72,13 +75,17 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
     await recordEvent(tx, groupEvent('group.create', viewer, group.id, school.facts.districtId, schoolId));
     return group;
   });
+  // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
+  // create several groups: without this, `accessCode` of every group after the first resolved to null.
+  (await viewer.groupMemberships()).set(created.id, true);
+  return created;
 }
 
 export async function updateGroup(viewer: Viewer, id: number, input: unknown, query: GroupQuery) {
   const facts = await assertCan(viewer, 'administer', { type: 'GROUP', id });
   const { buildingId, categoryId, ...fields } = validate(updateGroupSchema, input);
   await assertReferences({ buildingId, categoryId }, facts.schoolId!, facts.districtId);
-  return db().$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
     const group = await tx.group.update({
       ...query,
       where: { id },
@@ -95,7 +102,7 @@ export async function updateGroup(viewer: Viewer, id: number, input: unknown, qu
 
 export async function deleteGroup(viewer: Viewer, id: number) {
   const facts = await assertCan(viewer, 'administer', { type: 'GROUP', id });
-  await db().$transaction(async (tx) => {
+  await writeTransaction(async (tx) => {
     await tx.blogPost.deleteMany({ where: { realmType: 'GROUP', realmId: id } });
     await tx.group.delete({ where: { id } });
     await recordEvent(tx, groupEvent('group.delete', viewer, id, facts.districtId, facts.schoolId!));
@@ -109,7 +116,7 @@ export async function createGroupCategory(viewer: Viewer, input: unknown, query:
   const districtId = viewer.user.districtId;
   const existing = await db().groupCategory.findUnique({ where: { districtId_title: { districtId, title } }, select: { id: true } });
   if (existing) throw new ConflictError('A category with this title exists in the district', 'title');
-  return db().$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
     const category = await tx.groupCategory.create({ ...query, data: { districtId, title } });
     await recordEvent(tx, {
       type: 'group_category.create',

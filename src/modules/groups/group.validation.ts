@@ -13,7 +13,8 @@ const groupFields = z.object({
     message: 'custom is read only and cannot be set',
   }),
   categoryId: numericId.nullable(),
-  schoolId: numericId,
+  // Null (an empty `school_id`, as XML clients send `<school_id />`) means the viewer's school, like leaving it out.
+  schoolId: numericId.nullable(),
   buildingId: numericId.nullable(),
   groupCode: text(255),
   inviteType: z.enum(['INVITE_ONLY', 'REQUEST_TO_JOIN', 'ANYONE_CAN_JOIN']),

@@ -1,7 +1,7 @@
 import { type RealmRef, assertCan, isStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
-import { recordEvent } from '../../events/record';
+import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { NotFoundError } from '../../graphql/errors';
 import { validate } from '../../graphql/validation';
@@ -28,7 +28,7 @@ async function assertPostInRealm(realm: RealmRef, id: number) {
 export async function createPost(viewer: Viewer, realm: RealmRef, input: unknown, query: PostQuery) {
   const facts = await assertCan(viewer, 'administer', realm);
   const data = validate(createPostSchema, input);
-  return db().$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
     const post = await tx.blogPost.create({
       ...query,
       data: { ...data, realmType: realm.type, realmId: realm.id, authorId: viewer.id },
@@ -42,7 +42,7 @@ export async function updatePost(viewer: Viewer, realm: RealmRef, id: number, in
   const facts = await assertCan(viewer, 'administer', realm);
   const data = validate(updatePostSchema, input);
   await assertPostInRealm(realm, id);
-  return db().$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
     const post = await tx.blogPost.update({ ...query, where: { id }, data });
     await recordEvent(tx, postEvent('blog_post.update', viewer, realm, id, facts));
     return post;
@@ -52,7 +52,7 @@ export async function updatePost(viewer: Viewer, realm: RealmRef, id: number, in
 export async function deletePost(viewer: Viewer, realm: RealmRef, id: number) {
   const facts = await assertCan(viewer, 'administer', realm);
   await assertPostInRealm(realm, id);
-  await db().$transaction(async (tx) => {
+  await writeTransaction(async (tx) => {
     await tx.blogPost.delete({ where: { id } });
     await recordEvent(tx, postEvent('blog_post.delete', viewer, realm, id, facts));
   });

@@ -1,7 +1,7 @@
 import { accessTo, assertCan } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
-import { recordEvent } from '../../events/record';
+import { recordEvent, writeTransaction } from '../../events/record';
 import { Prisma } from '../../generated/prisma/client';
 import { ConflictError, NotFoundError, ValidationError, forbidden } from '../../graphql/errors';
 import { validate } from '../../graphql/validation';
@@ -33,8 +33,7 @@ export async function createUser(viewer: Viewer, input: unknown, query: Query<Pr
     const building = await db().school.findUnique({ where: { id: Number(buildingId) }, select: { parentId: true } });
     if (building?.parentId !== school.id) throw new ValidationError([{ field: 'buildingId', message: 'is not a building of the school' }]);
   }
-  return db()
-    .$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
       const user = await tx.user.create({
         ...query,
         data: { ...fields, schoolId: school.id, buildingId: buildingId ? Number(buildingId) : null },
@@ -55,7 +54,7 @@ export async function createUser(viewer: Viewer, input: unknown, query: Query<Pr
 export async function createSection(viewer: Viewer, input: unknown, query: Query<Prisma.SectionInclude, Prisma.SectionSelect>) {
   const { schoolId, courseTitle, courseCode, title, sectionCode } = validate(createSectionSchema, input);
   const school = await administeredSchool(viewer, schoolId);
-  return db().$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
     // Course codes are unique in the school: sections of the same course share it.
     const course = await tx.course.upsert({
       where: { schoolId_courseCode: { schoolId: school.id, courseCode } },
@@ -85,8 +84,7 @@ export async function createEnrollment(
   const user = await accessTo(viewer, { type: 'USER', id: Number(userId) });
   if (!user || user.access === 'hidden') throw new NotFoundError('User', userId);
   if (user.facts.districtId !== section.districtId) throw new ValidationError([{ field: 'userId', message: 'is not in the section\'s district' }]);
-  return db()
-    .$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
       const enrollment = await tx.enrollment.create({
         ...query,
         data: { sectionId: Number(sectionId), userId: Number(userId), admin: admin ?? false, status: status ?? 'ACTIVE' },
@@ -113,8 +111,7 @@ export async function addGroupMember(
   const group = await assertCan(viewer, 'administer', { type: 'GROUP', id: Number(groupId) });
   const user = await accessTo(viewer, { type: 'USER', id: Number(userId) });
   if (!user || user.access === 'hidden') throw new NotFoundError('User', userId);
-  return db()
-    .$transaction(async (tx) => {
+  return writeTransaction(async (tx) => {
       const membership = await tx.groupMembership.create({
         ...query,
         data: { groupId: Number(groupId), userId: Number(userId), admin: admin ?? false },
@@ -140,7 +137,7 @@ export async function removeGroupMember(viewer: Viewer, input: unknown) {
     select: { id: true },
   });
   if (!membership) throw new NotFoundError('GroupMembership', `${groupId}/${userId}`);
-  await db().$transaction(async (tx) => {
+  await writeTransaction(async (tx) => {
     await tx.groupMembership.delete({ where: { id: membership.id } });
     await recordEvent(tx, {
       type: 'group_member.delete',

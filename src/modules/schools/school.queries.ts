@@ -14,8 +14,10 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'School id.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
+      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null.
+      const find = { ...query, where: { id } };
       if (!(await canRead(viewer, { type: 'SCHOOL', id }))) return null;
-      return db().school.findUnique({ ...query, where: { id } });
+      return db().school.findUnique(find);
     },
   }),
   schools: t.withAuth({ authenticated: true }).field({

@@ -1,0 +1,40 @@
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { type PubSub, createPubSub } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import type { RealmType } from '../generated/prisma/enums';
+
+/** A committed domain event as subscribers receive it (JSON-safe, so it can cross Redis). */
+export interface DomainEventMessage {
+  id: string;
+  type: string;
+  realmType: RealmType;
+  realmId: number;
+  objectId: number;
+  actorId: number | null;
+  districtId: number | null;
+  schoolId: number | null;
+  createdAt: string;
+}
+
+type Topics = { 'realm-event': [realmKey: string, event: DomainEventMessage] };
+
+export const realmKey = (realm: { type: RealmType; id: number }) => `${realm.type}:${realm.id}`;
+
+let bus: PubSub<Topics> = createPubSub<Topics>();
+
+/**
+ * Carries committed events to GraphQL subscribers. In-process by default; with Redis every instance of a scaled-out
+ * deployment hears events committed by the others. The clients must be connected before they are handed over:
+ * a subscriber client that is still connecting loses the first events.
+ */
+export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
+  bus = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
+}
+
+export function publishEvents(events: readonly DomainEventMessage[]) {
+  for (const event of events) bus.publish('realm-event', realmKey({ type: event.realmType, id: event.realmId }), event);
+}
+
+export function subscribeToRealm(realm: { type: RealmType; id: number }) {
+  return bus.subscribe('realm-event', realmKey(realm));
+}

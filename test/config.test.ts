@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+
+const secretKey = 'k'.repeat(32);
+
+/** The problems loadConfig reports for `env`; fails the test when it accepts it. */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    expect(message).toBe(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    return problems;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      host: '127.0.0.1',
+      port: 4000,
+      publicUrl: null,
+      dataDir: './.data',
+      databaseUrl: null,
+      secretKey: null,
+      redisUrl: null,
+      rateLimit: { points: 15, windowSeconds: 5 },
+      bodyLimitBytes: 1024 * 1024,
+      oauthSkewSeconds: 300,
+      bootstrap: null,
+      logLevel: 'info',
+      production: false,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    expect(loadConfig({ PORT: '', RATE_LIMIT: '  ', PUBLIC_URL: '', SECRET_KEY: '' })).toMatchObject({
+      port: 4000,
+      rateLimit: { points: 15, windowSeconds: 5 },
+      publicUrl: null,
+      secretKey: null,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: ' 8080 ',
+      PUBLIC_URL: 'https://api.example.org/base/',
+      DATA_DIR: '/var/lib/lectern',
+      DATABASE_URL: 'postgresql://lectern@db:5432/lectern',
+      SECRET_KEY: secretKey,
+      REDIS_URL: 'redis://cache:6379',
+      RATE_LIMIT: '100/1m',
+      BODY_LIMIT: '512kb',
+      OAUTH_TIMESTAMP_SKEW: '60',
+      BOOTSTRAP_CONSUMER_KEY: 'boot-key',
+      BOOTSTRAP_CONSUMER_SECRET: 'boot-secret',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+    });
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      publicUrl: new URL('https://api.example.org/base/'),
+      dataDir: '/var/lib/lectern',
+      databaseUrl: 'postgresql://lectern@db:5432/lectern',
+      secretKey,
+      redisUrl: 'redis://cache:6379',
+      rateLimit: { points: 100, windowSeconds: 60 },
+      bodyLimitBytes: 512 * 1024,
+      oauthSkewSeconds: 60,
+      bootstrap: { consumerKey: 'boot-key', consumerSecret: 'boot-secret' },
+      logLevel: 'debug',
+      production: true,
+    });
+  });
+
+  it.each([
+    ['15/5s', { points: 15, windowSeconds: 5 }],
+    ['10/s', { points: 10, windowSeconds: 1 }],
+    ['3 / 2h', { points: 3, windowSeconds: 7200 }],
+    ['off', null],
+    ['OFF', null],
+  ])('reads RATE_LIMIT=%s', (value, expected) => {
+    expect(loadConfig({ RATE_LIMIT: value }).rateLimit).toEqual(expected);
+  });
+
+  it.each([
+    ['65536', 65536],
+    ['1kb', 1024],
+    ['64k', 65536],
+    ['2MB', 2 * 1024 * 1024],
+    ['10b', 10],
+  ])('reads BODY_LIMIT=%s', (value, expected) => {
+    expect(loadConfig({ BODY_LIMIT: value }).bodyLimitBytes).toBe(expected);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT: Invalid input: expected number, received NaN'],
+    [{ PORT: '70000' }, 'PORT: Too big: expected number to be <=65535'],
+    [{ PORT: '80.5' }, 'PORT: Invalid input: expected int, received number'],
+    [{ RATE_LIMIT: 'lots' }, 'RATE_LIMIT: must look like 15/5s, 100/1m or off'],
+    [{ RATE_LIMIT: '0/5s' }, 'RATE_LIMIT: must look like 15/5s, 100/1m or off'],
+    [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT: must be a size such as 1mb, 512kb or 65536'],
+    [{ BODY_LIMIT: '1.5mb' }, 'BODY_LIMIT: must be a size such as 1mb, 512kb or 65536'],
+    [{ DATABASE_URL: 'postgresql://db/lectern' }, 'SECRET_KEY: is required when DATABASE_URL is set'],
+    [{ DATABASE_URL: 'mysql://db/lectern', SECRET_KEY: secretKey }, 'DATABASE_URL: must be a postgresql:// URL'],
+    [{ SECRET_KEY: 'too-short' }, 'SECRET_KEY: must be at least 32 characters'],
+    [{ PUBLIC_URL: 'ftp://api.example.org' }, 'PUBLIC_URL: must be an http(s) URL'],
+    [{ PUBLIC_URL: 'api.example.org' }, 'PUBLIC_URL: must be an http(s) URL'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL: must be a redis:// URL'],
+    [{ OAUTH_TIMESTAMP_SKEW: '0' }, 'OAUTH_TIMESTAMP_SKEW: Too small: expected number to be >=1'],
+    [{ BOOTSTRAP_CONSUMER_KEY: 'k' }, 'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
+    [{ BOOTSTRAP_CONSUMER_SECRET: 's' }, 'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
+  ])('refuses %j, naming the variable', (env, problem) => {
+    expect(problemsOf(env)).toEqual([problem]);
+  });
+
+  it('refuses an unknown LOG_LEVEL, listing the levels', () => {
+    const [problem] = problemsOf({ LOG_LEVEL: 'verbose' });
+    expect(problem).toMatch(/^LOG_LEVEL: /);
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) expect(problem).toContain(`"${level}"`);
+  });
+
+  it('reports every problem together, cross-variable ones included', () => {
+    expect(
+      problemsOf({
+        PORT: 'abc',
+        RATE_LIMIT: 'lots',
+        BODY_LIMIT: 'huge',
+        DATABASE_URL: 'postgresql://db/lectern',
+        PUBLIC_URL: 'ftp://api.example.org',
+        BOOTSTRAP_CONSUMER_KEY: 'only-the-key',
+      }),
+    ).toEqual([
+      'PORT: Invalid input: expected number, received NaN',
+      'PUBLIC_URL: must be an http(s) URL',
+      'SECRET_KEY: is required when DATABASE_URL is set',
+      'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together',
+      'RATE_LIMIT: must look like 15/5s, 100/1m or off',
+      'BODY_LIMIT: must be a size such as 1mb, 512kb or 65536',
+    ]);
+  });
+
+  it('does not ask for SECRET_KEY twice when it is set but too short', () => {
+    expect(problemsOf({ DATABASE_URL: 'postgresql://db/lectern', SECRET_KEY: 'short' })).toEqual([
+      'SECRET_KEY: must be at least 32 characters',
+    ]);
+  });
+});

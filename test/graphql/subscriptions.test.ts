@@ -1,0 +1,153 @@
+import type { AddressInfo } from 'node:net';
+import { createClient } from 'graphql-ws';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { issueAccessToken } from '../../src/modules/access/access.service';
+import { createHttpServer } from '../../src/server';
+import { useRedisEventBus } from '../../src/events/bus';
+import { type RestClient, restClientFor } from '../support/client';
+import { createGroup, createWorld } from '../support/factories';
+import { useTestServer } from '../support/harness';
+
+const server = useTestServer();
+let world: Awaited<ReturnType<typeof createWorld>>;
+let groupId: number;
+let groupAdmin: RestClient;
+let token: string;
+
+const subscription = /* GraphQL */ `
+  subscription ($id: ID!) { realmEvents(realm: { type: GROUP, id: $id }) { id type realmType realmId objectId actorId } }
+`;
+
+beforeAll(async () => {
+  world = await createWorld();
+  const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
+  groupId = group.id;
+  groupAdmin = await restClientFor(server, world.teacher);
+  token = (await issueAccessToken({ userId: world.student.id })).token;
+});
+
+/** Reads server-sent events from a response until `count` data events arrived. */
+async function readEvents(response: Response, count: number): Promise<any[]> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: any[] = [];
+  let buffer = '';
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let boundary;
+    while ((boundary = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      const data = block.split('\n').find((line) => line.startsWith('data:'));
+      if (data && block.startsWith('event: next')) events.push(JSON.parse(data.slice(5)));
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+function subscribeOverSse(id: number, authorization = `Bearer ${token}`) {
+  return server.fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization },
+    body: JSON.stringify({ query: subscription, variables: { id: String(id) } }),
+  });
+}
+
+describe('realmEvents over server-sent events', () => {
+  it('delivers the events of a group to a member, as they are committed', async () => {
+    const response = await subscribeOverSse(groupId);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const received = readEvents(response, 2);
+    // Give the subscription a moment to register before the writes.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const post = await groupAdmin.post(`/groups/${groupId}/posts`, { title: 'Live' });
+    expect(post.status).toBe(201);
+    expect((await groupAdmin.put(`/groups/${groupId}`, { description: 'now live' })).status).toBe(204);
+    const events = (await received).map((event) => event.data.realmEvents);
+    expect(events.map((event) => event.type)).toEqual(['blog_post.create', 'group.update']);
+    expect(events[0]).toMatchObject({ realmType: 'GROUP', realmId: String(groupId), objectId: post.json.id, actorId: String(world.teacher.id) });
+    expect(Number(events[1].id)).toBeGreaterThan(Number(events[0].id));
+  });
+
+  it('refuses a realm the viewer may not read, and a missing credential', async () => {
+    const hidden = await createGroup(world.otherSchool.id, { privacyLevel: 'GROUP' });
+    const [refused] = await readEvents(await subscribeOverSse(hidden.id), 1);
+    expect(refused.errors[0]).toMatchObject({ message: 'No such realm', extensions: { code: 'NOT_FOUND' } });
+    const anonymous = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: subscription, variables: { id: String(groupId) } }),
+    });
+    const text = await anonymous.text();
+    expect(text).toContain('UNAUTHENTICATED');
+  });
+});
+
+describe('realmEvents over graphql-ws', () => {
+  let url: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const { server: http, closeSockets } = createHttpServer(server.app);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
+    close = async () => {
+      await closeSockets();
+      await new Promise((resolve) => http.close(resolve));
+    };
+  });
+  afterAll(() => close());
+
+  it('authenticates with connection params and streams committed events', async () => {
+    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+    const iterator = client.iterate({ query: subscription, variables: { id: String(groupId) } });
+    const next = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed live' });
+    const { value } = await next;
+    expect(value?.data?.realmEvents).toMatchObject({ type: 'group.update', realmId: String(groupId), actorId: String(world.teacher.id) });
+    await iterator.return?.();
+    await client.dispose();
+  });
+
+  it('answers queries too, and rejects an invalid token', async () => {
+    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: 'Bearer nope' } });
+    // graphql-ws rejects with the operation's GraphQL errors.
+    await expect(client.iterate({ query: '{ viewer { id } }' }).next()).rejects.toEqual([
+      expect.objectContaining({ message: 'Invalid or expired bearer token' }),
+    ]);
+    await client.dispose();
+
+    const valid = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+    const viewer = await valid.iterate({ query: '{ viewer { id } }' }).next();
+    expect(viewer.value?.data).toEqual({ viewer: { id: String(world.student.id) } });
+    await valid.dispose();
+  });
+});
+
+describe('events carried by Redis', () => {
+  const publisher = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  const subscriber = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+
+  beforeAll(async () => {
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    useRedisEventBus(publisher, subscriber);
+  });
+  afterAll(async () => {
+    await Promise.all([publisher.quit(), subscriber.quit()]);
+  });
+
+  it('reach subscribers through Redis pub/sub, as they would on another instance', async () => {
+    const response = await subscribeOverSse(groupId);
+    const received = readEvents(response, 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await groupAdmin.put(`/groups/${groupId}`, { website: 'https://example.org' });
+    const [event] = await received;
+    expect(event.data.realmEvents).toMatchObject({ type: 'group.update', realmId: String(groupId) });
+  });
+});
