@@ -105,9 +105,13 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   };
 }
 
-/** Forgets nonces whose timestamps can no longer pass the freshness check; any instance may run it. */
+/**
+ * Forgets nonces whose timestamps can no longer pass the freshness check; any instance may run it. It goes by the
+ * client's timestamp on this server's clock, the same pair the check compares: `createdAt` comes from the database's
+ * clock, and a database clock behind ours would forget nonces that could still be replayed.
+ */
 export async function pruneNonces(skewSeconds: number): Promise<number> {
-  const cutoff = new Date(Date.now() - 2 * skewSeconds * 1000);
-  const { count } = await db().oAuthNonce.deleteMany({ where: { createdAt: { lt: cutoff } } });
+  const oldestAcceptable = Math.floor(Date.now() / 1000) - skewSeconds;
+  const { count } = await db().oAuthNonce.deleteMany({ where: { timestamp: { lt: oldestAcceptable } } });
   return count;
 }

@@ -32,6 +32,8 @@ const payloadErrorStatus: Record<string, number> = { ValidationError: 400, NotFo
 
 const maxPageSize = 200;
 const defaultPageSize = 20;
+/** GraphQL's Int is 32-bit: a larger start would fail variable coercion as an unexpected error. */
+const maxStart = 2 ** 31 - 1;
 
 function parsePage(query: URLSearchParams): Page {
   const read = (name: string, fallback: number, minimum: number) => {
@@ -42,7 +44,11 @@ function parsePage(query: URLSearchParams): Page {
     }
     return Number(raw);
   };
-  return { start: read('start', 0, 0), limit: Math.min(read('limit', defaultPageSize, 1), maxPageSize) };
+  const start = read('start', 0, 0);
+  if (start > maxStart) {
+    throw new RestError(400, `start must be at most ${maxStart}`, {}, [{ field: 'start', message: 'invalid' }]);
+  }
+  return { start, limit: Math.min(read('limit', defaultPageSize, 1), maxPageSize) };
 }
 
 async function readBody(request: Request, limit: number): Promise<string> {
@@ -137,7 +143,8 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     const format = responseFormat(request.headers.get('accept'));
     const origin = options.publicUrl ? options.publicUrl.href.replace(/\/$/, '') : url.origin;
     const link: LinkBuilder = (path) => `${origin}/v1${path}`;
-    const path = url.pathname.slice('/v1'.length) || '/';
+    // Without a trailing slash, so that links built from the path are canonical.
+    const path = url.pathname.slice('/v1'.length).replace(/\/+$/, '') || '/';
     let route: RestRoute | null = null;
     try {
       const found = match(request.method, path);

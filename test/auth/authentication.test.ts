@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
+import { pruneNonces } from '../../src/auth/authenticate';
 import { ensureBootstrapCredential } from '../../src/bootstrap';
 import { db } from '../../src/db/database';
 import { createLogger } from '../../src/logging';
@@ -187,6 +188,17 @@ describe('OAuth 1.0a over /v1', () => {
     expect((await me(header)).status).toBe(303);
     await expect401(await me(header), 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
     expect((await me(handBuilt({ timestamp, nonce: 'another-nonce' }))).status).toBe(303);
+  });
+
+  it('prunes exactly the nonces whose timestamps can no longer pass, whatever the database clock says', async () => {
+    const t = now();
+    const recorded = (timestamp: number, nonce: string, createdAt = new Date()) => ({ consumerKey: 'prune-key', timestamp, nonce, createdAt });
+    await db().oAuthNonce.createMany({
+      data: [recorded(t - 400, 'stale'), recorded(t - 200, 'fresh'), recorded(t, 'behind-db-clock', new Date(Date.now() - 3_600_000))],
+    });
+    expect(await pruneNonces(300)).toBe(1);
+    const left = await db().oAuthNonce.findMany({ where: { consumerKey: 'prune-key' }, orderBy: { nonce: 'asc' } });
+    expect(left.map((row) => row.nonce)).toEqual(['behind-db-clock', 'fresh']);
   });
 
   it('does not burn a nonce on a request with a bad signature', async () => {

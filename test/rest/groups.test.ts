@@ -118,6 +118,7 @@ describe('POST /groups', () => {
     expect(code).toMatch(codePattern);
     const expected = wire({ id: id!, title: 'Drama & Film' }, { access_code: code, privacy_level: 'group' }, { invite_type: 1, create_files: 1 });
     expect(created.text).toBe(`${xmlHead}${groupXml(expected, 'result')}`);
+    expect((await as.teacher.get(`/groups/${id}`, { accept: 'xml' })).text).toBe(created.text);
     expect((await as.teacher.get(`/groups/${id}`)).json).toEqual(expected);
   });
 
@@ -269,15 +270,11 @@ describe('GET /groups (paged)', () => {
     ['start=-1', 'start must be an integer of at least 0', 'start'],
     ['start=abc', 'start must be an integer of at least 0', 'start'],
     ['limit=0', 'limit must be an integer of at least 1', 'limit'],
+    ['start=3000000000', 'start must be at most 2147483647', 'start'],
     ['building_id=abc', 'building_id: must be a numeric id', 'building_id'],
   ])('refuses %s with 400', async (query, error, field) => {
     const response = await teacher.get(`/groups?${query}`);
     expect([response.status, response.json.error, fieldsOf(response.json)]).toEqual([400, error, [field]]);
-  });
-
-  // Bug outside this module: see the report (src/rest/facade.ts parsePage lets start exceed GraphQL's 32-bit Int).
-  it.fails('refuses a start beyond any offset with 400 (today: 500)', async () => {
-    expect((await teacher.get('/groups?start=3000000000')).status).toBe(400);
   });
 
   it('filters by building_id, keeping the filter in the links, in JSON and in XML', async () => {
@@ -384,7 +381,9 @@ describe('DELETE /groups/{id}', () => {
     ['an outsider', 'outsider', 404],
   ] as const)('refuses %s and deletes nothing; an unknown group is 404', async (_name, person, status) => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
-    expect((await expectNothingWritten(() => as[person].delete(`/groups/${group.id}`))).status).toBe(status);
+    const response = await expectNothingWritten(() => as[person].delete(`/groups/${group.id}`, { accept: 'xml' }));
+    const error = status === 403 ? 'You may not change this group' : `Group ${group.id} was not found`;
+    expect([response.status, response.text]).toEqual([status, `${xmlHead}<result><error>${error}</error></result>`]);
     expect((await expectNothingWritten(() => as.teacher.delete('/groups/999999'))).status).toBe(404);
   });
 

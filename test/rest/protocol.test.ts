@@ -25,8 +25,8 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const freshClient = () => restClientFor(server, world.teacher);
 
 /** A signed request with exactly the given headers and body (no Accept unless given). */
-async function signed(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit; client?: RestClient } = {}) {
-  const client = init.client ?? (await freshClient());
+async function signed(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}) {
+  const client = await freshClient();
   const url = new URL(path, testOrigin).href;
   const headers = { authorization: client.authorization(method, url), ...init.headers };
   return server.app.fetch(new Request(url, { method, headers, body: init.body, ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}) }));
@@ -118,6 +118,19 @@ describe('content negotiation', () => {
     expect(await response.text()).toMatch(
       new RegExp(`^<\\?xml version="1.0" encoding="utf-8" \\?><result><id>${group.id}</id><title>Protocol &lt;&amp;&gt; Group</title>.*</result>$`),
     );
+  });
+
+  it('builds canonical self links, without a trailing slash the client sent', async () => {
+    const response = await signed('GET', '/v1/groups/?limit=1');
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { links: { self: string } }).links.self).toBe(`${testOrigin}/v1/groups?limit=1&start=0`);
+  });
+
+  it('refuses a start beyond GraphQL\'s 32-bit Int with 400, not 500', async () => {
+    const response = await signed('GET', '/v1/groups?start=2147483648');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'start must be at most 2147483647', issues: [{ field: 'start', message: 'invalid' }] });
+    expect((await signed('GET', '/v1/groups?start=2147483647')).status).toBe(200);
   });
 
   it('answers errors in the negotiated format', async () => {

@@ -26,7 +26,9 @@ beforeAll(async () => {
   gqlSchoolAdmin = await graphqlClientFor(server, world.schoolAdmin);
 });
 
-const fieldNames = ['address1', 'address2', 'city', 'state', 'postal_code', 'country', 'website', 'phone', 'fax', 'picture_url', 'building_code'];
+const fieldNames = [
+  'address1', 'address2', 'city', 'state', 'postal_code', 'country', 'website', 'phone', 'fax', 'picture_url', 'building_code',
+];
 const full = {
   address1: '1 Main St', address2: 'Suite <2>', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US',
   website: 'https://school.test', phone: '555-0100', fax: '555-0101', picture_url: 'https://img.test/s.png', building_code: 'B-7',
@@ -105,7 +107,8 @@ describe('GET /schools and GET /schools/{id}/buildings (paged)', () => {
   beforeAll(async () => {
     w = await createWorld();
     client = await restClientFor(server, w.student);
-    buildings = [w.building, await createSchool(w.district.id, { parentId: w.school.id }), await createSchool(w.district.id, { parentId: w.school.id })];
+    buildings = [w.building];
+    for (let i = 0; i < 2; i++) buildings.push(await createSchool(w.district.id, { parentId: w.school.id }));
   });
 
   it('lists the district\'s schools, not buildings, with total and links', async () => {
@@ -148,9 +151,11 @@ describe('POST /schools', () => {
   });
 
   it('reads an XML <body> and answers in XML', async () => {
-    const created = await as.districtAdmin.post('/schools', '<body><title>South &amp; Co</title><city>Shelbyville</city></body>', { accept: 'xml' });
+    const body = '<body><title>South &amp; Co</title><city>Shelbyville</city></body>';
+    const created = await as.districtAdmin.post('/schools', body, { accept: 'xml' });
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1]!;
-    expect([created.status, created.text]).toEqual([201, `${xmlHead}${schoolXml(wire({ id, title: 'South & Co' }, { city: 'Shelbyville' }), 'result')}`]);
+    const expected = wire({ id, title: 'South & Co' }, { city: 'Shelbyville' });
+    expect([created.status, created.text]).toEqual([201, `${xmlHead}${schoolXml(expected, 'result')}`]);
   });
 
   it.each([
@@ -189,7 +194,8 @@ describe('POST /schools/{id}/buildings', () => {
   });
 
   it('reads an XML <body>; district administrators create buildings in any school; the twin agrees', async () => {
-    const created = await as.districtAdmin.post(`/schools/${world.otherSchool.id}/buildings`, '<body><title>Gym</title></body>', { accept: 'xml' });
+    const path = `/schools/${world.otherSchool.id}/buildings`;
+    const created = await as.districtAdmin.post(path, '<body><title>Gym</title></body>', { accept: 'xml' });
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1]!;
     expect([created.status, created.text]).toEqual([201, `${xmlHead}${schoolXml(wire({ id, title: 'Gym' }), 'result')}`]);
     const twin = await gqlDistrictAdmin(`mutation { createBuilding(schoolId: "${world.otherSchool.id}", input: {title: "Lab"}) {
@@ -213,7 +219,7 @@ describe('POST /schools/{id}/buildings', () => {
 });
 
 describe('PUT /schools/{id}', () => {
-  it('changes what is sent: 204 with no body, the change visible, one school.update event (school or building)', async () => {
+  it('changes what is sent: 204 with no body, the change visible, one school.update or building.update event', async () => {
     const school = await createSchool(world.district.id);
     const events = await watchDomainEvents();
     const response = await as.districtAdmin.put(`/schools/${school.id}`, { title: 'Renamed', city: 'Ogdenville', address1: null });
@@ -223,7 +229,7 @@ describe('PUT /schools/{id}', () => {
     expect((await as.schoolAdmin.put(`/schools/${building.id}`, { fax: '1' })).status).toBe(204);
     expect(await events()).toEqual([
       ['school.update', 'SCHOOL', school.id, school.id, world.districtAdmin.id, world.district.id, school.id],
-      ['school.update', 'SCHOOL', building.id, building.id, world.schoolAdmin.id, world.district.id, world.school.id],
+      ['building.update', 'SCHOOL', building.id, building.id, world.schoolAdmin.id, world.district.id, world.school.id],
     ]);
   });
 
@@ -292,13 +298,15 @@ describe('DELETE /schools/{id}', () => {
     expect((await as.schoolAdmin.delete(`/schools/${building.id}`)).status).toBe(204);
     expect((await as.schoolAdmin.get(`/groups/${group.id}`)).json).toMatchObject({ school_id: String(world.school.id), building_id: '' });
     expect(await db().blogPost.count({ where: { realmType: 'SCHOOL', realmId: building.id } })).toBe(0);
-    expect(await events()).toEqual([['school.delete', 'SCHOOL', building.id, building.id, world.schoolAdmin.id, world.district.id, world.school.id]]);
+    expect(await events())
+      .toEqual([['building.delete', 'SCHOOL', building.id, building.id, world.schoolAdmin.id, world.district.id, world.school.id]]);
   });
 
   it.each([
     ['a school administrator, a school', 'schoolAdmin', 'SCHOOL', 403, 'Only district administrators delete schools'],
     ['a teacher, a building', 'teacher', 'BUILDING', 403, 'You may not change this school'],
-    ['a district administrator, their own school', 'districtAdmin', 'SCHOOL', 400, 'id: is your own school; deleting it would delete your account'],
+    ['a district administrator, their own school', 'districtAdmin', 'SCHOOL', 400,
+      'id: is your own school; deleting it would delete your account'],
     ['an outsider, a school of another district', 'outsider', 'SCHOOL', 404, 'School SCHOOL was not found'],
     ['anyone, an unknown school', 'districtAdmin', '999999', 404, 'School 999999 was not found'],
   ] as const)('refuses %s (%s) and deletes nothing', async (_name, person, id, status, error) => {

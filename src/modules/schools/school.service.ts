@@ -9,9 +9,10 @@ import { createSchoolSchema, updateSchoolSchema } from './school.validation';
 /** Pothos' Prisma selection for the School the mutation returns. */
 type SchoolQuery = { include?: Prisma.SchoolInclude; select?: Prisma.SchoolSelect };
 
-function event(type: string, viewer: Viewer, school: { id: number; districtId: number; parentId: number | null }) {
+/** `school.<action>` or `building.<action>`, so subscribers can tell a building from its school. */
+function event(action: string, viewer: Viewer, school: { id: number; districtId: number; parentId: number | null }) {
   return {
-    type,
+    type: `${school.parentId === null ? 'school' : 'building'}.${action}`,
     realm: { type: 'SCHOOL' as const, id: school.id },
     objectId: school.id,
     actorId: viewer.id,
@@ -25,7 +26,7 @@ export async function createSchool(viewer: Viewer, input: unknown, query: School
   const data = validate(createSchoolSchema, input);
   return writeTransaction(async (tx) => {
     const school = await tx.school.create({ ...query, data: { ...data, districtId: viewer.user.districtId } });
-    await recordEvent(tx, event('school.create', viewer, { id: school.id, districtId: viewer.user.districtId, parentId: null }));
+    await recordEvent(tx, event('create', viewer, { id: school.id, districtId: viewer.user.districtId, parentId: null }));
     return school;
   });
 }
@@ -38,7 +39,7 @@ export async function createBuilding(viewer: Viewer, schoolId: number, input: un
   const data = validate(createSchoolSchema, input);
   return writeTransaction(async (tx) => {
     const building = await tx.school.create({ ...query, data: { ...data, districtId: facts.districtId, parentId: schoolId } });
-    await recordEvent(tx, event('building.create', viewer, { id: building.id, districtId: facts.districtId, parentId: schoolId }));
+    await recordEvent(tx, event('create', viewer, { id: building.id, districtId: facts.districtId, parentId: schoolId }));
     return building;
   });
 }
@@ -48,7 +49,7 @@ export async function updateSchool(viewer: Viewer, id: number, input: unknown, q
   const data = validate(updateSchoolSchema, input);
   return writeTransaction(async (tx) => {
     const school = await tx.school.update({ ...query, where: { id }, data });
-    await recordEvent(tx, event('school.update', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null }));
+    await recordEvent(tx, event('update', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null }));
     return school;
   });
 }
@@ -86,7 +87,7 @@ export async function deleteSchool(viewer: Viewer, id: number) {
   await writeTransaction(async (tx) => {
     await tx.blogPost.deleteMany({ where: { OR: await realmsDeletedWith(tx, id, facts.buildingId !== null) } });
     await tx.school.delete({ where: { id } });
-    await recordEvent(tx, event('school.delete', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null }));
+    await recordEvent(tx, event('delete', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null }));
   });
   return { id };
 }

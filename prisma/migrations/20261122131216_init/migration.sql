@@ -179,7 +179,7 @@ CREATE TABLE "access_tokens" (
 -- CreateTable
 CREATE TABLE "oauth_nonces" (
     "consumerKey" TEXT NOT NULL,
-    "timestamp" INTEGER NOT NULL,
+    "timestamp" BIGINT NOT NULL,
     "nonce" TEXT NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
