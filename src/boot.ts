@@ -6,7 +6,11 @@ import { type Database, openDatabase } from './db/database';
 
 /** What the server and the CLI share at start: the database with migrations applied, and the server key. */
 export async function boot(config: Config, logger: Logger): Promise<{ database: Database; serverKey: Buffer }> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+  });
   try {
     const applied = await database.migrate((message) => logger.info(message));
     if (applied.length) logger.info({ applied }, 'migrations applied');

@@ -25,6 +25,8 @@ export interface DatabaseOptions {
   /** postgresql:// URL; the embedded PGlite in dataDir when null. `memory://` keeps PGlite in memory. */
   databaseUrl: string | null;
   dataDir: string;
+  /** Told when PostgreSQL drops an idle pooled connection (restart, failover); the pool reconnects by itself. */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Counts statements at the driver-adapter boundary, which sees every query Prisma sends, inside transactions too. */
@@ -68,6 +70,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Prisma's adapter listens for dropped idle connections only while connected; without a listener for the pool's
+    // whole life, a connection the server terminates during shutdown would crash the process.
+    pool.on('error', options.onConnectionError ?? ((error) => console.warn(`database connection lost: ${error.message}`)));
     prisma = new PrismaClient({ adapter: countingAdapter(new PrismaPg(pool), count) });
     withSession = async (fn) => {
       const client = await pool.connect();
