@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type Plugin, createYoga, useErrorHandler } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -40,17 +41,6 @@ function useHealthChecks(database: Database): Plugin {
   };
 }
 
-/** GraphQL bodies over the limit are refused before yoga reads them; the REST facade enforces the limit while reading. */
-function useGraphqlBodyLimit(limit: number): Plugin {
-  return {
-    onRequest({ request, endResponse }) {
-      if (Number(request.headers.get('content-length') ?? 0) > limit) {
-        endResponse(json(413, { errors: [{ message: `Request body exceeds the limit of ${limit} bytes` }] }));
-      }
-    },
-  };
-}
-
 /**
  * A 401 must name the scheme to authenticate with; the one for a missing credential comes from the schema's auth
  * scope, which knows nothing of HTTP, so the challenge is added here for /graphql and /v1 alike.
@@ -77,10 +67,12 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    // Enforced while yoga reads the body, so a chunked body without Content-Length cannot exceed it either.
+    // Checked against Content-Length and while reading, so a chunked body cannot exceed it either; /v1 has its own.
     maxRequestBodySize: config.bodyLimitBytes,
     landingPage: false,
     graphiql: { title: 'Lectern GraphQL', subscriptionsProtocol: 'WS' },
+    // GraphiQL served from this server rather than a CDN, for school networks that filter outside hosts.
+    renderGraphiQL,
     logging: yogaLogger(logger),
     context: async ({ request }): Promise<Context> => {
       const viewer = await authenticate(request);
@@ -88,12 +80,11 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       return { viewer, requestId: requestIdOf(request), serverKey };
     },
     plugins: [
+      useRequestLogging(logger),
       useHealthChecks(database),
       useRestFacade({ routes: restRoutes, publicUrl: config.publicUrl, bodyLimitBytes: config.bodyLimitBytes, logger }),
-      useGraphqlBodyLimit(config.bodyLimitBytes),
       // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.
       useAuthenticationChallenge(),
-      useRequestLogging(logger),
       // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.
       useErrorHandler(({ errors, context, phase }) => {
         // In the execution phase `context` is the execution arguments; the request is in their contextValue.

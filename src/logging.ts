@@ -27,16 +27,20 @@ export function requestIdOf(request: Request): string {
 
 /** One log line per request, with its id, status and duration; the id is echoed in the response. */
 export function useRequestLogging(logger: Logger): Plugin {
+  const startedAt = new WeakMap<Request, number>();
   return {
     onRequest({ request }) {
       requestIdOf(request);
+      startedAt.set(request, performance.now());
     },
     onResponse({ request, response }) {
       const requestId = requestIdOf(request);
       response.headers.set('x-request-id', requestId);
       const url = new URL(request.url);
       if (url.pathname === '/healthz' || url.pathname === '/readyz') return;
-      logger.info({ requestId, method: request.method, path: url.pathname, status: response.status }, 'request');
+      const started = startedAt.get(request);
+      const durationMs = started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10;
+      logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, durationMs }, 'request');
     },
   };
 }

@@ -59,7 +59,7 @@ describe('the server process', () => {
     const lines = server.output().trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.some((line) => line.msg.startsWith(`Lectern listening: GraphQL at ${base}/graphql`))).toBe(true);
     expect(lines.some((line) => line.msg === 'bootstrap credential ready' && line.created === true)).toBe(true);
-    expect(lines.some((line) => line.msg === 'request' && line.status === 303 && line.requestId)).toBe(true);
+    expect(lines.some((line) => line.msg === 'request' && line.status === 303 && line.requestId && line.durationMs >= 0)).toBe(true);
     expect(lines.at(-1).msg).toBe('stopped');
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });

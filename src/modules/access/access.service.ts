@@ -15,6 +15,26 @@ export interface IssuedApiClient {
   consumerSecret: string;
 }
 
+/** Records a credential event in the realm of the user the credential belongs to; an unknown user is NotFound. */
+async function recordCredentialEvent(
+  tx: Prisma.TransactionClient,
+  event: { type: string; userId: number; objectId: number; actorId: number | null },
+) {
+  const user = await tx.user.findUnique({
+    where: { id: event.userId },
+    select: { schoolId: true, school: { select: { districtId: true } } },
+  });
+  if (!user) throw new NotFoundError('User', event.userId);
+  await recordEvent(tx, {
+    type: event.type,
+    realm: { type: 'USER', id: event.userId },
+    objectId: event.objectId,
+    actorId: event.actorId,
+    districtId: user.school.districtId,
+    schoolId: user.schoolId,
+  });
+}
+
 export interface ApiClientOptions {
   userId: number;
   name?: string;
@@ -37,21 +57,14 @@ export async function issueApiClientIn(
 ): Promise<IssuedApiClient> {
   const consumerKey = options.consumerKey ?? randomToken(16);
   const consumerSecret = options.consumerSecret ?? randomToken(24);
-  const user = await tx.user.findUnique({
-    where: { id: options.userId },
-    select: { schoolId: true, school: { select: { districtId: true } } },
-  });
-  if (!user) throw new NotFoundError('User', options.userId);
   const client = await tx.apiClient.create({
     data: { userId: options.userId, name: options.name ?? '', consumerKey, encryptedSecret: encryptSecret(consumerSecret, serverKey) },
   });
-  await recordEvent(tx, {
+  await recordCredentialEvent(tx, {
     type: 'api_client.create',
-    realm: { type: 'USER', id: options.userId },
+    userId: options.userId,
     objectId: client.id,
     actorId: options.actorId ?? null,
-    districtId: user.school.districtId,
-    schoolId: user.schoolId,
   });
   return { id: client.id, userId: options.userId, name: client.name, consumerKey, consumerSecret };
 }
@@ -70,21 +83,14 @@ export async function issueAccessToken(
   const token = randomToken(32);
   const expiresAt = options.expiresInDays ? new Date(Date.now() + options.expiresInDays * 86_400_000) : null;
   return writeTransaction(async (tx) => {
-    const user = await tx.user.findUnique({
-      where: { id: options.userId },
-      select: { schoolId: true, school: { select: { districtId: true } } },
-    });
-    if (!user) throw new NotFoundError('User', options.userId);
     const created = await tx.accessToken.create({
       data: { userId: options.userId, name: options.name ?? '', tokenHash: hashToken(token), expiresAt },
     });
-    await recordEvent(tx, {
+    await recordCredentialEvent(tx, {
       type: 'access_token.create',
-      realm: { type: 'USER', id: options.userId },
+      userId: options.userId,
       objectId: created.id,
       actorId: options.actorId ?? null,
-      districtId: user.school.districtId,
-      schoolId: user.schoolId,
     });
     return { id: created.id, name: created.name, expiresAt, token };
   });
@@ -97,28 +103,13 @@ export async function assertManagesCredentialsOf(viewer: Viewer, userId: number)
   if (result.access !== 'administer') throw forbidden('You may not manage this user\'s credentials');
 }
 
-async function ownerScope(userId: number) {
-  const user = await db().user.findUniqueOrThrow({
-    where: { id: userId },
-    select: { schoolId: true, school: { select: { districtId: true } } },
-  });
-  return { districtId: user.school.districtId, schoolId: user.schoolId };
-}
-
 export async function revokeApiClient(viewer: Viewer, id: number) {
   const client = await db().apiClient.findUnique({ where: { id }, select: { userId: true } });
   if (!client) throw new NotFoundError('ApiClient', id);
   await assertManagesCredentialsOf(viewer, client.userId);
-  const scope = await ownerScope(client.userId);
   await writeTransaction(async (tx) => {
     await tx.apiClient.delete({ where: { id } });
-    await recordEvent(tx, {
-      type: 'api_client.delete',
-      realm: { type: 'USER', id: client.userId },
-      objectId: id,
-      actorId: viewer.id,
-      ...scope,
-    });
+    await recordCredentialEvent(tx, { type: 'api_client.delete', userId: client.userId, objectId: id, actorId: viewer.id });
   });
   return { id };
 }
@@ -127,16 +118,9 @@ export async function revokeAccessToken(viewer: Viewer, id: number) {
   const token = await db().accessToken.findUnique({ where: { id }, select: { userId: true } });
   if (!token) throw new NotFoundError('AccessToken', id);
   await assertManagesCredentialsOf(viewer, token.userId);
-  const scope = await ownerScope(token.userId);
   await writeTransaction(async (tx) => {
     await tx.accessToken.delete({ where: { id } });
-    await recordEvent(tx, {
-      type: 'access_token.delete',
-      realm: { type: 'USER', id: token.userId },
-      objectId: id,
-      actorId: viewer.id,
-      ...scope,
-    });
+    await recordCredentialEvent(tx, { type: 'access_token.delete', userId: token.userId, objectId: id, actorId: viewer.id });
   });
   return { id };
 }

@@ -1,4 +1,4 @@
-import { accessTo, assertCan } from '../../auth/permissions';
+import { accessTo, assertCan, isStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
@@ -9,9 +9,11 @@ import { createEnrollmentSchema, createSectionSchema, createUserSchema, groupMem
 
 type Query<Include, Select> = { include?: Include; select?: Select };
 
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
 /** Turns a unique-constraint violation into a ConflictError naming the field the client can change. */
 function conflictOn(error: unknown, message: string, field: string): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw new ConflictError(message, field);
+  if (isUniqueViolation(error)) throw new ConflictError(message, field);
   throw error;
 }
 
@@ -30,7 +32,10 @@ export async function createUser(viewer: Viewer, input: unknown, query: Query<Pr
     throw forbidden('Only district administrators create district administrators');
   }
   if (buildingId) {
-    const building = await db().school.findUnique({ where: { id: Number(buildingId) }, select: { parentId: true } });
+    // An id beyond the 32-bit column names nothing (and would make the query fail).
+    const building = isStorableId(Number(buildingId))
+      ? await db().school.findUnique({ where: { id: Number(buildingId) }, select: { parentId: true } })
+      : null;
     if (building?.parentId !== school.id) throw new ValidationError([{ field: 'buildingId', message: 'is not a building of the school' }]);
   }
   return writeTransaction(async (tx) => {
@@ -48,7 +53,16 @@ export async function createUser(viewer: Viewer, input: unknown, query: Query<Pr
       });
       return user;
     })
-    .catch((error) => conflictOn(error, 'Username or school user id is already used in this school', 'username'));
+    .catch(async (error) => {
+      if (!isUniqueViolation(error)) throw error;
+      // Either unique key of the school may be the one taken: name the member the client has to change.
+      const taken = await db().user.findUnique({
+        where: { schoolId_username: { schoolId: school.id, username: fields.username } },
+        select: { id: true },
+      });
+      if (taken || !fields.schoolUid) throw new ConflictError('Username is already used in this school', 'username');
+      throw new ConflictError('School user id is already used in this school', 'schoolUid');
+    });
 }
 
 export async function createSection(viewer: Viewer, input: unknown, query: Query<Prisma.SectionInclude, Prisma.SectionSelect>) {
@@ -132,13 +146,19 @@ export async function addGroupMember(
 export async function removeGroupMember(viewer: Viewer, input: unknown) {
   const { groupId, userId } = validate(groupMemberSchema, input);
   const group = await assertCan(viewer, 'administer', { type: 'GROUP', id: Number(groupId) });
-  const membership = await db().groupMembership.findUnique({
-    where: { groupId_userId: { groupId: Number(groupId), userId: Number(userId) } },
-    select: { id: true },
-  });
-  if (!membership) throw new NotFoundError('GroupMembership', `${groupId}/${userId}`);
+  const notFound = () => new NotFoundError('GroupMembership', `${groupId}/${userId}`);
+  // A user id beyond the 32-bit column is a member of nothing (and would make the query fail).
+  const membership = isStorableId(Number(userId))
+    ? await db().groupMembership.findUnique({
+        where: { groupId_userId: { groupId: Number(groupId), userId: Number(userId) } },
+        select: { id: true },
+      })
+    : null;
+  if (!membership) throw notFound();
   await writeTransaction(async (tx) => {
-    await tx.groupMembership.delete({ where: { id: membership.id } });
+    // deleteMany: a concurrent removal of the same membership is a NotFoundError, not a failed delete (500).
+    const { count } = await tx.groupMembership.deleteMany({ where: { id: membership.id } });
+    if (count === 0) throw notFound();
     await recordEvent(tx, {
       type: 'group_member.delete',
       realm: { type: 'GROUP', id: Number(groupId) },
