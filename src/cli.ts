@@ -1,9 +1,5 @@
 import { parseArgs } from 'node:util';
-import { boot } from './boot';
 import { ConfigError, loadConfig } from './config';
-import { seedDemo } from './demo';
-import { createLogger } from './logging';
-import { issueAccessToken, issueApiClient } from './modules/access/access.service';
 
 const usage = `Usage: lectern <command> [options]
 
@@ -21,21 +17,33 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { user: { type: 'string' }, name: { type: 'string' }, days: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-});
-const [command] = positionals;
-if (values.help || !command) {
-  console.log(usage);
-  process.exit(command ? 0 : 2);
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { user: { type: 'string' }, name: { type: 'string' }, days: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+} catch (error) {
+  // Unknown options and options without their value: a message and the usage, not a stack trace.
+  fail(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
 }
+const { positionals, values } = parsed;
+const [command] = positionals;
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (!command) fail(usage);
 if (!['migrate', 'seed-demo', 'create-api-client', 'create-access-token'].includes(command)) fail(`Unknown command: ${command}\n\n${usage}`);
 
-const userId = () => {
-  if (!values.user || !/^\d+$/.test(values.user)) fail('--user <id> is required and must be a numeric user id');
-  return Number(values.user);
-};
+// Arguments are checked before the database is opened (and migrated): a typo should fail fast and change nothing.
+const needsUser = command === 'create-api-client' || command === 'create-access-token';
+const userId = needsUser ? Number(values.user) : 0;
+if (needsUser && !(values.user && /^\d+$/.test(values.user) && userId >= 1 && userId <= 2_147_483_647)) {
+  fail('--user <id> is required and must be a numeric user id');
+}
+const days = command === 'create-access-token' && values.days !== undefined ? Number(values.days) : null;
+if (days !== null && !(/^\d+$/.test(values.days!) && days > 0 && days <= 36_500)) fail('--days must be a positive whole number of days (at most 36500)');
 
 let config;
 try {
@@ -44,9 +52,21 @@ try {
   if (error instanceof ConfigError) fail(error.message);
   throw error;
 }
+// Loaded only now, so that usage and argument errors answer at once rather than after loading Prisma and PGlite.
+const [{ boot }, { DataDirInUseError }, { seedDemo }, { NotFoundError }, { createLogger }, { issueAccessToken, issueApiClient }] = await Promise.all([
+  import('./boot'),
+  import('./db/data-dir-lock'),
+  import('./demo'),
+  import('./graphql/errors'),
+  import('./logging'),
+  import('./modules/access/access.service'),
+]);
 // The CLI talks to a person: keep logs to warnings so its own output stands out.
 const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
-const { database, serverKey } = await boot(config, logger);
+const { database, serverKey } = await boot(config, logger).catch((error) => {
+  if (error instanceof DataDirInUseError) fail(error.message);
+  throw error;
+});
 try {
   switch (command) {
     case 'migrate':
@@ -54,29 +74,29 @@ try {
       break;
     case 'seed-demo': {
       const { districtId, client } = await seedDemo(serverKey);
-      console.log(`Demo district ${districtId} created. Its district administrator's API credentials:`);
+      console.log(`Demo district ${districtId} created. Its district administrator (user ${client.userId}) has these API credentials:`);
       console.log(`  consumer key:    ${client.consumerKey}`);
       console.log(`  consumer secret: ${client.consumerSecret}`);
       console.log(`Try: GET /v1/users/me, /v1/groups, /v1/districts/${districtId}/posts (OAuth 1.0a, two-legged).`);
       break;
     }
     case 'create-api-client': {
-      const client = await issueApiClient(serverKey, { userId: userId(), name: values.name });
+      const client = await issueApiClient(serverKey, { userId, name: values.name });
       console.log(`consumer key:    ${client.consumerKey}`);
       console.log(`consumer secret: ${client.consumerSecret}`);
       break;
     }
     case 'create-access-token': {
-      const days = values.days === undefined ? null : Number(values.days);
-      if (days !== null && !(Number.isInteger(days) && days > 0)) fail('--days must be a positive whole number');
-      const token = await issueAccessToken({ userId: userId(), name: values.name, expiresInDays: days });
+      const token = await issueAccessToken({ userId, name: values.name, expiresInDays: days });
       console.log(`bearer token: ${token.token}${token.expiresAt ? ` (expires ${token.expiresAt.toISOString()})` : ''}`);
       break;
     }
   }
 } catch (error) {
-  if (error instanceof Error && error.name === 'NotFoundError') fail(error.message);
-  throw error;
+  if (!(error instanceof NotFoundError)) throw error;
+  // Not process.exit here: the finally block must close the database, or PGlite is left open mid-write.
+  console.error(error.message);
+  process.exitCode = 2;
 } finally {
   await database.close();
 }

@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
 import { boot } from './boot';
 import { ConfigError, loadConfig } from './config';
+import { DataDirInUseError } from './db/data-dir-lock';
 import { useRedisEventBus } from './events/bus';
 import { createLogger } from './logging';
 import { createHttpServer } from './server';
@@ -17,7 +18,11 @@ try {
 }
 
 const logger = createLogger(config);
-const { database, serverKey } = await boot(config, logger);
+const { database, serverKey } = await boot(config, logger).catch((error) => {
+  if (!(error instanceof DataDirInUseError)) throw error;
+  logger.fatal(error.message);
+  process.exit(1);
+});
 // Two Redis connections: one in subscriber mode for events from other instances, one for everything else.
 const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;

@@ -17,6 +17,8 @@ export interface RealmFacts {
   schoolId: number | null;
   buildingId: number | null;
   userId?: number;
+  /** For a user realm: whether that user is a district administrator. */
+  userIsDistrictAdmin?: boolean;
   sectionId?: number;
   group?: { id: number; privacyLevel: PrivacyLevel };
 }
@@ -53,9 +55,17 @@ async function loadFacts(realm: RealmRef): Promise<RealmFacts | null> {
     case 'USER': {
       const user = await prisma.user.findUnique({
         where: { id: realm.id },
-        select: { schoolId: true, buildingId: true, school: { select: { districtId: true } } },
+        select: { schoolId: true, buildingId: true, role: true, school: { select: { districtId: true } } },
       });
-      return user && { districtId: user.school.districtId, schoolId: user.schoolId, buildingId: user.buildingId, userId: realm.id };
+      return (
+        user && {
+          districtId: user.school.districtId,
+          schoolId: user.schoolId,
+          buildingId: user.buildingId,
+          userId: realm.id,
+          userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN',
+        }
+      );
     }
     case 'SECTION': {
       const section = await prisma.section.findUnique({
@@ -99,7 +109,10 @@ async function decideAccess(viewer: Viewer, realm: RealmRef, facts: RealmFacts):
       return !sameDistrict ? 'hidden' : schoolAdmin ? 'administer' : 'read';
     case 'USER':
       if (!sameDistrict) return 'hidden';
-      if (user.id === facts.userId || schoolAdmin) return 'administer';
+      if (user.id === facts.userId || viewer.isDistrictAdmin(facts.districtId)) return 'administer';
+      // A school administrator administers the school's users but not a district administrator who belongs to it:
+      // acting in that user's realm (their credentials above all) would lend district powers.
+      if (schoolAdmin && !facts.userIsDistrictAdmin) return 'administer';
       return user.schoolId === facts.schoolId ? 'read' : 'hidden';
     case 'SECTION': {
       if (!sameDistrict) return 'hidden';

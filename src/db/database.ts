@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
+import { lockDataDir } from './data-dir-lock';
 import { applyMigrations, pendingMigrations, pgClientSession, pgliteSession, type SqlSession } from './migrate';
 
 export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
@@ -85,11 +86,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     closeDriver = () => pool.end();
   } else {
     const inMemory = options.dataDir === 'memory://';
-    if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
-    const pglite = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`);
+    let unlock = () => {};
+    if (!inMemory) {
+      mkdirSync(options.dataDir, { recursive: true });
+      unlock = lockDataDir(options.dataDir);
+    }
+    let pglite: PGlite;
+    try {
+      pglite = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
     prisma = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pglite), count) });
     withSession = (fn) => fn(pgliteSession(pglite));
-    closeDriver = () => pglite.close();
+    closeDriver = async () => {
+      await pglite.close();
+      unlock();
+    };
   }
 
   const database: Database = {

@@ -36,6 +36,11 @@ const removeMemberDoc = `mutation($input: GroupMemberInput!) { removeGroupMember
 const sectionDoc = `query($id: ID!) { section(id: $id) { id title enrollments { admin status user { id } } } }`;
 
 const id = (object: { id: number }) => String(object.id);
+/** Tables are written before the world exists: OTHER and BUILDING stand for its other school and its building. */
+const resolve = (fields: Record<string, string>) => {
+  const places: Record<string, string> = { OTHER: id(world.otherSchool), BUILDING: id(world.building) };
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, places[value] ?? value]));
+};
 const forbidden = (message: string) => ({ status: 403, data: null, code: 'FORBIDDEN', message });
 /** The parts of a refused request that tests compare. */
 const refusal = (response: Awaited<ReturnType<GraphQL>>) => ({
@@ -110,8 +115,7 @@ describe('createUser', () => {
     ['a student', 'student', {}, 'You may not change this school'],
     ['a parent', 'parent', { role: 'PARENT' }, 'You may not change this school'],
   ] as const)('refuses %s with 403 FORBIDDEN', async (_name, person, fields, message) => {
-    const input = { ...user, username: unique('x'), ...fields,
-      ...('schoolId' in fields ? { schoolId: id(world.otherSchool) } : {}) };
+    const input = { ...user, username: unique('x'), ...resolve(fields) };
     expect(refusal(await expectNothingWritten(() => gql[person](createUserDoc, { input })))).toEqual(forbidden(message));
   });
 
@@ -124,11 +128,11 @@ describe('createUser', () => {
   });
 
   it.each([
-    ['username', { username: 'USERNAME' }, 'Username is already used in this school'],
-    ['schoolUid', { username: 'fresh', schoolUid: 'UID-1' }, 'School user id is already used in this school'],
-  ])('answers ConflictError naming %s when it is taken in the school', async (field, fields, message) => {
+    ['username', () => ({ username: world.teacher.username, schoolUid: 'UID-2' }), 'Username is already used in this school'],
+    ['schoolUid', () => ({ username: unique('fresh'), schoolUid: 'UID-1' }), 'School user id is already used in this school'],
+  ] as const)('answers ConflictError naming %s when it is taken in the school', async (field, fields, message) => {
     await db().user.update({ where: { id: world.parent.id }, data: { schoolUid: 'UID-1' } });
-    const input = { ...user, ...fields, username: fields.username === 'USERNAME' ? world.teacher.username : unique(fields.username) };
+    const input = { ...user, ...fields() };
     const result = await expectNothingWritten(() => gql.schoolAdmin(createUserDoc, { input }));
     expect(result.data.createUser).toEqual({ __typename: 'ConflictError', message, field });
   });
@@ -142,9 +146,7 @@ describe('createUser', () => {
     ['a building id beyond any id', { buildingId: '99999999999' }, [['buildingId', 'is not a building of the school']]],
     ['a building as schoolId', { schoolId: 'BUILDING' }, [['schoolId', 'is a building; name its school']]],
   ] as const)('answers ValidationError for %s', async (_name, fields, issues) => {
-    const places: Record<string, string> = { OTHER: id(world.otherSchool), BUILDING: id(world.building) };
-    const resolved = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, places[value] ?? value]));
-    const input = { ...user, username: unique('v'), ...resolved };
+    const input = { ...user, username: unique('v'), ...resolve(fields) };
     const result = await expectNothingWritten(() => gql.schoolAdmin(createUserDoc, { input }));
     expect(result.data.createUser).toEqual({ __typename: 'ValidationError', message: issues.map(([f, m]) => `${f}: ${m}`).join('; '),
       issues: issues.map(([field, message]) => ({ field, message })) });

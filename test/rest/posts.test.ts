@@ -287,6 +287,7 @@ describe('who reads and who writes, realm by realm', () => {
     school: () => `/schools/${w.school.id}/posts`,
     building: () => `/schools/${w.building.id}/posts`,
     user: () => `/users/${w.teacher.id}/posts`,
+    districtAdminUser: () => `/users/${w.districtAdmin.id}/posts`,
     section: () => `/sections/${section.id}/posts`,
     group: () => `/groups/${group.id}/posts`,
   };
@@ -305,6 +306,9 @@ describe('who reads and who writes, realm by realm', () => {
     ['user', 'districtAdmin', 200, 201],
     ['user', 'parent', 200, 403],
     ['user', 'otherSchoolStudent', 404, 404],
+    // A school administrator does not act in the realm of a district administrator of their school.
+    ['districtAdminUser', 'schoolAdmin', 200, 403],
+    ['districtAdminUser', 'districtAdmin', 200, 201],
     ['section', 'schoolAdmin', 200, 201],
     ['section', 'districtAdmin', 200, 201],
     ['section', 'parent', 403, 403],

@@ -1,5 +1,5 @@
 import { encryptSecret, hashToken, randomToken } from '../../auth/secrets';
-import { accessTo } from '../../auth/permissions';
+import { accessTo, isStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
@@ -15,23 +15,29 @@ export interface IssuedApiClient {
   consumerSecret: string;
 }
 
-/** Records a credential event in the realm of the user the credential belongs to; an unknown user is NotFound. */
-async function recordCredentialEvent(
-  tx: Prisma.TransactionClient,
-  event: { type: string; userId: number; objectId: number; actorId: number | null },
-) {
+/** The realm facts of a credential's owner, looked up first so that an unknown user is a NotFoundError. */
+async function credentialOwner(tx: Prisma.TransactionClient, userId: number) {
   const user = await tx.user.findUnique({
-    where: { id: event.userId },
+    where: { id: userId },
     select: { schoolId: true, school: { select: { districtId: true } } },
   });
-  if (!user) throw new NotFoundError('User', event.userId);
-  await recordEvent(tx, {
+  if (!user) throw new NotFoundError('User', userId);
+  return { userId, districtId: user.school.districtId, schoolId: user.schoolId };
+}
+
+/** A credential event, in the realm of the user the credential belongs to. */
+function recordCredentialEvent(
+  tx: Prisma.TransactionClient,
+  owner: Awaited<ReturnType<typeof credentialOwner>>,
+  event: { type: string; objectId: number; actorId: number | null },
+) {
+  return recordEvent(tx, {
     type: event.type,
-    realm: { type: 'USER', id: event.userId },
+    realm: { type: 'USER', id: owner.userId },
     objectId: event.objectId,
     actorId: event.actorId,
-    districtId: user.school.districtId,
-    schoolId: user.schoolId,
+    districtId: owner.districtId,
+    schoolId: owner.schoolId,
   });
 }
 
@@ -57,15 +63,11 @@ export async function issueApiClientIn(
 ): Promise<IssuedApiClient> {
   const consumerKey = options.consumerKey ?? randomToken(16);
   const consumerSecret = options.consumerSecret ?? randomToken(24);
+  const owner = await credentialOwner(tx, options.userId);
   const client = await tx.apiClient.create({
     data: { userId: options.userId, name: options.name ?? '', consumerKey, encryptedSecret: encryptSecret(consumerSecret, serverKey) },
   });
-  await recordCredentialEvent(tx, {
-    type: 'api_client.create',
-    userId: options.userId,
-    objectId: client.id,
-    actorId: options.actorId ?? null,
-  });
+  await recordCredentialEvent(tx, owner, { type: 'api_client.create', objectId: client.id, actorId: options.actorId ?? null });
   return { id: client.id, userId: options.userId, name: client.name, consumerKey, consumerSecret };
 }
 
@@ -83,44 +85,55 @@ export async function issueAccessToken(
   const token = randomToken(32);
   const expiresAt = options.expiresInDays ? new Date(Date.now() + options.expiresInDays * 86_400_000) : null;
   return writeTransaction(async (tx) => {
+    const owner = await credentialOwner(tx, options.userId);
     const created = await tx.accessToken.create({
       data: { userId: options.userId, name: options.name ?? '', tokenHash: hashToken(token), expiresAt },
     });
-    await recordCredentialEvent(tx, {
-      type: 'access_token.create',
-      userId: options.userId,
-      objectId: created.id,
-      actorId: options.actorId ?? null,
-    });
+    await recordCredentialEvent(tx, owner, { type: 'access_token.create', objectId: created.id, actorId: options.actorId ?? null });
     return { id: created.id, name: created.name, expiresAt, token };
   });
 }
 
-/** Users manage their own credentials; their school's administrators manage theirs too. */
-export async function assertManagesCredentialsOf(viewer: Viewer, userId: number) {
+/**
+ * Users manage their own credentials, and whoever administers their user realm manages theirs too (permissions.ts:
+ * not a school administrator for a district administrator, whose credentials would lend district powers).
+ * `hidden` names what the viewer looked for when the user is not visible: the user itself, or a credential of theirs
+ * (whose owner must not be revealed).
+ */
+export async function assertManagesCredentialsOf(
+  viewer: Viewer,
+  userId: number,
+  hidden: () => Error = () => new NotFoundError('User', userId),
+) {
   const result = await accessTo(viewer, { type: 'USER', id: userId });
-  if (!result || result.access === 'hidden') throw new NotFoundError('User', userId);
+  if (!result || result.access === 'hidden') throw hidden();
   if (result.access !== 'administer') throw forbidden('You may not manage this user\'s credentials');
 }
 
 export async function revokeApiClient(viewer: Viewer, id: number) {
-  const client = await db().apiClient.findUnique({ where: { id }, select: { userId: true } });
-  if (!client) throw new NotFoundError('ApiClient', id);
-  await assertManagesCredentialsOf(viewer, client.userId);
+  const notFound = () => new NotFoundError('ApiClient', id);
+  // An id beyond the 32-bit column names nothing (and would make the query fail).
+  const client = isStorableId(id) ? await db().apiClient.findUnique({ where: { id }, select: { userId: true } }) : null;
+  if (!client) throw notFound();
+  await assertManagesCredentialsOf(viewer, client.userId, notFound);
   await writeTransaction(async (tx) => {
-    await tx.apiClient.delete({ where: { id } });
-    await recordCredentialEvent(tx, { type: 'api_client.delete', userId: client.userId, objectId: id, actorId: viewer.id });
+    const owner = await credentialOwner(tx, client.userId);
+    // deleteMany: a concurrent revocation of the same client is a NotFoundError, not a failed delete (500).
+    if ((await tx.apiClient.deleteMany({ where: { id } })).count === 0) throw notFound();
+    await recordCredentialEvent(tx, owner, { type: 'api_client.delete', objectId: id, actorId: viewer.id });
   });
   return { id };
 }
 
 export async function revokeAccessToken(viewer: Viewer, id: number) {
-  const token = await db().accessToken.findUnique({ where: { id }, select: { userId: true } });
-  if (!token) throw new NotFoundError('AccessToken', id);
-  await assertManagesCredentialsOf(viewer, token.userId);
+  const notFound = () => new NotFoundError('AccessToken', id);
+  const token = isStorableId(id) ? await db().accessToken.findUnique({ where: { id }, select: { userId: true } }) : null;
+  if (!token) throw notFound();
+  await assertManagesCredentialsOf(viewer, token.userId, notFound);
   await writeTransaction(async (tx) => {
-    await tx.accessToken.delete({ where: { id } });
-    await recordCredentialEvent(tx, { type: 'access_token.delete', userId: token.userId, objectId: id, actorId: viewer.id });
+    const owner = await credentialOwner(tx, token.userId);
+    if ((await tx.accessToken.deleteMany({ where: { id } })).count === 0) throw notFound();
+    await recordCredentialEvent(tx, owner, { type: 'access_token.delete', objectId: id, actorId: viewer.id });
   });
   return { id };
 }

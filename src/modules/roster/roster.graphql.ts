@@ -98,8 +98,11 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
+      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null
+      // (otherwise selecting `enrollments` or `course` of a hidden section answers with an error beside the null).
+      const find = { ...query, where: { id } };
       if (!(await canRead(viewer, { type: 'SECTION', id }))) return null;
-      return db().section.findUnique({ ...query, where: { id } });
+      return db().section.findUnique(find);
     },
   }),
 }));
