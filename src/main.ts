@@ -4,7 +4,7 @@ import { pruneNonces } from './auth/authenticate';
 import { boot } from './boot';
 import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './db/data-dir-lock';
-import { useRedisEventBus } from './events/bus';
+import { endSubscriptions, useRedisEventBus } from './events/bus';
 import { createLogger } from './logging';
 import { createHttpServer } from './server';
 
@@ -47,17 +47,22 @@ server.listen(config.port, config.host, () => {
   );
 });
 
+const shutdownGraceMs = 10_000;
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping: finishing in-flight requests');
   clearInterval(nonceSweep);
-  // close() stops accepting and resolves once in-flight requests are done; idle keep-alive sockets are closed now.
+  // close() stops accepting and resolves once in-flight requests are done; idle keep-alive sockets are closed now,
+  // and subscriptions end so their event streams complete. A request still running after the grace period is cut.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  endSubscriptions();
   await closeSockets();
+  const grace = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
   await closed;
+  clearTimeout(grace);
   await database.close();
   await Promise.all([redis?.quit(), redisSubscriber?.quit()]);
   logger.info('stopped');

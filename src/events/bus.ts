@@ -1,5 +1,5 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { type PubSub, createPubSub } from 'graphql-yoga';
+import { type PubSub, Repeater, createPubSub } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { RealmType } from '../generated/prisma/enums';
 
@@ -35,6 +35,23 @@ export function publishEvents(events: readonly DomainEventMessage[]) {
   for (const event of events) bus.publish('realm-event', realmKey({ type: event.realmType, id: event.realmId }), event);
 }
 
+function stopSignal() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+let stopped = stopSignal();
+
+/** Follows a realm's events until the subscriber leaves or the server stops. */
 export function subscribeToRealm(realm: { type: RealmType; id: number }) {
-  return bus.subscribe('realm-event', realmKey(realm));
+  return Repeater.race([bus.subscribe('realm-event', realmKey(realm)), stopped.promise]);
+}
+
+/**
+ * Ends every subscription, so that server-sent event streams complete and a stopping server is not held open by
+ * them. Later subscriptions (a server started again in the same process, as tests do) work as usual.
+ */
+export function endSubscriptions() {
+  stopped.resolve();
+  stopped = stopSignal();
 }

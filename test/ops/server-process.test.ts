@@ -49,13 +49,24 @@ describe('the server process', () => {
     await waitUntilReady(base, server.child);
 
     // PLAINTEXT with the bootstrap credential, as an acceptance test would send it.
-    const header = `OAuth realm="Schoology API", oauth_consumer_key="ci-key", oauth_token="", oauth_nonce="n${Date.now()}", oauth_timestamp="${Math.floor(Date.now() / 1000)}", oauth_signature_method="PLAINTEXT", oauth_version="1.0", oauth_signature="ci-secret%26"`;
-    const me = await fetch(`${base}/v1/users/me`, { headers: { authorization: header }, redirect: 'manual' });
+    const header = (nonce: string) =>
+      `OAuth realm="Schoology API", oauth_consumer_key="ci-key", oauth_token="", oauth_nonce="${nonce}", oauth_timestamp="${Math.floor(Date.now() / 1000)}", oauth_signature_method="PLAINTEXT", oauth_version="1.0", oauth_signature="ci-secret%26"`;
+    const me = await fetch(`${base}/v1/users/me`, { headers: { authorization: header('me') }, redirect: 'manual' });
     expect(me.status).toBe(303);
     expect(me.headers.get('location')).toMatch(new RegExp(`^${base}/v1/users/\\d+$`));
 
+    // A subscription open over server-sent events must not hold the stopping server: its stream completes.
+    const events = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { authorization: header('sse'), 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { realmEvents(realm: { type: DISTRICT, id: "1" }) { id } }' }),
+    });
+    expect(events.status).toBe(200);
+    const stream = events.text();
+
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+    expect(await stream).toContain('event: complete');
     const lines = server.output().trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.some((line) => line.msg.startsWith(`Lectern listening: GraphQL at ${base}/graphql`))).toBe(true);
     expect(lines.some((line) => line.msg === 'bootstrap credential ready' && line.created === true)).toBe(true);
