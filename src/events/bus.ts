@@ -18,7 +18,7 @@ export interface DomainEventMessage {
 
 type Topics = { 'realm-event': [realmKey: string, event: DomainEventMessage] };
 
-export const realmKey = (realm: { type: RealmType; id: number }) => `${realm.type}:${realm.id}`;
+const realmKey = (realm: { type: RealmType; id: number }) => `${realm.type}:${realm.id}`;
 
 let bus: PubSub<Topics> = createPubSub<Topics>();
 

@@ -19,7 +19,7 @@ export const pageArgs = builder.args((t) => ({
 }));
 
 /** Checks and clamps paging arguments the way the REST facade does. */
-export function pageWindow(args: { start?: number | null; limit?: number | null }): { start: number; limit: number } {
+function pageWindow(args: { start?: number | null; limit?: number | null }): { start: number; limit: number } {
   const start = args.start ?? 0;
   const limit = args.limit ?? defaultPageSize;
   if (start < 0) throw httpError(400, 'BAD_USER_INPUT', 'start must be 0 or more');

@@ -126,7 +126,7 @@ function pageLink(request: RestRequest, link: LinkBuilder, start: number): strin
   return `${link(request.path)}?${query}`;
 }
 
-export function pagedEnvelope(
+function pagedEnvelope(
   item: string,
   items: Record<string, unknown>[],
   total: number,

@@ -4,7 +4,7 @@ import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
 
-export const SchoolPage = pageOf('School', 'School', 'A page of schools or buildings.');
+const SchoolPage = pageOf('School', 'School', 'A page of schools or buildings.');
 
 builder.queryFields((t) => ({
   school: t.withAuth({ authenticated: true }).prismaField({

@@ -25,7 +25,7 @@ interface RestSchool {
 }
 
 /** Every school field is a string on the wire, the id included (spec 2.9). */
-export function schoolToWire(school: RestSchool, link: LinkBuilder) {
+function schoolToWire(school: RestSchool, link: LinkBuilder) {
   return {
     id: school.id,
     title: school.title,

@@ -20,4 +20,3 @@ const schoolFields = z.object({
 /** Schools and buildings take the same fields; `title` is required on create. */
 export const createSchoolSchema = schoolFields.partial().required({ title: true });
 export const updateSchoolSchema = schoolFields.partial();
-export type SchoolFields = z.output<typeof updateSchoolSchema>;
