@@ -32,7 +32,7 @@ export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) =
 
 /**
  * Records a domain event inside the transaction of the change it describes, so a rolled-back change leaves no event
- * and a committed one always has its event. Webhook delivery and subscriptions read these rows in id order.
+ * and a committed one always has its event. Readers follow the stream with readCommittedEvents (stream.ts).
  */
 export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEventInput): Promise<void> {
   const recorded = eventsOfTransaction.get(tx);

@@ -198,6 +198,7 @@ CREATE TABLE "rate_limits" (
 -- CreateTable
 CREATE TABLE "domain_events" (
     "id" BIGSERIAL NOT NULL,
+    "txid" xid8 DEFAULT pg_current_xact_id(),
     "type" TEXT NOT NULL,
     "realmType" "RealmType" NOT NULL,
     "realmId" INTEGER NOT NULL,
@@ -276,6 +277,9 @@ CREATE INDEX "domain_events_schoolId_id_idx" ON "domain_events"("schoolId", "id"
 
 -- CreateIndex
 CREATE INDEX "domain_events_districtId_id_idx" ON "domain_events"("districtId", "id");
+
+-- CreateIndex
+CREATE INDEX "domain_events_txid_id_idx" ON "domain_events"("txid", "id");
 
 -- AddForeignKey
 ALTER TABLE "schools" ADD CONSTRAINT "schools_districtId_fkey" FOREIGN KEY ("districtId") REFERENCES "districts"("id") ON DELETE CASCADE ON UPDATE CASCADE;

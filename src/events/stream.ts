@@ -1,0 +1,43 @@
+import { db } from '../db/database';
+import type { RealmType } from '../generated/prisma/enums';
+import type { DomainEventMessage } from './bus';
+
+/** Where a reader of the event stream stands: opaque to callers, `<txid>:<id>` of the last event read. */
+export type EventCursor = string;
+
+interface EventRow {
+  id: string;
+  txid: string;
+  type: string;
+  realmType: RealmType;
+  realmId: number;
+  objectId: number;
+  actorId: number | null;
+  districtId: number | null;
+  schoolId: number | null;
+  createdAt: Date;
+}
+
+/**
+ * The committed events after `cursor`, in stream order. Only transactions older than the oldest one still running
+ * are read: their events are final, so a reader never skips an event that commits later with a smaller id.
+ */
+export async function readCommittedEvents(
+  cursor: EventCursor | null,
+  limit = 100,
+): Promise<{ events: DomainEventMessage[]; cursor: EventCursor | null }> {
+  const [afterTxid, afterId] = cursor ? cursor.split(':') : ['0', '0'];
+  const rows = await db().$queryRaw<EventRow[]>`
+    SELECT id::text, txid::text, type, "realmType"::text AS "realmType", "realmId", "objectId", "actorId",
+           "districtId", "schoolId", "createdAt"
+    FROM domain_events
+    WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
+      AND (txid, id) > (${afterTxid}::xid8, ${afterId}::bigint)
+    ORDER BY txid, id
+    LIMIT ${limit}`;
+  const last = rows.at(-1);
+  return {
+    events: rows.map(({ txid: _txid, createdAt, ...event }) => ({ ...event, createdAt: createdAt.toISOString() })),
+    cursor: last ? `${last.txid}:${last.id}` : cursor,
+  };
+}
