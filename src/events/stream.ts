@@ -1,22 +1,10 @@
 import { db } from '../db/database';
-import type { RealmType } from '../generated/prisma/enums';
 import type { DomainEventMessage } from './bus';
 
 /** Where a reader of the event stream stands: opaque to callers, `<txid>:<id>` of the last event read. */
 export type EventCursor = string;
 
-interface EventRow {
-  id: string;
-  txid: string;
-  type: string;
-  realmType: RealmType;
-  realmId: number;
-  objectId: number;
-  actorId: number | null;
-  districtId: number | null;
-  schoolId: number | null;
-  createdAt: Date;
-}
+type EventRow = Omit<DomainEventMessage, 'createdAt'> & { txid: string; createdAt: Date };
 
 /**
  * The committed events after `cursor`, in stream order. Only transactions older than the oldest one still running

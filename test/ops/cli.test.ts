@@ -1,30 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OAuth from 'oauth-1.0a';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnvironment, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
 
 // The command-line tool as a person runs it: `node bin/lectern.mjs <command>` (what `npx lectern` runs), each command
 // its own process on one embedded database. PGlite allows one process per data folder, so the steps run in order and
 // share what earlier ones printed; the server is started once, to check every credential the commands issued.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const tempDir = mkdtempSync(join(tmpdir(), 'lectern-cli-'));
 const dataDir = join(tempDir, 'data');
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
-
-/** Settings of the developer's shell must not leak in: the commands and the server use the embedded database. */
-const configVariables = ['HOST', 'PORT', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SECRET_KEY', 'REDIS_URL', 'RATE_LIMIT', 'BODY_LIMIT',
-  'OAUTH_TIMESTAMP_SKEW', 'BOOTSTRAP_CONSUMER_KEY', 'BOOTSTRAP_CONSUMER_SECRET', 'LOG_LEVEL'];
-function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of configVariables) delete env[name];
-  return { ...env, DATA_DIR: dataDir, ...extra };
-}
 
 interface Run {
   code: number | null;
@@ -33,7 +22,7 @@ interface Run {
 }
 
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(file, args, { cwd: root, env: environment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, args, { cwd: projectRoot, env: cleanEnvironment({ DATA_DIR: dataDir, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -52,36 +41,10 @@ function printed(output: string, label: string): string {
   return match[1];
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 async function startServer() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: environment({ NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port) }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  for (let attempt = 0; attempt < 150 && child.exitCode === null; attempt++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return { base, child, exited };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not become ready:\n${output}`);
+  const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  await waitUntilReady(server);
+  return server;
 }
 
 /** GET signed with two-legged OAuth 1.0a, HMAC-SHA1, as platform client libraries send it. */

@@ -1,52 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess, waitUntilReady } from '../support/process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-process-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Starts `npm start`'s entry point as its own process, the way an operator runs it. */
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, exited, output: () => output };
-}
-
-async function waitUntilReady(base: string, child: ChildProcess) {
-  for (let attempt = 0; attempt < 150 && child.exitCode === null; attempt++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('server did not become ready');
-}
-
 describe('the server process', () => {
   it('starts on the embedded database, bootstraps a credential, logs JSON, and stops cleanly on SIGTERM', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const server = startServer({ PORT: String(port), BOOTSTRAP_CONSUMER_KEY: 'ci-key', BOOTSTRAP_CONSUMER_SECRET: 'ci-secret' });
-    await waitUntilReady(base, server.child);
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      BOOTSTRAP_CONSUMER_KEY: 'ci-key',
+      BOOTSTRAP_CONSUMER_SECRET: 'ci-secret',
+    });
+    await waitUntilReady(server);
+    const { base } = server;
 
     // PLAINTEXT with the bootstrap credential, as an acceptance test would send it.
     const header = (nonce: string) =>
@@ -76,7 +46,7 @@ describe('the server process', () => {
   });
 
   it('refuses to start with a clear message for each bad setting', async () => {
-    const server = startServer({ PORT: 'abc', RATE_LIMIT: 'lots', DATABASE_URL: 'postgresql://localhost/x' });
+    const server = await startServerProcess({ DATA_DIR: dataDir, PORT: 'abc', RATE_LIMIT: 'lots', DATABASE_URL: 'postgresql://localhost/x' });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('Invalid configuration');
     expect(server.output()).toMatch(/PORT: /);

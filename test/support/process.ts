@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Settings of the developer's shell must not leak into processes a test starts. */
+const configVariables = ['HOST', 'PORT', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SECRET_KEY', 'REDIS_URL', 'RATE_LIMIT',
+  'BODY_LIMIT', 'OAUTH_TIMESTAMP_SKEW', 'BOOTSTRAP_CONSUMER_KEY', 'BOOTSTRAP_CONSUMER_SECRET', 'LOG_LEVEL'];
+
+export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of configVariables) delete env[name];
+  return { ...env, ...extra };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+export interface ServerProcess {
+  base: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** Starts `npm start`'s entry point as its own process on a free port (unless `env` names one), as an operator runs it. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: projectRoot,
+    env: cleanEnvironment({ NODE_ENV: 'production', PORT: String(port), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { base: `http://127.0.0.1:${port}`, child, exited, output: () => output };
+}
+
+/** Waits for /readyz; fails with the server's output when it exits or does not get ready. */
+export async function waitUntilReady(server: ServerProcess): Promise<void> {
+  for (let attempt = 0; attempt < 150 && server.child.exitCode === null; attempt++) {
+    try {
+      if ((await fetch(`${server.base}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  server.child.kill('SIGKILL');
+  throw new Error(`server did not become ready:\n${server.output()}`);
+}
