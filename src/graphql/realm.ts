@@ -16,10 +16,13 @@ export const RealmInput = builder.inputType('RealmInput', {
   }),
 });
 
-/** GraphQL ids arrive as strings; a non-numeric one can name nothing. */
+/**
+ * GraphQL ids arrive as strings; a non-numeric one is malformed. A numeric one too large for the database is well
+ * formed but names nothing: lookups treat it as unknown (isStorableId), so clients get "not found" as for any other.
+ */
 export function parseId(value: string | number, field = 'id'): number {
   const text = String(value);
-  if (!/^\d{1,15}$/.test(text)) throw httpError(400, 'BAD_USER_INPUT', `${field} must be a numeric id`);
+  if (!/^\d+$/.test(text)) throw httpError(400, 'BAD_USER_INPUT', `${field} must be a numeric id`);
   return Number(text);
 }
 

@@ -98,6 +98,7 @@ describe('GET /v1/users/{id}', () => {
     ['districtAdmin', 'outsider'],
     ['districtAdmin', '999999'],
     ['districtAdmin', '4000000000'],
+    ['districtAdmin', '12345678901234567890'],
     ['districtAdmin', 'abc'],
   ])('%s gets 404 for user %s', async (viewer, subject) => {
     const id = subject in w ? w[subject as Person].id : subject;

@@ -2,6 +2,7 @@ import { canRead, isStorableId, visibleGroupsWhere } from '../../auth/permission
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
+import { findIfVisible } from '../../graphql/visible';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 
@@ -20,13 +21,11 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A group; null when it does not exist or its privacy level hides it from the viewer.',
     args: { id: t.arg.id({ required: true, description: 'Group id.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
+    resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
-      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null
-      // (outside production an unused selection of relations is an error, which made hidden groups a 500 over REST).
-      const find = { ...query, where: { id } };
-      if (!(await canRead(viewer, { type: 'GROUP', id }))) return null;
-      return db().group.findUnique(find);
+      return findIfVisible(query, canRead(viewer, { type: 'GROUP', id }), (selection) =>
+        db().group.findUnique({ ...selection, where: { id } }),
+      );
     },
   }),
   groups: t.withAuth({ authenticated: true }).field({

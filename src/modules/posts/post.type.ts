@@ -1,6 +1,7 @@
 import { db } from '../../db/database';
 import { canReadContents, isStorableId } from '../../auth/permissions';
 import { builder } from '../../graphql/builder';
+import { findIfVisible } from '../../graphql/visible';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { RealmInput, RealmTypeEnum, parseId, realmRef } from '../../graphql/realm';
 
@@ -26,13 +27,13 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A post of a realm; null when it or its realm does not exist or is hidden from the viewer.',
     args: { realm: t.arg({ type: RealmInput, required: true }), id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, { viewer }) => {
+    resolve: (query, _root, args, { viewer }) => {
       const realm = realmRef(args.realm);
       const id = parseId(args.id);
-      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null.
-      const find = { ...query, where: { id, realmType: realm.type, realmId: realm.id } };
-      if (!(await canReadContents(viewer, realm)) || !isStorableId(id)) return null;
-      return db().blogPost.findFirst(find);
+      const visible = canReadContents(viewer, realm).then((readable) => readable && isStorableId(id));
+      return findIfVisible(query, visible, (selection) =>
+        db().blogPost.findFirst({ ...selection, where: { id, realmType: realm.type, realmId: realm.id } }),
+      );
     },
   }),
   blogPosts: t.withAuth({ authenticated: true }).field({

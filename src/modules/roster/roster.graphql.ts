@@ -2,6 +2,7 @@ import { canRead } from '../../auth/permissions';
 import { db } from '../../db/database';
 import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { findIfVisible } from '../../graphql/visible';
 import { DeletedType } from '../../graphql/deleted';
 import { parseId } from '../../graphql/realm';
 import { RoleEnum } from '../users/user.type';
@@ -96,13 +97,11 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A section the viewer is enrolled in or administers; null otherwise.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, { viewer }) => {
+    resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
-      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null
-      // (otherwise selecting `enrollments` or `course` of a hidden section answers with an error beside the null).
-      const find = { ...query, where: { id } };
-      if (!(await canRead(viewer, { type: 'SECTION', id }))) return null;
-      return db().section.findUnique(find);
+      return findIfVisible(query, canRead(viewer, { type: 'SECTION', id }), (selection) =>
+        db().section.findUnique({ ...selection, where: { id } }),
+      );
     },
   }),
 }));

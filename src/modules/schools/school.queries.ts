@@ -1,5 +1,6 @@
 import { canRead } from '../../auth/permissions';
 import { builder } from '../../graphql/builder';
+import { findIfVisible } from '../../graphql/visible';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
@@ -12,12 +13,11 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A school or building of the viewer\'s district; null when it does not exist or is not visible.',
     args: { id: t.arg.id({ required: true, description: 'School id.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
+    resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
-      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null.
-      const find = { ...query, where: { id } };
-      if (!(await canRead(viewer, { type: 'SCHOOL', id }))) return null;
-      return db().school.findUnique(find);
+      return findIfVisible(query, canRead(viewer, { type: 'SCHOOL', id }), (selection) =>
+        db().school.findUnique({ ...selection, where: { id } }),
+      );
     },
   }),
   schools: t.withAuth({ authenticated: true }).field({

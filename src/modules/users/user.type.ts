@@ -2,6 +2,7 @@ import { canRead } from '../../auth/permissions';
 import { db } from '../../db/database';
 import { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { findIfVisible } from '../../graphql/visible';
 import { parseId } from '../../graphql/realm';
 
 export const RoleEnum = builder.enumType(Role, { name: 'Role', description: 'What a user is in their school.' });
@@ -46,12 +47,11 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A user of the viewer\'s school (any user of the district for district admins); null otherwise.',
     args: { id: t.arg.id({ required: true, description: 'User id.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
+    resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
-      // Built before the permission check: Pothos insists that a resolver consumes its `query`, even to return null.
-      const find = { ...query, where: { id } };
-      if (!(await canRead(viewer, { type: 'USER', id }))) return null;
-      return db().user.findUnique(find);
+      return findIfVisible(query, canRead(viewer, { type: 'USER', id }), (selection) =>
+        db().user.findUnique({ ...selection, where: { id } }),
+      );
     },
   }),
 }));
