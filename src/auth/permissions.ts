@@ -34,6 +34,12 @@ const rank: Record<Access, number> = { hidden: 0, visible: 1, read: 2, administe
 /** Ids are 32-bit integers in the database: a larger one names nothing (and would make the query fail). */
 export const isStorableId = (id: number) => Number.isSafeInteger(id) && id >= 0 && id <= 2_147_483_647;
 
+/** Looks a row up by an id from input: an id the database cannot hold names nothing, so the answer is null. */
+export async function findByStorableId<T>(id: number | string, lookup: (id: number) => Promise<T | null>): Promise<T | null> {
+  const value = Number(id);
+  return isStorableId(value) ? lookup(value) : null;
+}
+
 async function loadFacts(realm: RealmRef): Promise<RealmFacts | null> {
   if (!isStorableId(realm.id)) return null;
   const prisma = db();

@@ -1,5 +1,5 @@
 import { encryptSecret, hashToken, randomToken } from '../../auth/secrets';
-import { accessTo, isStorableId } from '../../auth/permissions';
+import { accessTo, findByStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
@@ -112,8 +112,7 @@ export async function assertManagesCredentialsOf(
 
 export async function revokeApiClient(viewer: Viewer, id: number) {
   const notFound = () => new NotFoundError('ApiClient', id);
-  // An id beyond the 32-bit column names nothing (and would make the query fail).
-  const client = isStorableId(id) ? await db().apiClient.findUnique({ where: { id }, select: { userId: true } }) : null;
+  const client = await findByStorableId(id, (id) => db().apiClient.findUnique({ where: { id }, select: { userId: true } }));
   if (!client) throw notFound();
   await assertManagesCredentialsOf(viewer, client.userId, notFound);
   await writeTransaction(async (tx) => {
@@ -127,7 +126,7 @@ export async function revokeApiClient(viewer: Viewer, id: number) {
 
 export async function revokeAccessToken(viewer: Viewer, id: number) {
   const notFound = () => new NotFoundError('AccessToken', id);
-  const token = isStorableId(id) ? await db().accessToken.findUnique({ where: { id }, select: { userId: true } }) : null;
+  const token = await findByStorableId(id, (id) => db().accessToken.findUnique({ where: { id }, select: { userId: true } }));
   if (!token) throw notFound();
   await assertManagesCredentialsOf(viewer, token.userId, notFound);
   await writeTransaction(async (tx) => {

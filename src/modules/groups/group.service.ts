@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { accessTo, assertCan, canCreateGroupIn, isStorableId } from '../../auth/permissions';
+import { accessTo, assertCan, canCreateGroupIn, findByStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
@@ -25,15 +25,12 @@ async function assertReferences(
   districtId: number,
 ) {
   const issues = [];
-  // An id beyond the database's integer range names nothing (and would make the lookup fail).
-  const find = <T>(id: string, lookup: (id: number) => Promise<T | null>) =>
-    isStorableId(Number(id)) ? lookup(Number(id)) : null;
   if (fields.buildingId) {
-    const building = await find(fields.buildingId, (id) => db().school.findUnique({ where: { id }, select: { parentId: true } }));
+    const building = await findByStorableId(fields.buildingId, (id) => db().school.findUnique({ where: { id }, select: { parentId: true } }));
     if (building?.parentId !== schoolId) issues.push({ field: 'buildingId', message: 'is not a building of the group\'s school' });
   }
   if (fields.categoryId) {
-    const category = await find(fields.categoryId, (id) => db().groupCategory.findUnique({ where: { id }, select: { districtId: true } }));
+    const category = await findByStorableId(fields.categoryId, (id) => db().groupCategory.findUnique({ where: { id }, select: { districtId: true } }));
     if (category?.districtId !== districtId) issues.push({ field: 'categoryId', message: 'is not a group category of this district' });
   }
   if (issues.length) throw new ValidationError(issues);
