@@ -57,7 +57,7 @@ const [{ boot }, { DataDirInUseError }, { seedDemo }, { NotFoundError }, { creat
   import('./boot'),
   import('./db/data-dir-lock'),
   import('./demo'),
-  import('./graphql/errors'),
+  import('./core/errors'),
   import('./logging'),
   import('./modules/access/access.service'),
 ]);

@@ -1,6 +1,6 @@
 import { Prisma } from '../generated/prisma/client';
 import { db } from '../db/database';
-import { httpError } from '../graphql/errors';
+import { httpError } from '../core/errors';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
 import { decryptSecret, hashToken } from './secrets';
 import { Viewer, type ViewerUser } from './viewer';

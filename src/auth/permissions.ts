@@ -1,7 +1,7 @@
 import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
 import type { PrivacyLevel, RealmType } from '../generated/prisma/enums';
-import { NotFoundError, forbidden } from '../graphql/errors';
+import { NotFoundError, forbidden } from '../core/errors';
 import type { Viewer } from './viewer';
 
 /** The owner of a realm-scoped resource: a district, school (or building), user, section or group. */

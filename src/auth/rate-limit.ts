@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterPrisma, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../config';
 import { db } from '../db/database';
-import { httpError } from '../graphql/errors';
+import { httpError } from '../core/errors';
 import type { Credential } from './viewer';
 
 export type RateLimiter = (credential: Credential) => Promise<void>;

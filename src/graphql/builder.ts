@@ -7,7 +7,7 @@ import type { Viewer } from '../auth/viewer';
 import { db } from '../db/database';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
-import { ConflictError, NotFoundError, ValidationError } from './errors';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 
 export interface Context {
   /** Null for an unauthenticated request (GraphiQL's introspection); every data field requires a viewer. */

@@ -1,5 +1,5 @@
 import { builder } from './builder';
-import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from './errors';
+import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../core/errors';
 
 const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
   description: 'An expected failure of a mutation, returned as data rather than as a GraphQL error.',

@@ -1,5 +1,5 @@
 import { builder } from './builder';
-import { httpError } from './errors';
+import { httpError } from '../core/errors';
 
 export const defaultPageSize = 20;
 export const maxPageSize = 200;

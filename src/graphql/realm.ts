@@ -1,7 +1,7 @@
 import { RealmType } from '../generated/prisma/enums';
 import type { RealmRef } from '../auth/permissions';
 import { builder } from './builder';
-import { httpError } from './errors';
+import { httpError } from '../core/errors';
 
 export const RealmTypeEnum = builder.enumType(RealmType, {
   name: 'RealmType',

@@ -12,7 +12,7 @@ import {
   revokeApiClient,
 } from './access.service';
 import { z } from 'zod';
-import { validate } from '../../graphql/validation';
+import { validate } from '../../core/validation';
 
 builder.prismaObject('ApiClient', {
   description: 'OAuth 1.0a consumer credentials that act as their user.',

@@ -4,7 +4,7 @@ import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { NotFoundError, forbidden } from '../../graphql/errors';
+import { NotFoundError, forbidden } from '../../core/errors';
 
 export interface IssuedApiClient {
   id: number;

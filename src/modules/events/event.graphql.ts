@@ -1,7 +1,7 @@
 import { canReadContents } from '../../auth/permissions';
 import { type DomainEventMessage, subscribeToRealm } from '../../events/bus';
 import { builder } from '../../graphql/builder';
-import { httpError } from '../../graphql/errors';
+import { httpError } from '../../core/errors';
 import { RealmInput, RealmTypeEnum, realmRef } from '../../graphql/realm';
 
 const DomainEventType = builder.objectRef<DomainEventMessage>('DomainEvent').implement({

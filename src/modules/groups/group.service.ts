@@ -4,8 +4,8 @@ import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { ConflictError, NotFoundError, ValidationError, forbidden } from '../../graphql/errors';
-import { validate } from '../../graphql/validation';
+import { ConflictError, NotFoundError, ValidationError, forbidden } from '../../core/errors';
+import { validate } from '../../core/validation';
 import { createGroupSchema, groupCategorySchema, updateGroupSchema } from './group.validation';
 
 type GroupQuery = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };

@@ -3,8 +3,8 @@ import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { NotFoundError } from '../../graphql/errors';
-import { validate } from '../../graphql/validation';
+import { NotFoundError } from '../../core/errors';
+import { validate } from '../../core/validation';
 import { createPostSchema, updatePostSchema } from './post.validation';
 
 type PostQuery = { select?: Prisma.BlogPostSelect };

@@ -3,8 +3,8 @@ import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { recordEvent, writeTransaction } from '../../events/record';
 import { Prisma } from '../../generated/prisma/client';
-import { ConflictError, NotFoundError, ValidationError, forbidden } from '../../graphql/errors';
-import { validate } from '../../graphql/validation';
+import { ConflictError, NotFoundError, ValidationError, forbidden } from '../../core/errors';
+import { validate } from '../../core/validation';
 import { createEnrollmentSchema, createSectionSchema, createUserSchema, groupMemberSchema } from './roster.validation';
 
 type Query<Include, Select> = { include?: Include; select?: Select };

@@ -2,8 +2,8 @@ import { assertCan } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import type { Prisma } from '../../generated/prisma/client';
 import { recordEvent, writeTransaction } from '../../events/record';
-import { ValidationError, forbidden } from '../../graphql/errors';
-import { validate } from '../../graphql/validation';
+import { ValidationError, forbidden } from '../../core/errors';
+import { validate } from '../../core/validation';
 import { createSchoolSchema, updateSchoolSchema } from './school.validation';
 
 /** Pothos' Prisma selection for the School the mutation returns. */
