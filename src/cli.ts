@@ -5,7 +5,7 @@ const usage = `Usage: lectern <command> [options]
 
 Commands:
   migrate                                  apply pending migrations and exit
-  seed-demo                                create a demo district and print API credentials
+  seed-demo                                create a demo district and print its credentials (both APIs)
   create-api-client --user <id> [--name n] issue OAuth consumer credentials acting as a user
   create-access-token --user <id> [--name n] [--days d]
                                            issue a bearer token for GraphQL front ends
@@ -53,7 +53,7 @@ try {
   throw error;
 }
 // Loaded only now, so that usage and argument errors answer at once rather than after loading Prisma and PGlite.
-const [{ boot }, { DataDirInUseError }, { seedDemo }, { NotFoundError }, { createLogger }, { issueAccessToken, issueApiClient }] = await Promise.all([
+const [{ boot }, { DataDirInUseError }, { baseUrlForPeople, demoCredentialsText, seedDemo }, { NotFoundError }, { createLogger }, { issueAccessToken, issueApiClient }] = await Promise.all([
   import('./boot'),
   import('./db/data-dir-lock'),
   import('./demo'),
@@ -73,11 +73,8 @@ try {
       console.log('Database is up to date.');
       break;
     case 'seed-demo': {
-      const { districtId, client } = await seedDemo(serverKey);
-      console.log(`Demo district ${districtId} created. Its district administrator (user ${client.userId}) has these API credentials:`);
-      console.log(`  consumer key:    ${client.consumerKey}`);
-      console.log(`  consumer secret: ${client.consumerSecret}`);
-      console.log(`Try: GET /v1/users/me, /v1/groups, /v1/districts/${districtId}/posts (OAuth 1.0a, two-legged).`);
+      const demo = await seedDemo(serverKey);
+      console.log(demoCredentialsText(demo, baseUrlForPeople(config, config.port)));
       break;
     }
     case 'create-api-client': {

@@ -6,6 +6,12 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
+/**
+ * Whether the server seeds the demo district into a database without any district when it starts: `auto` on the
+ * embedded database only, `on` on PostgreSQL too, `off` never.
+ */
+export type SeedDemoMode = 'auto' | 'on' | 'off';
+
 export interface Config {
   host: string;
   port: number;
@@ -20,6 +26,7 @@ export interface Config {
   bodyLimitBytes: number;
   oauthSkewSeconds: number;
   bootstrap: { consumerKey: string; consumerSecret: string } | null;
+  seedDemo: SeedDemoMode;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
 }
@@ -68,6 +75,9 @@ const environmentSchema = z
     OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
     BOOTSTRAP_CONSUMER_KEY: optional,
     BOOTSTRAP_CONSUMER_SECRET: optional,
+    SEED_DEMO: optional
+      .transform((value) => value?.toLowerCase())
+      .pipe(z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto')),
     LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     NODE_ENV: optional,
   });
@@ -117,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.BOOTSTRAP_CONSUMER_KEY && e.BOOTSTRAP_CONSUMER_SECRET
         ? { consumerKey: e.BOOTSTRAP_CONSUMER_KEY, consumerSecret: e.BOOTSTRAP_CONSUMER_SECRET }
         : null,
+    seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
   };

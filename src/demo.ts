@@ -1,6 +1,14 @@
-import { db } from './db/database';
+import { percentEncode } from './auth/oauth';
+import type { Config, SeedDemoMode } from './config';
+import type { Database } from './db/database';
+import { writeTransaction } from './events/record';
 import type { Role } from './generated/prisma/enums';
-import { issueApiClient, type IssuedApiClient } from './modules/access/access.service';
+import {
+  type IssuedAccessToken,
+  type IssuedApiClient,
+  issueAccessToken,
+  issueApiClientIn,
+} from './modules/access/access.service';
 
 const people: { first: string; last: string; role: Role }[] = [
   { first: 'Dana', last: 'Okafor', role: 'DISTRICT_ADMIN' },
@@ -13,13 +21,27 @@ const people: { first: string; last: string; role: Role }[] = [
   { first: 'Omar', last: 'Haddad', role: 'PARENT' },
 ];
 
-/**
- * A small demo district to try the API with: two schools (one with a building), a user of each role, course sections
- * with enrollments, groups with members, and blog posts in every realm. Returns credentials of the district admin.
- */
-export async function seedDemo(serverKey: Buffer): Promise<{ districtId: number; client: IssuedApiClient }> {
+export interface DemoDistrict {
+  districtId: number;
+  /** The district administrator both credentials act as. */
+  admin: { id: number; username: string };
+  client: IssuedApiClient;
+  accessToken: IssuedAccessToken;
+}
+
+// Instances sharing a PostgreSQL database (SEED_DEMO=on) may start together: one seeds, the others find its district.
+// Distinct from the migration lock's key (src/db/migrate.ts).
+const FIRST_START_LOCK_KEY = 72707370;
+
+async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Promise<DemoDistrict | null> {
   const suffix = Date.now().toString(36);
-  const ids = await db().$transaction(async (tx) => {
+  // The district and its API client commit together, so no district is left without the credential that was printed.
+  const created = await writeTransaction(async (tx) => {
+    if (onlyIntoEmptyDatabase) {
+      // Held until commit; an instance waiting here then sees the winner's district (READ COMMITTED).
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${FIRST_START_LOCK_KEY})`);
+      if ((await tx.district.count()) > 0) return null;
+    }
     const district = await tx.district.create({ data: { title: 'Lakeside Unified (demo)' } });
     const high = await tx.school.create({
       data: { districtId: district.id, title: 'Lakeside High School', city: 'Lakeside', state: 'CA', country: 'USA' },
@@ -100,8 +122,73 @@ export async function seedDemo(serverKey: Buffer): Promise<{ districtId: number;
       { realmType: 'GROUP' as const, realmId: chess.id, title: 'Tournament', body: 'Sign up by Friday.' },
     ];
     for (const post of posts) await tx.blogPost.create({ data: { ...post, authorId: admin.id } });
-    return { districtId: district.id, adminId: admin.id };
+    const client = await issueApiClientIn(tx, serverKey, { userId: admin.id, name: 'demo' });
+    return { districtId: district.id, admin: { id: admin.id, username: admin.username }, client };
   });
-  const client = await issueApiClient(serverKey, { userId: ids.adminId, name: 'demo' });
-  return { districtId: ids.districtId, client };
+  if (!created) return null;
+  const accessToken = await issueAccessToken({ userId: created.admin.id, name: 'demo' });
+  return { ...created, accessToken };
+}
+
+/**
+ * A small demo district to try the API with: two schools (one with a building), a user of each role, course sections
+ * with enrollments, groups with members, and blog posts in every realm. Returns an API client (OAuth 1.0a, for /v1)
+ * and a bearer token (for GraphQL) of its district administrator.
+ */
+export async function seedDemo(serverKey: Buffer): Promise<DemoDistrict> {
+  return (await createDemo(serverKey, false))!;
+}
+
+/** The demo district when the database has no district at all (a first start), or null. */
+export function seedDemoIntoEmptyDatabase(serverKey: Buffer): Promise<DemoDistrict | null> {
+  return createDemo(serverKey, true);
+}
+
+/** SEED_DEMO: `auto` seeds the embedded database only, where newcomers start; PostgreSQL only when asked (`on`). */
+export function seedsOnFirstStart(mode: SeedDemoMode, kind: Database['kind']): boolean {
+  return mode === 'on' || (mode === 'auto' && kind === 'pglite');
+}
+
+/** Where a person on this machine calls the server: PUBLIC_URL, or the listening address (a wildcard is this machine). */
+export function baseUrlForPeople(config: Pick<Config, 'publicUrl' | 'host'>, port: number): string {
+  if (config.publicUrl) return config.publicUrl.href.replace(/\/$/, '');
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * What a person needs to call both APIs as the demo administrator: the credentials and a ready curl line for each.
+ * Secrets are printed, never logged. Key and secret are percent-encoded into the OAuth header, which keeps them intact
+ * inside the shell's double quotes; `$(date +%s)` and `$RANDOM` give every run a fresh timestamp and nonce.
+ */
+export function demoCredentialsText(demo: DemoDistrict, baseUrl: string): string {
+  const { consumerKey, consumerSecret } = demo.client;
+  const { token } = demo.accessToken;
+  const oauth = [
+    `oauth_consumer_key=\\"${percentEncode(consumerKey)}\\"`,
+    'oauth_signature_method=\\"PLAINTEXT\\"',
+    `oauth_signature=\\"${percentEncode(consumerSecret)}%26\\"`,
+    'oauth_timestamp=\\"$(date +%s)\\"',
+    'oauth_nonce=\\"$RANDOM$RANDOM$RANDOM\\"',
+  ].join(', ');
+  return [
+    `Demo district ${demo.districtId} created. Its district administrator ${demo.admin.username} (user ${demo.admin.id})`,
+    'calls both APIs with these credentials, shown only this once:',
+    '',
+    `  consumer key:    ${consumerKey}`,
+    `  consumer secret: ${consumerSecret}`,
+    `  bearer token:    ${token}`,
+    '',
+    `GraphQL takes the bearer token (in GraphiQL at ${baseUrl}/graphql, put {"Authorization": "Bearer <token>"}`,
+    'in the headers tab):',
+    '',
+    `  curl -s ${baseUrl}/graphql -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"query":"{ viewer { id username } }"}'`,
+    '',
+    'REST (/v1) takes two-legged OAuth 1.0a with the consumer key and secret: sign with any OAuth 1.0a client library',
+    '(HMAC-SHA1), or send PLAINTEXT, which carries the secret itself (so only on this machine or over HTTPS), from bash or zsh:',
+    '',
+    `  curl -s ${baseUrl}/v1/users/${demo.admin.id} -H "Authorization: OAuth ${oauth}"`,
+    '',
+    `Try: GET /v1/users/me, /v1/groups, /v1/districts/${demo.districtId}/posts.`,
+  ].join('\n');
 }

@@ -1,9 +1,11 @@
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
 import { boot } from './boot';
 import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './db/data-dir-lock';
+import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
 import { endSubscriptions, useRedisEventBus } from './events/bus';
 import { createLogger } from './logging';
 import { createHttpServer } from './server';
@@ -23,6 +25,21 @@ const { database, serverKey } = await boot(config, logger).catch((error) => {
   logger.fatal(error.message);
   process.exit(1);
 });
+// A first start on an empty database gets the demo district, so a newcomer has credentials to try the API with. It runs
+// here, in the process that holds the embedded database, after migrations and the bootstrap credential (whose district
+// counts: a database with one is not empty).
+let demo: DemoDistrict | null = null;
+let databaseHadDistrict = false;
+if (seedsOnFirstStart(config.seedDemo, database.kind)) {
+  try {
+    demo = await seedDemoIntoEmptyDatabase(serverKey);
+  } catch (error) {
+    logger.fatal({ err: error }, 'creating the demo district failed (SEED_DEMO=off skips it)');
+    await database.close();
+    process.exit(1);
+  }
+  databaseHadDistrict = !demo;
+}
 // Two Redis connections: one in subscriber mode for events from other instances, one for everything else.
 const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
@@ -45,6 +62,20 @@ server.listen(config.port, config.host, () => {
     { database: database.kind, graphql: `${base}/graphql`, rest: `${base}/v1` },
     `Lectern listening: GraphQL at ${base}/graphql, REST at ${base}/v1 (${database.kind})`,
   );
+  const seedLater = `npx lectern seed-demo${database.kind === 'pglite' ? ' (with the server stopped)' : ''}`;
+  if (demo) {
+    // For the person at the terminal, on stdout; the log (which goes to aggregators) gets the facts without secrets.
+    const forPeople = baseUrlForPeople(config, (server.address() as AddressInfo).port);
+    console.log(`\nFirst start on an empty database (SEED_DEMO=off skips this).\n${demoCredentialsText(demo, forPeople)}`);
+    console.log(`Lost them? ${seedLater} makes another demo district with new credentials.\n`);
+    logger.info(
+      { districtId: demo.districtId, userId: demo.admin.id, consumerKey: demo.client.consumerKey, accessTokenId: demo.accessToken.id },
+      'demo district created on first start; its credentials are printed on stdout only',
+    );
+  } else if (databaseHadDistrict && !config.bootstrap) {
+    // Not with a bootstrap credential: its operator has a credential, and automation reads this output.
+    console.log(`Demo credentials are printed on first start only; ${seedLater} makes new ones.`);
+  }
 });
 
 const shutdownGraceMs = 10_000;

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 1024 * 1024,
       oauthSkewSeconds: 300,
       bootstrap: null,
+      seedDemo: 'auto',
       logLevel: 'info',
       production: false,
     });
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
       OAUTH_TIMESTAMP_SKEW: '60',
       BOOTSTRAP_CONSUMER_KEY: 'boot-key',
       BOOTSTRAP_CONSUMER_SECRET: 'boot-secret',
+      SEED_DEMO: 'on',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
     });
@@ -73,6 +75,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 512 * 1024,
       oauthSkewSeconds: 60,
       bootstrap: { consumerKey: 'boot-key', consumerSecret: 'boot-secret' },
+      seedDemo: 'on',
       logLevel: 'debug',
       production: true,
     });
@@ -86,6 +89,16 @@ describe('loadConfig', () => {
     ['OFF', null],
   ])('reads RATE_LIMIT=%s', (value, expected) => {
     expect(loadConfig({ RATE_LIMIT: value }).rateLimit).toEqual(expected);
+  });
+
+  it.each([
+    ['auto', 'auto'],
+    ['on', 'on'],
+    ['off', 'off'],
+    [' Off ', 'off'],
+    ['', 'auto'],
+  ])('reads SEED_DEMO=%j', (value, expected) => {
+    expect(loadConfig({ SEED_DEMO: value }).seedDemo).toBe(expected);
   });
 
   it.each([
@@ -113,6 +126,7 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'api.example.org' }, 'PUBLIC_URL: must be an http(s) URL'],
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL: must be a redis:// URL'],
     [{ OAUTH_TIMESTAMP_SKEW: '0' }, 'OAUTH_TIMESTAMP_SKEW: Too small: expected number to be >=1'],
+    [{ SEED_DEMO: 'yes' }, 'SEED_DEMO: must be auto, on or off'],
     [{ BOOTSTRAP_CONSUMER_KEY: 'k' }, 'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
     [{ BOOTSTRAP_CONSUMER_SECRET: 's' }, 'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
   ])('refuses %j, naming the variable', (env, problem) => {

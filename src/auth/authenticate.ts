@@ -8,7 +8,7 @@ import { Viewer, type ViewerUser } from './viewer';
 export interface AuthenticatorOptions {
   /** Key that decrypts consumer secrets. */
   secretKey: Buffer;
-  /** Base URL clients sign against when a proxy or a fixed Host header hides it from us. */
+  /** Base URL clients call behind a proxy: verified first, before the URL the Host header names. */
   publicUrl: URL | null;
   oauthSkewSeconds: number;
 }
@@ -39,11 +39,32 @@ function toViewerUser(user: Prisma.UserGetPayload<{ select: typeof userSelection
   };
 }
 
-/** The URL the client signed: PUBLIC_URL's origin and path prefix with the request's path and query. */
-function signedUrl(request: Request, publicUrl: URL | null): string {
+// A Host header value: a name or an IPv4/IPv6 literal, and a port. Anything else (a path, userinfo, spaces) names no URL.
+const HOST_HEADER = /^(?:[\w.-]+|\[[\da-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The URLs the client may have signed, most likely first and without repeats. Behind a proxy that is PUBLIC_URL's
+ * origin and path prefix with the request's path and query. Some clients (requests-oauthlib under schoolopy) sign with
+ * the host of the Host header they send instead, so that form follows: in the request's scheme, and in PUBLIC_URL's.
+ * Node's adapter builds `request.url` from the Host header, so there the Host form is the URL as received; a Request
+ * given to `app.fetch` may carry a Host header of its own, which then wins, as it would on the wire. Trying a second
+ * URL is safe because the consumer secret, not the host, is what a signature proves; links never come from here.
+ */
+export function signedUrls(request: Request, publicUrl: URL | null): string[] {
   const url = new URL(request.url);
-  if (!publicUrl) return url.href;
-  return `${publicUrl.origin}${publicUrl.pathname.replace(/\/$/, '')}${url.pathname}${url.search}`;
+  const pathAndQuery = `${url.pathname}${url.search}`;
+  const candidates: string[] = [];
+  if (publicUrl) candidates.push(`${publicUrl.origin}${publicUrl.pathname.replace(/\/$/, '')}${pathAndQuery}`);
+  else candidates.push(url.href);
+  const hostHeader = request.headers.get('host')?.trim() || url.host;
+  if (HOST_HEADER.test(hostHeader)) {
+    for (const scheme of new Set([url.protocol, publicUrl?.protocol ?? url.protocol])) {
+      // Through URL, so that case and default ports normalize as in the base string and repeats are recognized;
+      // a host the pattern lets through but URL refuses ([1:2:3], port 99999) is simply not a candidate.
+      if (URL.canParse(`${scheme}//${hostHeader}`)) candidates.push(new URL(`${scheme}//${hostHeader}${pathAndQuery}`).href);
+    }
+  }
+  return [...new Set(candidates)];
 }
 
 export function createAuthenticator(options: AuthenticatorOptions) {
@@ -58,7 +79,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     });
     if (!client) throw rejected('Unknown consumer key');
     const secret = decryptSecret(client.encryptedSecret, options.secretKey);
-    if (!verifySignature(credentials, { method: request.method, url: signedUrl(request, options.publicUrl) }, secret)) {
+    const urls = signedUrls(request, options.publicUrl);
+    if (!urls.some((url) => verifySignature(credentials, { method: request.method, url }, secret))) {
       throw rejected('Invalid OAuth signature');
     }
     try {

@@ -145,7 +145,7 @@ function compareAscii(a: string, b: string): number {
 
 /**
  * Checks the signature with the consumer's secret; the token secret is always empty (two legs).
- * `request.url` is the URL the client called: the configured public URL, not necessarily Host.
+ * `request.url` is one URL the client may have called; the caller chooses the candidates and tries each.
  */
 export function verifySignature(
   creds: OAuthCredentials,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationError } from './errors';
 
 /** Parses input with a resource's zod schema; every problem is reported at once, named by its input path. */
@@ -6,4 +6,54 @@ export function validate<Schema extends z.ZodType>(schema: Schema, input: unknow
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new ValidationError(result.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })));
+}
+
+/** Trimmed text of at most `max` characters. */
+export const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+/** Text that must not be blank. */
+export const requiredText = (max: number) => text(max).min(1, 'is required');
+/** An id given as a string of digits. */
+export const numericId = z.string().regex(/^\d{1,15}$/, 'must be a numeric id');
+export const email = z.union([z.literal(''), z.email('must be an email address')]);
+
+/** What clearing a member stores: the empty string for text, null for a reference. */
+const emptyValues = new WeakMap<z.ZodType, '' | null>();
+
+/** Marks a member that may be emptied, and what it holds once empty. */
+export function clearable<T extends z.ZodType>(schema: T, empty: '' | null): T {
+  emptyValues.set(schema, empty);
+  return schema;
+}
+
+const notNull = (schema: z.ZodType) => schema.nullable().refine((value) => value !== null, 'must not be null');
+
+type Shape = Record<string, z.ZodType>;
+type Members<S extends Shape> = { [K in keyof S]?: z.output<S[K]> };
+
+/**
+ * The input of a create: `required` members must be given; any other member may be left out or null, both meaning
+ * "no value" so that its default applies.
+ */
+export function createInput<S extends Shape, R extends keyof S & string>(shape: S, required: readonly R[]) {
+  const members = Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => [
+      name,
+      required.includes(name as R) ? notNull(schema) : schema.nullish().transform((value) => value ?? undefined),
+    ]),
+  );
+  return z.object(members) as unknown as z.ZodType<Members<S> & { [K in R]: z.output<S[K]> }>;
+}
+
+/**
+ * The input of an update: a member left out is unchanged; null empties a member marked `clearable` and is refused,
+ * under the member's name, for one that cannot be empty.
+ */
+export function updateInput<S extends Shape>(shape: S) {
+  const members = Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => {
+      const empty = emptyValues.get(schema);
+      return [name, empty === undefined ? notNull(schema).optional() : schema.nullish().transform((value) => (value === null ? empty : value))];
+    }),
+  );
+  return z.object(members) as unknown as z.ZodType<Members<S>>;
 }

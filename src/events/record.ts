@@ -1,17 +1,16 @@
+import type { RealmRef } from '../auth/realms';
 import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
-import type { RealmType } from '../generated/prisma/enums';
 import { type DomainEventMessage, publishEvents } from './bus';
+import { type EventKind, assertCatalogued } from './catalogue';
 
-export interface DomainEventInput {
-  /** `<resource>.<action>`, such as `group.create`. */
-  type: string;
-  realm: { type: RealmType; id: number };
+export interface DomainEventInput<Data> {
+  realm: RealmRef;
   objectId: number;
   actorId: number | null;
-  districtId: number | null;
-  schoolId: number | null;
-  data?: Prisma.InputJsonObject;
+  /** District and top-level school the change belongs to, for readers that follow a whole school or district. */
+  scope: { districtId: number | null; schoolId: number | null };
+  data?: Data;
 }
 
 const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, DomainEventMessage[]>();
@@ -31,21 +30,27 @@ export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) =
 }
 
 /**
- * Records a domain event inside the transaction of the change it describes, so a rolled-back change leaves no event
- * and a committed one always has its event. Readers follow the stream with readCommittedEvents (stream.ts).
+ * Records a domain event of a catalogued kind inside the transaction of the change it describes, so a rolled-back
+ * change leaves no event and a committed one always has its event. Readers follow the stream with
+ * readCommittedEvents (stream.ts).
  */
-export async function recordEvent(tx: Prisma.TransactionClient, event: DomainEventInput): Promise<void> {
+export async function recordEvent<Data extends Prisma.InputJsonObject>(
+  tx: Prisma.TransactionClient,
+  kind: EventKind,
+  event: DomainEventInput<Data>,
+): Promise<void> {
   const recorded = eventsOfTransaction.get(tx);
   if (!recorded) throw new Error('recordEvent must run inside writeTransaction');
+  assertCatalogued(kind, event.realm.type, event.data ?? {});
   const row = await tx.domainEvent.create({
     data: {
-      type: event.type,
+      type: kind.type,
       realmType: event.realm.type,
       realmId: event.realm.id,
       objectId: event.objectId,
       actorId: event.actorId,
-      districtId: event.districtId,
-      schoolId: event.schoolId,
+      districtId: event.scope.districtId,
+      schoolId: event.scope.schoolId,
       data: event.data ?? {},
     },
   });

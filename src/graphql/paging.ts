@@ -1,22 +1,32 @@
-import { builder } from './builder';
 import { httpError } from '../core/errors';
+import type PrismaTypes from '../generated/pothos-types';
+import { builder } from './builder';
 
 export const defaultPageSize = 20;
 export const maxPageSize = 200;
-
-/** One page of a list, with the same start/limit semantics as the /v1 paging envelope. */
-export interface PageSource {
-  start: number;
-  limit: number;
-  /** Loads the page's items; receives Pothos' Prisma `query` so relations of the items load in the same statements. */
-  items(query: object): Promise<unknown[]>;
-  total(): Promise<number>;
-}
 
 export const pageArgs = builder.args((t) => ({
   start: t.int({ defaultValue: 0, description: 'Offset of the first item (0-based).' }),
   limit: t.int({ defaultValue: defaultPageSize, description: `Page size; at most ${maxPageSize}.` }),
 }));
+
+type Model = keyof PrismaTypes & string;
+
+/**
+ * Prisma's findMany and count of one model, for the filter a list applies. `findMany` receives the window, the order
+ * and Pothos' selection, so relations of the items load in the same statements.
+ */
+export interface ListSource<Row> {
+  findMany(query: { skip: number; take: number; orderBy: { id: 'asc' } }): Promise<Row[]>;
+  count(): Promise<number>;
+}
+
+/** One page of a list, with the same start/limit semantics as the /v1 paging envelope. */
+interface Page<Row> {
+  start: number;
+  limit: number;
+  source: ListSource<Row>;
+}
 
 /** Checks and clamps paging arguments the way the REST facade does. */
 function pageWindow(args: { start?: number | null; limit?: number | null }): { start: number; limit: number } {
@@ -27,33 +37,27 @@ function pageWindow(args: { start?: number | null; limit?: number | null }): { s
   return { start, limit: Math.min(limit, maxPageSize) };
 }
 
-/** Declares `<Name>Page { items, total, start, limit }` for a Prisma model. */
-export function pageOf<Model extends 'Group' | 'School' | 'BlogPost' | 'User' | 'GroupCategory' | 'Section'>(
-  model: Model,
-  name: string,
-  description: string,
-) {
-  return builder.objectRef<PageSource>(`${name}Page`).implement({
+/** Declares `<Model>Page { items, total, start, limit }` for any Prisma model. */
+export function pageOf<Name extends Model>(model: Name, description: string) {
+  return builder.objectRef<Page<PrismaTypes[Name]['Shape']>>(`${model}Page`).implement({
     description,
     fields: (t) => ({
       items: t.prismaField({
         type: [model],
         description: 'The items of this page, in ascending id order.',
-        resolve: (query, page) => page.items(query) as never,
+        resolve: (query, page) => page.source.findMany({ ...query, skip: page.start, take: page.limit, orderBy: { id: 'asc' } }),
       }),
-      total: t.int({ description: 'Number of items in the whole list.', resolve: (page) => page.total() }),
+      total: t.int({ description: 'Number of items in the whole list.', resolve: (page) => page.source.count() }),
       start: t.exposeInt('start', { description: 'Offset of the first item.' }),
       limit: t.exposeInt('limit', { description: 'Page size used.' }),
     }),
   });
 }
 
-/** A PageSource for paging arguments: `items` receives Prisma's `skip`/`take` for the window. */
-export function paged(
-  args: { start?: number | null; limit?: number | null },
-  items: (query: object, window: { skip: number; take: number }) => Promise<unknown[]>,
-  total: () => Promise<number>,
-): PageSource {
-  const { start, limit } = pageWindow(args);
-  return { start, limit, items: (query) => items(query, { skip: start, take: limit }), total };
+/**
+ * A page of a list for paging arguments. GraphQL resolves `items` and `total` side by side, so the page and the count
+ * are issued together.
+ */
+export function paged<Row>(args: { start?: number | null; limit?: number | null }, source: ListSource<Row>): Page<Row> {
+  return { ...pageWindow(args), source };
 }

@@ -1,5 +1,5 @@
 import { RealmType } from '../generated/prisma/enums';
-import type { RealmRef } from '../auth/permissions';
+import type { RealmRef } from '../auth/realms';
 import { builder } from './builder';
 import { httpError } from '../core/errors';
 

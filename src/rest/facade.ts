@@ -1,11 +1,11 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, print } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { requestIdOf } from '../logging';
 import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
 import { type LinkBuilder, MissingObjectError, type Page, PayloadError, type RestOutcome, type RestRoute } from './route';
 import { createRouter } from './router';
-import { WireInputError, decodeWireBody, wireFieldName } from './wire-body';
+import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 
 export interface RestFacadeOptions {
@@ -73,7 +73,7 @@ async function decodeBody(request: Request, route: RestRoute, limit: number): Pr
   const text = await readBody(request, limit);
   if (text.trim() === '') return {};
   if (format === 'xml' || (format === 'none' && text.trimStart().startsWith('<'))) {
-    return parseXmlBody(text, { listFields: new Set(route.listFields ?? []) });
+    return parseXmlBody(text, { listFields: route.body?.listFields ?? new Set() });
   }
   let parsed: unknown;
   try {
@@ -102,7 +102,7 @@ function failure(error: unknown, route: RestRoute | null, requestId: string, log
   if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.reason }]);
   if (error instanceof XmlBodyError) return new RestError(400, `Malformed XML body: ${error.message}`);
   if (error instanceof PayloadError) {
-    const issues = error.issues.map((issue) => ({ field: wireFieldName(route?.body, issue.field), message: issue.message }));
+    const issues = error.issues.map((issue) => ({ field: route?.body?.wireName(issue.field) ?? issue.field, message: issue.message }));
     const message = issues.length ? issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') : error.message;
     return new RestError(payloadErrorStatus[error.typename] ?? 400, message, {}, issues);
   }
@@ -137,6 +137,8 @@ const isRestPath = (url: URL) => url.pathname === '/v1' || url.pathname.startsWi
  */
 export function useRestFacade(options: RestFacadeOptions): Plugin {
   const match = createRouter(options.routes);
+  // Plugins such as logging read the operation's text; printing each document once keeps that off the request path.
+  const documentTexts = new Map(options.routes.map((route) => [route, print(route.document)]));
   let getEnveloped: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>['getEnveloped'];
 
   async function handle(request: Request, url: URL, serverContext: Record<string, unknown>): Promise<Response> {
@@ -165,19 +167,24 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         params: found.params,
         realm: found.realm,
         query: url.searchParams,
-        input: route.body ? decodeWireBody(route.body, body, route.requiredFields) : {},
+        filters: route.filters?.decode(Object.fromEntries(url.searchParams)) ?? {},
+        input: route.body?.decode(body) ?? {},
         page: parsePage(url.searchParams),
       };
       const variables = route.variables(restRequest);
-      const { parse, validate, contextFactory, execute, schema } = getEnveloped({
+      const { validate, contextFactory, execute, schema } = getEnveloped({
         ...serverContext,
         request,
-        params: { query: route.document, variables },
+        params: { query: documentTexts.get(route), variables },
       });
-      const document = parse(route.document);
-      const invalid = validate(schema, document);
+      const invalid = validate(schema, route.document);
       if (invalid.length) throw invalid[0];
-      const result = await execute({ schema, document, contextValue: await contextFactory(), variableValues: variables });
+      const result = await execute({
+        schema,
+        document: route.document,
+        contextValue: await contextFactory(),
+        variableValues: variables,
+      });
       if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
       if (result.errors?.length) throw result.errors[0];
       return render(route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link), format);

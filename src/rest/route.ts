@@ -1,3 +1,5 @@
+import type { ResultOf, Success, TadaDocumentNode, VariablesOf } from '../graphql/typed-document';
+import { z } from 'zod';
 import type { RealmType } from '../generated/prisma/enums';
 import type { WireBody } from './wire-body';
 
@@ -17,8 +19,15 @@ export interface RestRequest {
   /** The realm prefix, for routes under `[realm]`. */
   realm: { type: RealmType; id: string } | null;
   query: URLSearchParams;
-  /** Decoded GraphQL input from the body, for routes that declare one. */
-  input: Record<string, unknown>;
+  /** Query parameters the route declares, decoded like the body (and as loosely typed). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  filters: any;
+  /**
+   * GraphQL input decoded from the body, for routes that declare one. Its members are checked at run time, by the
+   * wire declaration and then by GraphQL's variable coercion, not by the compiler.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  input: any;
   page: Page;
 }
 
@@ -30,24 +39,29 @@ export interface LinkBuilder {
 
 export interface RestOutcome {
   status: number;
-  body?: Record<string, unknown>;
+  body?: object;
   headers?: Record<string, string>;
 }
 
+/** One /v1 operation: its path, the GraphQL operation it runs, and its wire contract. */
 export interface RestRoute {
   method: Method;
   /** Path under /v1; `{name}` matches a numeric id, `[realm]` one of the realm prefixes. */
   path: string;
   /** Realm types a `[realm]` route supports; a request under another realm type is refused with 403. */
   realms?: readonly RealmType[];
+  /** One line for the API reference. */
+  summary: string;
   /** The GraphQL operation the route runs, with exactly one root field. */
-  document: string;
-  /** Wire body members the route reads, and the GraphQL input members they become. */
+  document: TadaDocumentNode<unknown, Record<string, unknown>>;
+  /** The wire request body. */
   body?: WireBody;
-  /** Wire members a create must carry (the spec's "required" column). */
-  requiredFields?: readonly string[];
-  /** Body elements that are lists even when XML repeats them once. */
-  listFields?: readonly string[];
+  /** Query parameters besides paging, decoded like a body (all optional). */
+  filters?: WireBody;
+  /** Whether `start` and `limit` page the answer. */
+  paged?: boolean;
+  /** The wire response of each success status; null for an empty body. */
+  responses: Readonly<Record<number, z.ZodType | null>>;
   variables(request: RestRequest): Record<string, unknown>;
   /** Renders the operation's root field in the platform's wire shape. */
   respond(result: unknown, request: RestRequest, link: LinkBuilder): RestOutcome;
@@ -63,58 +77,87 @@ export class PayloadError extends Error {
 /** An object query answered null: unknown id, or not visible to the viewer. */
 export class MissingObjectError extends Error {}
 
+/** `links.self` of an object. */
+export const selfLink = z.object({ self: z.url() });
+
+/** The paging envelope: `{<item>: [...], total, links: {self, next?}}`. */
+export const pagedEnvelope = (item: string, wire: z.ZodType) =>
+  z.object({
+    [item]: z.array(wire),
+    total: z.int().min(0),
+    links: z.object({ self: z.url(), next: z.url().optional().describe('Present while a further page exists.') }),
+  });
+
+type AnyDocument = TadaDocumentNode<any, any>;
+/** The value of a document's single root field. */
+type Root<Doc extends AnyDocument> = ResultOf<Doc>[keyof ResultOf<Doc>];
+type ItemOf<T> = T extends { items: readonly (infer Item)[] } ? Item : never;
+type Variables<Doc extends AnyDocument> = (request: RestRequest) => VariablesOf<Doc>;
+type Shape<Node, Wire extends z.ZodObject> = (node: Node, link: LinkBuilder) => z.input<Wire>;
+
+interface RouteBase<Doc extends AnyDocument> {
+  path: string;
+  realms?: readonly RealmType[];
+  summary: string;
+  document: Doc;
+}
+
 interface Payload {
   __typename: string;
   message?: string;
   issues?: { field: string; message: string }[];
 }
 
-/** Mutation results are unions of a success wrapper and typed errors; selections must include `__typename`. */
-function unwrapPayload<T>(result: unknown): T {
+/** Mutation results are unions of the changed object and typed errors; selections must include `__typename`. */
+function unwrapPayload<T>(result: T): Success<T> {
   const payload = result as Payload;
   if (payload.__typename.endsWith('Error')) {
     throw new PayloadError(payload.__typename, payload.message ?? payload.__typename, payload.issues);
   }
-  return payload as T;
+  return result as Success<T>;
 }
 
-type Shape<T> = (node: T, link: LinkBuilder) => Record<string, unknown>;
+// The route table holds routes of many documents; each helper checks its own document's types, then erases them.
+const erase = (document: AnyDocument) => document as RestRoute['document'];
 
-interface RouteBase {
-  path: string;
-  realms?: readonly RealmType[];
-  document: string;
-}
-
-export function viewRoute<T>(
-  options: RouteBase & { variables: (request: RestRequest) => Record<string, unknown>; shape: Shape<T> },
+/** GET of one object: 200 with it, 404 when the query answers null. */
+export function viewRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  options: RouteBase<Doc> & { wire: Wire; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
 ): RestRoute {
   return {
     method: 'GET',
     ...options,
+    document: erase(options.document),
+    responses: { 200: options.wire },
     respond(result, _request, link) {
       if (result === null) throw new MissingObjectError();
-      return { status: 200, body: options.shape(result as T, link) };
+      return { status: 200, body: options.shape(result as NonNullable<Root<Doc>>, link) };
     },
   };
 }
 
 /** A paged list: `{<item>: [...], total, links: {self, next?}}`. */
-export function listRoute<T>(
-  options: RouteBase & {
+export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  options: RouteBase<Doc> & {
     item: string;
-    variables: (request: RestRequest) => Record<string, unknown>;
-    shape: Shape<T>;
+    wire: Wire;
+    filters?: WireBody;
+    variables: (request: RestRequest) => Omit<VariablesOf<Doc>, 'start' | 'limit'>;
+    shape: Shape<ItemOf<NonNullable<Root<Doc>>>, Wire>;
   },
 ): RestRoute {
   return {
     method: 'GET',
     ...options,
+    document: erase(options.document),
+    paged: true,
+    responses: { 200: pagedEnvelope(options.item, options.wire) },
     variables: (request) => ({ ...options.variables(request), start: request.page.start, limit: request.page.limit }),
     respond(result, request, link) {
       if (result === null) throw new MissingObjectError();
-      const { items, total } = result as { items: T[]; total: number };
-      return { status: 200, body: pagedEnvelope(options.item, items.map((item) => options.shape(item, link)), total, request, link) };
+      const { items, total } = result as { items: ItemOf<NonNullable<Root<Doc>>>[]; total: number };
+      const body = { [options.item]: items.map((item) => options.shape(item, link)), total, links: pageLinks(total, request, link) };
+      return { status: 200, body };
     },
   };
 }
@@ -126,71 +169,65 @@ function pageLink(request: RestRequest, link: LinkBuilder, start: number): strin
   return `${link(request.path)}?${query}`;
 }
 
-function pagedEnvelope(
-  item: string,
-  items: Record<string, unknown>[],
-  total: number,
-  request: RestRequest,
-  link: LinkBuilder,
-): Record<string, unknown> {
+/** `self` always shows the effective start and limit; `next` only while a further page exists. */
+function pageLinks(total: number, request: RestRequest, link: LinkBuilder) {
   const { start, limit } = request.page;
-  const links: Record<string, string> = { self: pageLink(request, link, start) };
-  if (start + limit < total) links.next = pageLink(request, link, start + limit);
-  return { [item]: items, total, links };
+  return {
+    self: pageLink(request, link, start),
+    ...(start + limit < total ? { next: pageLink(request, link, start + limit) } : {}),
+  };
 }
 
 /** POST: 201 with the created object. */
-export function createRoute<T>(
-  options: RouteBase & {
+export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  options: RouteBase<Doc> & {
     body: WireBody;
-    requiredFields?: readonly string[];
-    listFields?: readonly string[];
-    variables: (request: RestRequest) => Record<string, unknown>;
-    shape: Shape<T>;
+    wire: Wire;
+    variables: Variables<Doc>;
+    shape: Shape<Success<Root<Doc>>, Wire>;
   },
 ): RestRoute {
   return {
     method: 'POST',
     ...options,
-    respond: (result, _request, link) => ({ status: 201, body: options.shape(unwrapPayload<T>(result), link) }),
+    document: erase(options.document),
+    responses: { 201: options.wire },
+    respond: (result, _request, link) => ({ status: 201, body: options.shape(unwrapPayload(result as Root<Doc>), link) }),
   };
 }
 
-/** PUT: 204, no body. */
-export function updateRoute(
-  options: RouteBase & { body: WireBody; variables: (request: RestRequest) => Record<string, unknown> },
-): RestRoute {
+/** PUT or DELETE: 204, no body. */
+function emptyAnswerRoute<Doc extends AnyDocument>(method: 'PUT' | 'DELETE', options: RouteBase<Doc> & { body?: WireBody; variables: Variables<Doc> }): RestRoute {
   return {
-    method: 'PUT',
+    method,
     ...options,
+    document: erase(options.document),
+    responses: { 204: null },
     respond(result) {
-      unwrapPayload(result);
+      unwrapPayload(result as Payload);
       return { status: 204 };
     },
   };
 }
 
-/** DELETE: 204, no body. */
-export function deleteRoute(
-  options: RouteBase & { variables: (request: RestRequest) => Record<string, unknown> },
+export const updateRoute = <Doc extends AnyDocument>(options: RouteBase<Doc> & { body: WireBody; variables: Variables<Doc> }) =>
+  emptyAnswerRoute('PUT', options);
+
+export const deleteRoute = <Doc extends AnyDocument>(options: RouteBase<Doc> & { variables: Variables<Doc> }) =>
+  emptyAnswerRoute('DELETE', options);
+
+/** A GET answered with a redirect, such as `/users/me`. */
+export function redirectRoute<Doc extends AnyDocument>(
+  options: RouteBase<Doc> & { variables: Variables<Doc>; location: (node: NonNullable<Root<Doc>>) => string },
 ): RestRoute {
   return {
-    method: 'DELETE',
+    method: 'GET',
     ...options,
-    respond(result) {
-      unwrapPayload(result);
-      return { status: 204 };
-    },
+    document: erase(options.document),
+    responses: { 303: null },
+    respond: (result, _request, link) => ({
+      status: 303,
+      headers: { location: link(options.location(result as NonNullable<Root<Doc>>)) },
+    }),
   };
-}
-
-
-/** The selection of a mutation's result union: `__typename`, the typed errors, and with `fragment` the changed object. */
-export function payloadSelection(field: string, args: string, fragment?: string): string {
-  return `${field}(${args}) {
-    __typename
-    ... on Error { message }
-    ... on ValidationError { issues { field message } }
-    ${fragment ? `...${fragment}` : ''}
-  }`;
 }

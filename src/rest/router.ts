@@ -10,6 +10,11 @@ export const realmPrefixes: Record<string, RealmType> = {
   groups: 'GROUP',
 };
 
+const prefixOf = Object.fromEntries(Object.entries(realmPrefixes).map(([prefix, type]) => [type, prefix]));
+
+/** `/groups/5` for a realm, the path its realm-owned resources hang under. */
+export const realmPath = (type: RealmType, id: string | number) => `/${prefixOf[type]}/${id}`;
+
 interface CompiledRoute {
   route: RestRoute;
   pattern: RegExp;

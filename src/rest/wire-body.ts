@@ -1,8 +1,9 @@
 /**
- * Declarative mapping between a request body in the platform's wire shape (snake_case, `{0,1}` flags, ids as strings
- * or integers, nested `options/...` members) and the GraphQL input it becomes. The same table translates GraphQL
- * validation paths back to wire names, so a REST client's error names the field it sent.
+ * The wire side of a route's request: members in the platform's shape (snake_case, `{0,1}` flags, ids as strings or
+ * integers, nested `options/...` members) declared once as zod schemas. One declaration decodes JSON and XML bodies
+ * into the GraphQL input, names errors by the wire member the client sent, and documents the body in OpenAPI.
  */
+import { z } from 'zod';
 
 export class WireInputError extends Error {
   constructor(readonly field: string, readonly reason: string) {
@@ -10,88 +11,131 @@ export class WireInputError extends Error {
   }
 }
 
-export interface FieldCodec {
-  /** Name of the GraphQL input member. */
+/** One wire member: its schema (wire value in, GraphQL input value out) and the GraphQL input member it fills. */
+export interface WireField {
+  schema: z.ZodType;
   input: string;
-  decode(value: unknown, field: string): unknown;
+  list?: boolean;
 }
 
-const scalarText = (value: unknown): string | null =>
-  typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+const field = (schema: z.ZodType) => (input: string): WireField => ({ schema, input });
 
-export const text = (input: string): FieldCodec => ({
-  input,
-  decode(value, field) {
-    if (value === null) return '';
-    const result = scalarText(value);
-    if (result === null) throw new WireInputError(field, 'must be a string');
-    return result;
-  },
-});
+const scalarText = z.union([z.string(), z.number()]).transform(String);
+
+/** Text; null reads as empty, which clears an optional member (and fails a required one). */
+export const text = field(z.union([scalarText, z.null().transform(() => '')], { error: 'must be a string' }));
 
 /** A `{0,1}` flag; the platform accepts 0/1 as numbers or strings, and clients also send true/false. */
-export const flag = (input: string): FieldCodec => ({
-  input,
-  decode(value, field) {
-    if (value === 1 || value === '1' || value === true || value === 'true') return true;
-    if (value === 0 || value === '0' || value === false || value === 'false') return false;
-    throw new WireInputError(field, 'must be 0 or 1');
-  },
-});
+export const flag = field(
+  z
+    .literal([0, 1, '0', '1', true, false, 'true', 'false'], { error: 'must be 0 or 1' })
+    .transform((value) => value === 1 || value === '1' || value === true || value === 'true'),
+);
 
-/** An id member, sent as an integer or a numeric string; empty clears it. */
-export const id = (input: string): FieldCodec => ({
-  input,
-  decode(value, field) {
-    if (value === null || value === '' || value === 0 || value === '0') return null;
-    const result = scalarText(value);
-    if (result === null || !/^\d+$/.test(result.trim())) throw new WireInputError(field, 'must be a numeric id');
-    return result.trim();
-  },
-});
+/** An id member, sent as an integer or a numeric string; empty (or 0) clears it. */
+export const id = field(
+  z.union(
+    [
+      z.literal(['', 0, '0']).nullable().transform(() => null),
+      scalarText.pipe(z.string().trim().regex(/^\d+$/, 'must be a numeric id')),
+    ],
+    { error: 'must be a numeric id' },
+  ),
+);
 
 /** A wire value from a closed set, mapped to the GraphQL enum value. */
-export const oneOf = (input: string, values: Record<string, string>): FieldCodec => ({
-  input,
-  decode(value, field) {
-    const key = scalarText(value)?.trim();
-    if (key === undefined || !(key in values)) {
-      throw new WireInputError(field, `must be one of ${Object.keys(values).join(', ')}`);
-    }
-    return values[key];
-  },
-});
+export function oneOf(values: Record<string, string>) {
+  const error = `must be one of ${Object.keys(values).join(', ')}`;
+  return field(
+    z
+      .union([z.string(), z.number()], { error })
+      .transform((value) => String(value).trim())
+      .refine((key) => Object.hasOwn(values, key), error)
+      .transform((key) => values[key]),
+  );
+}
 
-/** Wire field path (`options/invite_type`) -> codec. */
-export type WireBody = Record<string, FieldCodec>;
+/** A list of values; XML repeats the element, once for a one-item list. */
+export const list = (item: z.ZodType) => (input: string): WireField => ({ schema: z.array(item), input, list: true });
+
+/** The members of a body, nested where the wire nests them (`options: { invite_type: ... }`). */
+export interface WireShape {
+  [member: string]: WireField | WireShape;
+}
+
+const isField = (node: WireField | WireShape): node is WireField => 'schema' in node && 'input' in node;
+
+function flatten(shape: WireShape, prefix = ''): [path: string, field: WireField][] {
+  return Object.entries(shape).flatMap(([name, node]) =>
+    isField(node) ? [[`${prefix}${name}`, node] as [string, WireField]] : flatten(node, `${prefix}${name}/`),
+  );
+}
 
 function lookup(body: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
   let node: unknown = body;
   for (const part of path.split('/')) {
-    if (node === null || typeof node !== 'object' || Array.isArray(node) || !(part in node)) return { found: false };
+    if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, part)) return { found: false };
     node = (node as Record<string, unknown>)[part];
   }
   return { found: true, value: node };
 }
 
-/** Decodes the members present in the body; members the table does not name are ignored, as on the platform. */
-export function decodeWireBody(
-  spec: WireBody,
-  body: Record<string, unknown>,
-  required: readonly string[] = [],
-): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const [field, codec] of Object.entries(spec)) {
-    const { found, value } = lookup(body, field);
-    if (found) input[codec.input] = codec.decode(value, field);
-    else if (required.includes(field)) throw new WireInputError(field, 'is required');
-  }
-  return input;
+/** A request body declared once: decoding, wire names for errors, and its JSON Schema for the API document. */
+export interface WireBody {
+  decode(body: Record<string, unknown>): Record<string, unknown>;
+  /** GraphQL input path (`inviteType`, `input.inviteType`) -> the wire member a client sent. */
+  wireName(inputPath: string): string;
+  /** The body as the platform documents it, every member optional unless required. */
+  schema: z.ZodType;
+  /** Members a client must send. */
+  required: readonly string[];
+  /** Elements that are lists even when XML repeats them once. */
+  listFields: ReadonlySet<string>;
 }
 
-/** GraphQL input path (`inviteType`, `input.inviteType`) -> the wire field a client sent. */
-export function wireFieldName(spec: WireBody | undefined, inputPath: string): string {
-  const member = inputPath.replace(/^input\./, '');
-  const match = spec && Object.entries(spec).find(([, codec]) => codec.input === member);
-  return match ? match[0] : member.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+function describe(shape: WireShape, required: readonly string[], prefix = ''): z.ZodObject {
+  return z.object(
+    Object.fromEntries(
+      Object.entries(shape).map(([name, node]) => {
+        const path = `${prefix}${name}`;
+        const schema = isField(node) ? node.schema : describe(node, required, `${path}/`);
+        return [name, required.includes(path) ? schema : schema.optional()];
+      }),
+    ),
+  );
+}
+
+/** Declares a wire body; `required` names the members a client must send (the spec's "required" column). */
+export function wireBody(shape: WireShape, required: readonly string[] = []): WireBody {
+  const fields = flatten(shape);
+  return {
+    // Members the declaration does not name are ignored, as on the platform.
+    decode(body) {
+      const input: Record<string, unknown> = {};
+      for (const [path, { schema, input: member }] of fields) {
+        const { found, value } = lookup(body, path);
+        if (!found) {
+          if (required.includes(path)) throw new WireInputError(path, 'is required');
+          continue;
+        }
+        const result = schema.safeParse(value);
+        if (!result.success) throw new WireInputError(path, result.error.issues[0]?.message ?? 'is invalid');
+        input[member] = result.data;
+      }
+      return input;
+    },
+    wireName(inputPath) {
+      const member = inputPath.replace(/^input\./, '');
+      const match = fields.find(([, field]) => field.input === member);
+      return match ? match[0] : member.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    },
+    schema: describe(shape, required),
+    required,
+    listFields: new Set(fields.filter(([, field]) => field.list).map(([path]) => path.split('/').at(-1)!)),
+  };
+}
+
+/** The same body without some members, such as `school_id`, which only a create reads; nothing else is required. */
+export function withoutMembers(body: WireShape, ...members: string[]): WireShape {
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !members.includes(name)));
 }

@@ -5,7 +5,7 @@ const declaration = '<?xml version="1.0" encoding="utf-8" ?>';
 /**
  * Hand-written because XMLBuilder drops empty arrays, while the platform renders them as a self-closing element.
  */
-export function renderXml(value: Record<string, unknown>): string {
+export function renderXml(value: object): string {
   return declaration + renderElement('result', value);
 }
 

@@ -263,9 +263,13 @@ describe('PUBLIC_URL', () => {
     expect((await call(librarySigned('GET', 'https://api.example.org/v1/users/me', 'HMAC-SHA1'))).status).toBe(303);
   });
 
-  it('refuses a signature over the URL the request arrived at', async () => {
-    await expect401(await call(handBuilt({ url: 'http://10.0.0.7:4000/v1/users/me' })), 'Invalid OAuth signature');
+  it('then accepts the URL the request arrived at (the Host it names), and refuses any other', async () => {
+    // On the wire the arrival URL is the Host header's (test/auth/signed-url.test.ts); links still use PUBLIC_URL.
+    const arrived = await call(handBuilt({ url: 'http://10.0.0.7:4000/v1/users/me' }));
+    expect(arrived.status).toBe(303);
+    expect(arrived.headers.get('location')).toBe(`https://api.example.org/v1/users/${world.teacher.id}`);
     await expect401(await call(handBuilt({ url: 'http://api.example.org/v1/users/me' })), 'Invalid OAuth signature');
+    await expect401(await call(handBuilt({ url: 'https://elsewhere.example/v1/users/me' })), 'Invalid OAuth signature');
   });
 });
 

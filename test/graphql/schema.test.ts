@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { sortedSchema } from '../../src/graphql/schema';
+import { introspectionFile, printedIntrospection, printedSchema, schemaFile } from '../../scripts/print-schema';
 
 describe('schema.graphql', () => {
   it('is the printed schema (run `npm run schema` after changing the API)', () => {
-    const committed = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
-    expect(committed).toBe(`${printSchema(sortedSchema())}\n`);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(printedSchema());
+  });
+
+  it('has the introspection that types GraphQL documents in src/graphql/graphql-env.d.ts (run `npm run schema`)', () => {
+    expect(readFileSync(introspectionFile, 'utf8')).toBe(printedIntrospection());
   });
 
   it('describes every public type and field', () => {

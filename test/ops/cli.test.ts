@@ -64,7 +64,7 @@ async function signedGet(base: string, credential: { key: string; secret: string
 }
 
 // What earlier steps printed, for later ones.
-let demo: { key: string; secret: string; districtId: string; userId: string };
+let demo: { key: string; secret: string; token: string; districtId: string; userId: string };
 let issued: { key: string; secret: string };
 let bearerToken: string;
 
@@ -82,17 +82,21 @@ describe('the lectern command line', () => {
     expect(existsSync(join(dataDir, 'lectern.lock'))).toBe(false);
   });
 
-  it('seed-demo prints the district administrator and their API credentials', async () => {
+  it('seed-demo prints the district administrator, their API credentials and a bearer token', async () => {
     const result = await lectern(['seed-demo']);
     expect(result, result.stderr).toMatchObject({ code: 0 });
     demo = {
       key: printed(result.stdout, 'consumer key'),
       secret: printed(result.stdout, 'consumer secret'),
+      token: printed(result.stdout, 'bearer token'),
       districtId: /^Try: .*\/v1\/districts\/(\d+)\/posts/m.exec(result.stdout)![1],
       userId: /\(user (\d+)\)/.exec(result.stdout)![1],
     };
     expect(demo.key).toMatch(/^[\w-]{16,}$/);
     expect(demo.secret).toMatch(/^[\w-]{24,}$/);
+    // Ready curl lines for both APIs, aimed at where the server will listen.
+    expect(result.stdout).toMatch(new RegExp(`^  curl -s http://127\\.0\\.0\\.1:4000/graphql -H 'Authorization: Bearer ${demo.token}'`, 'm'));
+    expect(result.stdout).toMatch(new RegExp(`^  curl -s http://127\\.0\\.0\\.1:4000/v1/users/${demo.userId} -H "Authorization: OAuth `, 'm'));
   });
 
   it('create-api-client and create-access-token issue credentials for a user', async () => {
@@ -150,6 +154,12 @@ describe('the lectern command line', () => {
         body: JSON.stringify({ query: '{ viewer { id } }' }),
       });
       expect(await graphql.json()).toEqual({ data: { viewer: { id: demo.userId } } });
+      const demoToken = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ viewer { id } }' }),
+      });
+      expect(await demoToken.json()).toEqual({ data: { viewer: { id: demo.userId } } });
 
       // A second process on the folder would write where the server neither reads nor keeps: refused, untouched.
       const beside = await lectern(['seed-demo']);

@@ -22,7 +22,8 @@ function as(user: { id: number }): Promise<RestClient> {
 beforeAll(async () => {
   w = await createWorld();
   section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
-  group = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id] });
+  // Members may not post here, so the student is a reader like the others; member posting has its own tests.
+  group = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id], memberPost: false });
 });
 
 interface RealmCase {
@@ -356,12 +357,58 @@ describe('who reads and who writes, realm by realm', () => {
       buildingId: privacyLevel === 'BUILDING' ? w.building.id : undefined,
       admins: [w.teacher.id],
       members: privacyLevel === 'GROUP' ? [w.student.id] : [],
+      memberPost: false,
     });
     const [post] = await createBlogPosts({ type: 'GROUP', id: privateGroup.id }, 1);
     const client = await as(w[who]);
     expect((await client.get(`/groups/${privateGroup.id}/posts`)).status).toBe(status);
     expect((await client.get(`/groups/${privateGroup.id}/posts/${post!.id}`)).status).toBe(status);
     expect((await client.post(`/groups/${privateGroup.id}/posts`, { title: 'x' })).status).toBe(status === 200 ? 403 : 404);
+  });
+});
+
+describe('group options: members post and comment when the group lets them', () => {
+  const viewerCan = `query($id: ID!) { group(id: $id) { viewerCanPost viewerCanComment } }`;
+
+  it('lets a member post when options/member_post is 1, and change only their own posts', async () => {
+    const classmate = await createUser(w.school.id, 'STUDENT');
+    const open = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id, classmate.id] });
+    const base = `/groups/${open.id}/posts`;
+    const [student, other, admin] = await Promise.all([as(w.student), as(classmate), as(w.teacher)]);
+    const mine = await student.post(base, { title: 'Bake sale on Friday' });
+    expect(mine.status).toBe(201);
+    expect(await db().blogPost.findUniqueOrThrow({ where: { id: Number(mine.json.id) } })).toMatchObject({ authorId: w.student.id });
+    expect((await student.put(`${base}/${mine.json.id}`, { title: 'Bake sale on Thursday' })).status).toBe(204);
+    await expectNothingWritten(async () => {
+      expect((await other.put(`${base}/${mine.json.id}`, { title: 'Cancelled' })).status).toBe(403);
+      expect((await other.delete(`${base}/${mine.json.id}`)).status).toBe(403);
+    });
+    // The group's administrators moderate every post.
+    expect((await admin.delete(`${base}/${mine.json.id}`)).status).toBe(204);
+  });
+
+  it('refuses members when options/member_post is 0, and readers who are not members, with 403', async () => {
+    const closed = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id], memberPost: false });
+    const everyone = await createGroup(w.school.id, { privacyLevel: 'EVERYONE', admins: [w.teacher.id] });
+    await expectNothingWritten(async () => {
+      const refused = await (await as(w.student)).post(`/groups/${closed.id}/posts`, { title: 'x' });
+      expect([refused.status, refused.json]).toEqual([403, { error: 'You may not change this group' }]);
+      expect((await (await as(w.otherSchoolStudent)).post(`/groups/${everyone.id}/posts`, { title: 'x' })).status).toBe(403);
+    });
+    expect((await (await as(w.teacher)).post(`/groups/${closed.id}/posts`, { title: 'From the teacher' })).status).toBe(201);
+  });
+
+  it.each([
+    ['a member, both options on', 'student', true, true, [true, true]],
+    ['a member, member_post 0', 'student', false, true, [false, true]],
+    ['a member, member_post_comment 0', 'student', true, false, [true, false]],
+    ['an administrator, both options off', 'teacher', false, false, [true, true]],
+    ['a school administrator who is not a member', 'schoolAdmin', false, false, [true, true]],
+    ['a reader who is not a member', 'parent', true, true, [false, false]],
+  ] as const)('tells GraphQL front ends what %s may do', async (_name, who, memberPost, memberPostComment, [post, comment]) => {
+    const subject = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id], memberPost, memberPostComment });
+    const graphql = await graphqlClientFor(server, w[who]);
+    expect((await graphql(viewerCan, { id: String(subject.id) })).data.group).toEqual({ viewerCanPost: post, viewerCanComment: comment });
   });
 });
 

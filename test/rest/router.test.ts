@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { graphql } from '../../src/graphql/typed-document';
 import type { RestRoute } from '../../src/rest/route';
 import { createRouter } from '../../src/rest/router';
 
@@ -6,7 +7,9 @@ const route = (method: RestRoute['method'], path: string, realms?: RestRoute['re
   method,
   path,
   realms,
-  document: '{ __typename }',
+  summary: 'a test route',
+  document: graphql('{ __typename }'),
+  responses: { 200: null },
   variables: () => ({}),
   respond: () => ({ status: 200 }),
 });

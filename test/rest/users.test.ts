@@ -25,6 +25,7 @@ async function wireUser(id: number, withEmail: boolean) {
   const user = await db().user.findUniqueOrThrow({ where: { id } });
   return {
     id,
+    uid: id,
     school_id: user.schoolId,
     building_id: user.buildingId ?? 0,
     school_uid: user.schoolUid ?? '',
@@ -68,7 +69,7 @@ describe('GET /v1/users/{id}', () => {
     const user = await wireUser(w.teacher.id, false);
     expect(response.text).toBe(
       '<?xml version="1.0" encoding="utf-8" ?><result>' +
-        `<id>${w.teacher.id}</id><school_id>${w.school.id}</school_id><building_id>${w.building.id}</building_id>` +
+        `<id>${w.teacher.id}</id><uid>${w.teacher.id}</uid><school_id>${w.school.id}</school_id><building_id>${w.building.id}</building_id>` +
         `<school_uid>T-007</school_uid><name_first>Test</name_first><name_last>${user.name_last}</name_last>` +
         `<name_display>${user.name_display}</name_display><username>${user.username}</username>` +
         `<picture_url>https://img.test/a?b=1&amp;c=2</picture_url><links><self>${user.links.self}</self></links></result>`,
@@ -145,6 +146,7 @@ describe('GraphQL twins', () => {
   const fields = 'id username nameFirst nameLast nameDisplay email pictureUrl schoolUid role school { id } building { id }';
   const toWire = (user: Record<string, any>) => ({
     id: Number(user.id),
+    uid: Number(user.id),
     school_id: Number(user.school.id),
     building_id: user.building ? Number(user.building.id) : 0,
     school_uid: user.schoolUid ?? '',

@@ -26,7 +26,15 @@ export const createUser = (schoolId: number, role: Role, fields: { buildingId?: 
 
 export async function createGroup(
   schoolId: number,
-  fields: { privacyLevel?: PrivacyLevel; buildingId?: number; admins?: number[]; members?: number[]; title?: string } = {},
+  fields: {
+    privacyLevel?: PrivacyLevel;
+    buildingId?: number;
+    admins?: number[];
+    members?: number[];
+    title?: string;
+    memberPost?: boolean;
+    memberPostComment?: boolean;
+  } = {},
 ) {
   return db().group.create({
     data: {
@@ -35,6 +43,8 @@ export async function createGroup(
       accessCode: unique('CODE'),
       privacyLevel: fields.privacyLevel ?? 'SCHOOL',
       buildingId: fields.buildingId ?? null,
+      memberPost: fields.memberPost ?? true,
+      memberPostComment: fields.memberPostComment ?? true,
       memberships: {
         create: [
           ...(fields.admins ?? []).map((userId) => ({ userId, admin: true })),

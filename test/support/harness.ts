@@ -6,6 +6,7 @@ import { loadServerKey } from '../../src/auth/server-key';
 import { type Config, loadConfig } from '../../src/config';
 import { type Database, openDatabase } from '../../src/db/database';
 import { createLogger } from '../../src/logging';
+import { assertWireContract } from './contract';
 
 export interface TestServer {
   app: App;
@@ -65,12 +66,21 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
     await database.migrate();
     const serverKey = await loadServerKey(config);
     const app = createApp({ config, database, serverKey, logger: createLogger(config) });
+    // Every /v1 exchange through app.fetch is held to its route's wire contract (test/support/contract.ts). The
+    // server adapter hands out a fresh `fetch` on each read, so the app is wrapped rather than patched.
+    const checkedFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const response = await app.fetch(request);
+      if (new URL(request.url).pathname.startsWith('/v1')) await assertWireContract(request, response);
+      return response;
+    };
+    const checkedApp = new Proxy(app, { get: (target, key) => (key === 'fetch' ? checkedFetch : Reflect.get(target, key)) });
     Object.assign(server, {
-      app,
+      app: checkedApp,
       database,
       config,
       serverKey,
-      fetch: (path: string, init?: RequestInit) => app.fetch(new Request(new URL(path, testOrigin), init)),
+      fetch: (path: string, init?: RequestInit) => checkedFetch(new Request(new URL(path, testOrigin), init)),
     });
   });
 

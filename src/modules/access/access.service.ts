@@ -1,10 +1,24 @@
+import { authorize } from '../../auth/policy';
+import { findByStorableId } from '../../auth/realms';
 import { encryptSecret, hashToken, randomToken } from '../../auth/secrets';
-import { accessTo, findByStorableId } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
+import { NotFoundError } from '../../core/errors';
+import { validate } from '../../core/validation';
 import { db } from '../../db/database';
+import { type EventKind, defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { NotFoundError, forbidden } from '../../core/errors';
+import { credentialPolicy } from './access.policy';
+import { accessTokenSchema, apiClientSchema } from './access.validation';
+
+const credentialEvent = (type: `${string}.${string}`, object: string, description: string) =>
+  defineEvent(type, { object, realms: ['USER'], description });
+export const credentialEvents = {
+  createApiClient: credentialEvent('api_client.create', 'ApiClient', 'OAuth consumer credentials were issued for a user.'),
+  deleteApiClient: credentialEvent('api_client.delete', 'ApiClient', 'OAuth consumer credentials were revoked.'),
+  createAccessToken: credentialEvent('access_token.create', 'AccessToken', 'A bearer token was issued for a user.'),
+  deleteAccessToken: credentialEvent('access_token.delete', 'AccessToken', 'A bearer token was revoked.'),
+};
 
 export interface IssuedApiClient {
   id: number;
@@ -29,16 +43,10 @@ async function credentialOwner(tx: Prisma.TransactionClient, userId: number) {
 function recordCredentialEvent(
   tx: Prisma.TransactionClient,
   owner: Awaited<ReturnType<typeof credentialOwner>>,
-  event: { type: string; objectId: number; actorId: number | null },
+  kind: EventKind,
+  event: { objectId: number; actorId: number | null },
 ) {
-  return recordEvent(tx, {
-    type: event.type,
-    realm: { type: 'USER', id: owner.userId },
-    objectId: event.objectId,
-    actorId: event.actorId,
-    districtId: owner.districtId,
-    schoolId: owner.schoolId,
-  });
+  return recordEvent(tx, kind, { realm: { type: 'USER', id: owner.userId }, ...event, scope: owner });
 }
 
 export interface ApiClientOptions {
@@ -67,7 +75,7 @@ export async function issueApiClientIn(
   const client = await tx.apiClient.create({
     data: { userId: options.userId, name: options.name ?? '', consumerKey, encryptedSecret: encryptSecret(consumerSecret, serverKey) },
   });
-  await recordCredentialEvent(tx, owner, { type: 'api_client.create', objectId: client.id, actorId: options.actorId ?? null });
+  await recordCredentialEvent(tx, owner, credentialEvents.createApiClient, { objectId: client.id, actorId: options.actorId ?? null });
   return { id: client.id, userId: options.userId, name: client.name, consumerKey, consumerSecret };
 }
 
@@ -89,37 +97,36 @@ export async function issueAccessToken(
     const created = await tx.accessToken.create({
       data: { userId: options.userId, name: options.name ?? '', tokenHash: hashToken(token), expiresAt },
     });
-    await recordCredentialEvent(tx, owner, { type: 'access_token.create', objectId: created.id, actorId: options.actorId ?? null });
+    await recordCredentialEvent(tx, owner, credentialEvents.createAccessToken, { objectId: created.id, actorId: options.actorId ?? null });
     return { id: created.id, name: created.name, expiresAt, token };
   });
 }
 
-/**
- * Users manage their own credentials, and whoever administers their user realm manages theirs too (permissions.ts:
- * not a school administrator for a district administrator, whose credentials would lend district powers).
- * `hidden` names what the viewer looked for when the user is not visible: the user itself, or a credential of theirs
- * (whose owner must not be revealed).
- */
-export async function assertManagesCredentialsOf(
-  viewer: Viewer,
-  userId: number,
-  hidden: () => Error = () => new NotFoundError('User', userId),
-) {
-  const result = await accessTo(viewer, { type: 'USER', id: userId });
-  if (!result || result.access === 'hidden') throw hidden();
-  if (result.access !== 'administer') throw forbidden('You may not manage this user\'s credentials');
+/** Credentials for the viewer, or for a user the viewer manages the credentials of. */
+export async function issueApiClientFor(viewer: Viewer, serverKey: Buffer, input: unknown) {
+  const { userId: named, name } = validate(apiClientSchema, input);
+  const userId = named ? Number(named) : viewer.id;
+  await authorize(viewer, credentialPolicy, 'issue', userId, userId);
+  return issueApiClient(serverKey, { userId, name, actorId: viewer.id });
+}
+
+/** Bearer tokens are issued to the viewer only: a token for someone else would be handed to the wrong person. */
+export async function issueAccessTokenFor(viewer: Viewer, input: unknown) {
+  const options = validate(accessTokenSchema, input);
+  return issueAccessToken({ userId: viewer.id, ...options, actorId: viewer.id });
 }
 
 export async function revokeApiClient(viewer: Viewer, id: number) {
   const notFound = () => new NotFoundError('ApiClient', id);
   const client = await findByStorableId(id, (id) => db().apiClient.findUnique({ where: { id }, select: { userId: true } }));
   if (!client) throw notFound();
-  await assertManagesCredentialsOf(viewer, client.userId, notFound);
+  // A credential of a user the viewer does not see is as unknown as one that does not exist: its owner stays private.
+  await authorize(viewer, credentialPolicy, 'revoke', client.userId, id, 'ApiClient');
   await writeTransaction(async (tx) => {
     const owner = await credentialOwner(tx, client.userId);
     // deleteMany: a concurrent revocation of the same client is a NotFoundError, not a failed delete (500).
     if ((await tx.apiClient.deleteMany({ where: { id } })).count === 0) throw notFound();
-    await recordCredentialEvent(tx, owner, { type: 'api_client.delete', objectId: id, actorId: viewer.id });
+    await recordCredentialEvent(tx, owner, credentialEvents.deleteApiClient, { objectId: id, actorId: viewer.id });
   });
   return { id };
 }
@@ -128,11 +135,11 @@ export async function revokeAccessToken(viewer: Viewer, id: number) {
   const notFound = () => new NotFoundError('AccessToken', id);
   const token = await findByStorableId(id, (id) => db().accessToken.findUnique({ where: { id }, select: { userId: true } }));
   if (!token) throw notFound();
-  await assertManagesCredentialsOf(viewer, token.userId, notFound);
+  await authorize(viewer, credentialPolicy, 'revoke', token.userId, id, 'AccessToken');
   await writeTransaction(async (tx) => {
     const owner = await credentialOwner(tx, token.userId);
     if ((await tx.accessToken.deleteMany({ where: { id } })).count === 0) throw notFound();
-    await recordCredentialEvent(tx, owner, { type: 'access_token.delete', objectId: id, actorId: viewer.id });
+    await recordCredentialEvent(tx, owner, credentialEvents.deleteAccessToken, { objectId: id, actorId: viewer.id });
   });
   return { id };
 }

@@ -1,1 +1,4 @@
-import './access.graphql';
+import './access.policy';
+import './access.type';
+import './access.queries';
+import './access.mutations';

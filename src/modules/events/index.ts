@@ -1,1 +1,3 @@
-import './event.graphql';
+import './event.policy';
+import './event.type';
+import './event.subscriptions';

@@ -1,6 +1,7 @@
 import { type InputFieldBuilder, builder } from '../../graphql/builder';
 import { DeletedType } from '../../graphql/deleted';
 import { parseId } from '../../graphql/realm';
+import { addGroupMember, removeGroupMember } from './group-membership.service';
 import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './group.service';
 import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
 
@@ -38,6 +39,15 @@ const CreateGroupCategoryInput = builder.inputType('CreateGroupCategoryInput', {
   fields: (t) => ({ title: t.string({ required: true, description: 'Category name.' }) }),
 });
 
+const GroupMemberInput = builder.inputType('GroupMemberInput', {
+  description: 'A user\'s membership of a group.',
+  fields: (t) => ({
+    groupId: t.id({ required: true, description: 'Group.' }),
+    userId: t.id({ required: true, description: 'User.' }),
+    admin: t.boolean({ description: 'Group administrator; default false.' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
   createGroup: t.withAuth({ authenticated: true }).prismaField({
     type: 'Group',
@@ -66,5 +76,19 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { input: t.arg({ type: CreateGroupCategoryInput, required: true }) },
     resolve: (query, _root, args, { viewer }) => createGroupCategory(viewer, args.input, query),
+  }),
+  addGroupMember: t.withAuth({ authenticated: true }).prismaField({
+    type: 'GroupMembership',
+    description: 'Adds a user to a group (its administrators).',
+    errors: {},
+    args: { input: t.arg({ type: GroupMemberInput, required: true }) },
+    resolve: (query, _root, args, { viewer }) => addGroupMember(viewer, args.input, query),
+  }),
+  removeGroupMember: t.withAuth({ authenticated: true }).field({
+    type: DeletedType,
+    description: 'Removes a user from a group (its administrators); returns the membership id.',
+    errors: {},
+    args: { input: t.arg({ type: GroupMemberInput, required: true }) },
+    resolve: (_root, args, { viewer }) => removeGroupMember(viewer, args.input),
   }),
 }));

@@ -1,10 +1,12 @@
-import { canRead, isStorableId, visibleGroupsWhere } from '../../auth/permissions';
+import { can } from '../../auth/policy';
+import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
-import { findIfVisible } from '../../graphql/visible';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
+import { findIfVisible } from '../../graphql/visible';
+import { groupPolicy, readableGroupsWhere } from './group.policy';
 
 /** An id filter; an id beyond the database's integer range matches nothing (-1) instead of failing the query. */
 const idFilter = (value: string, name: string) => {
@@ -12,8 +14,8 @@ const idFilter = (value: string, name: string) => {
   return isStorableId(id) ? id : -1;
 };
 
-const GroupPage = pageOf('Group', 'Group', 'A page of groups.');
-const GroupCategoryPage = pageOf('GroupCategory', 'GroupCategory', 'A page of group categories.');
+const GroupPage = pageOf('Group', 'A page of groups.');
+const GroupCategoryPage = pageOf('GroupCategory', 'A page of group categories.');
 
 builder.queryFields((t) => ({
   group: t.withAuth({ authenticated: true }).prismaField({
@@ -23,7 +25,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'Group id.' }) },
     resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
-      return findIfVisible(query, canRead(viewer, { type: 'GROUP', id }), (selection) =>
+      return findIfVisible(query, can(viewer, groupPolicy, 'read', id), (selection) =>
         db().group.findUnique({ ...selection, where: { id } }),
       );
     },
@@ -39,16 +41,12 @@ builder.queryFields((t) => ({
     resolve: (_root, args, { viewer }) => {
       const where: Prisma.GroupWhereInput = {
         AND: [
-          visibleGroupsWhere(viewer),
+          readableGroupsWhere(viewer),
           args.buildingId ? { buildingId: idFilter(args.buildingId, 'buildingId') } : {},
           args.schoolId ? { schoolId: idFilter(args.schoolId, 'schoolId') } : {},
         ],
       };
-      return paged(
-        args,
-        (query, window) => db().group.findMany({ ...query, where, orderBy: { id: 'asc' }, ...window }),
-        () => db().group.count({ where }),
-      );
+      return paged(args, { findMany: (query) => db().group.findMany({ ...query, where }), count: () => db().group.count({ where }) });
     },
   }),
   groupCategories: t.withAuth({ authenticated: true }).field({
@@ -57,12 +55,10 @@ builder.queryFields((t) => ({
     args: pageArgs,
     resolve: (_root, args, { viewer }) => {
       const where = { districtId: viewer.user.districtId };
-      return paged(
-        args,
-        (query, window) => db().groupCategory.findMany({ ...query, where, orderBy: { id: 'asc' }, ...window }),
-        () => db().groupCategory.count({ where }),
-      );
+      return paged(args, {
+        findMany: (query) => db().groupCategory.findMany({ ...query, where }),
+        count: () => db().groupCategory.count({ where }),
+      });
     },
   }),
 }));
-

@@ -1,46 +1,47 @@
-import {
-  type LinkBuilder,
-  type RestRoute,
-  createRoute,
-  deleteRoute,
-  listRoute,
-  payloadSelection,
-  updateRoute,
-  viewRoute,
-} from '../../rest/route';
-import { type WireBody, WireInputError, flag, id, oneOf, text } from '../../rest/wire-body';
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { type LinkBuilder, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
+import { flag, id, oneOf, text, wireBody, withoutMembers } from '../../rest/wire-body';
 
-const groupFields = /* GraphQL */ `
-  fragment RestGroup on Group {
+const RestGroup = graphql(`
+  fragment RestGroup on Group @_unmask {
     id title description pictureUrl website accessCode privacyLevel category { id } groupCode
     inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id }
   }
-`;
-
-interface RestGroup {
-  id: string;
-  title: string;
-  description: string;
-  pictureUrl: string;
-  website: string;
-  accessCode: string | null;
-  privacyLevel: string;
-  category: { id: string } | null;
-  groupCode: string;
-  inviteType: keyof typeof inviteTypeCodes;
-  memberPost: boolean;
-  memberPostComment: boolean;
-  createDiscussion: boolean;
-  createFiles: boolean;
-  school: { id: string };
-  building: { id: string } | null;
-}
+`);
 
 const inviteTypeCodes = { INVITE_ONLY: 0, REQUEST_TO_JOIN: 1, ANYONE_CAN_JOIN: 2 } as const;
+const privacyLevels = { EVERYONE: 'everyone', SCHOOL: 'school', BUILDING: 'building', GROUP: 'group', CUSTOM: 'custom' } as const;
 const bit = (value: boolean) => (value ? 1 : 0);
+const wireBit = z.union([z.literal(0), z.literal(1)]);
 
 /** Group, school and building ids are strings on the wire (spec 2.7); `access_code` appears for admins only. */
-function groupToWire(group: RestGroup, link: LinkBuilder) {
+export const groupWire = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    picture_url: z.string(),
+    website: z.string(),
+    access_code: z.string().optional().describe('Only for the group\'s administrators.'),
+    privacy_level: z.enum(Object.values(privacyLevels)),
+    category: z.string().describe('Category id; empty when none.'),
+    group_code: z.string(),
+    school_id: z.string(),
+    building_id: z.string().describe('Empty when the group belongs to no building.'),
+    options: z.object({
+      invite_type: z.union([z.literal(0), z.literal(1), z.literal(2)]).describe('0 invite only, 1 request to join, 2 anyone can join.'),
+      member_post: wireBit,
+      member_post_comment: wireBit,
+      create_discussion: wireBit,
+      create_files: wireBit,
+    }),
+    links: selfLink,
+  })
+  .meta({ id: 'Group', description: 'A group of users, such as a club (spec 2.7).' });
+
+function groupToWire(group: ResultOf<typeof RestGroup>, link: LinkBuilder): z.input<typeof groupWire> {
   return {
     id: group.id,
     title: group.title,
@@ -48,7 +49,7 @@ function groupToWire(group: RestGroup, link: LinkBuilder) {
     picture_url: group.pictureUrl,
     website: group.website,
     ...(group.accessCode !== null ? { access_code: group.accessCode } : {}),
-    privacy_level: group.privacyLevel.toLowerCase(),
+    privacy_level: privacyLevels[group.privacyLevel],
     category: group.category?.id ?? '',
     group_code: group.groupCode,
     school_id: group.school.id,
@@ -64,77 +65,90 @@ function groupToWire(group: RestGroup, link: LinkBuilder) {
   };
 }
 
-const groupBody: WireBody = {
+const groupMembers = {
   title: text('title'),
   description: text('description'),
   picture_url: text('pictureUrl'),
   website: text('website'),
   // `custom` is deliberately absent: it cannot be written.
-  privacy_level: oneOf('privacyLevel', { everyone: 'EVERYONE', school: 'SCHOOL', building: 'BUILDING', group: 'GROUP' }),
+  privacy_level: oneOf({ everyone: 'EVERYONE', school: 'SCHOOL', building: 'BUILDING', group: 'GROUP' })('privacyLevel'),
   category: id('categoryId'),
   group_code: text('groupCode'),
   school_id: id('schoolId'),
   building_id: id('buildingId'),
-  'options/invite_type': oneOf('inviteType', { 0: 'INVITE_ONLY', 1: 'REQUEST_TO_JOIN', 2: 'ANYONE_CAN_JOIN' }),
-  'options/member_post': flag('memberPost'),
-  'options/member_post_comment': flag('memberPostComment'),
-  'options/create_discussion': flag('createDiscussion'),
-  'options/create_files': flag('createFiles'),
+  options: {
+    invite_type: oneOf({ 0: 'INVITE_ONLY', 1: 'REQUEST_TO_JOIN', 2: 'ANYONE_CAN_JOIN' })('inviteType'),
+    member_post: flag('memberPost'),
+    member_post_comment: flag('memberPostComment'),
+    create_discussion: flag('createDiscussion'),
+    create_files: flag('createFiles'),
+  },
 };
 
-const { school_id: _schoolOnCreate, ...groupUpdateBody } = groupBody;
+const RestGroupCategory = graphql(`fragment RestGroupCategory on GroupCategory @_unmask { id title }`);
+const categoryWire = z.object({ id: z.string(), title: z.string() }).meta({ id: 'GroupCategory', description: 'A group category.' });
 
-/** The `building_id` filter of the list, checked here so that a bad value is reported under its wire name. */
-function buildingFilter(query: URLSearchParams): string | null {
-  const value = query.get('building_id')?.trim();
-  if (!value) return null;
-  if (!/^\d+$/.test(value)) throw new WireInputError('building_id', 'must be a numeric id');
-  return value;
-}
-
-const categoryFields = /* GraphQL */ `fragment RestGroupCategory on GroupCategory { id title }`;
-
-export const groupRoutes: RestRoute[] = [
-  listRoute<RestGroup>({
+export const groupRoutes = [
+  listRoute({
     path: '/groups',
+    summary: 'List the groups of the caller\'s district that the caller may see',
     item: 'group',
-    document: `query($start: Int!, $limit: Int!, $buildingId: ID) {
-      groups(start: $start, limit: $limit, buildingId: $buildingId) { total items { ...RestGroup } }
-    } ${groupFields}`,
-    variables: ({ query }) => ({ buildingId: buildingFilter(query) }),
+    wire: groupWire,
+    filters: wireBody({ building_id: id('buildingId') }),
+    document: graphql(
+      `query($start: Int!, $limit: Int!, $buildingId: ID) {
+        groups(start: $start, limit: $limit, buildingId: $buildingId) { total items { ...RestGroup } }
+      }`,
+      [RestGroup],
+    ),
+    variables: ({ filters }) => ({ buildingId: filters.buildingId }),
     shape: groupToWire,
   }),
-  viewRoute<RestGroup>({
+  viewRoute({
     path: '/groups/{id}',
-    document: `query($id: ID!) { group(id: $id) { ...RestGroup } } ${groupFields}`,
+    summary: 'View a group',
+    wire: groupWire,
+    document: graphql(`query($id: ID!) { group(id: $id) { ...RestGroup } }`, [RestGroup]),
     variables: ({ params }) => ({ id: params.id }),
     shape: groupToWire,
   }),
-  createRoute<RestGroup>({
+  createRoute({
     path: '/groups',
-    body: groupBody,
-    requiredFields: ['title'],
-    document: `mutation($input: CreateGroupInput!) { ${payloadSelection('createGroup', 'input: $input', 'RestGroup')} } ${groupFields}`,
+    summary: 'Create a group; the caller becomes its first administrator',
+    body: wireBody(groupMembers, ['title']),
+    wire: groupWire,
+    document: graphql(
+      `mutation($input: CreateGroupInput!) { createGroup(input: $input) { __typename ...MutationError ...RestGroup } }`,
+      [MutationError, RestGroup],
+    ),
     variables: ({ input }) => ({ input }),
     shape: groupToWire,
   }),
   updateRoute({
     path: '/groups/{id}',
-    body: groupUpdateBody,
-    document: `mutation($id: ID!, $input: UpdateGroupInput!) { ${payloadSelection('updateGroup', 'id: $id, input: $input')} }`,
+    summary: 'Update a group (its administrators)',
+    body: wireBody(withoutMembers(groupMembers, 'school_id')),
+    document: graphql(
+      `mutation($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { __typename ...MutationError } }`,
+      [MutationError],
+    ),
     variables: ({ params, input }) => ({ id: params.id, input }),
   }),
   deleteRoute({
     path: '/groups/{id}',
-    document: `mutation($id: ID!) { ${payloadSelection('deleteGroup', 'id: $id')} }`,
+    summary: 'Delete a group with its memberships and what it owns',
+    document: graphql(`mutation($id: ID!) { deleteGroup(id: $id) { __typename ...MutationError } }`, [MutationError]),
     variables: ({ params }) => ({ id: params.id }),
   }),
-  listRoute<{ id: string; title: string }>({
+  listRoute({
     path: '/groups/categories',
+    summary: 'List the group categories of the caller\'s district',
     item: 'category',
-    document: `query($start: Int!, $limit: Int!) {
-      groupCategories(start: $start, limit: $limit) { total items { ...RestGroupCategory } }
-    } ${categoryFields}`,
+    wire: categoryWire,
+    document: graphql(
+      `query($start: Int!, $limit: Int!) { groupCategories(start: $start, limit: $limit) { total items { ...RestGroupCategory } } }`,
+      [RestGroupCategory],
+    ),
     variables: () => ({}),
     shape: (category) => ({ id: category.id, title: category.title }),
   }),

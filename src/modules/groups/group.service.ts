@@ -1,15 +1,31 @@
 import { randomInt } from 'node:crypto';
-import { accessTo, assertCan, canCreateGroupIn, findByStorableId } from '../../auth/permissions';
+import { authorize } from '../../auth/policy';
+import { findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
+import { ConflictError, ValidationError } from '../../core/errors';
+import { deleteRealmContents } from '../../core/realm-content';
+import { validate } from '../../core/validation';
 import { db } from '../../db/database';
+import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { ConflictError, NotFoundError, ValidationError, forbidden } from '../../core/errors';
-import { validate } from '../../core/validation';
+import { groupPolicy } from './group.policy';
 import { createGroupSchema, groupCategorySchema, updateGroupSchema } from './group.validation';
 
 type GroupQuery = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };
 type CategoryQuery = { include?: Prisma.GroupCategoryInclude; select?: Prisma.GroupCategorySelect };
+
+const groupEvent = (type: `group.${string}`, description: string) => defineEvent(type, { object: 'Group', realms: ['GROUP'], description });
+export const groupEvents = {
+  create: groupEvent('group.create', 'A group was created.'),
+  update: groupEvent('group.update', 'A group was changed.'),
+  delete: groupEvent('group.delete', 'A group was deleted with what it owned.'),
+  createCategory: defineEvent('group_category.create', {
+    object: 'GroupCategory',
+    realms: ['DISTRICT'],
+    description: 'A group category was created in a district.',
+  }),
+};
 
 // No 0/O or 1/I: access codes are read aloud and typed by hand.
 const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -36,40 +52,32 @@ async function assertReferences(
   if (issues.length) throw new ValidationError(issues);
 }
 
-const groupEvent = (type: string, viewer: Viewer, groupId: number, districtId: number, schoolId: number) => ({
-  type,
-  realm: { type: 'GROUP' as const, id: groupId },
-  objectId: groupId,
-  actorId: viewer.id,
-  districtId,
-  schoolId,
-});
+const groupRealm = (id: number) => ({ type: 'GROUP' as const, id });
+/** An id member of an input: a string of digits, null to remove the reference. */
+const reference = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : Number(value));
 
 export async function createGroup(viewer: Viewer, input: unknown, query: GroupQuery) {
   const { schoolId: requestedSchool, buildingId, categoryId, ...fields } = validate(createGroupSchema, input);
   const named = requestedSchool ? Number(requestedSchool) : viewer.user.schoolId;
-  const school = await accessTo(viewer, { type: 'SCHOOL', id: named });
-  if (!school || school.access === 'hidden') throw new NotFoundError('School', named);
+  await authorize(viewer, groupPolicy, 'create', named, named, 'School');
+  const school = await realmFacts(viewer, { type: 'SCHOOL', id: named });
   // Naming a building as the school is read as "this building of its school".
-  const schoolId = school.facts.schoolId!;
-  const building = school.facts.buildingId !== null ? String(school.facts.buildingId) : buildingId;
-  if (!canCreateGroupIn(viewer, school.facts.districtId, schoolId)) {
-    throw forbidden('Only staff of the school create groups in it');
-  }
-  await assertReferences({ buildingId: building, categoryId }, schoolId, school.facts.districtId);
+  const schoolId = school.schoolId!;
+  const building = school.buildingId !== null ? String(school.buildingId) : buildingId;
+  await assertReferences({ buildingId: building, categoryId }, schoolId, school.districtId);
   const created = await writeTransaction(async (tx) => {
     const group = await tx.group.create({
       ...query,
       data: {
         ...fields,
         schoolId,
-        buildingId: building ? Number(building) : null,
-        categoryId: categoryId ? Number(categoryId) : null,
+        buildingId: reference(building),
+        categoryId: reference(categoryId),
         accessCode: newAccessCode(),
         memberships: { create: { userId: viewer.id, admin: true } },
       },
     });
-    await recordEvent(tx, groupEvent('group.create', viewer, group.id, school.facts.districtId, schoolId));
+    await recordEvent(tx, groupEvents.create, { realm: groupRealm(group.id), objectId: group.id, actorId: viewer.id, scope: school });
     return group;
   });
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
@@ -79,49 +87,45 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
 }
 
 export async function updateGroup(viewer: Viewer, id: number, input: unknown, query: GroupQuery) {
-  const facts = await assertCan(viewer, 'administer', { type: 'GROUP', id });
+  await authorize(viewer, groupPolicy, 'update', id, id);
+  const facts = await realmFacts(viewer, groupRealm(id));
   const { buildingId, categoryId, ...fields } = validate(updateGroupSchema, input);
   await assertReferences({ buildingId, categoryId }, facts.schoolId!, facts.districtId);
   return writeTransaction(async (tx) => {
     const group = await tx.group.update({
       ...query,
       where: { id },
-      data: {
-        ...fields,
-        ...(buildingId !== undefined ? { buildingId: buildingId ? Number(buildingId) : null } : {}),
-        ...(categoryId !== undefined ? { categoryId: categoryId ? Number(categoryId) : null } : {}),
-      },
+      data: { ...fields, buildingId: reference(buildingId), categoryId: reference(categoryId) },
     });
-    await recordEvent(tx, groupEvent('group.update', viewer, id, facts.districtId, facts.schoolId!));
+    await recordEvent(tx, groupEvents.update, { realm: groupRealm(id), objectId: id, actorId: viewer.id, scope: facts });
     return group;
   });
 }
 
 export async function deleteGroup(viewer: Viewer, id: number) {
-  const facts = await assertCan(viewer, 'administer', { type: 'GROUP', id });
+  await authorize(viewer, groupPolicy, 'delete', id, id);
+  const facts = await realmFacts(viewer, groupRealm(id));
   await writeTransaction(async (tx) => {
-    await tx.blogPost.deleteMany({ where: { realmType: 'GROUP', realmId: id } });
+    await deleteRealmContents(tx, [{ type: 'GROUP', ids: [id] }]);
     await tx.group.delete({ where: { id } });
-    await recordEvent(tx, groupEvent('group.delete', viewer, id, facts.districtId, facts.schoolId!));
+    await recordEvent(tx, groupEvents.delete, { realm: groupRealm(id), objectId: id, actorId: viewer.id, scope: facts });
   });
   return { id };
 }
 
 export async function createGroupCategory(viewer: Viewer, input: unknown, query: CategoryQuery) {
-  if (viewer.user.role !== 'DISTRICT_ADMIN') throw forbidden('Only district administrators create group categories');
-  const { title } = validate(groupCategorySchema, input);
   const districtId = viewer.user.districtId;
+  await authorize(viewer, groupPolicy, 'createCategory', districtId, districtId);
+  const { title } = validate(groupCategorySchema, input);
   const existing = await db().groupCategory.findUnique({ where: { districtId_title: { districtId, title } }, select: { id: true } });
   if (existing) throw new ConflictError('A category with this title exists in the district', 'title');
   return writeTransaction(async (tx) => {
     const category = await tx.groupCategory.create({ ...query, data: { districtId, title } });
-    await recordEvent(tx, {
-      type: 'group_category.create',
+    await recordEvent(tx, groupEvents.createCategory, {
       realm: { type: 'DISTRICT', id: districtId },
       objectId: category.id,
       actorId: viewer.id,
-      districtId,
-      schoolId: null,
+      scope: { districtId, schoolId: null },
     });
     return category;
   });

@@ -1,5 +1,16 @@
+import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { knownRealm } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { groupFacts, groupFactsSelection, groupPolicy } from './group.policy';
+
+/** Asks the group policy about a group whose row is loaded, without loading it again. */
+function groupCan(viewer: Viewer | null, group: Parameters<typeof groupFacts>[0], action: 'administer' | 'post' | 'comment') {
+  if (!viewer) return false;
+  knownRealm(viewer, { type: 'GROUP', id: group.id }, groupFacts(group));
+  return can(viewer, groupPolicy, action, group.id);
+}
 
 export const PrivacyLevelEnum = builder.enumType(PrivacyLevel, {
   name: 'PrivacyLevel',
@@ -40,14 +51,18 @@ export const GroupType = builder.prismaObject('Group', {
     accessCode: t.string({
       nullable: true,
       description: 'Join code; null unless the viewer administers the group.',
-      select: { accessCode: true, schoolId: true, school: { select: { districtId: true } } },
-      resolve: async (group, _args, { viewer }) => {
-        if (!viewer) return null;
-        const admin =
-          viewer.isSchoolAdmin(group.school.districtId, group.schoolId) ||
-          (await viewer.groupMemberships()).get(group.id) === true;
-        return admin ? group.accessCode : null;
-      },
+      select: { accessCode: true, ...groupFactsSelection },
+      resolve: async (group, _args, { viewer }) => ((await groupCan(viewer, group, 'administer')) ? group.accessCode : null),
+    }),
+    viewerCanPost: t.boolean({
+      description: 'Whether the viewer may post in the group (administrators; members when memberPost is on).',
+      select: groupFactsSelection,
+      resolve: (group, _args, { viewer }) => groupCan(viewer, group, 'post'),
+    }),
+    viewerCanComment: t.boolean({
+      description: 'Whether the viewer may comment in the group (administrators; members when memberPostComment is on).',
+      select: groupFactsSelection,
+      resolve: (group, _args, { viewer }) => groupCan(viewer, group, 'comment'),
     }),
     privacyLevel: t.expose('privacyLevel', { type: PrivacyLevelEnum, description: 'Who sees the group.' }),
     category: t.relation('category', { nullable: true, description: 'Category of the group.' }),

@@ -1,3 +1,4 @@
+import './group.policy';
 import './group.type';
 import './group.queries';
 import './group.mutations';

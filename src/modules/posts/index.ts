@@ -1,2 +1,4 @@
+import './post.policy';
 import './post.type';
+import './post.queries';
 import './post.mutations';

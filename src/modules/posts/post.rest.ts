@@ -1,91 +1,92 @@
-import type { RealmType } from '../../generated/prisma/enums';
-import {
-  type LinkBuilder,
-  type RestRequest,
-  type RestRoute,
-  createRoute,
-  deleteRoute,
-  listRoute,
-  payloadSelection,
-  updateRoute,
-  viewRoute,
-} from '../../rest/route';
-import { realmPrefixes } from '../../rest/router';
-import { type WireBody, text } from '../../rest/wire-body';
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
+import { realmPath } from '../../rest/router';
+import { text, wireBody } from '../../rest/wire-body';
 
-const postFields = /* GraphQL */ `fragment RestPost on BlogPost { id title body realmType realmId createdAt }`;
-
-interface RestPost {
-  id: string;
-  title: string;
-  body: string;
-  realmType: RealmType;
-  realmId: string;
-  createdAt: string;
-}
-
-const prefixOf = Object.fromEntries(Object.entries(realmPrefixes).map(([prefix, type]) => [type, prefix])) as Record<
-  RealmType,
-  string
->;
+const RestPost = graphql(`fragment RestPost on BlogPost @_unmask { id title body realmType realmId createdAt }`);
 
 /** Post ids are strings and `created` a unix timestamp on the wire (spec 2.10). */
-function postToWire(post: RestPost, link: LinkBuilder) {
+export const postWire = z
+  .object({ id: z.string(), title: z.string(), body: z.string(), created: z.int().describe('Unix time'), links: selfLink })
+  .meta({ id: 'BlogPost', description: 'A blog post (spec 2.10).' });
+
+function postToWire(post: ResultOf<typeof RestPost>, link: LinkBuilder): z.input<typeof postWire> {
   return {
     id: post.id,
     title: post.title,
     body: post.body,
     created: Math.floor(Date.parse(post.createdAt) / 1000),
-    links: { self: link(`/${prefixOf[post.realmType]}/${post.realmId}/posts/${post.id}`) },
+    links: { self: link(`${realmPath(post.realmType, post.realmId)}/posts/${post.id}`) },
   };
 }
 
-const postBody: WireBody = { title: text('title'), body: text('body') };
+const postMembers = { title: text('title'), body: text('body') };
 const realms = ['DISTRICT', 'SCHOOL', 'USER', 'SECTION', 'GROUP'] as const;
 const realmOf = (request: RestRequest) => request.realm!;
 
-export const postRoutes: RestRoute[] = [
-  listRoute<RestPost>({
+export const postRoutes = [
+  listRoute({
     path: '/[realm]/posts',
     realms,
+    summary: 'List the blog posts of a realm, oldest first',
     item: 'post',
-    document: `query($realm: RealmInput!, $start: Int!, $limit: Int!) {
-      blogPosts(realm: $realm, start: $start, limit: $limit) { total items { ...RestPost } }
-    } ${postFields}`,
+    wire: postWire,
+    document: graphql(
+      `query($realm: RealmInput!, $start: Int!, $limit: Int!) {
+        blogPosts(realm: $realm, start: $start, limit: $limit) { total items { ...RestPost } }
+      }`,
+      [RestPost],
+    ),
     variables: (request) => ({ realm: realmOf(request) }),
     shape: postToWire,
   }),
-  viewRoute<RestPost>({
+  viewRoute({
     path: '/[realm]/posts/{id}',
     realms,
-    document: `query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { ...RestPost } } ${postFields}`,
+    summary: 'View a blog post',
+    wire: postWire,
+    document: graphql(`query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { ...RestPost } }`, [RestPost]),
     variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
     shape: postToWire,
   }),
-  createRoute<RestPost>({
+  createRoute({
     path: '/[realm]/posts',
     realms,
-    body: postBody,
-    requiredFields: ['title'],
-    document: `mutation($realm: RealmInput!, $input: CreateBlogPostInput!) {
-      ${payloadSelection('createBlogPost', 'realm: $realm, input: $input', 'RestPost')}
-    } ${postFields}`,
+    summary: 'Write a blog post in a realm',
+    body: wireBody(postMembers, ['title']),
+    wire: postWire,
+    document: graphql(
+      `mutation($realm: RealmInput!, $input: CreateBlogPostInput!) {
+        createBlogPost(realm: $realm, input: $input) { __typename ...MutationError ...RestPost }
+      }`,
+      [MutationError, RestPost],
+    ),
     variables: (request) => ({ realm: realmOf(request), input: request.input }),
     shape: postToWire,
   }),
   updateRoute({
     path: '/[realm]/posts/{id}',
     realms,
-    body: postBody,
-    document: `mutation($realm: RealmInput!, $id: ID!, $input: UpdateBlogPostInput!) {
-      ${payloadSelection('updateBlogPost', 'realm: $realm, id: $id, input: $input')}
-    }`,
+    summary: 'Update a blog post',
+    body: wireBody(postMembers),
+    document: graphql(
+      `mutation($realm: RealmInput!, $id: ID!, $input: UpdateBlogPostInput!) {
+        updateBlogPost(realm: $realm, id: $id, input: $input) { __typename ...MutationError }
+      }`,
+      [MutationError],
+    ),
     variables: (request) => ({ realm: realmOf(request), id: request.params.id, input: request.input }),
   }),
   deleteRoute({
     path: '/[realm]/posts/{id}',
     realms,
-    document: `mutation($realm: RealmInput!, $id: ID!) { ${payloadSelection('deleteBlogPost', 'realm: $realm, id: $id')} }`,
+    summary: 'Delete a blog post',
+    document: graphql(
+      `mutation($realm: RealmInput!, $id: ID!) { deleteBlogPost(realm: $realm, id: $id) { __typename ...MutationError } }`,
+      [MutationError],
+    ),
     variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
   }),
 ];

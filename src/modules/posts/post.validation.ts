@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { clearable, createInput, requiredText, updateInput } from '../../core/validation';
 
-const postFields = z.object({
-  title: z.string().trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
+const postFields = {
+  title: requiredText(255),
   // HTML; line breaks need a <br>, as on the platform.
-  body: z.string().max(1_000_000, 'must be at most 1,000,000 characters'),
-});
+  body: clearable(z.string().max(1_000_000, 'must be at most 1,000,000 characters'), ''),
+};
 
-export const createPostSchema = postFields.partial().required({ title: true });
-export const updatePostSchema = postFields.partial();
+export const createPostSchema = createInput(postFields, ['title']);
+export const updatePostSchema = updateInput(postFields);

@@ -1,1 +1,4 @@
-import './roster.graphql';
+import './roster.policy';
+import './roster.type';
+import './roster.queries';
+import './roster.mutations';

@@ -1,3 +1,4 @@
+import './school.policy';
 import './school.type';
 import './school.queries';
 import './school.mutations';

@@ -1,11 +1,12 @@
-import { canRead } from '../../auth/permissions';
+import { can } from '../../auth/policy';
+import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { findIfVisible } from '../../graphql/visible';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { db } from '../../db/database';
+import { findIfVisible } from '../../graphql/visible';
+import { schoolPolicy } from './school.policy';
 
-const SchoolPage = pageOf('School', 'School', 'A page of schools or buildings.');
+const SchoolPage = pageOf('School', 'A page of schools or buildings.');
 
 builder.queryFields((t) => ({
   school: t.withAuth({ authenticated: true }).prismaField({
@@ -15,7 +16,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'School id.' }) },
     resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id);
-      return findIfVisible(query, canRead(viewer, { type: 'SCHOOL', id }), (selection) =>
+      return findIfVisible(query, can(viewer, schoolPolicy, 'read', id), (selection) =>
         db().school.findUnique({ ...selection, where: { id } }),
       );
     },
@@ -26,11 +27,7 @@ builder.queryFields((t) => ({
     args: pageArgs,
     resolve: (_root, args, { viewer }) => {
       const where = { districtId: viewer.user.districtId, parentId: null };
-      return paged(
-        args,
-        (query, window) => db().school.findMany({ ...query, where, orderBy: { id: 'asc' }, ...window }),
-        () => db().school.count({ where }),
-      );
+      return paged(args, { findMany: (query) => db().school.findMany({ ...query, where }), count: () => db().school.count({ where }) });
     },
   }),
   buildings: t.withAuth({ authenticated: true }).field({
@@ -40,13 +37,9 @@ builder.queryFields((t) => ({
     args: { schoolId: t.arg.id({ required: true, description: 'School id.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const parentId = parseId(args.schoolId, 'schoolId');
-      if (!(await canRead(viewer, { type: 'SCHOOL', id: parentId }))) return null;
+      if (!(await can(viewer, schoolPolicy, 'read', parentId))) return null;
       const where = { parentId };
-      return paged(
-        args,
-        (query, window) => db().school.findMany({ ...query, where, orderBy: { id: 'asc' }, ...window }),
-        () => db().school.count({ where }),
-      );
+      return paged(args, { findMany: (query) => db().school.findMany({ ...query, where }), count: () => db().school.count({ where }) });
     },
   }),
 }));

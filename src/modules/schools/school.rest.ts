@@ -1,31 +1,36 @@
-import type { LinkBuilder } from '../../rest/route';
-import { createRoute, deleteRoute, listRoute, payloadSelection, updateRoute, viewRoute } from '../../rest/route';
-import { type WireBody, text } from '../../rest/wire-body';
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { type LinkBuilder, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
+import { text, wireBody } from '../../rest/wire-body';
 
-const schoolFields = /* GraphQL */ `
-  fragment RestSchool on School {
+const RestSchool = graphql(`
+  fragment RestSchool on School @_unmask {
     id title address1 address2 city state postalCode country website phone fax pictureUrl buildingCode
   }
-`;
-
-interface RestSchool {
-  id: string;
-  title: string;
-  address1: string;
-  address2: string;
-  city: string;
-  state: string;
-  postalCode: string;
-  country: string;
-  website: string;
-  phone: string;
-  fax: string;
-  pictureUrl: string;
-  buildingCode: string;
-}
+`);
 
 /** Every school field is a string on the wire, the id included (spec 2.9). */
-function schoolToWire(school: RestSchool, link: LinkBuilder) {
+export const schoolWire = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    address1: z.string(),
+    address2: z.string(),
+    city: z.string(),
+    state: z.string(),
+    postal_code: z.string(),
+    country: z.string(),
+    website: z.string(),
+    phone: z.string(),
+    fax: z.string(),
+    picture_url: z.string(),
+    building_code: z.string(),
+    links: selfLink,
+  })
+  .meta({ id: 'School', description: 'A school or a building of a school (spec 2.9).' });
+
+function schoolToWire(school: ResultOf<typeof RestSchool>, link: LinkBuilder): z.input<typeof schoolWire> {
   return {
     id: school.id,
     title: school.title,
@@ -44,7 +49,7 @@ function schoolToWire(school: RestSchool, link: LinkBuilder) {
   };
 }
 
-const schoolBody: WireBody = {
+const schoolMembers = {
   title: text('title'),
   address1: text('address1'),
   address2: text('address2'),
@@ -58,52 +63,76 @@ const schoolBody: WireBody = {
   picture_url: text('pictureUrl'),
   building_code: text('buildingCode'),
 };
+const createBody = wireBody(schoolMembers, ['title']);
+const updateBody = wireBody(schoolMembers);
 
 export const schoolRoutes = [
-  listRoute<RestSchool>({
+  listRoute({
     path: '/schools',
+    summary: 'List the schools of the caller\'s district',
     item: 'school',
-    document: `query($start: Int!, $limit: Int!) { schools(start: $start, limit: $limit) { total items { ...RestSchool } } } ${schoolFields}`,
+    wire: schoolWire,
+    document: graphql(`query($start: Int!, $limit: Int!) { schools(start: $start, limit: $limit) { total items { ...RestSchool } } }`, [RestSchool]),
     variables: () => ({}),
     shape: schoolToWire,
   }),
-  viewRoute<RestSchool>({
+  viewRoute({
     path: '/schools/{id}',
-    document: `query($id: ID!) { school(id: $id) { ...RestSchool } } ${schoolFields}`,
+    summary: 'View a school or building',
+    wire: schoolWire,
+    document: graphql(`query($id: ID!) { school(id: $id) { ...RestSchool } }`, [RestSchool]),
     variables: ({ params }) => ({ id: params.id }),
     shape: schoolToWire,
   }),
-  createRoute<RestSchool>({
+  createRoute({
     path: '/schools',
-    body: schoolBody,
-    requiredFields: ['title'],
-    document: `mutation($input: CreateSchoolInput!) { ${payloadSelection('createSchool', 'input: $input', 'RestSchool')} } ${schoolFields}`,
+    summary: 'Create a school (district administrators)',
+    body: createBody,
+    wire: schoolWire,
+    document: graphql(
+      `mutation($input: CreateSchoolInput!) { createSchool(input: $input) { __typename ...MutationError ...RestSchool } }`,
+      [MutationError, RestSchool],
+    ),
     variables: ({ input }) => ({ input }),
     shape: schoolToWire,
   }),
   updateRoute({
     path: '/schools/{id}',
-    body: schoolBody,
-    document: `mutation($id: ID!, $input: UpdateSchoolInput!) { ${payloadSelection('updateSchool', 'id: $id, input: $input')} }`,
+    summary: 'Update a school or building',
+    body: updateBody,
+    document: graphql(
+      `mutation($id: ID!, $input: UpdateSchoolInput!) { updateSchool(id: $id, input: $input) { __typename ...MutationError } }`,
+      [MutationError],
+    ),
     variables: ({ params, input }) => ({ id: params.id, input }),
   }),
   deleteRoute({
     path: '/schools/{id}',
-    document: `mutation($id: ID!) { ${payloadSelection('deleteSchool', 'id: $id')} }`,
+    summary: 'Delete a school with everything in it, or a building',
+    document: graphql(`mutation($id: ID!) { deleteSchool(id: $id) { __typename ...MutationError } }`, [MutationError]),
     variables: ({ params }) => ({ id: params.id }),
   }),
-  listRoute<RestSchool>({
+  listRoute({
     path: '/schools/{id}/buildings',
+    summary: 'List the buildings of a school',
     item: 'building',
-    document: `query($id: ID!, $start: Int!, $limit: Int!) { buildings(schoolId: $id, start: $start, limit: $limit) { total items { ...RestSchool } } } ${schoolFields}`,
+    wire: schoolWire,
+    document: graphql(
+      `query($id: ID!, $start: Int!, $limit: Int!) { buildings(schoolId: $id, start: $start, limit: $limit) { total items { ...RestSchool } } }`,
+      [RestSchool],
+    ),
     variables: ({ params }) => ({ id: params.id }),
     shape: schoolToWire,
   }),
-  createRoute<RestSchool>({
+  createRoute({
     path: '/schools/{id}/buildings',
-    body: schoolBody,
-    requiredFields: ['title'],
-    document: `mutation($id: ID!, $input: CreateSchoolInput!) { ${payloadSelection('createBuilding', 'schoolId: $id, input: $input', 'RestSchool')} } ${schoolFields}`,
+    summary: 'Create a building of a school',
+    body: createBody,
+    wire: schoolWire,
+    document: graphql(
+      `mutation($id: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $id, input: $input) { __typename ...MutationError ...RestSchool } }`,
+      [MutationError, RestSchool],
+    ),
     variables: ({ params, input }) => ({ id: params.id, input }),
     shape: schoolToWire,
   }),

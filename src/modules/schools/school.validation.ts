@@ -1,22 +1,22 @@
-import { z } from 'zod';
+import { clearable, createInput, requiredText, text, updateInput } from '../../core/validation';
 
-const text = z.string().trim().max(255, 'must be at most 255 characters');
-
-const schoolFields = z.object({
-  title: text.min(1, 'is required'),
-  address1: text,
-  address2: text,
-  city: text,
-  state: text,
-  postalCode: text,
-  country: text,
-  website: text,
-  phone: text,
-  fax: text,
-  pictureUrl: z.string().trim().max(2048, 'must be at most 2048 characters'),
-  buildingCode: text,
-});
+const optionalText = (max: number) => clearable(text(max), '');
 
 /** Schools and buildings take the same fields; `title` is required on create. */
-export const createSchoolSchema = schoolFields.partial().required({ title: true });
-export const updateSchoolSchema = schoolFields.partial();
+const schoolFields = {
+  title: requiredText(255),
+  address1: optionalText(255),
+  address2: optionalText(255),
+  city: optionalText(255),
+  state: optionalText(255),
+  postalCode: optionalText(255),
+  country: optionalText(255),
+  website: optionalText(255),
+  phone: optionalText(255),
+  fax: optionalText(255),
+  pictureUrl: optionalText(2048),
+  buildingCode: optionalText(255),
+};
+
+export const createSchoolSchema = createInput(schoolFields, ['title']);
+export const updateSchoolSchema = updateInput(schoolFields);

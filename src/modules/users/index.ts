@@ -1,1 +1,4 @@
+import './user.policy';
 import './user.type';
+import './user.queries';
+import './user.mutations';

@@ -1,28 +1,35 @@
-import { type LinkBuilder, type RestRoute, viewRoute } from '../../rest/route';
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { type LinkBuilder, redirectRoute, selfLink, viewRoute } from '../../rest/route';
 
-const userFields = /* GraphQL */ `
-  fragment RestUser on User {
+const RestUser = graphql(`
+  fragment RestUser on User @_unmask {
     id username schoolUid nameFirst nameLast nameDisplay email pictureUrl school { id } building { id }
   }
-`;
+`);
 
-interface RestUser {
-  id: string;
-  username: string;
-  schoolUid: string | null;
-  nameFirst: string;
-  nameLast: string;
-  nameDisplay: string;
-  email: string | null;
-  pictureUrl: string;
-  school: { id: string };
-  building: { id: string } | null;
-}
+/** User ids are integers on the wire, under `id` and `uid` alike (clients read `uid`). */
+export const userWire = z
+  .object({
+    id: z.int(),
+    uid: z.int(),
+    school_id: z.int(),
+    building_id: z.int().describe('0 when the user belongs to no building.'),
+    school_uid: z.string(),
+    name_first: z.string(),
+    name_last: z.string(),
+    name_display: z.string(),
+    username: z.string(),
+    primary_email: z.string().optional().describe('Only for the user and their administrators.'),
+    picture_url: z.string(),
+    links: selfLink,
+  })
+  .meta({ id: 'User', description: 'A user (administrator, teacher, student or parent).' });
 
-/** User ids are integers on the wire; `primary_email` appears only for the user and their administrators. */
-function userToWire(user: RestUser, link: LinkBuilder) {
+function userToWire(user: ResultOf<typeof RestUser>, link: LinkBuilder): z.input<typeof userWire> {
   return {
     id: Number(user.id),
+    uid: Number(user.id),
     school_id: Number(user.school.id),
     building_id: user.building ? Number(user.building.id) : 0,
     school_uid: user.schoolUid ?? '',
@@ -36,22 +43,21 @@ function userToWire(user: RestUser, link: LinkBuilder) {
   };
 }
 
-export const userRoutes: RestRoute[] = [
-  viewRoute<RestUser>({
+export const userRoutes = [
+  viewRoute({
     path: '/users/{id}',
-    document: `query($id: ID!) { user(id: $id) { ...RestUser } } ${userFields}`,
+    summary: 'View a user',
+    wire: userWire,
+    document: graphql(`query($id: ID!) { user(id: $id) { ...RestUser } }`, [RestUser]),
     variables: ({ params }) => ({ id: params.id }),
     shape: userToWire,
   }),
-  {
-    // Clients call this first to learn who their key acts as; the platform answers with a redirect to the user.
-    method: 'GET',
+  // Clients call this first to learn who their key acts as; the platform answers with a redirect to the user.
+  redirectRoute({
     path: '/users/me',
-    document: 'query { viewer { id } }',
+    summary: 'Redirect (303) to the user the credentials act as',
+    document: graphql(`query { viewer { id } }`),
     variables: () => ({}),
-    respond: (result, _request, link) => ({
-      status: 303,
-      headers: { location: link(`/users/${(result as { id: string }).id}`) },
-    }),
-  },
+    location: (viewer) => `/users/${viewer.id}`,
+  }),
 ];

@@ -1,9 +1,8 @@
-import { canRead } from '../../auth/permissions';
-import { db } from '../../db/database';
+import { can } from '../../auth/policy';
 import { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { findIfVisible } from '../../graphql/visible';
-import { parseId } from '../../graphql/realm';
+import { knownRealm } from '../../auth/realms';
+import { userFacts, userFactsSelection, userPolicy } from './user.policy';
 
 export const RoleEnum = builder.enumType(Role, { name: 'Role', description: 'What a user is in their school.' });
 
@@ -23,9 +22,12 @@ export const UserType = builder.prismaObject('User', {
     email: t.string({
       nullable: true,
       description: 'Primary email; only the user and their administrators see it.',
-      select: { email: true, schoolId: true, school: { select: { districtId: true } } },
-      resolve: (user, _args, { viewer }) =>
-        viewer && (viewer.id === user.id || viewer.isSchoolAdmin(user.school.districtId, user.schoolId)) ? user.email : null,
+      select: { email: true, ...userFactsSelection },
+      resolve: async (user, _args, { viewer }) => {
+        if (!viewer) return null;
+        knownRealm(viewer, { type: 'USER', id: user.id }, userFacts(user));
+        return (await can(viewer, userPolicy, 'readEmail', user.id)) ? user.email : null;
+      },
     }),
     pictureUrl: t.exposeString('pictureUrl', { description: 'Profile picture URL.' }),
     role: t.expose('role', { type: RoleEnum, description: 'Role in the school.' }),
@@ -35,23 +37,3 @@ export const UserType = builder.prismaObject('User', {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the account was created.' }),
   }),
 });
-
-builder.queryFields((t) => ({
-  viewer: t.withAuth({ authenticated: true }).prismaField({
-    type: 'User',
-    description: 'The authenticated user.',
-    resolve: (query, _root, _args, { viewer }) => db().user.findUniqueOrThrow({ ...query, where: { id: viewer.id } }),
-  }),
-  user: t.withAuth({ authenticated: true }).prismaField({
-    type: 'User',
-    nullable: true,
-    description: 'A user of the viewer\'s school (any user of the district for district admins); null otherwise.',
-    args: { id: t.arg.id({ required: true, description: 'User id.' }) },
-    resolve: (query, _root, args, { viewer }) => {
-      const id = parseId(args.id);
-      return findIfVisible(query, canRead(viewer, { type: 'USER', id }), (selection) =>
-        db().user.findUnique({ ...selection, where: { id } }),
-      );
-    },
-  }),
-}));

@@ -1,0 +1,89 @@
+import type { PrivacyLevel, RealmType } from '../generated/prisma/enums';
+import type { Viewer } from './viewer';
+
+/** The owner of a realm-scoped resource: a district, school (or building), user, section or group. */
+export interface RealmRef {
+  type: RealmType;
+  id: number;
+}
+
+/** Where a realm sits in the district, as far as policies care. */
+export interface RealmFacts {
+  districtId: number;
+  /** Top-level school; null for a district. */
+  schoolId: number | null;
+  buildingId: number | null;
+  userId?: number;
+  /** For a user realm: whether that user is a district administrator. */
+  userIsDistrictAdmin?: boolean;
+  sectionId?: number;
+  group?: { id: number; privacyLevel: PrivacyLevel };
+}
+
+/**
+ * What the viewer may do in a realm: `hidden` (its existence is private: 404), `visible` (known to exist, contents
+ * closed: 403), `read`, or `administer` (create, change and delete what the realm owns).
+ */
+export type Access = 'hidden' | 'visible' | 'read' | 'administer';
+
+export const accessRank: Record<Access, number> = { hidden: 0, visible: 1, read: 2, administer: 3 };
+
+/** What the module owning a kind of realm tells the access engine: how to find one, and who may do what in it. */
+export interface RealmKind {
+  type: RealmType;
+  /** Lower-case noun for messages, such as "group". */
+  noun: string;
+  /** Null when no realm of this kind has the id. */
+  load(id: number): Promise<RealmFacts | null>;
+  access(viewer: Viewer, facts: RealmFacts): Access | Promise<Access>;
+}
+
+const kinds = new Map<RealmType, RealmKind>();
+
+/** Each realm-owning module's policy registers its kind; the access engine stays free of resource rules. */
+export function registerRealmKind(kind: RealmKind): void {
+  kinds.set(kind.type, kind);
+}
+
+function kindOf(type: RealmType): RealmKind {
+  const kind = kinds.get(type);
+  if (!kind) throw new Error(`No policy registered for realm type ${type}`);
+  return kind;
+}
+
+export const realmNoun = (type: RealmType) => kindOf(type).noun;
+/** The realm's GraphQL type name, as not-found errors give it. */
+export const realmName = (type: RealmType) => realmNoun(type).replace(/^./, (letter) => letter.toUpperCase());
+
+/** Ids are 32-bit integers in the database: a larger one names nothing (and would make the query fail). */
+export const isStorableId = (id: number) => Number.isSafeInteger(id) && id >= 0 && id <= 2_147_483_647;
+
+/** Looks a row up by an id from input: an id the database cannot hold names nothing, so the answer is null. */
+export async function findByStorableId<T>(id: number | string, lookup: (id: number) => Promise<T | null>): Promise<T | null> {
+  const value = Number(id);
+  return isStorableId(value) ? lookup(value) : null;
+}
+
+/** The viewer's access to a realm, or null when the realm does not exist. Memoised per request. */
+export function accessTo(viewer: Viewer, realm: RealmRef): Promise<{ access: Access; facts: RealmFacts } | null> {
+  return viewer.memo(`realm:${realm.type}:${realm.id}`, async () => {
+    const kind = kindOf(realm.type);
+    const facts = isStorableId(realm.id) ? await kind.load(realm.id) : null;
+    return facts && { access: await kind.access(viewer, facts), facts };
+  });
+}
+
+/**
+ * Hands the engine the facts of a realm whose row a resolver has already loaded (a field of a listed object), so that
+ * asking the policy about each object of a page costs no statement per object.
+ */
+export function knownRealm(viewer: Viewer, realm: RealmRef, facts: RealmFacts): void {
+  void viewer.memo(`realm:${realm.type}:${realm.id}`, async () => ({ access: await kindOf(realm.type).access(viewer, facts), facts }));
+}
+
+/** The facts of a realm an authorized operation works on (its existence already established by the policy). */
+export async function realmFacts(viewer: Viewer, realm: RealmRef): Promise<RealmFacts> {
+  const result = await accessTo(viewer, realm);
+  if (!result) throw new Error(`${realm.type} ${realm.id} vanished after it was authorized`);
+  return result.facts;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { RealmType } from '../generated/prisma/enums';
+
+/** One kind of domain event: what changed (`<resource>.<action>`), the object it names, and where it is recorded. */
+export interface EventKind<Type extends string = string, Data extends z.ZodType = z.ZodType> {
+  type: Type;
+  /** GraphQL type of the object `objectId` names; the triggers build webhook payloads from it. */
+  object: string;
+  /** The realm types an event of this kind is recorded in. */
+  realms: readonly RealmType[];
+  /** Shape of the event's `data` member. */
+  data: Data;
+  description: string;
+}
+
+const noData = z.object({}).strict();
+const catalogue = new Map<string, EventKind>();
+
+/** Declares an event kind; each module declares the events its services record. */
+export function defineEvent<const Type extends `${string}.${string}`, Data extends z.ZodType = typeof noData>(
+  type: Type,
+  options: { object: string; realms: readonly RealmType[]; description: string; data?: Data },
+): EventKind<Type, Data> {
+  if (catalogue.has(type)) throw new Error(`Event ${type} is declared twice`);
+  const kind = { type, object: options.object, realms: options.realms, description: options.description, data: (options.data ?? noData) as Data };
+  catalogue.set(type, kind);
+  return kind;
+}
+
+/** Every declared event kind, in declaration order. */
+export const eventCatalogue = (): readonly EventKind[] => [...catalogue.values()];
+
+/** An event that its kind does not describe is a programming error: it must not reach the stream. */
+export function assertCatalogued(kind: EventKind, realmType: RealmType, data: unknown): void {
+  if (catalogue.get(kind.type) !== kind) throw new Error(`Event ${kind.type} is not in the catalogue`);
+  if (!kind.realms.includes(realmType)) throw new Error(`Event ${kind.type} is not recorded in ${realmType} realms`);
+  const parsed = kind.data.safeParse(data);
+  if (!parsed.success) throw new Error(`Event ${kind.type} data does not match the catalogue: ${parsed.error.message}`);
+}

@@ -1,0 +1,52 @@
+import { builder } from '../../graphql/builder';
+import { DeletedType } from '../../graphql/deleted';
+import { parseId } from '../../graphql/realm';
+import { issueAccessTokenFor, issueApiClientFor, revokeAccessToken, revokeApiClient } from './access.service';
+import { IssuedAccessTokenType, IssuedApiClientType } from './access.type';
+
+const CreateApiClientInput = builder.inputType('CreateApiClientInput', {
+  description: 'Consumer credentials to issue.',
+  fields: (t) => ({
+    userId: t.id({ description: 'The user they act as; the viewer when left out (administrators may name their users).' }),
+    name: t.string({ description: 'What the credentials are for.' }),
+  }),
+});
+
+const CreateAccessTokenInput = builder.inputType('CreateAccessTokenInput', {
+  description: 'A bearer token to issue for the viewer.',
+  fields: (t) => ({
+    name: t.string({ description: 'What the token is for.' }),
+    expiresInDays: t.int({ description: 'Lifetime in days; no expiry when left out.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createApiClient: t.withAuth({ authenticated: true }).field({
+    type: IssuedApiClientType,
+    description: 'Issues OAuth consumer credentials for the viewer, or for a user the viewer administers.',
+    errors: {},
+    args: { input: t.arg({ type: CreateApiClientInput, required: true }) },
+    resolve: (_root, { input }, { viewer, serverKey }) => issueApiClientFor(viewer, serverKey, input),
+  }),
+  createAccessToken: t.withAuth({ authenticated: true }).field({
+    type: IssuedAccessTokenType,
+    description: 'Issues a bearer token for the viewer.',
+    errors: {},
+    args: { input: t.arg({ type: CreateAccessTokenInput, required: true }) },
+    resolve: (_root, { input }, { viewer }) => issueAccessTokenFor(viewer, input),
+  }),
+  deleteApiClient: t.withAuth({ authenticated: true }).field({
+    type: DeletedType,
+    description: 'Revokes consumer credentials.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, { viewer }) => revokeApiClient(viewer, parseId(args.id)),
+  }),
+  deleteAccessToken: t.withAuth({ authenticated: true }).field({
+    type: DeletedType,
+    description: 'Revokes a bearer token.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, { viewer }) => revokeAccessToken(viewer, parseId(args.id)),
+  }),
+}));

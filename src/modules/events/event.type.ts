@@ -1,0 +1,16 @@
+import type { DomainEventMessage } from '../../events/bus';
+import { builder } from '../../graphql/builder';
+import { RealmTypeEnum } from '../../graphql/realm';
+
+export const DomainEventType = builder.objectRef<DomainEventMessage>('DomainEvent').implement({
+  description: 'Something that changed: a create, update or delete recorded with the change itself.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Position in the event stream; later events have larger ids.' }),
+    type: t.exposeString('type', { description: 'What happened, as `<resource>.<action>` (for example `group.update`).' }),
+    realmType: t.expose('realmType', { type: RealmTypeEnum, description: 'Kind of realm the change happened in.' }),
+    realmId: t.exposeID('realmId', { description: 'Id of that realm.' }),
+    objectId: t.exposeID('objectId', { description: 'Id of the object that changed.' }),
+    actorId: t.exposeID('actorId', { nullable: true, description: 'User who made the change; null for the system.' }),
+    createdAt: t.string({ description: 'When the change happened (ISO 8601).', resolve: (event) => event.createdAt }),
+  }),
+});

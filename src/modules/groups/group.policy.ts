@@ -1,0 +1,109 @@
+import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
+import { type RealmFacts, accessTo, registerRealmKind } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { db } from '../../db/database';
+import type { Prisma } from '../../generated/prisma/client';
+
+/** What the access rule reads of a group row; fields that show per-group permissions select it too. */
+export const groupFactsSelection = {
+  id: true,
+  schoolId: true,
+  buildingId: true,
+  privacyLevel: true,
+  school: { select: { districtId: true } },
+} satisfies Prisma.GroupSelect;
+
+export const groupFacts = (group: Prisma.GroupGetPayload<{ select: typeof groupFactsSelection }>): RealmFacts => ({
+  districtId: group.school.districtId,
+  schoolId: group.schoolId,
+  buildingId: group.buildingId,
+  group: { id: group.id, privacyLevel: group.privacyLevel },
+});
+
+registerRealmKind({
+  type: 'GROUP',
+  noun: 'group',
+  load: async (id) => {
+    const group = await db().group.findUnique({ where: { id }, select: groupFactsSelection });
+    return group && groupFacts(group);
+  },
+  access: async (viewer, facts) => {
+    // Groups of another district are hidden whatever their privacy level, as in readableGroupsWhere.
+    if (viewer.user.districtId !== facts.districtId) return 'hidden';
+    const membership = (await viewer.groupMemberships()).get(facts.group!.id);
+    if (viewer.isSchoolAdmin(facts.districtId, facts.schoolId!) || membership === true) return 'administer';
+    if (membership === false) return 'read';
+    const { user } = viewer;
+    switch (facts.group!.privacyLevel) {
+      case 'EVERYONE':
+        return 'read';
+      case 'SCHOOL':
+        return user.schoolId === facts.schoolId ? 'read' : 'hidden';
+      case 'BUILDING':
+        return user.schoolId === facts.schoolId && (facts.buildingId === null || user.buildingId === facts.buildingId)
+          ? 'read'
+          : 'hidden';
+      default:
+        return 'hidden';
+    }
+  },
+});
+
+/** The groups of the viewer's district the viewer may read: the SQL twin of the GROUP realm's access rule. */
+export function readableGroupsWhere(viewer: Viewer): Prisma.GroupWhereInput {
+  const { user } = viewer;
+  const inDistrict: Prisma.GroupWhereInput = { school: { districtId: user.districtId } };
+  if (user.role === 'DISTRICT_ADMIN') return inDistrict;
+  return {
+    ...inDistrict,
+    OR: [
+      ...(user.role === 'SCHOOL_ADMIN' ? [{ schoolId: user.schoolId }] : []),
+      { memberships: { some: { userId: user.id } } },
+      { privacyLevel: 'EVERYONE' },
+      { privacyLevel: 'SCHOOL', schoolId: user.schoolId },
+      {
+        privacyLevel: 'BUILDING',
+        schoolId: user.schoolId,
+        OR: [{ buildingId: null }, ...(user.buildingId ? [{ buildingId: user.buildingId }] : [])],
+      },
+    ],
+  };
+}
+
+const group = (id: number) => ({ type: 'GROUP' as const, id });
+
+/** A member's right that a group option grants: administrators always have it, other members when the option is on. */
+async function memberOption(viewer: Viewer, id: number, option: 'memberPost' | 'memberPostComment', refusal: string) {
+  const verdict = await realmVerdict(viewer, group(id), 'read');
+  if (verdict !== 'allow') return verdict;
+  const membership = (await viewer.groupMemberships()).get(id);
+  if (membership === true || (await accessTo(viewer, group(id)))?.access === 'administer') return 'allow';
+  if (membership === undefined) return forbid(refusal);
+  const options = await viewer.memo(`group-options:${id}`, () =>
+    db().group.findUnique({ where: { id }, select: { memberPost: true, memberPostComment: true } }),
+  );
+  return options?.[option] ? 'allow' : forbid(refusal);
+}
+
+export const groupPolicy = definePolicy('Group', {
+  read: (viewer: Viewer, id: number) => realmVerdict(viewer, group(id), 'read'),
+  /** Staff create groups in their own school; school and district administrators in the schools they administer. */
+  create: async (viewer: Viewer, schoolId: number) => {
+    const verdict = await realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'read');
+    if (verdict !== 'allow') return verdict;
+    const school = (await accessTo(viewer, { type: 'SCHOOL', id: schoolId }))!;
+    const staff = school.access === 'administer' || (viewer.user.schoolId === school.facts.schoolId && viewer.user.role === 'TEACHER');
+    return staff ? 'allow' : forbid('Only staff of the school create groups in it');
+  },
+  update: (viewer: Viewer, id: number) => realmVerdict(viewer, group(id), 'administer'),
+  delete: (viewer: Viewer, id: number) => realmVerdict(viewer, group(id), 'administer'),
+  /** Adding and removing members, and seeing the access code. */
+  administer: (viewer: Viewer, id: number) => realmVerdict(viewer, group(id), 'administer'),
+  /** Posting in the group (options/member_post). */
+  post: (viewer: Viewer, id: number) => memberOption(viewer, id, 'memberPost', 'Members may not post in this group'),
+  /** Commenting on what is posted in the group (options/member_post_comment). */
+  comment: (viewer: Viewer, id: number) =>
+    memberOption(viewer, id, 'memberPostComment', 'Members may not comment in this group'),
+  createCategory: (viewer: Viewer, districtId: number) =>
+    viewer.isDistrictAdmin(districtId) ? 'allow' : forbid('Only district administrators create group categories'),
+});

@@ -1,0 +1,49 @@
+import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
+import { accessTo, registerRealmKind } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { db } from '../../db/database';
+
+registerRealmKind({
+  type: 'DISTRICT',
+  noun: 'district',
+  load: async (id) => {
+    const district = await db().district.findUnique({ where: { id }, select: { id: true } });
+    return district && { districtId: district.id, schoolId: null, buildingId: null };
+  },
+  access: (viewer, facts) =>
+    viewer.user.districtId !== facts.districtId ? 'hidden' : viewer.isDistrictAdmin(facts.districtId) ? 'administer' : 'read',
+});
+
+// Schools are known district-wide; their administrators are the school's and the district's.
+registerRealmKind({
+  type: 'SCHOOL',
+  noun: 'school',
+  load: async (id) => {
+    const school = await db().school.findUnique({ where: { id }, select: { districtId: true, parentId: true } });
+    return school && { districtId: school.districtId, schoolId: school.parentId ?? id, buildingId: school.parentId ? id : null };
+  },
+  access: (viewer, facts) =>
+    viewer.user.districtId !== facts.districtId
+      ? 'hidden'
+      : viewer.isSchoolAdmin(facts.districtId, facts.schoolId!)
+        ? 'administer'
+        : 'read',
+});
+
+const school = (id: number) => ({ type: 'SCHOOL' as const, id });
+
+export const schoolPolicy = definePolicy('School', {
+  read: (viewer: Viewer, id: number) => realmVerdict(viewer, school(id), 'read'),
+  create: (viewer: Viewer, districtId: number) =>
+    viewer.isDistrictAdmin(districtId) ? 'allow' : forbid('Only district administrators create schools'),
+  createBuilding: (viewer: Viewer, parentId: number) => realmVerdict(viewer, school(parentId), 'administer'),
+  update: (viewer: Viewer, id: number) => realmVerdict(viewer, school(id), 'administer'),
+  /** A school goes with everything in it, so only its district's administrators delete it; buildings, its own too. */
+  delete: async (viewer: Viewer, id: number) => {
+    const verdict = await realmVerdict(viewer, school(id), 'administer');
+    if (verdict !== 'allow') return verdict;
+    const { facts } = (await accessTo(viewer, school(id)))!;
+    if (facts.buildingId !== null) return verdict;
+    return viewer.isDistrictAdmin(facts.districtId) ? 'allow' : forbid('Only district administrators delete schools');
+  },
+});

@@ -1,0 +1,55 @@
+import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
+import { type RealmFacts, registerRealmKind } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { db } from '../../db/database';
+import type { Prisma } from '../../generated/prisma/client';
+import type { Role } from '../../generated/prisma/enums';
+
+/** What the access rule reads of a user row; fields that show per-user permissions select it too. */
+export const userFactsSelection = {
+  id: true,
+  schoolId: true,
+  buildingId: true,
+  role: true,
+  school: { select: { districtId: true } },
+} satisfies Prisma.UserSelect;
+
+export const userFacts = (user: Prisma.UserGetPayload<{ select: typeof userFactsSelection }>): RealmFacts => ({
+  districtId: user.school.districtId,
+  schoolId: user.schoolId,
+  buildingId: user.buildingId,
+  userId: user.id,
+  userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN',
+});
+
+registerRealmKind({
+  type: 'USER',
+  noun: 'user',
+  load: async (id) => {
+    const user = await db().user.findUnique({ where: { id }, select: userFactsSelection });
+    return user && userFacts(user);
+  },
+  access: (viewer, facts) => {
+    if (viewer.user.districtId !== facts.districtId) return 'hidden';
+    if (viewer.id === facts.userId || viewer.isDistrictAdmin(facts.districtId)) return 'administer';
+    // A school administrator administers the school's users but not a district administrator who belongs to it:
+    // acting in that user's realm (their credentials above all) would lend district powers.
+    if (viewer.isSchoolAdmin(facts.districtId, facts.schoolId!) && !facts.userIsDistrictAdmin) return 'administer';
+    return viewer.user.schoolId === facts.schoolId ? 'read' : 'hidden';
+  },
+});
+
+const user = (id: number) => ({ type: 'USER' as const, id });
+
+export const userPolicy = definePolicy('User', {
+  /** Users are visible within their school, and to their district's administrators. */
+  read: (viewer: Viewer, id: number) => realmVerdict(viewer, user(id), 'read'),
+  /** The e-mail address is for the user and whoever administers them. */
+  readEmail: (viewer: Viewer, id: number) => realmVerdict(viewer, user(id), 'administer'),
+  /** School administrators create the school's users; district administrators are created by their peers only. */
+  create: async (viewer: Viewer, subject: { schoolId: number; role: Role }) => {
+    const verdict = await realmVerdict(viewer, { type: 'SCHOOL', id: subject.schoolId }, 'administer');
+    if (verdict !== 'allow' || subject.role !== 'DISTRICT_ADMIN' || viewer.user.role === 'DISTRICT_ADMIN') return verdict;
+    return forbid('Only district administrators create district administrators');
+  },
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { clearable, createInput, email, numericId, requiredText, text } from '../../core/validation';
+
+export const createUserSchema = createInput(
+  {
+    schoolId: numericId,
+    buildingId: numericId,
+    username: requiredText(255).regex(/^\S+$/, 'must not contain spaces'),
+    schoolUid: clearable(text(255).min(1, 'must not be empty').nullable(), null),
+    nameFirst: requiredText(255),
+    nameLast: requiredText(255),
+    email: clearable(email, ''),
+    role: z.enum(['DISTRICT_ADMIN', 'SCHOOL_ADMIN', 'TEACHER', 'STUDENT', 'PARENT']),
+    triggerAdmin: z.boolean(),
+  },
+  ['username', 'nameFirst', 'nameLast', 'role'],
+);

@@ -1,0 +1,117 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { XMLParser } from 'fast-xml-parser';
+import { z } from 'zod';
+import type { RestRoute } from '../../src/rest/route';
+import { createRouter } from '../../src/rest/router';
+import { restRoutes } from '../../src/rest/routes';
+
+/**
+ * Every /v1 response a test produces is checked here against the wire contract its route declares, in JSON and in
+ * XML, so that the declared schemas (and the OpenAPI document made from them) cannot drift from what is served.
+ */
+
+type JsonSchema = { [key: string]: unknown };
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+const match = createRouter(restRoutes);
+
+const errorBody = z
+  .object({ error: z.string(), issues: z.array(z.object({ field: z.string(), message: z.string() }).strict()).optional() })
+  .strict();
+
+const compiled = new Map<z.ZodType, { schema: JsonSchema; validate: ValidateFunction }>();
+function contractOf(schema: z.ZodType) {
+  let entry = compiled.get(schema);
+  if (!entry) {
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
+    entry = { schema: json, validate: ajv.compile(json) };
+    compiled.set(schema, entry);
+  }
+  return entry;
+}
+
+const xmlParser = new XMLParser({ ignoreDeclaration: true, parseTagValue: false, trimValues: false });
+
+function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  const ref = schema.$ref as string | undefined;
+  return ref ? resolve((root.$defs as Record<string, JsonSchema>)[ref.replace('#/$defs/', '')]!, root) : schema;
+}
+
+function typeOf(schema: JsonSchema, root: JsonSchema): string | undefined {
+  const resolved = resolve(schema, root);
+  if (typeof resolved.type === 'string') return resolved.type;
+  const options = (resolved.anyOf ?? resolved.oneOf) as JsonSchema[] | undefined;
+  return options?.map((option) => typeOf(option, root)).find(Boolean);
+}
+
+/** XML carries every value as text and a one-item list as one element: read it back with the schema's types. */
+function fromXml(value: unknown, schema: JsonSchema, root: JsonSchema): unknown {
+  const resolved = resolve(schema, root);
+  switch (typeOf(resolved, root)) {
+    case 'array': {
+      if (value === '') return [];
+      const items = Array.isArray(value) ? value : [value];
+      return items.map((item) => fromXml(item, resolved.items as JsonSchema, root));
+    }
+    case 'object': {
+      if (value === '') return {};
+      const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([key, child]) => [key, properties[key] ? fromXml(child, properties[key], root) : child]),
+      );
+    }
+    case 'integer':
+    case 'number':
+      return value === '' ? value : Number(value);
+    default:
+      return value;
+  }
+}
+
+function fail(request: Request, status: number, problem: string, text: string): never {
+  throw new Error(`${request.method} ${new URL(request.url).pathname} answered ${status} outside its wire contract: ${problem}\n${text.slice(0, 2000)}`);
+}
+
+function bodyOf(request: Request, response: Response, text: string): unknown {
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json')) return JSON.parse(text);
+  if (type.startsWith('text/xml')) {
+    if (!text.startsWith('<?xml version="1.0" encoding="utf-8" ?><result')) fail(request, response.status, 'not an XML result document', text);
+    return (xmlParser.parse(text) as { result: unknown }).result;
+  }
+  return fail(request, response.status, `content type ${type}`, text);
+}
+
+function checkAgainst(schema: z.ZodType, request: Request, response: Response, text: string) {
+  const { schema: json, validate } = contractOf(schema);
+  const raw = bodyOf(request, response, text);
+  const body = response.headers.get('content-type')?.startsWith('text/xml') ? fromXml(raw, json, json) : raw;
+  if (!validate(body)) fail(request, response.status, ajv.errorsText(validate.errors), text);
+}
+
+/** Checks one /v1 exchange: success bodies against the route's declared response, failures against the error shape. */
+export async function assertWireContract(request: Request, response: Response): Promise<void> {
+  const url = new URL(request.url);
+  const path = url.pathname.slice('/v1'.length).replace(/\/+$/, '') || '/';
+  const { status } = response;
+  const text = await response.clone().text();
+  if (request.method === 'OPTIONS' || request.method === 'HEAD') return;
+  if (status === 401) {
+    if (!response.headers.get('content-type')?.startsWith('text/plain')) fail(request, status, 'a 401 is plain text', text);
+    return;
+  }
+  if (status >= 400) return checkAgainst(errorBody, request, response, text);
+  const found = match(request.method, path);
+  // Paths outside the route table (the API document and its reference page) have their own tests.
+  if (found.kind !== 'route') return;
+  const route: RestRoute = found.route;
+  if (!(status in route.responses)) fail(request, status, `the route declares ${Object.keys(route.responses).join(', ')}`, text);
+  const declared = route.responses[status];
+  if (declared === null) {
+    if (text !== '') fail(request, status, 'the route declares an empty body', text);
+    return;
+  }
+  checkAgainst(declared!, request, response, text);
+}
