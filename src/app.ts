@@ -11,6 +11,7 @@ import type { Context } from './graphql/builder';
 import { schema } from './graphql/schema';
 import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './logging';
 import { useRestFacade } from './rest/facade';
+import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
 
 export interface AppOptions {
@@ -82,7 +83,11 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     plugins: [
       useRequestLogging(logger),
       useHealthChecks(database),
+      // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
+      useRestReference({ routes: restRoutes, publicUrl: config.publicUrl }),
       useRestFacade({ routes: restRoutes, publicUrl: config.publicUrl, bodyLimitBytes: config.bodyLimitBytes, logger }),
+      // After the facade, whose onResponse answers OPTIONS on every /v1 path.
+      useRestReferencePreflight(),
       // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.
       useAuthenticationChallenge(),
       // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.

@@ -8,13 +8,14 @@ import { db } from '../../src/db/database';
 import { createLogger } from '../../src/logging';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import { RestClient } from '../support/client';
-import { createGroup, createWorld } from '../support/factories';
+import { type World, createGroup, createWorld } from '../support/factories';
 import { testOrigin, useTestServer } from '../support/harness';
+import { v1 } from '../support/wire';
 
 // OAuth 1.0a and bearer tokens over HTTP, through app.fetch: the wire forms real clients send.
 
 const server = useTestServer();
-let world: Awaited<ReturnType<typeof createWorld>>;
+let world: World;
 let key: string;
 let secret: string;
 
@@ -52,7 +53,7 @@ interface HandBuilt {
 /** An HMAC-SHA1 Authorization header assembled by hand, in the shape a given client library sends. */
 function handBuilt(options: HandBuilt = {}): string {
   const method = options.method ?? 'GET';
-  const url = options.url ?? `${testOrigin}/v1/users/me`;
+  const url = options.url ?? `${v1}/users/me`;
   const params: Record<string, string> = {
     oauth_consumer_key: options.consumerKey ?? key,
     oauth_nonce: options.nonce ?? nonce(),
@@ -104,18 +105,18 @@ beforeAll(async () => {
 describe('OAuth 1.0a over /v1', () => {
   it('accepts HMAC-SHA1 and PLAINTEXT from a client library, acting as the key\'s user', async () => {
     for (const method of ['HMAC-SHA1', 'PLAINTEXT'] as const) {
-      const response = await me(librarySigned('GET', `${testOrigin}/v1/users/me`, method));
+      const response = await me(librarySigned('GET', `${v1}/users/me`, method));
       expect(response.status).toBe(303);
-      expect(response.headers.get('location')).toBe(`${testOrigin}/v1/users/${world.teacher.id}`);
+      expect(response.headers.get('location')).toBe(`${v1}/users/${world.teacher.id}`);
     }
   });
 
   it('accepts a secret with reserved characters, signed by the library', async () => {
     const odd = await issueApiClient(server.serverKey, { userId: world.student.id, consumerKey: 'odd-key', consumerSecret: 'p+q/r=s&t u' });
     for (const method of ['HMAC-SHA1', 'PLAINTEXT'] as const) {
-      const response = await me(librarySigned('GET', `${testOrigin}/v1/users/me`, method, { key: odd.consumerKey, secret: odd.consumerSecret }));
+      const response = await me(librarySigned('GET', `${v1}/users/me`, method, { key: odd.consumerKey, secret: odd.consumerSecret }));
       expect(response.status).toBe(303);
-      expect(response.headers.get('location')).toBe(`${testOrigin}/v1/users/${world.student.id}`);
+      expect(response.headers.get('location')).toBe(`${v1}/users/${world.student.id}`);
     }
   });
 
@@ -161,7 +162,7 @@ describe('OAuth 1.0a over /v1', () => {
   it('accepts an empty oauth_token sent when the client signed without it, and the reverse', async () => {
     const timestamp = now();
     const base = { oauth_consumer_key: key, oauth_signature_method: 'HMAC-SHA1', oauth_timestamp: String(timestamp), oauth_version: '1.0' };
-    const url = `${testOrigin}/v1/users/me`;
+    const url = `${v1}/users/me`;
     const sentEmpty = hmac('GET', url, { ...base, oauth_nonce: 'n-1' }, secret);
     expect((await me(handBuilt({ timestamp, nonce: 'n-1', token: '', signature: sentEmpty }))).status).toBe(303);
     const leftOut = hmac('GET', url, { ...base, oauth_nonce: 'n-2', oauth_token: '' }, secret);
@@ -218,22 +219,22 @@ describe('OAuth 1.0a over /v1', () => {
 
   it('signs the query string: GET /v1/groups?start=0&limit=5', async () => {
     await createGroup(world.school.id);
-    const url = `${testOrigin}/v1/groups?start=0&limit=5`;
+    const url = `${v1}/groups?start=0&limit=5`;
     const signed = await server.fetch('/v1/groups?start=0&limit=5', { headers: { authorization: handBuilt({ url }) } });
     expect(signed.status).toBe(200);
     const body = (await signed.json()) as { links: { self: string } };
-    expect(body.links.self).toBe(`${testOrigin}/v1/groups?start=0&limit=5`);
+    expect(body.links.self).toBe(`${v1}/groups?start=0&limit=5`);
     const library = await server.fetch('/v1/groups?start=0&limit=5', { headers: { authorization: librarySigned('GET', url, 'HMAC-SHA1') } });
     expect(library.status).toBe(200);
     // The same signature without the query in the base string does not verify.
-    const unsigned = handBuilt({ url: `${testOrigin}/v1/groups` });
+    const unsigned = handBuilt({ url: `${v1}/groups` });
     await expect401(await server.fetch('/v1/groups?start=0&limit=5', { headers: { authorization: unsigned } }), 'Invalid OAuth signature');
   });
 
   it('does not sign the method: a GET signature does not verify a POST', async () => {
     const response = await server.fetch('/v1/groups', {
       method: 'POST',
-      headers: { authorization: handBuilt({ url: `${testOrigin}/v1/groups` }), 'content-type': 'application/json' },
+      headers: { authorization: handBuilt({ url: `${v1}/groups` }), 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Never created' }),
     });
     await expect401(response, 'Invalid OAuth signature');
@@ -285,7 +286,7 @@ describe('credentials on /graphql', () => {
     const response = await graphql({ authorization: handBuilt({ method: 'POST', url: `${testOrigin}/graphql` }) });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { viewer: { id: String(world.teacher.id) } } });
-    const wrongUrl = await graphql({ authorization: handBuilt({ method: 'POST', url: `${testOrigin}/v1/graphql` }) });
+    const wrongUrl = await graphql({ authorization: handBuilt({ method: 'POST', url: `${v1}/graphql` }) });
     expect(wrongUrl.status).toBe(401);
     expect(((await wrongUrl.json()) as { errors: { message: string }[] }).errors[0].message).toBe('Invalid OAuth signature');
   });
@@ -374,12 +375,12 @@ describe('bootstrap credential', () => {
     const user = await db().user.findUniqueOrThrow({ where: { id: userId }, include: { school: true } });
     const admin = new RestClient(server, credential.consumerKey, credential.consumerSecret);
     const whoami = await admin.get('/users/me');
-    expect([whoami.status, whoami.headers.get('location')]).toEqual([303, `${testOrigin}/v1/users/${userId}`]);
+    expect([whoami.status, whoami.headers.get('location')]).toEqual([303, `${v1}/users/${userId}`]);
 
     const school = await admin.post('/schools', { title: 'Second Bootstrap School', city: 'Springfield' });
     expect(school.status).toBe(201);
     expect(school.json).toMatchObject({ title: 'Second Bootstrap School', city: 'Springfield' });
-    expect(school.json.links.self).toBe(`${testOrigin}/v1/schools/${school.json.id}`);
+    expect(school.json.links.self).toBe(`${v1}/schools/${school.json.id}`);
     const stored = await db().school.findUniqueOrThrow({ where: { id: Number(school.json.id) } });
     expect(stored.districtId).toBe(user.school.districtId);
 
@@ -390,6 +391,6 @@ describe('bootstrap credential', () => {
     const post = await admin.post(`/districts/${user.school.districtId}/posts`, { title: 'Welcome', body: 'Hello, district' });
     expect(post.status).toBe(201);
     expect(post.json).toMatchObject({ title: 'Welcome', body: 'Hello, district' });
-    expect(post.json.links.self).toBe(`${testOrigin}/v1/districts/${user.school.districtId}/posts/${post.json.id}`);
+    expect(post.json.links.self).toBe(`${v1}/districts/${user.school.districtId}/posts/${post.json.id}`);
   });
 });

@@ -1,24 +1,25 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret, hashToken } from '../../src/auth/secrets';
 import { db } from '../../src/db/database';
-import { RestClient, graphqlClientFor } from '../support/client';
-import { createUser, createWorld, watchDomainEvents } from '../support/factories';
+import { type GraphQLClient, RestClient, clientsFor, forbidden, refusal } from '../support/client';
+import { type World, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { v1 } from '../support/wire';
+import { expectNothingWritten } from '../support/writes';
 
 const server = useTestServer();
+const clients = clientsFor(server);
 
-type World = Awaited<ReturnType<typeof createWorld>>;
-type GraphQL = Awaited<ReturnType<typeof graphqlClientFor>>;
 const cast = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'parent', 'otherSchoolStudent', 'outsider', 'colleague'] as const;
 type Person = (typeof cast)[number];
 let world: World & { colleague: { id: number } };
-let gql: Record<Person, GraphQL>;
+let gql: Record<Person, GraphQLClient>;
 
 /** Every GraphQL client is issued up front: issuing its token records a domain event, which would disturb the event assertions. */
 beforeAll(async () => {
   const created = await createWorld();
   world = { ...created, colleague: await createUser(created.school.id, 'TEACHER') };
-  gql = Object.fromEntries(await Promise.all(cast.map(async (p) => [p, await graphqlClientFor(server, world[p])]))) as typeof gql;
+  gql = await clients.graphqlFor(cast, world);
 });
 
 const errorFields = `... on ValidationError { message issues { field message } }
@@ -31,28 +32,12 @@ const createAccessTokenDoc = `mutation($input: CreateAccessTokenInput!) { create
 const deleteAccessTokenDoc = `mutation($id: ID!) { deleteAccessToken(id: $id) { __typename ... on Deleted { id } ${errorFields} } }`;
 
 const id = (object: { id: number }) => String(object.id);
-const forbidden = { status: 403, data: null, code: 'FORBIDDEN', message: 'You may not manage this user\'s credentials' };
-const refusal = (response: Awaited<ReturnType<GraphQL>>) => ({
-  status: response.status,
-  data: response.data ?? null,
-  code: response.errors?.[0]?.extensions?.code,
-  message: response.errors?.[0]?.message,
-});
+const notTheirs = forbidden('You may not manage this user\'s credentials');
 const notFound = (objectType: string, objectId: number | string) =>
   ({ __typename: 'NotFoundError', message: `${objectType} ${objectId} was not found`, objectType, objectId: String(objectId) });
 /** A credential event as watchDomainEvents reports it: in the realm of the credential's user. */
 const credentialEvent = (type: string, user: { id: number }, objectId: number | string, actor: { id: number }, schoolId = world.school.id) =>
   [type, 'USER', user.id, Number(objectId), actor.id, world.district.id, schoolId];
-
-/** Runs a request that must fail, and checks that it wrote no credential and no domain event. */
-async function expectNothingWritten<T>(action: () => Promise<T>): Promise<T> {
-  const state = () => Promise.all([db().apiClient.findMany({ orderBy: { id: 'asc' } }), db().accessToken.findMany({ orderBy: { id: 'asc' } })]);
-  const [before, events] = [await state(), await watchDomainEvents()];
-  const result = await action();
-  expect(await state()).toEqual(before);
-  expect(await events()).toEqual([]);
-  return result;
-}
 
 /** Issues consumer credentials through the API and returns them with a REST client signing with them. */
 async function issueClient(person: Person, input: Record<string, unknown> = {}) {
@@ -77,7 +62,7 @@ describe('createApiClient', () => {
     expect(await events()).toEqual([credentialEvent('api_client.create', world.student, issued.id, world.student)]);
 
     const me = await rest.get('/users/me');
-    expect([me.status, me.headers.get('location')]).toEqual([303, `http://lectern.test/v1/users/${world.student.id}`]);
+    expect([me.status, me.headers.get('location')]).toEqual([303, `${v1}/users/${world.student.id}`]);
 
     const row = await db().apiClient.findUniqueOrThrow({ where: { id: Number(issued.id) } });
     expect([row.userId, row.name, row.consumerKey]).toEqual([world.student.id, 'Gradebook sync', issued.consumerKey]);
@@ -91,7 +76,7 @@ describe('createApiClient', () => {
     const { issued, rest } = await issueClient('schoolAdmin', { userId: id(world.teacher), name: null });
     expect([issued.userId, issued.name]).toEqual([id(world.teacher), '']);
     expect(await events()).toEqual([credentialEvent('api_client.create', world.teacher, issued.id, world.schoolAdmin)]);
-    expect((await rest.get('/users/me')).headers.get('location')).toBe(`http://lectern.test/v1/users/${world.teacher.id}`);
+    expect((await rest.get('/users/me')).headers.get('location')).toBe(`${v1}/users/${world.teacher.id}`);
     expect((await gql.teacher('{ apiClients { id } }')).data.apiClients).toContainEqual({ id: issued.id });
     expect((await gql.schoolAdmin('{ apiClients { id } }')).data.apiClients).not.toContainEqual({ id: issued.id });
   });
@@ -107,7 +92,7 @@ describe('createApiClient', () => {
     ['a school administrator for a district administrator', 'schoolAdmin', 'districtAdmin'],
   ] as const)('refuses %s with 403 FORBIDDEN', async (_name, person, target) => {
     const response = await expectNothingWritten(() => gql[person](createApiClientDoc, { input: { userId: id(world[target]) } }));
-    expect(refusal(response)).toEqual(forbidden);
+    expect(refusal(response)).toEqual(notTheirs);
   });
 
   it.each([
@@ -162,7 +147,7 @@ describe('apiClients and deleteApiClient', () => {
 
   it('refuses another user of the school (403) and hides the client from other districts and unknown ids', async () => {
     const { issued, rest } = await issueClient('student');
-    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteApiClientDoc, { id: issued.id })))).toEqual(forbidden);
+    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteApiClientDoc, { id: issued.id })))).toEqual(notTheirs);
     const far = await expectNothingWritten(() => gql.outsider(deleteApiClientDoc, { id: issued.id }));
     expect(far.data.deleteApiClient).toEqual(notFound('ApiClient', issued.id));
     for (const unknown of ['2147483647', '99999999999']) {
@@ -216,7 +201,7 @@ describe('access tokens', () => {
 
   it('lists the viewer\'s tokens without the tokens', async () => {
     const user = await createUser(world.school.id, 'STUDENT');
-    const client = await graphqlClientFor(server, user);
+    const client = await clients.graphql(user);
     const issued = (await client(createAccessTokenDoc, { input: { name: 'Laptop', expiresInDays: 1 } })).data.createAccessToken;
     const listed = await client('{ accessTokens { id name createdAt expiresAt } }');
     const rows = await db().accessToken.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
@@ -229,7 +214,7 @@ describe('access tokens', () => {
 
   it('revokes a token: it then answers 401; others of the school get 403, other districts NotFoundError', async () => {
     const issued = (await gql.student(createAccessTokenDoc, { input: { name: 'Tablet' } })).data.createAccessToken;
-    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteAccessTokenDoc, { id: issued.id })))).toEqual(forbidden);
+    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteAccessTokenDoc, { id: issued.id })))).toEqual(notTheirs);
     const far = await expectNothingWritten(() => gql.outsider(deleteAccessTokenDoc, { id: issued.id }));
     expect(far.data.deleteAccessToken).toEqual(notFound('AccessToken', issued.id));
     expect((await bearer(issued.token)).status).toBe(200);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { graphqlClientFor } from '../support/client';
+import { type GraphQLClient, graphqlClientFor } from '../support/client';
 import { createDistrict, createGroup, createSchool, createUser } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
@@ -15,7 +15,7 @@ const query = /* GraphQL */ `
 `;
 
 /** SQL statements one GraphQL request sends, authentication included. */
-async function statementsFor(graphql: Awaited<ReturnType<typeof graphqlClientFor>>, limit: number) {
+async function statementsFor(graphql: GraphQLClient, limit: number) {
   const before = server.database.statementCount;
   const result = await graphql(query, { limit });
   expect(result.errors).toBeUndefined();
@@ -23,7 +23,7 @@ async function statementsFor(graphql: Awaited<ReturnType<typeof graphqlClientFor
 }
 
 describe('list queries', () => {
-  let graphql: Awaited<ReturnType<typeof graphqlClientFor>>;
+  let graphql: GraphQLClient;
 
   beforeAll(async () => {
     const district = await createDistrict();

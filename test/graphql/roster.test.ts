@@ -1,24 +1,25 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
-import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
-import { createGroup, createSection, createWorld, unique, watchDomainEvents } from '../support/factories';
+import { type GraphQLClient, type RestClient, clientsFor, forbidden, refusal } from '../support/client';
+import { type World, createGroup, createSection, createWorld, unique, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { placeholders } from '../support/placeholders';
+import { expectNothingWritten } from '../support/writes';
 
 const server = useTestServer();
+const clients = clientsFor(server);
 
-type World = Awaited<ReturnType<typeof createWorld>>;
-type GraphQL = Awaited<ReturnType<typeof graphqlClientFor>>;
 const cast = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'parent', 'otherSchoolStudent', 'outsider'] as const;
 type Person = (typeof cast)[number];
 let world: World;
-let gql: Record<Person, GraphQL>;
+let gql: Record<Person, GraphQLClient>;
 let rest: Record<'student' | 'parent', RestClient>;
 
 /** Every credential is issued up front: issuing one records a domain event, which would disturb the event assertions. */
 beforeAll(async () => {
   world = await createWorld();
-  gql = Object.fromEntries(await Promise.all(cast.map(async (p) => [p, await graphqlClientFor(server, world[p])]))) as typeof gql;
-  rest = { student: await restClientFor(server, world.student), parent: await restClientFor(server, world.parent) };
+  gql = await clients.graphqlFor(cast, world);
+  rest = await clients.restFor(['student', 'parent'], world);
 });
 
 const errorFields = `... on ValidationError { message issues { field message } }
@@ -37,29 +38,7 @@ const sectionDoc = `query($id: ID!) { section(id: $id) { id title enrollments { 
 
 const id = (object: { id: number }) => String(object.id);
 /** Tables are written before the world exists: OTHER and BUILDING stand for its other school and its building. */
-const resolve = (fields: Record<string, string>) => {
-  const places: Record<string, string> = { OTHER: id(world.otherSchool), BUILDING: id(world.building) };
-  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, places[value] ?? value]));
-};
-const forbidden = (message: string) => ({ status: 403, data: null, code: 'FORBIDDEN', message });
-/** The parts of a refused request that tests compare. */
-const refusal = (response: Awaited<ReturnType<GraphQL>>) => ({
-  status: response.status,
-  data: response.data ?? null,
-  code: response.errors?.[0]?.extensions?.code,
-  message: response.errors?.[0]?.message,
-});
-
-/** Runs a request that must fail, and checks that it wrote no roster row and no domain event. */
-async function expectNothingWritten<T>(action: () => Promise<T>): Promise<T> {
-  const state = () =>
-    Promise.all([db().user.count(), db().course.count(), db().section.count(), db().enrollment.count(), db().groupMembership.count()]);
-  const [before, events] = [await state(), await watchDomainEvents()];
-  const result = await action();
-  expect(await state()).toEqual(before);
-  expect(await events()).toEqual([]);
-  return result;
-}
+const resolve = placeholders(() => ({ OTHER: world.otherSchool, BUILDING: world.building }));
 
 describe('createUser', () => {
   it('lets a school administrator create a teacher in a building of their school, with a user.create event', async () => {

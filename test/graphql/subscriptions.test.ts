@@ -7,11 +7,11 @@ import { issueAccessToken } from '../../src/modules/access/access.service';
 import { createHttpServer } from '../../src/server';
 import { useRedisEventBus } from '../../src/events/bus';
 import { type RestClient, restClientFor } from '../support/client';
-import { createGroup, createWorld } from '../support/factories';
+import { type World, createGroup, createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
-let world: Awaited<ReturnType<typeof createWorld>>;
+let world: World;
 let groupId: number;
 let groupAdmin: RestClient;
 let token: string;

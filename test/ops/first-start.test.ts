@@ -14,8 +14,6 @@ import { type ServerProcess, startServerProcess } from '../support/process';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'lectern-first-start-'));
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
-// The cases below choose SEED_DEMO themselves; a value in the developer's shell must not reach the servers they start.
-delete process.env.SEED_DEMO;
 
 const hasCurl = spawnSync('curl', ['--version']).status === 0 && spawnSync('bash', ['-c', 'true']).status === 0;
 

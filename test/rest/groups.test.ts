@@ -1,49 +1,43 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import type { PrivacyLevel } from '../../src/generated/prisma/enums';
-import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
+import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import {
-  createBlogPosts, createGroup, createGroupCategory, createSchool, createUser, createWorld, watchDomainEvents,
+  type World, createBlogPosts, createGroup, createGroupCategory, createSchool, createUser, createWorld, watchDomainEvents,
 } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { placeholders } from '../support/placeholders';
+import { asJson, el, v1, xmlHead } from '../support/wire';
+import { expectNothingWritten } from '../support/writes';
 
 const server = useTestServer();
-const v1 = 'http://lectern.test/v1';
-const xmlHead = '<?xml version="1.0" encoding="utf-8" ?>';
+const clients = clientsFor(server);
 const codePattern = /^[A-Z2-9]{5}-[A-Z2-9]{5}$/;
 
-type World = Awaited<ReturnType<typeof createWorld>>;
 const cast = ['teacher', 'student', 'parent', 'schoolAdmin', 'districtAdmin', 'otherSchoolStudent', 'outsider', 'member'] as const;
 type Person = (typeof cast)[number];
-type GraphQL = Awaited<ReturnType<typeof graphqlClientFor>>;
 let world: World & { member: { id: number } };
 let as: Record<Person, RestClient>;
-let gqlTeacher: GraphQL;
-let gqlDistrictAdmin: GraphQL;
+let gqlTeacher: GraphQLClient;
+let gqlDistrictAdmin: GraphQLClient;
 let clubs: { id: number };
-let places: Record<string, string>;
+let places: Record<string, { id: number }>;
 
 /** Every client is issued up front: issuing one records a domain event, which would disturb the event assertions. */
 beforeAll(async () => {
   const created = await createWorld();
   world = { ...created, member: await createUser(created.otherSchool.id, 'STUDENT') };
-  as = Object.fromEntries(await Promise.all(cast.map(async (p) => [p, await restClientFor(server, world[p])]))) as typeof as;
-  gqlTeacher = await graphqlClientFor(server, world.teacher);
-  gqlDistrictAdmin = await graphqlClientFor(server, world.districtAdmin);
+  as = await clients.restFor(cast, world);
+  gqlTeacher = await clients.graphql(world.teacher);
+  gqlDistrictAdmin = await clients.graphql(world.districtAdmin);
   clubs = await createGroupCategory(world.district.id, 'Clubs');
   const far = await createGroupCategory(world.otherDistrict.id);
   const otherBuilding = await createSchool(world.district.id, { parentId: world.otherSchool.id });
-  places = Object.fromEntries(Object.entries({ SCHOOL: world.school, BUILDING: world.building, OTHER: world.otherSchool,
-    OTHER_BUILDING: otherBuilding, FAR: far }).map(([name, { id }]) => [name, String(id)]));
+  places = { SCHOOL: world.school, BUILDING: world.building, OTHER: world.otherSchool, OTHER_BUILDING: otherBuilding, FAR: far };
 });
 
-/** Test tables are written before the world exists, naming its objects by placeholder (SCHOOL, OTHER, FAR, ...). */
-const resolve = <T>(value: T): T => {
-  const text = (s: string) => s.replace(/\b(SCHOOL|BUILDING|OTHER_BUILDING|OTHER|FAR)\b/g, (name) => places[name]!);
-  return (typeof value === 'string' ? text(value) : JSON.parse(text(JSON.stringify(value)))) as T;
-};
-/** Raw (string) bodies starting with `{` are JSON; the client sends other strings as XML. */
-const asJson = (body: unknown) => (typeof body === 'string' && body.startsWith('{') ? { contentType: 'application/json' } : {});
+/** Test tables name the world's objects by placeholder (SCHOOL, BUILDING, OTHER, OTHER_BUILDING, FAR). */
+const resolve = placeholders(() => places);
 
 /** The wire group of spec 2.7 with its defaults, then `fields` and `options` as given. */
 function wire(group: { id: number | string; title: string }, fields: Record<string, unknown> = {}, options: Record<string, number> = {}) {
@@ -57,24 +51,12 @@ function wire(group: { id: number | string; title: string }, fields: Record<stri
 type Wire = ReturnType<typeof wire> & { access_code?: string };
 
 /** The XML elements of a wire group in the platform's order, written out independently of the renderer. */
-const escape = (value: unknown) => String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const el = (name: string, value: unknown) => (value === '' ? `<${name} />` : `<${name}>${escape(value)}</${name}>`);
 const groupXml = (g: Wire, root = 'group') =>
   `<${root}>${el('id', g.id)}${el('title', g.title)}${el('description', g.description)}${el('picture_url', g.picture_url)}` +
   `${el('website', g.website)}${g.access_code ? el('access_code', g.access_code) : ''}${el('privacy_level', g.privacy_level)}` +
   `${el('category', g.category)}${el('group_code', g.group_code)}${el('school_id', g.school_id)}${el('building_id', g.building_id)}` +
   `<options>${Object.entries(g.options).map(([k, v]) => el(k, v)).join('')}</options><links>${el('self', g.links.self)}</links></${root}>`;
 
-/** Runs a request that must fail, and checks that it wrote no group, membership, category or domain event. */
-async function expectNothingWritten<T>(action: () => Promise<T>): Promise<T> {
-  const state = () =>
-    Promise.all([db().group.findMany({ orderBy: { id: 'asc' } }), db().groupMembership.count(), db().groupCategory.count()]);
-  const [before, events] = [await state(), await watchDomainEvents()];
-  const result = await action();
-  expect(await state()).toEqual(before);
-  expect(await events()).toEqual([]);
-  return result;
-}
 const fieldsOf = (json: { issues?: { field: string }[] }) => json.issues?.map((issue) => issue.field);
 
 describe('POST /groups', () => {
@@ -236,7 +218,7 @@ describe('GET /groups (paged)', () => {
   let groups: Awaited<ReturnType<typeof createGroup>>[];
   beforeAll(async () => {
     w = await createWorld();
-    teacher = await restClientFor(server, w.teacher);
+    teacher = await clients.rest(w.teacher);
     groups = [
       await createGroup(w.school.id, { buildingId: w.building.id, admins: [w.teacher.id] }),
       await createGroup(w.school.id, { privacyLevel: 'EVERYONE' }),
@@ -254,7 +236,7 @@ describe('GET /groups (paged)', () => {
   it('lists what the caller may see, with total and links.self showing the effective start and limit', async () => {
     const page = await teacher.get('/groups');
     expect([page.status, page.json]).toEqual([200, { group: [shown(0), shown(1), shown(3)], total: 3, links: self('start=0&limit=20') }]);
-    const twin = await (await graphqlClientFor(server, w.teacher))('{ groups { total start limit items { id } } }');
+    const twin = await (await clients.graphql(w.teacher))('{ groups { total start limit items { id } } }');
     expect(twin.data.groups).toEqual({ total: 3, start: 0, limit: 20, items: [0, 1, 3].map((i) => ({ id: String(groups[i]!.id) })) });
   });
 
@@ -288,10 +270,10 @@ describe('GET /groups (paged)', () => {
   });
 
   it('shows an outsider none of the district\'s groups, and school administrators every access code', async () => {
-    const outsider = await (await restClientFor(server, w.outsider)).get('/groups', { accept: 'xml' });
+    const outsider = await (await clients.rest(w.outsider)).get('/groups', { accept: 'xml' });
     expect(outsider.text)
       .toBe(`${xmlHead}<result><group /><total>0</total><links><self>${v1}/groups?start=0&amp;limit=20</self></links></result>`);
-    const admin = await (await restClientFor(server, w.schoolAdmin)).get('/groups');
+    const admin = await (await clients.rest(w.schoolAdmin)).get('/groups');
     expect(admin.json.group.map((g: Wire) => g.access_code)).toEqual(groups.map((g) => g.accessCode));
   });
 });
@@ -401,7 +383,7 @@ describe('GET /groups/categories', () => {
   const titles = ['Sports', 'Arts & Crafts', 'Science'];
   beforeAll(async () => {
     w = await createWorld();
-    client = await restClientFor(server, w.student);
+    client = await clients.rest(w.student);
     for (const title of titles) await createGroupCategory(w.district.id, title);
     await createGroupCategory(w.otherDistrict.id, 'Elsewhere');
   });
@@ -419,7 +401,7 @@ describe('GET /groups/categories', () => {
       links: { self: `${v1}/groups/categories?limit=2&start=0`, next: `${v1}/groups/categories?limit=2&start=2` } });
     expect((await client.get('/groups/categories?start=1', { accept: 'xml' })).text).toBe(listXml(all.slice(1), 3, 'start=1&amp;limit=20'));
     const elsewhere = await db().groupCategory.findFirstOrThrow({ where: { districtId: w.otherDistrict.id } });
-    expect((await (await restClientFor(server, w.outsider)).get('/groups/categories', { accept: 'xml' })).text)
+    expect((await (await clients.rest(w.outsider)).get('/groups/categories', { accept: 'xml' })).text)
       .toBe(listXml([elsewhere], 1, 'start=0&amp;limit=20'));
   });
 

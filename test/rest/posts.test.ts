@@ -1,23 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import type { PrivacyLevel, RealmType } from '../../src/generated/prisma/enums';
-import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
-import { createBlogPosts, createGroup, createSection, createUser, createWorld } from '../support/factories';
-import { testOrigin, useTestServer } from '../support/harness';
+import { clientsFor } from '../support/client';
+import { type World, createBlogPosts, createGroup, createSection, createUser, createWorld } from '../support/factories';
+import { useTestServer } from '../support/harness';
+import { v1, xmlHead } from '../support/wire';
+import { expectNothingWritten } from '../support/writes';
 
 const server = useTestServer();
-type World = Awaited<ReturnType<typeof createWorld>>;
 type Person = keyof Omit<World, 'district' | 'school' | 'building' | 'otherSchool' | 'otherDistrict' | 'farSchool'>;
 let w: World;
 let section: { id: number };
 let group: { id: number };
 
-const clients = new Map<number, Promise<RestClient>>();
+const clients = clientsFor(server);
 /** One signed REST client per user, issued on first use. */
-function as(user: { id: number }): Promise<RestClient> {
-  if (!clients.has(user.id)) clients.set(user.id, restClientFor(server, user));
-  return clients.get(user.id)!;
-}
+const as = clients.rest;
 
 beforeAll(async () => {
   w = await createWorld();
@@ -47,23 +45,13 @@ const realms: RealmCase[] = [
   { name: 'group', type: 'GROUP', prefix: 'groups', id: () => group.id, admin: 'teacher', reader: 'student', schoolId: () => w.school.id },
 ];
 
-const url = (path: string) => `${testOrigin}/v1${path}`;
+const url = (path: string) => `${v1}${path}`;
 const postEvents = (objectId: number) =>
   db().domainEvent.findMany({
     where: { objectId, type: { startsWith: 'blog_post.' } },
     orderBy: { id: 'asc' },
     select: { type: true, realmType: true, realmId: true, objectId: true, actorId: true, districtId: true, schoolId: true },
   });
-
-/** Runs a request that must fail and checks that it wrote neither a post nor a domain event. */
-async function expectNothingWritten<T>(action: () => Promise<T>): Promise<T> {
-  const counts = () =>
-    Promise.all([db().blogPost.count(), db().blogPost.aggregate({ _max: { updatedAt: true } }), db().domainEvent.count()]);
-  const before = await counts();
-  const result = await action();
-  expect(await counts()).toEqual(before);
-  return result;
-}
 
 /** Elements of one XML element's direct text children, e.g. `<id>5</id>` -> { id: '5' }. */
 function xmlFields(xml: string, element: string): Record<string, string>[] {
@@ -104,7 +92,7 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
     expect(xml.status).toBe(200);
     expect(xml.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     expect(xml.text).toBe(
-      '<?xml version="1.0" encoding="utf-8" ?><result>' +
+      `${xmlHead}<result>` +
         `<id>${id}</id><title>Hello ${realm.name}</title><body>Line one&lt;br&gt;Line two &amp; more</body>` +
         `<created>${post.created}</created><links><self>${post.links.self}</self></links></result>`,
     );
@@ -257,7 +245,7 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
   it('has a GraphQL twin that returns the same data', async () => {
     const reader = await as(w[realm.reader]);
     const rest = await reader.get(`${base()}?limit=200`);
-    const graphql = await graphqlClientFor(server, w[realm.reader]);
+    const graphql = await clients.graphql(w[realm.reader]);
     const realmArg = { type: realm.type, id: String(realm.id()) };
     const list = await graphql(
       `query($realm: RealmInput!) { blogPosts(realm: $realm, limit: 200) { total start limit items { id title body realmType realmId createdAt } } }`,
@@ -390,10 +378,12 @@ describe('group options: members post and comment when the group lets them', () 
   it('refuses members when options/member_post is 0, and readers who are not members, with 403', async () => {
     const closed = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id], memberPost: false });
     const everyone = await createGroup(w.school.id, { privacyLevel: 'EVERYONE', admins: [w.teacher.id] });
+    // Clients are issued before the check: issuing one is a write.
+    const [student, reader] = await Promise.all([as(w.student), as(w.otherSchoolStudent)]);
     await expectNothingWritten(async () => {
-      const refused = await (await as(w.student)).post(`/groups/${closed.id}/posts`, { title: 'x' });
+      const refused = await student.post(`/groups/${closed.id}/posts`, { title: 'x' });
       expect([refused.status, refused.json]).toEqual([403, { error: 'You may not change this group' }]);
-      expect((await (await as(w.otherSchoolStudent)).post(`/groups/${everyone.id}/posts`, { title: 'x' })).status).toBe(403);
+      expect((await reader.post(`/groups/${everyone.id}/posts`, { title: 'x' })).status).toBe(403);
     });
     expect((await (await as(w.teacher)).post(`/groups/${closed.id}/posts`, { title: 'From the teacher' })).status).toBe(201);
   });
@@ -407,7 +397,7 @@ describe('group options: members post and comment when the group lets them', () 
     ['a reader who is not a member', 'parent', true, true, [false, false]],
   ] as const)('tells GraphQL front ends what %s may do', async (_name, who, memberPost, memberPostComment, [post, comment]) => {
     const subject = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id], memberPost, memberPostComment });
-    const graphql = await graphqlClientFor(server, w[who]);
+    const graphql = await clients.graphql(w[who]);
     expect((await graphql(viewerCan, { id: String(subject.id) })).data.group).toEqual({ viewerCanPost: post, viewerCanComment: comment });
   });
 });
@@ -444,7 +434,7 @@ describe('routing, paging defaults and realm deletion', () => {
   });
 
   it('creates through the GraphQL union and reports typed errors there', async () => {
-    const graphql = await graphqlClientFor(server, w.teacher);
+    const graphql = await clients.graphql(w.teacher);
     const create = `mutation($realm: RealmInput!, $title: String!) { createBlogPost(realm: $realm, input: { title: $title, body: "b" }) {
       __typename ... on BlogPost { id title body realmType realmId authorId } ... on ValidationError { issues { field message } } ... on Error { message } } }`;
     const realm = { type: 'GROUP', id: String(group.id) };
@@ -459,10 +449,10 @@ describe('routing, paging defaults and realm deletion', () => {
     expect(invalid.data.createBlogPost).toEqual({ __typename: 'ValidationError', issues: [{ field: 'title', message: 'is required' }], message: 'title: is required' });
     const missing = await graphql(create, { realm: { type: 'GROUP', id: '999999' }, title: 'x' });
     expect(missing.data.createBlogPost).toEqual({ __typename: 'NotFoundError', message: 'Group 999999 was not found' });
-    const student = await graphqlClientFor(server, w.student);
+    const student = await clients.graphql(w.student);
     const forbidden = await student(create, { realm, title: 'x' });
     expect(forbidden.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
-    const hidden = await (await graphqlClientFor(server, w.outsider))(`{ blogPosts(realm: {type: GROUP, id: "${group.id}"}) { total } }`);
+    const hidden = await (await clients.graphql(w.outsider))(`{ blogPosts(realm: {type: GROUP, id: "${group.id}"}) { total } }`);
     expect(hidden.data).toEqual({ blogPosts: null });
   });
 
@@ -475,7 +465,7 @@ describe('routing, paging defaults and realm deletion', () => {
     expect((await teacher.get(`/groups/${doomed.id}/posts`)).status).toBe(404);
     expect((await teacher.get(`/groups/${doomed.id}/posts/${created.json.id}`)).status).toBe(404);
     expect(await db().blogPost.count({ where: { realmType: 'GROUP', realmId: doomed.id } })).toBe(0);
-    const graphql = await graphqlClientFor(server, w.districtAdmin);
+    const graphql = await clients.graphql(w.districtAdmin);
     const twin = await graphql(`{ blogPost(realm: {type: GROUP, id: "${doomed.id}"}, id: "${created.json.id}") { id } }`);
     expect(twin.data).toEqual({ blogPost: null });
   });

@@ -4,13 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { db } from '../../src/db/database';
 import { type RestClient, restClientFor } from '../support/client';
-import { createGroup, createWorld } from '../support/factories';
+import { type World, createGroup, createWorld } from '../support/factories';
 import { testOrigin, useTestServer } from '../support/harness';
+import { v1, xmlHead } from '../support/wire';
 
 // The HTTP protocol of /v1 (and the parts /graphql shares): rate limits, negotiation, status codes, limits, health.
 
 const server = useTestServer({ RATE_LIMIT: '3/5s', BODY_LIMIT: '1kb' });
-let world: Awaited<ReturnType<typeof createWorld>>;
+let world: World;
 let group: Awaited<ReturnType<typeof createGroup>>;
 
 beforeAll(async () => {
@@ -18,7 +19,6 @@ beforeAll(async () => {
   group = await createGroup(world.school.id, { title: 'Protocol <&> Group' });
 });
 
-const xmlDeclaration = '<?xml version="1.0" encoding="utf-8" ?>';
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A teacher's client with its own key, so that each test starts with a fresh rate-limit count. */
@@ -70,7 +70,7 @@ describe('rate limiting (3 per 5s)', () => {
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(5);
     const xml = await client.get(`/groups/${group.id}`, { accept: 'xml' });
-    expect([xml.status, xml.text]).toEqual([429, `${xmlDeclaration}<result><error>Too many requests: the limit is 3 per 5s</error></result>`]);
+    expect([xml.status, xml.text]).toEqual([429, `${xmlHead}<result><error>Too many requests: the limit is 3 per 5s</error></result>`]);
   });
 
   it('counts /v1 and /graphql together for one credential, and not for another key', async () => {
@@ -123,7 +123,7 @@ describe('content negotiation', () => {
   it('builds canonical self links, without a trailing slash the client sent', async () => {
     const response = await signed('GET', '/v1/groups/?limit=1');
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { links: { self: string } }).links.self).toBe(`${testOrigin}/v1/groups?limit=1&start=0`);
+    expect(((await response.json()) as { links: { self: string } }).links.self).toBe(`${v1}/groups?limit=1&start=0`);
   });
 
   it('refuses a start beyond GraphQL\'s 32-bit Int with 400, not 500', async () => {
@@ -139,7 +139,7 @@ describe('content negotiation', () => {
     expect([xml.status, xml.headers.get('content-type'), await xml.text()]).toEqual([
       404,
       'text/xml; charset=utf-8',
-      `${xmlDeclaration}<result><error>Not found</error></result>`,
+      `${xmlHead}<result><error>Not found</error></result>`,
     ]);
     const missing = await signed('POST', '/v1/groups', {
       headers: { accept: 'application/xml', 'content-type': 'text/xml' },
@@ -147,7 +147,7 @@ describe('content negotiation', () => {
     });
     expect([missing.status, await missing.text()]).toEqual([
       400,
-      `${xmlDeclaration}<result><error>title: is required</error><issues><field>title</field><message>is required</message></issues></result>`,
+      `${xmlHead}<result><error>title: is required</error><issues><field>title</field><message>is required</message></issues></result>`,
     ]);
   });
 });
@@ -157,7 +157,7 @@ describe('status codes', () => {
     await expectJsonError(await signed('GET', '/v1/nothing/here'), 404, 'No endpoint at /v1/nothing/here');
     await expectJsonError(await signed('GET', '/v1/groups/abc'), 404, 'No endpoint at /v1/groups/abc');
     const xml = await server.fetch('/v1/nothing', { headers: { accept: 'text/xml' } });
-    expect([xml.status, await xml.text()]).toEqual([404, `${xmlDeclaration}<result><error>No endpoint at /v1/nothing</error></result>`]);
+    expect([xml.status, await xml.text()]).toEqual([404, `${xmlHead}<result><error>No endpoint at /v1/nothing</error></result>`]);
     expect((await server.fetch('/nothing')).status).toBe(404);
   });
 
@@ -238,14 +238,14 @@ describe('status codes', () => {
       throw new Error('connection string postgres://secret@db');
     };
     try {
-      const url = `${testOrigin}/v1/groups`;
+      const url = `${v1}/groups`;
       const request = (accept: string, requestId: string) =>
         app.fetch(new Request(url, { headers: { authorization: client.authorization('GET', url), accept, 'x-request-id': requestId } }));
       const json = await request('application/json', 'req-500.json');
       expect(json.headers.get('x-request-id')).toBe('req-500.json');
       await expectJsonError(json, 500, 'Internal server error (request id req-500.json)');
       const xml = await request('text/xml', 'req-500.xml');
-      expect([xml.status, await xml.text()]).toEqual([500, `${xmlDeclaration}<result><error>Internal server error (request id req-500.xml)</error></result>`]);
+      expect([xml.status, await xml.text()]).toEqual([500, `${xmlHead}<result><error>Internal server error (request id req-500.xml)</error></result>`]);
     } finally {
       delegate.count = original;
     }
@@ -303,7 +303,7 @@ describe('body limit (1kb)', () => {
       headers: { 'content-type': 'text/xml', accept: 'text/xml' },
       body: streamOf(`<body><title>${'t'.repeat(2000)}</title></body>`),
     });
-    expect([xml.status, await xml.text()]).toEqual([413, `${xmlDeclaration}<result><error>Request body exceeds the limit of 1024 bytes</error></result>`]);
+    expect([xml.status, await xml.text()]).toEqual([413, `${xmlHead}<result><error>Request body exceeds the limit of 1024 bytes</error></result>`]);
     expect(await db().group.count({ where: { title: 'Over the limit' } })).toBe(0);
     expect((await db().group.findUniqueOrThrow({ where: { id: group.id } })).title).toBe('Protocol <&> Group');
   });

@@ -1,30 +1,35 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
-import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
-import { createBlogPosts, createGroup, createSchool, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
+import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
+import {
+  type World, createBlogPosts, createGroup, createSchool, createSection, createUser, createWorld, watchDomainEvents,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { placeholders } from '../support/placeholders';
+import { asJson, el, v1, xmlHead } from '../support/wire';
+import { expectNothingWritten } from '../support/writes';
 
 const server = useTestServer();
-const v1 = 'http://lectern.test/v1';
-const xmlHead = '<?xml version="1.0" encoding="utf-8" ?>';
+const clients = clientsFor(server);
 
-type World = Awaited<ReturnType<typeof createWorld>>;
 const cast = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'parent', 'otherSchoolStudent', 'outsider', 'otherSchoolAdmin'] as const;
 type Person = (typeof cast)[number];
-type GraphQL = Awaited<ReturnType<typeof graphqlClientFor>>;
 let world: World & { otherSchoolAdmin: { id: number } };
 let as: Record<Person, RestClient>;
-let gqlDistrictAdmin: GraphQL;
-let gqlSchoolAdmin: GraphQL;
+let gqlDistrictAdmin: GraphQLClient;
+let gqlSchoolAdmin: GraphQLClient;
 
 /** Every client is issued up front: issuing one records a domain event, which would disturb the event assertions. */
 beforeAll(async () => {
   const created = await createWorld();
   world = { ...created, otherSchoolAdmin: await createUser(created.otherSchool.id, 'SCHOOL_ADMIN') };
-  as = Object.fromEntries(await Promise.all(cast.map(async (p) => [p, await restClientFor(server, world[p])]))) as typeof as;
-  gqlDistrictAdmin = await graphqlClientFor(server, world.districtAdmin);
-  gqlSchoolAdmin = await graphqlClientFor(server, world.schoolAdmin);
+  as = await clients.restFor(cast, world);
+  gqlDistrictAdmin = await clients.graphql(world.districtAdmin);
+  gqlSchoolAdmin = await clients.graphql(world.schoolAdmin);
 });
+
+/** Test tables name the world's school and its building by placeholder. */
+const resolve = placeholders(() => ({ SCHOOL: world.school, BUILDING: world.building }));
 
 const fieldNames = [
   'address1', 'address2', 'city', 'state', 'postal_code', 'country', 'website', 'phone', 'fax', 'picture_url', 'building_code',
@@ -40,24 +45,11 @@ const wire = (school: { id: number | string; title: string }, fields: Partial<ty
   links: { self: `${v1}/schools/${school.id}` },
 });
 type Wire = ReturnType<typeof wire>;
-const escape = (value: unknown) => String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const el = (name: string, value: unknown) => (value === '' ? `<${name} />` : `<${name}>${escape(value)}</${name}>`);
 /** The XML elements of a wire school in the platform's order, written out independently of the renderer. */
 const schoolXml = (s: Wire, root: string) =>
   `<${root}>${el('id', s.id)}${el('title', s.title)}${fieldNames.map((name) => el(name, (s as Record<string, unknown>)[name])).join('')}` +
   `<links>${el('self', s.links.self)}</links></${root}>`;
 const read = async (id: number | string) => (await as.districtAdmin.get(`/schools/${id}`)).json;
-
-/** Runs a request that must fail, and checks that it wrote no school and no domain event. */
-async function expectNothingWritten<T>(action: () => Promise<T>): Promise<T> {
-  const state = () => db().school.findMany({ orderBy: { id: 'asc' } });
-  const [before, events] = [await state(), await watchDomainEvents()];
-  const result = await action();
-  expect(await state()).toEqual(before);
-  expect(await events()).toEqual([]);
-  return result;
-}
-const asJson = (body: unknown) => (typeof body === 'string' && body.startsWith('{') ? { contentType: 'application/json' } : {});
 
 /** Bad bodies for create and update, with the wire field they name (undefined when the body cannot be read). */
 type BadBody = readonly [name: string, body: unknown, field: string | undefined, message: string | RegExp];
@@ -106,7 +98,7 @@ describe('GET /schools and GET /schools/{id}/buildings (paged)', () => {
   let buildings: { id: number; title: string }[];
   beforeAll(async () => {
     w = await createWorld();
-    client = await restClientFor(server, w.student);
+    client = await clients.rest(w.student);
     buildings = [w.building];
     for (let i = 0; i < 2; i++) buildings.push(await createSchool(w.district.id, { parentId: w.school.id }));
   });
@@ -116,7 +108,7 @@ describe('GET /schools and GET /schools/{id}/buildings (paged)', () => {
       .toEqual({ school: [wire(w.school), wire(w.otherSchool)], total: 2, links: { self: `${v1}/schools?start=0&limit=20` } });
     expect((await client.get('/schools?limit=1')).json)
       .toEqual({ school: [wire(w.school)], total: 2, links: { self: `${v1}/schools?limit=1&start=0`, next: `${v1}/schools?limit=1&start=1` } });
-    const outsider = await (await restClientFor(server, w.outsider)).get('/schools', { accept: 'xml' });
+    const outsider = await (await clients.rest(w.outsider)).get('/schools', { accept: 'xml' });
     expect(outsider.text).toBe(`${xmlHead}<result>${schoolXml(wire(w.farSchool), 'school')}<total>1</total>` +
       `<links><self>${v1}/schools?start=0&amp;limit=20</self></links></result>`);
   });
@@ -131,7 +123,7 @@ describe('GET /schools and GET /schools/{id}/buildings (paged)', () => {
     expect((await client.get(`/schools/${w.building.id}/buildings`)).json)
       .toEqual({ building: [], total: 0, links: { self: `${v1}/schools/${w.building.id}/buildings?start=0&limit=20` } });
     expect((await client.get(`${path}?start=x`)).status).toBe(400);
-    const twin = await (await graphqlClientFor(server, w.student))(`{ buildings(schoolId: "${w.school.id}", start: 1) { total items { id } } }`);
+    const twin = await (await clients.graphql(w.student))(`{ buildings(schoolId: "${w.school.id}", start: 1) { total items { id } } }`);
     expect(twin.data.buildings).toEqual({ total: 3, items: buildings.slice(1).map((b) => ({ id: String(b.id) })) });
   });
 });
@@ -211,10 +203,9 @@ describe('POST /schools/{id}/buildings', () => {
     ['anyone, under a building', 'districtAdmin', 'BUILDING', 400, 'school_id: is a building; buildings belong to a school, not to a building'],
     ['anyone, without a title', 'districtAdmin', 'SCHOOL', 400, 'title: is required'],
   ] as const)('refuses %s (%s) and writes nothing', async (_name, person, parent, status, error) => {
-    const ids = (text: string) => text.replace('BUILDING', String(world.building.id)).replace('SCHOOL', String(world.school.id));
     const body = error.startsWith('title') ? { city: 'x' } : { title: 'Shed' };
-    const response = await expectNothingWritten(() => as[person].post(`/schools/${ids(parent)}/buildings`, body));
-    expect([response.status, response.json.error]).toEqual([status, ids(error)]);
+    const response = await expectNothingWritten(() => as[person].post(`/schools/${resolve(parent)}/buildings`, body));
+    expect([response.status, response.json.error]).toEqual([status, resolve(error)]);
   });
 });
 
@@ -246,9 +237,8 @@ describe('PUT /schools/{id}', () => {
     ['an outsider', 'outsider', 'SCHOOL', 404, 'School SCHOOL was not found'],
     ['anyone, for an unknown school', 'districtAdmin', '999999', 404, 'School 999999 was not found'],
   ] as const)('refuses %s (%s) and changes nothing', async (_name, person, id, status, error) => {
-    const ids = (text: string) => text.replace('SCHOOL', String(world.school.id));
-    const response = await expectNothingWritten(() => as[person].put(`/schools/${ids(id)}`, { title: 'Hijacked' }));
-    expect([response.status, response.json]).toEqual([status, { error: ids(error) }]);
+    const response = await expectNothingWritten(() => as[person].put(`/schools/${resolve(id)}`, { title: 'Hijacked' }));
+    expect([response.status, response.json]).toEqual([status, { error: resolve(error) }]);
   });
 
   it.each<BadBody>([['an empty title', { title: '' }, 'title', 'is required'], ...badBodies])(
@@ -310,9 +300,8 @@ describe('DELETE /schools/{id}', () => {
     ['an outsider, a school of another district', 'outsider', 'SCHOOL', 404, 'School SCHOOL was not found'],
     ['anyone, an unknown school', 'districtAdmin', '999999', 404, 'School 999999 was not found'],
   ] as const)('refuses %s (%s) and deletes nothing', async (_name, person, id, status, error) => {
-    const ids = (text: string) => text.replace('BUILDING', String(world.building.id)).replace('SCHOOL', String(world.school.id));
-    const response = await expectNothingWritten(() => as[person].delete(`/schools/${ids(id)}`));
-    expect([response.status, response.json.error]).toEqual([status, ids(error)]);
+    const response = await expectNothingWritten(() => as[person].delete(`/schools/${resolve(id)}`));
+    expect([response.status, response.json.error]).toEqual([status, resolve(error)]);
   });
 
   it('twin: deleteSchool answers with the deleted id, then school(id) is null', async () => {

@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
-import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
-import { createWorld } from '../support/factories';
-import { testOrigin, useTestServer } from '../support/harness';
+import { type RestClient, clientsFor } from '../support/client';
+import { type World, createWorld } from '../support/factories';
+import { useTestServer } from '../support/harness';
+import { v1, xmlHead } from '../support/wire';
 
 const server = useTestServer();
-type World = Awaited<ReturnType<typeof createWorld>>;
 type Person = 'districtAdmin' | 'schoolAdmin' | 'teacher' | 'student' | 'parent' | 'otherSchoolStudent' | 'outsider';
 let w: World;
-const clients = new Map<number, Promise<RestClient>>();
-const as = (user: { id: number }) => {
-  if (!clients.has(user.id)) clients.set(user.id, restClientFor(server, user));
-  return clients.get(user.id)!;
-};
+const clients = clientsFor(server);
+const as = clients.rest;
 
 beforeAll(async () => {
   w = await createWorld();
@@ -35,7 +32,7 @@ async function wireUser(id: number, withEmail: boolean) {
     username: user.username,
     ...(withEmail ? { primary_email: user.email } : {}),
     picture_url: user.pictureUrl,
-    links: { self: `${testOrigin}/v1/users/${id}` },
+    links: { self: `${v1}/users/${id}` },
   };
 }
 
@@ -68,7 +65,7 @@ describe('GET /v1/users/{id}', () => {
     expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     const user = await wireUser(w.teacher.id, false);
     expect(response.text).toBe(
-      '<?xml version="1.0" encoding="utf-8" ?><result>' +
+      `${xmlHead}<result>` +
         `<id>${w.teacher.id}</id><uid>${w.teacher.id}</uid><school_id>${w.school.id}</school_id><building_id>${w.building.id}</building_id>` +
         `<school_uid>T-007</school_uid><name_first>Test</name_first><name_last>${user.name_last}</name_last>` +
         `<name_display>${user.name_display}</name_display><username>${user.username}</username>` +
@@ -120,7 +117,7 @@ describe('GET /v1/users/me', () => {
     const client = await as(w.student);
     const response = await client.get('/users/me', { accept });
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`${testOrigin}/v1/users/${w.student.id}`);
+    expect(response.headers.get('location')).toBe(`${v1}/users/${w.student.id}`);
     expect(response.text).toBe('');
     const followed = await client.get(new URL(response.headers.get('location')!).pathname.slice('/v1'.length));
     expect(followed.status).toBe(200);
@@ -131,7 +128,7 @@ describe('GET /v1/users/me', () => {
     const client = await as(w.districtAdmin);
     const response = await client.get('/users/me', { headers: { authorization: plaintextAuthorization(client) } });
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`${testOrigin}/v1/users/${w.districtAdmin.id}`);
+    expect(response.headers.get('location')).toBe(`${v1}/users/${w.districtAdmin.id}`);
     const unsigned = await server.fetch('/v1/users/me');
     expect(unsigned.status).toBe(401);
     expect(unsigned.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -156,11 +153,11 @@ describe('GraphQL twins', () => {
     username: user.username,
     ...(user.email !== null ? { primary_email: user.email } : {}),
     picture_url: user.pictureUrl,
-    links: { self: `${testOrigin}/v1/users/${user.id}` },
+    links: { self: `${v1}/users/${user.id}` },
   });
 
   it('viewer is the user /users/me redirects to', async () => {
-    const graphql = await graphqlClientFor(server, w.teacher);
+    const graphql = await clients.graphql(w.teacher);
     const { data } = await graphql(`{ viewer { ${fields} } }`);
     expect(data.viewer.role).toBe('TEACHER');
     const rest = await (await as(w.teacher)).get(`/users/${w.teacher.id}`);
@@ -168,7 +165,7 @@ describe('GraphQL twins', () => {
   });
 
   it('user(id) matches REST, hides the email from non-admins and answers null for hidden users', async () => {
-    const graphql = await graphqlClientFor(server, w.parent);
+    const graphql = await clients.graphql(w.parent);
     const query = `query($id: ID!) { user(id: $id) { ${fields} } }`;
     const seen = await graphql(query, { id: String(w.teacher.id) });
     expect(seen.data.user.email).toBeNull();
@@ -177,7 +174,7 @@ describe('GraphQL twins', () => {
       const hidden = await graphql(query, { id: String(id) });
       expect([id, hidden.status, hidden.errors, hidden.data]).toEqual([id, 200, undefined, { user: null }]);
     }
-    const admin = await graphqlClientFor(server, w.schoolAdmin);
+    const admin = await clients.graphql(w.schoolAdmin);
     const { data } = await admin(query, { id: String(w.teacher.id) });
     expect(data.user.email).toBe((await db().user.findUniqueOrThrow({ where: { id: w.teacher.id } })).email);
   });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseXmlBody, renderXml, XmlBodyError } from '../../src/rest/xml.js';
-
-const declaration = '<?xml version="1.0" encoding="utf-8" ?>';
+import { xmlHead } from '../support/wire';
 
 describe('renderXml', () => {
   it('renders a list envelope as repeated item elements under <result>', () => {
@@ -14,7 +13,7 @@ describe('renderXml', () => {
       links: { self: 'https://api.example.test/v1/groups?start=0&limit=20' },
     };
     expect(renderXml(envelope)).toBe(
-      declaration +
+      xmlHead +
         '<result>' +
         '<group><id>1</id><title>Chess</title></group>' +
         '<group><id>2</id><title>Choir</title></group>' +
@@ -27,7 +26,7 @@ describe('renderXml', () => {
   it('renders a nested list inside its wrapper element', () => {
     const grades = { grades: { grade: [{ enrollment_id: 7, grade: 9.5 }, { enrollment_id: 8, grade: 0 }] } };
     expect(renderXml(grades)).toBe(
-      declaration +
+      xmlHead +
         '<result><grades>' +
         '<grade><enrollment_id>7</enrollment_id><grade>9.5</grade></grade>' +
         '<grade><enrollment_id>8</enrollment_id><grade>0</grade></grade>' +
@@ -37,25 +36,25 @@ describe('renderXml', () => {
 
   it('repeats the field element for an array of scalars', () => {
     expect(renderXml({ assignees: [12, 45] })).toBe(
-      `${declaration}<result><assignees>12</assignees><assignees>45</assignees></result>`,
+      `${xmlHead}<result><assignees>12</assignees><assignees>45</assignees></result>`,
     );
   });
 
   it('renders empty values as one self-closing element', () => {
     expect(renderXml({ assignees: [], description: '', folder_id: null, due: undefined, id: 3 })).toBe(
-      `${declaration}<result><assignees /><description /><folder_id /><due /><id>3</id></result>`,
+      `${xmlHead}<result><assignees /><description /><folder_id /><due /><id>3</id></result>`,
     );
   });
 
   it('renders booleans as 1 and 0', () => {
     expect(renderXml({ published: true, locked: false })).toBe(
-      `${declaration}<result><published>1</published><locked>0</locked></result>`,
+      `${xmlHead}<result><published>1</published><locked>0</locked></result>`,
     );
   });
 
   it('escapes HTML bodies instead of using CDATA', () => {
     expect(renderXml({ body: '<b>a & b</b>' })).toBe(
-      `${declaration}<result><body>&lt;b&gt;a &amp; b&lt;/b&gt;</body></result>`,
+      `${xmlHead}<result><body>&lt;b&gt;a &amp; b&lt;/b&gt;</body></result>`,
     );
   });
 

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
-import { type TestServer, testOrigin } from './harness';
+import type { TestServer } from './harness';
+import { testOrigin } from './wire';
 
 export type Format = 'json' | 'xml';
 
@@ -75,15 +76,68 @@ export async function restClientFor(server: TestServer, user: { id: number }): P
   return new RestClient(server, issued.consumerKey, issued.consumerSecret);
 }
 
+export interface GraphQLResponse<T = any> {
+  status: number;
+  data?: T;
+  errors?: { message: string; extensions?: any }[];
+}
+
 /** A GraphQL front end authenticated with a bearer token. */
 export async function graphqlClientFor(server: TestServer, user: { id: number }) {
   const { token } = await issueAccessToken({ userId: user.id, name: 'test' });
-  return async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}) {
+  return async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse<T>> {
     const response = await server.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query, variables }),
     });
-    return { status: response.status, ...((await response.json()) as { data?: T; errors?: { message: string; extensions?: any }[] }) };
+    return { status: response.status, ...((await response.json()) as Omit<GraphQLResponse<T>, 'status'>) };
   };
+}
+
+export type GraphQLClient = Awaited<ReturnType<typeof graphqlClientFor>>;
+
+/** The parts of a refused GraphQL request that tests compare. */
+export const refusal = (response: GraphQLResponse) => ({
+  status: response.status,
+  data: response.data ?? null,
+  code: response.errors?.[0]?.extensions?.code,
+  message: response.errors?.[0]?.message,
+});
+
+/** A request refused for want of permission, as `refusal` reports it. */
+export const forbidden = (message: string) => ({ status: 403, data: null, code: 'FORBIDDEN', message });
+
+type User = { id: number };
+
+export interface Clients {
+  /** The user's signed REST client: issued on first use, the same one after. */
+  rest(user: User): Promise<RestClient>;
+  /** The user's GraphQL client (bearer token): issued on first use, the same one after. */
+  graphql(user: User): Promise<GraphQLClient>;
+  /** The REST clients of the cast, issued now (or reused), keyed by person. */
+  restFor<P extends string>(cast: readonly P[], people: Record<NoInfer<P>, User>): Promise<Record<P, RestClient>>;
+  /** The GraphQL clients of the cast, issued now (or reused), keyed by person. */
+  graphqlFor<P extends string>(cast: readonly P[], people: Record<NoInfer<P>, User>): Promise<Record<P, GraphQLClient>>;
+}
+
+/**
+ * The per-user clients of one test file, issued once per user. Issuing a credential records a domain event, so a file
+ * that compares the events a request records issues the clients its tests use in `beforeAll` (`restFor`,
+ * `graphqlFor`): a test then reuses them and no credential event slips in among the ones it expects.
+ */
+export function clientsFor(server: TestServer): Clients {
+  const memo = <C>(issue: (server: TestServer, user: User) => Promise<C>) => {
+    const issued = new Map<number, Promise<C>>();
+    const one = (user: User) => {
+      if (!issued.has(user.id)) issued.set(user.id, issue(server, user));
+      return issued.get(user.id)!;
+    };
+    const each = async <P extends string>(cast: readonly P[], people: Record<P, User>) =>
+      Object.fromEntries(await Promise.all(cast.map(async (person) => [person, await one(people[person])]))) as Record<P, C>;
+    return [one, each] as const;
+  };
+  const [rest, restFor] = memo(restClientFor);
+  const [graphql, graphqlFor] = memo(graphqlClientFor);
+  return { rest, graphql, restFor, graphqlFor };
 }

@@ -94,6 +94,8 @@ export async function createWorld() {
   };
 }
 
+export type World = Awaited<ReturnType<typeof createWorld>>;
+
 /** Blog posts written straight to the database (for paging tests), oldest first; returns them in id order. */
 export async function createBlogPosts(
   realm: { type: RealmType; id: number },

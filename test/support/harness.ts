@@ -7,6 +7,9 @@ import { type Config, loadConfig } from '../../src/config';
 import { type Database, openDatabase } from '../../src/db/database';
 import { createLogger } from '../../src/logging';
 import { assertWireContract } from './contract';
+import { testOrigin } from './wire';
+
+export { testOrigin };
 
 export interface TestServer {
   app: App;
@@ -16,8 +19,6 @@ export interface TestServer {
   /** `app.fetch` with a path relative to http://lectern.test. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
-
-export const testOrigin = 'http://lectern.test';
 
 /** A uniquely named PostgreSQL database on TEST_DATABASE_URL's server, dropped by the returned function. */
 async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {

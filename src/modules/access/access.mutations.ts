@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { DeletedType } from '../../graphql/deleted';
+import { deleteMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { issueAccessTokenFor, issueApiClientFor, revokeAccessToken, revokeApiClient } from './access.service';
 import { IssuedAccessTokenType, IssuedApiClientType } from './access.type';
@@ -25,28 +25,25 @@ builder.mutationFields((t) => ({
     type: IssuedApiClientType,
     description: 'Issues OAuth consumer credentials for the viewer, or for a user the viewer administers.',
     errors: {},
-    args: { input: t.arg({ type: CreateApiClientInput, required: true }) },
+    args: { input: t.arg(required(CreateApiClientInput)) },
     resolve: (_root, { input }, { viewer, serverKey }) => issueApiClientFor(viewer, serverKey, input),
   }),
   createAccessToken: t.withAuth({ authenticated: true }).field({
     type: IssuedAccessTokenType,
     description: 'Issues a bearer token for the viewer.',
     errors: {},
-    args: { input: t.arg({ type: CreateAccessTokenInput, required: true }) },
+    args: { input: t.arg(required(CreateAccessTokenInput)) },
     resolve: (_root, { input }, { viewer }) => issueAccessTokenFor(viewer, input),
   }),
-  deleteApiClient: t.withAuth({ authenticated: true }).field({
-    type: DeletedType,
-    description: 'Revokes consumer credentials.',
-    errors: {},
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, { viewer }) => revokeApiClient(viewer, parseId(args.id)),
-  }),
-  deleteAccessToken: t.withAuth({ authenticated: true }).field({
-    type: DeletedType,
-    description: 'Revokes a bearer token.',
-    errors: {},
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, { viewer }) => revokeAccessToken(viewer, parseId(args.id)),
-  }),
 }));
+
+deleteMutation('deleteApiClient', {
+  description: 'Revokes consumer credentials.',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => revokeApiClient(viewer, parseId(args.id)),
+});
+deleteMutation('deleteAccessToken', {
+  description: 'Revokes a bearer token.',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => revokeAccessToken(viewer, parseId(args.id)),
+});

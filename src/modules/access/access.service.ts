@@ -116,30 +116,42 @@ export async function issueAccessTokenFor(viewer: Viewer, input: unknown) {
   return issueAccessToken({ userId: viewer.id, ...options, actorId: viewer.id });
 }
 
-export async function revokeApiClient(viewer: Viewer, id: number) {
-  const notFound = () => new NotFoundError('ApiClient', id);
-  const client = await findByStorableId(id, (id) => db().apiClient.findUnique({ where: { id }, select: { userId: true } }));
-  if (!client) throw notFound();
+/** How to find and delete one kind of credential, for the revocation both kinds share. */
+interface CredentialStore {
+  objectType: 'ApiClient' | 'AccessToken';
+  revoked: EventKind;
+  ownerOf(id: number): Promise<{ userId: number } | null>;
+  /** The number of rows deleted: 0 when a concurrent revocation came first. */
+  delete(tx: Prisma.TransactionClient, id: number): Promise<number>;
+}
+
+async function revoke(viewer: Viewer, store: CredentialStore, id: number) {
+  const notFound = () => new NotFoundError(store.objectType, id);
+  const credential = await findByStorableId(id, store.ownerOf);
+  if (!credential) throw notFound();
   // A credential of a user the viewer does not see is as unknown as one that does not exist: its owner stays private.
-  await authorize(viewer, credentialPolicy, 'revoke', client.userId, id, 'ApiClient');
+  await authorize(viewer, credentialPolicy, 'revoke', credential.userId, id, store.objectType);
   await writeTransaction(async (tx) => {
-    const owner = await credentialOwner(tx, client.userId);
-    // deleteMany: a concurrent revocation of the same client is a NotFoundError, not a failed delete (500).
-    if ((await tx.apiClient.deleteMany({ where: { id } })).count === 0) throw notFound();
-    await recordCredentialEvent(tx, owner, credentialEvents.deleteApiClient, { objectId: id, actorId: viewer.id });
+    const owner = await credentialOwner(tx, credential.userId);
+    // deleteMany: a concurrent revocation of the same credential is a NotFoundError, not a failed delete (500).
+    if ((await store.delete(tx, id)) === 0) throw notFound();
+    await recordCredentialEvent(tx, owner, store.revoked, { objectId: id, actorId: viewer.id });
   });
   return { id };
 }
 
-export async function revokeAccessToken(viewer: Viewer, id: number) {
-  const notFound = () => new NotFoundError('AccessToken', id);
-  const token = await findByStorableId(id, (id) => db().accessToken.findUnique({ where: { id }, select: { userId: true } }));
-  if (!token) throw notFound();
-  await authorize(viewer, credentialPolicy, 'revoke', token.userId, id, 'AccessToken');
-  await writeTransaction(async (tx) => {
-    const owner = await credentialOwner(tx, token.userId);
-    if ((await tx.accessToken.deleteMany({ where: { id } })).count === 0) throw notFound();
-    await recordCredentialEvent(tx, owner, credentialEvents.deleteAccessToken, { objectId: id, actorId: viewer.id });
-  });
-  return { id };
-}
+export const revokeApiClient = (viewer: Viewer, id: number) =>
+  revoke(viewer, {
+    objectType: 'ApiClient',
+    revoked: credentialEvents.deleteApiClient,
+    ownerOf: (id) => db().apiClient.findUnique({ where: { id }, select: { userId: true } }),
+    delete: async (tx, id) => (await tx.apiClient.deleteMany({ where: { id } })).count,
+  }, id);
+
+export const revokeAccessToken = (viewer: Viewer, id: number) =>
+  revoke(viewer, {
+    objectType: 'AccessToken',
+    revoked: credentialEvents.deleteAccessToken,
+    ownerOf: (id) => db().accessToken.findUnique({ where: { id }, select: { userId: true } }),
+    delete: async (tx, id) => (await tx.accessToken.deleteMany({ where: { id } })).count,
+  }, id);

@@ -1,5 +1,5 @@
 import { type InputFieldBuilder, builder } from '../../graphql/builder';
-import { DeletedType } from '../../graphql/deleted';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { addGroupMember, removeGroupMember } from './group-membership.service';
 import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './group.service';
@@ -48,47 +48,37 @@ const GroupMemberInput = builder.inputType('GroupMemberInput', {
   }),
 });
 
-builder.mutationFields((t) => ({
-  createGroup: t.withAuth({ authenticated: true }).prismaField({
-    type: 'Group',
-    description: 'Creates a group (staff of the school, and district administrators).',
-    errors: {},
-    args: { input: t.arg({ type: CreateGroupInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => createGroup(viewer, args.input, query),
-  }),
-  updateGroup: t.withAuth({ authenticated: true }).prismaField({
-    type: 'Group',
-    description: 'Changes a group (its administrators).',
-    errors: {},
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateGroupInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => updateGroup(viewer, parseId(args.id), args.input, query),
-  }),
-  deleteGroup: t.withAuth({ authenticated: true }).field({
-    type: DeletedType,
-    description: 'Deletes a group with its memberships and posts (its administrators).',
-    errors: {},
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, { viewer }) => deleteGroup(viewer, parseId(args.id)),
-  }),
-  createGroupCategory: t.withAuth({ authenticated: true }).prismaField({
-    type: 'GroupCategory',
-    description: 'Creates a group category in the viewer\'s district (district administrators).',
-    errors: {},
-    args: { input: t.arg({ type: CreateGroupCategoryInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => createGroupCategory(viewer, args.input, query),
-  }),
-  addGroupMember: t.withAuth({ authenticated: true }).prismaField({
-    type: 'GroupMembership',
-    description: 'Adds a user to a group (its administrators).',
-    errors: {},
-    args: { input: t.arg({ type: GroupMemberInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => addGroupMember(viewer, args.input, query),
-  }),
-  removeGroupMember: t.withAuth({ authenticated: true }).field({
-    type: DeletedType,
-    description: 'Removes a user from a group (its administrators); returns the membership id.',
-    errors: {},
-    args: { input: t.arg({ type: GroupMemberInput, required: true }) },
-    resolve: (_root, args, { viewer }) => removeGroupMember(viewer, args.input),
-  }),
-}));
+objectMutation('createGroup', {
+  type: 'Group',
+  description: 'Creates a group (staff of the school, and district administrators).',
+  args: (arg) => ({ input: arg(required(CreateGroupInput)) }),
+  resolve: (viewer, args, query) => createGroup(viewer, args.input, query),
+});
+objectMutation('updateGroup', {
+  type: 'Group',
+  description: 'Changes a group (its administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateGroupInput)) }),
+  resolve: (viewer, args, query) => updateGroup(viewer, parseId(args.id), args.input, query),
+});
+deleteMutation('deleteGroup', {
+  description: 'Deletes a group with its memberships and posts (its administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteGroup(viewer, parseId(args.id)),
+});
+objectMutation('createGroupCategory', {
+  type: 'GroupCategory',
+  description: 'Creates a group category in the viewer\'s district (district administrators).',
+  args: (arg) => ({ input: arg(required(CreateGroupCategoryInput)) }),
+  resolve: (viewer, args, query) => createGroupCategory(viewer, args.input, query),
+});
+objectMutation('addGroupMember', {
+  type: 'GroupMembership',
+  description: 'Adds a user to a group (its administrators).',
+  args: (arg) => ({ input: arg(required(GroupMemberInput)) }),
+  resolve: (viewer, args, query) => addGroupMember(viewer, args.input, query),
+});
+deleteMutation('removeGroupMember', {
+  description: 'Removes a user from a group (its administrators); returns the membership id.',
+  args: (arg) => ({ input: arg(required(GroupMemberInput)) }),
+  resolve: (viewer, args) => removeGroupMember(viewer, args.input),
+});

@@ -5,7 +5,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { findIfVisible } from '../../graphql/visible';
+import { objectQuery } from '../../graphql/operations';
 import { groupPolicy, readableGroupsWhere } from './group.policy';
 
 /** An id filter; an id beyond the database's integer range matches nothing (-1) instead of failing the query. */
@@ -17,19 +17,14 @@ const idFilter = (value: string, name: string) => {
 const GroupPage = pageOf('Group', 'A page of groups.');
 const GroupCategoryPage = pageOf('GroupCategory', 'A page of group categories.');
 
+objectQuery('group', {
+  type: 'Group',
+  description: 'A group; null when it does not exist or its privacy level hides it from the viewer.',
+  visible: (viewer, id) => can(viewer, groupPolicy, 'read', id),
+  find: (selection, id) => db().group.findUnique({ ...selection, where: { id } }),
+});
+
 builder.queryFields((t) => ({
-  group: t.withAuth({ authenticated: true }).prismaField({
-    type: 'Group',
-    nullable: true,
-    description: 'A group; null when it does not exist or its privacy level hides it from the viewer.',
-    args: { id: t.arg.id({ required: true, description: 'Group id.' }) },
-    resolve: (query, _root, args, { viewer }) => {
-      const id = parseId(args.id);
-      return findIfVisible(query, can(viewer, groupPolicy, 'read', id), (selection) =>
-        db().group.findUnique({ ...selection, where: { id } }),
-      );
-    },
-  }),
   groups: t.withAuth({ authenticated: true }).field({
     type: GroupPage,
     description: 'Groups of the viewer\'s district that the viewer may see.',

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { DeletedType } from '../../graphql/deleted';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createPost, deletePost, updatePost } from './post.service';
 
@@ -19,31 +19,20 @@ const UpdateBlogPostInput = builder.inputType('UpdateBlogPostInput', {
   }),
 });
 
-builder.mutationFields((t) => ({
-  createBlogPost: t.withAuth({ authenticated: true }).prismaField({
-    type: 'BlogPost',
-    description: 'Creates a post in a realm the viewer administers.',
-    errors: {},
-    args: { realm: t.arg({ type: RealmInput, required: true }), input: t.arg({ type: CreateBlogPostInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => createPost(viewer, realmRef(args.realm), args.input, query),
-  }),
-  updateBlogPost: t.withAuth({ authenticated: true }).prismaField({
-    type: 'BlogPost',
-    description: 'Changes a post of a realm the viewer administers.',
-    errors: {},
-    args: {
-      realm: t.arg({ type: RealmInput, required: true }),
-      id: t.arg.id({ required: true }),
-      input: t.arg({ type: UpdateBlogPostInput, required: true }),
-    },
-    resolve: (query, _root, args, { viewer }) =>
-      updatePost(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
-  }),
-  deleteBlogPost: t.withAuth({ authenticated: true }).field({
-    type: DeletedType,
-    description: 'Deletes a post of a realm the viewer administers.',
-    errors: {},
-    args: { realm: t.arg({ type: RealmInput, required: true }), id: t.arg.id({ required: true }) },
-    resolve: (_root, args, { viewer }) => deletePost(viewer, realmRef(args.realm), parseId(args.id)),
-  }),
-}));
+objectMutation('createBlogPost', {
+  type: 'BlogPost',
+  description: 'Creates a post in a realm the viewer may post in.',
+  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreateBlogPostInput)) }),
+  resolve: (viewer, args, query) => createPost(viewer, realmRef(args.realm), args.input, query),
+});
+objectMutation('updateBlogPost', {
+  type: 'BlogPost',
+  description: 'Changes a post (the realm\'s administrators, or in a group its author while members may post).',
+  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }), input: arg(required(UpdateBlogPostInput)) }),
+  resolve: (viewer, args, query) => updatePost(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
+});
+deleteMutation('deleteBlogPost', {
+  description: 'Deletes a post (the realm\'s administrators, or in a group its author while members may post).',
+  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deletePost(viewer, realmRef(args.realm), parseId(args.id)),
+});

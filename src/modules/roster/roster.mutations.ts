@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { objectMutation, required } from '../../graphql/operations';
 import { createEnrollment, createSection } from './roster.service';
 import { EnrollmentStatusEnum } from './roster.type';
 
@@ -23,19 +24,15 @@ const CreateEnrollmentInput = builder.inputType('CreateEnrollmentInput', {
   }),
 });
 
-builder.mutationFields((t) => ({
-  createSection: t.withAuth({ authenticated: true }).prismaField({
-    type: 'Section',
-    description: 'Creates a course section (school and district administrators).',
-    errors: {},
-    args: { input: t.arg({ type: CreateSectionInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => createSection(viewer, args.input, query),
-  }),
-  createEnrollment: t.withAuth({ authenticated: true }).prismaField({
-    type: 'Enrollment',
-    description: 'Enrolls a user in a section (its administrators).',
-    errors: {},
-    args: { input: t.arg({ type: CreateEnrollmentInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => createEnrollment(viewer, args.input, query),
-  }),
-}));
+objectMutation('createSection', {
+  type: 'Section',
+  description: 'Creates a course section (school and district administrators).',
+  args: (arg) => ({ input: arg(required(CreateSectionInput)) }),
+  resolve: (viewer, args, query) => createSection(viewer, args.input, query),
+});
+objectMutation('createEnrollment', {
+  type: 'Enrollment',
+  description: 'Enrolls a user in a section (its administrators).',
+  args: (arg) => ({ input: arg(required(CreateEnrollmentInput)) }),
+  resolve: (viewer, args, query) => createEnrollment(viewer, args.input, query),
+});

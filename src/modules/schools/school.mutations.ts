@@ -1,5 +1,5 @@
 import { type InputFieldBuilder, builder } from '../../graphql/builder';
-import { DeletedType } from '../../graphql/deleted';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { createBuilding, createSchool, deleteSchool, updateSchool } from './school.service';
 
@@ -27,37 +27,29 @@ const UpdateSchoolInput = builder.inputType('UpdateSchoolInput', {
   fields: (t) => ({ title: t.string({ description: 'Name of the school.' }), ...optionalSchoolFields(t) }),
 });
 
-builder.mutationFields((t) => ({
-  createSchool: t.withAuth({ authenticated: true }).prismaField({
-    type: 'School',
-    description: 'Creates a school in the viewer\'s district (district administrators).',
-    errors: {},
-    args: { input: t.arg({ type: CreateSchoolInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => createSchool(viewer, args.input, query),
+objectMutation('createSchool', {
+  type: 'School',
+  description: 'Creates a school in the viewer\'s district (district administrators).',
+  args: (arg) => ({ input: arg(required(CreateSchoolInput)) }),
+  resolve: (viewer, args, query) => createSchool(viewer, args.input, query),
+});
+objectMutation('createBuilding', {
+  type: 'School',
+  description: 'Creates a building of a school (its district or school administrators).',
+  args: (arg) => ({
+    schoolId: arg.id({ required: true, description: 'The school the building belongs to.' }),
+    input: arg(required(CreateSchoolInput)),
   }),
-  createBuilding: t.withAuth({ authenticated: true }).prismaField({
-    type: 'School',
-    description: 'Creates a building of a school (its district or school administrators).',
-    errors: {},
-    args: {
-      schoolId: t.arg.id({ required: true, description: 'The school the building belongs to.' }),
-      input: t.arg({ type: CreateSchoolInput, required: true }),
-    },
-    resolve: (query, _root, args, { viewer }) =>
-      createBuilding(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
-  }),
-  updateSchool: t.withAuth({ authenticated: true }).prismaField({
-    type: 'School',
-    description: 'Changes a school or building (its district or school administrators).',
-    errors: {},
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSchoolInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => updateSchool(viewer, parseId(args.id), args.input, query),
-  }),
-  deleteSchool: t.withAuth({ authenticated: true }).field({
-    type: DeletedType,
-    description: 'Deletes a school with everything in it (district administrators), or a building (also its school\'s administrators).',
-    errors: {},
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, { viewer }) => deleteSchool(viewer, parseId(args.id)),
-  }),
-}));
+  resolve: (viewer, args, query) => createBuilding(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
+});
+objectMutation('updateSchool', {
+  type: 'School',
+  description: 'Changes a school or building (its district or school administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateSchoolInput)) }),
+  resolve: (viewer, args, query) => updateSchool(viewer, parseId(args.id), args.input, query),
+});
+deleteMutation('deleteSchool', {
+  description: 'Deletes a school with everything in it (district administrators), or a building (also its school\'s administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteSchool(viewer, parseId(args.id)),
+});

@@ -3,24 +3,19 @@ import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { findIfVisible } from '../../graphql/visible';
+import { objectQuery } from '../../graphql/operations';
 import { schoolPolicy } from './school.policy';
 
 const SchoolPage = pageOf('School', 'A page of schools or buildings.');
 
+objectQuery('school', {
+  type: 'School',
+  description: 'A school or building of the viewer\'s district; null when it does not exist or is not visible.',
+  visible: (viewer, id) => can(viewer, schoolPolicy, 'read', id),
+  find: (selection, id) => db().school.findUnique({ ...selection, where: { id } }),
+});
+
 builder.queryFields((t) => ({
-  school: t.withAuth({ authenticated: true }).prismaField({
-    type: 'School',
-    nullable: true,
-    description: 'A school or building of the viewer\'s district; null when it does not exist or is not visible.',
-    args: { id: t.arg.id({ required: true, description: 'School id.' }) },
-    resolve: (query, _root, args, { viewer }) => {
-      const id = parseId(args.id);
-      return findIfVisible(query, can(viewer, schoolPolicy, 'read', id), (selection) =>
-        db().school.findUnique({ ...selection, where: { id } }),
-      );
-    },
-  }),
   schools: t.withAuth({ authenticated: true }).field({
     type: SchoolPage,
     description: 'The schools (not buildings) of the viewer\'s district.',

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { objectMutation, required } from '../../graphql/operations';
 import { createUser } from './user.service';
 import { RoleEnum } from './user.type';
 
@@ -17,12 +18,9 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
   }),
 });
 
-builder.mutationFields((t) => ({
-  createUser: t.withAuth({ authenticated: true }).prismaField({
-    type: 'User',
-    description: 'Creates a user (school and district administrators).',
-    errors: {},
-    args: { input: t.arg({ type: CreateUserInput, required: true }) },
-    resolve: (query, _root, args, { viewer }) => createUser(viewer, args.input, query),
-  }),
-}));
+objectMutation('createUser', {
+  type: 'User',
+  description: 'Creates a user (school and district administrators).',
+  args: (arg) => ({ input: arg(required(CreateUserInput)) }),
+  resolve: (viewer, args, query) => createUser(viewer, args.input, query),
+});

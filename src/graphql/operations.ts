@@ -1,0 +1,83 @@
+import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
+import type { Viewer } from '../auth/viewer';
+import type PrismaTypes from '../generated/pothos-types';
+import { builder } from './builder';
+import { DeletedType } from './deleted';
+import { parseId } from './realm';
+import { findIfVisible } from './visible';
+
+type Model = keyof PrismaTypes & string;
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, object, 'Object'>['arg'];
+
+/** A required argument of an input type: `arg(required(CreateGroupInput))`. */
+export const required = <Type>(type: Type) => ({ type, required: true }) as const;
+
+/**
+ * A mutation that changes one Prisma object and answers with it, or with a typed error (ValidationError,
+ * NotFoundError, ConflictError): the shape of every create and update. The service receives the viewer, the
+ * arguments and Pothos' selection, which it spreads into its Prisma call so relations load in the same statement.
+ */
+export function objectMutation<Name extends Model, Args extends InputFieldMap>(
+  name: string,
+  options: {
+    type: Name;
+    description: string;
+    args: (arg: ArgBuilder) => Args;
+    resolve: (viewer: Viewer, args: InputShapeFromFields<Args>, query: { select?: never; include?: never }) => Promise<PrismaTypes[Name]['Shape']>;
+  },
+) {
+  builder.mutationField(name, (t) =>
+    t.withAuth({ authenticated: true }).prismaField({
+      type: options.type as Model,
+      description: options.description,
+      errors: {},
+      args: options.args(t.arg),
+      // Pothos types the selection per model; services declare their own, so the generic helper hands it on as is.
+      resolve: (query, _root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>, query as never) as never,
+    }),
+  );
+}
+
+/** A mutation that deletes (or revokes) one object and answers with its id, or with a typed error. */
+export function deleteMutation<Args extends InputFieldMap>(
+  name: string,
+  options: { description: string; args: (arg: ArgBuilder) => Args; resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<{ id: number }> },
+) {
+  builder.mutationField(name, (t) =>
+    t.withAuth({ authenticated: true }).field({
+      type: DeletedType,
+      description: options.description,
+      errors: {},
+      args: options.args(t.arg),
+      resolve: (_root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>),
+    }),
+  );
+}
+
+/**
+ * `<name>(id)`: one object, or null when it does not exist or the viewer may not see it (the policy's answer), so that
+ * a hidden object and a missing one look the same.
+ */
+export function objectQuery<Name extends Model>(
+  name: string,
+  options: {
+    type: Name;
+    description: string;
+    visible: (viewer: Viewer, id: number) => Promise<boolean>;
+    find: (selection: { select?: never; include?: never }, id: number) => Promise<PrismaTypes[Name]['Shape'] | null>;
+  },
+) {
+  builder.queryField(name, (t) =>
+    t.withAuth({ authenticated: true }).prismaField({
+      type: options.type as Model,
+      nullable: true,
+      description: options.description,
+      args: { id: t.arg.id({ required: true, description: `${options.type} id.` }) },
+      resolve: (query, _root, args, { viewer }) => {
+        const id = parseId(args.id);
+        return findIfVisible(query, options.visible(viewer, id), (selection) => options.find(selection as never, id)) as never;
+      },
+    }),
+  );
+}
