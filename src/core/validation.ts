@@ -8,8 +8,18 @@ export function validate<Schema extends z.ZodType>(schema: Schema, input: unknow
   throw new ValidationError(result.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })));
 }
 
+// PostgreSQL refuses the NUL character in text (and would fail the whole write), so it is a validation error naming
+// the member, like any other bad value.
+const withoutNul = (value: string) => !value.includes('\u0000');
+const nulMessage = 'must not contain the NUL character';
+
+/** Text as given (HTML bodies), of at most `max` characters, written as `1,000,000` in the message. */
+export const storableText = (max: number) =>
+  z.string().max(max, `must be at most ${max.toLocaleString('en-US')} characters`).refine(withoutNul, nulMessage);
+
 /** Trimmed text of at most `max` characters. */
-export const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+export const text = (max: number) =>
+  z.string().trim().max(max, `must be at most ${max} characters`).refine(withoutNul, nulMessage);
 /** Text that must not be blank. */
 export const requiredText = (max: number) => text(max).min(1, 'is required');
 /** An id given as a string of digits. */

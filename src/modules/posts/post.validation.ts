@@ -1,10 +1,9 @@
-import { z } from 'zod';
-import { clearable, createInput, requiredText, updateInput } from '../../core/validation';
+import { clearable, createInput, requiredText, storableText, updateInput } from '../../core/validation';
 
 const postFields = {
   title: requiredText(255),
   // HTML; line breaks need a <br>, as on the platform.
-  body: clearable(z.string().max(1_000_000, 'must be at most 1,000,000 characters'), ''),
+  body: clearable(storableText(1_000_000), ''),
 };
 
 export const createPostSchema = createInput(postFields, ['title']);
