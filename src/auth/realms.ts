@@ -28,6 +28,18 @@ export type Access = 'hidden' | 'visible' | 'read' | 'administer';
 
 export const accessRank: Record<Access, number> = { hidden: 0, visible: 1, read: 2, administer: 3 };
 
+/** The columns that place a row (a user, a group) in its school, building and district. */
+export const placementSelection = { id: true, schoolId: true, buildingId: true, school: { select: { districtId: true } } } as const;
+
+type Placed = { schoolId: number; buildingId: number | null; school: { districtId: number } };
+
+/** Where a row selected with `placementSelection` sits, as realm facts. */
+export const placementOf = (row: Placed) => ({
+  districtId: row.school.districtId,
+  schoolId: row.schoolId,
+  buildingId: row.buildingId,
+});
+
 /** What the module owning a kind of realm tells the access engine: how to find one, and who may do what in it. */
 export interface RealmKind {
   type: RealmType;

@@ -59,6 +59,8 @@ export const builder = new SchemaBuilder<{
     // A Prisma call that forgets to spread Pothos' `query` loses relation preloading (N+1): fail loudly outside production.
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
     filterConnectionTotalCount: true,
+    // Models and their columns are documented once, with `///` comments in prisma/schema.prisma.
+    exposeDescriptions: true,
   },
 });
 

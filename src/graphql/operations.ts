@@ -1,4 +1,5 @@
 import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
+import { type Policy, type Verdict, can } from '../auth/policy';
 import type { Viewer } from '../auth/viewer';
 import type PrismaTypes from '../generated/pothos-types';
 import { builder } from './builder';
@@ -55,28 +56,28 @@ export function deleteMutation<Args extends InputFieldMap>(
   );
 }
 
+/** A policy that says who may read an object of its kind, by id. */
+type ReadPolicy = Policy<{ read: (viewer: Viewer, id: number) => Verdict | Promise<Verdict> }>;
+
 /**
- * `<name>(id)`: one object, or null when it does not exist or the viewer may not see it (the policy's answer), so that
- * a hidden object and a missing one look the same.
+ * `<name>(id)`: one object, or null when it does not exist or its policy does not let the viewer read it, so that a
+ * hidden object and a missing one look the same.
  */
 export function objectQuery<Name extends Model>(
   name: string,
-  options: {
-    type: Name;
-    description: string;
-    visible: (viewer: Viewer, id: number) => Promise<boolean>;
-    find: (selection: { select?: never; include?: never }, id: number) => Promise<PrismaTypes[Name]['Shape'] | null>;
-  },
+  type: Name,
+  policy: ReadPolicy,
+  find: (selection: { select?: never; include?: never }, id: number) => Promise<PrismaTypes[Name]['Shape'] | null>,
 ) {
   builder.queryField(name, (t) =>
     t.withAuth({ authenticated: true }).prismaField({
-      type: options.type as Model,
+      type: type as Model,
       nullable: true,
-      description: options.description,
-      args: { id: t.arg.id({ required: true, description: `${options.type} id.` }) },
+      description: `The ${type} with this id; null when it does not exist or the viewer may not see it.`,
+      args: { id: t.arg.id({ required: true, description: `${type} id.` }) },
       resolve: (query, _root, args, { viewer }) => {
         const id = parseId(args.id);
-        return findIfVisible(query, options.visible(viewer, id), (selection) => options.find(selection as never, id)) as never;
+        return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection as never, id)) as never;
       },
     }),
   );

@@ -117,23 +117,27 @@ function unwrapPayload<T>(result: T): Success<T> {
   return result as Success<T>;
 }
 
-// The route table holds routes of many documents; each helper checks its own document's types, then erases them.
-const erase = (document: AnyDocument) => document as RestRoute['document'];
+/**
+ * The route table holds routes of many documents: each helper checks its own document's types, then hands over the
+ * route with them erased.
+ */
+function route<Doc extends AnyDocument>(
+  method: Method,
+  options: RouteBase<Doc> & Partial<Pick<RestRoute, 'body' | 'filters'>> & { variables: RestRoute['variables'] },
+  responses: RestRoute['responses'],
+  respond: RestRoute['respond'],
+): RestRoute {
+  return { ...options, method, document: options.document as RestRoute['document'], responses, respond };
+}
 
 /** GET of one object: 200 with it, 404 when the query answers null. */
 export function viewRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   options: RouteBase<Doc> & { wire: Wire; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
 ): RestRoute {
-  return {
-    method: 'GET',
-    ...options,
-    document: erase(options.document),
-    responses: { 200: options.wire },
-    respond(result, _request, link) {
-      if (result === null) throw new MissingObjectError();
-      return { status: 200, body: options.shape(result as NonNullable<Root<Doc>>, link) };
-    },
-  };
+  return route('GET', options, { 200: options.wire }, (result, _request, link) => {
+    if (result === null) throw new MissingObjectError();
+    return { status: 200, body: options.shape(result as NonNullable<Root<Doc>>, link) };
+  });
 }
 
 /** A paged list: `{<item>: [...], total, links: {self, next?}}`. */
@@ -146,20 +150,14 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     shape: Shape<ItemOf<NonNullable<Root<Doc>>>, Wire>;
   },
 ): RestRoute {
-  return {
-    method: 'GET',
-    ...options,
-    document: erase(options.document),
-    paged: true,
-    responses: { 200: pagedEnvelope(options.item, options.wire) },
-    variables: (request) => ({ ...options.variables(request), start: request.page.start, limit: request.page.limit }),
-    respond(result, request, link) {
-      if (result === null) throw new MissingObjectError();
-      const { items, total } = result as { items: ItemOf<NonNullable<Root<Doc>>>[]; total: number };
-      const body = { [options.item]: items.map((item) => options.shape(item, link)), total, links: pageLinks(total, request, link) };
-      return { status: 200, body };
-    },
-  };
+  const variables = (request: RestRequest) => ({ ...options.variables(request), start: request.page.start, limit: request.page.limit });
+  const paged = route('GET', { ...options, variables }, { 200: pagedEnvelope(options.item, options.wire) }, (result, request, link) => {
+    if (result === null) throw new MissingObjectError();
+    const { items, total } = result as { items: ItemOf<NonNullable<Root<Doc>>>[]; total: number };
+    const body = { [options.item]: items.map((item) => options.shape(item, link)), total, links: pageLinks(total, request, link) };
+    return { status: 200, body };
+  });
+  return { ...paged, paged: true };
 }
 
 function pageLink(request: RestRequest, link: LinkBuilder, start: number): string {
@@ -187,27 +185,18 @@ export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     shape: Shape<Success<Root<Doc>>, Wire>;
   },
 ): RestRoute {
-  return {
-    method: 'POST',
-    ...options,
-    document: erase(options.document),
-    responses: { 201: options.wire },
-    respond: (result, _request, link) => ({ status: 201, body: options.shape(unwrapPayload(result as Root<Doc>), link) }),
-  };
+  return route('POST', options, { 201: options.wire }, (result, _request, link) => ({
+    status: 201,
+    body: options.shape(unwrapPayload(result as Root<Doc>), link),
+  }));
 }
 
 /** PUT or DELETE: 204, no body. */
 function emptyAnswerRoute<Doc extends AnyDocument>(method: 'PUT' | 'DELETE', options: RouteBase<Doc> & { body?: WireBody; variables: Variables<Doc> }): RestRoute {
-  return {
-    method,
-    ...options,
-    document: erase(options.document),
-    responses: { 204: null },
-    respond(result) {
-      unwrapPayload(result as Payload);
-      return { status: 204 };
-    },
-  };
+  return route(method, options, { 204: null }, (result) => {
+    unwrapPayload(result as Payload);
+    return { status: 204 };
+  });
 }
 
 export const updateRoute = <Doc extends AnyDocument>(options: RouteBase<Doc> & { body: WireBody; variables: Variables<Doc> }) =>
@@ -220,14 +209,8 @@ export const deleteRoute = <Doc extends AnyDocument>(options: RouteBase<Doc> & {
 export function redirectRoute<Doc extends AnyDocument>(
   options: RouteBase<Doc> & { variables: Variables<Doc>; location: (node: NonNullable<Root<Doc>>) => string },
 ): RestRoute {
-  return {
-    method: 'GET',
-    ...options,
-    document: erase(options.document),
-    responses: { 303: null },
-    respond: (result, _request, link) => ({
-      status: 303,
-      headers: { location: link(options.location(result as NonNullable<Root<Doc>>)) },
-    }),
-  };
+  return route('GET', options, { 303: null }, (result, _request, link) => ({
+    status: 303,
+    headers: { location: link(options.location(result as NonNullable<Root<Doc>>)) },
+  }));
 }

@@ -140,18 +140,20 @@ async function revoke(viewer: Viewer, store: CredentialStore, id: number) {
   return { id };
 }
 
-export const revokeApiClient = (viewer: Viewer, id: number) =>
-  revoke(viewer, {
+const credentialStores: Record<'apiClient' | 'accessToken', CredentialStore> = {
+  apiClient: {
     objectType: 'ApiClient',
     revoked: credentialEvents.deleteApiClient,
     ownerOf: (id) => db().apiClient.findUnique({ where: { id }, select: { userId: true } }),
     delete: async (tx, id) => (await tx.apiClient.deleteMany({ where: { id } })).count,
-  }, id);
-
-export const revokeAccessToken = (viewer: Viewer, id: number) =>
-  revoke(viewer, {
+  },
+  accessToken: {
     objectType: 'AccessToken',
     revoked: credentialEvents.deleteAccessToken,
     ownerOf: (id) => db().accessToken.findUnique({ where: { id }, select: { userId: true } }),
     delete: async (tx, id) => (await tx.accessToken.deleteMany({ where: { id } })).count,
-  }, id);
+  },
+};
+
+export const revokeApiClient = (viewer: Viewer, id: number) => revoke(viewer, credentialStores.apiClient, id);
+export const revokeAccessToken = (viewer: Viewer, id: number) => revoke(viewer, credentialStores.accessToken, id);

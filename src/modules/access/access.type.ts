@@ -1,24 +1,17 @@
 import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
 import type { IssuedAccessToken, IssuedApiClient } from './access.service';
 
 builder.prismaObject('ApiClient', {
-  description: 'OAuth 1.0a consumer credentials that act as their user.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Client id.' }),
-    name: t.exposeString('name', { description: 'What the credentials are for.' }),
-    consumerKey: t.exposeString('consumerKey', { description: 'OAuth consumer key.' }),
-    user: t.relation('user', { description: 'The user the credentials act as.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the credentials were issued.' }),
+    ...exposeColumns(t, 'ApiClient', ['id', 'name', 'consumerKey', 'createdAt']),
+    user: t.relation('user'),
   }),
 });
 
 builder.prismaObject('AccessToken', {
-  description: 'A bearer token for GraphQL front ends.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Token id.' }),
-    name: t.exposeString('name', { description: 'What the token is for.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the token was issued.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When the token stops working.' }),
+    ...exposeColumns(t, 'AccessToken', ['id', 'name', 'createdAt', 'expiresAt']),
   }),
 });
 

@@ -1,22 +1,14 @@
 import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
-import { type RealmFacts, accessTo, registerRealmKind } from '../../auth/realms';
+import { type RealmFacts, accessTo, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 
 /** What the access rule reads of a group row; fields that show per-group permissions select it too. */
-export const groupFactsSelection = {
-  id: true,
-  schoolId: true,
-  buildingId: true,
-  privacyLevel: true,
-  school: { select: { districtId: true } },
-} satisfies Prisma.GroupSelect;
+export const groupFactsSelection = { ...placementSelection, privacyLevel: true } satisfies Prisma.GroupSelect;
 
 export const groupFacts = (group: Prisma.GroupGetPayload<{ select: typeof groupFactsSelection }>): RealmFacts => ({
-  districtId: group.school.districtId,
-  schoolId: group.schoolId,
-  buildingId: group.buildingId,
+  ...placementOf(group),
   group: { id: group.id, privacyLevel: group.privacyLevel },
 });
 

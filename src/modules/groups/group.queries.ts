@@ -1,4 +1,3 @@
-import { can } from '../../auth/policy';
 import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
@@ -17,12 +16,7 @@ const idFilter = (value: string, name: string) => {
 const GroupPage = pageOf('Group', 'A page of groups.');
 const GroupCategoryPage = pageOf('GroupCategory', 'A page of group categories.');
 
-objectQuery('group', {
-  type: 'Group',
-  description: 'A group; null when it does not exist or its privacy level hides it from the viewer.',
-  visible: (viewer, id) => can(viewer, groupPolicy, 'read', id),
-  find: (selection, id) => db().group.findUnique({ ...selection, where: { id } }),
-});
+objectQuery('group', 'Group', groupPolicy, (selection, id) => db().group.findUnique({ ...selection, where: { id } }));
 
 builder.queryFields((t) => ({
   groups: t.withAuth({ authenticated: true }).field({

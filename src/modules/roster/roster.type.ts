@@ -1,5 +1,6 @@
 import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -7,34 +8,25 @@ export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
 });
 
 builder.prismaObject('Course', {
-  description: 'A course of a school; its sections are where teaching happens.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Course id.' }),
-    title: t.exposeString('title', { description: 'Course title.' }),
-    courseCode: t.exposeString('courseCode', { description: 'Course code, unique in the school.' }),
-    school: t.relation('school', { description: 'School offering the course.' }),
+    ...exposeColumns(t, 'Course', ['id', 'title', 'courseCode']),
+    school: t.relation('school'),
   }),
 });
 
 builder.prismaObject('Section', {
-  description: 'A course section: a class of students with its teachers.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Section id.' }),
-    title: t.exposeString('title', { description: 'Section title.' }),
-    sectionCode: t.exposeString('sectionCode', { description: 'Section code.' }),
-    course: t.relation('course', { description: 'The course of the section.' }),
-    enrollments: t.relation('enrollments', { description: 'Enrollments, in the order they were made.', query: { orderBy: { id: 'asc' } } }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the section was created.' }),
+    ...exposeColumns(t, 'Section', ['id', 'title', 'sectionCode', 'createdAt']),
+    course: t.relation('course'),
+    enrollments: t.relation('enrollments', { query: { orderBy: { id: 'asc' } } }),
   }),
 });
 
 builder.prismaObject('Enrollment', {
-  description: 'A user enrolled in a section; teachers are section administrators.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Enrollment id.' }),
-    admin: t.exposeBoolean('admin', { description: 'Whether the user administers the section.' }),
-    status: t.expose('status', { type: EnrollmentStatusEnum, description: 'State of the enrollment.' }),
-    user: t.relation('user', { description: 'The enrolled user.' }),
-    section: t.relation('section', { description: 'The section.' }),
+    ...exposeColumns(t, 'Enrollment', ['id', 'admin']),
+    status: t.expose('status', { type: EnrollmentStatusEnum }),
+    user: t.relation('user'),
+    section: t.relation('section'),
   }),
 });

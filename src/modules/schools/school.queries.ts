@@ -8,12 +8,7 @@ import { schoolPolicy } from './school.policy';
 
 const SchoolPage = pageOf('School', 'A page of schools or buildings.');
 
-objectQuery('school', {
-  type: 'School',
-  description: 'A school or building of the viewer\'s district; null when it does not exist or is not visible.',
-  visible: (viewer, id) => can(viewer, schoolPolicy, 'read', id),
-  find: (selection, id) => db().school.findUnique({ ...selection, where: { id } }),
-});
+objectQuery('school', 'School', schoolPolicy, (selection, id) => db().school.findUnique({ ...selection, where: { id } }));
 
 builder.queryFields((t) => ({
   schools: t.withAuth({ authenticated: true }).field({

@@ -1,23 +1,15 @@
 import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
-import { type RealmFacts, registerRealmKind } from '../../auth/realms';
+import { type RealmFacts, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Role } from '../../generated/prisma/enums';
 
 /** What the access rule reads of a user row; fields that show per-user permissions select it too. */
-export const userFactsSelection = {
-  id: true,
-  schoolId: true,
-  buildingId: true,
-  role: true,
-  school: { select: { districtId: true } },
-} satisfies Prisma.UserSelect;
+export const userFactsSelection = { ...placementSelection, role: true } satisfies Prisma.UserSelect;
 
 export const userFacts = (user: Prisma.UserGetPayload<{ select: typeof userFactsSelection }>): RealmFacts => ({
-  districtId: user.school.districtId,
-  schoolId: user.schoolId,
-  buildingId: user.buildingId,
+  ...placementOf(user),
   userId: user.id,
   userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN',
 });

@@ -1,15 +1,9 @@
-import { can } from '../../auth/policy';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { objectQuery } from '../../graphql/operations';
 import { userPolicy } from './user.policy';
 
-objectQuery('user', {
-  type: 'User',
-  description: 'A user of the viewer\'s school (any user of the district for district admins); null otherwise.',
-  visible: (viewer, id) => can(viewer, userPolicy, 'read', id),
-  find: (selection, id) => db().user.findUnique({ ...selection, where: { id } }),
-});
+objectQuery('user', 'User', userPolicy, (selection, id) => db().user.findUnique({ ...selection, where: { id } }));
 
 builder.queryFields((t) => ({
   viewer: t.withAuth({ authenticated: true }).prismaField({

@@ -1,19 +1,17 @@
 import { can } from '../../auth/policy';
 import { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
 import { knownRealm } from '../../auth/realms';
 import { userFacts, userFactsSelection, userPolicy } from './user.policy';
 
 export const RoleEnum = builder.enumType(Role, { name: 'Role', description: 'What a user is in their school.' });
 
 export const UserType = builder.prismaObject('User', {
-  description: 'A person with an account: administrator, teacher, student or parent.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'User id.' }),
-    username: t.exposeString('username', { description: 'Login name, unique within the school.' }),
-    schoolUid: t.exposeString('schoolUid', { nullable: true, description: 'The school\'s own id for the user.' }),
-    nameFirst: t.exposeString('nameFirst', { description: 'First name.' }),
-    nameLast: t.exposeString('nameLast', { description: 'Last name.' }),
+    ...exposeColumns(t, 'User', [
+      'id', 'username', 'schoolUid', 'nameFirst', 'nameLast', 'pictureUrl', 'triggerAdmin', 'createdAt'
+    ]),
     nameDisplay: t.string({
       description: 'Name as shown to others.',
       select: { nameFirst: true, nameLast: true },
@@ -29,11 +27,8 @@ export const UserType = builder.prismaObject('User', {
         return (await can(viewer, userPolicy, 'readEmail', user.id)) ? user.email : null;
       },
     }),
-    pictureUrl: t.exposeString('pictureUrl', { description: 'Profile picture URL.' }),
-    role: t.expose('role', { type: RoleEnum, description: 'Role in the school.' }),
-    triggerAdmin: t.exposeBoolean('triggerAdmin', { description: 'Whether the user may administer webhook triggers.' }),
-    school: t.relation('school', { description: 'The school the user belongs to.' }),
-    building: t.relation('building', { nullable: true, description: 'The building the user belongs to, if any.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the account was created.' }),
+    role: t.expose('role', { type: RoleEnum }),
+    school: t.relation('school'),
+    building: t.relation('building', { nullable: true }),
   }),
 });

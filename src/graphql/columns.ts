@@ -1,0 +1,48 @@
+import type { GenericFieldRef } from '@pothos/core';
+import type PrismaTypes from '../generated/pothos-types';
+import { getDatamodel } from '../generated/pothos-types';
+
+type Model = keyof PrismaTypes & string;
+type Column<Name extends Model> = keyof PrismaTypes[Name]['Shape'] & string;
+
+/** The part of a Prisma object's field builder that exposes columns. */
+interface ColumnExposer {
+  exposeID(name: never, options: object): GenericFieldRef<unknown>;
+  exposeString(name: never, options: object): GenericFieldRef<unknown>;
+  exposeInt(name: never, options: object): GenericFieldRef<unknown>;
+  exposeBoolean(name: never, options: object): GenericFieldRef<unknown>;
+  expose(name: never, options: object): GenericFieldRef<unknown>;
+}
+
+const datamodel = getDatamodel().datamodel.models;
+
+/**
+ * Exposes columns of a model under their own names, typed as the data model says (`id` and `<x>Id` as ID, text as
+ * String, integers as Int, flags as Boolean, times as DateTime, nullable where the column is) and described by their
+ * `///` documentation in prisma/schema.prisma. Enums, relations and computed or guarded fields are declared by hand.
+ */
+export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name, columns: readonly Column<Name>[]) {
+  const fields = datamodel[model]!.fields;
+  return Object.fromEntries(
+    columns.map((name): [string, GenericFieldRef<unknown>] => {
+      const column = fields.find((field) => field.name === name);
+      if (!column?.documentation) throw new Error(`${model}.${name} needs a /// description in prisma/schema.prisma`);
+      const options = { nullable: !column.isRequired };
+      // Pothos checks each name against the model's shape; here the names come typed from the same model.
+      const key = name as never;
+      if (column.type === 'Int' && (name === 'id' || name.endsWith('Id'))) return [name, t.exposeID(key, options)];
+      switch (column.type) {
+        case 'String':
+          return [name, t.exposeString(key, options)];
+        case 'Int':
+          return [name, t.exposeInt(key, options)];
+        case 'Boolean':
+          return [name, t.exposeBoolean(key, options)];
+        case 'DateTime':
+          return [name, t.expose(key, { ...options, type: 'DateTime' })];
+        default:
+          throw new Error(`${model}.${name} is a ${column.type} column: expose it by hand`);
+      }
+    }),
+  );
+}
