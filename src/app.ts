@@ -1,18 +1,25 @@
 import { GraphQLError } from 'graphql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { type Plugin, createYoga, useErrorHandler } from 'graphql-yoga';
+import { type Plugin, createYoga, maskError, useErrorHandler } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createAuthFailureGuard } from './auth/auth-failures';
 import { authenticationChallenge, createAuthenticator } from './auth/authenticate';
-import { createRateLimiter } from './auth/rate-limit';
+import { clientAddress } from './auth/client-address';
+import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import { isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
 import type { Context } from './graphql/builder';
+import { queryCostOf, useExecutionDeadline, useQueryLimits } from './graphql/limits';
 import { schema } from './graphql/schema';
 import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './logging';
 import { useRestFacade } from './rest/facade';
+import { createLinkOrigin } from './rest/link-origin';
+import { useIdempotencyKeys } from './rest/idempotency';
 import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
+import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
 
 export interface AppOptions {
   config: Config;
@@ -26,15 +33,19 @@ export interface AppOptions {
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 
-/** /healthz: the process answers. /readyz: the database answers and every migration is applied. */
-function useHealthChecks(database: Database): Plugin {
+/**
+ * /healthz: the process answers. /readyz: the database answers and every migration is applied; without Redis it is
+ * still ready (200, `degraded`), because the instance serves, counting rate limits locally, and must stay in rotation.
+ */
+function useHealthChecks(database: Database, redis: Redis | null): Plugin {
   return {
     async onRequest({ url, endResponse }) {
       if (url.pathname === '/healthz') return endResponse(json(200, { status: 'ok' }));
       if (url.pathname !== '/readyz') return;
       try {
         const pending = await database.pendingMigrations();
-        endResponse(pending.length ? json(503, { status: 'migrations pending', pending }) : json(200, { status: 'ready' }));
+        if (pending.length) return endResponse(json(503, { status: 'migrations pending', pending }));
+        endResponse(redis && redis.status !== 'ready' ? json(200, { status: 'degraded', redis: 'unreachable' }) : json(200, { status: 'ready' }));
       } catch {
         endResponse(json(503, { status: 'database unreachable' }));
       }
@@ -62,8 +73,11 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     secretKey: serverKey,
     publicUrl: config.publicUrl,
     oauthSkewSeconds: config.oauthSkewSeconds,
+    failures: createAuthFailureGuard(config.authFailureLimits, redis),
   });
-  const rateLimit = createRateLimiter(config.rateLimit, redis);
+  const linkOrigin = createLinkOrigin(config);
+  const rateLimiter = createRateLimiter(config.rateLimit, redis, logger);
+  limitSubscriptionsPerCredential(config.subscriptionsPerCredential);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -75,21 +89,33 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     // GraphiQL served from this server rather than a CDN, for school networks that filter outside hosts.
     renderGraphiQL,
     logging: yogaLogger(logger),
-    context: async ({ request }): Promise<Context> => {
-      const viewer = await authenticate(request);
-      if (viewer) await rateLimit(viewer.credential);
+    // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500.
+    maskedErrors: {
+      maskError: (error, message, isDev) => (isDatabaseUnavailable(error) ? serviceUnavailable() : maskError(error, message, isDev)),
+    },
+    context: async (initialContext): Promise<Context> => {
+      const { request } = initialContext;
+      const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
+      // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
+      if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
       return { viewer, requestId: requestIdOf(request), serverKey };
     },
     plugins: [
       useRequestLogging(logger),
-      useHealthChecks(database),
+      useHealthChecks(database, redis),
+      // Before the facade, so /v1 documents pass the same validation, cost and deadline (their parse is skipped).
+      useQueryLimits(),
+      useExecutionDeadline(config.queryTimeoutMs),
+      useRateLimitReporting(rateLimiter),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
-      useRestReference({ routes: restRoutes, publicUrl: config.publicUrl }),
-      useRestFacade({ routes: restRoutes, publicUrl: config.publicUrl, bodyLimitBytes: config.bodyLimitBytes, logger }),
+      useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
+      useRestFacade({ routes: restRoutes, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),
       // After the facade, whose onResponse answers OPTIONS on every /v1 path.
       useRestReferencePreflight(),
       // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.
       useAuthenticationChallenge(),
+      // After authentication (the context) and before execution, on both APIs: a key belongs to its user.
+      useIdempotencyKeys(logger),
       // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.
       useErrorHandler(({ errors, context, phase }) => {
         // In the execution phase `context` is the execution arguments; the request is in their contextValue.

@@ -9,6 +9,7 @@ export async function boot(config: Config, logger: Logger): Promise<{ database: 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    statementTimeoutMs: config.queryTimeoutMs,
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
   });
   try {

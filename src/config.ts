@@ -12,11 +12,26 @@ export interface RateLimit {
  */
 export type SeedDemoMode = 'auto' | 'on' | 'off';
 
+/**
+ * Counted per window, each null when off: failed authentications per client address and per consumer key, and
+ * requests without a credential per client address.
+ */
+export interface AuthFailureLimits {
+  perAddress: RateLimit | null;
+  perConsumerKey: RateLimit | null;
+  anonymousPerAddress: RateLimit | null;
+}
+
 export interface Config {
   host: string;
   port: number;
   /** Base URL clients call (behind a proxy); links and OAuth signatures use it when set. */
   publicUrl: URL | null;
+  /** Hosts (`host[:port]`, lower case) whose Host header links may be built from when PUBLIC_URL is not set. */
+  allowedHosts: ReadonlySet<string>;
+  /** Proxies in front of the server appending to X-Forwarded-For; 0: the socket's peer is the client. */
+  trustProxyHops: number;
+  authFailureLimits: AuthFailureLimits;
   dataDir: string;
   databaseUrl: string | null;
   /** Server key that encrypts consumer secrets; read from DATA_DIR when null (embedded default only). */
@@ -24,6 +39,10 @@ export interface Config {
   redisUrl: string | null;
   rateLimit: RateLimit | null;
   bodyLimitBytes: number;
+  /** Deadline of one GraphQL execution (and of one PostgreSQL statement), in milliseconds. */
+  queryTimeoutMs: number;
+  /** Concurrent GraphQL subscriptions one credential may hold in this instance (graphql-ws and SSE together). */
+  subscriptionsPerCredential: number;
   oauthSkewSeconds: number;
   bootstrap: { consumerKey: string; consumerSecret: string } | null;
   seedDemo: SeedDemoMode;
@@ -39,6 +58,16 @@ export class ConfigError extends Error {
 
 const sizeUnits: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2 };
 const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600 };
+
+/** `10s`, `500ms`, `1m`; a bare number is seconds. */
+function parseDurationMs(text: string): number | null {
+  const match = /^(\d+)\s*(ms|s|m)?$/i.exec(text.trim());
+  if (!match || Number(match[1]) < 1) return null;
+  return Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[(match[2] ?? 's').toLowerCase() as 'ms' | 's' | 'm'];
+}
+
+const hostPattern = /^(?:[a-z\d-]+(?:\.[a-z\d-]+)*|\[[\da-f:.]+\])(?::\d{1,5})?$/;
+const parseHostList = (text: string) => text.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
 
 function parseSize(text: string): number | null {
   const match = /^(\d+)\s*(b|kb?|mb?)?$/i.exec(text.trim());
@@ -64,6 +93,13 @@ const environmentSchema = z
     HOST: optional.default('127.0.0.1'),
     PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
     PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    ALLOWED_HOSTS: optional.default(''),
+    TRUST_PROXY: optional.pipe(
+      z.string().regex(/^(off|\d{1,2})$/i, 'must be off or the number of proxies in front of the server').default('off'),
+    ),
+    AUTH_FAILURES_PER_ADDRESS: optional.default('20/1m'),
+    AUTH_FAILURES_PER_CONSUMER_KEY: optional.default('50/1m'),
+    ANONYMOUS_REQUESTS_PER_ADDRESS: optional.default('60/1m'),
     DATA_DIR: optional.default('./.data'),
     DATABASE_URL: optional.pipe(
       z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
@@ -72,6 +108,8 @@ const environmentSchema = z
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
     RATE_LIMIT: optional.default('15/5s'),
     BODY_LIMIT: optional.default('1mb'),
+    QUERY_TIMEOUT: optional.default('10s'),
+    SUBSCRIPTIONS_PER_CREDENTIAL: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(25)),
     OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
     BOOTSTRAP_CONSUMER_KEY: optional,
     BOOTSTRAP_CONSUMER_SECRET: optional,
@@ -97,6 +135,15 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (parseRateLimit(value('RATE_LIMIT') ?? '15/5s') === undefined) {
     problems.push('RATE_LIMIT: must look like 15/5s, 100/1m or off');
   }
+  if (parseDurationMs(value('QUERY_TIMEOUT') ?? '10s') === null) {
+    problems.push('QUERY_TIMEOUT: must be a duration such as 10s, 500ms or 1m');
+  }
+  for (const name of ['AUTH_FAILURES_PER_ADDRESS', 'AUTH_FAILURES_PER_CONSUMER_KEY', 'ANONYMOUS_REQUESTS_PER_ADDRESS']) {
+    const text = value(name);
+    if (text && parseRateLimit(text) === undefined) problems.push(`${name}: must look like 20/1m, 5/10s or off`);
+  }
+  const badHosts = parseHostList(value('ALLOWED_HOSTS') ?? '').filter((host) => !hostPattern.test(host));
+  if (badHosts.length) problems.push(`ALLOWED_HOSTS: not a host or host:port: ${badHosts.join(', ')}`);
   if (parseSize(value('BODY_LIMIT') ?? '1mb') === null) {
     problems.push('BODY_LIMIT: must be a size such as 1mb, 512kb or 65536');
   }
@@ -116,12 +163,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL) : null,
+    allowedHosts: new Set(parseHostList(e.ALLOWED_HOSTS)),
+    trustProxyHops: e.TRUST_PROXY.toLowerCase() === 'off' ? 0 : Number(e.TRUST_PROXY),
+    authFailureLimits: {
+      perAddress: parseRateLimit(e.AUTH_FAILURES_PER_ADDRESS) ?? null,
+      perConsumerKey: parseRateLimit(e.AUTH_FAILURES_PER_CONSUMER_KEY) ?? null,
+      anonymousPerAddress: parseRateLimit(e.ANONYMOUS_REQUESTS_PER_ADDRESS) ?? null,
+    },
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL ?? null,
     secretKey: e.SECRET_KEY ?? null,
     redisUrl: e.REDIS_URL ?? null,
     rateLimit: parseRateLimit(e.RATE_LIMIT) ?? null,
     bodyLimitBytes: parseSize(e.BODY_LIMIT)!,
+    queryTimeoutMs: parseDurationMs(e.QUERY_TIMEOUT)!,
+    subscriptionsPerCredential: e.SUBSCRIPTIONS_PER_CREDENTIAL,
     oauthSkewSeconds: e.OAUTH_TIMESTAMP_SKEW,
     bootstrap:
       e.BOOTSTRAP_CONSUMER_KEY && e.BOOTSTRAP_CONSUMER_SECRET

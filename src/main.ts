@@ -8,6 +8,7 @@ import { DataDirInUseError } from './db/data-dir-lock';
 import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
 import { endSubscriptions, useRedisEventBus } from './events/bus';
 import { createLogger } from './logging';
+import { pruneIdempotencyKeys } from './rest/idempotency';
 import { createHttpServer } from './server';
 
 let config;
@@ -40,21 +41,66 @@ if (seedsOnFirstStart(config.seedDemo, database.kind)) {
   }
   databaseHadDistrict = !demo;
 }
+/**
+ * Redis unreachable at start is a deployment fault the operator must see: one fatal line naming the server (not the
+ * URL, which may hold a password) and exit code 1, rather than a stack trace or serving without shared counters.
+ */
+async function connectRedisOrExit(redisUrl: string, connections: Redis[]): Promise<void> {
+  // The first connection error ends the start (ioredis would otherwise retry for seconds, and print an `error` event
+  // nobody listens to with its stack).
+  let failed = (_error: Error) => {};
+  const firstError = new Promise<never>((_resolve, reject) => (failed = reject));
+  for (const connection of connections) connection.on('error', failed);
+  try {
+    await Promise.race([Promise.all(connections.map((connection) => connection.connect())), firstError]);
+  } catch (error) {
+    const url = new URL(redisUrl);
+    logger.fatal({ redis: `${url.hostname}:${url.port || 6379}`, reason: (error as Error).message }, 'Redis is unreachable at start (REDIS_URL)');
+    for (const connection of connections) connection.disconnect();
+    await database.close();
+    process.exit(1);
+  } finally {
+    for (const connection of connections) connection.off('error', failed);
+  }
+}
+/**
+ * After start, a lost Redis is survivable: ioredis reconnects by itself, rate limits are counted locally meanwhile
+ * (src/auth/rate-limit.ts warns once about that), and events of other instances are not heard. Its errors become one
+ * structured warning per outage (repeated attempts at debug level) instead of "[ioredis] Unhandled error event" lines.
+ */
+function logRedisErrors(connection: Redis, role: string, consequence: string | null): void {
+  let failing = false;
+  connection.on('error', (error) => {
+    const level = failing || !consequence ? 'debug' : 'warn';
+    logger[level]({ redis: role, reason: error.message }, `Redis connection failed, reconnecting${consequence ? `: ${consequence}` : ''}`);
+    failing = true;
+  });
+  connection.on('ready', () => {
+    failing = false;
+  });
+}
 // Two Redis connections: one in subscriber mode for events from other instances, one for everything else.
 const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
 if (redis && redisSubscriber) {
-  await Promise.all([redis.connect(), redisSubscriber.connect()]);
+  await connectRedisOrExit(config.redisUrl!, [redis, redisSubscriber]);
+  logRedisErrors(redis, 'commands', null);
+  logRedisErrors(redisSubscriber, 'events', 'events of other instances are not delivered to subscribers here until it returns');
   useRedisEventBus(redis, redisSubscriber);
 }
 const app = createApp({ config, database, serverKey, logger, redis });
-const { server, closeSockets } = createHttpServer(app);
+const { server, closeSockets } = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
 
 const nonceSweep = setInterval(
   () => pruneNonces(config.oauthSkewSeconds).catch((error) => logger.warn({ err: error }, 'nonce pruning failed')),
   60_000,
 );
 nonceSweep.unref();
+const idempotencyKeySweep = setInterval(
+  () => pruneIdempotencyKeys().catch((error) => logger.warn({ err: error }, 'Idempotency-Key pruning failed')),
+  15 * 60_000,
+);
+idempotencyKeySweep.unref();
 
 server.listen(config.port, config.host, () => {
   const base = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
@@ -85,6 +131,7 @@ async function stop(signal: string) {
   stopping = true;
   logger.info({ signal }, 'stopping: finishing in-flight requests');
   clearInterval(nonceSweep);
+  clearInterval(idempotencyKeySweep);
   // close() stops accepting and resolves once in-flight requests are done; idle keep-alive sockets are closed now,
   // and subscriptions end so their event streams complete. A request still running after the grace period is cut.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));

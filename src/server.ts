@@ -1,20 +1,72 @@
 import { createServer, type Server } from 'node:http';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import type { App } from './app';
+import { ACCESS_REVOKED } from './modules/events/event.stream';
+
+export interface HttpServerOptions {
+  /** The body limit: no WebSocket message may be larger (ws closes the socket with 1009). */
+  bodyLimitBytes: number;
+}
+
+/** What a client may send before `connection_init` is answered: enough for any connection params, no more. */
+export const bytesBeforeConnectionInit = 100 * 1024;
+export const tooMuchBeforeConnectionInit = { code: 4413, reason: 'Too much data before connection_init' };
+/** The close that ends a socket whose credential was revoked or expired while its subscriptions were open. */
+export const accessRevokedClose = { code: CloseCode.Forbidden, reason: 'Forbidden: access revoked' };
+
+const sizeOf = (data: RawData) =>
+  Array.isArray(data) ? data.reduce((total, part) => total + part.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+
+/**
+ * Closes a socket that sends more than `bytesBeforeConnectionInit` before graphql-ws has its `connection_init`, so an
+ * unauthenticated client cannot make the server hold and parse body-limit-sized messages. Registered before
+ * graphql-ws's own listener, which therefore sees an oversized message only on a socket already closing.
+ */
+function limitBytesBeforeInit(sockets: WebSocketServer, initialised: WeakSet<WebSocket>) {
+  sockets.on('connection', (socket) => {
+    let received = 0;
+    const count = (data: RawData) => {
+      if (initialised.has(socket)) {
+        socket.off('message', count);
+        return;
+      }
+      received += sizeOf(data);
+      if (received > bytesBeforeConnectionInit) socket.close(tooMuchBeforeConnectionInit.code, tooMuchBeforeConnectionInit.reason);
+    };
+    socket.on('message', count);
+  });
+}
 
 /**
  * Serves the app over HTTP, with graphql-ws on the GraphQL path. WebSocket operations run through yoga's enveloped
  * execution, so they authenticate and rate-limit like HTTP ones; the credential travels in the connection params
  * (`{ "Authorization": "Bearer ..." }`) because browsers cannot set headers on a WebSocket.
  */
-export function createHttpServer(app: App): { server: Server; closeSockets(): Promise<void> } {
+export function createHttpServer(app: App, options: HttpServerOptions): { server: Server; closeSockets(): Promise<void> } {
   const server = createServer(app);
-  const sockets = new WebSocketServer({ server, path: app.graphqlEndpoint });
+  const sockets = new WebSocketServer({ server, path: app.graphqlEndpoint, maxPayload: options.bodyLimitBytes });
+  const initialised = new WeakSet<WebSocket>();
+  limitBytesBeforeInit(sockets, initialised);
+  // Every operation of a socket runs with its connection params' credential: one revoked ends them all.
+  const revoked = new WeakSet<object>();
 
   useServer(
     {
+      onConnect: (context) => {
+        initialised.add(context.extra.socket);
+        // A socket closed for its first message's size gets no acknowledgement.
+        return context.extra.socket.readyState === context.extra.socket.OPEN;
+      },
+      onNext: (context, _id, _payload, _args, result) => {
+        if (result.errors?.some((error) => error.extensions?.code === ACCESS_REVOKED)) revoked.add(context);
+      },
+      // After the operation's last result went out: the client reads why before the socket closes.
+      onComplete: (context) => {
+        if (revoked.has(context)) context.extra.socket.close(accessRevokedClose.code, accessRevokedClose.reason);
+      },
       execute: (args) => (args.rootValue as { execute: (args: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (args: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (context, _id, payload) => {

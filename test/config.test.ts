@@ -28,6 +28,15 @@ describe('loadConfig', () => {
       redisUrl: null,
       rateLimit: { points: 15, windowSeconds: 5 },
       bodyLimitBytes: 1024 * 1024,
+      queryTimeoutMs: 10_000,
+      subscriptionsPerCredential: 25,
+      allowedHosts: new Set(),
+      trustProxyHops: 0,
+      authFailureLimits: {
+        perAddress: { points: 20, windowSeconds: 60 },
+        perConsumerKey: { points: 50, windowSeconds: 60 },
+        anonymousPerAddress: { points: 60, windowSeconds: 60 },
+      },
       oauthSkewSeconds: 300,
       bootstrap: null,
       seedDemo: 'auto',
@@ -56,6 +65,13 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       RATE_LIMIT: '100/1m',
       BODY_LIMIT: '512kb',
+      QUERY_TIMEOUT: '2500ms',
+      SUBSCRIPTIONS_PER_CREDENTIAL: '5',
+      ALLOWED_HOSTS: 'api.example.org, Lectern.Local:8080',
+      TRUST_PROXY: '2',
+      AUTH_FAILURES_PER_ADDRESS: '10/30s',
+      AUTH_FAILURES_PER_CONSUMER_KEY: 'off',
+      ANONYMOUS_REQUESTS_PER_ADDRESS: '100/1m',
       OAUTH_TIMESTAMP_SKEW: '60',
       BOOTSTRAP_CONSUMER_KEY: 'boot-key',
       BOOTSTRAP_CONSUMER_SECRET: 'boot-secret',
@@ -73,6 +89,15 @@ describe('loadConfig', () => {
       redisUrl: 'redis://cache:6379',
       rateLimit: { points: 100, windowSeconds: 60 },
       bodyLimitBytes: 512 * 1024,
+      queryTimeoutMs: 2500,
+      subscriptionsPerCredential: 5,
+      allowedHosts: new Set(['api.example.org', 'lectern.local:8080']),
+      trustProxyHops: 2,
+      authFailureLimits: {
+        perAddress: { points: 10, windowSeconds: 30 },
+        perConsumerKey: null,
+        anonymousPerAddress: { points: 100, windowSeconds: 60 },
+      },
       oauthSkewSeconds: 60,
       bootstrap: { consumerKey: 'boot-key', consumerSecret: 'boot-secret' },
       seedDemo: 'on',
@@ -102,6 +127,15 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['10s', 10_000],
+    ['500ms', 500],
+    ['1m', 60_000],
+    ['30', 30_000],
+  ])('reads QUERY_TIMEOUT=%s', (value, expected) => {
+    expect(loadConfig({ QUERY_TIMEOUT: value }).queryTimeoutMs).toBe(expected);
+  });
+
+  it.each([
     ['65536', 65536],
     ['1kb', 1024],
     ['64k', 65536],
@@ -118,6 +152,10 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT: 'lots' }, 'RATE_LIMIT: must look like 15/5s, 100/1m or off'],
     [{ RATE_LIMIT: '0/5s' }, 'RATE_LIMIT: must look like 15/5s, 100/1m or off'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT: must be a size such as 1mb, 512kb or 65536'],
+    [{ TRUST_PROXY: 'on' }, 'TRUST_PROXY: must be off or the number of proxies in front of the server'],
+    [{ AUTH_FAILURES_PER_ADDRESS: 'lots' }, 'AUTH_FAILURES_PER_ADDRESS: must look like 20/1m, 5/10s or off'],
+    [{ ALLOWED_HOSTS: 'http://x, ok.example:8080' }, 'ALLOWED_HOSTS: not a host or host:port: http://x'],
+    [{ QUERY_TIMEOUT: '0s' }, 'QUERY_TIMEOUT: must be a duration such as 10s, 500ms or 1m'],
     [{ BODY_LIMIT: '1.5mb' }, 'BODY_LIMIT: must be a size such as 1mb, 512kb or 65536'],
     [{ DATABASE_URL: 'postgresql://db/lectern' }, 'SECRET_KEY: is required when DATABASE_URL is set'],
     [{ DATABASE_URL: 'mysql://db/lectern', SECRET_KEY: secretKey }, 'DATABASE_URL: must be a postgresql:// URL'],

@@ -1,9 +1,11 @@
+import type { GraphQLError } from 'graphql';
 import { Prisma } from '../generated/prisma/client';
 import { db } from '../db/database';
 import { httpError } from '../core/errors';
+import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
 import { decryptSecret, hashToken } from './secrets';
-import { Viewer, type ViewerUser } from './viewer';
+import { Viewer, toViewerUser, viewerUserSelection } from './viewer';
 
 export interface AuthenticatorOptions {
   /** Key that decrypts consumer secrets. */
@@ -11,6 +13,8 @@ export interface AuthenticatorOptions {
   /** Base URL clients call behind a proxy: verified first, before the URL the Host header names. */
   publicUrl: URL | null;
   oauthSkewSeconds: number;
+  /** Counts failures per client address and consumer key, and requests without a credential per address. */
+  failures: AuthFailureGuard;
 }
 
 /** The challenge every 401 carries (RFC 9110 §11.6.1). */
@@ -18,26 +22,6 @@ export const authenticationChallenge = 'OAuth realm="Lectern"';
 
 const rejected = (message: string) =>
   httpError(401, 'UNAUTHENTICATED', message, { 'www-authenticate': authenticationChallenge });
-
-const userSelection = {
-  id: true,
-  role: true,
-  schoolId: true,
-  buildingId: true,
-  triggerAdmin: true,
-  school: { select: { districtId: true } },
-} satisfies Prisma.UserSelect;
-
-function toViewerUser(user: Prisma.UserGetPayload<{ select: typeof userSelection }>): ViewerUser {
-  return {
-    id: user.id,
-    role: user.role,
-    districtId: user.school.districtId,
-    schoolId: user.schoolId,
-    buildingId: user.buildingId,
-    triggerAdmin: user.triggerAdmin,
-  };
-}
 
 // A Host header value: a name or an IPv4/IPv6 literal, and a port. Anything else (a path, userinfo, spaces) names no URL.
 const HOST_HEADER = /^(?:[\w.-]+|\[[\da-f:.]+\])(?::\d{1,5})?$/i;
@@ -68,25 +52,28 @@ export function signedUrls(request: Request, publicUrl: URL | null): string[] {
 }
 
 export function createAuthenticator(options: AuthenticatorOptions) {
-  function oauthFailure(error: unknown): never {
-    throw error instanceof OAuthError ? rejected(error.message) : error;
+  /** Counts the failure before answering 401, so that the next attempt from the address or with the key sees it. */
+  async function refused(attempt: AuthAttempt, message: string): Promise<GraphQLError> {
+    await options.failures.recordFailure(attempt);
+    return rejected(message);
   }
 
-  async function fromOAuth(request: Request, credentials: OAuthCredentials): Promise<Viewer> {
+  async function fromOAuth(request: Request, credentials: OAuthCredentials, address: string): Promise<Viewer> {
     const client = await db().apiClient.findUnique({
       where: { consumerKey: credentials.consumerKey },
-      select: { encryptedSecret: true, user: { select: userSelection } },
+      select: { encryptedSecret: true, user: { select: viewerUserSelection } },
     });
-    if (!client) throw rejected('Unknown consumer key');
+    if (!client) throw await refused({ address, consumerKey: null }, 'Unknown consumer key');
+    const attempt = { address, consumerKey: credentials.consumerKey };
     const secret = decryptSecret(client.encryptedSecret, options.secretKey);
     const urls = signedUrls(request, options.publicUrl);
     if (!urls.some((url) => verifySignature(credentials, { method: request.method, url }, secret))) {
-      throw rejected('Invalid OAuth signature');
+      throw await refused(attempt, 'Invalid OAuth signature');
     }
     try {
       assertFreshTimestamp(credentials.timestamp, Math.floor(Date.now() / 1000), options.oauthSkewSeconds);
     } catch (error) {
-      oauthFailure(error);
+      throw error instanceof OAuthError ? await refused(attempt, error.message) : error;
     }
     // The nonce is recorded only for a valid signature, so nobody can burn another client's nonces.
     try {
@@ -95,35 +82,48 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-        throw rejected('Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+        throw await refused(attempt, 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
       }
       throw error;
     }
     return new Viewer(toViewerUser(client.user), { kind: 'oauth', consumerKey: credentials.consumerKey });
   }
 
-  async function fromBearer(token: string): Promise<Viewer> {
+  async function fromBearer(token: string, address: string): Promise<Viewer> {
     const found = await db().accessToken.findUnique({
       where: { tokenHash: hashToken(token) },
-      select: { id: true, expiresAt: true, user: { select: userSelection } },
+      select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
     });
     if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) {
-      throw rejected('Invalid or expired bearer token');
+      throw await refused({ address, consumerKey: null }, 'Invalid or expired bearer token');
     }
     return new Viewer(toViewerUser(found.user), { kind: 'bearer', tokenId: found.id });
   }
 
-  /** The request's viewer, null when it carries no credential, or a 401 GraphQLError for a bad one. */
-  return async function authenticate(request: Request): Promise<Viewer | null> {
+  /**
+   * The request's viewer, null when it carries no credential, or a 401 GraphQLError for a bad one; a 429 instead,
+   * before the credential is looked at, when its client address or consumer key has failed too often.
+   */
+  return async function authenticate(request: Request, address: string): Promise<Viewer | null> {
     const header = request.headers.get('authorization');
-    if (header && /^bearer\s+/i.test(header)) return fromBearer(header.replace(/^bearer\s+/i, '').trim());
-    let credentials: OAuthCredentials | null = null;
+    if (header && /^bearer\s+/i.test(header)) {
+      await options.failures.assertNotBlocked({ address, consumerKey: null });
+      return fromBearer(header.replace(/^bearer\s+/i, '').trim(), address);
+    }
+    let credentials: OAuthCredentials | null;
     try {
       credentials = parseOAuthHeader(header);
     } catch (error) {
-      oauthFailure(error);
+      if (!(error instanceof OAuthError)) throw error;
+      await options.failures.assertNotBlocked({ address, consumerKey: null });
+      throw await refused({ address, consumerKey: null }, error.message);
     }
-    return credentials ? fromOAuth(request, credentials) : null;
+    if (!credentials) {
+      await options.failures.admitAnonymous(address);
+      return null;
+    }
+    await options.failures.assertNotBlocked({ address, consumerKey: credentials.consumerKey });
+    return fromOAuth(request, credentials, address);
   };
 }
 

@@ -32,6 +32,9 @@ export interface OAuthCredentials {
   params: Record<string, string>;
 }
 
+/** Nonces are stored until their timestamp expires; clients send 32 characters or fewer (a hex or base64 random). */
+export const maxNonceLength = 64;
+
 const REQUIRED_PARAMS = [
   'oauth_consumer_key',
   'oauth_signature_method',
@@ -83,12 +86,18 @@ export function parseOAuthHeader(header: string | null): OAuthCredentials | null
     // realm is not signed (§3.4.1.3.1), and any value is fine; other non-oauth_ names are ignored.
     if (!name.startsWith('oauth_')) continue;
     if (name in params) throw new OAuthError(`Authorization header: ${name} appears twice`, 'malformed');
-    params[name] = percentDecode(match[2] ?? match[3]!, name);
+    const value = percentDecode(match[2] ?? match[3]!, name);
+    // No client signs a NUL, and PostgreSQL cannot store one: refused here rather than failing the nonce insert.
+    if (value.includes('\0')) throw new OAuthError(`Authorization header: ${name} contains a NUL character`, 'malformed');
+    params[name] = value;
   }
 
   const missing = REQUIRED_PARAMS.filter((name) => !params[name]);
   if (missing.length > 0) {
     throw new OAuthError(`Authorization header: missing ${missing.join(', ')}`, 'malformed');
+  }
+  if (params.oauth_nonce!.length > maxNonceLength) {
+    throw new OAuthError(`Authorization header: oauth_nonce is longer than ${maxNonceLength} characters`, 'malformed');
   }
   const timestampText = params.oauth_timestamp!;
   const timestamp = Number(timestampText);

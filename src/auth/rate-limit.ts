@@ -1,35 +1,160 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterPrisma, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { RateLimiterMemory, RateLimiterPrisma, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../config';
 import { db } from '../db/database';
 import { httpError } from '../core/errors';
-import type { Credential } from './viewer';
-
-export type RateLimiter = (credential: Credential) => Promise<void>;
-
-const credentialKey = (credential: Credential) =>
-  credential.kind === 'oauth' ? `oauth:${credential.consumerKey}` : `bearer:${credential.tokenId}`;
+import type { QueryCost } from '../graphql/limits';
+import type { Viewer } from './viewer';
 
 /**
- * Requests per credential and window, counted in Redis when there is one and in the shared database otherwise, so
- * every instance of a scaled-out deployment sees the same count, for /v1 and /graphql together.
+ * Cost units (estimated objects, see src/graphql/limits.ts) worth one rate-limit point. A /v1 page of 200 groups with
+ * their school and category costs 801, so every route of the platform's API stays one point and RATE_LIMIT keeps its meaning
+ * there; only GraphQL documents that fetch thousands of objects pay more.
  */
-export function createRateLimiter(limit: RateLimit | null, redis: Redis | null): RateLimiter {
-  if (!limit) return async () => {};
+export const costPerPoint = 1_000;
+
+/**
+ * Points a request is charged: one at least; each mutation field one (each was a request on the platform, so 12
+ * aliased writes cost what 12 requests do); and one per `costPerPoint` of estimated cost.
+ */
+export function pointsFor(cost: QueryCost | undefined): number {
+  if (!cost) return 1;
+  return Math.max(1, cost.mutations, Math.ceil(cost.cost / costPerPoint));
+}
+
+/** What the client is told after a charge, in the X-RateLimit-* headers and `extensions.cost`. */
+export interface RateLimitStatus {
+  limit: number;
+  remaining: number;
+  /** When the window restarts, in Unix seconds (GitHub's convention). */
+  resetAt: number;
+  /** Points this request was charged. */
+  charged: number;
+}
+
+export interface RateLimiter {
+  /** Charges the viewer's user for one request; throws a 429 (or a 400 for a request larger than the whole budget). */
+  charge(viewer: Viewer, cost: QueryCost | undefined, request: Request): Promise<void>;
+  /** The outcome of this request's charge, when it was charged. */
+  statusOf(request: Request): RateLimitStatus | undefined;
+}
+
+/**
+ * One budget per user, across all their credentials and both surfaces, counted in Redis when there is one and in the
+ * shared database otherwise, so every instance of a scaled-out deployment sees the same count. When Redis is lost,
+ * each instance counts in memory until it returns (rate-limiter-flexible's insurance limiter) rather than failing
+ * every request.
+ */
+export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, logger?: Logger): RateLimiter {
+  const statuses = new WeakMap<Request, RateLimitStatus>();
+  if (!limit) return { charge: async () => {}, statusOf: () => undefined };
   const options = { points: limit.points, duration: limit.windowSeconds, keyPrefix: 'lectern-rate' };
   const limiter = redis
-    ? new RateLimiterRedis({ ...options, storeClient: redis })
+    ? new RateLimiterRedis({
+        ...options,
+        storeClient: redis,
+        // Without a connection, answer from the insurance limiter at once instead of waiting for reconnection.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(options),
+      })
     : new RateLimiterPrisma({ ...options, storeClient: db(), tableName: 'rateLimit' });
+  if (redis) warnWhileRedisIsLost(redis, logger);
 
-  return async (credential) => {
-    try {
-      await limiter.consume(credentialKey(credential));
-    } catch (outcome) {
-      if (!(outcome instanceof RateLimiterRes)) throw outcome;
-      const retryAfter = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
-      throw httpError(429, 'RATE_LIMITED', `Too many requests: the limit is ${limit.points} per ${limit.windowSeconds}s`, {
-        'retry-after': String(retryAfter),
-      });
-    }
+  const record = (request: Request, outcome: RateLimiterRes, charged: number) => {
+    const status = {
+      limit: limit.points,
+      remaining: Math.max(0, outcome.remainingPoints),
+      resetAt: Math.ceil((Date.now() + outcome.msBeforeNext) / 1000),
+      charged,
+    };
+    statuses.set(request, status);
+    return status;
+  };
+
+  return {
+    async charge(viewer, cost, request) {
+      const points = pointsFor(cost);
+      if (points > limit.points) {
+        // Waiting would not help, so this is not a 429: as Shopify answers a query larger than its bucket.
+        throw httpError(
+          400,
+          'COST_EXCEEDS_RATE_LIMIT',
+          `This request costs ${points} rate-limit points, more than the whole budget of ${limit.points} per ${limit.windowSeconds}s: split it`,
+        );
+      }
+      try {
+        record(request, await limiter.consume(`user:${viewer.id}`, points), points);
+      } catch (outcome) {
+        if (!(outcome instanceof RateLimiterRes)) throw outcome;
+        const status = record(request, outcome, points);
+        const retryAfter = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
+        throw httpError(
+          429,
+          'RATE_LIMITED',
+          `Too many requests: the limit is ${limit.points} points per ${limit.windowSeconds}s and this request costs ${points}`,
+          { 'retry-after': String(retryAfter), ...rateLimitHeaders(status) },
+        );
+      }
+    },
+    statusOf: (request) => statuses.get(request),
+  };
+}
+
+/** One warning when Redis goes away and one notice when it is back, not one line per reconnection attempt. */
+function warnWhileRedisIsLost(redis: Redis, logger: Logger | undefined) {
+  let lost = false;
+  // Emitted when a connection drops and ioredis will retry, not after a deliberate quit at shutdown.
+  redis.on('reconnecting', () => {
+    if (lost) return;
+    lost = true;
+    logger?.warn({ redis: 'unreachable' }, 'Redis connection lost: rate limits are counted by this instance alone until it returns');
+  });
+  redis.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    logger?.info({ redis: 'ready' }, 'Redis connection back: rate limits are shared again');
+  });
+}
+
+export const rateLimitHeaders = (status: RateLimitStatus): Record<string, string> => ({
+  'x-ratelimit-limit': String(status.limit),
+  'x-ratelimit-remaining': String(status.remaining),
+  'x-ratelimit-reset': String(status.resetAt),
+});
+
+/** Header a client sends to read its request's cost in the GraphQL response's `extensions.cost`. */
+export const costHeader = 'x-lectern-cost';
+
+/**
+ * Puts the rate-limit headers on every charged response (/graphql and /v1: the facade's requests are charged through
+ * the same context), and the request's cost in `extensions.cost` when the client asks with `X-Lectern-Cost: 1`.
+ */
+export function useRateLimitReporting(limiter: RateLimiter): Plugin {
+  return {
+    onExecute({ args }) {
+      const context = args.contextValue as { request?: Request; queryCost?: QueryCost };
+      const request = context.request;
+      if (!request || request.headers.get(costHeader) !== '1') return;
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          const status = limiter.statusOf(request);
+          const cost = {
+            requestedQueryCost: context.queryCost?.cost ?? null,
+            mutationFields: context.queryCost?.mutations ?? 0,
+            points: pointsFor(context.queryCost),
+            ...(status ? { limit: status.limit, remaining: status.remaining, resetAt: status.resetAt } : {}),
+          };
+          setResult({ ...result, extensions: { ...result.extensions, cost } });
+        },
+      };
+    },
+    onResponse({ request, response }) {
+      const status = limiter.statusOf(request);
+      if (!status) return;
+      for (const [name, value] of Object.entries(rateLimitHeaders(status))) response.headers.set(name, value);
+    },
   };
 }

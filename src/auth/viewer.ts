@@ -1,3 +1,4 @@
+import type { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
 import { db } from '../db/database';
 
@@ -67,4 +68,44 @@ export class Viewer {
       .then((rows) => new Map(rows.map((row) => [row.sectionId, row.admin])));
     return this.sectionRoles;
   }
+}
+
+/** The user columns a Viewer is made of. */
+export const viewerUserSelection = {
+  id: true,
+  role: true,
+  schoolId: true,
+  buildingId: true,
+  triggerAdmin: true,
+  school: { select: { districtId: true } },
+} satisfies Prisma.UserSelect;
+
+export function toViewerUser(user: Prisma.UserGetPayload<{ select: typeof viewerUserSelection }>): ViewerUser {
+  return {
+    id: user.id,
+    role: user.role,
+    districtId: user.school.districtId,
+    schoolId: user.schoolId,
+    buildingId: user.buildingId,
+    triggerAdmin: user.triggerAdmin,
+  };
+}
+
+/**
+ * The credential's viewer as the database has it now, with nothing memoised; null once the credential is revoked or
+ * expired. A Viewer memoises access for its lifetime, which for a long-lived subscription would be forever, so
+ * subscriptions re-check with a fresh one. One statement (the credential with its user).
+ */
+export async function currentViewer(credential: Credential): Promise<{ viewer: Viewer; expiresAt: Date | null } | null> {
+  const found =
+    credential.kind === 'bearer'
+      ? await db().accessToken.findUnique({
+          where: { id: credential.tokenId },
+          select: { expiresAt: true, user: { select: viewerUserSelection } },
+        })
+      : await db()
+          .apiClient.findUnique({ where: { consumerKey: credential.consumerKey }, select: { user: { select: viewerUserSelection } } })
+          .then((client) => client && { ...client, expiresAt: null });
+  if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) return null;
+  return { viewer: new Viewer(toViewerUser(found.user), credential), expiresAt: found.expiresAt };
 }

@@ -28,6 +28,11 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Told when PostgreSQL drops an idle pooled connection (restart, failover); the pool reconnects by itself. */
   onConnectionError?: (error: Error) => void;
+  /**
+   * PostgreSQL's `statement_timeout` for the pool's connections (QUERY_TIMEOUT): the server itself cancels a statement
+   * that outlives the request's deadline. Migrations lift it. PGlite runs in this process and has no cancellation.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** Counts statements at the driver-adapter boundary, which sees every query Prisma sends, inside transactions too. */
@@ -70,7 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let closeDriver: () => Promise<void>;
 
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, statement_timeout: options.statementTimeoutMs });
     // Prisma's adapter listens for dropped idle connections only while connected; without a listener for the pool's
     // whole life, a connection the server terminates during shutdown would crash the process.
     pool.on('error', options.onConnectionError ?? ((error) => console.warn(`database connection lost: ${error.message}`)));
@@ -78,8 +83,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     withSession = async (fn) => {
       const client = await pool.connect();
       try {
+        // A migration may rewrite a large table; it is not a request and has no deadline.
+        if (options.statementTimeoutMs) await client.query('SET statement_timeout = 0');
         return await fn(pgClientSession(client));
       } finally {
+        if (options.statementTimeoutMs) await client.query('RESET statement_timeout').catch(() => {});
         client.release();
       }
     };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { type PubSub, Repeater, createPubSub } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
@@ -20,7 +21,14 @@ type Topics = { 'realm-event': [realmKey: string, event: DomainEventMessage] };
 
 const realmKey = (realm: { type: RealmType; id: number }) => `${realm.type}:${realm.id}`;
 
-let bus: PubSub<Topics> = createPubSub<Topics>();
+/** Every subscriber of a realm listens on its topic, so a busy group has many listeners: not a leak to warn about. */
+function inProcessTarget() {
+  const target = new EventTarget();
+  setMaxListeners(0, target);
+  return target;
+}
+
+let bus: PubSub<Topics> = createPubSub<Topics>({ eventTarget: inProcessTarget() });
 
 /**
  * Carries committed events to GraphQL subscribers. In-process by default; with Redis every instance of a scaled-out
@@ -28,7 +36,14 @@ let bus: PubSub<Topics> = createPubSub<Topics>();
  * a subscriber client that is still connecting loses the first events.
  */
 export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
-  bus = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
+  // The event target does not wait for (un)subscribing: a subscription that ends while the connection closes (at
+  // shutdown) would be an unhandled rejection. Failures need no handling here: ioredis resubscribes on reconnect.
+  const subscriber = {
+    on: (event: 'message', listener: (channel: string, message: string) => void) => subscribeClient.on(event, listener),
+    subscribe: (channel: string) => subscribeClient.subscribe(channel).catch(() => undefined),
+    unsubscribe: (channel: string) => subscribeClient.unsubscribe(channel).catch(() => undefined),
+  };
+  bus = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient: subscriber as unknown as Redis }) });
 }
 
 export function publishEvents(events: readonly DomainEventMessage[]) {

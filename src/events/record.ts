@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RealmRef } from '../auth/realms';
 import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
@@ -15,15 +16,29 @@ export interface DomainEventInput<Data> {
 
 const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, DomainEventMessage[]>();
 
+type TransactionHook = (tx: Prisma.TransactionClient) => Promise<void>;
+const transactionHooks = new AsyncLocalStorage<TransactionHook>();
+
+/**
+ * Runs `run` so that every write transaction it starts also runs `hook` before committing: an Idempotency-Key marks
+ * its claim committed atomically with the write (src/rest/idempotency.ts).
+ */
+export function joinWriteTransactions<T>(hook: TransactionHook, run: () => T): T {
+  return transactionHooks.run(hook, run);
+}
+
 /**
  * Runs a write in one transaction and, once it has committed, publishes the events it recorded to subscribers.
  * Events of a rolled-back write are never published, and never stored.
  */
 export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   const recorded: DomainEventMessage[] = [];
-  const result = await db().$transaction((tx) => {
+  const hook = transactionHooks.getStore();
+  const result = await db().$transaction(async (tx) => {
     eventsOfTransaction.set(tx, recorded);
-    return work(tx);
+    const value = await work(tx);
+    await hook?.(tx);
+    return value;
   });
   publishEvents(recorded);
   return result;

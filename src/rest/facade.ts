@@ -1,8 +1,10 @@
 import { GraphQLError, print } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable';
 import { requestIdOf } from '../logging';
 import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
+import type { LinkOrigin } from './link-origin';
 import { type LinkBuilder, MissingObjectError, type Page, PayloadError, type RestOutcome, type RestRoute } from './route';
 import { createRouter } from './router';
 import { WireInputError } from './wire-body';
@@ -10,7 +12,7 @@ import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
-  publicUrl: URL | null;
+  linkOrigin: LinkOrigin;
   bodyLimitBytes: number;
   logger: Logger;
 }
@@ -51,16 +53,37 @@ function parsePage(query: URLSearchParams): Page {
   return { start, limit: Math.min(read('limit', defaultPageSize, 1), maxPageSize) };
 }
 
+/** How long the rest of an over-limit body is read and discarded after the 413 (nginx's lingering close does the same). */
+const discardBodyMs = 10_000;
+
+/**
+ * Reads the rest of an over-limit body without keeping it. Cancelling the stream would destroy the request and with it
+ * the socket, so a client still sending would get a connection reset instead of the 413; closing a socket with unread
+ * data resets it too. A client that keeps sending past the grace period is cut off.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  const cutOff = setTimeout(() => void reader.cancel().catch(() => {}), discardBodyMs).unref();
+  void (async () => {
+    while (!(await reader.read()).done);
+  })()
+    .catch(() => {})
+    .finally(() => clearTimeout(cutOff));
+}
+
 async function readBody(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw new RestError(413, `Request body exceeds the limit of ${limit} bytes`);
   if (!request.body) return '';
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw new RestError(413, `Request body exceeds the limit of ${limit} bytes`);
-    chunks.push(chunk);
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      discardRest(reader);
+      throw new RestError(413, `Request body exceeds the limit of ${limit} bytes`);
+    }
+    chunks.push(read.value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -106,9 +129,14 @@ function failure(error: unknown, route: RestRoute | null, requestId: string, log
     const message = issues.length ? issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') : error.message;
     return new RestError(payloadErrorStatus[error.typename] ?? 400, message, {}, issues);
   }
+  // Execution's masking turns a lost database into a 503 already; authentication or the facade may meet it first.
+  if (isDatabaseUnavailable(error)) {
+    logger.error({ err: error, requestId }, 'database unavailable');
+    error = serviceUnavailable();
+  }
   if (error instanceof GraphQLError) {
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    if (http?.status && http.status < 500) return new RestError(http.status, error.message, http.headers ?? {});
+    if (http?.status && (http.status < 500 || http.status === 503)) return new RestError(http.status, error.message, http.headers ?? {});
   }
   // A masked execution error was logged with its cause and request id by the app's error handler already.
   const masked = error instanceof GraphQLError && error.extensions?.unexpected === true;
@@ -143,7 +171,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
 
   async function handle(request: Request, url: URL, serverContext: Record<string, unknown>): Promise<Response> {
     const format = responseFormat(request.headers.get('accept'));
-    const origin = options.publicUrl ? options.publicUrl.href.replace(/\/$/, '') : url.origin;
+    const origin = options.linkOrigin(request, serverContext);
     const link: LinkBuilder = (path) => `${origin}/v1${path}`;
     // Without a trailing slash, so that links built from the path are canonical.
     const path = url.pathname.slice('/v1'.length).replace(/\/+$/, '') || '/';

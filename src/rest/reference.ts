@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { contentTypes, responseFormat } from './negotiation';
+import type { LinkOrigin } from './link-origin';
 import { apiTitle, openApiDocument } from './openapi';
 import type { RestRoute } from './route';
 import { renderXml } from './xml';
@@ -17,6 +18,7 @@ import { renderXml } from './xml';
 export interface RestReferenceOptions {
   routes: readonly RestRoute[];
   publicUrl: URL | null;
+  linkOrigin: LinkOrigin;
 }
 
 const paths = { document: '/v1/openapi.json', page: '/v1/docs', script: '/v1/docs/scalar.js' };
@@ -100,8 +102,7 @@ const gzippedScript = once(async () => promisify(gzip)(await script(), { level: 
 /** Serves the reference's paths before the REST facade, which would answer them with 404. */
 export function useRestReference(options: RestReferenceOptions): Plugin {
   const prefix = options.publicUrl ? options.publicUrl.pathname.replace(/\/$/, '') : '';
-  // The document is computed once per origin; without PUBLIC_URL the origin comes from the request, so the cache is
-  // bounded against arbitrary Host headers.
+  // The document is computed once per origin: a few without PUBLIC_URL (allowed hosts, listening addresses).
   const documents = new Map<string, string>();
   const documentFor = (origin: string) => {
     let text = documents.get(origin);
@@ -113,9 +114,9 @@ export function useRestReference(options: RestReferenceOptions): Plugin {
     return text;
   };
 
-  async function answer(request: Request, url: URL, resource: keyof typeof paths): Promise<Response> {
+  async function answer(request: Request, serverContext: Record<string, unknown>, resource: keyof typeof paths): Promise<Response> {
     // The same base URL the facade builds links from.
-    const origin = options.publicUrl ? options.publicUrl.href.replace(/\/$/, '') : url.origin;
+    const origin = options.linkOrigin(request, serverContext);
     switch (resource) {
       case 'document':
         return new Response(documentFor(origin), {
@@ -148,12 +149,13 @@ export function useRestReference(options: RestReferenceOptions): Plugin {
   }
 
   return {
-    async onRequest({ request, url, endResponse }) {
+    async onRequest({ request, url, endResponse, serverContext }) {
       const resource = resourceOf(url.pathname);
       if (!resource) return;
-      if (request.method === 'GET') return endResponse(await answer(request, url, resource));
+      const context = serverContext as Record<string, unknown>;
+      if (request.method === 'GET') return endResponse(await answer(request, context, resource));
       if (request.method === 'HEAD') {
-        const { status, headers } = await answer(request, url, resource);
+        const { status, headers } = await answer(request, context, resource);
         return endResponse(new Response(null, { status, headers }));
       }
       // OPTIONS is answered by yoga's CORS plugin before this one, and then by useRestReferencePreflight.

@@ -162,6 +162,22 @@ describe('parseOAuthHeader', () => {
     expect(oauthErrorReason(() => parseOAuthHeader(rawHeader({ ...complete, oauth_nonce: '100%' })))).toBe('malformed');
   });
 
+  it('accepts a nonce of 64 characters and refuses a longer one, naming it', () => {
+    expect(parseOAuthHeader(rawHeader({ ...complete, oauth_nonce: 'n'.repeat(64) }))!.nonce).toHaveLength(64);
+    const header = rawHeader({ ...complete, oauth_nonce: 'n'.repeat(65) });
+    expect(oauthErrorReason(() => parseOAuthHeader(header))).toBe('malformed');
+    expect(() => parseOAuthHeader(header)).toThrow('Authorization header: oauth_nonce is longer than 64 characters');
+  });
+
+  it.each(['oauth_nonce', 'oauth_consumer_key', 'oauth_signature', 'oauth_token', 'oauth_callback'])(
+    'refuses a NUL character in %s, which PostgreSQL cannot store',
+    (name) => {
+      const header = rawHeader({ ...complete, [name]: '"a%00b"' });
+      expect(oauthErrorReason(() => parseOAuthHeader(header))).toBe('malformed');
+      expect(() => parseOAuthHeader(header)).toThrow(`Authorization header: ${name} contains a NUL character`);
+    },
+  );
+
   it('rejects signature methods other than PLAINTEXT and HMAC-SHA1', () => {
     for (const method of ['RSA-SHA1', 'HMAC-SHA256', 'none']) {
       const header = rawHeader({ ...complete, oauth_signature_method: method });

@@ -1,9 +1,20 @@
-import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { type AddressInfo, type Server, type Socket, connect, createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
 import { createRateLimiter } from '../../src/auth/rate-limit';
+import type { Viewer } from '../../src/auth/viewer';
+import { useTestServer } from '../support/harness';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const server = useTestServer();
+
+/** A viewer with a user id no other test run uses: the limiter only reads `id`. */
+const viewerOf = (id: number) => ({ id }) as Viewer;
+const freshUserId = () => Date.now() * 1000 + Math.floor(Math.random() * 1000);
+const request = () => new Request('http://lectern.test/graphql');
 
 describe('rate limiting with Redis (REDIS_URL)', () => {
   const first = new Redis(redisUrl, { lazyConnect: true });
@@ -11,20 +22,104 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
   beforeAll(() => Promise.all([first.connect(), second.connect()]));
   afterAll(() => Promise.all([first.quit(), second.quit()]));
 
-  it('counts a credential across instances and answers 429 with Retry-After past the limit', async () => {
+  it('counts a user across instances and answers 429 with Retry-After past the limit', async () => {
     // Two limiters on two connections stand for two server instances.
     const instanceA = createRateLimiter({ points: 3, windowSeconds: 5 }, first);
     const instanceB = createRateLimiter({ points: 3, windowSeconds: 5 }, second);
-    const credential = { kind: 'oauth' as const, consumerKey: `key-${randomUUID()}` };
-    await instanceA(credential);
-    await instanceB(credential);
-    await instanceA(credential);
-    const refused = await instanceB(credential).then(() => null, (error) => error);
+    const viewer = viewerOf(freshUserId());
+    await instanceA.charge(viewer, undefined, request());
+    await instanceB.charge(viewer, undefined, request());
+    await instanceA.charge(viewer, undefined, request());
+    const refused = await instanceB.charge(viewer, undefined, request()).then(() => null, (error) => error);
     expect(refused?.extensions).toMatchObject({ code: 'RATE_LIMITED', http: { status: 429 } });
     const retryAfter = Number(refused.extensions.http.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(5);
-    // Another credential has its own count.
-    await expect(instanceA({ kind: 'bearer', tokenId: Date.now() })).resolves.toBeUndefined();
+    // Another user has their own count.
+    await expect(instanceA.charge(viewerOf(freshUserId() + 1), undefined, request())).resolves.toBeUndefined();
+  });
+
+  it('counts locally with one warning when Redis is lost, and shares counts again when it is back', async () => {
+    const proxy = await redisProxy();
+    const connection = new Redis(proxy.url, { lazyConnect: true, maxRetriesPerRequest: 2, retryStrategy: () => 20 });
+    // The server attaches a listener too (src/main.ts); without one, ioredis reports each failed attempt as unhandled.
+    connection.on('error', () => {});
+    await connection.connect();
+    const messages: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void messages.push(JSON.parse(line).msg) });
+    const limiter = createRateLimiter({ points: 2, windowSeconds: 5 }, connection, logger);
+    const shared = createRateLimiter({ points: 2, windowSeconds: 5 }, first);
+    const viewer = viewerOf(freshUserId());
+    const app = createApp({ config: server.config, database: server.database, serverKey: server.serverKey, redis: connection });
+    const readiness = async () => {
+      const response = await app.fetch('http://lectern.test/readyz');
+      return { status: response.status, body: await response.json() };
+    };
+    try {
+      expect(await readiness()).toEqual({ status: 200, body: { status: 'ready' } });
+      // Redis goes away under a running server: the connection drops and reconnection attempts are refused.
+      const reconnecting = once(connection, 'reconnecting');
+      await proxy.stop();
+      await reconnecting;
+      const started = performance.now();
+      await limiter.charge(viewer, undefined, request());
+      await limiter.charge(viewer, undefined, request());
+      const refused = await limiter.charge(viewer, undefined, request()).then(() => null, (error) => error);
+      // Answered by the in-memory insurance limiter at once, still enforcing the limit.
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(refused?.extensions).toMatchObject({ code: 'RATE_LIMITED', http: { status: 429 } });
+      expect(messages.filter((message) => /Redis connection lost/.test(message))).toHaveLength(1);
+      // Still serving, so still in the load balancer's rotation.
+      expect(await readiness()).toEqual({ status: 200, body: { status: 'degraded', redis: 'unreachable' } });
+
+      // Back: counts are shared with other instances again.
+      const ready = once(connection, 'ready');
+      await proxy.start();
+      await ready;
+      const other = viewerOf(freshUserId() + 7);
+      await shared.charge(other, undefined, request());
+      await shared.charge(other, undefined, request());
+      await expect(limiter.charge(other, undefined, request())).rejects.toMatchObject({ extensions: { code: 'RATE_LIMITED' } });
+      expect(messages.filter((message) => /Redis connection back/.test(message))).toHaveLength(1);
+      expect(await readiness()).toEqual({ status: 200, body: { status: 'ready' } });
+    } finally {
+      connection.disconnect();
+      await proxy.stop();
+    }
   });
 });
+
+/** A TCP relay to the test Redis on a fixed port that can be stopped and started again, as a Redis restart would. */
+async function redisProxy() {
+  const target = new URL(redisUrl);
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let port = 0;
+  const start = async () => {
+    server = createServer((client) => {
+      const upstream = connect(Number(target.port || 6379), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    async stop() {
+      if (!server) return;
+      const closed = once(server, 'close');
+      server.close();
+      for (const socket of sockets) socket.destroy();
+      server = null;
+      await closed;
+    },
+  };
+}

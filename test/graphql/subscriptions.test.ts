@@ -6,7 +6,8 @@ import WebSocket from 'ws';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { createHttpServer } from '../../src/server';
 import { useRedisEventBus } from '../../src/events/bus';
-import { type RestClient, restClientFor } from '../support/client';
+import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
@@ -15,6 +16,7 @@ let world: World;
 let groupId: number;
 let groupAdmin: RestClient;
 let token: string;
+let tokenId: number;
 
 const subscription = /* GraphQL */ `
   subscription ($id: ID!) { realmEvents(realm: { type: GROUP, id: $id }) { id type realmType realmId objectId actorId } }
@@ -25,8 +27,22 @@ beforeAll(async () => {
   const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
   groupId = group.id;
   groupAdmin = await restClientFor(server, world.teacher);
-  token = (await issueAccessToken({ userId: world.student.id })).token;
+  ({ token, id: tokenId } = await issueAccessToken({ userId: world.student.id }));
 });
+
+/** Resolves when the next subscription of the student's token listens (bounded); call it before subscribing. */
+function listening(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the subscription did not start listening within a second')), 1000);
+    const onListening = (key: string) => {
+      if (key !== `bearer:${tokenId}`) return;
+      subscriptionActivity.off('listening', onListening);
+      clearTimeout(timer);
+      resolve();
+    };
+    subscriptionActivity.on('listening', onListening);
+  });
+}
 
 /** Reads server-sent events from a response until `count` data events arrived. */
 async function readEvents(response: Response, count: number): Promise<any[]> {
@@ -59,12 +75,12 @@ function subscribeOverSse(id: number, authorization = `Bearer ${token}`) {
 
 describe('realmEvents over server-sent events', () => {
   it('delivers the events of a group to a member, as they are committed', async () => {
+    const listens = listening();
     const response = await subscribeOverSse(groupId);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const received = readEvents(response, 2);
-    // Give the subscription a moment to register before the writes.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await listens;
     const post = await groupAdmin.post(`/groups/${groupId}/posts`, { title: 'Live' });
     expect(post.status).toBe(201);
     expect((await groupAdmin.put(`/groups/${groupId}`, { description: 'now live' })).status).toBe(204);
@@ -93,7 +109,7 @@ describe('realmEvents over graphql-ws', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const { server: http, closeSockets } = createHttpServer(server.app);
+    const { server: http, closeSockets } = createHttpServer(server.app, { bodyLimitBytes: server.config.bodyLimitBytes });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
     close = async () => {
@@ -105,9 +121,10 @@ describe('realmEvents over graphql-ws', () => {
 
   it('authenticates with connection params and streams committed events', async () => {
     const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+    const listens = listening();
     const iterator = client.iterate({ query: subscription, variables: { id: String(groupId) } });
     const next = iterator.next();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await listens;
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed live' });
     const { value } = await next;
     expect(value?.data?.realmEvents).toMatchObject({ type: 'group.update', realmId: String(groupId), actorId: String(world.teacher.id) });
@@ -142,12 +159,32 @@ describe('events carried by Redis', () => {
     await Promise.all([publisher.quit(), subscriber.quit()]);
   });
 
+  /** Resolves once Redis has a subscriber on the channel: the bus subscribes without telling when it is done. */
+  async function subscribedInRedis(channel: string) {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const [, count] = (await publisher.pubsub('NUMSUB', channel)) as [string, number];
+      if (Number(count) > 0) return;
+    }
+    throw new Error(`nobody subscribed to ${channel}`);
+  }
+
   it('reach subscribers through Redis pub/sub, as they would on another instance', async () => {
     const response = await subscribeOverSse(groupId);
     const received = readEvents(response, 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await subscribedInRedis(`realm-event:GROUP:${groupId}`);
     await groupAdmin.put(`/groups/${groupId}`, { website: 'https://example.org' });
     const [event] = await received;
     expect(event.data.realmEvents).toMatchObject({ type: 'group.update', realmId: String(groupId) });
+  });
+
+  it('carry a revocation to the subscriptions of the credential on every instance', async () => {
+    const revoked = await issueAccessToken({ userId: world.student.id });
+    const response = await subscribeOverSse(groupId, `Bearer ${revoked.token}`);
+    const ended = response.text();
+    await subscribedInRedis(`realm-event:USER:${world.student.id}`);
+    const student = await graphqlClientFor(server, world.student);
+    expect((await student(`mutation($id: ID!) { deleteAccessToken(id: $id) { __typename } }`, { id: String(revoked.id) })).data)
+      .toEqual({ deleteAccessToken: { __typename: 'Deleted' } });
+    expect(await ended).toContain('"code":"ACCESS_REVOKED"');
   });
 });

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { db } from '../../src/db/database';
 import { type RestClient, restClientFor } from '../support/client';
-import { type World, createGroup, createWorld } from '../support/factories';
+import { type World, createGroup, createUser, createWorld } from '../support/factories';
 import { testOrigin, useTestServer } from '../support/harness';
 import { v1, xmlHead } from '../support/wire';
 
@@ -21,8 +21,8 @@ beforeAll(async () => {
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** A teacher's client with its own key, so that each test starts with a fresh rate-limit count. */
-const freshClient = () => restClientFor(server, world.teacher);
+/** A new teacher's client: the rate-limit budget is per user, so each test starts with a fresh count. */
+const freshClient = async () => restClientFor(server, await createUser(world.school.id, 'TEACHER'));
 
 /** A signed request with exactly the given headers and body (no Accept unless given). */
 async function signed(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}) {
@@ -64,26 +64,28 @@ describe('rate limiting (3 per 5s)', () => {
     for (let i = 0; i < 3; i++) expect((await client.get(`/groups/${group.id}`)).status).toBe(200);
     const limited = await client.get(`/groups/${group.id}`);
     expect(limited.status).toBe(429);
-    expect(limited.json).toEqual({ error: 'Too many requests: the limit is 3 per 5s' });
+    expect(limited.json).toEqual({ error: 'Too many requests: the limit is 3 points per 5s and this request costs 1' });
     const retryAfter = limited.headers.get('retry-after')!;
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(5);
     const xml = await client.get(`/groups/${group.id}`, { accept: 'xml' });
-    expect([xml.status, xml.text]).toEqual([429, `${xmlHead}<result><error>Too many requests: the limit is 3 per 5s</error></result>`]);
+    expect([xml.status, xml.text]).toEqual([429, `${xmlHead}<result><error>Too many requests: the limit is 3 points per 5s and this request costs 1</error></result>`]);
   });
 
-  it('counts /v1 and /graphql together for one credential, and not for another key', async () => {
+  it('counts /v1 and /graphql together for one user, across their keys, and not for another user', async () => {
     const client = await freshClient();
+    const user = await db().apiClient.findUniqueOrThrow({ where: { consumerKey: client.consumerKey }, select: { userId: true } });
+    const secondKey = await restClientFor(server, { id: user.userId });
     expect((await client.get('/groups')).status).toBe(200);
     expect((await client.get(`/groups/${group.id}`)).status).toBe(200);
-    const third = await graphqlAs(client);
-    expect(await third.json()).toEqual({ data: { viewer: { id: String(world.teacher.id) } } });
+    const third = await graphqlAs(secondKey);
+    expect(await third.json()).toEqual({ data: { viewer: { id: String(user.userId) } } });
     const fourth = await graphqlAs(client);
     expect(fourth.status).toBe(429);
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const body = (await fourth.json()) as { errors: { message: string; extensions: { code: string } }[] };
-    expect(body.errors).toEqual([{ message: 'Too many requests: the limit is 3 per 5s', extensions: { code: 'RATE_LIMITED' } }]);
+    expect(body.errors).toEqual([{ message: 'Too many requests: the limit is 3 points per 5s and this request costs 1', extensions: { code: 'RATE_LIMITED' } }]);
     expect((await client.get('/groups')).status).toBe(429);
 
     const other = await freshClient();

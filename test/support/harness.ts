@@ -58,6 +58,12 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
     const config = loadConfig({
       LOG_LEVEL: 'silent',
       RATE_LIMIT: 'off',
+      // Every in-process request comes from one address (there is no socket): test/auth/auth-failures.test.ts turns
+      // these on; links keep the origin tests address their requests to.
+      AUTH_FAILURES_PER_ADDRESS: 'off',
+      AUTH_FAILURES_PER_CONSUMER_KEY: 'off',
+      ANONYMOUS_REQUESTS_PER_ADDRESS: 'off',
+      ALLOWED_HOSTS: new URL(testOrigin).host,
       DATA_DIR: 'memory://',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       SECRET_KEY: randomBytes(32).toString('hex'),

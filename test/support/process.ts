@@ -6,7 +6,9 @@ export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Settings of the developer's shell must not leak into processes a test starts. */
 const configVariables = ['HOST', 'PORT', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SECRET_KEY', 'REDIS_URL', 'RATE_LIMIT',
-  'BODY_LIMIT', 'OAUTH_TIMESTAMP_SKEW', 'BOOTSTRAP_CONSUMER_KEY', 'BOOTSTRAP_CONSUMER_SECRET', 'SEED_DEMO', 'LOG_LEVEL'];
+  'BODY_LIMIT', 'QUERY_TIMEOUT', 'SUBSCRIPTIONS_PER_CREDENTIAL', 'ALLOWED_HOSTS', 'TRUST_PROXY', 'AUTH_FAILURES_PER_ADDRESS',
+  'AUTH_FAILURES_PER_CONSUMER_KEY', 'ANONYMOUS_REQUESTS_PER_ADDRESS', 'OAUTH_TIMESTAMP_SKEW', 'BOOTSTRAP_CONSUMER_KEY',
+  'BOOTSTRAP_CONSUMER_SECRET', 'SEED_DEMO', 'LOG_LEVEL'];
 
 export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };

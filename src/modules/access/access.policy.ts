@@ -1,14 +1,30 @@
 import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
 import type { Verdict } from '../../auth/policy';
+import { accessTo } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
+import { db } from '../../db/database';
+import type { Role } from '../../generated/prisma/enums';
+
+/** Whose credentials a school administrator manages: their school's teachers, students and parents. */
+const managedBySchoolAdmins: readonly Role[] = ['TEACHER', 'STUDENT', 'PARENT'];
 
 /**
- * Users manage their own credentials, and whoever administers their user realm manages theirs too (not a school
- * administrator for a district administrator, whose credentials would lend district powers: see user.policy.ts).
+ * Users manage their own credentials and district administrators those of their district's users. A school
+ * administrator administers the user realms of their school, but manages credentials only for the roles above: an
+ * administrator's credentials would lend that administrator's powers.
  */
 async function managesCredentialsOf(viewer: Viewer, userId: number): Promise<Verdict> {
-  const verdict = await realmVerdict(viewer, { type: 'USER', id: userId }, 'administer');
-  return typeof verdict === 'object' ? forbid('You may not manage this user\'s credentials') : verdict;
+  const realm = { type: 'USER' as const, id: userId };
+  const verdict = await realmVerdict(viewer, realm, 'administer');
+  if (verdict === 'hide') return verdict;
+  const refused = forbid('You may not manage this user\'s credentials');
+  if (verdict !== 'allow') return refused;
+  const { facts } = (await accessTo(viewer, realm))!;
+  if (viewer.id === userId || viewer.isDistrictAdmin(facts.districtId)) return 'allow';
+  const target = await viewer.memo(`user-role:${userId}`, () =>
+    db().user.findUnique({ where: { id: userId }, select: { role: true } }),
+  );
+  return target && managedBySchoolAdmins.includes(target.role) ? 'allow' : refused;
 }
 
 export const credentialPolicy = definePolicy('User', {

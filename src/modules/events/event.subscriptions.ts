@@ -1,9 +1,9 @@
 import { verdictOf } from '../../auth/policy';
 import { httpError } from '../../core/errors';
-import { subscribeToRealm } from '../../events/bus';
 import { builder } from '../../graphql/builder';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { eventPolicy } from './event.policy';
+import { type Delivery, followRealm } from './event.stream';
 import { DomainEventType } from './event.type';
 
 builder.subscriptionField('realmEvents', (t) =>
@@ -16,8 +16,11 @@ builder.subscriptionField('realmEvents', (t) =>
       const verdict = await verdictOf(viewer, eventPolicy, 'subscribe', realm);
       if (verdict === 'hide') throw httpError(404, 'NOT_FOUND', 'No such realm');
       if (verdict !== 'allow') throw httpError(403, 'FORBIDDEN', verdict.forbid);
-      return subscribeToRealm(realm);
+      return followRealm(viewer, realm);
     },
-    resolve: (event) => event,
+    resolve: (delivery: Delivery) => {
+      if ('end' in delivery) throw delivery.end;
+      return delivery.event;
+    },
   }),
 );

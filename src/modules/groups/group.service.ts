@@ -65,6 +65,9 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   const schoolId = school.schoolId!;
   const building = school.buildingId !== null ? String(school.buildingId) : buildingId;
   await assertReferences({ buildingId: building, categoryId }, schoolId, school.districtId);
+  // Loaded before the write, so that nothing after the commit can fail: the answer of a committed write must not be
+  // an error, or a retrying client creates the group twice.
+  const memberships = await viewer.groupMemberships();
   const created = await writeTransaction(async (tx) => {
     const group = await tx.group.create({
       ...query,
@@ -82,7 +85,7 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   });
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.
-  (await viewer.groupMemberships()).set(created.id, true);
+  memberships.set(created.id, true);
   return created;
 }
 

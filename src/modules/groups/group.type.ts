@@ -4,6 +4,7 @@ import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 import { knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
+import { readableUsersWhere } from '../users/user.policy';
 import { groupFacts, groupFactsSelection, groupPolicy } from './group.policy';
 
 /** Asks the group policy about a group whose row is loaded, without loading it again. */
@@ -63,10 +64,14 @@ export const GroupType = builder.prismaObject('Group', {
     inviteType: t.expose('inviteType', { type: InviteTypeEnum }),
     school: t.relation('school'),
     building: t.relation('building', { nullable: true }),
+    // A group open to everyone must not list, nor count, the people of other schools that `user(id)` hides.
     members: t.relation('memberships', {
-      description: 'Members of the group, in the order they joined.',
-      query: { orderBy: { id: 'asc' } },
+      description: 'Members of the group the viewer may see as users, in the order they joined.',
+      query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: { id: 'asc' } }),
     }),
-    memberCount: t.relationCount('memberships', { description: 'Number of members.' }),
+    memberCount: t.relationCount('memberships', {
+      description: 'Number of members the viewer may see (the length of `members`).',
+      where: (_args, { viewer }) => ({ user: readableUsersWhere(viewer) }),
+    }),
   }),
 });

@@ -1,6 +1,7 @@
 import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
+import { readableUsersWhere } from '../users/user.policy';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -18,7 +19,11 @@ builder.prismaObject('Section', {
   fields: (t) => ({
     ...exposeColumns(t, 'Section', ['id', 'title', 'sectionCode', 'createdAt']),
     course: t.relation('course'),
-    enrollments: t.relation('enrollments', { query: { orderBy: { id: 'asc' } } }),
+    // A district administrator may enroll users of several schools; each reader sees only those `user(id)` shows them.
+    enrollments: t.relation('enrollments', {
+      description: 'Enrollments of users the viewer may see, in the order they were made.',
+      query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: { id: 'asc' } }),
+    }),
   }),
 });
 

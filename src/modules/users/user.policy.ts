@@ -31,6 +31,18 @@ registerRealmKind({
   },
 });
 
+/**
+ * The users the viewer may read: the SQL twin of the USER realm's `read` rule (their own school's users; every user of
+ * the district for a district administrator). Lists of people filter with it so they show no one `user(id)` hides.
+ */
+export function readableUsersWhere(viewer: Viewer | null): Prisma.UserWhereInput {
+  // Lists are only reached through fields that need a viewer; without one nobody is readable.
+  if (!viewer) return { id: { in: [] } };
+  const { user } = viewer;
+  if (user.role === 'DISTRICT_ADMIN') return { school: { districtId: user.districtId } };
+  return { schoolId: user.schoolId };
+}
+
 const user = (id: number) => ({ type: 'USER' as const, id });
 
 export const userPolicy = definePolicy('User', {
@@ -38,10 +50,15 @@ export const userPolicy = definePolicy('User', {
   read: (viewer: Viewer, id: number) => realmVerdict(viewer, user(id), 'read'),
   /** The e-mail address is for the user and whoever administers them. */
   readEmail: (viewer: Viewer, id: number) => realmVerdict(viewer, user(id), 'administer'),
-  /** School administrators create the school's users; district administrators are created by their peers only. */
-  create: async (viewer: Viewer, subject: { schoolId: number; role: Role }) => {
+  /**
+   * School administrators create the school's users. Powers beyond a school are granted by district administrators
+   * only: another district administrator, and trigger administration (webhook triggers).
+   */
+  create: async (viewer: Viewer, subject: { schoolId: number; role: Role; triggerAdmin: boolean }) => {
     const verdict = await realmVerdict(viewer, { type: 'SCHOOL', id: subject.schoolId }, 'administer');
-    if (verdict !== 'allow' || subject.role !== 'DISTRICT_ADMIN' || viewer.user.role === 'DISTRICT_ADMIN') return verdict;
-    return forbid('Only district administrators create district administrators');
+    if (verdict !== 'allow' || viewer.user.role === 'DISTRICT_ADMIN') return verdict;
+    if (subject.role === 'DISTRICT_ADMIN') return forbid('Only district administrators create district administrators');
+    if (subject.triggerAdmin) return forbid('Only district administrators grant trigger administration');
+    return verdict;
   },
 });

@@ -20,7 +20,8 @@ export const userEvents = {
 export async function createUser(viewer: Viewer, input: unknown, query: UserQuery) {
   const { schoolId: named, buildingId, ...fields } = validate(createUserSchema, input);
   const schoolId = named ? Number(named) : viewer.user.schoolId;
-  await authorize(viewer, userPolicy, 'create', { schoolId, role: fields.role }, schoolId, 'School');
+  const subject = { schoolId, role: fields.role, triggerAdmin: fields.triggerAdmin ?? false };
+  await authorize(viewer, userPolicy, 'create', subject, schoolId, 'School');
   const school = await realmFacts(viewer, { type: 'SCHOOL', id: schoolId });
   if (school.buildingId !== null) throw new ValidationError([{ field: 'schoolId', message: 'is a building; name its school' }]);
   if (buildingId) {

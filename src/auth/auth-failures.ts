@@ -1,0 +1,110 @@
+import type { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPrisma,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { AuthFailureLimits, RateLimit } from '../config';
+import { httpError } from '../core/errors';
+import { db } from '../db/database';
+import { addressBucket } from './client-address';
+
+/** Who is trying to authenticate: the client address, and the consumer key an OAuth request names. */
+export interface AuthAttempt {
+  address: string;
+  /** Failures are recorded under a consumer key only once it is known to exist, so made-up keys cost no counters. */
+  consumerKey: string | null;
+}
+
+export interface AuthFailureGuard {
+  /** A 429 when the address or the consumer key failed too often this window; checked before any credential. */
+  assertNotBlocked(attempt: AuthAttempt): Promise<void>;
+  recordFailure(attempt: AuthAttempt): Promise<void>;
+  /** Counts a request without a credential against its address; a 429 beyond the limit. */
+  admitAnonymous(address: string): Promise<void>;
+}
+
+interface Counter {
+  limit: RateLimit;
+  /** The shared count, in Redis or the database. */
+  limiter: RateLimiterAbstract;
+  /** The blocks this instance has learned of, held until their window ends, so a blocked sender costs no store access. */
+  knownBlocks: RateLimiterMemory;
+  refusal: string;
+}
+
+const tooMany = ({ refusal, limit }: Counter, msBeforeNext: number) =>
+  httpError(429, 'RATE_LIMITED', `${refusal}: the limit is ${limit.points} per ${limit.windowSeconds}s`, {
+    'retry-after': String(Math.max(1, Math.ceil(msBeforeNext / 1000))),
+  });
+
+/**
+ * Failed authentications per client address and per consumer key, and requests without a credential per address,
+ * counted like the request rate limit: in Redis when there is one (locally while it is unreachable), in the shared
+ * database otherwise. A sender is blocked once a failure fills its window, and from then on refused before its
+ * credential is looked at, from memory: no database lookup, no signature, no counter access. Another instance learns
+ * of the block at the first failure it sees from the same sender. Requests that authenticate cost nothing here.
+ */
+export function createAuthFailureGuard(limits: AuthFailureLimits, redis: Redis | null): AuthFailureGuard {
+  const counter = (limit: RateLimit | null, keyPrefix: string, refusal: string): Counter | null => {
+    if (!limit) return null;
+    const options = { points: limit.points, duration: limit.windowSeconds, keyPrefix };
+    const limiter = redis
+      ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
+      : new RateLimiterPrisma({ ...options, storeClient: db(), tableName: 'rateLimit' });
+    return { limit, limiter, knownBlocks: new RateLimiterMemory({ points: 1, duration: limit.windowSeconds }), refusal };
+  };
+  const perAddress = counter(limits.perAddress, 'lectern-auth-failures-address', 'Too many failed authentications from this address');
+  const perConsumerKey = counter(
+    limits.perConsumerKey,
+    'lectern-auth-failures-key',
+    'Too many failed authentications with this consumer key',
+  );
+  const anonymous = counter(
+    limits.anonymousPerAddress,
+    'lectern-anonymous',
+    'Too many requests without credentials from this address',
+  );
+
+  const countersOf = (attempt: AuthAttempt) => {
+    const counted: [Counter, string][] = [];
+    if (perAddress) counted.push([perAddress, addressBucket(attempt.address)]);
+    if (perConsumerKey && attempt.consumerKey !== null) counted.push([perConsumerKey, attempt.consumerKey]);
+    return counted;
+  };
+
+  async function assertNotKnownBlocked(c: Counter, key: string) {
+    const block = await c.knownBlocks.get(key);
+    if (block) throw tooMany(c, block.msBeforeNext);
+  }
+  // A block of no duration would be a block for ever.
+  const rememberBlock = (c: Counter, key: string, msBeforeNext: number) => c.knownBlocks.block(key, Math.max(1, msBeforeNext) / 1000);
+
+  return {
+    async assertNotBlocked(attempt) {
+      for (const [c, key] of countersOf(attempt)) await assertNotKnownBlocked(c, key);
+    },
+    async recordFailure(attempt) {
+      await Promise.all(
+        countersOf(attempt).map(async ([c, key]) => {
+          const count = await c.limiter.penalty(key);
+          if (count.consumedPoints >= c.limit.points) await rememberBlock(c, key, count.msBeforeNext);
+        }),
+      );
+    },
+    async admitAnonymous(address) {
+      if (!anonymous) return;
+      const key = addressBucket(address);
+      await assertNotKnownBlocked(anonymous, key);
+      try {
+        await anonymous.limiter.consume(key);
+      } catch (outcome) {
+        if (!(outcome instanceof RateLimiterRes)) throw outcome;
+        await rememberBlock(anonymous, key, outcome.msBeforeNext);
+        throw tooMany(anonymous, outcome.msBeforeNext);
+      }
+    },
+  };
+}

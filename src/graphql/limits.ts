@@ -1,0 +1,288 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import {
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  Lexer,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  Source,
+  TokenKind,
+  type ValidationContext,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+  isListType,
+  parse,
+} from 'graphql';
+import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
+import type { Plugin } from 'graphql-yoga';
+import { httpError } from '../core/errors';
+import { defaultPageSize, maxPageSize } from './paging';
+
+/**
+ * Limits every GraphQL document meets before it executes, on /graphql and for the /v1 routes alike. Each was chosen so
+ * that GraphiQL's introspection query and every document of the test suite and the route table pass with room to
+ * spare (test/graphql/limits.test.ts checks both); the numbers in comments are those documents' largest values.
+ */
+export const queryLimits = {
+  /** Lexical tokens of one document: GraphiQL's introspection has 163, the issue's 1,000-alias attack 29,000. */
+  tokens: 5_000,
+  /**
+   * Open brackets ({, [, () inside one another. graphql-js parses recursively and overflows its stack near 1,500
+   * levels, fewer inside a request, so this is checked while lexing, before the parser recurses. Introspection: 10.
+   */
+  nesting: 64,
+  /**
+   * Selection depth of data, through fragments (a spread adds no level of its own). Introspection (`__schema`, depth 15
+   * with its `ofType`s) is exempt: it reads no data, and its cost below bounds how much of it one request asks for.
+   */
+  depth: 12,
+  /** Aliased fields in one operation. */
+  aliases: 30,
+  /** Directives in one operation. */
+  directives: 30,
+  /**
+   * Estimated objects one request may produce (see the cost model below): 50 pages of 200 plain objects. Introspection
+   * costs 2,730 and the largest /v1 read (200 groups with their school and category) 801.
+   */
+  cost: 10_000,
+} as const;
+
+/** Each mutation field costs at least this, on top of the objects it returns: a write is worth many reads. */
+export const mutationFieldCost = 10;
+
+/**
+ * Expected sizes of lists that take no `limit` (relations a parent lists in full). A list not named here is estimated
+ * at `defaultListEstimate`; a resource with a larger relation declares it here.
+ */
+export const listEstimates: Record<string, number> = {
+  'Group.members': 100,
+  'Section.enrollments': 40,
+  'Query.accessTokens': 10,
+  'Query.apiClients': 10,
+};
+export const defaultListEstimate = 50;
+
+/** The cost of one request, attached to the context before it is built, for the rate limiter and `extensions.cost`. */
+export interface QueryCost {
+  /** Estimated objects the operation may produce, mutation fields weighted by `mutationFieldCost`. */
+  cost: number;
+  /** Root mutation fields the operation runs. */
+  mutations: number;
+}
+
+export const limitError = (code: string, message: string) => {
+  const error = httpError(400, code, message);
+  (error.extensions.http as { spec?: boolean }).spec = false;
+  return error;
+};
+
+/**
+ * Lexes the whole document, iteratively, stopping at `tokens` tokens or `nesting` open brackets: neither a huge
+ * document nor a deeply nested one reaches graphql-js' recursive parser.
+ */
+export function assertDocumentWithinLimits(source: string | Source, limits = queryLimits): void {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  let tokens = 0;
+  let nesting = 0;
+  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+    if (++tokens > limits.tokens) {
+      throw limitError('QUERY_TOO_LARGE', `The document has more than ${limits.tokens} tokens, the limit`);
+    }
+    if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) {
+      if (++nesting > limits.nesting) {
+        throw limitError('QUERY_TOO_DEEP', `The document nests brackets more than ${limits.nesting} levels deep, the limit`);
+      }
+    } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
+      nesting--;
+    }
+  }
+}
+
+/** GraphQL Armor's rules, reporting a 400 with a code of ours instead of throwing from inside validation. */
+function armorRules(limits: typeof queryLimits) {
+  const reportAs = (code: string) => ({
+    propagateOnRejection: false,
+    exposeLimits: true,
+    onReject: [
+      (context: ValidationContext | null, error: GraphQLError) =>
+        context?.reportError(limitError(code, error.message.replace(/^Syntax Error: /, ''))),
+    ],
+  });
+  return [
+    maxDepthRule({ n: limits.depth, flattenFragments: true, ...reportAs('QUERY_TOO_DEEP') }),
+    maxAliasesRule({ n: limits.aliases, ...reportAs('TOO_MANY_ALIASES') }),
+    maxDirectivesRule({ n: limits.directives, ...reportAs('TOO_MANY_DIRECTIVES') }),
+  ];
+}
+
+const average = (counts: number[]) => Math.max(1, Math.ceil(counts.reduce((sum, n) => sum + n, 0) / (counts.length || 1)));
+
+/**
+ * Introspection lists are sized by this schema's own averages (fields per type, arguments per field, ...), so the
+ * introspection query costs about the objects it returns (1,181 today) and a nested one multiplies as its answer
+ * would. Its single objects (`type`, `ofType`) cost nothing of their own: they are the same schema object again, and
+ * counting each of the seven `ofType` levels GraphiQL asks for would price the standard query at ten times its size.
+ */
+function introspectionEstimates(schema: GraphQLSchema): Record<string, number> {
+  const types = Object.values(schema.getTypeMap());
+  const outputTypes = types.filter((type) => isObjectType(type) || isInterfaceType(type));
+  const fields = outputTypes.flatMap((type) => Object.values(type.getFields()));
+  const abstractTypes = types.filter((type) => isUnionType(type) || isInterfaceType(type));
+  return {
+    '__Schema.types': types.length,
+    '__Schema.directives': schema.getDirectives().length,
+    '__Type.fields': average(outputTypes.map((type) => Object.keys(type.getFields()).length)),
+    '__Type.interfaces': average(outputTypes.map((type) => type.getInterfaces().length)),
+    '__Type.possibleTypes': average(abstractTypes.map((type) => schema.getPossibleTypes(type).length)),
+    '__Type.inputFields': average(types.filter(isInputObjectType).map((type) => Object.keys(type.getFields()).length)),
+    '__Type.enumValues': average(types.filter(isEnumType).map((type) => type.getValues().length)),
+    '__Field.args': average(fields.map((field) => field.args.length)),
+    '__Directive.args': average(schema.getDirectives().map((directive) => directive.args.length)),
+  };
+}
+
+/**
+ * The cost model, in estimated objects: a scalar costs 0, an object 1 plus its selection, a paged field (one with a
+ * `limit` argument) its limit (default 20, at most 200) times the cost of one item, any other list its estimate times
+ * one item, and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) { items {
+ * members { user { school { id } } } } }` is 200 × 100 × 3 objects.
+ */
+function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
+  const estimates = { ...introspectionEstimates(schema), ...listEstimates };
+  const mutationType = schema.getMutationType();
+  return ({ type, field, args, childComplexity }) => {
+    const extra = type === mutationType ? mutationFieldCost : 0;
+    const named = getNamedType(field.type);
+    if (!isCompositeType(named)) return extra;
+    const introspection = named.name.startsWith('__');
+    if (field.args.some((arg) => arg.name === 'limit')) {
+      const limit = Math.min(Math.max(Number(args.limit ?? defaultPageSize), 1), maxPageSize);
+      return extra + 1 + limit * childComplexity;
+    }
+    if (isListType(getNullableType(field.type))) {
+      // A page's `items` are sized by the page's `limit`, counted on the field that took it.
+      const size = field.name === 'items' && type.name.endsWith('Page') ? 1 : estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
+      return extra + size * (1 + childComplexity);
+    }
+    return extra + (introspection ? 0 : 1) + childComplexity;
+  };
+}
+
+/** Root mutation fields the operation runs, through fragments: each is one write. */
+function rootMutationFields(document: DocumentNode, operationName: string | undefined): number {
+  const operations = document.definitions.filter((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((node) => node.name?.value === operationName) : operations[0];
+  if (operation?.operation !== 'mutation') return 0;
+  const fragments = new Map(
+    document.definitions.flatMap((node) => (node.kind === Kind.FRAGMENT_DEFINITION ? [[node.name.value, node] as const] : [])),
+  );
+  // Validation has refused fragment cycles already.
+  const count = (selections: readonly SelectionNode[]): number =>
+    selections.reduce((sum, selection) => {
+      if (selection.kind === Kind.FIELD) return sum + 1;
+      const set = selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : fragments.get(selection.name.value)?.selectionSet;
+      return sum + (set ? count(set.selections) : 0);
+    }, 0);
+  return count(operation.selectionSet.selections);
+}
+
+/** Reads the request's cost computed during validation; undefined for a request that did not reach it (graphql-ws). */
+export const queryCostOf = (context: object): QueryCost | undefined => (context as { queryCost?: QueryCost }).queryCost;
+
+/**
+ * Document limits as yoga plugins: tokens and bracket nesting before parsing; depth, aliases and directives (GraphQL
+ * Armor) as validation rules; then the cost, computed once the document is valid and attached to the context for the
+ * rate limiter. Every refusal is a 400 with a code naming the limit, before authentication and execution.
+ */
+export function useQueryLimits(limits = queryLimits): Plugin {
+  const estimators = new WeakMap<GraphQLSchema, ComplexityEstimator>();
+  return {
+    // Checked on the request's parameters, so that the refusal is a 400 even for `Accept: application/json`, for which
+    // yoga answers parse errors with 200 as the GraphQL-over-HTTP specification asks.
+    onParams({ params }) {
+      if (typeof params.query === 'string') assertDocumentWithinLimits(params.query, limits);
+    },
+    // And on every parse, for documents that arrive otherwise (graphql-ws).
+    onParse({ setParseFn }) {
+      setParseFn((source, options) => {
+        assertDocumentWithinLimits(source, limits);
+        return parse(source, { ...options, maxTokens: limits.tokens });
+      });
+    },
+    onValidate({ addValidationRule, params, context }) {
+      for (const rule of armorRules(limits)) addValidationRule(rule);
+      // The cost depends on the variables, so its refusal is thrown rather than added to the validation result, which
+      // yoga caches per document.
+      return ({ valid, extendContext }) => {
+        if (!valid) return;
+        const { schema, documentAST } = params;
+        let estimator = estimators.get(schema);
+        if (!estimator) estimators.set(schema, (estimator = costEstimator(schema)));
+        const request = (context as { params?: { variables?: Record<string, unknown>; operationName?: string } }).params;
+        const operationName = request?.operationName ?? undefined;
+        let cost: number;
+        try {
+          cost = getComplexity({ schema, query: documentAST, variables: request?.variables ?? {}, operationName, estimators: [estimator] });
+        } catch (error) {
+          // Variables that do not coerce, or a document whose fragments expand past the estimator's node budget.
+          const message = (error as Error).message;
+          throw limitError(/maximum allowed number of nodes/.test(message) ? 'QUERY_TOO_COSTLY' : 'BAD_USER_INPUT', message);
+        }
+        if (cost > limits.cost) {
+          throw limitError(
+            'QUERY_TOO_COSTLY',
+            `The query may cost ${cost} (estimated objects), over the limit of ${limits.cost}: ask for smaller pages or fewer fields`,
+          );
+        }
+        const queryCost: QueryCost = { cost, mutations: rootMutationFields(documentAST, operationName) };
+        extendContext({ queryCost } as Record<string, unknown>);
+      };
+    },
+  };
+}
+
+/**
+ * A deadline on execution: past it the request answers 503 with Retry-After (the server is too busy to finish it in
+ * time; a document that is costly by construction was refused with 400 already), and graphql-js stops starting new
+ * resolvers because the execution's abort signal fires. A statement already running in PostgreSQL is cut by the
+ * pool's `statement_timeout`, set to the same deadline. A client that disconnects aborts the execution too.
+ */
+export function useExecutionDeadline(timeoutMs: number): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const request = (args.contextValue as { request?: Request } | undefined)?.request;
+      setExecuteFn(async (execution) => {
+        const deadline = new AbortController();
+        const signals = request?.signal ? [request.signal, deadline.signal] : [deadline.signal];
+        let timer: NodeJS.Timeout | undefined;
+        const expired = new Promise<{ errors: GraphQLError[] }>((resolve) => {
+          timer = setTimeout(() => {
+            resolve({
+              errors: [
+                httpError(503, 'QUERY_TIMEOUT', `The request took longer than ${timeoutMs} ms and was stopped; try again later`, {
+                  'retry-after': String(Math.max(1, Math.ceil(timeoutMs / 1000))),
+                }),
+              ],
+            });
+            deadline.abort(new Error('execution deadline passed'));
+          }, timeoutMs);
+        });
+        try {
+          return await Promise.race([executeFn({ ...execution, signal: AbortSignal.any(signals) } as typeof execution), expired]);
+        } finally {
+          clearTimeout(timer);
+        }
+      });
+    },
+  };
+}

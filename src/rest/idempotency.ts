@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLFormattedError, getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { httpError } from '../core/errors';
+import { db } from '../db/database';
+import { joinWriteTransactions } from '../events/record';
+import { Prisma } from '../generated/prisma/client';
+import type { Context } from '../graphql/builder';
+
+/** How long a key's result is replayed; older keys are forgotten (pruneIdempotencyKeys) and may be used afresh. */
+export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+/**
+ * A claim still in flight after this long was abandoned (its process stopped, or recording its outcome failed while
+ * the database was away); a retry may take it over. That is safe at any age: a claim whose write committed is marked
+ * so in that write's transaction and is never taken over, and a write still running when its claim is taken over
+ * rolls back. Three times QUERY_TIMEOUT's default, so that a slow request normally finishes first.
+ */
+const abandonedAfterMs = 30_000;
+const maxKeyLength = 255;
+const header = 'idempotency-key';
+
+type RequestContext = Context & { request: Request; params?: { query?: unknown; operationName?: unknown; variables?: unknown } };
+
+/** The stored result: what execution returned, as JSON (errors in their response form). */
+interface StoredResult {
+  data?: Record<string, unknown> | null;
+  errors?: GraphQLFormattedError[];
+}
+
+type Claim =
+  | { kind: 'claimed'; createdAt: Date }
+  | { kind: 'replay'; result: StoredResult }
+  | { kind: 'answer-lost' }
+  | { kind: 'reused' }
+  | { kind: 'in-flight' };
+
+/** Keys apply to writes: `/v1` POST and PUT, and GraphQL mutations. */
+function appliesTo(request: Request, document: DocumentNode, operationName: string | null | undefined): boolean {
+  const { pathname } = new URL(request.url);
+  if (pathname === '/v1' || pathname.startsWith('/v1/')) return request.method === 'POST' || request.method === 'PUT';
+  return getOperationAST(document, operationName)?.operation === 'mutation';
+}
+
+/** JSON with object keys sorted, so that the same variables in another order are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, member]) => member !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * What makes two requests the same: method, path and query string, and the operation with its variables. For `/v1`
+ * the variables are what the route made of the body, so the same members in JSON or XML, or in another order, match.
+ */
+function fingerprint(request: Request, context: RequestContext): string {
+  const url = new URL(request.url);
+  const params = context.params ?? {};
+  return createHash('sha256')
+    .update(canonicalJson([request.method, url.pathname + url.search, params.query, params.operationName, params.variables]))
+    .digest('hex');
+}
+
+async function claim(userId: number, key: string, requestHash: string): Promise<Claim> {
+  const keys = db().idempotencyKey;
+  // Three rounds cover losing each race once: to a concurrent first use, and to a concurrent takeover.
+  for (let round = 0; round < 3; round++) {
+    const createdAt = new Date();
+    try {
+      await keys.create({ data: { userId, key, requestHash, status: 'IN_FLIGHT', createdAt } });
+      return { kind: 'claimed', createdAt };
+    } catch (error) {
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error;
+    }
+    const existing = await keys.findUnique({ where: { userId_key: { userId, key } } });
+    if (!existing) continue;
+    const age = Date.now() - existing.createdAt.getTime();
+    const stale = age > idempotencyWindowMs || (existing.status === 'IN_FLIGHT' && age > abandonedAfterMs);
+    if (!stale) {
+      if (existing.requestHash !== requestHash) return { kind: 'reused' };
+      if (existing.status === 'COMPLETED') return { kind: 'replay', result: existing.response as StoredResult };
+      // Committed but not completed: finishing its answer, or it failed after the commit and must not run again.
+      return existing.status === 'COMMITTED' && age > abandonedAfterMs ? { kind: 'answer-lost' } : { kind: 'in-flight' };
+    }
+    // Taken over only if nobody else did meanwhile and its write did not commit: the row must still be the one read.
+    const { count } = await keys.updateMany({
+      where: { userId, key, createdAt: existing.createdAt, status: existing.status },
+      data: { requestHash, status: 'IN_FLIGHT', response: Prisma.DbNull, createdAt },
+    });
+    if (count === 1) return { kind: 'claimed', createdAt };
+  }
+  return { kind: 'in-flight' };
+}
+
+/**
+ * A result worth replaying: success and refusals (4xx). An unexpected error or a 5xx is not stored, so that the retry
+ * the client will make runs again. Errors arrive here unmasked (masking runs after this plugin).
+ */
+function isStorable(result: ExecutionResult): boolean {
+  return !(result.errors ?? []).some((error) => {
+    const status = (error.extensions?.http as { status?: number } | undefined)?.status;
+    if (status !== undefined) return status >= 500;
+    return error.extensions?.unexpected === true || (error.originalError !== undefined && !(error.originalError instanceof GraphQLError));
+  });
+}
+
+const toStored = (result: ExecutionResult): StoredResult => ({
+  data: (result.data as Record<string, unknown> | null | undefined) ?? null,
+  ...(result.errors?.length ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
+});
+
+const fromStored = (stored: StoredResult): ExecutionResult => ({
+  data: stored.data ?? null,
+  ...(stored.errors?.length
+    ? { errors: stored.errors.map((error) => new GraphQLError(error.message, { path: error.path, extensions: error.extensions })) }
+    : {}),
+});
+
+// With `data`, as an execution result always has once execution began; the facade relies on it.
+const refusal = (error: GraphQLError): ExecutionResult => ({ data: null, errors: [error] });
+
+/**
+ * `Idempotency-Key` for writes on both APIs. It hooks execution, which `/graphql` and the `/v1` facade share, after
+ * the context (and so authentication) is built: the first request with a key claims it in the database, which holds
+ * across instances; a retry with the same key and the same request gets the stored result, rendered as the first was
+ * (status, Location, body); the same key with another request is 422, and while the first is still running 409.
+ * Keys are per user. A replayed answer carries `Idempotent-Replayed: true`.
+ */
+export function useIdempotencyKeys(logger: Logger): Plugin {
+  const replayed = new WeakSet<Request>();
+  return {
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      const context = args.contextValue as unknown as RequestContext;
+      const key = context.request?.headers.get(header);
+      if (key === null || key === undefined || !context.viewer) return;
+      if (!appliesTo(context.request, args.document, args.operationName)) return;
+      if (key.length === 0 || key.length > maxKeyLength) {
+        return setResultAndStopExecution(
+          refusal(httpError(400, 'BAD_REQUEST', `Idempotency-Key must be 1 to ${maxKeyLength} characters`)),
+        );
+      }
+      const userId = context.viewer.id;
+      const requestHash = fingerprint(context.request, context);
+      const outcome = await claim(userId, key, requestHash);
+      switch (outcome.kind) {
+        case 'reused':
+          return setResultAndStopExecution(
+            refusal(httpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request')),
+          );
+        case 'in-flight':
+          return setResultAndStopExecution(
+            refusal(
+              httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry later', {
+                'retry-after': '1',
+              }),
+            ),
+          );
+        case 'answer-lost':
+          return setResultAndStopExecution(
+            refusal(
+              httpError(
+                409,
+                'IDEMPOTENCY_KEY_ANSWER_LOST',
+                'The request with this Idempotency-Key was carried out, but its answer was lost; it will not run again',
+              ),
+            ),
+          );
+        case 'replay':
+          replayed.add(context.request);
+          return setResultAndStopExecution(fromStored(outcome.result));
+      }
+      const mine = { userId, key, requestHash, createdAt: outcome.createdAt };
+      // Each write transaction of the operation marks the claim committed before it commits; a claim taken over
+      // meanwhile (this request ran past abandonedAfterMs) fails the write instead, so it cannot happen twice.
+      setExecuteFn((executionArgs) =>
+        joinWriteTransactions(async (tx) => {
+          const { count } = await tx.idempotencyKey.updateMany({ where: mine, data: { status: 'COMMITTED' } });
+          if (count === 0) throw httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over');
+        }, () => executeFn(executionArgs)),
+      );
+      return {
+        async onExecuteDone({ result }) {
+          // The operation has run: failing to record its outcome must not turn its answer into an error. The claim
+          // then stays (a retry is refused) until it is abandoned, or for good once its write committed.
+          try {
+            if (!('data' in result || 'errors' in result) || !isStorable(result as ExecutionResult)) {
+              // Released for the client's retry, unless a write committed: that one must not run again.
+              await db().idempotencyKey.deleteMany({ where: { ...mine, status: 'IN_FLIGHT' } });
+            } else {
+              await db().idempotencyKey.updateMany({
+                where: mine,
+                data: { status: 'COMPLETED', response: toStored(result as ExecutionResult) as Prisma.InputJsonObject },
+              });
+            }
+          } catch (error) {
+            logger.warn({ err: error, requestId: context.requestId }, 'recording the result of an Idempotency-Key failed');
+          }
+        },
+      };
+    },
+    onResponse({ request, response }) {
+      if (replayed.has(request)) response.headers.set('idempotent-replayed', 'true');
+    },
+  };
+}
+
+/** Forgets keys older than the replay window; any instance may run it. */
+export async function pruneIdempotencyKeys(): Promise<number> {
+  const { count } = await db().idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - idempotencyWindowMs) } } });
+  return count;
+}

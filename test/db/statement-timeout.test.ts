@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/database';
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+// QUERY_TIMEOUT on PostgreSQL: the server cancels a statement that outlives the request's deadline.
+describe.skipIf(!serverUrl)('statement_timeout on PostgreSQL (QUERY_TIMEOUT)', () => {
+  const name = `lectern_test_${randomBytes(6).toString('hex')}`;
+  let database: Database;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = Object.assign(new URL(serverUrl!), { pathname: `/${name}` }).href;
+    database = await openDatabase({ databaseUrl: url, dataDir: '', statementTimeoutMs: 200 });
+    // Migrations run without the deadline.
+    await database.migrate();
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('cancels a statement running past the deadline; migrations still apply', async () => {
+    const started = performance.now();
+    await expect(database.prisma.$queryRawUnsafe('SELECT pg_sleep(5)')).rejects.toThrow(/statement timeout/);
+    expect(performance.now() - started).toBeLessThan(2000);
+    await expect(database.prisma.$queryRawUnsafe('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+    expect(await database.pendingMigrations()).toEqual([]);
+  });
+});

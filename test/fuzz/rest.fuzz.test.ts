@@ -1,0 +1,32 @@
+/**
+ * Bounded property-based fuzzing of every /v1 write route, in JSON and in XML, with bodies generated from the route's
+ * wire schema (test/support/arbitraries.ts). No answer may be a 5xx, and every answer must keep its wire contract (the
+ * harness checks each /v1 response). `npm run fuzz` is the long run.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../../src/graphql/schema';
+import { restRoutes } from '../../src/rest/routes';
+import { useTestServer } from '../support/harness';
+import { Stages } from './stage';
+import { Tally, restTargets } from './targets';
+
+// Revoking its own token is fair game for a fuzzed request; the 401s that follow must not block the address.
+const server = useTestServer({ AUTH_FAILURES_PER_ADDRESS: 'off', AUTH_FAILURES_PER_CONSUMER_KEY: 'off' });
+const tally = new Tally();
+const runsPerTarget = 100;
+
+describe('fuzzed /v1 write bodies', () => {
+  const targets = restTargets(restRoutes, schema, server);
+
+  it('covers every write route in both notations', () => {
+    const writeRoutes = restRoutes.filter((route) => route.method === 'POST' || route.method === 'PUT');
+    expect(targets.map((target) => target.name)).toHaveLength(writeRoutes.length * 2);
+  });
+
+  it.each(targets.map((target) => [target.name, target]))('%s: no 5xx', async (name, target) => {
+    await fc.assert(target.property(new Stages(server), tally), { seed: 6, numRuns: runsPerTarget });
+    // Mostly valid bodies: besides the refusals (permissions, unknown ids, hostile values) some succeed.
+    expect(tally.count(name, 200, 300), JSON.stringify([...tally.statuses.get(name)!])).toBeGreaterThan(runsPerTarget / 20);
+  });
+});

@@ -1,0 +1,86 @@
+import { createGroup, createGroupCategory, createUser, unique } from '../../support/factories';
+import { outcome, permissionCases } from '../../support/permissions';
+
+const id = (object: { id: number }) => String(object.id);
+const hasId = (items: { id: string }[], object: { id: number }) => items.some((item) => item.id === id(object));
+type Member = { user: { id: string } };
+
+// Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
+export default permissionCases(
+  'groups',
+  async (world) => ({
+    schoolGroup: await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] }),
+    everyoneGroup: await createGroup(world.school.id, {
+      privacyLevel: 'EVERYONE',
+      admins: [world.teacher.id],
+      members: [world.student.id, world.parent.id],
+    }),
+    privateGroup: await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id], members: [world.student.id] }),
+    buildingGroup: await createGroup(world.school.id, { privacyLevel: 'BUILDING', buildingId: world.building.id }),
+    farGroup: await createGroup(world.farSchool.id, { privacyLevel: 'EVERYONE' }),
+    category: await createGroupCategory(world.district.id),
+  }),
+  [
+    { route: 'GET /groups', name: 'lists a school group', expect: 'h h o o o o o',
+      request: () => ({ query: { limit: '200' } }), finds: (answer, f) => hasId(answer.group, f.schoolGroup) },
+    { route: 'GET /groups', name: 'lists a group-privacy group', expect: 'h h o o h o o',
+      request: () => ({ query: { limit: '200' } }), finds: (answer, f) => hasId(answer.group, f.privateGroup) },
+    { route: 'GET /groups', name: 'lists a group open to everyone', expect: 'h o o o o o o',
+      request: () => ({ query: { limit: '200' } }), finds: (answer, f) => hasId(answer.group, f.everyoneGroup) },
+    { route: 'GET /groups/{id}', name: 'a school group', expect: 'h h o o o o o', request: (f) => ({ params: { id: f.schoolGroup.id } }) },
+    { route: 'GET /groups/{id}', name: 'a group-privacy group', expect: 'h h o o h o o', request: (f) => ({ params: { id: f.privateGroup.id } }) },
+    { route: 'GET /groups/{id}', name: 'a group open to everyone', expect: 'h o o o o o o', request: (f) => ({ params: { id: f.everyoneGroup.id } }) },
+    { route: 'GET /groups/{id}', name: 'a building group', expect: 'h h o o h o o', request: (f) => ({ params: { id: f.buildingGroup.id } }) },
+    { route: 'GET /groups/{id}', name: 'another district\'s group', expect: 'o h h h h h h', request: (f) => ({ params: { id: f.farGroup.id } }) },
+    { route: 'POST /groups', name: 'staff create groups in their school', expect: 'h f f o f o o',
+      request: (f) => ({ body: { title: unique('Club'), school_id: id(f.school) } }) },
+    { route: 'PUT /groups/{id}', name: 'a school group', expect: 'h h f o f o o',
+      request: (f, caller) => ({ params: { id: f.schoolGroup.id }, body: { description: `by ${caller.person}` } }) },
+    { route: 'PUT /groups/{id}', name: 'a group open to everyone', expect: 'h f f o f o o',
+      request: (f, caller) => ({ params: { id: f.everyoneGroup.id }, body: { description: `by ${caller.person}` } }) },
+    { route: 'DELETE /groups/{id}', name: 'a school group', expect: 'h h f o f o o',
+      request: async (f) => ({ params: { id: (await createGroup(f.school.id, { admins: [f.teacher.id], members: [f.student.id] })).id } }) },
+    { route: 'GET /groups/categories', name: 'lists the district\'s categories', expect: 'h o o o o o o',
+      request: () => ({ query: { limit: '200' } }), finds: (answer, f) => hasId(answer.category, f.category) },
+
+    { graphql: '{ groups(limit: 200) { items { id } } }', name: 'lists a school group', expect: 'h h o o o o o',
+      finds: (answer, f) => hasId(answer.items, f.schoolGroup) },
+    { graphql: 'query($id: ID!) { group(id: $id) { id } }', name: 'a group-privacy group', expect: 'h h o o h o o',
+      variables: (f) => ({ id: id(f.privateGroup) }) },
+    { graphql: '{ groupCategories(limit: 200) { items { id } } }', name: 'lists the district\'s categories', expect: 'h o o o o o o',
+      finds: (answer, f) => hasId(answer.items, f.category) },
+    { graphql: `mutation($input: CreateGroupInput!) { createGroup(input: $input) { ${outcome} } }`,
+      name: 'staff create groups in their school', expect: 'h f f o f o o',
+      variables: (f) => ({ input: { title: unique('Club'), schoolId: id(f.school) } }) },
+    { graphql: `mutation($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { ${outcome} } }`,
+      name: 'a school group', expect: 'h h f o f o o',
+      variables: (f, caller) => ({ id: id(f.schoolGroup), input: { website: `https://${caller.person}.example` } }) },
+    { graphql: `mutation($id: ID!) { deleteGroup(id: $id) { ${outcome} } }`, name: 'a school group', expect: 'h h f o f o o',
+      variables: async (f) => ({ id: id(await createGroup(f.school.id, { admins: [f.teacher.id], members: [f.student.id] })) }) },
+    { graphql: `mutation($input: CreateGroupCategoryInput!) { createGroupCategory(input: $input) { ${outcome} } }`,
+      name: 'district administrators, in their own district', expect: 'o f f f f f o',
+      variables: () => ({ input: { title: unique('Category') } }) },
+    { graphql: `mutation($input: GroupMemberInput!) { addGroupMember(input: $input) { ${outcome} } }`,
+      name: 'a user of the school to a school group', expect: 'h h f o f o o',
+      variables: async (f) => ({ input: { groupId: id(f.schoolGroup), userId: id(await createUser(f.school.id, 'STUDENT')) } }) },
+    { graphql: `mutation($input: GroupMemberInput!) { removeGroupMember(input: $input) { ${outcome} } }`,
+      name: 'a member of a school group', expect: 'h h f o f o o',
+      variables: async (f) => {
+        const group = await createGroup(f.school.id, { admins: [f.teacher.id], members: [f.student.id] });
+        return { input: { groupId: id(group), userId: id(f.student) } };
+      } },
+
+    // A group open to everyone shows its members only to those who may see them as users (user(id)).
+    { graphql: 'query($id: ID!) { group(id: $id) { members { user { id username } } } }',
+      name: 'members: a student, to those who see the student', expect: 'h h o o o o o',
+      variables: (f) => ({ id: id(f.everyoneGroup) }),
+      finds: (answer, f) => answer.members.some((member: Member) => member.user.id === id(f.student)) },
+    { graphql: '{ groups(limit: 40) { items { id members { user { id } } } } }',
+      name: 'members of listed groups: a student, to those who see the student', expect: 'h h o o o o o',
+      finds: (answer, f) => answer.items.some((group: { id: string; members: Member[] }) =>
+        group.id === id(f.everyoneGroup) && group.members.some((member) => member.user.id === id(f.student))) },
+    { graphql: 'query($id: ID!) { group(id: $id) { memberCount } }',
+      name: 'memberCount: counts the members the viewer sees (3)', expect: 'h h o o o o o',
+      variables: (f) => ({ id: id(f.everyoneGroup) }), finds: (answer) => answer.memberCount === 3 },
+  ],
+);

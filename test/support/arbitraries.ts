@@ -1,0 +1,380 @@
+/**
+ * fast-check arbitraries for fuzzing both APIs: request bodies generated from the kit's wire schemas (zod) and GraphQL
+ * variables generated from the schema's input types. Most values are valid, so requests reach the services and the
+ * database; the rest are hostile (wrong types, huge or unusual text, numbers as strings, prototype keys), and each body
+ * goes out as JSON or as XML with the usual XML tricks (entities, CDATA, odd roots).
+ */
+import fc from 'fast-check';
+import {
+  type GraphQLInputType,
+  type GraphQLSchema,
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  isEnumType,
+} from 'graphql';
+import { z } from 'zod';
+
+/** The kinds of object a fuzz stage holds, by which path ids and GraphQL ids are drawn. */
+const objectKinds = ['district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm'] as const;
+export type ObjectKind = (typeof objectKinds)[number];
+
+/** The kind of object an id member names, from the member's name: `school_id`, `buildingId`, `category`; any otherwise. */
+export function kindNamed(name: string): ObjectKind | 'any' {
+  const stem = name.replace(/(_id|Id)$/, '').toLowerCase();
+  return (objectKinds as readonly string[]).includes(stem) ? (stem as ObjectKind) : 'any';
+}
+
+/**
+ * An id of an object of the stage, resolved when the request is sent: stages are replaced during a run (writes and
+ * deletes wear them out), so a sample, and its shrunk forms, name objects by position rather than by number.
+ */
+export class ExistingId {
+  constructor(
+    readonly kind: ObjectKind | 'any',
+    readonly index: number,
+    readonly asNumber: boolean,
+  ) {}
+}
+
+/** Replaces every ExistingId in a sample by the id it names; own `__proto__` members stay members. */
+export function materialize(value: unknown, resolve: (id: ExistingId) => number): unknown {
+  if (value instanceof ExistingId) return value.asNumber ? resolve(value) : String(resolve(value));
+  if (Array.isArray(value)) return value.map((item) => materialize(item, resolve));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, materialize(child, resolve)]));
+  }
+  return value;
+}
+
+export const existingId = (kind: ObjectKind | 'any', asNumber: fc.Arbitrary<boolean> = fc.boolean()) =>
+  fc.tuple(fc.nat(63), asNumber).map(([index, number]) => new ExistingId(kind, index, number));
+
+/** Ids that name nothing, or are malformed, or overflow 32 and 64 bits. */
+export const unknownIdText = fc.constantFrom('999999', '0', '007', '2147483648', '9223372036854775808', '99999999999999999999999');
+const malformedIdText = fc.constantFrom('', ' 1', '1.5', '-1', '1e3', 'abc', '0x10', '１２', '\u0000', '1\u0000');
+
+// Characters and strings that have broken servers: NUL (PostgreSQL refuses it), lone surrogates (not encodable as
+// UTF-8), direction overrides, byte-order marks, line separators, non-characters, combining and joined sequences.
+const unusualStrings = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  'x\uDFFF',
+  '\uDBFF\uDBFF',
+  '\u202Eevil\u202C',
+  '\u200F\u0627\u0644\u200E',
+  '\uFEFF',
+  '\u2028\u2029',
+  '\uFFFE\uFFFF',
+  '\u0001\u001F\u007F\u0085',
+  '\r\n\t',
+  '👩‍👩‍👧‍👦',
+  'e\u0301\u0301\u0301\u0301',
+  '１２３',
+  '٣٤',
+  '<script>alert(1)</script>',
+  '\'; DROP TABLE "User"; --',
+  '%00%s%n',
+  '${7*7}{{7*7}}',
+  '__proto__',
+  'constructor',
+  'null',
+  'undefined',
+  'true',
+  'NaN',
+  'Infinity',
+  '\\',
+  '"',
+  ']]>',
+  '&amp;',
+  '&nbsp;&eacute;',
+  '&unknown;',
+  '&#0;',
+  '&#xD800;',
+  '&#x110000;',
+  '&#x1F600;',
+];
+const numbersAsText = ['-0', '1e309', '0x1F', '007', ' 12 ', '1.5', '-1', '2147483648', '9007199254740993', '1_000'];
+const awkwardNumbers = [-1, 0.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, -1e308, Number.MIN_VALUE];
+
+/** Long text within the default 1 MB body limit (the longest, escaped, may exceed it: a 413 is a fine answer). */
+const hugeString = fc
+  .tuple(fc.constantFrom('x', 'é', '😀', '\u0000', '\uD800', '<&>'), fc.constantFrom(5_000, 70_000, 200_000))
+  .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)));
+
+export const hostileString = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...unusualStrings, ...numbersAsText) },
+  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 24 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) },
+  { weight: 1, arbitrary: hugeString },
+);
+
+/** An object whose own members are prototype keys (Object.fromEntries defines them, where `{__proto__: ...}` would not). */
+const prototypeKeyed = fc
+  .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'), fc.jsonValue({ maxDepth: 2 }))
+  .map(([key, value]) => Object.fromEntries([[key, key === 'constructor' ? { prototype: value } : value]]));
+
+/** A value of the wrong kind for wherever it lands. */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 5, arbitrary: hostileString },
+  { weight: 2, arbitrary: fc.constantFrom(...awkwardNumbers) },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(true, false, null, [], {}, [1, 'a'], { a: { b: {} } }, [[[[]]]]) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: prototypeKeyed },
+  { weight: 1, arbitrary: existingId('any') },
+);
+
+/** Plain words a valid value is made of; the GraphQL enum values, lower-cased, are what wire enumerations accept. */
+function vocabularyOf(schema: GraphQLSchema): unknown[] {
+  const enumValues = Object.values(schema.getTypeMap())
+    .filter(isEnumType)
+    .filter((type) => !type.name.startsWith('__'))
+    .flatMap((type) => type.getValues().map((value) => value.name.toLowerCase()));
+  return [...new Set(enumValues), 0, 1, 2, 3, '0', '1', '2', '3', true, false, 'true', 'false', '', null, 'Chess club', 'https://example.test/a.png'];
+}
+
+/** Text a person might type (never blank, which required members refuse). */
+const plainText = fc.oneof(fc.string({ minLength: 1, maxLength: 30 }).filter((text) => text.trim() !== ''), fc.lorem({ maxCount: 8 }));
+
+/** Characters that text members must either store or refuse with a 400: NUL, surrogates, controls, overrides. */
+const unusualCharacters = ['\u0000', '\uD800', '\uDFFF', '\u202E', '\uFEFF', '\u2028', '\uFFFF', '\u0001', '👩‍👩‍👧‍👦', 'e\u0301'];
+
+/** Typed text with one unusual character in it: the right type, so it reaches the services and the database. */
+const unusualText = fc
+  .tuple(plainText, fc.constantFrom(...unusualCharacters), fc.nat())
+  .map(([text, character, at]) => text.slice(0, at % (text.length + 1)) + character + text.slice(at % (text.length + 1)));
+
+/** Mostly valid, now and then hostile. */
+const mostlyValid = (valid: fc.Arbitrary<unknown>) =>
+  fc.oneof({ weight: 15, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
+
+/** Members added to a body besides the declared ones: unknown names, prototype keys, names of server-set columns. */
+const extraMembers = fc.array(
+  fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'uid', 'admin', 'role'), fc.string({ maxLength: 12 })), hostileValue),
+  { minLength: 1, maxLength: 3 },
+);
+
+const withExtraMembers = (body: fc.Arbitrary<unknown>) =>
+  fc.tuple(body, extraMembers).map(([value, extra]) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries([...Object.entries(value), ...extra]) : value,
+  );
+
+/**
+ * Bodies for a wire schema (`route.body.schema`): its objects and members are walked, and each member gets the
+ * candidates (vocabulary words, ids of existing objects, text) that its own zod schema accepts.
+ */
+export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchema): fc.Arbitrary<unknown> {
+  const vocabulary = vocabularyOf(graphqlSchema);
+  const accepts = (member: z.ZodType, value: unknown) => member.safeParse(value).success;
+
+  function member(name: string, node: z.ZodType): fc.Arbitrary<unknown> {
+    if (node instanceof z.ZodOptional) return member(name, node.unwrap() as z.ZodType);
+    if (node instanceof z.ZodObject) return mostlyValid(object(node));
+    if (node instanceof z.ZodArray) return mostlyValid(fc.array(member(name, node.element as z.ZodType), { maxLength: 3 }));
+    const words = vocabulary.filter((word) => accepts(node, word));
+    const valid = [
+      ...(words.length ? [fc.constantFrom(...words)] : []),
+      ...(accepts(node, 'Any text') ? [plainText, unusualText] : []),
+      ...(accepts(node, '12') || accepts(node, 12) ? [existingId(kindNamed(name))] : []),
+    ];
+    return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
+  }
+
+  function object(node: z.ZodObject): fc.Arbitrary<Record<string, unknown>> {
+    const shape = node.shape as Record<string, z.ZodType>;
+    const requiredKeys = Object.keys(shape).filter((key) => !(shape[key] instanceof z.ZodOptional));
+    const members = Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, member(key, child)]));
+    return fc.record(members, { requiredKeys });
+  }
+
+  if (!(schema instanceof z.ZodObject)) throw new Error('a wire body is an object');
+  const body = object(schema);
+  return fc.oneof(
+    { weight: 12, arbitrary: body },
+    { weight: 2, arbitrary: withExtraMembers(body) },
+    // A required member left out, or the body emptied.
+    { weight: 1, arbitrary: body.map((value) => Object.fromEntries(Object.entries(value).slice(1))) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>({}, [], null, 'title', 12) },
+  );
+}
+
+/** How a JSON body is spoiled on the way out, if at all. */
+export const jsonSpoiler = fc.oneof(
+  { weight: 20, arbitrary: fc.constant({ kind: 'none' as const }) },
+  { weight: 1, arbitrary: fc.nat(400).map((at) => ({ kind: 'truncate' as const, at })) },
+  { weight: 1, arbitrary: fc.constantFrom(1_000, 50_000, 200_000).map((depth) => ({ kind: 'deep' as const, depth })) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'duplicate' as const }) },
+  { weight: 1, arbitrary: fc.constantFrom('\uFEFF', '\u0000', ' \n').map((prefix) => ({ kind: 'prefix' as const, prefix })) },
+);
+export type JsonSpoiler = typeof jsonSpoiler extends fc.Arbitrary<infer S> ? S : never;
+
+export function encodeJson(body: unknown, spoiler: JsonSpoiler): string {
+  const text = JSON.stringify(body) ?? 'undefined';
+  switch (spoiler.kind) {
+    case 'none':
+      return text;
+    case 'truncate':
+      return text.slice(0, spoiler.at % (text.length + 1));
+    case 'deep':
+      return `{"title":${'['.repeat(spoiler.depth)}${']'.repeat(spoiler.depth)}}`;
+    case 'duplicate':
+      return text.startsWith('{') && text.length > 2 ? `{"title":"first",${text.slice(1)}` : text;
+    case 'prefix':
+      return spoiler.prefix + text;
+  }
+}
+
+/** How a body is written as XML: root, prologue, how text is encoded, and how the document is spoiled. */
+export const xmlStyle = fc.record({
+  root: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('result') },
+    { weight: 1, arbitrary: fc.constantFrom('body', 'group', 'x', 'a:result', 'result xmlns="urn:x" id="1"') },
+  ),
+  prologue: fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom('<?xml version="1.0" encoding="utf-8" ?>', '') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '<?xml version="1.1"?>',
+        '<?xml version="1.0" encoding="ISO-8859-1"?>',
+        '<!-- a comment --><?pi data?>',
+        '<!DOCTYPE result [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>',
+        '<!DOCTYPE result SYSTEM "file:///etc/passwd">',
+      ),
+    },
+  ),
+  // `raw` writes text unescaped, so strings with `&...;` and `<` reach the parser as entities and markup.
+  text: fc.oneof({ weight: 6, arbitrary: fc.constant('escape') }, { weight: 1, arbitrary: fc.constantFrom('cdata', 'references', 'raw') }),
+  spoiler: fc.oneof(
+    { weight: 20, arbitrary: fc.constant({ kind: 'none' as const }) },
+    { weight: 1, arbitrary: fc.nat(400).map((at) => ({ kind: 'truncate' as const, at })) },
+    { weight: 1, arbitrary: fc.constantFrom(100, 5_000, 60_000).map((depth) => ({ kind: 'deep' as const, depth })) },
+    { weight: 1, arbitrary: fc.constantFrom('twoRoots', 'textRoot', 'emptyRoot').map((kind) => ({ kind })) },
+  ),
+});
+export type XmlStyle = typeof xmlStyle extends fc.Arbitrary<infer S> ? S : never;
+
+function xmlText(text: string, style: XmlStyle['text']): string {
+  switch (style) {
+    case 'escape':
+      return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    case 'cdata':
+      return `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+    case 'references':
+      // Code units, not code points: a lone surrogate becomes a reference to a surrogate.
+      return Array.from({ length: text.length }, (_, index) => `&#x${text.charCodeAt(index).toString(16)};`).join('');
+    case 'raw':
+      return text;
+  }
+}
+
+function xmlElement(name: string, value: unknown, style: XmlStyle['text']): string {
+  if (Array.isArray(value)) return value.map((item) => xmlElement(name, item, style)).join('');
+  if (value === null || value === undefined) return `<${name}/>`;
+  if (typeof value === 'object') {
+    const content = Object.entries(value).map(([key, child]) => xmlElement(key, child, style)).join('');
+    return `<${name}>${content}</${name}>`;
+  }
+  return `<${name}>${xmlText(String(value), style)}</${name}>`;
+}
+
+/** The body as XML: each member an element, a list repeated, an object nested, null empty. */
+export function encodeXml(body: unknown, style: XmlStyle): string {
+  const rootName = style.root.split(' ')[0]!;
+  const content =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? Object.entries(body).map(([key, child]) => xmlElement(key, child, style.text)).join('')
+      : xmlText(String(body), style.text);
+  const document = (inner: string) => `${style.prologue}<${style.root}>${inner}</${rootName}>`;
+  const { spoiler } = style;
+  switch (spoiler.kind) {
+    case 'none':
+      return document(content);
+    case 'truncate': {
+      const whole = document(content);
+      return whole.slice(0, spoiler.at % (whole.length + 1));
+    }
+    case 'deep':
+      return document(`<title>${'<a>'.repeat(spoiler.depth)}x${'</a>'.repeat(spoiler.depth)}</title>`);
+    case 'twoRoots':
+      return document(content) + `<${rootName}>${content}</${rootName}>`;
+    case 'textRoot':
+      return document(`text before${content}`);
+    case 'emptyRoot':
+      return `${style.prologue}<${rootName}/>`;
+  }
+}
+
+/** Bytes on the wire: almost always the text as UTF-8, sometimes with invalid UTF-8 or as UTF-16. */
+export const byteSpoiler = fc.oneof(
+  { weight: 40, arbitrary: fc.constant('utf8') },
+  { weight: 1, arbitrary: fc.constantFrom('invalid-utf8', 'utf16') },
+);
+
+export function encodeBytes(text: string, spoiler: string): Uint8Array<ArrayBuffer> {
+  if (spoiler === 'invalid-utf8') return Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(text.slice(-1))]);
+  if (spoiler === 'utf16') return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  return Buffer.from(text);
+}
+
+/** GraphQL ID arguments name objects of any kind: ids of existing objects mostly, unknown and malformed ones too. */
+const graphqlId = (kind: ObjectKind | 'any') =>
+  fc.oneof(
+    { weight: 6, arbitrary: existingId(kind, fc.constant(false)) },
+    { weight: 1, arbitrary: existingId('any') },
+    { weight: 1, arbitrary: unknownIdText },
+    { weight: 1, arbitrary: malformedIdText },
+  );
+
+const graphqlScalars: Record<string, fc.Arbitrary<unknown>> = {
+  String: fc.oneof({ weight: 4, arbitrary: plainText }, { weight: 3, arbitrary: unusualText }, { weight: 2, arbitrary: hostileString }),
+  Int: fc.oneof(fc.integer({ min: -2, max: 400 }), fc.constantFrom(2 ** 31 - 1, -(2 ** 31), 0)),
+  Float: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0.5)),
+  Boolean: fc.boolean(),
+  DateTime: fc.oneof(
+    fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+    fc.constantFrom('2024-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '+275760-09-13T00:00:00.001Z', 'yesterday'),
+  ),
+};
+
+/**
+ * Values for a GraphQL input type: valid shapes with hostile scalars mostly, and invalid shapes (wrong types, null
+ * where it is not allowed, a required member missing, unknown members).
+ */
+export function graphqlInputArbitrary(type: GraphQLInputType, name: string, parent = ''): fc.Arbitrary<unknown> {
+  return fc.oneof({ weight: 15, arbitrary: validShape(type, name, parent) }, { weight: 1, arbitrary: hostileValue });
+}
+
+function validShape(type: GraphQLInputType, name: string, parent: string): fc.Arbitrary<unknown> {
+  if (type instanceof GraphQLNonNull) return nonNull(type.ofType, name, parent);
+  return fc.oneof({ weight: 6, arbitrary: nonNull(type, name, parent) }, { weight: 1, arbitrary: fc.constant(null) });
+}
+
+/** An `id` names an object of the kind its parent names (`realm: {type, id}`); `schoolId` one of its own name. */
+const idKind = (name: string, parent: string) => (name === 'id' ? kindNamed(parent) : kindNamed(name));
+
+function nonNull(type: GraphQLInputType, name: string, parent: string): fc.Arbitrary<unknown> {
+  if (type instanceof GraphQLList) return fc.array(graphqlInputArbitrary(type.ofType, name, parent), { maxLength: 3 });
+  if (type instanceof GraphQLEnumType) {
+    return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...type.getValues().map((value) => value.name)) }, { weight: 1, arbitrary: hostileString });
+  }
+  if (type instanceof GraphQLInputObjectType) {
+    const fields = Object.values(type.getFields());
+    const record = fc.record(
+      Object.fromEntries(fields.map((field) => [field.name, graphqlInputArbitrary(field.type, field.name, name)])),
+      { requiredKeys: fields.filter((field) => field.type instanceof GraphQLNonNull).map((field) => field.name) },
+    );
+    return fc.oneof(
+      { weight: 12, arbitrary: record },
+      { weight: 1, arbitrary: withExtraMembers(record) },
+      { weight: 1, arbitrary: record.map((value) => Object.fromEntries(Object.entries(value).slice(1))) },
+    );
+  }
+  if (type instanceof GraphQLNonNull) return nonNull(type.ofType, name, parent);
+  if (type.name === 'ID') return graphqlId(idKind(name, parent));
+  return graphqlScalars[type.name] ?? hostileValue;
+}
