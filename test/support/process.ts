@@ -33,10 +33,10 @@ export interface ServerProcess {
 
 /** Starts `npm start`'s entry point as its own process on a free port (unless `env` names one), as an operator runs it. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: projectRoot,
-    env: cleanEnvironment({ NODE_ENV: 'production', PORT: String(port), ...env }),
+    env: cleanEnvironment({ NODE_ENV: 'production', ...env, PORT: port }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
