@@ -23,7 +23,7 @@ beforeAll(async () => {
 describe('every operation has cases', () => {
   const declared = coverage(tables);
   const routes = restRoutes.map(routeKey);
-  const fields = [schema.getQueryType()!, schema.getMutationType()!].flatMap((type) =>
+  const fields = [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!].flatMap((type) =>
     Object.keys(type.getFields()).map((field) => `${type.name}.${field}`),
   );
 
@@ -31,7 +31,7 @@ describe('every operation has cases', () => {
     expect(routes.filter((route) => !declared.routes.has(route))).toEqual([]);
   });
 
-  it('declares cases for every Query and Mutation field', () => {
+  it('declares cases for every Query, Mutation and Subscription field', () => {
     expect(fields.filter((field) => !declared.fields.has(field))).toEqual([]);
   });
 

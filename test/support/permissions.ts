@@ -1,5 +1,9 @@
 import { Kind, type OperationDefinitionNode, parse } from 'graphql';
 import type { RealmRef } from '../../src/auth/realms';
+import { publishEvents } from '../../src/events/bus';
+import type { RealmType } from '../../src/generated/prisma/enums';
+import { issueAccessToken } from '../../src/modules/access/access.service';
+import { subscriptionActivity } from '../../src/modules/events/event.quota';
 import type { RestRoute } from '../../src/rest/route';
 import { realmPath } from '../../src/rest/router';
 import type { Clients } from './client';
@@ -53,7 +57,10 @@ export interface RestCall {
 }
 
 export interface GraphQLCase<F> extends CaseBase<F> {
-  /** A document with one root field (a Query or Mutation field); select `${outcome}` on a mutation's result. */
+  /**
+   * A document with one root field (a Query, Mutation or Subscription field); select `${outcome}` on a mutation's
+   * result. A subscription takes a `realm` variable, and succeeds when it receives an event published there.
+   */
   graphql: string;
   /** Called per request: it may create fresh objects. */
   variables?: (fixture: Fixture<F>, caller: Caller) => Awaitable<Record<string, unknown>>;
@@ -140,7 +147,57 @@ async function prepareRest<F>(entry: RestCase<F>, fixture: Fixture<F>, caller: C
   };
 }
 
+/** The first `event: next` payload of a server-sent event stream, or null when the stream ends without one. */
+async function firstEvent(response: Response): Promise<any> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += value;
+      for (let boundary; (boundary = buffer.indexOf('\n\n')) >= 0; buffer = buffer.slice(boundary + 2)) {
+        const block = buffer.slice(0, boundary);
+        const data = block.split('\n').find((line) => line.startsWith('data:'));
+        if (data && block.startsWith('event: next')) return JSON.parse(data.slice(5));
+      }
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
+/**
+ * A subscription over server-sent events: a refusal arrives as the stream's first event; an accepted subscription
+ * starts listening (subscriptionActivity), and then receives an event published to its realm.
+ */
+async function prepareSubscription<F>(entry: GraphQLCase<F>, fixture: Fixture<F>, caller: Caller): Promise<Prepared> {
+  const variables = (await entry.variables?.(fixture, caller)) ?? {};
+  const { token } = await issueAccessToken({ userId: caller.user.id, name: 'permission matrix' });
+  const realm = variables.realm as { type: RealmType; id: string };
+  return async () => {
+    const listening = new Promise<'listening'>((resolve) => subscriptionActivity.once('listening', () => resolve('listening')));
+    const response = await fixture.server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: entry.graphql, variables }),
+    });
+    const first = firstEvent(response);
+    if ((await Promise.race([listening, first.then(() => 'answered' as const)])) === 'listening') {
+      publishEvents([{ id: '0', type: 'group.update', realmType: realm.type, realmId: Number(realm.id), objectId: Number(realm.id),
+        actorId: null, districtId: fixture.district.id, schoolId: null, createdAt: new Date().toISOString() }]);
+    }
+    const event = await first;
+    const error = event?.errors?.[0];
+    if (!error) return event?.data ? { letter: 'o' } : { letter: 'x', note: 'the stream ended without an answer' };
+    if (error.extensions?.code === 'NOT_FOUND') return { letter: 'h' };
+    if (error.extensions?.code === 'FORBIDDEN') return { letter: 'f' };
+    return { letter: 'x', note: `${error.extensions?.code}: ${error.message}` };
+  };
+}
+
 async function prepareGraphQL<F>(entry: GraphQLCase<F>, fixture: Fixture<F>, caller: Caller, clients: Clients): Promise<Prepared> {
+  if (rootFieldsOf(entry.graphql)[0]?.startsWith('Subscription.')) return prepareSubscription(entry, fixture, caller);
   const variables = (await entry.variables?.(fixture, caller)) ?? {};
   const client = await clients.graphql(caller.user);
   return async () => {
