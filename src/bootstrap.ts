@@ -1,7 +1,7 @@
 import { decryptSecret } from './auth/secrets';
 import { db } from './db/database';
 import { writeTransaction } from './events/record';
-import { Prisma } from './generated/prisma/client';
+import { isUniqueViolation } from './core/unique';
 import { issueApiClientIn } from './modules/access/access.service';
 
 interface BootstrapCredential {
@@ -48,7 +48,7 @@ export async function ensureBootstrapCredential(serverKey: Buffer, credential: B
     });
     return { userId, created: true };
   } catch (error) {
-    const raced = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+    const raced = isUniqueViolation(error);
     if (raced) return (await existingCredential(serverKey, credential))!;
     throw error;
   }

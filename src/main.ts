@@ -91,16 +91,16 @@ if (redis && redisSubscriber) {
 const app = createApp({ config, database, serverKey, logger, redis });
 const { server, closeSockets } = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
 
-const nonceSweep = setInterval(
-  () => pruneNonces(config.oauthSkewSeconds).catch((error) => logger.warn({ err: error }, 'nonce pruning failed')),
-  60_000,
-);
-nonceSweep.unref();
-const idempotencyKeySweep = setInterval(
-  () => pruneIdempotencyKeys().catch((error) => logger.warn({ err: error }, 'Idempotency-Key pruning failed')),
-  15 * 60_000,
-);
-idempotencyKeySweep.unref();
+/** Forgets expired rows now and then; any instance may, so a failure is only worth a warning. */
+function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
+  const timer = setInterval(() => prune().catch((error) => logger.warn({ err: error }, `${what} pruning failed`)), everyMs);
+  timer.unref();
+  return timer;
+}
+const sweeps = [
+  sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
+  sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
+];
 
 server.listen(config.port, config.host, () => {
   const base = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
@@ -130,8 +130,7 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping: finishing in-flight requests');
-  clearInterval(nonceSweep);
-  clearInterval(idempotencyKeySweep);
+  for (const timer of sweeps) clearInterval(timer);
   // close() stops accepting and resolves once in-flight requests are done; idle keep-alive sockets are closed now,
   // and subscriptions end so their event streams complete. A request still running after the grace period is cut.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,15 +1,9 @@
 import type { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterPrisma,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AuthFailureLimits, RateLimit } from '../config';
-import { httpError } from '../core/errors';
-import { db } from '../db/database';
+import { httpError, retryAfter } from '../core/errors';
 import { addressBucket } from './client-address';
+import { sharedCounter } from './rate-limit';
 
 /** Who is trying to authenticate: the client address, and the consumer key an OAuth request names. */
 export interface AuthAttempt {
@@ -36,9 +30,7 @@ interface Counter {
 }
 
 const tooMany = ({ refusal, limit }: Counter, msBeforeNext: number) =>
-  httpError(429, 'RATE_LIMITED', `${refusal}: the limit is ${limit.points} per ${limit.windowSeconds}s`, {
-    'retry-after': String(Math.max(1, Math.ceil(msBeforeNext / 1000))),
-  });
+  httpError(429, 'RATE_LIMITED', `${refusal}: the limit is ${limit.points} per ${limit.windowSeconds}s`, retryAfter(msBeforeNext));
 
 /**
  * Failed authentications per client address and per consumer key, and requests without a credential per address,
@@ -50,10 +42,7 @@ const tooMany = ({ refusal, limit }: Counter, msBeforeNext: number) =>
 export function createAuthFailureGuard(limits: AuthFailureLimits, redis: Redis | null): AuthFailureGuard {
   const counter = (limit: RateLimit | null, keyPrefix: string, refusal: string): Counter | null => {
     if (!limit) return null;
-    const options = { points: limit.points, duration: limit.windowSeconds, keyPrefix };
-    const limiter = redis
-      ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
-      : new RateLimiterPrisma({ ...options, storeClient: db(), tableName: 'rateLimit' });
+    const limiter = sharedCounter(limit, keyPrefix, redis);
     return { limit, limiter, knownBlocks: new RateLimiterMemory({ points: 1, duration: limit.windowSeconds }), refusal };
   };
   const perAddress = counter(limits.perAddress, 'lectern-auth-failures-address', 'Too many failed authentications from this address');

@@ -1,7 +1,7 @@
 import type { GraphQLError } from 'graphql';
-import { Prisma } from '../generated/prisma/client';
 import { db } from '../db/database';
 import { httpError } from '../core/errors';
+import { isUniqueViolation } from '../core/unique';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
 import { decryptSecret, hashToken } from './secrets';
@@ -81,7 +81,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         data: { consumerKey: credentials.consumerKey, timestamp: credentials.timestamp, nonce: credentials.nonce },
       });
     } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      if (isUniqueViolation(error)) {
         throw await refused(attempt, 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
       }
       throw error;

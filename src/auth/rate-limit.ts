@@ -1,10 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { RateLimiterMemory, RateLimiterPrisma, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPrisma,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { RateLimit } from '../config';
 import { db } from '../db/database';
-import { httpError } from '../core/errors';
+import { httpError, retryAfter } from '../core/errors';
 import type { QueryCost } from '../graphql/limits';
 import type { Viewer } from './viewer';
 
@@ -42,24 +48,22 @@ export interface RateLimiter {
 }
 
 /**
- * One budget per user, across all their credentials and both surfaces, counted in Redis when there is one and in the
- * shared database otherwise, so every instance of a scaled-out deployment sees the same count. When Redis is lost,
- * each instance counts in memory until it returns (rate-limiter-flexible's insurance limiter) rather than failing
- * every request.
+ * `limit` points per window under `keyPrefix`, counted in Redis when there is one and in the shared database otherwise,
+ * so every instance of a scaled-out deployment sees the same count. When Redis is lost, each instance counts in memory
+ * until it returns (rate-limiter-flexible's insurance limiter), answering at once rather than waiting for a reconnect.
  */
+export function sharedCounter(limit: RateLimit, keyPrefix: string, redis: Redis | null): RateLimiterAbstract {
+  const options = { points: limit.points, duration: limit.windowSeconds, keyPrefix };
+  return redis
+    ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+    : new RateLimiterPrisma({ ...options, storeClient: db(), tableName: 'rateLimit' });
+}
+
+/** One budget per user, across all their credentials and both surfaces (see sharedCounter for where it is counted). */
 export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, logger?: Logger): RateLimiter {
   const statuses = new WeakMap<Request, RateLimitStatus>();
   if (!limit) return { charge: async () => {}, statusOf: () => undefined };
-  const options = { points: limit.points, duration: limit.windowSeconds, keyPrefix: 'lectern-rate' };
-  const limiter = redis
-    ? new RateLimiterRedis({
-        ...options,
-        storeClient: redis,
-        // Without a connection, answer from the insurance limiter at once instead of waiting for reconnection.
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory(options),
-      })
-    : new RateLimiterPrisma({ ...options, storeClient: db(), tableName: 'rateLimit' });
+  const limiter = sharedCounter(limit, 'lectern-rate', redis);
   if (redis) warnWhileRedisIsLost(redis, logger);
 
   const record = (request: Request, outcome: RateLimiterRes, charged: number) => {
@@ -89,12 +93,11 @@ export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, 
       } catch (outcome) {
         if (!(outcome instanceof RateLimiterRes)) throw outcome;
         const status = record(request, outcome, points);
-        const retryAfter = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
         throw httpError(
           429,
           'RATE_LIMITED',
           `Too many requests: the limit is ${limit.points} points per ${limit.windowSeconds}s and this request costs ${points}`,
-          { 'retry-after': String(retryAfter), ...rateLimitHeaders(status) },
+          { ...retryAfter(outcome.msBeforeNext), ...rateLimitHeaders(status) },
         );
       }
     },

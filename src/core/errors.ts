@@ -35,6 +35,9 @@ export function httpError(status: number, code: string, message: string, headers
   return new GraphQLError(message, { extensions: { code, http: { status, ...(headers ? { headers } : {}) } } });
 }
 
+/** A `Retry-After` header for a wait of `ms` milliseconds, in whole seconds and at least one. */
+export const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
+
 export const forbidden = (message = 'You do not have permission to do this') => httpError(403, 'FORBIDDEN', message);
 export const unauthenticated = (message = 'Authentication required: sign the request with OAuth 1.0a or send a bearer token') =>
   httpError(401, 'UNAUTHENTICATED', message);

@@ -25,7 +25,7 @@ import {
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
-import { httpError } from '../core/errors';
+import { httpError, retryAfter } from '../core/errors';
 import { defaultPageSize, maxPageSize } from './paging';
 
 /**
@@ -269,9 +269,12 @@ export function useExecutionDeadline(timeoutMs: number): Plugin {
           timer = setTimeout(() => {
             resolve({
               errors: [
-                httpError(503, 'QUERY_TIMEOUT', `The request took longer than ${timeoutMs} ms and was stopped; try again later`, {
-                  'retry-after': String(Math.max(1, Math.ceil(timeoutMs / 1000))),
-                }),
+                httpError(
+                  503,
+                  'QUERY_TIMEOUT',
+                  `The request took longer than ${timeoutMs} ms and was stopped; try again later`,
+                  retryAfter(timeoutMs),
+                ),
               ],
             });
             deadline.abort(new Error('execution deadline passed'));

@@ -3,6 +3,7 @@ import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLForm
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { httpError } from '../core/errors';
+import { isUniqueViolation } from '../core/unique';
 import { db } from '../db/database';
 import { joinWriteTransactions } from '../events/record';
 import { Prisma } from '../generated/prisma/client';
@@ -73,7 +74,7 @@ async function claim(userId: number, key: string, requestHash: string): Promise<
       await keys.create({ data: { userId, key, requestHash, status: 'IN_FLIGHT', createdAt } });
       return { kind: 'claimed', createdAt };
     } catch (error) {
-      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
     const existing = await keys.findUnique({ where: { userId_key: { userId, key } } });
     if (!existing) continue;

@@ -1,13 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addressBucket, clientAddress } from '../../src/auth/client-address';
 import { db } from '../../src/db/database';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
-import { createHttpServer } from '../../src/server';
 import { type World, createWorld } from '../support/factories';
-import { useTestServer } from '../support/harness';
+import { listenOnLoopback, useTestServer } from '../support/harness';
 import { v1 } from '../support/wire';
 
 // Failed authentication is limited per client address and per consumer key, and requests without a credential per
@@ -139,9 +137,7 @@ describe('failed authentications per client address', () => {
 
 describe('on a listening server', () => {
   it("counts the socket's peer: five failures from 127.0.0.2 block it and leave 127.0.0.3 alone", async () => {
-    const { server: http } = createHttpServer(server.app, { bodyLimitBytes: server.config.bodyLimitBytes });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const port = (http.address() as AddressInfo).port;
+    const { port, close } = await listenOnLoopback(server);
     const graphqlFrom = (localAddress: string, authorization: string) =>
       new Promise<number>((resolve, reject) => {
         const outgoing = httpRequest(
@@ -156,7 +152,7 @@ describe('on a listening server', () => {
       expect(await graphqlFrom('127.0.0.2', `Bearer ${token}`)).toBe(429);
       expect(await graphqlFrom('127.0.0.3', `Bearer ${token}`)).toBe(200);
     } finally {
-      await new Promise((resolve) => http.close(resolve));
+      await close();
     }
   });
 });

@@ -1,13 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import { subscriptionActivity } from '../../src/modules/events/event.quota';
-import { accessRevokedClose, bytesBeforeConnectionInit, createHttpServer, tooMuchBeforeConnectionInit } from '../../src/server';
+import { accessRevokedClose, bytesBeforeConnectionInit, tooMuchBeforeConnectionInit } from '../../src/server';
 import { RestClient, clientsFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
-import { testOrigin, useTestServer } from '../support/harness';
+import { listenOnLoopback, testOrigin, useTestServer } from '../support/harness';
 
 const bodyLimitBytes = 256 * 1024;
 const server = useTestServer({ BODY_LIMIT: '256kb' });
@@ -22,13 +21,9 @@ const subscription = /* GraphQL */ `
 
 beforeAll(async () => {
   world = await createWorld();
-  const { server: http, closeSockets } = createHttpServer(server.app, { bodyLimitBytes: server.config.bodyLimitBytes });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  wsUrl = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
-  closeHttp = async () => {
-    await closeSockets();
-    await new Promise((resolve) => http.close(resolve));
-  };
+  const listening = await listenOnLoopback(server);
+  wsUrl = `ws://127.0.0.1:${listening.port}/graphql`;
+  closeHttp = listening.close;
 });
 afterAll(() => closeHttp());
 

@@ -1,15 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { issueAccessToken } from '../../src/modules/access/access.service';
-import { createHttpServer } from '../../src/server';
 import { useRedisEventBus } from '../../src/events/bus';
 import { subscriptionActivity } from '../../src/modules/events/event.quota';
 import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
-import { useTestServer } from '../support/harness';
+import { listenOnLoopback, useTestServer } from '../support/harness';
 
 const server = useTestServer();
 let world: World;
@@ -109,13 +107,9 @@ describe('realmEvents over graphql-ws', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const { server: http, closeSockets } = createHttpServer(server.app, { bodyLimitBytes: server.config.bodyLimitBytes });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
-    close = async () => {
-      await closeSockets();
-      await new Promise((resolve) => http.close(resolve));
-    };
+    const listening = await listenOnLoopback(server);
+    url = `ws://127.0.0.1:${listening.port}/graphql`;
+    close = listening.close;
   });
   afterAll(() => close());
 

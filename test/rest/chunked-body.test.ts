@@ -1,8 +1,7 @@
 import { request } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../src/server';
-import { useTestServer } from '../support/harness';
+import { listenOnLoopback, useTestServer } from '../support/harness';
 
 // An over-limit body without Content-Length can only be noticed while reading it: the 413 must still reach a client
 // that is sending, over a real socket (app.fetch has none to reset).
@@ -11,12 +10,7 @@ const server = useTestServer({ BODY_LIMIT: '1kb' });
 let port: number;
 let close: () => Promise<void>;
 
-beforeAll(async () => {
-  const { server: http } = createHttpServer(server.app, { bodyLimitBytes: server.config.bodyLimitBytes });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  port = (http.address() as AddressInfo).port;
-  close = () => new Promise((resolve) => http.close(() => resolve()));
-});
+beforeAll(async () => ({ port, close } = await listenOnLoopback(server)));
 
 afterAll(() => close?.());
 

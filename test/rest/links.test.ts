@@ -1,11 +1,9 @@
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { issueAccessToken } from '../../src/modules/access/access.service';
-import { createHttpServer } from '../../src/server';
 import { type World, createWorld } from '../support/factories';
-import { testOrigin, useTestServer } from '../support/harness';
+import { listenOnLoopback, testOrigin, useTestServer } from '../support/harness';
 
 // links.self, links.next, Location and the OpenAPI servers URL come from PUBLIC_URL, a host ALLOWED_HOSTS lists (the
 // harness lists lectern.test), or the address the server listens on: never from a Host header nobody vouched for.
@@ -67,12 +65,7 @@ describe('links on a listening server', () => {
   let port: number;
   let close: () => Promise<void>;
 
-  beforeAll(async () => {
-    const { server: http } = createHttpServer(server.app, { bodyLimitBytes: server.config.bodyLimitBytes });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    port = (http.address() as AddressInfo).port;
-    close = () => new Promise((resolve) => http.close(() => resolve()));
-  });
+  beforeAll(async () => ({ port, close } = await listenOnLoopback(server)));
   afterAll(() => close?.());
 
   /** Through node:http, which sends the Host header it is given (fetch would put the URL's). */

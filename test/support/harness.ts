@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../../src/app';
@@ -6,6 +7,7 @@ import { loadServerKey } from '../../src/auth/server-key';
 import { type Config, loadConfig } from '../../src/config';
 import { type Database, openDatabase } from '../../src/db/database';
 import { createLogger } from '../../src/logging';
+import { createHttpServer } from '../../src/server';
 import { assertWireContract } from './contract';
 import { testOrigin } from './wire';
 
@@ -44,6 +46,22 @@ async function createPostgresDatabase(serverUrl: string): Promise<{ url: string;
  * Starts the app on a fresh database for one test file: in-memory PGlite by default, PostgreSQL when
  * TEST_DATABASE_URL is set. `env` overrides configuration (RATE_LIMIT, PUBLIC_URL, ...).
  */
+/**
+ * Serves the test server's app on a free loopback port, as `npm start` does (HTTP and graphql-ws), for tests that need
+ * a real socket; `close` ends the WebSockets and the listener.
+ */
+export async function listenOnLoopback(server: TestServer): Promise<{ port: number; close(): Promise<void> }> {
+  const { server: http, closeSockets } = createHttpServer(server.app, { bodyLimitBytes: server.config.bodyLimitBytes });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (http.address() as AddressInfo).port,
+    async close() {
+      await closeSockets();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
 export function useTestServer(env: Record<string, string> = {}): TestServer {
   const server = {} as TestServer;
   let dropDatabase: (() => Promise<void>) | null = null;
