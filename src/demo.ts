@@ -42,7 +42,7 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${FIRST_START_LOCK_KEY})`);
       if ((await tx.district.count()) > 0) return null;
     }
-    const district = await tx.district.create({ data: { title: 'Lakeside Unified (demo)' } });
+    const district = await tx.district.create({ data: { title: 'Lakeside Unified (demo)', timeZone: 'America/Los_Angeles' } });
     const high = await tx.school.create({
       data: { districtId: district.id, title: 'Lakeside High School', city: 'Lakeside', state: 'CA', country: 'USA' },
     });
@@ -104,7 +104,7 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
         memberships: { create: [{ userId: ken.id, admin: true }, ...students.map((student) => ({ userId: student.id }))] },
       },
     });
-    await tx.group.create({
+    const robotics = await tx.group.create({
       data: {
         schoolId: high.id,
         buildingId: annex.id,
@@ -114,6 +114,9 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
         memberships: { create: [{ userId: ruth.id, admin: true }] },
       },
     });
+    // Pending answers for the district administrator to look at (GET /v1/users/{id}/invites/groups, .../requests/friends).
+    await tx.invite.create({ data: { userId: students[0].id, groupId: robotics.id, inviterId: ruth.id } });
+    await tx.friendRequest.create({ data: { requesterId: students[1].id, userId: students[0].id } });
 
     const posts = [
       { realmType: 'DISTRICT' as const, realmId: district.id, title: 'Welcome back', body: 'Classes start Monday.' },
@@ -132,8 +135,8 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
 
 /**
  * A small demo district to try the API with: two schools (one with a building), a user of each role, course sections
- * with enrollments, groups with members, and blog posts in every realm. Returns an API client (OAuth 1.0a, for /v1)
- * and a bearer token (for GraphQL) of its district administrator.
+ * with enrollments, groups with members, blog posts in every realm, a pending invite and a friend request. Returns an
+ * API client (OAuth 1.0a, for /v1) and a bearer token (for GraphQL) of its district administrator.
  */
 export async function seedDemo(serverKey: Buffer): Promise<DemoDistrict> {
   return (await createDemo(serverKey, false))!;

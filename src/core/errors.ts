@@ -38,6 +38,13 @@ export function httpError(status: number, code: string, message: string, headers
 /** A `Retry-After` header for a wait of `ms` milliseconds, in whole seconds and at least one. */
 export const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
 
+/**
+ * A query argument that cannot be used, such as a date text nobody can read (mutations answer with a ValidationError
+ * instead). It names the argument so that the REST facade can name the query parameter the client sent.
+ */
+export const invalidArgument = (argument: string, reason: string) =>
+  new GraphQLError(`${argument}: ${reason}`, { extensions: { code: 'BAD_USER_INPUT', argument, reason, http: { status: 400 } } });
+
 export const forbidden = (message = 'You do not have permission to do this') => httpError(403, 'FORBIDDEN', message);
 export const unauthenticated = (message = 'Authentication required: sign the request with OAuth 1.0a or send a bearer token') =>
   httpError(401, 'UNAUTHENTICATED', message);

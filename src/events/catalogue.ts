@@ -11,6 +11,12 @@ export interface EventKind<Type extends string = string, Data extends z.ZodType 
   /** Shape of the event's `data` member. */
   data: Data;
   description: string;
+  /**
+   * Who hears it live (the `realmEvents` subscription): the realm's readers, or only those who administer the realm,
+   * for events about what is addressed to one person (an invite, a friend request) that the realm's other readers
+   * have no business seeing.
+   */
+  audience: 'readers' | 'administrators';
 }
 
 const noData = z.object({}).strict();
@@ -19,13 +25,17 @@ const catalogue = new Map<string, EventKind>();
 /** Declares an event kind; each module declares the events its services record. */
 export function defineEvent<const Type extends `${string}.${string}`, Data extends z.ZodType = typeof noData>(
   type: Type,
-  options: { object: string; realms: readonly RealmType[]; description: string; data?: Data },
+  options: { object: string; realms: readonly RealmType[]; description: string; data?: Data; audience?: EventKind['audience'] },
 ): EventKind<Type, Data> {
   if (catalogue.has(type)) throw new Error(`Event ${type} is declared twice`);
-  const kind = { type, object: options.object, realms: options.realms, description: options.description, data: (options.data ?? noData) as Data };
+  const { object, realms, description } = options;
+  const kind = { type, object, realms, description, data: (options.data ?? noData) as Data, audience: options.audience ?? 'readers' };
   catalogue.set(type, kind);
   return kind;
 }
+
+/** The declared kind of an event type. */
+export const eventKind = (type: string): EventKind | undefined => catalogue.get(type);
 
 /** Every declared event kind, in declaration order. */
 export const eventCatalogue = (): readonly EventKind[] => [...catalogue.values()];

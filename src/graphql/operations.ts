@@ -1,4 +1,4 @@
-import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
+import type { InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/core';
 import { type Policy, type Verdict, can } from '../auth/policy';
 import type { Viewer } from '../auth/viewer';
 import type PrismaTypes from '../generated/pothos-types';
@@ -40,20 +40,37 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
   );
 }
 
+/**
+ * A mutation that answers with a plain object (not a Prisma row), or with a typed error: deletes answer with the id
+ * of what no longer exists, answers to invites and requests with what was decided.
+ */
+export function resultMutation<Result, Args extends InputFieldMap>(
+  name: string,
+  options: {
+    type: ObjectRef<Types, Result>;
+    description: string;
+    args: (arg: ArgBuilder) => Args;
+    resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<Result>;
+  },
+) {
+  builder.mutationField(name, (t) =>
+    t.withAuth({ authenticated: true }).field({
+      type: options.type,
+      description: options.description,
+      errors: {},
+      args: options.args(t.arg),
+      // Pothos cannot relate a generic result to its field type; the ObjectRef above ties them for callers.
+      resolve: (_root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>) as never,
+    }),
+  );
+}
+
 /** A mutation that deletes (or revokes) one object and answers with its id, or with a typed error. */
 export function deleteMutation<Args extends InputFieldMap>(
   name: string,
   options: { description: string; args: (arg: ArgBuilder) => Args; resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<{ id: number }> },
 ) {
-  builder.mutationField(name, (t) =>
-    t.withAuth({ authenticated: true }).field({
-      type: DeletedType,
-      description: options.description,
-      errors: {},
-      args: options.args(t.arg),
-      resolve: (_root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>),
-    }),
-  );
+  resultMutation(name, { ...options, type: DeletedType });
 }
 
 /** A policy that says who may read an object of its kind, by id. */

@@ -9,6 +9,9 @@ import '../modules/posts';
 import '../modules/roster';
 import '../modules/access';
 import '../modules/events';
+import '../modules/districts';
+import '../modules/invites';
+import '../modules/friends';
 
 export const schema = builder.toSchema();
 

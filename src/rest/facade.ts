@@ -134,6 +134,11 @@ function failure(error: unknown, route: RestRoute | null, requestId: string, log
     logger.error({ err: error, requestId }, 'database unavailable');
     error = serviceUnavailable();
   }
+  if (error instanceof GraphQLError && typeof error.extensions?.argument === 'string') {
+    const field = route?.filters?.wireName(error.extensions.argument) ?? error.extensions.argument;
+    const reason = String(error.extensions.reason);
+    return new RestError(400, `${field}: ${reason}`, {}, [{ field, message: reason }]);
+  }
   if (error instanceof GraphQLError) {
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
     if (http?.status && (http.status < 500 || http.status === 503)) return new RestError(http.status, error.message, http.headers ?? {});
@@ -189,6 +194,13 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
           throw new RestError(403, `This resource is not available in the ${found.realm.toLowerCase()} realm`);
       }
       route = found.route;
+      for (const [name, { values }] of Object.entries(route.words ?? {})) {
+        const value = found.params[name];
+        if (!values.includes(value)) {
+          const reason = `must be one of ${values.join(', ')}`;
+          throw new RestError(400, `${name}: '${value}' ${reason}`, {}, [{ field: name, message: reason }]);
+        }
+      }
       const body = route.body ? await decodeBody(request, route, options.bodyLimitBytes) : {};
       const restRequest = {
         path,

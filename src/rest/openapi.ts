@@ -160,13 +160,15 @@ interface ConcretePath {
 }
 
 function concretePaths(route: RestRoute): ConcretePath[] {
-  if (!route.path.includes('[realm]')) return [{ path: route.path, realm: null }];
+  // `{realm:word}` is `{realm}` to OpenAPI.
+  const template = route.path.replace(/:word\}/g, '}');
+  if (!template.includes('[realm]')) return [{ path: template, realm: null }];
   return Object.entries(realmPrefixes)
     .filter(([, type]) => !route.realms || route.realms.includes(type))
     .map(([prefix, type]) => {
       // `groups` -> `group_id`: every realm prefix is a plain plural.
       const parameter = `${prefix.replace(/s$/, '')}_id`;
-      return { path: route.path.replace('[realm]', `${prefix}/{${parameter}}`), realm: { prefix, type, parameter } };
+      return { path: template.replace('[realm]', `${prefix}/{${parameter}}`), realm: { prefix, type, parameter } };
     });
 }
 
@@ -279,13 +281,12 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
       operationIds.add(operationId);
       if (realm) tags.get(tag)!.add(realm.prefix);
 
-      const parameters: (JsonSchema | Reference)[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-        name,
-        in: 'path',
-        required: true,
-        description: realm?.parameter === name ? `Id of the ${realm.type.toLowerCase()} (the realm).` : 'Numeric id.',
-        schema: idSchema,
-      }));
+      const parameters: (JsonSchema | Reference)[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
+        const word = route.words?.[name];
+        if (word) return { name, in: 'path', required: true, description: word.description, schema: { type: 'string', enum: [...word.values] } };
+        const description = realm?.parameter === name ? `Id of the ${realm.type.toLowerCase()} (the realm).` : 'Numeric id.';
+        return { name, in: 'path', required: true, description, schema: idSchema };
+      });
       if (route.filters) {
         const { properties = {} } = schemas.use(route.filters.schema) as { properties?: Record<string, JsonSchema> };
         for (const [name, schema] of Object.entries(properties)) {

@@ -10,6 +10,9 @@ export interface Page {
   limit: number;
 }
 
+/** The values of each `{name:word}` path segment, such as the realm of an invite list. */
+export type PathWords = Readonly<Record<string, { values: readonly string[]; description: string }>>;
+
 /** What a route's variable mapper sees of one REST request. */
 export interface RestRequest {
   /** The request path under /v1, such as `/groups/5`. */
@@ -46,8 +49,12 @@ export interface RestOutcome {
 /** One /v1 operation: its path, the GraphQL operation it runs, and its wire contract. */
 export interface RestRoute {
   method: Method;
-  /** Path under /v1; `{name}` matches a numeric id, `[realm]` one of the realm prefixes. */
+  /**
+   * Path under /v1; `{name}` matches a numeric id, `[realm]` one of the realm prefixes, `{name:word}` one of the
+   * values `words` gives for it (any other is a 400 naming the segment).
+   */
   path: string;
+  words?: PathWords;
   /** Realm types a `[realm]` route supports; a request under another realm type is refused with 403. */
   realms?: readonly RealmType[];
   /** One line for the API reference. */
@@ -97,6 +104,7 @@ type Shape<Node, Wire extends z.ZodObject> = (node: Node, link: LinkBuilder) => 
 
 interface RouteBase<Doc extends AnyDocument> {
   path: string;
+  words?: PathWords;
   realms?: readonly RealmType[];
   summary: string;
   document: Doc;

@@ -28,6 +28,9 @@ export type RouteMatch =
   | { kind: 'options'; allow: string[] }
   | { kind: 'not-found' };
 
+/** `{id}` matches a numeric id; `{realm:word}` any one segment, which the route's variables mapper checks. */
+export const pathParameter = /^\{(\w+)(?::(word))?\}$/;
+
 function compile(route: RestRoute): CompiledRoute {
   const paramNames: string[] = [];
   const source = route.path
@@ -37,15 +40,24 @@ function compile(route: RestRoute): CompiledRoute {
         paramNames.push('realmPrefix', 'realmId');
         return `(${Object.keys(realmPrefixes).join('|')})/(\\d+)`;
       }
-      const param = /^\{(\w+)\}$/.exec(segment);
+      const param = pathParameter.exec(segment);
       if (param) {
         paramNames.push(param[1]);
-        return '(\\d+)';
+        return param[2] === 'word' ? '([^/]+)' : '(\\d+)';
       }
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
   return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
+}
+
+/** A malformed escape is kept as sent: the mapper that checks the segment names it. */
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 export function createRouter(routes: readonly RestRoute[]) {
@@ -66,7 +78,7 @@ export function createRouter(routes: readonly RestRoute[]) {
     if (!chosen) return { kind: 'method-not-allowed', allow };
 
     const params: Record<string, string> = {};
-    chosen.entry.paramNames.forEach((name, index) => (params[name] = chosen.values[index]));
+    chosen.entry.paramNames.forEach((name, index) => (params[name] = decodeSegment(chosen.values[index])));
     const { realmPrefix, realmId, ...pathParams } = params;
     if (!realmPrefix) return { kind: 'route', route: chosen.entry.route, params: pathParams, realm: null };
     const realmType = realmPrefixes[realmPrefix];

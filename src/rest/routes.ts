@@ -1,8 +1,10 @@
+import { friendRequestRoutes } from '../modules/friends/friend.rest';
 import { groupRoutes } from '../modules/groups/group.rest';
+import { inviteRoutes } from '../modules/invites/invite.rest';
 import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { userRoutes } from '../modules/users/user.rest';
 import type { RestRoute } from './route';
 
 /** Every /v1 route; each module declares its own. */
-export const restRoutes: readonly RestRoute[] = [...schoolRoutes, ...groupRoutes, ...postRoutes, ...userRoutes];
+export const restRoutes: readonly RestRoute[] = [...schoolRoutes, ...groupRoutes, ...postRoutes, ...userRoutes, ...inviteRoutes, ...friendRequestRoutes];

@@ -102,12 +102,22 @@ const pathId = (kind: ObjectKind | 'any') =>
  */
 function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
   const segments = route.path.split('/').slice(1);
+  // A word segment: mostly a value the route takes, sometimes any text (a 400 naming the segment).
+  const word = (segment: string) => {
+    const name = /^\{(\w+):word\}$/.exec(segment)?.[1];
+    if (!name) return null;
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...route.words![name]!.values) },
+      { weight: 1, arbitrary: fc.string({ minLength: 1 }).map(encodeURIComponent) },
+    );
+  };
   const kindBefore = (index: number) => kindOfSegment[segments[index - 1] ?? ''] ?? 'any';
   const prefixOf = (type: string) => Object.keys(realmPrefixes).find((prefix) => realmPrefixes[prefix] === type)!;
   const anchored = fc.nat(stageRealmTypes.length - 1).chain((realm) =>
     fc.tuple(
       ...segments.map((segment, index) => {
         if (segment === '[realm]') return fc.constant([prefixOf(stageRealmTypes[realm]), new ExistingId('realm', realm, true)]);
+        if (word(segment)) return word(segment)!;
         if (/^\{\w+\}$/.test(segment)) return kindBefore(index) === 'post' ? fc.constant(new ExistingId('post', realm, true)) : pathId(kindBefore(index));
         return fc.constant(segment);
       }),
@@ -119,7 +129,7 @@ function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
         return fc.constantFrom(...Object.keys(realmPrefixes)).chain((prefix) => pathId(kindOfSegment[prefix]!).map((id) => [prefix, id]));
       }
       if (/^\{\w+\}$/.test(segment)) return pathId(kindBefore(index));
-      return fc.constant(segment);
+      return word(segment) ?? fc.constant(segment);
     }),
   );
   return fc.oneof({ weight: 3, arbitrary: anchored }, { weight: 1, arbitrary: scattered });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
-import { createDistrict, createGroup, createSchool, createUser } from '../support/factories';
+import { db } from '../../src/db/database';
+import { createDistrict, createGroup, createSchool, createSection, createUser } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
@@ -47,5 +48,50 @@ describe('list queries', () => {
     expect(twenty.statements).toBe(five.statements);
     // token with its user; the page with school, building and members joined; the count; the viewer's memberships
     expect(twenty.statements).toBe(4);
+  });
+});
+
+describe('pending invites and friend requests', () => {
+  let graphql: GraphQLClient;
+  let userId: number;
+
+  beforeAll(async () => {
+    const district = await createDistrict();
+    const school = await createSchool(district.id);
+    const invitee = await createUser(school.id, 'STUDENT');
+    userId = invitee.id;
+    const teacher = await createUser(school.id, 'TEACHER');
+    for (let i = 0; i < 10; i++) {
+      const group = await createGroup(school.id, { admins: [teacher.id] });
+      await db().invite.create({ data: { userId, groupId: group.id, inviterId: teacher.id } });
+      const section = await createSection(school.id);
+      await db().invite.create({ data: { userId, sectionId: section.id, inviterId: teacher.id } });
+      const requester = await createUser(school.id, 'STUDENT');
+      await db().friendRequest.create({ data: { requesterId: requester.id, userId } });
+    }
+    graphql = await graphqlClientFor(server, invitee);
+  });
+
+  /** Statements of one page of each list, the realm's school and the requester's school included. */
+  async function pageStatements(limit: number) {
+    const before = server.database.statementCount;
+    const result = await graphql(
+      `query($user: ID!, $limit: Int!) {
+        groups: invites(userId: $user, realm: GROUP, limit: $limit) { total items { id group { title school { title } } } }
+        sections: invites(userId: $user, realm: SECTION, limit: $limit) { total items { id section { title course { school { title } } } } }
+        friendRequests(userId: $user, limit: $limit) { total items { id requester { nameFirst school { title } } } }
+      }`,
+      { user: String(userId), limit },
+    );
+    expect(result.errors).toBeUndefined();
+    expect(result.data.groups.items).toHaveLength(limit);
+    expect(result.data.sections.items).toHaveLength(limit);
+    expect(result.data.friendRequests.items).toHaveLength(limit);
+    return server.database.statementCount - before;
+  }
+
+  it('load a page of 10 with their groups, sections, requesters and schools in as many statements as 2', async () => {
+    await pageStatements(1);
+    expect(await pageStatements(10)).toBe(await pageStatements(2));
   });
 });

@@ -28,12 +28,12 @@ beforeAll(async () => {
   ({ token, id: tokenId } = await issueAccessToken({ userId: world.student.id }));
 });
 
-/** Resolves when the next subscription of the student's token listens (bounded); call it before subscribing. */
-function listening(): Promise<void> {
+/** Resolves when the next subscription of the student's token (or another) listens (bounded); call it before subscribing. */
+function listening(ofToken = tokenId): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the subscription did not start listening within a second')), 1000);
     const onListening = (key: string) => {
-      if (key !== `bearer:${tokenId}`) return;
+      if (key !== `bearer:${ofToken}`) return;
       subscriptionActivity.off('listening', onListening);
       clearTimeout(timer);
       resolve();
@@ -86,6 +86,25 @@ describe('realmEvents over server-sent events', () => {
     expect(events.map((event) => event.type)).toEqual(['blog_post.create', 'group.update']);
     expect(events[0]).toMatchObject({ realmType: 'GROUP', realmId: String(groupId), objectId: post.json.id, actorId: String(world.teacher.id) });
     expect(Number(events[1].id)).toBeGreaterThan(Number(events[0].id));
+  });
+
+  it('tells invites only to the realm\'s administrators: a member does not hear who is invited', async () => {
+    const admin = await issueAccessToken({ userId: world.teacher.id });
+    const adminListens = listening(admin.id);
+    const adminEvents = readEvents(await subscribeOverSse(groupId, `Bearer ${admin.token}`), 2);
+    await adminListens;
+    const memberListens = listening();
+    const memberEvents = readEvents(await subscribeOverSse(groupId), 1);
+    await memberListens;
+    const teacher = await graphqlClientFor(server, world.teacher);
+    const invited = await teacher(
+      `mutation($group: ID!, $user: ID!) { createInvite(realm: { type: GROUP, id: $group }, userId: $user) { __typename } }`,
+      { group: String(groupId), user: String(world.parent.id) },
+    );
+    expect(invited.data.createInvite.__typename).toBe('Invite');
+    expect((await groupAdmin.post(`/groups/${groupId}/posts`, { title: 'After the invite' })).status).toBe(201);
+    expect((await adminEvents).map((event) => event.data.realmEvents.type)).toEqual(['invite.create', 'blog_post.create']);
+    expect((await memberEvents).map((event) => event.data.realmEvents.type)).toEqual(['blog_post.create']);
   });
 
   it('refuses a realm the viewer may not read, and a missing credential', async () => {

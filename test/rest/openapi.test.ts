@@ -23,10 +23,12 @@ type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** The concrete paths a route should appear under, worked out here independently of the generator. */
 function expectedPaths(route: RestRoute): string[] {
-  if (!route.path.includes('[realm]')) return [route.path];
+  // A word segment (`{realm:word}`) is a plain path parameter to OpenAPI.
+  const path = route.path.replaceAll(':word}', '}');
+  if (!path.includes('[realm]')) return [path];
   return Object.entries(realmPrefixes)
     .filter(([, type]) => !route.realms || route.realms.includes(type))
-    .map(([prefix]) => route.path.replace('[realm]', `${prefix}/{${prefix.slice(0, -1)}_id}`));
+    .map(([prefix]) => path.replace('[realm]', `${prefix}/{${prefix.slice(0, -1)}_id}`));
 }
 
 const operation = (path: string, method: Method): OpenApiOperation => {
@@ -114,6 +116,15 @@ describe('GET /v1/openapi.json', () => {
         expect(names.includes('start') && names.includes('limit'), `${route.method} ${path}`).toBe(route.paged === true);
       }
     }
+    // A word segment is a path parameter with the values it takes.
+    const invites = operation('/users/{userId}/invites/{realm}', 'get').parameters!.map((parameter) => resolve(parameter));
+    expect(invites).toEqual([
+      expect.objectContaining({ name: 'userId', in: 'path', schema: expect.objectContaining({ pattern: '^[0-9]+$' }) }),
+      expect.objectContaining({ name: 'realm', in: 'path', schema: { type: 'string', enum: ['groups', 'group', 'sections', 'section'] } }),
+      expect.objectContaining({ name: 'created_offset', in: 'query', required: false }),
+      expect.objectContaining({ name: 'start', in: 'query' }),
+      expect.objectContaining({ name: 'limit', in: 'query' }),
+    ]);
     const envelope = resolve(operation('/groups', 'get').responses['200']) as any;
     expect(envelope.content['application/json'].schema.properties.group.items).toEqual({ $ref: '#/components/schemas/Group' });
     expect(envelope.content['application/json'].schema.required).toEqual(['group', 'total', 'links']);

@@ -31,6 +31,16 @@ describe('the /v1 router', () => {
     expect(match('GET', '/courses/1/albums/3')).toEqual({ kind: 'not-found' });
   });
 
+  it('matches a word segment as any one segment, percent-decoded, and leaves checking its value to the route', () => {
+    const invites = route('GET', '/users/{userId}/invites/{realm:word}');
+    const words = createRouter([invites]);
+    expect(words('GET', '/users/5/invites/groups')).toMatchObject({ kind: 'route', route: invites, params: { userId: '5', realm: 'groups' } });
+    expect(words('GET', '/users/5/invites/no%20such')).toMatchObject({ kind: 'route', params: { realm: 'no such' } });
+    expect(words('GET', '/users/5/invites/%E0%A4%A')).toMatchObject({ kind: 'route', params: { realm: '%E0%A4%A' } });
+    expect(words('GET', '/users/5/invites/groups/extra')).toEqual({ kind: 'not-found' });
+    expect(words('GET', '/users/x/invites/groups')).toEqual({ kind: 'not-found' });
+  });
+
   it('lists the methods of a path for 405 and OPTIONS', () => {
     expect(match('DELETE', '/groups')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'POST', 'OPTIONS'] });
     expect(match('OPTIONS', '/groups/42')).toEqual({ kind: 'options', allow: ['GET', 'OPTIONS'] });

@@ -140,3 +140,14 @@ export async function watchDomainEvents() {
       event.schoolId,
     ]);
 }
+
+/** A pending invite written straight to the database (no membership check, no event), dated `createdAt` if given. */
+export const createInvite = (
+  userId: number,
+  to: { groupId: number } | { sectionId: number },
+  fields: { inviterId?: number; createdAt?: Date } = {},
+) => db().invite.create({ data: { userId, ...to, inviterId: fields.inviterId ?? null, createdAt: fields.createdAt } });
+
+/** A pending friend request from `requesterId` to `userId`, written straight to the database, dated `createdAt` if given. */
+export const createFriendRequest = (requesterId: number, userId: number, fields: { createdAt?: Date } = {}) =>
+  db().friendRequest.create({ data: { requesterId, userId, createdAt: fields.createdAt } });

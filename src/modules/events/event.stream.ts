@@ -5,6 +5,7 @@ import { type RealmFacts, type RealmRef, accessTo, knownRealm, realmNoun } from 
 import { type Viewer, currentViewer } from '../../auth/viewer';
 import { httpError } from '../../core/errors';
 import { type DomainEventMessage, subscribeToRealm } from '../../events/bus';
+import { eventKind } from '../../events/catalogue';
 import { credentialKey, subscriptionActivity, takeSubscriptionSlot, tooManySubscriptions } from './event.quota';
 
 /** What a realm subscription carries: a committed event to send, or the error it ends with. */
@@ -51,11 +52,17 @@ async function recheck(
   subscriber: Viewer,
   realm: RealmRef,
   event: DomainEventMessage | null,
-): Promise<{ end: GraphQLError } | { expiresAt: Date | null }> {
+): Promise<{ end: GraphQLError } | { expiresAt: Date | null; viewer: Viewer }> {
   const current = await currentViewer(subscriber.credential);
   if (!current) return { end: credentialRevoked() };
   if (!(await mayRead(current.viewer, realm, event))) return { end: realmAccessLost(realm) };
-  return { expiresAt: current.expiresAt };
+  return { expiresAt: current.expiresAt, viewer: current.viewer };
+}
+
+/** Whether the event's audience includes the subscriber: only a realm's administrators hear what is addressed to one person. */
+async function hears(viewer: Viewer, realm: RealmRef, event: DomainEventMessage): Promise<boolean> {
+  if (eventKind(event.type)?.audience !== 'administrators') return true;
+  return (await realmVerdict(viewer, realm, 'administer')) === 'allow';
 }
 
 const isIn = (event: DomainEventMessage, realm: RealmRef) => event.realmType === realm.type && event.realmId === realm.id;
@@ -84,20 +91,20 @@ export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Deliv
       void events.return();
     });
 
-    /** Whether the subscription goes on; when not, it has ended with its reason. */
+    /** The subscriber as they are now, while the subscription goes on; when not, it has ended with its reason. */
     const stillAllowed = async (event: DomainEventMessage | null) => {
       const verdict = await recheck(subscriber, realm, event);
       if ('end' in verdict) {
         await push({ end: verdict.end });
         stop();
-        return false;
+        return null;
       }
       clearTimeout(expiry);
       if (verdict.expiresAt) {
         expiry = setTimeout(() => void stillAllowed(null), Math.min(verdict.expiresAt.getTime() - Date.now(), longestTimer));
         expiry.unref();
       }
-      return true;
+      return verdict.viewer;
     };
 
     // Listen first, then check: a revocation committed in between is heard rather than missed.
@@ -107,8 +114,9 @@ export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Deliv
     for (;;) {
       const received = await next;
       if (received.done) break;
-      if (!(await stillAllowed(received.value))) return;
-      if (isIn(received.value, realm)) await push({ event: received.value });
+      const current = await stillAllowed(received.value);
+      if (!current) return;
+      if (isIn(received.value, realm) && (await hears(current, realm, received.value))) await push({ event: received.value });
       next = events.next();
     }
     stop();

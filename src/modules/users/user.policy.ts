@@ -1,4 +1,4 @@
-import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
+import { type Verdict, definePolicy, forbid, realmVerdict } from '../../auth/policy';
 import { type RealmFacts, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
@@ -62,3 +62,15 @@ export const userPolicy = definePolicy('User', {
     return verdict;
   },
 });
+
+/**
+ * What is addressed to one user (their invites and friend requests) is theirs: they read and answer it, and their
+ * district's administrators may read it. Anyone else who can see the user is refused; a user they cannot see is hidden.
+ */
+export async function addressedTo(viewer: Viewer, userId: number, districtAdminsMay: boolean): Promise<Verdict> {
+  if (viewer.id === userId) return 'allow';
+  const verdict = await realmVerdict(viewer, user(userId), 'read');
+  if (verdict !== 'allow') return verdict;
+  if (districtAdminsMay && viewer.user.role === 'DISTRICT_ADMIN') return 'allow';
+  return forbid('Only the user it is addressed to may do this');
+}

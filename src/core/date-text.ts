@@ -1,0 +1,43 @@
+/**
+ * Dates written as English text, read the way the platform's `created_offset` is documented (PHP's strtotime):
+ * "2010-05-14 23:44:32", "2010-05-14", "yesterday", "3 days ago", "last monday 9am", and "@1389715233" for a unix
+ * time. chrono-node reads the text; @date-fns/tz places wall-clock times in the district's time zone.
+ */
+import { TZDate, tzOffset } from '@date-fns/tz';
+import * as chrono from 'chrono-node';
+
+// strtotime's "@1389715233"; a bare number counts as a unix time only when long enough not to be a year or a time.
+const unixTime = /^(?:@(\d{1,12})|(\d{9,12}))$/;
+
+/** The instant the text names, read in `timeZone` (IANA), or null when it is not a date, or not only a date. */
+export function readDateText(text: string, timeZone: string, now = new Date()): Date | null {
+  const trimmed = text.trim();
+  const unix = unixTime.exec(trimmed);
+  if (unix) return new Date(Number(unix[1] ?? unix[2]) * 1000);
+  // Relative expressions count from now as the district's clock shows it.
+  const [result] = chrono.parse(trimmed, { instant: now, timezone: tzOffset(timeZone, now) });
+  // Trailing words chrono skipped ("2010-05-14 lorem") make the text unreadable, as strtotime finds it.
+  if (!result || result.index !== 0 || result.text.length !== trimmed.length) return null;
+  const { start } = result;
+  const part = (name: chrono.Component) => start.get(name) ?? 0;
+  // A named day without a time means its midnight ("yesterday", "2010-05-14"), as in strtotime; chrono picks noon.
+  // Offsets from now ("3 days ago") keep the time of day.
+  const midnight = !start.isCertain('hour') && !start.tags().has('result/relativeDate');
+  const [hour, minute, second] = midnight ? [0, 0, 0] : [part('hour'), part('minute'), part('second')];
+  const [year, month, day] = [part('year'), part('month') - 1, part('day')];
+  // A time zone the text names (or "now") is exact; otherwise the wall-clock time is the district's.
+  if (start.isCertain('timezoneOffset')) {
+    return new Date(Date.UTC(year, month, day, hour, minute, second) - part('timezoneOffset') * 60_000);
+  }
+  return new Date(+new TZDate(year, month, day, hour, minute, second, timeZone));
+}
+
+/** Whether the name is an IANA time zone this runtime knows. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,19 @@
+import { builder } from '../../graphql/builder';
+import { objectMutation, required } from '../../graphql/operations';
+import { parseId } from '../../graphql/realm';
+import { updateDistrict } from './district.service';
+
+const UpdateDistrictInput = builder.inputType('UpdateDistrictInput', {
+  description: 'Changes to a district; members left out keep their values.',
+  fields: (t) => ({
+    title: t.string({ description: 'Name of the district.' }),
+    timeZone: t.string({ description: 'IANA time zone, such as America/Chicago: dates written as text are read in it.' }),
+  }),
+});
+
+objectMutation('updateDistrict', {
+  type: 'District',
+  description: 'Changes a district\'s name or time zone (its district administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateDistrictInput)) }),
+  resolve: (viewer, args, query) => updateDistrict(viewer, parseId(args.id), args.input, query),
+});

@@ -1,0 +1,15 @@
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+
+export const DistrictType = builder.prismaObject('District', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'District', ['id', 'title', 'timeZone']),
+  }),
+});
+
+/** `createdAfter` of the lists of pending invites and requests (the platform's `created_offset`). */
+export const createdAfterArgument = {
+  description:
+    'Only those created after this time: a date and time ("2010-05-14 23:44:32"), a date, or English such as ' +
+    '"yesterday", "3 days ago" or "last monday 9am", read in the district\'s time zone; "@1389715233" is a unix time.',
+};

@@ -1,0 +1,4 @@
+import './district.policy';
+import './district.type';
+import './district.queries';
+import './district.mutations';

@@ -1,0 +1,22 @@
+import { objectMutation, resultMutation } from '../../graphql/operations';
+import { parseId } from '../../graphql/realm';
+import { RequestActionEnum } from '../invites/invite.type';
+import { answerFriendRequest, sendFriendRequest } from './friend.service';
+import { AnsweredFriendRequestType } from './friend.type';
+
+objectMutation('sendFriendRequest', {
+  type: 'FriendRequest',
+  description: 'Asks a user the viewer can see to be friends.',
+  args: (arg) => ({ userId: arg.id({ required: true, description: 'The user to ask.' }) }),
+  resolve: (viewer, args, query) => sendFriendRequest(viewer, parseId(args.userId, 'userId'), query),
+});
+resultMutation('answerFriendRequest', {
+  type: AnsweredFriendRequestType,
+  description: 'Accepts (the two become friends) or denies one of the viewer\'s own pending friend requests.',
+  args: (arg) => ({
+    userId: arg.id({ required: true, description: 'The user asked: only they answer.' }),
+    id: arg.id({ required: true, description: 'Friend request id.' }),
+    action: arg({ type: RequestActionEnum, required: true }),
+  }),
+  resolve: (viewer, args) => answerFriendRequest(viewer, parseId(args.userId, 'userId'), parseId(args.id), args.action),
+});

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { listRoute, updateRoute } from '../../rest/route';
+import { WireInputError, oneOf, text, wireBody } from '../../rest/wire-body';
+
+const RestFriendRequest = graphql(`
+  fragment RestFriendRequest on FriendRequest @_unmask {
+    id
+    createdAt
+    requester { id nameDisplay pictureUrl school { id title } }
+  }
+`);
+
+/** Every member is a string on the wire, and the requester's id is spelled `requester_id` (spec 2.15). */
+export const friendRequestWire = z
+  .object({
+    id: z.string(),
+    requester_id: z.string(),
+    created: z.string().describe('Unix time, as a string'),
+    requester_name: z.string(),
+    picture_url: z.string(),
+    school_name: z.string(),
+    school_id: z.string(),
+  })
+  .meta({ id: 'FriendRequest', description: 'A pending friend request (spec 2.15).' });
+
+function requestToWire(request: ResultOf<typeof RestFriendRequest>): z.input<typeof friendRequestWire> {
+  const { requester } = request;
+  return {
+    id: request.id,
+    requester_id: requester.id,
+    created: String(Math.floor(Date.parse(request.createdAt) / 1000)),
+    requester_name: requester.nameDisplay,
+    picture_url: requester.pictureUrl,
+    school_name: requester.school.title,
+    school_id: requester.school.id,
+  };
+}
+
+const action = oneOf({ accept: 'ACCEPT', deny: 'DENY' });
+
+export const friendRequestRoutes = [
+  listRoute({
+    path: '/users/{userId}/requests/friends',
+    summary: 'List the friend requests a user has not answered',
+    item: 'request',
+    filters: wireBody({ created_offset: text('createdAfter') }),
+    wire: friendRequestWire,
+    document: graphql(
+      `query($userId: ID!, $createdAfter: String, $start: Int!, $limit: Int!) {
+        friendRequests(userId: $userId, createdAfter: $createdAfter, start: $start, limit: $limit) {
+          total items { ...RestFriendRequest }
+        }
+      }`,
+      [RestFriendRequest],
+    ),
+    variables: (request) => ({ userId: request.params.userId, createdAfter: request.filters.createdAfter || null }),
+    shape: requestToWire,
+  }),
+  updateRoute({
+    path: '/users/{userId}/requests/friends/{id}',
+    summary: 'Accept or deny a friend request (no body returned)',
+    // Documented flat (`request_action`); the nested form mirrors the invite's `invite.invite_action`.
+    body: wireBody({ request_action: action('action'), request: { request_action: action('nestedAction') } }),
+    document: graphql(
+      `mutation($userId: ID!, $id: ID!, $action: RequestAction!) {
+        answerFriendRequest(userId: $userId, id: $id, action: $action) { __typename ...MutationError }
+      }`,
+      [MutationError],
+    ),
+    variables: (request) => {
+      const chosen = request.input.action ?? request.input.nestedAction;
+      if (!chosen) throw new WireInputError('request_action', 'is required: accept or deny');
+      return { userId: request.params.userId, id: request.params.id, action: chosen };
+    },
+  }),
+];

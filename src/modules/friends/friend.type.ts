@@ -1,0 +1,38 @@
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { RequestActionEnum } from '../invites/invite.type';
+import { friendsOf } from './friend.service';
+
+builder.prismaObject('FriendRequest', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'FriendRequest', ['id', 'createdAt']),
+    requester: t.relation('requester'),
+    user: t.relation('user'),
+  }),
+});
+
+export const FriendRequestPage = pageOf('FriendRequest', 'A page of pending friend requests.');
+const FriendPage = pageOf('User', 'A page of users.');
+
+builder.prismaObjectField('User', 'friends', (t) =>
+  t.field({
+    type: FriendPage,
+    description: 'The user\'s friends whom the viewer may see, in the order of their ids.',
+    args: pageArgs,
+    select: { id: true },
+    resolve: (user, args, { viewer }) => paged(args, friendsOf(viewer, user.id)),
+  }),
+);
+
+/** What answering a friend request did; the request itself is gone. */
+export const AnsweredFriendRequestType = builder
+  .objectRef<{ id: number; action: 'ACCEPT' | 'DENY'; requesterId: number }>('AnsweredFriendRequest')
+  .implement({
+    description: 'A friend request that was accepted (the two are friends) or denied. Answered requests are no longer listed.',
+    fields: (t) => ({
+      id: t.exposeID('id', { description: 'Id of the request.' }),
+      action: t.expose('action', { type: RequestActionEnum, description: 'The answer.' }),
+      requesterId: t.exposeID('requesterId', { description: 'The user who asked.' }),
+    }),
+  });

@@ -1,0 +1,4 @@
+import './friend.policy';
+import './friend.type';
+import './friend.queries';
+import './friend.mutations';

@@ -1,0 +1,4 @@
+import './invite.policy';
+import './invite.type';
+import './invite.queries';
+import './invite.mutations';

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { type PathWords, type RestRequest, listRoute, updateRoute } from '../../rest/route';
+import { WireInputError, oneOf, text, wireBody } from '../../rest/wire-body';
+
+const RestInvite = graphql(`
+  fragment RestInvite on Invite @_unmask {
+    id
+    createdAt
+    group { id title pictureUrl school { id title } }
+    section { id title course { school { id title } } }
+  }
+`);
+
+/** Group invites carry the group's id (a string) and name, course invites the section's id (an integer) and name. */
+export const inviteWire = z
+  .object({
+    id: z.int(),
+    group_id: z.string().optional(),
+    group_name: z.string().optional(),
+    section_id: z.int().optional(),
+    section_name: z.string().optional(),
+    picture_url: z.string(),
+    school_name: z.string(),
+    school_id: z.string(),
+    created: z.string().describe('Unix time, as a string'),
+  })
+  .meta({ id: 'Invite', description: 'A pending invite to a group or a course section (spec 2.14).' });
+
+const unixTime = (iso: string) => String(Math.floor(Date.parse(iso) / 1000));
+
+function inviteToWire(invite: ResultOf<typeof RestInvite>): z.input<typeof inviteWire> {
+  // Members in the platform's order: the realm's, then the invite's own.
+  const own = { id: Number(invite.id), created: unixTime(invite.createdAt) };
+  if (invite.group) {
+    const { group } = invite;
+    return { group_id: group.id, group_name: group.title, picture_url: group.pictureUrl, school_name: group.school.title, school_id: group.school.id, ...own };
+  }
+  const section = invite.section!;
+  const { school } = section.course;
+  return { section_id: Number(section.id), section_name: section.title, picture_url: '', school_name: school.title, school_id: school.id, ...own };
+}
+
+// The platform's own example lists `/users/{id}/invites/group`; the plural is the realm prefix. Both are read.
+const realmOfSegment = { groups: 'GROUP', group: 'GROUP', sections: 'SECTION', section: 'SECTION' } as const;
+const words: PathWords = { realm: { values: Object.keys(realmOfSegment), description: 'Invites to groups, or to course sections.' } };
+const realmOf = (request: RestRequest) => realmOfSegment[request.params.realm as keyof typeof realmOfSegment];
+
+const action = oneOf({ accept: 'ACCEPT', deny: 'DENY' });
+
+export const inviteRoutes = [
+  listRoute({
+    path: '/users/{userId}/invites/{realm:word}',
+    words,
+    summary: 'List a user\'s pending invites to groups or course sections',
+    item: 'invite',
+    filters: wireBody({ created_offset: text('createdAfter') }),
+    wire: inviteWire,
+    document: graphql(
+      `query($userId: ID!, $realm: InviteRealm!, $createdAfter: String, $start: Int!, $limit: Int!) {
+        invites(userId: $userId, realm: $realm, createdAfter: $createdAfter, start: $start, limit: $limit) {
+          total items { ...RestInvite }
+        }
+      }`,
+      [RestInvite],
+    ),
+    variables: (request) => ({ userId: request.params.userId, realm: realmOf(request), createdAfter: request.filters.createdAfter || null }),
+    shape: inviteToWire,
+  }),
+  updateRoute({
+    path: '/users/{userId}/invites/{realm:word}/{id}',
+    words,
+    summary: 'Accept or deny a pending invite (no body returned)',
+    // The platform documents `invite.invite_action` (XML: `<request><invite><invite_action>`); clients also send it flat.
+    body: wireBody({ invite: { invite_action: action('action') }, invite_action: action('flatAction') }),
+    document: graphql(
+      `mutation($userId: ID!, $realm: InviteRealm!, $id: ID!, $action: RequestAction!) {
+        answerInvite(userId: $userId, realm: $realm, id: $id, action: $action) { __typename ...MutationError }
+      }`,
+      [MutationError],
+    ),
+    variables: (request) => {
+      const chosen = request.input.action ?? request.input.flatAction;
+      if (!chosen) throw new WireInputError('invite/invite_action', 'is required: accept or deny');
+      return { userId: request.params.userId, realm: realmOf(request), id: request.params.id, action: chosen };
+    },
+  }),
+];
