@@ -6,7 +6,15 @@
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';
-import { createBlogPosts, createGroup, createGroupCategory, createSection, createWorld } from '../support/factories';
+import {
+  createBlogPosts,
+  createFriendRequest,
+  createGroup,
+  createGroupCategory,
+  createInvite,
+  createSection,
+  createWorld,
+} from '../support/factories';
 import type { TestServer } from '../support/harness';
 
 export const actors = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'outsider'] as const;
@@ -18,8 +26,8 @@ export const stageRealmTypes = ['DISTRICT', 'SCHOOL', 'GROUP', 'SECTION', 'USER'
 export interface Stage {
   rest: Record<Actor, RestClient>;
   tokens: Record<Actor, string>;
-  /** The id an ExistingId names on this stage. */
-  resolve(id: ExistingId): number;
+  /** The id an ExistingId names on this stage, for a request of `actor`. */
+  resolve(id: ExistingId, actor: Actor): number;
 }
 
 async function createStage(server: TestServer): Promise<Stage> {
@@ -45,7 +53,21 @@ async function createStage(server: TestServer): Promise<Stage> {
   }
 
   const users = [world.districtAdmin, schoolAdmin, teacher, student, world.parent, world.otherSchoolStudent, world.outsider];
-  const ids: Record<ObjectKind, number[]> = {
+  // Pending invites (to groups and sections) and friend requests for every actor, which answering uses up.
+  const inviting = await Promise.all([...Array(6)].map(() => createGroup(school.id)));
+  const enrolling = await Promise.all([...Array(2)].map(() => createSection(school.id, [])));
+  const pending = {} as Record<Actor, { invite: number[]; friendRequest: number[] }>;
+  for (const actor of actors) {
+    const userId = world[actor].id;
+    const invites = [
+      ...(await Promise.all(inviting.map((group) => createInvite(userId, { groupId: group.id })))),
+      ...(await Promise.all(enrolling.map((section) => createInvite(userId, { sectionId: section.id })))),
+    ];
+    const requesters = users.filter((user) => user.id !== userId);
+    const requests = await Promise.all(requesters.map((requester) => createFriendRequest(requester.id, userId)));
+    pending[actor] = { invite: invites.map((invite) => invite.id), friendRequest: requests.map((request) => request.id) };
+  }
+  const ids: Record<Exclude<ObjectKind, 'self' | 'invite' | 'friendRequest'>, number[]> = {
     district: [district.id, otherDistrict.id],
     school: [school.id, building.id, otherSchool.id, farSchool.id],
     building: [building.id],
@@ -61,8 +83,9 @@ async function createStage(server: TestServer): Promise<Stage> {
   return {
     rest,
     tokens,
-    resolve: ({ kind, index }) => {
-      const pool = kind === 'any' ? any : ids[kind];
+    resolve: ({ kind, index }, actor) => {
+      if (kind === 'self') return world[actor].id;
+      const pool = kind === 'any' ? any : kind === 'invite' || kind === 'friendRequest' ? pending[actor][kind] : ids[kind];
       return pool[index % pool.length]!;
     },
   };

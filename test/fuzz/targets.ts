@@ -87,7 +87,9 @@ const actor = fc.constantFrom<Actor>('districtAdmin', 'districtAdmin', 'district
 /** A body in a report: whole when short, its start and length otherwise. */
 const excerpt = (text: string) => (text.length <= 2_000 ? text : `${text.slice(0, 2_000)}... (${text.length} characters)`);
 
-const kindOfSegment: Record<string, ObjectKind> = { districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post' };
+const kindOfSegment: Record<string, ObjectKind> = {
+  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', invites: 'invite', friends: 'friendRequest',
+};
 
 const pathId = (kind: ObjectKind | 'any') =>
   fc.oneof(
@@ -111,14 +113,25 @@ function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
       { weight: 1, arbitrary: fc.string({ minLength: 1 }).map(encodeURIComponent) },
     );
   };
-  const kindBefore = (index: number) => kindOfSegment[segments[index - 1] ?? ''] ?? 'any';
+  // The kind of an id is named by the nearest word before it: `/invites/{realm:word}/{id}` is an invite's.
+  const kindBefore = (index: number) => {
+    const named = segments.slice(0, index).reverse().find((segment) => !segment.startsWith('{') && segment !== '[realm]');
+    return kindOfSegment[named ?? ''] ?? 'any';
+  };
+  // What is under a user is mostly the actor's own: their pending invites and requests are theirs alone to answer.
+  const anchoredId = (index: number, realm: number) => {
+    const kind = kindBefore(index);
+    if (kind === 'post') return fc.constant(new ExistingId('post', realm, true));
+    if (kind === 'user') return fc.oneof({ weight: 3, arbitrary: fc.constant(new ExistingId('self', 0, true)) }, { weight: 1, arbitrary: pathId('user') });
+    return pathId(kind);
+  };
   const prefixOf = (type: string) => Object.keys(realmPrefixes).find((prefix) => realmPrefixes[prefix] === type)!;
   const anchored = fc.nat(stageRealmTypes.length - 1).chain((realm) =>
     fc.tuple(
       ...segments.map((segment, index) => {
         if (segment === '[realm]') return fc.constant([prefixOf(stageRealmTypes[realm]), new ExistingId('realm', realm, true)]);
         if (word(segment)) return word(segment)!;
-        if (/^\{\w+\}$/.test(segment)) return kindBefore(index) === 'post' ? fc.constant(new ExistingId('post', realm, true)) : pathId(kindBefore(index));
+        if (/^\{\w+\}$/.test(segment)) return anchoredId(index, realm);
         return fc.constant(segment);
       }),
     ),
@@ -159,7 +172,7 @@ export function restTargets(routes: readonly RestRoute[], schema: GraphQLSchema,
           bytes: byteSpoiler,
         });
         return fuzzTarget(`${route.method} ${route.path} (${notation})`, sample, async (stage, request) => {
-          const resolve = (value: unknown) => materialize(value, stage.resolve);
+          const resolve = (value: unknown) => materialize(value, (id) => stage.resolve(id, request.actor));
           const path = `/${(resolve(request.path) as unknown[]).flat().join('/')}`;
           const body = resolve(request.body);
           const text = notation === 'json' ? encodeJson(body, request.encoding as JsonSpoiler) : encodeXml(body, request.encoding as XmlStyle);
@@ -216,7 +229,7 @@ export function graphqlTargets(schema: GraphQLSchema, server: TestServer): FuzzT
           accept: fc.constantFrom('application/json', 'application/graphql-response+json'),
         });
         return fuzzTarget(`${operation} ${field.name}`, sample, async (stage, request) => {
-          const body = JSON.stringify({ query, variables: materialize(request.variables, stage.resolve) });
+          const body = JSON.stringify({ query, variables: materialize(request.variables, (id) => stage.resolve(id, request.actor)) });
           const response = await server.app.fetch(
             new Request(new URL('/graphql', testOrigin), {
               method: 'POST',

@@ -17,7 +17,10 @@ import {
 import { z } from 'zod';
 
 /** The kinds of object a fuzz stage holds, by which path ids and GraphQL ids are drawn. */
-const objectKinds = ['district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm'] as const;
+// `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
+const objectKinds = [
+  'district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm', 'self', 'invite', 'friendRequest',
+] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
 /** The kind of object an id member names, from the member's name: `school_id`, `buildingId`, `category`; any otherwise. */

@@ -127,7 +127,7 @@ function restPath(route: string, call: RestCall) {
   const template = route.slice(route.indexOf(' ') + 1);
   const path = template
     .replace('/[realm]', () => (call.realm ? realmPath(call.realm.type, call.realm.id) : '/[realm]'))
-    .replace(/\{(\w+)\}/g, (_match, name: string) => String(call.params?.[name] ?? `{${name}}`));
+    .replace(/\{(\w+)(?::word)?\}/g, (_match, name: string) => String(call.params?.[name] ?? `{${name}}`));
   return call.query ? `${path}?${new URLSearchParams(call.query)}` : path;
 }
 
