@@ -19,6 +19,7 @@ import { createLinkOrigin } from './rest/link-origin';
 import { useIdempotencyKeys } from './rest/idempotency';
 import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
+import { useCalendarFeeds } from './modules/calendar/calendar-feed.http';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
 
 export interface AppOptions {
@@ -98,7 +99,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
-      return { viewer, requestId: requestIdOf(request), serverKey };
+      return { viewer, requestId: requestIdOf(request), serverKey, linkOrigin: linkOrigin(request, initialContext) };
     },
     plugins: [
       useRequestLogging(logger),
@@ -107,6 +108,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useQueryLimits(),
       useExecutionDeadline(config.queryTimeoutMs),
       useRateLimitReporting(rateLimiter),
+      // /calendar/{token}.ics: calendar apps send the feed's token in its URL and no other credential.
+      useCalendarFeeds(),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
       useRestFacade({ routes: restRoutes, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),

@@ -41,3 +41,40 @@ export function isTimeZone(name: string): boolean {
     return false;
   }
 }
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** A calendar day as written in `YYYY-MM-DD` or `YYYYMMDD` (the events list's `start_date`), or null if it is not one. */
+export function readDay(text: string): { year: number; month: number; day: number } | null {
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(text);
+  if (!match || (text.length === 10) !== text.includes('-')) return null;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  // Date rolls 2024-02-30 over into March: a day that rolls over does not exist.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? { year, month, day } : null;
+}
+
+/** The instant a day starts in `timeZone`, `daysLater` days on. */
+export function startOfDay({ year, month, day }: { year: number; month: number; day: number }, timeZone: string, daysLater = 0): Date {
+  return new Date(+new TZDate(year, month - 1, day + daysLater, 0, 0, 0, timeZone));
+}
+
+/**
+ * A wall-clock time written `YYYY-MM-DD HH:MM:SS` (the platform's datetime), read in `timeZone`; null when it is not
+ * one or names a day or time that does not exist. A time skipped by a daylight-saving change moves forward by the gap.
+ */
+export function readWallClock(text: string, timeZone: string): Date | null {
+  const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  const day = match && readDay(match[1]!);
+  if (!match || !day) return null;
+  const [hour, minute, second] = match.slice(2).map(Number) as [number, number, number];
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  return new Date(+new TZDate(day.year, day.month - 1, day.day, hour, minute, second, timeZone));
+}
+
+/** An instant as the wall clock of `timeZone` shows it: `YYYY-MM-DD HH:MM:SS`. */
+export function formatWallClock(instant: Date, timeZone: string): string {
+  const local = new TZDate(instant, timeZone);
+  const date = `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
+  return `${date} ${pad(local.getHours())}:${pad(local.getMinutes())}:${pad(local.getSeconds())}`;
+}

@@ -15,6 +15,8 @@ export interface Context {
   requestId: string;
   /** Encrypts consumer secrets issued by mutations. */
   serverKey: Buffer;
+  /** The base URL of links this server hands out (PUBLIC_URL, or a host it trusts), such as a calendar feed's. */
+  linkOrigin: string;
 }
 
 /** Context after the `authenticated` scope has passed. */

@@ -1,10 +1,11 @@
 import type { InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/core';
 import { type Policy, type Verdict, can } from '../auth/policy';
+import { type RealmRef, isStorableId } from '../auth/realms';
 import type { Viewer } from '../auth/viewer';
 import type PrismaTypes from '../generated/pothos-types';
 import { builder } from './builder';
 import { DeletedType } from './deleted';
-import { parseId } from './realm';
+import { RealmInput, parseId, realmRef } from './realm';
 import { findIfVisible } from './visible';
 
 type Model = keyof PrismaTypes & string;
@@ -95,6 +96,35 @@ export function objectQuery<Name extends Model>(
       resolve: (query, _root, args, { viewer }) => {
         const id = parseId(args.id);
         return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection as never, id)) as never;
+      },
+    }),
+  );
+}
+
+/**
+ * `<name>(realm, id)`: one object a realm owns, or null when it or its realm does not exist or is hidden from the
+ * viewer (`readable` answers false, or throws a 403 when the realm's contents are closed to them).
+ */
+export function realmObjectQuery<Name extends Model>(
+  name: string,
+  type: Name,
+  options: {
+    description: string;
+    readable: (viewer: Viewer, realm: RealmRef) => Promise<boolean>;
+    find: (selection: { select?: never; include?: never }, realm: RealmRef, id: number) => Promise<PrismaTypes[Name]['Shape'] | null>;
+  },
+) {
+  builder.queryField(name, (t) =>
+    t.withAuth({ authenticated: true }).prismaField({
+      type: type as Model,
+      nullable: true,
+      description: options.description,
+      args: { realm: t.arg({ type: RealmInput, required: true }), id: t.arg.id({ required: true }) },
+      resolve: (query, _root, args, { viewer }) => {
+        const realm = realmRef(args.realm);
+        const id = parseId(args.id);
+        const visible = options.readable(viewer, realm).then((readable) => readable && isStorableId(id));
+        return findIfVisible(query, visible, (selection) => options.find(selection as never, realm, id)) as never;
       },
     }),
   );

@@ -86,6 +86,8 @@ export class MissingObjectError extends Error {}
 
 /** `links.self` of an object. */
 export const selfLink = z.object({ self: z.url() });
+/** A `{0,1}` flag as the platform answers it. */
+export const wireBit = z.union([z.literal(0), z.literal(1)]);
 
 /** The paging envelope: `{<item>: [...], total, links: {self, next?}}`. */
 export const pagedEnvelope = (item: string, wire: z.ZodType) =>

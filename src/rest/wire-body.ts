@@ -55,6 +55,14 @@ export function oneOf(values: Record<string, string>) {
   );
 }
 
+/** A member's codec with example values, which the API document shows (and the fuzzer sends). */
+export const withExamples =
+  (codec: (input: string) => WireField, ...examples: string[]) =>
+  (input: string): WireField => {
+    const member = codec(input);
+    return { ...member, schema: member.schema.meta({ examples }) };
+  };
+
 /** A list of values; XML repeats the element, once for a one-item list. */
 export const list = (item: z.ZodType) => (input: string): WireField => ({ schema: z.array(item), input, list: true });
 

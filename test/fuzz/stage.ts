@@ -8,6 +8,7 @@ import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';
 import {
   createBlogPosts,
+  createCalendarEvent,
   createFriendRequest,
   createGroup,
   createGroupCategory,
@@ -20,7 +21,7 @@ import type { TestServer } from '../support/harness';
 export const actors = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'outsider'] as const;
 export type Actor = (typeof actors)[number];
 
-/** The realms of a stage, in the order of its `realm` ids; its `post` ids are one post in each, in the same order. */
+/** The realms of a stage, in the order of its `realm` ids; its `post` and `event` ids are one of each in each, in the same order. */
 export const stageRealmTypes = ['DISTRICT', 'SCHOOL', 'GROUP', 'SECTION', 'USER'] as const;
 
 export interface Stage {
@@ -40,6 +41,7 @@ async function createStage(server: TestServer): Promise<Stage> {
   const realmIds = { DISTRICT: district.id, SCHOOL: school.id, GROUP: open.id, SECTION: section.id, USER: student.id };
   const realms = stageRealmTypes.map((type) => ({ type, id: realmIds[type] }));
   const posts = (await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))).flat();
+  const events = await Promise.all(realms.map((realm) => createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z'), authorId: world.districtAdmin.id })));
 
   const rest = {} as Record<Actor, RestClient>;
   const tokens = {} as Record<Actor, string>;
@@ -75,6 +77,7 @@ async function createStage(server: TestServer): Promise<Stage> {
     group: [open.id, closed.id],
     section: [section.id],
     post: posts.map((post) => post.id),
+    event: events.map((event) => event.id),
     category: [category.id],
     credential: credentials,
     realm: realms.map((realm) => realm.id),

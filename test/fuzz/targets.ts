@@ -88,7 +88,8 @@ const actor = fc.constantFrom<Actor>('districtAdmin', 'districtAdmin', 'district
 const excerpt = (text: string) => (text.length <= 2_000 ? text : `${text.slice(0, 2_000)}... (${text.length} characters)`);
 
 const kindOfSegment: Record<string, ObjectKind> = {
-  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', invites: 'invite', friends: 'friendRequest',
+  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', events: 'event', invites: 'invite',
+  friends: 'friendRequest',
 };
 
 const pathId = (kind: ObjectKind | 'any') =>
@@ -121,7 +122,8 @@ function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
   // What is under a user is mostly the actor's own: their pending invites and requests are theirs alone to answer.
   const anchoredId = (index: number, realm: number) => {
     const kind = kindBefore(index);
-    if (kind === 'post') return fc.constant(new ExistingId('post', realm, true));
+    // What a realm owns is anchored in the realm of the path.
+    if (kind === 'post' || kind === 'event') return fc.constant(new ExistingId(kind, realm, true));
     if (kind === 'user') return fc.oneof({ weight: 3, arbitrary: fc.constant(new ExistingId('self', 0, true)) }, { weight: 1, arbitrary: pathId('user') });
     return pathId(kind);
   };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
 import { db } from '../../src/db/database';
-import { createDistrict, createGroup, createSchool, createSection, createUser } from '../support/factories';
+import { createCalendarEvent, createDistrict, createGroup, createSchool, createSection, createUser } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
@@ -93,5 +93,42 @@ describe('pending invites and friend requests', () => {
   it('load a page of 10 with their groups, sections, requesters and schools in as many statements as 2', async () => {
     await pageStatements(1);
     expect(await pageStatements(10)).toBe(await pageStatements(2));
+  });
+});
+
+describe('calendar events', () => {
+  let graphql: GraphQLClient;
+
+  beforeAll(async () => {
+    const district = await createDistrict();
+    const school = await createSchool(district.id);
+    const teacher = await createUser(school.id, 'TEACHER');
+    const group = await createGroup(school.id, { admins: [teacher.id] });
+    const section = await createSection(school.id, [{ userId: teacher.id, admin: true }]);
+    for (let i = 0; i < 10; i++) {
+      for (const realm of [{ type: 'GROUP' as const, id: group.id }, { type: 'SECTION' as const, id: section.id }, { type: 'USER' as const, id: teacher.id }]) {
+        await createCalendarEvent(realm, { start: new Date(Date.UTC(2026, 8, 1 + i)), end: new Date(Date.UTC(2026, 8, 2 + i)) });
+      }
+    }
+    graphql = await graphqlClientFor(server, teacher);
+  });
+
+  /** Statements of one page of the teacher's calendar, with what each event shows on the wire. */
+  async function pageStatements(limit: number) {
+    const before = server.database.statementCount;
+    const result = await graphql(
+      `query($limit: Int!) {
+        calendar(from: "2026-08-01T00:00:00Z", to: "2026-10-01T00:00:00Z", limit: $limit) { total items { id localStart localEnd editable realmType } }
+      }`,
+      { limit },
+    );
+    expect(result.errors).toBeUndefined();
+    expect(result.data.calendar.items).toHaveLength(limit);
+    return server.database.statementCount - before;
+  }
+
+  it('load a page of 30 across realms, with local times and editable, in as many statements as 3', async () => {
+    await pageStatements(1);
+    expect(await pageStatements(30)).toBe(await pageStatements(3));
   });
 });

@@ -19,7 +19,8 @@ import { z } from 'zod';
 /** The kinds of object a fuzz stage holds, by which path ids and GraphQL ids are drawn. */
 // `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
 const objectKinds = [
-  'district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm', 'self', 'invite', 'friendRequest',
+  'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'category', 'credential', 'realm', 'self', 'invite',
+  'friendRequest',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
@@ -179,6 +180,9 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     if (node instanceof z.ZodObject) return mostlyValid(object(node));
     if (node instanceof z.ZodArray) return mostlyValid(fc.array(member(name, node.element as z.ZodType), { maxLength: 3 }));
     const words = vocabulary.filter((word) => accepts(node, word));
+    // A member with a format of its own (a datetime) documents examples: sent mostly, so requests get past validation.
+    const examples = (z.globalRegistry.get(node)?.examples ?? []) as unknown[];
+    if (examples.length) return mostlyValid(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }));
     const valid = [
       ...(words.length ? [fc.constantFrom(...words)] : []),
       ...(accepts(node, 'Any text') ? [plainText, unusualText] : []),
@@ -339,6 +343,8 @@ const graphqlScalars: Record<string, fc.Arbitrary<unknown>> = {
   Float: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0.5)),
   Boolean: fc.boolean(),
   DateTime: fc.oneof(
+    // Mostly days around one school year, so that spans (a calendar's from and to) are ones clients ask for.
+    { weight: 3, arbitrary: fc.integer({ min: -200, max: 200 }).map((days) => new Date(Date.UTC(2026, 8, 1) + days * 86_400_000).toISOString()) },
     fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
     fc.constantFrom('2024-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '+275760-09-13T00:00:00.001Z', 'yesterday'),
   ),

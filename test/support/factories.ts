@@ -1,5 +1,5 @@
 import { db } from '../../src/db/database';
-import type { PrivacyLevel, RealmType, Role } from '../../src/generated/prisma/enums';
+import type { CalendarEventType, PrivacyLevel, RealmType, Role } from '../../src/generated/prisma/enums';
 
 let sequence = 0;
 /** Unique per process and call, so tests never collide on usernames or codes. */
@@ -151,3 +151,21 @@ export const createInvite = (
 /** A pending friend request from `requesterId` to `userId`, written straight to the database, dated `createdAt` if given. */
 export const createFriendRequest = (requesterId: number, userId: number, fields: { createdAt?: Date } = {}) =>
   db().friendRequest.create({ data: { requesterId, userId, createdAt: fields.createdAt } });
+
+/** A calendar event written straight to the database (a due event, say, which the API does not create). */
+export const createCalendarEvent = (
+  realm: { type: RealmType; id: number },
+  fields: { start: Date; end?: Date | null; title?: string; type?: CalendarEventType; allDay?: boolean; authorId?: number | null },
+) =>
+  db().calendarEvent.create({
+    data: {
+      realmType: realm.type,
+      realmId: realm.id,
+      title: fields.title ?? unique('Event'),
+      start: fields.start,
+      end: fields.end ?? null,
+      type: fields.type ?? 'EVENT',
+      allDay: fields.allDay ?? false,
+      authorId: fields.authorId ?? null,
+    },
+  });

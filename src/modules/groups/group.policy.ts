@@ -1,5 +1,5 @@
-import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
-import { type RealmFacts, accessTo, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
+import { type Verdict, can, definePolicy, forbid, realmVerdict } from '../../auth/policy';
+import { type RealmFacts, type RealmRef, accessTo, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
@@ -99,3 +99,13 @@ export const groupPolicy = definePolicy('Group', {
   createCategory: (viewer: Viewer, districtId: number) =>
     viewer.isDistrictAdmin(districtId) ? 'allow' : forbid('Only district administrators create group categories'),
 });
+
+/**
+ * Who writes what a realm owns (posts, calendar events): its administrators; in a group, also the members when the
+ * group lets members post (options/member_post), each member changing only their own.
+ */
+export async function mayWriteRealmContent(viewer: Viewer, realm: RealmRef, ownContent: boolean): Promise<Verdict> {
+  const verdict = await realmVerdict(viewer, realm, 'administer');
+  if (verdict === 'allow' || verdict === 'hide' || realm.type !== 'GROUP' || !ownContent) return verdict;
+  return (await can(viewer, groupPolicy, 'post', realm.id)) ? 'allow' : verdict;
+}

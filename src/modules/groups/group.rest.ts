@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
+import { type LinkBuilder, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
 import { flag, id, oneOf, text, wireBody, withoutMembers } from '../../rest/wire-body';
 
 const RestGroup = graphql(`
@@ -14,7 +14,6 @@ const RestGroup = graphql(`
 const inviteTypeCodes = { INVITE_ONLY: 0, REQUEST_TO_JOIN: 1, ANYONE_CAN_JOIN: 2 } as const;
 const privacyLevels = { EVERYONE: 'everyone', SCHOOL: 'school', BUILDING: 'building', GROUP: 'group', CUSTOM: 'custom' } as const;
 const bit = (value: boolean) => (value ? 1 : 0);
-const wireBit = z.union([z.literal(0), z.literal(1)]);
 
 /** Group, school and building ids are strings on the wire (spec 2.7); `access_code` appears for admins only. */
 export const groupWire = z

@@ -1,28 +1,19 @@
-import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
-import { RealmInput, parseId, realmRef } from '../../graphql/realm';
-import { findIfVisible } from '../../graphql/visible';
+import { realmObjectQuery } from '../../graphql/operations';
+import { RealmInput, realmRef } from '../../graphql/realm';
 import { assertReadable } from './post.service';
 
 const BlogPostPage = pageOf('BlogPost', 'A page of blog posts.');
 
+realmObjectQuery('blogPost', 'BlogPost', {
+  description: 'A post of a realm; null when it or its realm does not exist or is hidden from the viewer.',
+  readable: assertReadable,
+  find: (selection, realm, id) => db().blogPost.findFirst({ ...selection, where: { id, realmType: realm.type, realmId: realm.id } }),
+});
+
 builder.queryFields((t) => ({
-  blogPost: t.withAuth({ authenticated: true }).prismaField({
-    type: 'BlogPost',
-    nullable: true,
-    description: 'A post of a realm; null when it or its realm does not exist or is hidden from the viewer.',
-    args: { realm: t.arg({ type: RealmInput, required: true }), id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, { viewer }) => {
-      const realm = realmRef(args.realm);
-      const id = parseId(args.id);
-      const visible = assertReadable(viewer, realm).then((readable) => readable && isStorableId(id));
-      return findIfVisible(query, visible, (selection) =>
-        db().blogPost.findFirst({ ...selection, where: { id, realmType: realm.type, realmId: realm.id } }),
-      );
-    },
-  }),
   blogPosts: t.withAuth({ authenticated: true }).field({
     type: BlogPostPage,
     nullable: true,

@@ -1,0 +1,48 @@
+import { builder } from '../../graphql/builder';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { createCalendarEvent, deleteCalendarEvent, updateCalendarEvent } from './calendar-event.service';
+import { CalendarEventTypeEnum, RsvpPolicyEnum } from './calendar-event.type';
+
+const wallClock = 'as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district\'s time zone';
+
+/** The members of a create, all optional for an update (members left out keep their values). */
+const eventInput = (name: string, description: string, create: boolean) =>
+  builder.inputType(name, {
+    description,
+    fields: (t) => ({
+      title: t.string({ required: create, description: 'Title.' }),
+      description: t.string({ description: 'Description.' }),
+      start: t.string({ required: create, description: `The start, ${wallClock}.` }),
+      hasEnd: t.boolean({ description: 'Whether the event has an end (default false); `end` counts only while it does.' }),
+      end: t.string({ description: `The end, ${wallClock}; required while \`hasEnd\` is true, and after the start.` }),
+      allDay: t.boolean({ description: 'Whether the event takes whole days (default false).' }),
+      rsvp: t.field({ type: RsvpPolicyEnum, description: 'Who may RSVP (default NOBODY).' }),
+      commentsEnabled: t.boolean({ description: 'Whether users may discuss the event (default true).' }),
+      type: t.field({
+        type: CalendarEventTypeEnum,
+        description: 'Only EVENT: assignment and discussion due events come with their assignment or discussion.',
+      }),
+    }),
+  });
+
+const CreateCalendarEventInput = eventInput('CreateCalendarEventInput', 'A new calendar event.', true);
+const UpdateCalendarEventInput = eventInput('UpdateCalendarEventInput', 'Changes to a calendar event; members left out keep their values.', false);
+
+objectMutation('createCalendarEvent', {
+  type: 'CalendarEvent',
+  description: 'Creates a calendar event in a realm the viewer may post in.',
+  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreateCalendarEventInput)) }),
+  resolve: (viewer, args, query) => createCalendarEvent(viewer, realmRef(args.realm), args.input, query),
+});
+objectMutation('updateCalendarEvent', {
+  type: 'CalendarEvent',
+  description: 'Changes a calendar event (not a due event, which changes with its assignment or discussion).',
+  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }), input: arg(required(UpdateCalendarEventInput)) }),
+  resolve: (viewer, args, query) => updateCalendarEvent(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
+});
+deleteMutation('deleteCalendarEvent', {
+  description: 'Deletes a calendar event (not a due event, which goes with its assignment or discussion).',
+  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteCalendarEvent(viewer, realmRef(args.realm), parseId(args.id)),
+});

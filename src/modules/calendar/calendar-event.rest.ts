@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import { realmPath } from '../../rest/router';
+import { flag, oneOf, text, wireBody, withExamples } from '../../rest/wire-body';
+import { everyRealm } from './calendar-event.service';
+
+const RestCalendarEvent = graphql(`
+  fragment RestCalendarEvent on CalendarEvent @_unmask {
+    id title description localStart hasEnd localEnd allDay editable rsvp commentsEnabled type realmType realmId
+  }
+`);
+
+const realmNames = { DISTRICT: 'district', SCHOOL: 'school', USER: 'user', SECTION: 'section', GROUP: 'group' } as const;
+const rsvpCodes = { NOBODY: 0, INVITED: 1, ANYONE: 2 } as const;
+const wallClock = 'YYYY-MM-DD HH:MM:SS, in the district\'s time zone';
+const realmId = (noun: string) => z.int().optional().describe(`Id of the ${noun}, when the event is one of a ${noun}.`);
+
+/** Event ids are strings and the realm id member an integer (spec 2.16); `end` is there only with `has_end` 1. */
+export const calendarEventWire = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    start: z.string().describe(wallClock),
+    has_end: wireBit,
+    end: z.string().optional().describe(`${wallClock}; present when has_end is 1`),
+    all_day: wireBit,
+    editable: wireBit.describe('Whether the caller may change and delete the event.'),
+    rsvp: z.union([z.literal(0), z.literal(1), z.literal(2)]).describe('0 no one may RSVP, 1 only invited people, 2 anyone.'),
+    comments_enabled: wireBit,
+    type: z.enum(['event', 'assignment', 'discussion']),
+    realm: z.enum(Object.values(realmNames)),
+    district_id: realmId('district'),
+    school_id: realmId('school'),
+    user_id: realmId('user'),
+    section_id: realmId('section'),
+    group_id: realmId('group'),
+    links: selfLink,
+  })
+  .meta({ id: 'CalendarEvent', description: 'A calendar event (spec 2.16).' });
+
+const bit = (value: boolean) => (value ? 1 : 0);
+
+function eventToWire(event: ResultOf<typeof RestCalendarEvent>, link: LinkBuilder): z.input<typeof calendarEventWire> {
+  const realm = realmNames[event.realmType];
+  return {
+    id: event.id,
+    title: event.title,
+    description: event.description,
+    start: event.localStart,
+    has_end: bit(event.hasEnd),
+    ...(event.localEnd ? { end: event.localEnd } : {}),
+    all_day: bit(event.allDay),
+    editable: bit(event.editable),
+    rsvp: rsvpCodes[event.rsvp],
+    comments_enabled: bit(event.commentsEnabled),
+    type: event.type.toLowerCase() as 'event' | 'assignment' | 'discussion',
+    realm,
+    [`${realm}_id`]: Number(event.realmId),
+    links: { self: link(`${realmPath(event.realmType, event.realmId)}/events/${event.id}`) },
+  };
+}
+
+const eventMembers = {
+  title: text('title'),
+  description: text('description'),
+  start: withExamples(text, '2026-05-14 16:30:00')('start'),
+  has_end: flag('hasEnd'),
+  end: withExamples(text, '2026-05-14 18:30:00')('end'),
+  all_day: flag('allDay'),
+  rsvp: oneOf({ 0: 'NOBODY', 1: 'INVITED', 2: 'ANYONE' })('rsvp'),
+  comments_enabled: flag('commentsEnabled'),
+  type: withExamples(oneOf({ event: 'EVENT', assignment: 'ASSIGNMENT', discussion: 'DISCUSSION' }), 'event')('type'),
+};
+const realms = everyRealm;
+const realmOf = (request: RestRequest) => request.realm!;
+
+export const calendarEventRoutes = [
+  listRoute({
+    path: '/[realm]/events',
+    realms,
+    summary: 'List the calendar events of a realm in the order they start; start_date and end_date (both) limit it to those days',
+    item: 'event',
+    filters: wireBody({ start_date: withExamples(text, '2026-05-01')('startDate'), end_date: withExamples(text, '20260531')('endDate') }),
+    wire: calendarEventWire,
+    document: graphql(
+      `query($realm: RealmInput!, $startDate: String, $endDate: String, $start: Int!, $limit: Int!) {
+        calendarEvents(realm: $realm, startDate: $startDate, endDate: $endDate, start: $start, limit: $limit) {
+          total items { ...RestCalendarEvent }
+        }
+      }`,
+      [RestCalendarEvent],
+    ),
+    variables: (request) => ({ realm: realmOf(request), startDate: request.filters.startDate, endDate: request.filters.endDate }),
+    shape: eventToWire,
+  }),
+  viewRoute({
+    path: '/[realm]/events/{id}',
+    realms,
+    summary: 'View a calendar event',
+    wire: calendarEventWire,
+    document: graphql(
+      `query($realm: RealmInput!, $id: ID!) { calendarEvent(realm: $realm, id: $id) { ...RestCalendarEvent } }`,
+      [RestCalendarEvent],
+    ),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+    shape: eventToWire,
+  }),
+  createRoute({
+    path: '/[realm]/events',
+    realms,
+    summary: 'Create a calendar event in a realm',
+    body: wireBody(eventMembers, ['title', 'start']),
+    wire: calendarEventWire,
+    document: graphql(
+      `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) {
+        createCalendarEvent(realm: $realm, input: $input) { __typename ...MutationError ...RestCalendarEvent }
+      }`,
+      [MutationError, RestCalendarEvent],
+    ),
+    variables: (request) => ({ realm: realmOf(request), input: request.input }),
+    shape: eventToWire,
+  }),
+  updateRoute({
+    path: '/[realm]/events/{id}',
+    realms,
+    summary: 'Update a calendar event (due events of assignments and discussions are refused with 403)',
+    body: wireBody(eventMembers),
+    document: graphql(
+      `mutation($realm: RealmInput!, $id: ID!, $input: UpdateCalendarEventInput!) {
+        updateCalendarEvent(realm: $realm, id: $id, input: $input) { __typename ...MutationError }
+      }`,
+      [MutationError],
+    ),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id, input: request.input }),
+  }),
+  deleteRoute({
+    path: '/[realm]/events/{id}',
+    realms,
+    summary: 'Delete a calendar event (due events of assignments and discussions are refused with 403)',
+    document: graphql(
+      `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { __typename ...MutationError } }`,
+      [MutationError],
+    ),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+  }),
+];

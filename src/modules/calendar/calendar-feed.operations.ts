@@ -1,0 +1,34 @@
+import { db } from '../../db/database';
+import { builder } from '../../graphql/builder';
+import { deleteMutation } from '../../graphql/operations';
+import { parseId } from '../../graphql/realm';
+import { createCalendarFeed, deleteCalendarFeed, feedPath } from './calendar-feed.service';
+import { IssuedCalendarFeedType } from './calendar-feed.type';
+
+builder.queryField('calendarFeeds', (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: ['CalendarFeed'],
+    description: 'The viewer\'s private iCalendar feeds (their URLs were shown once, when made).',
+    resolve: (query, _root, _args, { viewer }) => db().calendarFeed.findMany({ ...query, where: { userId: viewer.id }, orderBy: { id: 'asc' } }),
+  }),
+);
+
+builder.mutationField('createCalendarFeed', (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: IssuedCalendarFeedType,
+    description:
+      'Makes a private iCalendar feed of the viewer\'s calendar, for calendar apps that subscribe to a URL. Revoke it ' +
+      'with deleteCalendarFeed.',
+    errors: {},
+    resolve: async (_root, _args, { viewer, linkOrigin }) => {
+      const { token, ...feed } = await createCalendarFeed(viewer);
+      return { ...feed, url: `${linkOrigin}${feedPath(token)}` };
+    },
+  }),
+);
+
+deleteMutation('deleteCalendarFeed', {
+  description: 'Revokes one of the viewer\'s calendar feeds: its URL answers 404 from then on.',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteCalendarFeed(viewer, parseId(args.id)),
+});

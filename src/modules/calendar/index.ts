@@ -1,0 +1,6 @@
+import './calendar-event.policy';
+import './calendar-event.type';
+import './calendar-event.queries';
+import './calendar-event.mutations';
+import './calendar-feed.type';
+import './calendar-feed.operations';
