@@ -111,7 +111,7 @@ export function realmObjectQuery<Name extends Model>(
   options: {
     description: string;
     readable: (viewer: Viewer, realm: RealmRef) => Promise<boolean>;
-    find: (selection: { select?: never; include?: never }, realm: RealmRef, id: number) => Promise<PrismaTypes[Name]['Shape'] | null>;
+    find: (selection: { select?: never; include?: never }, realm: RealmRef, id: number, viewer: Viewer) => Promise<PrismaTypes[Name]['Shape'] | null>;
   },
 ) {
   builder.queryField(name, (t) =>
@@ -124,7 +124,7 @@ export function realmObjectQuery<Name extends Model>(
         const realm = realmRef(args.realm);
         const id = parseId(args.id);
         const visible = options.readable(viewer, realm).then((readable) => readable && isStorableId(id));
-        return findIfVisible(query, visible, (selection) => options.find(selection as never, realm, id)) as never;
+        return findIfVisible(query, visible, (selection) => options.find(selection as never, realm, id, viewer)) as never;
       },
     }),
   );

@@ -13,6 +13,8 @@ import '../modules/districts';
 import '../modules/invites';
 import '../modules/friends';
 import '../modules/calendar';
+import '../modules/grading-groups';
+import '../modules/pages';
 
 export const schema = builder.toSchema();
 

@@ -2,6 +2,7 @@ import { calendarEventRoutes } from '../modules/calendar/calendar-event.rest';
 import { friendRequestRoutes } from '../modules/friends/friend.rest';
 import { groupRoutes } from '../modules/groups/group.rest';
 import { inviteRoutes } from '../modules/invites/invite.rest';
+import { pageRoutes } from '../modules/pages/page.rest';
 import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { userRoutes } from '../modules/users/user.rest';
@@ -16,4 +17,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...inviteRoutes,
   ...friendRequestRoutes,
   ...calendarEventRoutes,
+  ...pageRoutes,
 ];

@@ -63,8 +63,20 @@ export const withExamples =
     return { ...member, schema: member.schema.meta({ examples }) };
   };
 
-/** A list of values; XML repeats the element, once for a one-item list. */
-export const list = (item: z.ZodType) => (input: string): WireField => ({ schema: z.array(item), input, list: true });
+/**
+ * A list of values; XML repeats the element, once for a one-item list. An empty element (XML) or null is the empty
+ * list, as the platform renders one, so that what a client read it can send back.
+ */
+export const list = (item: z.ZodType) => (input: string): WireField => ({
+  schema: z.preprocess((value) => (value === '' || value === null ? [] : value), z.array(item, { error: 'must be a list' })),
+  input,
+  list: true,
+});
+
+/** A list of ids, each an integer or a numeric string. */
+export const idList = list(
+  z.union([z.int().nonnegative(), z.string().trim().regex(/^\d+$/, 'must be numeric ids')], { error: 'must be numeric ids' }).transform(String),
+);
 
 /** The members of a body, nested where the wire nests them (`options: { invite_type: ... }`). */
 export interface WireShape {

@@ -3,6 +3,7 @@
  * category, posts in every realm, and credentials for five actors. Writes and deletes wear a stage out (a revoked
  * token, a deleted school), so it is replaced every few hundred requests and whenever an actor's credential stops working.
  */
+import { db } from '../../src/db/database';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';
@@ -11,8 +12,10 @@ import {
   createCalendarEvent,
   createFriendRequest,
   createGroup,
+  createGradingGroup,
   createGroupCategory,
   createInvite,
+  createPage,
   createSection,
   createWorld,
 } from '../support/factories';
@@ -21,7 +24,7 @@ import type { TestServer } from '../support/harness';
 export const actors = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'outsider'] as const;
 export type Actor = (typeof actors)[number];
 
-/** The realms of a stage, in the order of its `realm` ids; its `post` and `event` ids are one of each in each, in the same order. */
+/** The realms of a stage, in the order of its `realm` ids; its `post`, `event` and `page` ids are one of each in each, in the same order. */
 export const stageRealmTypes = ['DISTRICT', 'SCHOOL', 'GROUP', 'SECTION', 'USER'] as const;
 
 export interface Stage {
@@ -42,6 +45,12 @@ async function createStage(server: TestServer): Promise<Stage> {
   const realms = stageRealmTypes.map((type) => ({ type, id: realmIds[type] }));
   const posts = (await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))).flat();
   const events = await Promise.all(realms.map((realm) => createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z'), authorId: world.districtAdmin.id })));
+  // Pages belong to groups and sections only; realms of other kinds name the group's page.
+  const groupPage = await createPage({ type: 'GROUP', id: open.id });
+  const sectionPage = await createPage({ type: 'SECTION', id: section.id });
+  const pages = stageRealmTypes.map((type) => (type === 'SECTION' ? sectionPage : groupPage));
+  const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id }, select: { id: true } });
+  const gradingGroup = await createGradingGroup(section.id, enrollments.map((enrollment) => enrollment.id));
 
   const rest = {} as Record<Actor, RestClient>;
   const tokens = {} as Record<Actor, string>;
@@ -78,6 +87,9 @@ async function createStage(server: TestServer): Promise<Stage> {
     section: [section.id],
     post: posts.map((post) => post.id),
     event: events.map((event) => event.id),
+    page: pages.map((page) => page.id),
+    enrollment: enrollments.map((enrollment) => enrollment.id),
+    gradinggroup: [gradingGroup.id],
     category: [category.id],
     credential: credentials,
     realm: realms.map((realm) => realm.id),

@@ -88,7 +88,7 @@ const actor = fc.constantFrom<Actor>('districtAdmin', 'districtAdmin', 'district
 const excerpt = (text: string) => (text.length <= 2_000 ? text : `${text.slice(0, 2_000)}... (${text.length} characters)`);
 
 const kindOfSegment: Record<string, ObjectKind> = {
-  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', events: 'event', invites: 'invite',
+  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', events: 'event', pages: 'page', page: 'page', invites: 'invite',
   friends: 'friendRequest',
 };
 
@@ -123,12 +123,14 @@ function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
   const anchoredId = (index: number, realm: number) => {
     const kind = kindBefore(index);
     // What a realm owns is anchored in the realm of the path.
-    if (kind === 'post' || kind === 'event') return fc.constant(new ExistingId(kind, realm, true));
+    if (kind === 'post' || kind === 'event' || kind === 'page') return fc.constant(new ExistingId(kind, realm, true));
     if (kind === 'user') return fc.oneof({ weight: 3, arbitrary: fc.constant(new ExistingId('self', 0, true)) }, { weight: 1, arbitrary: pathId('user') });
     return pathId(kind);
   };
   const prefixOf = (type: string) => Object.keys(realmPrefixes).find((prefix) => realmPrefixes[prefix] === type)!;
-  const anchored = fc.nat(stageRealmTypes.length - 1).chain((realm) =>
+  // Anchored in a realm of the stage that the route serves (a `[realm]` route lists the realm types it supports).
+  const servedRealms = stageRealmTypes.flatMap((type, index) => (!route.realms || route.realms.includes(type) ? [index] : []));
+  const anchored = fc.constantFrom(...servedRealms).chain((realm) =>
     fc.tuple(
       ...segments.map((segment, index) => {
         if (segment === '[realm]') return fc.constant([prefixOf(stageRealmTypes[realm]), new ExistingId('realm', realm, true)]);

@@ -19,14 +19,21 @@ import { z } from 'zod';
 /** The kinds of object a fuzz stage holds, by which path ids and GraphQL ids are drawn. */
 // `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
 const objectKinds = [
-  'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'category', 'credential', 'realm', 'self', 'invite',
-  'friendRequest',
+  'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'page', 'category', 'credential', 'realm', 'self', 'invite',
+  'friendRequest', 'enrollment', 'gradinggroup',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
-/** The kind of object an id member names, from the member's name: `school_id`, `buildingId`, `category`; any otherwise. */
+/** Members whose name does not say the kind they name. */
+const kindOfMember: Record<string, ObjectKind> = { parent: 'page', assignees: 'enrollment', assigneeIds: 'enrollment', gradingGroupIds: 'gradinggroup' };
+
+/**
+ * The kind of object an id member names, from the member's name: `school_id`, `buildingId`, `category`,
+ * `grading_group_ids`; any otherwise.
+ */
 export function kindNamed(name: string): ObjectKind | 'any' {
-  const stem = name.replace(/(_id|Id)$/, '').toLowerCase();
+  if (Object.hasOwn(kindOfMember, name)) return kindOfMember[name]!;
+  const stem = name.replace(/(_ids?|Ids?)$/, '').replace(/_/g, '').toLowerCase();
   return (objectKinds as readonly string[]).includes(stem) ? (stem as ObjectKind) : 'any';
 }
 
@@ -178,7 +185,12 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
   function member(name: string, node: z.ZodType): fc.Arbitrary<unknown> {
     if (node instanceof z.ZodOptional) return member(name, node.unwrap() as z.ZodType);
     if (node instanceof z.ZodObject) return mostlyValid(object(node));
-    if (node instanceof z.ZodArray) return mostlyValid(fc.array(member(name, node.element as z.ZodType), { maxLength: 3 }));
+    // Half of the lists are empty: an empty list is what clears one, and the only list some realms take.
+    if (node instanceof z.ZodArray) {
+      return mostlyValid(fc.oneof(fc.constant([]), fc.array(member(name, node.element as z.ZodType), { minLength: 1, maxLength: 3 })));
+    }
+    // A list that reads an empty element as empty (`list` in wire-body) is generated as the list it is.
+    if (node instanceof z.ZodPipe && node.out instanceof z.ZodArray) return member(name, node.out as z.ZodType);
     const words = vocabulary.filter((word) => accepts(node, word));
     // A member with a format of its own (a datetime) documents examples: sent mostly, so requests get past validation.
     const examples = (z.globalRegistry.get(node)?.examples ?? []) as unknown[];
@@ -191,11 +203,14 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
   }
 
+  // An optional member is left out a third of the time, as clients send only what they change.
+  const absent = Symbol('absent');
   function object(node: z.ZodObject): fc.Arbitrary<Record<string, unknown>> {
     const shape = node.shape as Record<string, z.ZodType>;
-    const requiredKeys = Object.keys(shape).filter((key) => !(shape[key] instanceof z.ZodOptional));
-    const members = Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, member(key, child)]));
-    return fc.record(members, { requiredKeys });
+    const members = Object.fromEntries(
+      Object.entries(shape).map(([key, child]) => [key, child instanceof z.ZodOptional ? fc.oneof({ weight: 1, arbitrary: fc.constant(absent) }, { weight: 2, arbitrary: member(key, child) }) : member(key, child)]),
+    );
+    return fc.record(members).map((value) => Object.fromEntries(Object.entries(value).filter(([, given]) => given !== absent)));
   }
 
   if (!(schema instanceof z.ZodObject)) throw new Error('a wire body is an object');

@@ -169,3 +169,27 @@ export const createCalendarEvent = (
       authorId: fields.authorId ?? null,
     },
   });
+
+/** A page written straight to the database, published unless told otherwise. */
+export const createPage = (
+  realm: { type: RealmType; id: number },
+  fields: { title?: string; body?: string; published?: boolean; parentId?: number; assigneeIds?: number[]; gradingGroupIds?: number[] } = {},
+) =>
+  db().page.create({
+    data: {
+      realmType: realm.type,
+      realmId: realm.id,
+      title: fields.title ?? unique('Page'),
+      body: fields.body ?? '',
+      published: fields.published ?? true,
+      parentId: fields.parentId ?? null,
+      assignees: { create: (fields.assigneeIds ?? []).map((enrollmentId) => ({ enrollmentId })) },
+      gradingGroups: { create: (fields.gradingGroupIds ?? []).map((gradingGroupId) => ({ gradingGroupId })) },
+    },
+  });
+
+/** A grading group of enrollments of a section, written straight to the database. */
+export const createGradingGroup = (sectionId: number, enrollmentIds: number[] = []) =>
+  db().gradingGroup.create({
+    data: { sectionId, title: unique('Grading group'), members: { create: enrollmentIds.map((enrollmentId) => ({ enrollmentId })) } },
+  });

@@ -1,8 +1,8 @@
-import { authorize, realmFactsFor, verdictOf } from '../../auth/policy';
+import { authorize, realmContentReader, realmFactsFor } from '../../auth/policy';
 import { type RealmRef, findByStorableId } from '../../auth/realms';
 import type { Viewer, ViewerUser } from '../../auth/viewer';
 import { readDay, readWallClock, startOfDay } from '../../core/date-text';
-import { NotFoundError, ValidationError, forbidden, invalidArgument } from '../../core/errors';
+import { NotFoundError, ValidationError, invalidArgument } from '../../core/errors';
 import { ownedByRealm } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
@@ -37,15 +37,7 @@ export function districtTimeZone(viewer: Viewer, districtId: number): Promise<st
   });
 }
 
-/**
- * Whether the viewer reads the realm's events: false when the realm is hidden (the caller answers "not found"), a 403
- * when its contents are closed to the viewer.
- */
-export async function assertReadable(viewer: Viewer, realm: RealmRef): Promise<boolean> {
-  const verdict = await verdictOf(viewer, calendarEventPolicy, 'read', realm);
-  if (typeof verdict === 'object') throw forbidden(verdict.forbid);
-  return verdict === 'allow';
-}
+export const assertReadable = realmContentReader(calendarEventPolicy);
 
 /** The instants `startDate` and `endDate` (days, both or neither) bound: from the first's midnight to the day after the second. */
 export function dayRange(startDate: string | null | undefined, endDate: string | null | undefined, timeZone: string) {

@@ -1,7 +1,7 @@
-import { authorize, realmFactsFor, verdictOf } from '../../auth/policy';
+import { authorize, realmContentReader, realmFactsFor } from '../../auth/policy';
 import { type RealmRef, findByStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { NotFoundError, forbidden } from '../../core/errors';
+import { NotFoundError } from '../../core/errors';
 import { ownedByRealm } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
@@ -24,15 +24,7 @@ export const postEvents = {
   delete: postEvent('blog_post.delete', 'A blog post was deleted.'),
 };
 
-/**
- * Whether the viewer reads the realm's posts: false when the realm is hidden (the caller answers "not found"), a 403
- * when its contents are closed to the viewer.
- */
-export async function assertReadable(viewer: Viewer, realm: RealmRef): Promise<boolean> {
-  const verdict = await verdictOf(viewer, postPolicy, 'read', realm);
-  if (typeof verdict === 'object') throw forbidden(verdict.forbid);
-  return verdict === 'allow';
-}
+export const assertReadable = realmContentReader(postPolicy);
 
 /** The post must belong to the realm named in the request, or it is not found there. */
 async function postInRealm(realm: RealmRef, id: number) {

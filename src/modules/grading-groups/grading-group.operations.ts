@@ -1,0 +1,53 @@
+import { verdictOf } from '../../auth/policy';
+import { forbidden } from '../../core/errors';
+import { db } from '../../db/database';
+import { builder } from '../../graphql/builder';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { parseId } from '../../graphql/realm';
+import { gradingGroupPolicy } from './grading-group.policy';
+import { createGradingGroup, deleteGradingGroup, updateGradingGroup } from './grading-group.service';
+
+builder.queryField('gradingGroups', (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: ['GradingGroup'],
+    nullable: true,
+    description: 'The grading groups of a section, for its administrators; null when the section does not exist or is hidden.',
+    args: { sectionId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      const verdict = await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId);
+      if (verdict === 'hide') return null;
+      if (verdict !== 'allow') throw forbidden(verdict.forbid);
+      return db().gradingGroup.findMany({ ...query, where: { sectionId }, orderBy: { id: 'asc' } });
+    },
+  }),
+);
+
+const gradingGroupInput = (name: string, description: string, create: boolean) =>
+  builder.inputType(name, {
+    description,
+    fields: (t) => ({
+      title: t.string({ required: create, description: 'Title.' }),
+      enrollmentIds: t.idList({ description: 'Enrollments of the section in the group; a new list replaces the old one.' }),
+    }),
+  });
+const CreateGradingGroupInput = gradingGroupInput('CreateGradingGroupInput', 'A new grading group.', true);
+const UpdateGradingGroupInput = gradingGroupInput('UpdateGradingGroupInput', 'Changes to a grading group; members left out keep their values.', false);
+
+objectMutation('createGradingGroup', {
+  type: 'GradingGroup',
+  description: 'Makes a grading group of enrollments of a section (its administrators).',
+  args: (arg) => ({ sectionId: arg.id({ required: true }), input: arg(required(CreateGradingGroupInput)) }),
+  resolve: (viewer, args, query) => createGradingGroup(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
+});
+objectMutation('updateGradingGroup', {
+  type: 'GradingGroup',
+  description: 'Renames a grading group or replaces its enrollments.',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateGradingGroupInput)) }),
+  resolve: (viewer, args, query) => updateGradingGroup(viewer, parseId(args.id), args.input, query),
+});
+deleteMutation('deleteGradingGroup', {
+  description: 'Deletes a grading group; what was assigned to it is no longer assigned through it.',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteGradingGroup(viewer, parseId(args.id)),
+});

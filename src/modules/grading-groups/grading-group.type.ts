@@ -1,0 +1,15 @@
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+
+builder.prismaObject('GradingGroup', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'GradingGroup', ['id', 'sectionId', 'title', 'createdAt']),
+    members: t.relation('members', { description: 'The enrollments in the group.' }),
+  }),
+});
+
+builder.prismaObject('GradingGroupMember', {
+  fields: (t) => ({
+    enrollment: t.relation('enrollment'),
+  }),
+});

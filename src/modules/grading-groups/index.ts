@@ -1,0 +1,3 @@
+import './grading-group.policy';
+import './grading-group.type';
+import './grading-group.operations';

@@ -1,0 +1,4 @@
+import './page.policy';
+import './page.type';
+import './page.queries';
+import './page.mutations';

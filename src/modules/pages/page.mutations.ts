@@ -1,0 +1,38 @@
+import { builder } from '../../graphql/builder';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { createPage, deletePage, updatePage } from './page.service';
+
+const pageInput = (name: string, description: string, create: boolean) =>
+  builder.inputType(name, {
+    description,
+    fields: (t) => ({
+      title: t.string({ required: create, description: 'Title.' }),
+      body: t.string({ description: 'Content, as HTML; scripts, event handlers and javascript: links are removed.' }),
+      published: t.boolean({ description: 'Whether members see the page (default true); administrators always do.' }),
+      inline: t.boolean({ description: 'Whether the page shows inline in the list of materials (default false).' }),
+      parentId: t.id({ description: 'The page of the same realm to nest this one under; null for the top.' }),
+      assigneeIds: t.idList({ description: 'Enrollments of the section to assign the page to; an empty list removes them all.' }),
+      gradingGroupIds: t.idList({ description: 'Grading groups of the section to assign the page to; an empty list removes them all.' }),
+    }),
+  });
+const CreatePageInput = pageInput('CreatePageInput', 'A new page.', true);
+const UpdatePageInput = pageInput('UpdatePageInput', 'Changes to a page; members left out keep their values.', false);
+
+objectMutation('createPage', {
+  type: 'Page',
+  description: 'Writes a page in a course section or group (its administrators).',
+  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreatePageInput)) }),
+  resolve: (viewer, args, query) => createPage(viewer, realmRef(args.realm), args.input, query),
+});
+objectMutation('updatePage', {
+  type: 'Page',
+  description: 'Changes a page.',
+  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }), input: arg(required(UpdatePageInput)) }),
+  resolve: (viewer, args, query) => updatePage(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
+});
+deleteMutation('deletePage', {
+  description: 'Deletes a page; pages nested under it move up to the top.',
+  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deletePage(viewer, realmRef(args.realm), parseId(args.id)),
+});

@@ -1,0 +1,33 @@
+import { db } from '../../db/database';
+import { builder } from '../../graphql/builder';
+import { realmObjectQuery } from '../../graphql/operations';
+import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { RealmInput, realmRef } from '../../graphql/realm';
+import { shownPagesWhere } from './page.policy';
+import { assertReadable } from './page.service';
+
+const PagePage = pageOf('Page', 'A page of pages.');
+
+realmObjectQuery('page', 'Page', {
+  description:
+    'A page of a realm; null when it or its realm does not exist or is hidden from the viewer, or when the page is ' +
+    'unpublished or assigned to others (only the realm\'s administrators see those).',
+  readable: assertReadable,
+  find: async (selection, realm, id, viewer) =>
+    db().page.findFirst({ ...selection, where: { AND: [{ id, realmType: realm.type, realmId: realm.id }, await shownPagesWhere(viewer, realm)] } }),
+});
+
+builder.queryFields((t) => ({
+  pages: t.withAuth({ authenticated: true }).field({
+    type: PagePage,
+    nullable: true,
+    description: 'The pages of a realm the viewer sees, oldest first; null when the realm does not exist or is hidden.',
+    args: { realm: t.arg({ type: RealmInput, required: true }), ...pageArgs },
+    resolve: async (_root, args, { viewer }) => {
+      const realm = realmRef(args.realm);
+      if (!(await assertReadable(viewer, realm))) return null;
+      const where = { AND: [{ realmType: realm.type, realmId: realm.id }, await shownPagesWhere(viewer, realm)] };
+      return paged(args, { findMany: (query) => db().page.findMany({ ...query, where }), count: () => db().page.count({ where }) });
+    },
+  }),
+}));

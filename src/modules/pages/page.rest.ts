@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import { realmPath } from '../../rest/router';
+import { flag, id, idList, text, wireBody } from '../../rest/wire-body';
+import { pageRealms } from './page.service';
+
+const RestPage = graphql(`
+  fragment RestPage on Page @_unmask {
+    id title published inline parentId childIds createdAt assigneeIds gradingGroupIds realmType realmId
+  }
+`);
+
+/** Page ids are integers, as in the platform's examples; `parent` is 0 for a page at the top (spec 2.8). */
+export const pageWire = z
+  .object({
+    id: z.int(),
+    title: z.string(),
+    body: z.string().optional().describe('Sanitized HTML; in a list only with withcontent=1.'),
+    parent: z.int().describe('The page this one is nested under; 0 at the top.'),
+    published: wireBit,
+    inline: wireBit,
+    created: z.int().describe('Unix time'),
+    children: z.array(z.int()).describe('The pages nested under this one that the caller sees.'),
+    available: wireBit.describe('Always 1: availability windows are not modeled, and pages the caller may not see are not shown.'),
+    completed: wireBit.describe('Always 0: completion requirements are not modeled.'),
+    completion_status: z.string().describe('Always empty: completion requirements are not modeled.'),
+    num_assignees: z.int(),
+    assignees: z.array(z.int()).describe('Enrollments the page is individually assigned to.'),
+    grading_group_ids: z.array(z.int()),
+    links: selfLink,
+  })
+  .meta({ id: 'Page', description: 'A page (spec 2.8).' });
+
+type RestPageResult = ResultOf<typeof RestPage> & { body?: string };
+
+function pageToWire(page: RestPageResult, link: LinkBuilder): z.input<typeof pageWire> {
+  const assignees = page.assigneeIds.map(Number);
+  return {
+    id: Number(page.id),
+    title: page.title,
+    ...(page.body !== undefined ? { body: page.body } : {}),
+    parent: Number(page.parentId ?? 0),
+    published: page.published ? 1 : 0,
+    inline: page.inline ? 1 : 0,
+    created: Math.floor(Date.parse(page.createdAt) / 1000),
+    children: page.childIds.map(Number),
+    available: 1,
+    completed: 0,
+    completion_status: '',
+    num_assignees: assignees.length,
+    assignees,
+    grading_group_ids: page.gradingGroupIds.map(Number),
+    links: { self: link(`${realmPath(page.realmType, page.realmId)}/pages/${page.id}`) },
+  };
+}
+
+const pageMembers = {
+  title: text('title'),
+  body: text('body'),
+  published: flag('published'),
+  inline: flag('inline'),
+  parent: id('parentId'),
+  assignees: idList('assigneeIds'),
+  grading_group_ids: idList('gradingGroupIds'),
+};
+const realms = pageRealms;
+const realmOf = (request: RestRequest) => request.realm!;
+
+/** The spec views a page at `/page/{id}`; real clients call `/pages/{id}`, as for update and delete. Both answer. */
+const viewPage = (path: string) =>
+  viewRoute({
+    path,
+    realms,
+    summary: 'View a page',
+    wire: pageWire,
+    document: graphql(`query($realm: RealmInput!, $id: ID!) { page(realm: $realm, id: $id) { ...RestPage body } }`, [RestPage]),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+    shape: pageToWire,
+  });
+
+export const pageRoutes = [
+  listRoute({
+    path: '/[realm]/pages',
+    realms,
+    summary: 'List the pages of a course section or group that the caller sees; withcontent=1 includes their bodies',
+    item: 'page',
+    filters: wireBody({ withcontent: flag('withContent') }),
+    wire: pageWire,
+    document: graphql(
+      `query($realm: RealmInput!, $withContent: Boolean!, $start: Int!, $limit: Int!) {
+        pages(realm: $realm, start: $start, limit: $limit) { total items { ...RestPage body @include(if: $withContent) } }
+      }`,
+      [RestPage],
+    ),
+    variables: (request) => ({ realm: realmOf(request), withContent: request.filters.withContent === true }),
+    shape: pageToWire,
+  }),
+  viewPage('/[realm]/page/{id}'),
+  viewPage('/[realm]/pages/{id}'),
+  createRoute({
+    path: '/[realm]/pages',
+    realms,
+    summary: 'Write a page in a course section or group',
+    body: wireBody(pageMembers, ['title']),
+    wire: pageWire,
+    document: graphql(
+      `mutation($realm: RealmInput!, $input: CreatePageInput!) {
+        createPage(realm: $realm, input: $input) { __typename ...MutationError ...RestPage ... on Page { body } }
+      }`,
+      [MutationError, RestPage],
+    ),
+    variables: (request) => ({ realm: realmOf(request), input: request.input }),
+    shape: pageToWire,
+  }),
+  updateRoute({
+    path: '/[realm]/pages/{id}',
+    realms,
+    summary: 'Update a page (lists given replace the old ones; an empty list removes them all)',
+    body: wireBody(pageMembers),
+    document: graphql(
+      `mutation($realm: RealmInput!, $id: ID!, $input: UpdatePageInput!) {
+        updatePage(realm: $realm, id: $id, input: $input) { __typename ...MutationError }
+      }`,
+      [MutationError],
+    ),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id, input: request.input }),
+  }),
+  deleteRoute({
+    path: '/[realm]/pages/{id}',
+    realms,
+    summary: 'Delete a page (pages nested under it move up to the top)',
+    document: graphql(`mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { __typename ...MutationError } }`, [MutationError]),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+  }),
+];

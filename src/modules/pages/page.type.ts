@@ -1,0 +1,34 @@
+import { can } from '../../auth/policy';
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+import { RealmTypeEnum } from '../../graphql/realm';
+import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
+
+export const PageObject = builder.prismaObject('Page', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'Page', ['id', 'title', 'body', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
+    realmType: t.expose('realmType', { type: RealmTypeEnum }),
+    childIds: t.idList({
+      description: 'The pages nested under this one that the viewer sees, in the order they were made.',
+      select: (_args, { viewer }) => ({
+        realmType: true,
+        realmId: true,
+        children: { orderBy: { id: 'asc' }, select: { id: true, ...audienceSelection(viewer!.id) } },
+      }),
+      resolve: async (page, _args, { viewer }) => {
+        const administers = await can(viewer!, pagePolicy, 'write', { type: page.realmType, id: page.realmId });
+        return page.children.filter((child) => isShownTo(child, administers)).map((child) => child.id);
+      },
+    }),
+    assigneeIds: t.idList({
+      description: 'The enrollments the page is individually assigned to; empty when it is not.',
+      select: { assignees: { orderBy: { enrollmentId: 'asc' }, select: { enrollmentId: true } } },
+      resolve: (page) => page.assignees.map((assignee) => assignee.enrollmentId),
+    }),
+    gradingGroupIds: t.idList({
+      description: 'The grading groups the page is assigned to; empty when it is not.',
+      select: { gradingGroups: { orderBy: { gradingGroupId: 'asc' }, select: { gradingGroupId: true } } },
+      resolve: (page) => page.gradingGroups.map((group) => group.gradingGroupId),
+    }),
+  }),
+});
