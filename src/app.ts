@@ -20,6 +20,7 @@ import { useIdempotencyKeys } from './rest/idempotency';
 import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
+import { configureUploads } from './modules/uploads/upload.service';
 
 export interface AppOptions {
   config: Config;
@@ -78,6 +79,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const linkOrigin = createLinkOrigin(config);
   const rateLimiter = createRateLimiter(config.rateLimit, redis, logger);
   limitSubscriptionsPerCredential(config.subscriptionsPerCredential);
+  configureUploads(config);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -98,7 +100,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
-      return { viewer, requestId: requestIdOf(request), serverKey };
+      return { viewer, requestId: requestIdOf(request), serverKey, origin: linkOrigin(request, initialContext) };
     },
     plugins: [
       useRequestLogging(logger),

@@ -39,6 +39,10 @@ export interface Config {
   redisUrl: string | null;
   rateLimit: RateLimit | null;
   bodyLimitBytes: number;
+  /** Largest uploaded file (`PUT /v1/upload/{id}`), in bytes. */
+  uploadLimitBytes: number;
+  /** How long an upload may stay unattached before the sweep removes it, in milliseconds. */
+  uploadUnattachedTtlMs: number;
   /** Deadline of one GraphQL execution (and of one PostgreSQL statement), in milliseconds. */
   queryTimeoutMs: number;
   /** Concurrent GraphQL subscriptions one credential may hold in this instance (graphql-ws and SSE together). */
@@ -56,21 +60,25 @@ export class ConfigError extends Error {
   }
 }
 
-const sizeUnits: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2 };
+const sizeUnits: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+/** Upload sizes are stored and served as 32-bit integers (GraphQL's Int). */
+const maxUploadLimit = 2 ** 31 - 1;
 const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600 };
 
-/** `10s`, `500ms`, `1m`; a bare number is seconds. */
+const durationMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `10s`, `500ms`, `1m`, `24h`, `7d`; a bare number is seconds. */
 function parseDurationMs(text: string): number | null {
-  const match = /^(\d+)\s*(ms|s|m)?$/i.exec(text.trim());
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(text.trim());
   if (!match || Number(match[1]) < 1) return null;
-  return Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[(match[2] ?? 's').toLowerCase() as 'ms' | 's' | 'm'];
+  return Number(match[1]) * durationMs[(match[2] ?? 's').toLowerCase() as keyof typeof durationMs];
 }
 
 const hostPattern = /^(?:[a-z\d-]+(?:\.[a-z\d-]+)*|\[[\da-f:.]+\])(?::\d{1,5})?$/;
 const parseHostList = (text: string) => text.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
 
 function parseSize(text: string): number | null {
-  const match = /^(\d+)\s*(b|kb?|mb?)?$/i.exec(text.trim());
+  const match = /^(\d+)\s*(b|kb?|mb?|gb?)?$/i.exec(text.trim());
   return match ? Number(match[1]) * sizeUnits[(match[2] ?? 'b').toLowerCase()] : null;
 }
 
@@ -108,6 +116,8 @@ const environmentSchema = z
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
     RATE_LIMIT: optional.default('15/5s'),
     BODY_LIMIT: optional.default('1mb'),
+    UPLOAD_LIMIT: optional.default('100mb'),
+    UPLOAD_UNATTACHED_TTL: optional.default('24h'),
     QUERY_TIMEOUT: optional.default('10s'),
     SUBSCRIPTIONS_PER_CREDENTIAL: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(25)),
     OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
@@ -147,6 +157,13 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (parseSize(value('BODY_LIMIT') ?? '1mb') === null) {
     problems.push('BODY_LIMIT: must be a size such as 1mb, 512kb or 65536');
   }
+  const uploadLimit = parseSize(value('UPLOAD_LIMIT') ?? '100mb');
+  if (uploadLimit === null || uploadLimit < 1 || uploadLimit > maxUploadLimit) {
+    problems.push('UPLOAD_LIMIT: must be a size from 1 byte to 2047mb, such as 100mb or 1gb');
+  }
+  if (parseDurationMs(value('UPLOAD_UNATTACHED_TTL') ?? '24h') === null) {
+    problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
+  }
   return problems;
 }
 
@@ -176,6 +193,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     rateLimit: parseRateLimit(e.RATE_LIMIT) ?? null,
     bodyLimitBytes: parseSize(e.BODY_LIMIT)!,
+    uploadLimitBytes: parseSize(e.UPLOAD_LIMIT)!,
+    uploadUnattachedTtlMs: parseDurationMs(e.UPLOAD_UNATTACHED_TTL)!,
     queryTimeoutMs: parseDurationMs(e.QUERY_TIMEOUT)!,
     subscriptionsPerCredential: e.SUBSCRIPTIONS_PER_CREDENTIAL,
     oauthSkewSeconds: e.OAUTH_TIMESTAMP_SKEW,

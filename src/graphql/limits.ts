@@ -260,7 +260,9 @@ export function useQueryLimits(limits = queryLimits): Plugin {
 export function useExecutionDeadline(timeoutMs: number): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
-      const request = (args.contextValue as { request?: Request } | undefined)?.request;
+      const { request, rawBody } = (args.contextValue ?? {}) as { request?: Request; rawBody?: unknown };
+      // An upload's duration is the client's transfer, bounded by UPLOAD_LIMIT, not work a deadline should cut short.
+      if (rawBody) return;
       setExecuteFn(async (execution) => {
         const deadline = new AbortController();
         const signals = request?.signal ? [request.signal, deadline.signal] : [deadline.signal];

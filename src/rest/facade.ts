@@ -70,6 +70,11 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
     .finally(() => clearTimeout(cutOff));
 }
 
+function declaredLength(request: Request): number | null {
+  const header = request.headers.get('content-length');
+  return header && /^\d+$/.test(header) ? Number(header) : null;
+}
+
 async function readBody(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw new RestError(413, `Request body exceeds the limit of ${limit} bytes`);
@@ -125,7 +130,8 @@ function failure(error: unknown, route: RestRoute | null, requestId: string, log
   if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.reason }]);
   if (error instanceof XmlBodyError) return new RestError(400, `Malformed XML body: ${error.message}`);
   if (error instanceof PayloadError) {
-    const issues = error.issues.map((issue) => ({ field: route?.body?.wireName(issue.field) ?? issue.field, message: issue.message }));
+    const wireName = (field: string) => route?.body?.wireName(field) ?? field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    const issues = error.issues.map((issue) => ({ field: wireName(issue.field), message: issue.message }));
     const message = issues.length ? issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') : error.message;
     return new RestError(payloadErrorStatus[error.typename] ?? 400, message, {}, issues);
   }
@@ -201,7 +207,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
           throw new RestError(400, `${name}: '${value}' ${reason}`, {}, [{ field: name, message: reason }]);
         }
       }
-      const body = route.body ? await decodeBody(request, route, options.bodyLimitBytes) : {};
+      const body = route.body && !route.rawBody ? await decodeBody(request, route, options.bodyLimitBytes) : {};
       const restRequest = {
         path,
         params: found.params,
@@ -216,6 +222,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         ...serverContext,
         request,
         params: { query: documentTexts.get(route), variables },
+        ...(route.rawBody ? { rawBody: { stream: request.body, declaredLength: declaredLength(request) } } : {}),
       });
       const invalid = validate(schema, route.document);
       if (invalid.length) throw invalid[0];
@@ -230,6 +237,10 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       return render(route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link), format);
     } catch (error) {
       return renderFailure(failure(error, route, requestIdOf(request), options.logger), format);
+    } finally {
+      // Raw bytes the operation did not read (refused before or while storing them) are drained, not cut off, so the
+      // client reads the answer rather than a reset connection.
+      if (route?.rawBody && request.body && !request.body.locked) discardRest(request.body.getReader());
     }
   }
 

@@ -128,7 +128,7 @@ const errorResponses = {
   Forbidden: errorResponse('The caller may not do this, or the resource is not available in this realm.'),
   NotFound: errorResponse('Unknown id, or an object the caller may not see.'),
   Conflict: errorResponse('The change conflicts with existing data, such as a title that must be unique.'),
-  PayloadTooLarge: errorResponse('The request body exceeds the server\'s limit (`BODY_LIMIT`).'),
+  PayloadTooLarge: errorResponse('The request body exceeds the server\'s limit (`BODY_LIMIT`, or `UPLOAD_LIMIT` for an uploaded file).'),
   UnsupportedMediaType: errorResponse('The body is neither JSON nor XML (form-encoded bodies are refused).'),
   TooManyRequests: errorResponse('Too many requests for this credential.', {
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 0 } },
@@ -300,11 +300,15 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
         responses[status] = successResponse(Number(status), schema ? schemas.use(schema) : null);
       }
       const error = (name: keyof typeof errorResponses) => ({ $ref: `#/components/responses/${name}` });
-      const hasInput = route.body || route.filters || route.paged;
+      const hasInput = route.body || route.rawBody || route.filters || route.paged;
       if (hasInput) responses['400'] = error('BadRequest');
       responses['401'] = error('Unauthorized');
       responses['403'] = error('Forbidden');
       if (path.includes('{')) responses['404'] = error('NotFound');
+      if (route.rawBody) {
+        responses['409'] = error('Conflict');
+        responses['413'] = error('PayloadTooLarge');
+      }
       if (route.body) {
         responses['409'] = error('Conflict');
         responses['413'] = error('PayloadTooLarge');
@@ -330,7 +334,15 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
                 },
               },
             }
-          : {}),
+          : route.rawBody
+            ? {
+                requestBody: {
+                  description: 'The file\'s raw bytes, in any Content-Type; checked against the announced size and MD5 checksum.',
+                  required: true,
+                  content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+                },
+              }
+            : {}),
         responses,
       };
       (paths[path] ??= {})[route.method.toLowerCase() as keyof OpenApiPathItem] = operation;

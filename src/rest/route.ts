@@ -63,6 +63,11 @@ export interface RestRoute {
   document: TadaDocumentNode<unknown, Record<string, unknown>>;
   /** The wire request body. */
   body?: WireBody;
+  /**
+   * The body is raw bytes (an uploaded file), not JSON or XML: it is not decoded or size-limited by BODY_LIMIT but
+   * streamed to the operation, which finds it in its context as `rawBody`.
+   */
+  rawBody?: boolean;
   /** Query parameters besides paging, decoded like a body (all optional). */
   filters?: WireBody;
   /** Whether `start` and `limit` page the answer. */
@@ -197,6 +202,20 @@ export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     status: 201,
     body: options.shape(unwrapPayload(result as Root<Doc>), link),
   }));
+}
+
+/**
+ * PUT of raw bytes (`PUT /upload/{id}`): the request body streams to the operation through its context instead of
+ * being decoded; 200 with the object the operation answers.
+ */
+export function rawBodyRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  options: RouteBase<Doc> & { wire: Wire; variables: Variables<Doc>; shape: Shape<Success<Root<Doc>>, Wire> },
+): RestRoute {
+  const put = route('PUT', options, { 200: options.wire }, (result, _request, link) => ({
+    status: 200,
+    body: options.shape(unwrapPayload(result as Root<Doc>), link),
+  }));
+  return { ...put, rawBody: true };
 }
 
 /** PUT or DELETE: 204, no body. */

@@ -43,6 +43,11 @@ export const id = field(
   ),
 );
 
+/** An integer, sent as a number or a numeric string (`"38962"`, `-1`). */
+export const integer = field(
+  z.union([z.int(), z.string().trim().regex(/^-?\d{1,15}$/).transform(Number)], { error: 'must be an integer' }),
+);
+
 /** A wire value from a closed set, mapped to the GraphQL enum value. */
 export function oneOf(values: Record<string, string>) {
   const error = `must be one of ${Object.keys(values).join(', ')}`;

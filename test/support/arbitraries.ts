@@ -163,6 +163,15 @@ const withExtraMembers = (body: fc.Arbitrary<unknown>) =>
     value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries([...Object.entries(value), ...extra]) : value,
   );
 
+/** The regular expressions a member's text must match (`z.string().regex(...)`), such as an MD5 checksum's. */
+function patternsOf(node: z.ZodType): RegExp[] {
+  const options = node instanceof z.ZodUnion ? (node.options as z.ZodType[]) : [node];
+  return options.flatMap((option) => {
+    const { pattern } = z.toJSONSchema(option, { unrepresentable: 'any', io: 'input' }) as { pattern?: string };
+    return pattern ? [new RegExp(pattern)] : [];
+  });
+}
+
 /**
  * Bodies for a wire schema (`route.body.schema`): its objects and members are walked, and each member gets the
  * candidates (vocabulary words, ids of existing objects, text) that its own zod schema accepts.
@@ -178,6 +187,7 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     const words = vocabulary.filter((word) => accepts(node, word));
     const valid = [
       ...(words.length ? [fc.constantFrom(...words)] : []),
+      ...patternsOf(node).map((pattern) => fc.stringMatching(pattern)),
       ...(accepts(node, 'Any text') ? [plainText, unusualText] : []),
       ...(accepts(node, '12') || accepts(node, 12) ? [existingId(kindNamed(name))] : []),
     ];
