@@ -20,6 +20,7 @@ import { useIdempotencyKeys } from './rest/idempotency';
 import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
+import { fileStore } from './modules/uploads/file-store';
 import { configureUploads } from './modules/uploads/upload.service';
 
 export interface AppOptions {
@@ -111,7 +112,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useRateLimitReporting(rateLimiter),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
-      useRestFacade({ routes: restRoutes, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),
+      useRestFacade({ routes: restRoutes, files: fileStore, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),
       // After the facade, whose onResponse answers OPTIONS on every /v1 path.
       useRestReferencePreflight(),
       // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.

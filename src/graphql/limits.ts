@@ -67,6 +67,8 @@ export const mutationFieldCost = 10;
 export const listEstimates: Record<string, number> = {
   'Group.members': 100,
   'Section.enrollments': 40,
+  // A page of 200 albums with their content (`withcontent=1`) stays under the cost limit.
+  'Album.contents': 25,
   'Query.accessTokens': 10,
   'Query.apiClients': 10,
 };

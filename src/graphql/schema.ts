@@ -13,6 +13,7 @@ import '../modules/districts';
 import '../modules/invites';
 import '../modules/friends';
 import '../modules/uploads';
+import '../modules/albums';
 
 export const schema = builder.toSchema();
 

@@ -5,6 +5,7 @@ import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable';
 import { requestIdOf } from '../logging';
 import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
 import type { LinkOrigin } from './link-origin';
+import { type FileSource, RangeNotSatisfiableError, StoredFileMissingError, serveFile } from './file-response';
 import { type LinkBuilder, MissingObjectError, type Page, PayloadError, type RestOutcome, type RestRoute } from './route';
 import { createRouter } from './router';
 import { WireInputError } from './wire-body';
@@ -12,6 +13,8 @@ import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
+  /** The bytes of files that routes serve (album content). */
+  files: () => FileSource;
   linkOrigin: LinkOrigin;
   bodyLimitBytes: number;
   logger: Logger;
@@ -126,7 +129,8 @@ function render(outcome: RestOutcome, format: WireFormat): Response {
 /** Maps any failure to a status and a short message; unexpected ones are logged with the request id and hidden. */
 function failure(error: unknown, route: RestRoute | null, requestId: string, logger: Logger): RestError {
   if (error instanceof RestError) return error;
-  if (error instanceof MissingObjectError) return new RestError(404, 'Not found');
+  if (error instanceof MissingObjectError || error instanceof StoredFileMissingError) return new RestError(404, 'Not found');
+  if (error instanceof RangeNotSatisfiableError) return new RestError(416, error.message, { 'content-range': `bytes */${error.size}` });
   if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.reason }]);
   if (error instanceof XmlBodyError) return new RestError(400, `Malformed XML body: ${error.message}`);
   if (error instanceof PayloadError) {
@@ -234,7 +238,8 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       });
       if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
       if (result.errors?.length) throw result.errors[0];
-      return render(route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link), format);
+      const outcome = route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
+      return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format);
     } catch (error) {
       return renderFailure(failure(error, route, requestIdOf(request), options.logger), format);
     } finally {

@@ -44,6 +44,16 @@ export interface RestOutcome {
   status: number;
   body?: object;
   headers?: Record<string, string>;
+  /** A stored file to stream instead of a JSON or XML body. */
+  file?: ServedFile;
+}
+
+/** A stored file a route answers with: its opaque storage key, type, name, and whether browsers may show it inline. */
+export interface ServedFile {
+  key: string;
+  contentType: string;
+  filename: string;
+  inline: boolean;
 }
 
 /** One /v1 operation: its path, the GraphQL operation it runs, and its wire contract. */
@@ -68,6 +78,8 @@ export interface RestRoute {
    * streamed to the operation, which finds it in its context as `rawBody`.
    */
   rawBody?: boolean;
+  /** The answer is a stored file's bytes (200, or 206 for a `Range`), not a JSON or XML body. */
+  servesFile?: boolean;
   /** Query parameters besides paging, decoded like a body (all optional). */
   filters?: WireBody;
   /** Whether `start` and `limit` page the answer. */
@@ -171,6 +183,44 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     return { status: 200, body };
   });
   return { ...paged, paged: true };
+}
+
+/**
+ * GET of one object answered in the list envelope, `{<item>: [one], total: 1, links: {self}}`, as the platform answers
+ * a view of an album or of album content.
+ */
+export function viewInListRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  options: RouteBase<Doc> & { item: string; wire: Wire; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
+): RestRoute {
+  const envelope = z.object({ [options.item]: z.array(options.wire).length(1), total: z.literal(1), links: selfLink });
+  return route('GET', options, { 200: envelope }, (result, request, link) => {
+    if (result === null) throw new MissingObjectError();
+    const body = { [options.item]: [options.shape(result as NonNullable<Root<Doc>>, link)], total: 1, links: { self: link(request.path) } };
+    return { status: 200, body };
+  });
+}
+
+/**
+ * GET of a stored file (an album item's bytes or thumbnail): the query finds the file the viewer may read, and the
+ * facade streams it, with `Range` support; 404 when the query answers null or the object has no such file.
+ */
+export function fileRoute<Doc extends AnyDocument>(
+  options: RouteBase<Doc> & { variables: Variables<Doc>; file: (node: NonNullable<Root<Doc>>) => ServedFile | null },
+): RestRoute {
+  const get = route('GET', options, { 200: null, 206: null }, (result) => {
+    const file = result === null ? null : options.file(result as NonNullable<Root<Doc>>);
+    if (!file) throw new MissingObjectError();
+    return { status: 200, file };
+  });
+  return { ...get, servesFile: true };
+}
+
+/**
+ * The same operation under a second path, such as the platform's legacy `/album/{id}` beside `/[realm]/albums/{id}`:
+ * one declaration, two entries in the route table. The legacy path names no realm (`request.realm` is null).
+ */
+export function alsoAt(path: string, ...routes: RestRoute[]): RestRoute[] {
+  return routes.flatMap((primary) => [primary, { ...primary, path, realms: undefined, summary: `${primary.summary} (legacy path)` }]);
 }
 
 function pageLink(request: RestRequest, link: LinkBuilder, start: number): string {

@@ -1,3 +1,4 @@
+import { albumRoutes } from '../modules/albums/album.rest';
 import { friendRequestRoutes } from '../modules/friends/friend.rest';
 import { groupRoutes } from '../modules/groups/group.rest';
 import { inviteRoutes } from '../modules/invites/invite.rest';
@@ -8,4 +9,4 @@ import { userRoutes } from '../modules/users/user.rest';
 import type { RestRoute } from './route';
 
 /** Every /v1 route; each module declares its own. */
-export const restRoutes: readonly RestRoute[] = [...schoolRoutes, ...groupRoutes, ...postRoutes, ...userRoutes, ...inviteRoutes, ...friendRequestRoutes, ...uploadRoutes];
+export const restRoutes: readonly RestRoute[] = [...schoolRoutes, ...groupRoutes, ...postRoutes, ...userRoutes, ...inviteRoutes, ...friendRequestRoutes, ...uploadRoutes, ...albumRoutes];

@@ -131,8 +131,13 @@ export function wireBody(shape: WireShape, required: readonly string[] = []): Wi
     },
     wireName(inputPath) {
       const member = inputPath.replace(/^input\./, '');
+      const snake = (path: string) => path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
       const match = fields.find(([, field]) => field.input === member);
-      return match ? match[0] : member.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      if (match) return match[0];
+      // An item of a list member (`files.2`, `extras.0.displayOrder`): the list's wire name, then the item's path.
+      const [list, ...rest] = member.split('.');
+      const listMatch = rest.length ? fields.find(([, field]) => field.input === list && field.list) : undefined;
+      return listMatch ? [listMatch[0], ...rest.map(snake)].join('.') : snake(member);
     },
     schema: describe(shape, required),
     required,

@@ -6,7 +6,17 @@
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';
-import { createBlogPosts, createGroup, createGroupCategory, createSection, createWorld } from '../support/factories';
+import { db } from '../../src/db/database';
+import {
+  createAlbum,
+  createAlbumItem,
+  createBlogPosts,
+  createGroup,
+  createGroupCategory,
+  createSection,
+  createStoredUpload,
+  createWorld,
+} from '../support/factories';
 import type { TestServer } from '../support/harness';
 
 export const actors = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'outsider'] as const;
@@ -18,8 +28,8 @@ export const stageRealmTypes = ['DISTRICT', 'SCHOOL', 'GROUP', 'SECTION', 'USER'
 export interface Stage {
   rest: Record<Actor, RestClient>;
   tokens: Record<Actor, string>;
-  /** The id an ExistingId names on this stage. */
-  resolve(id: ExistingId): number;
+  /** The id an ExistingId names on this stage; an upload is one of the acting user's own, when an actor is given. */
+  resolve(id: ExistingId, actor?: Actor): number;
 }
 
 async function createStage(server: TestServer): Promise<Stage> {
@@ -32,6 +42,21 @@ async function createStage(server: TestServer): Promise<Stage> {
   const realmIds = { DISTRICT: district.id, SCHOOL: school.id, GROUP: open.id, SECTION: section.id, USER: student.id };
   const realms = stageRealmTypes.map((type) => ({ type, id: realmIds[type] }));
   const posts = (await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))).flat();
+  // Albums live in groups and sections: the group's stands in for the realms that have none (their paths are 403).
+  const groupAlbum = await createAlbum({ type: 'GROUP', id: open.id }, { settingMemberPost: true });
+  const sectionAlbum = await createAlbum({ type: 'SECTION', id: section.id });
+  const albums = realms.map((realm) => (realm.type === 'SECTION' ? sectionAlbum : groupAlbum));
+  const items = new Map(
+    await Promise.all([groupAlbum, sectionAlbum].map(async (album) => [album.id, await createAlbumItem(album.id, teacher.id, { kind: 'IMAGE' })] as const)),
+  );
+  const comments = new Map(
+    await Promise.all(
+      [...items.values()].map(async (item) => [item.id, await db().albumComment.create({ data: { contentId: item.id, authorId: student.id, comment: 'fuzz' } })] as const),
+    ),
+  );
+  // Fresh files of each actor's for content creates: a create attaches them, so there are plenty.
+  const uploadsOf = {} as Record<Actor, { id: number }[]>;
+  for (const actor of actors) uploadsOf[actor] = await Promise.all(Array.from({ length: 24 }, () => createStoredUpload(world[actor].id)));
 
   const rest = {} as Record<Actor, RestClient>;
   const tokens = {} as Record<Actor, string>;
@@ -56,13 +81,17 @@ async function createStage(server: TestServer): Promise<Stage> {
     category: [category.id],
     credential: credentials,
     realm: realms.map((realm) => realm.id),
+    album: albums.map((album) => album.id),
+    content: albums.map((album) => items.get(album.id)!.id),
+    comment: albums.map((album) => comments.get(items.get(album.id)!.id)!.id),
+    upload: Object.values(uploadsOf).flat().map((upload) => upload.id),
   };
   const any = Object.values(ids).flat();
   return {
     rest,
     tokens,
-    resolve: ({ kind, index }) => {
-      const pool = kind === 'any' ? any : ids[kind];
+    resolve: ({ kind, index }, actor) => {
+      const pool = kind === 'any' ? any : kind === 'upload' && actor ? uploadsOf[actor].map((upload) => upload.id) : ids[kind];
       return pool[index % pool.length]!;
     },
   };

@@ -88,7 +88,12 @@ const actor = fc.constantFrom<Actor>('districtAdmin', 'districtAdmin', 'district
 /** A body in a report: whole when short, its start and length otherwise. */
 const excerpt = (text: string) => (text.length <= 2_000 ? text : `${text.slice(0, 2_000)}... (${text.length} characters)`);
 
-const kindOfSegment: Record<string, ObjectKind> = { districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post' };
+const kindOfSegment: Record<string, ObjectKind> = {
+  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post',
+  albums: 'album', album: 'album', content: 'content', comments: 'comment', comment: 'comment', upload: 'upload',
+};
+/** Kinds of which a stage holds one object per realm, in the order of its realms: a realm's path names its own. */
+const perRealm = new Set<ObjectKind | 'any'>(['post', 'album', 'content', 'comment']);
 
 const pathId = (kind: ObjectKind | 'any') =>
   fc.oneof(
@@ -114,12 +119,17 @@ function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
   };
   const kindBefore = (index: number) => kindOfSegment[segments[index - 1] ?? ''] ?? 'any';
   const prefixOf = (type: string) => Object.keys(realmPrefixes).find((prefix) => realmPrefixes[prefix] === type)!;
-  const anchored = fc.nat(stageRealmTypes.length - 1).chain((realm) =>
+  // Mostly a realm the route supports; sometimes any (a 403).
+  const supported = stageRealmTypes.flatMap((type, index) => (!route.realms || route.realms.includes(type) ? [index] : []));
+  const realmIndex = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...supported) }, { weight: 1, arbitrary: fc.nat(stageRealmTypes.length - 1) });
+  const anchored = realmIndex.chain((realm) =>
     fc.tuple(
       ...segments.map((segment, index) => {
         if (segment === '[realm]') return fc.constant([prefixOf(stageRealmTypes[realm]), new ExistingId('realm', realm, true)]);
         if (word(segment)) return word(segment)!;
-        if (/^\{\w+\}$/.test(segment)) return kindBefore(index) === 'post' ? fc.constant(new ExistingId('post', realm, true)) : pathId(kindBefore(index));
+        if (/^\{\w+\}$/.test(segment)) {
+          return perRealm.has(kindBefore(index)) ? fc.constant(new ExistingId(kindBefore(index) as ObjectKind, realm, true)) : pathId(kindBefore(index));
+        }
         return fc.constant(segment);
       }),
     ),
@@ -206,7 +216,7 @@ function bodyTargets(routes: readonly RestRoute[], schema: GraphQLSchema, server
           bytes: byteSpoiler,
         });
         return fuzzTarget(`${route.method} ${route.path} (${notation})`, sample, async (stage, request) => {
-          const resolve = (value: unknown) => materialize(value, stage.resolve);
+          const resolve = (value: unknown) => materialize(value, (id) => stage.resolve(id, request.actor));
           const path = `/${(resolve(request.path) as unknown[]).flat().join('/')}`;
           const body = resolve(request.body);
           const text = notation === 'json' ? encodeJson(body, request.encoding as JsonSpoiler) : encodeXml(body, request.encoding as XmlStyle);
@@ -263,7 +273,7 @@ export function graphqlTargets(schema: GraphQLSchema, server: TestServer): FuzzT
           accept: fc.constantFrom('application/json', 'application/graphql-response+json'),
         });
         return fuzzTarget(`${operation} ${field.name}`, sample, async (stage, request) => {
-          const body = JSON.stringify({ query, variables: materialize(request.variables, stage.resolve) });
+          const body = JSON.stringify({ query, variables: materialize(request.variables, (id) => stage.resolve(id, request.actor)) });
           const response = await server.app.fetch(
             new Request(new URL('/graphql', testOrigin), {
               method: 'POST',

@@ -17,11 +17,17 @@ import {
 import { z } from 'zod';
 
 /** The kinds of object a fuzz stage holds, by which path ids and GraphQL ids are drawn. */
-const objectKinds = ['district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm'] as const;
+const objectKinds = [
+  'district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm', 'album', 'content', 'comment', 'upload',
+] as const;
 export type ObjectKind = (typeof objectKinds)[number];
+
+/** Members that name uploaded files by another name: `file-attachment/id`, `extras/fid`, GraphQL `files`. */
+const uploadMembers = new Set(['file-attachment', 'fid', 'files']);
 
 /** The kind of object an id member names, from the member's name: `school_id`, `buildingId`, `category`; any otherwise. */
 export function kindNamed(name: string): ObjectKind | 'any' {
+  if (uploadMembers.has(name)) return 'upload';
   const stem = name.replace(/(_id|Id)$/, '').toLowerCase();
   return (objectKinds as readonly string[]).includes(stem) ? (stem as ObjectKind) : 'any';
 }
@@ -180,24 +186,28 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
   const vocabulary = vocabularyOf(graphqlSchema);
   const accepts = (member: z.ZodType, value: unknown) => member.safeParse(value).success;
 
-  function member(name: string, node: z.ZodType): fc.Arbitrary<unknown> {
-    if (node instanceof z.ZodOptional) return member(name, node.unwrap() as z.ZodType);
-    if (node instanceof z.ZodObject) return mostlyValid(object(node));
-    if (node instanceof z.ZodArray) return mostlyValid(fc.array(member(name, node.element as z.ZodType), { maxLength: 3 }));
+  function member(name: string, node: z.ZodType, parent: string): fc.Arbitrary<unknown> {
+    if (node instanceof z.ZodOptional) return member(name, node.unwrap() as z.ZodType, parent);
+    // A member read and then transformed (extras' wire names to GraphQL's): generated as it is read.
+    if (node instanceof z.ZodPipe && (node.in instanceof z.ZodObject || node.in instanceof z.ZodArray)) return member(name, node.in as z.ZodType, parent);
+    if (node instanceof z.ZodObject) return mostlyValid(object(node, name));
+    if (node instanceof z.ZodArray) return mostlyValid(fc.array(member(name, node.element as z.ZodType, parent), { maxLength: 3 }));
     const words = vocabulary.filter((word) => accepts(node, word));
+    const takesIds = accepts(node, '12') || accepts(node, 12);
     const valid = [
       ...(words.length ? [fc.constantFrom(...words)] : []),
-      ...patternsOf(node).map((pattern) => fc.stringMatching(pattern)),
+      // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects.
+      ...(takesIds ? [] : patternsOf(node).map((pattern) => fc.stringMatching(pattern))),
       ...(accepts(node, 'Any text') ? [plainText, unusualText] : []),
-      ...(accepts(node, '12') || accepts(node, 12) ? [existingId(kindNamed(name))] : []),
+      ...(takesIds ? [existingId(idKind(name, parent))] : []),
     ];
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
   }
 
-  function object(node: z.ZodObject): fc.Arbitrary<Record<string, unknown>> {
+  function object(node: z.ZodObject, name = ''): fc.Arbitrary<Record<string, unknown>> {
     const shape = node.shape as Record<string, z.ZodType>;
     const requiredKeys = Object.keys(shape).filter((key) => !(shape[key] instanceof z.ZodOptional));
-    const members = Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, member(key, child)]));
+    const members = Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, member(key, child, name)]));
     return fc.record(members, { requiredKeys });
   }
 

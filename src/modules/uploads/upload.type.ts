@@ -31,3 +31,47 @@ export const UploadType = builder.prismaObject('Upload', {
     }),
   }),
 });
+
+/** Browsers may show these inline; anything else is served as an attachment. */
+const inlineKinds = new Set(['IMAGE', 'VIDEO', 'AUDIO']);
+
+export interface StoredFile {
+  key: string;
+  contentType: string;
+  filename: string;
+  inline: boolean;
+}
+
+/** The stored bytes of an attached upload, as the /v1 file routes serve them. */
+export const StoredFileType = builder.objectRef<StoredFile>('StoredFile').implement({
+  description: 'Where the server keeps a file\'s bytes, for its own /v1 file routes (the key is opaque and grants nothing).',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'Opaque storage key.' }),
+    contentType: t.exposeString('contentType', { description: 'Media type the bytes are served with.' }),
+    filename: t.exposeString('filename', { description: 'File name offered to a browser saving it.' }),
+    inline: t.exposeBoolean('inline', { description: 'Whether browsers may show it in place (images, audio, video).' }),
+  }),
+});
+
+export const FileVariantEnum = builder.enumType('FileVariant', {
+  description: 'The original file, or the thumbnail made of an image.',
+  values: { ORIGINAL: { description: 'The file as uploaded.' }, THUMBNAIL: { description: 'A JPEG thumbnail (images only).' } },
+});
+
+/** The selection `storedFileOf` needs from an upload. */
+export const storedFileSelection = { storageKey: true, thumbnailKey: true, mimeType: true, filename: true, kind: true } as const;
+
+type StoredUpload = { storageKey: string; thumbnailKey: string | null; mimeType: string | null; filename: string; kind: string | null };
+
+export function storedFileOf(upload: StoredUpload, variant: 'ORIGINAL' | 'THUMBNAIL'): StoredFile | null {
+  if (variant === 'THUMBNAIL') {
+    if (!upload.thumbnailKey) return null;
+    return { key: upload.thumbnailKey, contentType: 'image/jpeg', filename: `thumbnail-${upload.filename}.jpg`, inline: true };
+  }
+  return {
+    key: upload.storageKey,
+    contentType: upload.mimeType ?? 'application/octet-stream',
+    filename: upload.filename,
+    inline: inlineKinds.has(upload.kind ?? 'FILE'),
+  };
+}
