@@ -3,8 +3,7 @@ import { loadServerKey } from './auth/server-key';
 import { ensureBootstrapCredential } from './bootstrap';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
-import { useFileStore } from './modules/uploads/file-store';
-import { openFolderFileStore } from './modules/uploads/folder-file-store';
+import { openFileStore, useFileStore } from './modules/uploads/file-store';
 
 /**
  * What the server and the CLI share at start: the database with migrations applied, the server key, and the store of
@@ -21,7 +20,7 @@ export async function boot(config: Config, logger: Logger): Promise<{ database: 
     const applied = await database.migrate((message) => logger.info(message));
     if (applied.length) logger.info({ applied }, 'migrations applied');
     const serverKey = await loadServerKey(config);
-    useFileStore(await openFolderFileStore(config.dataDir));
+    useFileStore(await openFileStore(config));
     if (config.bootstrap) {
       const { userId, created } = await ensureBootstrapCredential(serverKey, config.bootstrap);
       logger.info({ userId, created }, 'bootstrap credential ready');

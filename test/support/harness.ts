@@ -7,8 +7,7 @@ import { loadServerKey } from '../../src/auth/server-key';
 import { type Config, loadConfig } from '../../src/config';
 import { type Database, openDatabase } from '../../src/db/database';
 import { createLogger } from '../../src/logging';
-import { useFileStore } from '../../src/modules/uploads/file-store';
-import { openFolderFileStore } from '../../src/modules/uploads/folder-file-store';
+import { openFileStore, useFileStore } from '../../src/modules/uploads/file-store';
 import { createHttpServer } from '../../src/server';
 import { assertWireContract } from './contract';
 import { testOrigin } from './wire';
@@ -93,7 +92,7 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await database.migrate();
     const serverKey = await loadServerKey(config);
-    const files = await openFolderFileStore(config.dataDir);
+    const files = await openFileStore(config);
     useFileStore(files);
     closeFiles = () => files.close();
     const app = createApp({ config, database, serverKey, logger: createLogger(config) });

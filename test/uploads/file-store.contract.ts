@@ -37,6 +37,15 @@ export function fileStoreContract(name: string, open: () => Promise<FileStore>) 
       expect((await bytesOf(await store.read(k)))!.equals(Buffer.concat(parts))).toBe(true);
     });
 
+    it('writes a file of several multipart parts (12 MB in 64 KB chunks)', async () => {
+      const k = key();
+      const chunks = Array.from({ length: 192 }, () => randomBytes(64 * 1024));
+      await store.write(k, chunks);
+      expect(await store.size(k)).toBe(12 * 1024 * 1024);
+      const read = await bytesOf(await store.read(k, { start: 5 * 1024 * 1024 - 2, end: 5 * 1024 * 1024 + 1 }));
+      expect(read!.equals(Buffer.concat(chunks).subarray(5 * 1024 * 1024 - 2, 5 * 1024 * 1024 + 2))).toBe(true);
+    });
+
     it('reads a byte range, both ends included', async () => {
       const k = key();
       const bytes = randomBytes(1000);

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Config } from '../../config';
 
 /** A byte range of a stored file, both ends included (HTTP `Range: bytes=start-end`). */
 export interface ByteRange {
@@ -37,4 +38,11 @@ export function fileStore(): FileStore {
 
 export function useFileStore(store: FileStore | null): void {
   current = store;
+}
+
+/** The store the configuration names: the S3 bucket of S3_BUCKET, else the folder under DATA_DIR. */
+export async function openFileStore(config: Pick<Config, 's3' | 'dataDir'>): Promise<FileStore> {
+  // Loaded on demand: the AWS SDK is large, and most installations keep files in DATA_DIR.
+  if (config.s3) return (await import('./s3-file-store')).createS3FileStore(config.s3);
+  return (await import('./folder-file-store')).openFolderFileStore(config.dataDir);
 }
