@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
@@ -6,6 +6,7 @@ import { fileStore } from '../../src/modules/uploads/file-store';
 import { clientsFor } from '../support/client';
 import { type World, createAlbum, createGroup, createSection, createStoredUpload, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { md5, uploadFile } from '../support/uploads';
 import { v1 } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
 
@@ -28,17 +29,11 @@ beforeAll(async () => {
   await clients.graphqlFor(['teacher', 'student'], w);
 });
 
-const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
 const url = (path: string) => `${v1}${path}`;
 const wav = () => Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), randomBytes(2000)]);
 const mp4 = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), randomBytes(5000)]);
 
-async function upload(person: Person, bytes: Buffer, filename = 'file.bin'): Promise<number> {
-  const client = await as(w[person]);
-  const created = await client.post('/upload', { filename, filesize: bytes.length, md5_checksum: md5(bytes) });
-  expect((await client.put(`/upload/${created.json.id}`, bytes)).status).toBe(200);
-  return created.json.id;
-}
+const upload = async (person: Person, bytes: Buffer, filename?: string) => uploadFile(await as(w[person]), bytes, filename);
 
 const groupAlbum = (fields: Parameters<typeof createAlbum>[1] = {}) => createAlbum({ type: 'GROUP', id: group.id }, fields);
 const base = (albumId: number) => `/groups/${group.id}/albums/${albumId}`;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
@@ -6,6 +5,7 @@ import type { RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
 import { type World, createAlbum, createGroup, createSection, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { uploadFile } from '../support/uploads';
 import { v1, xmlHead } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
 
@@ -28,17 +28,9 @@ beforeAll(async () => {
   await clients.restFor(['teacher', 'student', 'parent', 'outsider', 'schoolAdmin'], w);
 });
 
-const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
 const url = (path: string) => `${v1}${path}`;
 
-/** The two steps of an upload, as `person`: the stored file's id. */
-async function upload(person: Person, bytes: Buffer, filename = 'file.bin'): Promise<number> {
-  const client = await as(w[person]);
-  const created = await client.post('/upload', { filename, filesize: bytes.length, md5_checksum: md5(bytes) });
-  expect(created.status).toBe(201);
-  expect((await client.put(`/upload/${created.json.id}`, bytes)).status).toBe(200);
-  return created.json.id;
-}
+const upload = async (person: Person, bytes: Buffer, filename?: string) => uploadFile(await as(w[person]), bytes, filename);
 
 interface RealmCase {
   name: string;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/database';
 import { fileStore } from '../../src/modules/uploads/file-store';
 import { sweepUploads } from '../../src/modules/uploads/upload.service';
@@ -136,12 +136,29 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     const bytes = randomBytes(1000);
     bytes[0] = 0;
     const { id } = await announced(bytes);
-    const { storageKey } = await storedRow(id);
+    const written = vi.spyOn(fileStore(), 'write');
     const refused = await expectNothingWritten(() => put(id, spoil(bytes)));
     expect(refused.status).toBe(400);
     expect(refused.json.issues.map((issue: { field: string }) => issue.field)).toEqual([field]);
-    expect(await fileStore().size(storageKey)).toBeNull();
+    const keys = written.mock.calls.map(([key]) => key);
+    written.mockRestore();
+    expect(keys).toHaveLength(1);
+    expect(await fileStore().size(keys[0]!)).toBeNull();
     expect((await put(id, bytes)).status).toBe(200);
+  });
+
+  it('stores one of two concurrent PUTs of an upload and refuses the other with 409, keeping only the winner\'s file', async () => {
+    const bytes = randomBytes(200_000);
+    const { id } = await announced(bytes);
+    const written = vi.spyOn(fileStore(), 'write');
+    const answers = await Promise.all([put(id, bytes), put(id, bytes)]);
+    const keys = written.mock.calls.map(([key]) => key);
+    written.mockRestore();
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const { storageKey } = await storedRow(id);
+    expect(await fileStore().size(storageKey)).toBe(bytes.length);
+    const losers = keys.filter((key) => key !== storageKey && !key.endsWith('-thumb'));
+    for (const key of losers) expect(await fileStore().size(key)).toBeNull();
   });
 
   it('answers 413 when Content-Length is over UPLOAD_LIMIT, before reading the body', async () => {

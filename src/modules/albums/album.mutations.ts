@@ -65,12 +65,6 @@ const CreatedAlbumContent = builder.objectRef<{ items: unknown[] }>('CreatedAlbu
 });
 
 const optionalRealm = { type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' } as const;
-const toNumbers = <T extends { files: (string | number)[]; extras?: { fid: string | number }[] | null }>(input: T) => ({
-  ...input,
-  files: input.files.map((file) => (/^\d{1,15}$/.test(String(file)) ? Number(file) : file)),
-  extras: input.extras?.map((extra) => ({ ...extra, fid: /^\d{1,15}$/.test(String(extra.fid)) ? Number(extra.fid) : extra.fid })),
-});
-
 objectMutation('createAlbum', {
   type: 'Album',
   description: 'Creates a media album in a section or group the viewer administers.',
@@ -94,7 +88,7 @@ resultMutation('createAlbumContent', {
     'Adds the viewer\'s uploaded files to an album in one transaction (administrators; members too while settingMemberPost ' +
     'is on). A file that is unknown, someone else\'s, not stored yet or attached already fails the whole request.',
   args: (arg) => ({ albumId: arg.id({ required: true }), realm: arg(optionalRealm), input: arg(required(CreateAlbumContentInput)) }),
-  resolve: (viewer, args) => createAlbumContent(viewer, parseId(args.albumId, 'albumId'), realmOf(args.realm), toNumbers(args.input)),
+  resolve: (viewer, args) => createAlbumContent(viewer, parseId(args.albumId, 'albumId'), realmOf(args.realm), args.input),
 });
 objectMutation('updateAlbumContent', {
   type: 'AlbumContent',

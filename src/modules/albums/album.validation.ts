@@ -17,15 +17,18 @@ export const maxFilesPerCreate = 100;
 
 const caption = clearable(text(10_000), '');
 
+/** A file (upload) id: an integer on the wire, a numeric string as a GraphQL ID. */
+const fileId = z.union([z.int().min(0), z.string().regex(/^\d{1,15}$/).transform(Number)], { error: 'must be a file id' });
+
 export const createContentSchema = z.object({
   files: z
-    .array(z.int().min(0, 'must be a file id'))
+    .array(fileId)
     .min(1, 'name at least one uploaded file')
     .max(maxFilesPerCreate, `at most ${maxFilesPerCreate} files at once`),
   extras: z
     .array(
       z.object({
-        fid: z.int('must be the id of a file in files'),
+        fid: fileId,
         caption: caption.nullish(),
         displayOrder: z.int().min(-1_000_000).max(1_000_000).nullish(),
         albumCover: z.boolean().nullish(),

@@ -101,36 +101,43 @@ export async function receiveUploadContent(viewer: Viewer, id: number, content: 
   const { body, declaredLength } = bodyOf(content);
   if (declaredLength !== null && declaredLength > settings.limitBytes) throw tooLarge();
   const store = fileStore();
+  // Each attempt writes under a key of its own, so that concurrent PUTs to one upload never touch each other's bytes;
+  // the attempt that stores the upload makes its key the upload's.
+  const key = newStorageKey();
+  const removeAttempt = () => Promise.all([store.remove(key), store.remove(thumbnailKeyOf(key))]);
   const seen = { size: 0, md5: createHash('md5'), head: [] as Buffer[] };
-  await store.write(upload.storageKey, body ? measured(body, upload.filesize, seen) : []);
-  const issues: FieldIssue[] = [];
-  if (seen.size !== upload.filesize) issues.push({ field: 'filesize', message: `the file has ${seen.size} bytes, not the announced ${upload.filesize}` });
-  else if (seen.md5.digest('hex') !== upload.md5Checksum) issues.push({ field: 'md5Checksum', message: 'the file does not match the announced checksum' });
-  if (issues.length) {
-    await store.remove(upload.storageKey);
-    throw new ValidationError(issues);
-  }
-  const thumbnailKey = thumbnailKeyOf(upload.storageKey);
-  const media = await examineFile(store, upload.storageKey, Buffer.concat(seen.head), upload.filename, thumbnailKey);
-  return writeTransaction(async (tx) => {
-    const stored = await tx.upload.updateMany({
-      where: { id, status: 'PENDING', discardedAt: null },
-      data: {
-        status: 'STORED',
-        storedAt: new Date(),
-        kind: media.kind,
-        mimeType: media.mimeType,
-        width: media.width,
-        height: media.height,
-        thumbnailKey: media.thumbnail?.key ?? null,
-        thumbnailWidth: media.thumbnail?.width ?? null,
-        thumbnailHeight: media.thumbnail?.height ?? null,
-      },
+  await store.write(key, body ? measured(body, upload.filesize, seen) : []);
+  try {
+    const issues: FieldIssue[] = [];
+    if (seen.size !== upload.filesize) issues.push({ field: 'filesize', message: `the file has ${seen.size} bytes, not the announced ${upload.filesize}` });
+    else if (seen.md5.digest('hex') !== upload.md5Checksum) issues.push({ field: 'md5Checksum', message: 'the file does not match the announced checksum' });
+    if (issues.length) throw new ValidationError(issues);
+    const media = await examineFile(store, key, Buffer.concat(seen.head), upload.filename, thumbnailKeyOf(key));
+    return await writeTransaction(async (tx) => {
+      const stored = await tx.upload.updateMany({
+        where: { id, status: 'PENDING', discardedAt: null },
+        data: {
+          status: 'STORED',
+          storedAt: new Date(),
+          storageKey: key,
+          kind: media.kind,
+          mimeType: media.mimeType,
+          width: media.width,
+          height: media.height,
+          thumbnailKey: media.thumbnail?.key ?? null,
+          thumbnailWidth: media.thumbnail?.width ?? null,
+          thumbnailHeight: media.thumbnail?.height ?? null,
+        },
+      });
+      // Another PUT to the same upload finished first.
+      if (stored.count === 0) throw new ConflictError('The bytes of this upload were stored already', 'id');
+      return tx.upload.findUniqueOrThrow({ ...query, where: { id } });
     });
-    // Another PUT of the same bytes (same size and checksum, same key) finished first.
-    if (stored.count === 0) throw new ConflictError('The bytes of this upload were stored already', 'id');
-    return tx.upload.findUniqueOrThrow({ ...query, where: { id } });
-  });
+  } catch (error) {
+    // Nothing of a refused or failed attempt is kept.
+    await removeAttempt();
+    throw error;
+  }
 }
 
 /**
