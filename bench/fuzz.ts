@@ -18,6 +18,7 @@ import { createApp } from '../src/app';
 import { loadServerKey } from '../src/auth/server-key';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
+import { openFileStore, useFileStore } from '../src/modules/uploads/file-store';
 import { schema } from '../src/graphql/schema';
 import { createLogger } from '../src/logging';
 import { restRoutes } from '../src/rest/routes';
@@ -58,6 +59,7 @@ async function startServer(databaseUrl: string | null): Promise<TestServer> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const serverKey = await loadServerKey(config);
+  useFileStore(await openFileStore(config));
   const app = createApp({ config, database, serverKey, logger: createLogger(config) });
   // As in the suite: every /v1 answer is held to its route's wire contract; a breach fails the request's property.
   const checkedFetch = async (request: Request) => {

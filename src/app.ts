@@ -21,6 +21,8 @@ import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
 import { useCalendarFeeds } from './modules/calendar/calendar-feed.http';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
+import { fileStore } from './modules/uploads/file-store';
+import { configureUploads } from './modules/uploads/upload.service';
 
 export interface AppOptions {
   config: Config;
@@ -79,6 +81,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const linkOrigin = createLinkOrigin(config);
   const rateLimiter = createRateLimiter(config.rateLimit, redis, logger);
   limitSubscriptionsPerCredential(config.subscriptionsPerCredential);
+  configureUploads(config);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -99,7 +102,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
-      return { viewer, requestId: requestIdOf(request), serverKey, linkOrigin: linkOrigin(request, initialContext) };
+      return { viewer, requestId: requestIdOf(request), serverKey, origin: linkOrigin(request, initialContext) };
     },
     plugins: [
       useRequestLogging(logger),
@@ -112,7 +115,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useCalendarFeeds(),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
-      useRestFacade({ routes: restRoutes, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),
+      useRestFacade({ routes: restRoutes, files: fileStore, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),
       // After the facade, whose onResponse answers OPTIONS on every /v1 path.
       useRestReferencePreflight(),
       // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.

@@ -3,8 +3,12 @@ import { loadServerKey } from './auth/server-key';
 import { ensureBootstrapCredential } from './bootstrap';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
+import { openFileStore, useFileStore } from './modules/uploads/file-store';
 
-/** What the server and the CLI share at start: the database with migrations applied, and the server key. */
+/**
+ * What the server and the CLI share at start: the database with migrations applied, the server key, and the store of
+ * uploaded files (`DATA_DIR/files`).
+ */
 export async function boot(config: Config, logger: Logger): Promise<{ database: Database; serverKey: Buffer }> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -16,6 +20,7 @@ export async function boot(config: Config, logger: Logger): Promise<{ database: 
     const applied = await database.migrate((message) => logger.info(message));
     if (applied.length) logger.info({ applied }, 'migrations applied');
     const serverKey = await loadServerKey(config);
+    useFileStore(await openFileStore(config));
     if (config.bootstrap) {
       const { userId, created } = await ensureBootstrapCredential(serverKey, config.bootstrap);
       logger.info({ userId, created }, 'bootstrap credential ready');

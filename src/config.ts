@@ -22,6 +22,20 @@ export interface AuthFailureLimits {
   anonymousPerAddress: RateLimit | null;
 }
 
+/** An S3-compatible bucket for uploaded files (S3_*); the folder DATA_DIR/files when not configured. */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** An S3-compatible service's URL (MinIO, Ceph, ...); AWS when null. */
+  endpoint: string | null;
+  /** Path-style URLs (`endpoint/bucket/key`), which most S3-compatible services need. */
+  forcePathStyle: boolean;
+  /** Static credentials; the AWS SDK's default chain (environment, instance role) when null. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  /** Prefix of every object key, so one bucket can serve several installations. */
+  prefix: string;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -39,6 +53,11 @@ export interface Config {
   redisUrl: string | null;
   rateLimit: RateLimit | null;
   bodyLimitBytes: number;
+  /** Largest uploaded file (`PUT /v1/upload/{id}`), in bytes. */
+  uploadLimitBytes: number;
+  /** How long an upload may stay unattached before the sweep removes it, in milliseconds. */
+  uploadUnattachedTtlMs: number;
+  s3: S3Settings | null;
   /** Deadline of one GraphQL execution (and of one PostgreSQL statement), in milliseconds. */
   queryTimeoutMs: number;
   /** Concurrent GraphQL subscriptions one credential may hold in this instance (graphql-ws and SSE together). */
@@ -56,21 +75,25 @@ export class ConfigError extends Error {
   }
 }
 
-const sizeUnits: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2 };
+const sizeUnits: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+/** Upload sizes are stored and served as 32-bit integers (GraphQL's Int). */
+const maxUploadLimit = 2 ** 31 - 1;
 const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600 };
 
-/** `10s`, `500ms`, `1m`; a bare number is seconds. */
+const durationMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `10s`, `500ms`, `1m`, `24h`, `7d`; a bare number is seconds. */
 function parseDurationMs(text: string): number | null {
-  const match = /^(\d+)\s*(ms|s|m)?$/i.exec(text.trim());
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(text.trim());
   if (!match || Number(match[1]) < 1) return null;
-  return Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[(match[2] ?? 's').toLowerCase() as 'ms' | 's' | 'm'];
+  return Number(match[1]) * durationMs[(match[2] ?? 's').toLowerCase() as keyof typeof durationMs];
 }
 
 const hostPattern = /^(?:[a-z\d-]+(?:\.[a-z\d-]+)*|\[[\da-f:.]+\])(?::\d{1,5})?$/;
 const parseHostList = (text: string) => text.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
 
 function parseSize(text: string): number | null {
-  const match = /^(\d+)\s*(b|kb?|mb?)?$/i.exec(text.trim());
+  const match = /^(\d+)\s*(b|kb?|mb?|gb?)?$/i.exec(text.trim());
   return match ? Number(match[1]) * sizeUnits[(match[2] ?? 'b').toLowerCase()] : null;
 }
 
@@ -108,6 +131,17 @@ const environmentSchema = z
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
     RATE_LIMIT: optional.default('15/5s'),
     BODY_LIMIT: optional.default('1mb'),
+    UPLOAD_LIMIT: optional.default('100mb'),
+    UPLOAD_UNATTACHED_TTL: optional.default('24h'),
+    S3_BUCKET: optional.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional()),
+    S3_REGION: optional.default('us-east-1'),
+    S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    S3_FORCE_PATH_STYLE: optional
+      .transform((value) => value?.toLowerCase())
+      .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).optional()),
+    S3_ACCESS_KEY_ID: optional,
+    S3_SECRET_ACCESS_KEY: optional,
+    S3_PREFIX: optional.pipe(z.string().regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'must be a key prefix of letters, digits and !_.*\'()/-').default('')),
     QUERY_TIMEOUT: optional.default('10s'),
     SUBSCRIPTIONS_PER_CREDENTIAL: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(25)),
     OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
@@ -147,6 +181,19 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (parseSize(value('BODY_LIMIT') ?? '1mb') === null) {
     problems.push('BODY_LIMIT: must be a size such as 1mb, 512kb or 65536');
   }
+  const s3Variables = ['S3_REGION', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'];
+  const strayS3 = s3Variables.filter((name) => value(name));
+  if (!value('S3_BUCKET') && strayS3.length) problems.push(`S3_BUCKET: is required with ${strayS3.join(', ')}`);
+  if (Boolean(value('S3_ACCESS_KEY_ID')) !== Boolean(value('S3_SECRET_ACCESS_KEY'))) {
+    problems.push('S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  const uploadLimit = parseSize(value('UPLOAD_LIMIT') ?? '100mb');
+  if (uploadLimit === null || uploadLimit < 1 || uploadLimit > maxUploadLimit) {
+    problems.push('UPLOAD_LIMIT: must be a size from 1 byte to 2047mb, such as 100mb or 1gb');
+  }
+  if (parseDurationMs(value('UPLOAD_UNATTACHED_TTL') ?? '24h') === null) {
+    problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
+  }
   return problems;
 }
 
@@ -176,6 +223,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     rateLimit: parseRateLimit(e.RATE_LIMIT) ?? null,
     bodyLimitBytes: parseSize(e.BODY_LIMIT)!,
+    uploadLimitBytes: parseSize(e.UPLOAD_LIMIT)!,
+    uploadUnattachedTtlMs: parseDurationMs(e.UPLOAD_UNATTACHED_TTL)!,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          endpoint: e.S3_ENDPOINT ?? null,
+          // S3-compatible services mostly need path-style URLs; AWS wants virtual-hosted ones.
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'on' : Boolean(e.S3_ENDPOINT),
+          credentials:
+            e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+          prefix: e.S3_PREFIX,
+        }
+      : null,
     queryTimeoutMs: parseDurationMs(e.QUERY_TIMEOUT)!,
     subscriptionsPerCredential: e.SUBSCRIPTIONS_PER_CREDENTIAL,
     oauthSkewSeconds: e.OAUTH_TIMESTAMP_SKEW,

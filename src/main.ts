@@ -8,6 +8,7 @@ import { DataDirInUseError } from './db/data-dir-lock';
 import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
 import { endSubscriptions, useRedisEventBus } from './events/bus';
 import { createLogger } from './logging';
+import { sweepUploads } from './modules/uploads/upload.service';
 import { pruneIdempotencyKeys } from './rest/idempotency';
 import { createHttpServer } from './server';
 
@@ -100,6 +101,7 @@ function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
 const sweeps = [
   sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
   sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
+  sweep('unattached upload', 15 * 60_000, () => sweepUploads()),
 ];
 
 server.listen(config.port, config.host, () => {

@@ -28,6 +28,9 @@ describe('loadConfig', () => {
       redisUrl: null,
       rateLimit: { points: 15, windowSeconds: 5 },
       bodyLimitBytes: 1024 * 1024,
+      uploadLimitBytes: 100 * 1024 * 1024,
+      uploadUnattachedTtlMs: 24 * 3_600_000,
+      s3: null,
       queryTimeoutMs: 10_000,
       subscriptionsPerCredential: 25,
       allowedHosts: new Set(),
@@ -65,6 +68,8 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       RATE_LIMIT: '100/1m',
       BODY_LIMIT: '512kb',
+      UPLOAD_LIMIT: '1gb',
+      UPLOAD_UNATTACHED_TTL: '2h',
       QUERY_TIMEOUT: '2500ms',
       SUBSCRIPTIONS_PER_CREDENTIAL: '5',
       ALLOWED_HOSTS: 'api.example.org, Lectern.Local:8080',
@@ -89,6 +94,9 @@ describe('loadConfig', () => {
       redisUrl: 'redis://cache:6379',
       rateLimit: { points: 100, windowSeconds: 60 },
       bodyLimitBytes: 512 * 1024,
+      uploadLimitBytes: 1024 ** 3,
+      uploadUnattachedTtlMs: 2 * 3_600_000,
+      s3: null,
       queryTimeoutMs: 2500,
       subscriptionsPerCredential: 5,
       allowedHosts: new Set(['api.example.org', 'lectern.local:8080']),
@@ -146,6 +154,45 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['1gb', 1024 ** 3],
+    ['250mb', 250 * 1024 ** 2],
+    ['2047mb', 2047 * 1024 ** 2],
+    ['1', 1],
+  ])('reads UPLOAD_LIMIT=%s', (value, expected) => {
+    expect(loadConfig({ UPLOAD_LIMIT: value }).uploadLimitBytes).toBe(expected);
+  });
+
+  it('reads S3_* into the bucket settings; an endpoint implies path-style URLs unless told otherwise', () => {
+    expect(
+      loadConfig({ S3_BUCKET: 'school-files', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_PREFIX: 'lectern/' }).s3,
+    ).toEqual({
+      bucket: 'school-files',
+      region: 'us-east-1',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      prefix: 'lectern/',
+    });
+    expect(loadConfig({ S3_BUCKET: 'school-files', S3_REGION: 'eu-west-1' }).s3).toEqual({
+      bucket: 'school-files',
+      region: 'eu-west-1',
+      endpoint: null,
+      forcePathStyle: false,
+      credentials: null,
+      prefix: '',
+    });
+    expect(loadConfig({ S3_BUCKET: 'b-1', S3_ENDPOINT: 'https://s3.example.org', S3_FORCE_PATH_STYLE: 'off' }).s3?.forcePathStyle).toBe(false);
+  });
+
+  it.each([
+    ['30m', 30 * 60_000],
+    ['7d', 7 * 86_400_000],
+    ['3600', 3_600_000],
+  ])('reads UPLOAD_UNATTACHED_TTL=%s', (value, expected) => {
+    expect(loadConfig({ UPLOAD_UNATTACHED_TTL: value }).uploadUnattachedTtlMs).toBe(expected);
+  });
+
+  it.each([
     [{ PORT: 'abc' }, 'PORT: Invalid input: expected number, received NaN'],
     [{ PORT: '70000' }, 'PORT: Too big: expected number to be <=65535'],
     [{ PORT: '80.5' }, 'PORT: Invalid input: expected int, received number'],
@@ -165,6 +212,15 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL: must be a redis:// URL'],
     [{ OAUTH_TIMESTAMP_SKEW: '0' }, 'OAUTH_TIMESTAMP_SKEW: Too small: expected number to be >=1'],
     [{ SEED_DEMO: 'yes' }, 'SEED_DEMO: must be auto, on or off'],
+    [{ UPLOAD_LIMIT: 'big' }, 'UPLOAD_LIMIT: must be a size from 1 byte to 2047mb, such as 100mb or 1gb'],
+    [{ UPLOAD_LIMIT: '2gb' }, 'UPLOAD_LIMIT: must be a size from 1 byte to 2047mb, such as 100mb or 1gb'],
+    [{ UPLOAD_LIMIT: '0' }, 'UPLOAD_LIMIT: must be a size from 1 byte to 2047mb, such as 100mb or 1gb'],
+    [{ S3_ENDPOINT: 'http://minio:9000' }, 'S3_BUCKET: is required with S3_ENDPOINT'],
+    [{ S3_BUCKET: 'Not_A_Bucket' }, 'S3_BUCKET: must be an S3 bucket name'],
+    [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together'],
+    [{ S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT: must be an http(s) URL'],
+    [{ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE: must be on or off'],
+    [{ UPLOAD_UNATTACHED_TTL: 'never' }, 'UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d'],
     [{ BOOTSTRAP_CONSUMER_KEY: 'k' }, 'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
     [{ BOOTSTRAP_CONSUMER_SECRET: 's' }, 'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
   ])('refuses %j, naming the variable', (env, problem) => {

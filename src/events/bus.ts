@@ -36,14 +36,17 @@ let bus: PubSub<Topics> = createPubSub<Topics>({ eventTarget: inProcessTarget() 
  * a subscriber client that is still connecting loses the first events.
  */
 export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
-  // The event target does not wait for (un)subscribing: a subscription that ends while the connection closes (at
-  // shutdown) would be an unhandled rejection. Failures need no handling here: ioredis resubscribes on reconnect.
+  // The event target waits for neither (un)subscribing nor publishing: one that meets a closing connection (at
+  // shutdown, or while Redis is away) would be an unhandled rejection, which ends the process. Failures need no
+  // handling here: ioredis resubscribes on reconnect, and a live event missed is what Redis pub/sub promises anyway.
   const subscriber = {
     on: (event: 'message', listener: (channel: string, message: string) => void) => subscribeClient.on(event, listener),
     subscribe: (channel: string) => subscribeClient.subscribe(channel).catch(() => undefined),
     unsubscribe: (channel: string) => subscribeClient.unsubscribe(channel).catch(() => undefined),
   };
-  bus = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient: subscriber as unknown as Redis }) });
+  const publisher = { publish: (channel: string, message: string) => publishClient.publish(channel, message).catch(() => undefined) };
+  const eventTarget = createRedisEventTarget({ publishClient: publisher as unknown as Redis, subscribeClient: subscriber as unknown as Redis });
+  bus = createPubSub<Topics>({ eventTarget });
 }
 
 export function publishEvents(events: readonly DomainEventMessage[]) {

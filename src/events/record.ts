@@ -15,6 +15,17 @@ export interface DomainEventInput<Data> {
 }
 
 const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, DomainEventMessage[]>();
+const tasksAfterCommit = new WeakMap<Prisma.TransactionClient, (() => Promise<void>)[]>();
+
+/**
+ * Runs `task` once the write transaction `tx` has committed (removing stored files of deleted rows), before the
+ * write's answer goes out. A task that fails is left to the periodic sweep that also backs it up after a crash.
+ */
+export function afterCommit(tx: Prisma.TransactionClient, task: () => Promise<void>): void {
+  const tasks = tasksAfterCommit.get(tx);
+  if (!tasks) throw new Error('afterCommit must run inside writeTransaction');
+  tasks.push(task);
+}
 
 type TransactionHook = (tx: Prisma.TransactionClient) => Promise<void>;
 const transactionHooks = new AsyncLocalStorage<TransactionHook>();
@@ -33,14 +44,17 @@ export function joinWriteTransactions<T>(hook: TransactionHook, run: () => T): T
  */
 export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   const recorded: DomainEventMessage[] = [];
+  const tasks: (() => Promise<void>)[] = [];
   const hook = transactionHooks.getStore();
   const result = await db().$transaction(async (tx) => {
     eventsOfTransaction.set(tx, recorded);
+    tasksAfterCommit.set(tx, tasks);
     const value = await work(tx);
     await hook?.(tx);
     return value;
   });
   publishEvents(recorded);
+  for (const task of tasks) await task().catch(() => {});
   return result;
 }
 

@@ -15,8 +15,13 @@ export interface Context {
   requestId: string;
   /** Encrypts consumer secrets issued by mutations. */
   serverKey: Buffer;
-  /** The base URL of links this server hands out (PUBLIC_URL, or a host it trusts), such as a calendar feed's. */
-  linkOrigin: string;
+  /** The base URL links start with (PUBLIC_URL, or the request's vouched-for origin), such as an upload's location. */
+  origin: string;
+  /**
+   * The raw request body of a `/v1` route that streams it (`PUT /v1/upload/{id}`), handed over by the REST facade;
+   * absent on /graphql, whose body is the operation.
+   */
+  rawBody?: { stream: ReadableStream<Uint8Array> | null; declaredLength: number | null };
 }
 
 /** Context after the `authenticated` scope has passed. */

@@ -15,6 +15,8 @@ import '../modules/friends';
 import '../modules/calendar';
 import '../modules/grading-groups';
 import '../modules/pages';
+import '../modules/uploads';
+import '../modules/albums';
 
 export const schema = builder.toSchema();
 

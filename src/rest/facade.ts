@@ -5,6 +5,7 @@ import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable';
 import { requestIdOf } from '../logging';
 import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
 import type { LinkOrigin } from './link-origin';
+import { type FileSource, RangeNotSatisfiableError, StoredFileMissingError, serveFile } from './file-response';
 import { type LinkBuilder, MissingObjectError, type Page, PayloadError, type RestOutcome, type RestRoute } from './route';
 import { createRouter } from './router';
 import { WireInputError } from './wire-body';
@@ -12,6 +13,8 @@ import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
+  /** The bytes of files that routes serve (album content). */
+  files: () => FileSource;
   linkOrigin: LinkOrigin;
   bodyLimitBytes: number;
   logger: Logger;
@@ -70,6 +73,11 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
     .finally(() => clearTimeout(cutOff));
 }
 
+function declaredLength(request: Request): number | null {
+  const header = request.headers.get('content-length');
+  return header && /^\d+$/.test(header) ? Number(header) : null;
+}
+
 async function readBody(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw new RestError(413, `Request body exceeds the limit of ${limit} bytes`);
@@ -121,11 +129,13 @@ function render(outcome: RestOutcome, format: WireFormat): Response {
 /** Maps any failure to a status and a short message; unexpected ones are logged with the request id and hidden. */
 function failure(error: unknown, route: RestRoute | null, requestId: string, logger: Logger): RestError {
   if (error instanceof RestError) return error;
-  if (error instanceof MissingObjectError) return new RestError(404, 'Not found');
+  if (error instanceof MissingObjectError || error instanceof StoredFileMissingError) return new RestError(404, 'Not found');
+  if (error instanceof RangeNotSatisfiableError) return new RestError(416, error.message, { 'content-range': `bytes */${error.size}` });
   if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.reason }]);
   if (error instanceof XmlBodyError) return new RestError(400, `Malformed XML body: ${error.message}`);
   if (error instanceof PayloadError) {
-    const issues = error.issues.map((issue) => ({ field: route?.body?.wireName(issue.field) ?? issue.field, message: issue.message }));
+    const wireName = (field: string) => route?.body?.wireName(field) ?? field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    const issues = error.issues.map((issue) => ({ field: wireName(issue.field), message: issue.message }));
     const message = issues.length ? issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') : error.message;
     return new RestError(payloadErrorStatus[error.typename] ?? 400, message, {}, issues);
   }
@@ -201,7 +211,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
           throw new RestError(400, `${name}: '${value}' ${reason}`, {}, [{ field: name, message: reason }]);
         }
       }
-      const body = route.body ? await decodeBody(request, route, options.bodyLimitBytes) : {};
+      const body = route.body && !route.rawBody ? await decodeBody(request, route, options.bodyLimitBytes) : {};
       const restRequest = {
         path,
         params: found.params,
@@ -216,6 +226,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         ...serverContext,
         request,
         params: { query: documentTexts.get(route), variables },
+        ...(route.rawBody ? { rawBody: { stream: request.body, declaredLength: declaredLength(request) } } : {}),
       });
       const invalid = validate(schema, route.document);
       if (invalid.length) throw invalid[0];
@@ -227,9 +238,14 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       });
       if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
       if (result.errors?.length) throw result.errors[0];
-      return render(route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link), format);
+      const outcome = route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
+      return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format);
     } catch (error) {
       return renderFailure(failure(error, route, requestIdOf(request), options.logger), format);
+    } finally {
+      // Raw bytes the operation did not read (refused before or while storing them) are drained, not cut off, so the
+      // client reads the answer rather than a reset connection.
+      if (route?.rawBody && request.body && !request.body.locked) discardRest(request.body.getReader());
     }
   }
 

@@ -128,7 +128,8 @@ const errorResponses = {
   Forbidden: errorResponse('The caller may not do this, or the resource is not available in this realm.'),
   NotFound: errorResponse('Unknown id, or an object the caller may not see.'),
   Conflict: errorResponse('The change conflicts with existing data, such as a title that must be unique.'),
-  PayloadTooLarge: errorResponse('The request body exceeds the server\'s limit (`BODY_LIMIT`).'),
+  RangeNotSatisfiable: errorResponse('The `Range` asked for lies outside the file; `Content-Range` gives its size.'),
+  PayloadTooLarge: errorResponse('The request body exceeds the server\'s limit (`BODY_LIMIT`, or `UPLOAD_LIMIT` for an uploaded file).'),
   UnsupportedMediaType: errorResponse('The body is neither JSON nor XML (form-encoded bodies are refused).'),
   TooManyRequests: errorResponse('Too many requests for this credential.', {
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 0 } },
@@ -259,6 +260,19 @@ function successResponse(status: number, schema: JsonSchema | Reference | null) 
   return { description: status === 201 ? 'Created.' : 'OK.', content: wireContent(schema) };
 }
 
+/** The bytes of a stored file, whole (200) or the one `Range` asked for (206). */
+function fileResponse(status: number) {
+  return {
+    description: status === 206 ? 'Partial content: the range asked for, with `Content-Range`.' : 'The file, with its media type and length.',
+    headers: {
+      'Content-Length': { description: 'Bytes in this answer.', schema: { type: 'integer' } },
+      'Accept-Ranges': { description: '`bytes`: a `Range` header is honoured.', schema: { type: 'string' } },
+      ...(status === 206 ? { 'Content-Range': { description: '`bytes start-end/size`.', schema: { type: 'string' } } } : {}),
+    },
+    content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+  };
+}
+
 export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOptions): OpenApiDocument {
   const schemas = convertSchemas(routes);
   for (const id of ['Error']) {
@@ -297,14 +311,19 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
 
       const responses: Record<string, JsonSchema | Reference> = {};
       for (const [status, schema] of Object.entries(route.responses)) {
-        responses[status] = successResponse(Number(status), schema ? schemas.use(schema) : null);
+        responses[status] = route.servesFile ? fileResponse(Number(status)) : successResponse(Number(status), schema ? schemas.use(schema) : null);
       }
       const error = (name: keyof typeof errorResponses) => ({ $ref: `#/components/responses/${name}` });
-      const hasInput = route.body || route.filters || route.paged;
+      const hasInput = route.body || route.rawBody || route.filters || route.paged;
       if (hasInput) responses['400'] = error('BadRequest');
       responses['401'] = error('Unauthorized');
       responses['403'] = error('Forbidden');
       if (path.includes('{')) responses['404'] = error('NotFound');
+      if (route.servesFile) responses['416'] = error('RangeNotSatisfiable');
+      if (route.rawBody) {
+        responses['409'] = error('Conflict');
+        responses['413'] = error('PayloadTooLarge');
+      }
       if (route.body) {
         responses['409'] = error('Conflict');
         responses['413'] = error('PayloadTooLarge');
@@ -330,7 +349,15 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
                 },
               },
             }
-          : {}),
+          : route.rawBody
+            ? {
+                requestBody: {
+                  description: 'The file\'s raw bytes, in any Content-Type; checked against the announced size and MD5 checksum.',
+                  required: true,
+                  content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+                },
+              }
+            : {}),
         responses,
       };
       (paths[path] ??= {})[route.method.toLowerCase() as keyof OpenApiPathItem] = operation;

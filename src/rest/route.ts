@@ -44,6 +44,16 @@ export interface RestOutcome {
   status: number;
   body?: object;
   headers?: Record<string, string>;
+  /** A stored file to stream instead of a JSON or XML body. */
+  file?: ServedFile;
+}
+
+/** A stored file a route answers with: its opaque storage key, type, name, and whether browsers may show it inline. */
+export interface ServedFile {
+  key: string;
+  contentType: string;
+  filename: string;
+  inline: boolean;
 }
 
 /** One /v1 operation: its path, the GraphQL operation it runs, and its wire contract. */
@@ -63,6 +73,13 @@ export interface RestRoute {
   document: TadaDocumentNode<unknown, Record<string, unknown>>;
   /** The wire request body. */
   body?: WireBody;
+  /**
+   * The body is raw bytes (an uploaded file), not JSON or XML: it is not decoded or size-limited by BODY_LIMIT but
+   * streamed to the operation, which finds it in its context as `rawBody`.
+   */
+  rawBody?: boolean;
+  /** The answer is a stored file's bytes (200, or 206 for a `Range`), not a JSON or XML body. */
+  servesFile?: boolean;
   /** Query parameters besides paging, decoded like a body (all optional). */
   filters?: WireBody;
   /** Whether `start` and `limit` page the answer. */
@@ -170,6 +187,44 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   return { ...paged, paged: true };
 }
 
+/**
+ * GET of one object answered in the list envelope, `{<item>: [one], total: 1, links: {self}}`, as the platform answers
+ * a view of an album or of album content.
+ */
+export function viewInListRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  options: RouteBase<Doc> & { item: string; wire: Wire; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
+): RestRoute {
+  const envelope = z.object({ [options.item]: z.array(options.wire).length(1), total: z.literal(1), links: selfLink });
+  return route('GET', options, { 200: envelope }, (result, request, link) => {
+    if (result === null) throw new MissingObjectError();
+    const body = { [options.item]: [options.shape(result as NonNullable<Root<Doc>>, link)], total: 1, links: { self: link(request.path) } };
+    return { status: 200, body };
+  });
+}
+
+/**
+ * GET of a stored file (an album item's bytes or thumbnail): the query finds the file the viewer may read, and the
+ * facade streams it, with `Range` support; 404 when the query answers null or the object has no such file.
+ */
+export function fileRoute<Doc extends AnyDocument>(
+  options: RouteBase<Doc> & { variables: Variables<Doc>; file: (node: NonNullable<Root<Doc>>) => ServedFile | null },
+): RestRoute {
+  const get = route('GET', options, { 200: null, 206: null }, (result) => {
+    const file = result === null ? null : options.file(result as NonNullable<Root<Doc>>);
+    if (!file) throw new MissingObjectError();
+    return { status: 200, file };
+  });
+  return { ...get, servesFile: true };
+}
+
+/**
+ * The same operation under a second path, such as the platform's legacy `/album/{id}` beside `/[realm]/albums/{id}`:
+ * one declaration, two entries in the route table. The legacy path names no realm (`request.realm` is null).
+ */
+export function alsoAt(path: string, ...routes: RestRoute[]): RestRoute[] {
+  return routes.flatMap((primary) => [primary, { ...primary, path, realms: undefined, summary: `${primary.summary} (legacy path)` }]);
+}
+
 function pageLink(request: RestRequest, link: LinkBuilder, start: number): string {
   const query = new URLSearchParams(request.query);
   query.set('start', String(start));
@@ -199,6 +254,20 @@ export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     status: 201,
     body: options.shape(unwrapPayload(result as Root<Doc>), link),
   }));
+}
+
+/**
+ * PUT of raw bytes (`PUT /upload/{id}`): the request body streams to the operation through its context instead of
+ * being decoded; 200 with the object the operation answers.
+ */
+export function rawBodyRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  options: RouteBase<Doc> & { wire: Wire; variables: Variables<Doc>; shape: Shape<Success<Root<Doc>>, Wire> },
+): RestRoute {
+  const put = route('PUT', options, { 200: options.wire }, (result, _request, link) => ({
+    status: 200,
+    body: options.shape(unwrapPayload(result as Root<Doc>), link),
+  }));
+  return { ...put, rawBody: true };
 }
 
 /** PUT or DELETE: 204, no body. */

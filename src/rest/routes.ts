@@ -1,3 +1,4 @@
+import { albumRoutes } from '../modules/albums/album.rest';
 import { calendarEventRoutes } from '../modules/calendar/calendar-event.rest';
 import { friendRequestRoutes } from '../modules/friends/friend.rest';
 import { groupRoutes } from '../modules/groups/group.rest';
@@ -5,6 +6,7 @@ import { inviteRoutes } from '../modules/invites/invite.rest';
 import { pageRoutes } from '../modules/pages/page.rest';
 import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
+import { uploadRoutes } from '../modules/uploads/upload.rest';
 import { userRoutes } from '../modules/users/user.rest';
 import type { RestRoute } from './route';
 
@@ -18,4 +20,6 @@ export const restRoutes: readonly RestRoute[] = [
   ...friendRequestRoutes,
   ...calendarEventRoutes,
   ...pageRoutes,
+  ...uploadRoutes,
+  ...albumRoutes,
 ];

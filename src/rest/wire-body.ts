@@ -43,6 +43,11 @@ export const id = field(
   ),
 );
 
+/** An integer, sent as a number or a numeric string (`"38962"`, `-1`). */
+export const integer = field(
+  z.union([z.int(), z.string().trim().regex(/^-?\d{1,15}$/).transform(Number)], { error: 'must be an integer' }),
+);
+
 /** A wire value from a closed set, mapped to the GraphQL enum value. */
 export function oneOf(values: Record<string, string>) {
   const error = `must be one of ${Object.keys(values).join(', ')}`;
@@ -146,8 +151,13 @@ export function wireBody(shape: WireShape, required: readonly string[] = []): Wi
     },
     wireName(inputPath) {
       const member = inputPath.replace(/^input\./, '');
+      const snake = (path: string) => path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
       const match = fields.find(([, field]) => field.input === member);
-      return match ? match[0] : member.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      if (match) return match[0];
+      // An item of a list member (`files.2`, `extras.0.displayOrder`): the list's wire name, then the item's path.
+      const [list, ...rest] = member.split('.');
+      const listMatch = rest.length ? fields.find(([, field]) => field.input === list && field.list) : undefined;
+      return listMatch ? [listMatch[0], ...rest.map(snake)].join('.') : snake(member);
     },
     schema: describe(shape, required),
     required,

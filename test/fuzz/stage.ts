@@ -8,6 +8,8 @@ import { issueAccessToken, issueApiClient } from '../../src/modules/access/acces
 import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';
 import {
+  createAlbum,
+  createAlbumItem,
   createBlogPosts,
   createCalendarEvent,
   createFriendRequest,
@@ -16,6 +18,7 @@ import {
   createGroupCategory,
   createInvite,
   createPage,
+  createStoredUpload,
   createSection,
   createWorld,
 } from '../support/factories';
@@ -24,7 +27,7 @@ import type { TestServer } from '../support/harness';
 export const actors = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'outsider'] as const;
 export type Actor = (typeof actors)[number];
 
-/** The realms of a stage, in the order of its `realm` ids; its `post`, `event` and `page` ids are one of each in each, in the same order. */
+/** The realms of a stage, in the order of its `realm` ids; its `post`, `event`, `page` and `album` ids are one of each in each, in the same order. */
 export const stageRealmTypes = ['DISTRICT', 'SCHOOL', 'GROUP', 'SECTION', 'USER'] as const;
 
 export interface Stage {
@@ -51,6 +54,18 @@ async function createStage(server: TestServer): Promise<Stage> {
   const pages = stageRealmTypes.map((type) => (type === 'SECTION' ? sectionPage : groupPage));
   const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id }, select: { id: true } });
   const gradingGroup = await createGradingGroup(section.id, enrollments.map((enrollment) => enrollment.id));
+  // Albums live in groups and sections: the group's stands in for the realms that have none (their paths are 403).
+  const groupAlbum = await createAlbum({ type: 'GROUP', id: open.id }, { settingMemberPost: true });
+  const sectionAlbum = await createAlbum({ type: 'SECTION', id: section.id });
+  const albums = realms.map((realm) => (realm.type === 'SECTION' ? sectionAlbum : groupAlbum));
+  const items = new Map(
+    await Promise.all([groupAlbum, sectionAlbum].map(async (album) => [album.id, await createAlbumItem(album.id, teacher.id, { kind: 'IMAGE' })] as const)),
+  );
+  const comments = new Map(
+    await Promise.all(
+      [...items.values()].map(async (item) => [item.id, await db().albumComment.create({ data: { contentId: item.id, authorId: student.id, comment: 'fuzz' } })] as const),
+    ),
+  );
 
   const rest = {} as Record<Actor, RestClient>;
   const tokens = {} as Record<Actor, string>;
@@ -78,7 +93,10 @@ async function createStage(server: TestServer): Promise<Stage> {
     const requests = await Promise.all(requesters.map((requester) => createFriendRequest(requester.id, userId)));
     pending[actor] = { invite: invites.map((invite) => invite.id), friendRequest: requests.map((request) => request.id) };
   }
-  const ids: Record<Exclude<ObjectKind, 'self' | 'invite' | 'friendRequest'>, number[]> = {
+  // Fresh files of each actor's for content creates: a create attaches them, so there are plenty.
+  const uploadsOf = {} as Record<Actor, { id: number }[]>;
+  for (const actor of actors) uploadsOf[actor] = await Promise.all(Array.from({ length: 24 }, () => createStoredUpload(world[actor].id)));
+  const ids: Record<Exclude<ObjectKind, 'self' | 'invite' | 'friendRequest' | 'upload'>, number[]> = {
     district: [district.id, otherDistrict.id],
     school: [school.id, building.id, otherSchool.id, farSchool.id],
     building: [building.id],
@@ -90,6 +108,9 @@ async function createStage(server: TestServer): Promise<Stage> {
     page: pages.map((page) => page.id),
     enrollment: enrollments.map((enrollment) => enrollment.id),
     gradinggroup: [gradingGroup.id],
+    album: albums.map((album) => album.id),
+    content: albums.map((album) => items.get(album.id)!.id),
+    comment: albums.map((album) => comments.get(items.get(album.id)!.id)!.id),
     category: [category.id],
     credential: credentials,
     realm: realms.map((realm) => realm.id),
@@ -100,7 +121,14 @@ async function createStage(server: TestServer): Promise<Stage> {
     tokens,
     resolve: ({ kind, index }, actor) => {
       if (kind === 'self') return world[actor].id;
-      const pool = kind === 'any' ? any : kind === 'invite' || kind === 'friendRequest' ? pending[actor][kind] : ids[kind];
+      const pool =
+        kind === 'any'
+          ? any
+          : kind === 'invite' || kind === 'friendRequest'
+            ? pending[actor][kind]
+            : kind === 'upload'
+              ? uploadsOf[actor].map((upload) => upload.id)
+              : ids[kind];
       return pool[index % pool.length]!;
     },
   };

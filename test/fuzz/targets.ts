@@ -4,6 +4,7 @@
  * the field's argument types. A target's property sends one generated request and fails on any 5xx, on a masked
  * GraphQL error, and (through the app the caller passes) on a /v1 answer outside its wire contract.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { type GraphQLField, type GraphQLSchema, getNamedType, isLeafType } from 'graphql';
 import { realmPrefixes } from '../../src/rest/router';
@@ -88,9 +89,11 @@ const actor = fc.constantFrom<Actor>('districtAdmin', 'districtAdmin', 'district
 const excerpt = (text: string) => (text.length <= 2_000 ? text : `${text.slice(0, 2_000)}... (${text.length} characters)`);
 
 const kindOfSegment: Record<string, ObjectKind> = {
-  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', events: 'event', pages: 'page', page: 'page', invites: 'invite',
-  friends: 'friendRequest',
+  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', events: 'event', pages: 'page', page: 'page',
+  invites: 'invite', friends: 'friendRequest', albums: 'album', album: 'album', content: 'content', comments: 'comment', comment: 'comment', upload: 'upload',
 };
+/** Kinds of which a stage holds one object per realm, in the order of its realms: a realm's path names its own. */
+const perRealm = new Set<ObjectKind | 'any'>(['post', 'event', 'page', 'album', 'content', 'comment']);
 
 const pathId = (kind: ObjectKind | 'any') =>
   fc.oneof(
@@ -123,7 +126,7 @@ function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
   const anchoredId = (index: number, realm: number) => {
     const kind = kindBefore(index);
     // What a realm owns is anchored in the realm of the path.
-    if (kind === 'post' || kind === 'event' || kind === 'page') return fc.constant(new ExistingId(kind, realm, true));
+    if (perRealm.has(kind)) return fc.constant(new ExistingId(kind as ObjectKind, realm, true));
     if (kind === 'user') return fc.oneof({ weight: 3, arbitrary: fc.constant(new ExistingId('self', 0, true)) }, { weight: 1, arbitrary: pathId('user') });
     return pathId(kind);
   };
@@ -159,8 +162,54 @@ const contentTypes = {
   xml: contentType('text/xml', ['application/xml', 'text/xml; charset=utf-16', null, 'application/atom+xml']),
 };
 
-/** One target per /v1 route with a body and per notation (JSON, XML). */
+const md5Hex = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+
+/**
+ * A route that takes raw bytes (`PUT /upload/{id}`): bytes of any Content-Type sent to a fresh upload, announced by the
+ * same actor (mostly) or another, with the size and checksum announced right or wrong, or to an id that names none.
+ */
+function rawBodyTarget(route: RestRoute, server: TestServer): FuzzTarget {
+  const sample = fc.record({
+    actor,
+    owner: fc.oneof({ weight: 4, arbitrary: fc.constant('same' as const) }, { weight: 1, arbitrary: actor }),
+    bytes: fc.uint8Array({ maxLength: 4096 }),
+    announced: fc.oneof(
+      { weight: 4, arbitrary: fc.constant('exact' as const) },
+      { weight: 1, arbitrary: fc.constantFrom('one byte more' as const, 'one byte less' as const, 'other checksum' as const) },
+    ),
+    target: fc.oneof({ weight: 8, arbitrary: fc.constant('fresh' as const) }, { weight: 1, arbitrary: unknownIdText }),
+    contentType: fc.constantFrom(null, 'application/octet-stream', 'image/png', 'video/mp4', 'application/json', 'text/xml', 'application/x-www-form-urlencoded'),
+    accept: fc.constantFrom('application/json', 'text/xml'),
+  });
+  return fuzzTarget(`${route.method} ${route.path} (bytes)`, sample, async (stage, request) => {
+    let id: string = request.target;
+    if (request.target === 'fresh') {
+      const owner = request.owner === 'same' ? request.actor : request.owner;
+      const filesize = request.bytes.length + (request.announced === 'one byte more' ? 1 : request.announced === 'one byte less' ? -1 : 0);
+      const md5 = request.announced === 'other checksum' ? md5Hex(new Uint8Array([1, ...request.bytes])) : md5Hex(request.bytes);
+      const created = await stage.rest[owner].post('/upload', { filename: 'fuzz.bin', filesize: Math.max(filesize, 0), md5_checksum: md5 });
+      if (created.status !== 201) return { status: created.status, problem: `announcing answered ${created.status}: ${created.text}`, request: 'POST /upload' };
+      id = String(created.json.id);
+    }
+    const url = new URL(`/v1/upload/${id}`, testOrigin).href;
+    const headers: Record<string, string> = { authorization: stage.rest[request.actor].authorization('PUT', url), accept: request.accept };
+    if (request.contentType) headers['content-type'] = request.contentType;
+    const response = await server.app.fetch(new Request(url, { method: 'PUT', headers, body: request.bytes as Uint8Array<ArrayBuffer> }));
+    const answer = await response.text();
+    return {
+      status: response.status,
+      problem: response.status >= 500 ? `answered ${response.status}: ${excerpt(answer)}` : null,
+      request: `PUT /upload/${id} as ${request.actor} (${request.target}, owner ${request.owner}, ${request.announced}), ${request.bytes.length} bytes of ${request.contentType}`,
+    };
+  });
+}
+
+/** One target per /v1 route with a body and per notation (JSON, XML), and one per route that takes raw bytes. */
 export function restTargets(routes: readonly RestRoute[], schema: GraphQLSchema, server: TestServer): FuzzTarget[] {
+  return [...bodyTargets(routes, schema, server), ...routes.filter((route) => route.rawBody).map((route) => rawBodyTarget(route, server))];
+}
+
+function bodyTargets(routes: readonly RestRoute[], schema: GraphQLSchema, server: TestServer): FuzzTarget[] {
   return routes
     .filter((route) => route.body)
     .flatMap((route) =>

@@ -20,12 +20,20 @@ import { z } from 'zod';
 // `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
 const objectKinds = [
   'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'page', 'category', 'credential', 'realm', 'self', 'invite',
-  'friendRequest', 'enrollment', 'gradinggroup',
+  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
-/** Members whose name does not say the kind they name. */
-const kindOfMember: Record<string, ObjectKind> = { parent: 'page', assignees: 'enrollment', assigneeIds: 'enrollment', gradingGroupIds: 'gradinggroup' };
+/** Members whose name does not say the kind they name: uploaded files (`file-attachment/id`, `extras/fid`), pages' ids. */
+const kindOfMember: Record<string, ObjectKind> = {
+  'file-attachment': 'upload',
+  fid: 'upload',
+  files: 'upload',
+  parent: 'page',
+  assignees: 'enrollment',
+  assigneeIds: 'enrollment',
+  gradingGroupIds: 'gradinggroup',
+};
 
 /**
  * The kind of object an id member names, from the member's name: `school_id`, `buildingId`, `category`,
@@ -174,6 +182,15 @@ const withExtraMembers = (body: fc.Arbitrary<unknown>) =>
     value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries([...Object.entries(value), ...extra]) : value,
   );
 
+/** The regular expressions a member's text must match (`z.string().regex(...)`), such as an MD5 checksum's. */
+function patternsOf(node: z.ZodType): RegExp[] {
+  const options = node instanceof z.ZodUnion ? (node.options as z.ZodType[]) : [node];
+  return options.flatMap((option) => {
+    const { pattern } = z.toJSONSchema(option, { unrepresentable: 'any', io: 'input' }) as { pattern?: string };
+    return pattern ? [new RegExp(pattern)] : [];
+  });
+}
+
 /**
  * Bodies for a wire schema (`route.body.schema`): its objects and members are walked, and each member gets the
  * candidates (vocabulary words, ids of existing objects, text) that its own zod schema accepts.
@@ -182,35 +199,42 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
   const vocabulary = vocabularyOf(graphqlSchema);
   const accepts = (member: z.ZodType, value: unknown) => member.safeParse(value).success;
 
-  function member(name: string, node: z.ZodType): fc.Arbitrary<unknown> {
-    if (node instanceof z.ZodOptional) return member(name, node.unwrap() as z.ZodType);
-    if (node instanceof z.ZodObject) return mostlyValid(object(node));
+  function member(name: string, node: z.ZodType, parent: string): fc.Arbitrary<unknown> {
+    if (node instanceof z.ZodOptional) return member(name, node.unwrap() as z.ZodType, parent);
+    // A member read and then transformed (extras' wire names to GraphQL's): generated as it is read.
+    if (node instanceof z.ZodPipe && (node.in instanceof z.ZodObject || node.in instanceof z.ZodArray)) return member(name, node.in as z.ZodType, parent);
+    // A list that reads an empty element as empty (`list` in wire-body) is generated as the list it is.
+    if (node instanceof z.ZodPipe && node.out instanceof z.ZodArray) return member(name, node.out as z.ZodType, parent);
+    if (node instanceof z.ZodObject) return mostlyValid(object(node, name));
     // Half of the lists are empty: an empty list is what clears one, and the only list some realms take.
     if (node instanceof z.ZodArray) {
-      return mostlyValid(fc.oneof(fc.constant([]), fc.array(member(name, node.element as z.ZodType), { minLength: 1, maxLength: 3 })));
+      return mostlyValid(fc.oneof(fc.constant([]), fc.array(member(name, node.element as z.ZodType, parent), { minLength: 1, maxLength: 3 })));
     }
-    // A list that reads an empty element as empty (`list` in wire-body) is generated as the list it is.
-    if (node instanceof z.ZodPipe && node.out instanceof z.ZodArray) return member(name, node.out as z.ZodType);
     const words = vocabulary.filter((word) => accepts(node, word));
     // A member with a format of its own (a datetime) documents examples: sent mostly, so requests get past validation.
     const examples = (z.globalRegistry.get(node)?.examples ?? []) as unknown[];
     if (examples.length) return mostlyValid(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }));
+    const takesIds = accepts(node, '12') || accepts(node, 12);
     const valid = [
       ...(words.length ? [fc.constantFrom(...words)] : []),
+      // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects.
+      ...(takesIds ? [] : patternsOf(node).map((pattern) => fc.stringMatching(pattern))),
       ...(accepts(node, 'Any text') ? [plainText, unusualText] : []),
-      ...(accepts(node, '12') || accepts(node, 12) ? [existingId(kindNamed(name))] : []),
+      ...(takesIds ? [existingId(idKind(name, parent))] : []),
     ];
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
   }
 
   // An optional member is left out a third of the time, as clients send only what they change.
   const absent = Symbol('absent');
-  function object(node: z.ZodObject): fc.Arbitrary<Record<string, unknown>> {
+  function object(node: z.ZodObject, name = ''): fc.Arbitrary<Record<string, unknown>> {
     const shape = node.shape as Record<string, z.ZodType>;
-    const members = Object.fromEntries(
-      Object.entries(shape).map(([key, child]) => [key, child instanceof z.ZodOptional ? fc.oneof({ weight: 1, arbitrary: fc.constant(absent) }, { weight: 2, arbitrary: member(key, child) }) : member(key, child)]),
-    );
-    return fc.record(members).map((value) => Object.fromEntries(Object.entries(value).filter(([, given]) => given !== absent)));
+    const given = (key: string, child: z.ZodType) =>
+      child instanceof z.ZodOptional
+        ? fc.oneof({ weight: 1, arbitrary: fc.constant(absent) }, { weight: 2, arbitrary: member(key, child, name) })
+        : member(key, child, name);
+    const members = Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, given(key, child)]));
+    return fc.record(members).map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== absent)));
   }
 
   if (!(schema instanceof z.ZodObject)) throw new Error('a wire body is an object');

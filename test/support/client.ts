@@ -7,7 +7,7 @@ import { testOrigin } from './wire';
 export type Format = 'json' | 'xml';
 
 export interface RequestOptions {
-  /** JSON object, or an XML/raw string sent as is. */
+  /** JSON object, an XML/raw string sent as is, or raw bytes (an upload's content). */
   body?: unknown;
   /** Request body notation (Content-Type); defaults to json for objects, xml for strings starting with '<'. */
   contentType?: string;
@@ -52,8 +52,11 @@ export class RestClient {
       accept: options.accept === 'xml' ? 'text/xml' : 'application/json',
       ...options.headers,
     };
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    let body: BodyInit | undefined;
+    if (options.body instanceof Uint8Array) {
+      body = options.body as Uint8Array<ArrayBuffer>;
+      headers['content-type'] = options.contentType ?? 'application/octet-stream';
+    } else if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] =
         options.contentType ?? (typeof options.body === 'string' && body.trimStart().startsWith('<') ? 'text/xml' : 'application/json');

@@ -65,6 +65,9 @@ function fromXml(value: unknown, schema: JsonSchema, root: JsonSchema): unknown 
     case 'integer':
     case 'number':
       return value === '' ? value : Number(value);
+    case 'null':
+      // Null renders as an empty element, as an empty string does.
+      return value === '' ? null : value;
     default:
       return value;
   }
@@ -96,8 +99,8 @@ export async function assertWireContract(request: Request, response: Response): 
   const url = new URL(request.url);
   const path = url.pathname.slice('/v1'.length).replace(/\/+$/, '') || '/';
   const { status } = response;
-  const text = await response.clone().text();
   if (request.method === 'OPTIONS' || request.method === 'HEAD') return;
+  const text = await response.clone().text();
   if (status === 401) {
     if (!response.headers.get('content-type')?.startsWith('text/plain')) fail(request, status, 'a 401 is plain text', text);
     return;
@@ -108,6 +111,12 @@ export async function assertWireContract(request: Request, response: Response): 
   if (found.kind !== 'route') return;
   const route: RestRoute = found.route;
   if (!(status in route.responses)) fail(request, status, `the route declares ${Object.keys(route.responses).join(', ')}`, text);
+  if (route.servesFile) {
+    // A file's bytes: what the contract can hold them to is their declared length.
+    const length = (await response.clone().arrayBuffer()).byteLength;
+    if (response.headers.get('content-length') !== String(length)) fail(request, status, `Content-Length is not the ${length} bytes sent`, '');
+    return;
+  }
   const declared = route.responses[status];
   if (declared === null) {
     if (text !== '') fail(request, status, 'the route declares an empty body', text);

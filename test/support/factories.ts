@@ -1,5 +1,7 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { db } from '../../src/db/database';
-import type { CalendarEventType, PrivacyLevel, RealmType, Role } from '../../src/generated/prisma/enums';
+import type { CalendarEventType, FileKind, PrivacyLevel, RealmType, Role } from '../../src/generated/prisma/enums';
+import { fileStore } from '../../src/modules/uploads/file-store';
 
 let sequence = 0;
 /** Unique per process and call, so tests never collide on usernames or codes. */
@@ -193,3 +195,41 @@ export const createGradingGroup = (sectionId: number, enrollmentIds: number[] = 
   db().gradingGroup.create({
     data: { sectionId, title: unique('Grading group'), members: { create: enrollmentIds.map((enrollmentId) => ({ enrollmentId })) } },
   });
+
+/** A stored upload written straight to the file store and database (no media examination), owned by `ownerId`. */
+export async function createStoredUpload(
+  ownerId: number,
+  fields: { bytes?: Buffer; filename?: string; kind?: FileKind; mimeType?: string; attached?: boolean; thumbnail?: Buffer } = {},
+) {
+  const bytes = fields.bytes ?? randomBytes(64);
+  const storageKey = `f-${randomBytes(16).toString('hex')}`;
+  await fileStore().write(storageKey, [bytes]);
+  if (fields.thumbnail) await fileStore().write(`${storageKey}-thumb`, [fields.thumbnail]);
+  return db().upload.create({
+    data: {
+      ownerId,
+      filename: fields.filename ?? 'file.bin',
+      filesize: bytes.length,
+      md5Checksum: createHash('md5').update(bytes).digest('hex'),
+      storageKey,
+      status: 'STORED',
+      kind: fields.kind ?? 'FILE',
+      mimeType: fields.mimeType ?? 'application/octet-stream',
+      storedAt: new Date(),
+      attachedAt: fields.attached ? new Date() : null,
+      ...(fields.thumbnail ? { thumbnailKey: `${storageKey}-thumb`, thumbnailWidth: 2, thumbnailHeight: 1 } : {}),
+    },
+  });
+}
+
+/** An album written straight to the database, published with comments on unless told otherwise. */
+export const createAlbum = (
+  realm: { type: RealmType; id: number },
+  fields: { title?: string; published?: boolean; settingComments?: boolean; settingMemberPost?: boolean; creatorId?: number } = {},
+) => db().album.create({ data: { realmType: realm.type, realmId: realm.id, title: fields.title ?? unique('Album'), ...fields } });
+
+/** An album item of a fresh stored upload of `ownerId`'s. */
+export async function createAlbumItem(albumId: number, ownerId: number, fields: { kind?: FileKind; albumCover?: boolean; thumbnail?: Buffer } = {}) {
+  const upload = await createStoredUpload(ownerId, { kind: fields.kind, attached: true, thumbnail: fields.thumbnail });
+  return db().albumContent.create({ data: { albumId, uploadId: upload.id, creatorId: ownerId, albumCover: fields.albumCover ?? false } });
+}

@@ -7,6 +7,7 @@ import { loadServerKey } from '../../src/auth/server-key';
 import { type Config, loadConfig } from '../../src/config';
 import { type Database, openDatabase } from '../../src/db/database';
 import { createLogger } from '../../src/logging';
+import { openFileStore, useFileStore } from '../../src/modules/uploads/file-store';
 import { createHttpServer } from '../../src/server';
 import { assertWireContract } from './contract';
 import { testOrigin } from './wire';
@@ -65,6 +66,7 @@ export async function listenOnLoopback(server: TestServer): Promise<{ port: numb
 export function useTestServer(env: Record<string, string> = {}): TestServer {
   const server = {} as TestServer;
   let dropDatabase: (() => Promise<void>) | null = null;
+  let closeFiles: (() => Promise<void>) | null = null;
 
   beforeAll(async () => {
     let databaseUrl: string | null = null;
@@ -90,6 +92,9 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await database.migrate();
     const serverKey = await loadServerKey(config);
+    const files = await openFileStore(config);
+    useFileStore(files);
+    closeFiles = () => files.close();
     const app = createApp({ config, database, serverKey, logger: createLogger(config) });
     // Every /v1 exchange through app.fetch is held to its route's wire contract (test/support/contract.ts). The
     // server adapter hands out a fresh `fetch` on each read, so the app is wrapped rather than patched.
@@ -111,6 +116,7 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
 
   afterAll(async () => {
     await server.database?.close();
+    await closeFiles?.();
     await dropDatabase?.();
   });
 

@@ -20,9 +20,9 @@ builder.mutationField('createCalendarFeed', (t) =>
       'Makes a private iCalendar feed of the viewer\'s calendar, for calendar apps that subscribe to a URL. Revoke it ' +
       'with deleteCalendarFeed.',
     errors: {},
-    resolve: async (_root, _args, { viewer, linkOrigin }) => {
+    resolve: async (_root, _args, { viewer, origin }) => {
       const { token, ...feed } = await createCalendarFeed(viewer);
-      return { ...feed, url: `${linkOrigin}${feedPath(token)}` };
+      return { ...feed, url: `${origin}${feedPath(token)}` };
     },
   }),
 );

@@ -1,0 +1,126 @@
+import { builder } from '../../graphql/builder';
+import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
+import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { createAlbumComment, deleteAlbumComment } from './album-comment.service';
+import { createAlbumContent, deleteAlbumContent, updateAlbumContent } from './album-content.service';
+import { realmOf } from './album.queries';
+import { createAlbum, deleteAlbum, updateAlbum } from './album.service';
+import { AlbumContentType } from './album.type';
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+const albumInputFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
+  description: t.string({ description: 'Description.' }),
+  settingComments: t.boolean({ description: 'Whether comments are enabled on the album\'s content (default true).' }),
+  settingMemberPost: t.boolean({ description: 'Whether members who do not administer the realm may add content (default false).' }),
+  published: t.boolean({ description: 'Whether the album is published; unpublished albums are seen by administrators only (default true).' }),
+});
+
+const CreateAlbumInput = builder.inputType('CreateAlbumInput', {
+  description: 'A new media album.',
+  fields: (t) => ({ title: t.string({ required: true, description: 'Title.' }), ...albumInputFields(t) }),
+});
+
+const UpdateAlbumInput = builder.inputType('UpdateAlbumInput', {
+  description: 'Changes to an album; members left out keep their values.',
+  fields: (t) => ({ title: t.string({ description: 'Title.' }), ...albumInputFields(t) }),
+});
+
+const AlbumContentExtraInput = builder.inputType('AlbumContentExtraInput', {
+  description: 'Caption, position and cover flag of one file being added.',
+  fields: (t) => ({
+    fid: t.id({ required: true, description: 'The file (upload) id these extras belong to; one of `files`.' }),
+    caption: t.string({ description: 'Caption.' }),
+    displayOrder: t.int({ description: 'Position in the album, lowest first (default: after the last item).' }),
+    albumCover: t.boolean({ description: 'Make this image the album\'s cover.' }),
+  }),
+});
+
+const CreateAlbumContentInput = builder.inputType('CreateAlbumContentInput', {
+  description: 'Uploaded files to add to an album, with their extras.',
+  fields: (t) => ({
+    files: t.idList({ required: true, description: 'Ids of the viewer\'s stored, unattached uploads.' }),
+    extras: t.field({ type: [AlbumContentExtraInput], description: 'Extras per file, each naming its file by `fid`.' }),
+  }),
+});
+
+const UpdateAlbumContentInput = builder.inputType('UpdateAlbumContentInput', {
+  description: 'Changes to an album item.',
+  fields: (t) => ({
+    caption: t.string({ description: 'Caption.' }),
+    albumCover: t.boolean({ description: 'Make this image the cover (true), or stop it being the cover (false).' }),
+  }),
+});
+
+const CreateAlbumCommentInput = builder.inputType('CreateAlbumCommentInput', {
+  description: 'A comment on an album item.',
+  fields: (t) => ({ comment: t.string({ required: true, description: 'Comment text.' }) }),
+});
+
+const CreatedAlbumContent = builder.objectRef<{ items: unknown[] }>('CreatedAlbumContent').implement({
+  description: 'The items a createAlbumContent added, in display order.',
+  fields: (t) => ({
+    items: t.field({ type: [AlbumContentType], description: 'The new items.', resolve: (created) => created.items as never }),
+  }),
+});
+
+const optionalRealm = { type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' } as const;
+objectMutation('createAlbum', {
+  type: 'Album',
+  description: 'Creates a media album in a section or group the viewer administers.',
+  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreateAlbumInput)) }),
+  resolve: (viewer, args, query) => createAlbum(viewer, realmRef(args.realm), args.input, query),
+});
+objectMutation('updateAlbum', {
+  type: 'Album',
+  description: 'Changes an album (the administrators of its section or group).',
+  args: (arg) => ({ id: arg.id({ required: true }), realm: arg(optionalRealm), input: arg(required(UpdateAlbumInput)) }),
+  resolve: (viewer, args, query) => updateAlbum(viewer, parseId(args.id), realmOf(args.realm), args.input, query),
+});
+deleteMutation('deleteAlbum', {
+  description: 'Deletes an album with its content, comments and files (the administrators of its section or group).',
+  args: (arg) => ({ id: arg.id({ required: true }), realm: arg(optionalRealm) }),
+  resolve: (viewer, args) => deleteAlbum(viewer, parseId(args.id), realmOf(args.realm)),
+});
+resultMutation('createAlbumContent', {
+  type: CreatedAlbumContent,
+  description:
+    'Adds the viewer\'s uploaded files to an album in one transaction (administrators; members too while settingMemberPost ' +
+    'is on). A file that is unknown, someone else\'s, not stored yet or attached already fails the whole request.',
+  args: (arg) => ({ albumId: arg.id({ required: true }), realm: arg(optionalRealm), input: arg(required(CreateAlbumContentInput)) }),
+  resolve: (viewer, args) => createAlbumContent(viewer, parseId(args.albumId, 'albumId'), realmOf(args.realm), args.input),
+});
+objectMutation('updateAlbumContent', {
+  type: 'AlbumContent',
+  description: 'Changes an item\'s caption or cover flag (whoever added it, or the album\'s administrators).',
+  args: (arg) => ({
+    albumId: arg.id({ required: true }),
+    id: arg.id({ required: true }),
+    realm: arg(optionalRealm),
+    input: arg(required(UpdateAlbumContentInput)),
+  }),
+  resolve: (viewer, args, query) => updateAlbumContent(viewer, parseId(args.albumId, 'albumId'), parseId(args.id), realmOf(args.realm), args.input, query),
+});
+deleteMutation('deleteAlbumContent', {
+  description: 'Removes an item with its comments and file (whoever added it, or the album\'s administrators); a removed cover moves to the first image left.',
+  args: (arg) => ({ albumId: arg.id({ required: true }), id: arg.id({ required: true }), realm: arg(optionalRealm) }),
+  resolve: (viewer, args) => deleteAlbumContent(viewer, parseId(args.albumId, 'albumId'), parseId(args.id), realmOf(args.realm)),
+});
+objectMutation('createAlbumComment', {
+  type: 'AlbumComment',
+  description: 'Comments on an album item the viewer sees; refused (403) while the album has comments off.',
+  args: (arg) => ({
+    albumId: arg.id({ required: true }),
+    contentId: arg.id({ required: true }),
+    realm: arg(optionalRealm),
+    input: arg(required(CreateAlbumCommentInput)),
+  }),
+  resolve: (viewer, args, query) =>
+    createAlbumComment(viewer, parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), realmOf(args.realm), args.input, query),
+});
+deleteMutation('deleteAlbumComment', {
+  description: 'Deletes a comment (its author, or the album\'s administrators).',
+  args: (arg) => ({ albumId: arg.id({ required: true }), contentId: arg.id({ required: true }), id: arg.id({ required: true }), realm: arg(optionalRealm) }),
+  resolve: (viewer, args) =>
+    deleteAlbumComment(viewer, parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), parseId(args.id), realmOf(args.realm)),
+});

@@ -1,0 +1,100 @@
+import { findByStorableId } from '../../auth/realms';
+import { db } from '../../db/database';
+import { builder } from '../../graphql/builder';
+import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { findIfVisible } from '../../graphql/visible';
+import type { RealmType } from '../../generated/prisma/enums';
+import { albumReadable, readableAlbumsWhere } from './album.service';
+
+const AlbumPage = pageOf('Album', 'A page of media albums.');
+const AlbumCommentPage = pageOf('AlbumComment', 'A page of comments on an album item.');
+
+
+/** The realm a legacy `/album/{id}` request leaves out; when given, the album must be in it. */
+export const realmOf = (realm: { type: RealmType; id: string | number } | null | undefined) => (realm ? realmRef(realm) : null);
+
+/** Whether the item exists in an album the viewer sees. */
+async function contentVisible(viewer: Parameters<typeof albumReadable>[0], albumId: number, id: number, realm: ReturnType<typeof realmOf>) {
+  if (!(await albumReadable(viewer, albumId, realm))) return false;
+  return (await findByStorableId(id, (id) => db().albumContent.count({ where: { id, albumId } }))) === 1;
+}
+
+builder.queryFields((t) => ({
+  album: t.withAuth({ authenticated: true }).prismaField({
+    type: 'Album',
+    nullable: true,
+    description: 'A media album; null when it does not exist, is not in the given realm, or is hidden from the viewer (unpublished albums are seen by their realm\'s administrators only).',
+    args: {
+      id: t.arg.id({ required: true, description: 'Album id.' }),
+      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+    },
+    resolve: (query, _root, args, { viewer }) => {
+      const id = parseId(args.id);
+      return findIfVisible(query, albumReadable(viewer, id, realmOf(args.realm)), (selection) =>
+        db().album.findUnique({ ...selection, where: { id } }),
+      );
+    },
+  }),
+  albums: t.withAuth({ authenticated: true }).field({
+    type: AlbumPage,
+    nullable: true,
+    description: 'The media albums of a section or group, oldest first; null when the realm does not exist or is hidden.',
+    args: { realm: t.arg({ type: RealmInput, required: true }), ...pageArgs },
+    resolve: async (_root, args, { viewer }) => {
+      const where = await readableAlbumsWhere(viewer, realmRef(args.realm));
+      if (!where) return null;
+      return paged(args, { findMany: (query) => db().album.findMany({ ...query, where }), count: () => db().album.count({ where }) });
+    },
+  }),
+  albumContent: t.withAuth({ authenticated: true }).prismaField({
+    type: 'AlbumContent',
+    nullable: true,
+    description: 'An item of a media album; null when it or its album does not exist or is hidden from the viewer.',
+    args: {
+      albumId: t.arg.id({ required: true, description: 'Album id.' }),
+      id: t.arg.id({ required: true, description: 'Content id.' }),
+      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+    },
+    resolve: (query, _root, args, { viewer }) => {
+      const [albumId, id] = [parseId(args.albumId, 'albumId'), parseId(args.id)];
+      return findIfVisible(query, contentVisible(viewer, albumId, id, realmOf(args.realm)), (selection) =>
+        db().albumContent.findUnique({ ...selection, where: { id } }),
+      );
+    },
+  }),
+  albumComments: t.withAuth({ authenticated: true }).field({
+    type: AlbumCommentPage,
+    nullable: true,
+    description: 'The comments on an album item, oldest first; null when the item or its album does not exist or is hidden.',
+    args: {
+      albumId: t.arg.id({ required: true, description: 'Album id.' }),
+      contentId: t.arg.id({ required: true, description: 'Content id.' }),
+      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+      ...pageArgs,
+    },
+    resolve: async (_root, args, { viewer }) => {
+      const [albumId, contentId] = [parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId')];
+      if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
+      const where = { contentId };
+      return paged(args, { findMany: (query) => db().albumComment.findMany({ ...query, where }), count: () => db().albumComment.count({ where }) });
+    },
+  }),
+  albumComment: t.withAuth({ authenticated: true }).prismaField({
+    type: 'AlbumComment',
+    nullable: true,
+    description: 'A comment on an album item; null when it, the item or the album does not exist or is hidden.',
+    args: {
+      albumId: t.arg.id({ required: true, description: 'Album id.' }),
+      contentId: t.arg.id({ required: true, description: 'Content id.' }),
+      id: t.arg.id({ required: true, description: 'Comment id.' }),
+      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+    },
+    resolve: (query, _root, args, { viewer }) => {
+      const [albumId, contentId, id] = [parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), parseId(args.id)];
+      return findIfVisible(query, contentVisible(viewer, albumId, contentId, realmOf(args.realm)), (selection) =>
+        findByStorableId(id, (id) => db().albumComment.findFirst({ ...selection, where: { id, contentId } })),
+      );
+    },
+  }),
+}));

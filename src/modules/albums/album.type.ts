@@ -1,0 +1,97 @@
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+import { RealmTypeEnum } from '../../graphql/realm';
+import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
+
+/** Where an item's bytes and thumbnail are served, to callers who may see its album. */
+export const contentFileUrl = (origin: string, albumId: number, contentId: number) => `${origin}/v1/album/${albumId}/content/${contentId}/file`;
+export const contentThumbnailUrl = (origin: string, albumId: number, contentId: number) =>
+  `${origin}/v1/album/${albumId}/content/${contentId}/thumbnail`;
+
+/** The cover: the image flagged `albumCover`, else the first image in display order. */
+export const coverSelection = {
+  where: { upload: { kind: 'IMAGE' as const } },
+  orderBy: [{ albumCover: 'desc' as const }, { displayOrder: 'asc' as const }, { id: 'asc' as const }],
+  take: 1,
+  select: { id: true },
+};
+
+/** Display order: `displayOrder`, then the order items were added. */
+export const contentOrder = [{ displayOrder: 'asc' as const }, { id: 'asc' as const }];
+
+const dimensions = (width: number | null, height: number | null) => (width && height ? `${width}x${height}` : '');
+
+export const AlbumType = builder.prismaObject('Album', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'Album', [
+      'id', 'title', 'description', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
+    ]),
+    realmType: t.expose('realmType', { type: RealmTypeEnum }),
+    photoCount: t.relationCount('contents', { where: { upload: { kind: 'IMAGE' } }, description: 'Number of images.' }),
+    videoCount: t.relationCount('contents', { where: { upload: { kind: 'VIDEO' } }, description: 'Number of video files.' }),
+    audioCount: t.relationCount('contents', { where: { upload: { kind: 'AUDIO' } }, description: 'Number of audio files.' }),
+    coverImageUrl: t.string({
+      description: 'Full URL of the cover image (the item flagged albumCover, else the first image); empty without images.',
+      select: { contents: coverSelection },
+      resolve: (album, _args, { origin }) => {
+        const [cover] = album.contents;
+        return cover ? contentFileUrl(origin, album.id, cover.id) : '';
+      },
+    }),
+    contents: t.relation('contents', { query: { orderBy: contentOrder }, description: 'The items, in display order.' }),
+  }),
+});
+
+const fileSelection = {
+  upload: { select: { kind: true, filename: true, filesize: true, md5Checksum: true, mimeType: true, width: true, height: true, thumbnailKey: true, thumbnailWidth: true, thumbnailHeight: true } },
+};
+
+export const AlbumContentType = builder.prismaObject('AlbumContent', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'AlbumContent', ['id', 'albumId', 'caption', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
+    kind: t.field({ type: FileKindEnum, description: 'What the file is.', select: fileSelection, resolve: (item) => item.upload.kind ?? 'FILE' }),
+    filename: t.string({ description: 'The file\'s name as uploaded.', select: fileSelection, resolve: (item) => item.upload.filename }),
+    mimeType: t.string({
+      description: 'Media type of the file, read from its bytes.',
+      select: fileSelection,
+      resolve: (item) => item.upload.mimeType ?? 'application/octet-stream',
+    }),
+    filesize: t.int({ description: 'Size of the file in bytes.', select: fileSelection, resolve: (item) => item.upload.filesize }),
+    md5Checksum: t.string({ description: 'MD5 checksum of the file.', select: fileSelection, resolve: (item) => item.upload.md5Checksum }),
+    contentDimensions: t.string({
+      description: 'WIDTHxHEIGHT of an image; empty for other files.',
+      select: fileSelection,
+      resolve: (item) => dimensions(item.upload.width, item.upload.height),
+    }),
+    thumbnailDimensions: t.string({
+      description: 'WIDTHxHEIGHT of the thumbnail; empty without one.',
+      select: fileSelection,
+      resolve: (item) => dimensions(item.upload.thumbnailWidth, item.upload.thumbnailHeight),
+    }),
+    album: t.relation('album', { description: 'The album the item is in.' }),
+    storedFile: t.field({
+      type: StoredFileType,
+      nullable: true,
+      description: 'Where the item\'s bytes (or its thumbnail) are kept; null for a thumbnail the item does not have.',
+      args: { variant: t.arg({ type: FileVariantEnum, required: true, description: 'The original, or the thumbnail.' }) },
+      select: { upload: { select: storedFileSelection } },
+      resolve: (item, args) => storedFileOf(item.upload, args.variant),
+    }),
+    contentUrl: t.string({
+      description: 'URL serving the file (with the same credential).',
+      resolve: (item, _args, { origin }) => contentFileUrl(origin, item.albumId, item.id),
+    }),
+    thumbnailUrl: t.string({
+      description: 'URL serving the thumbnail (with the same credential); empty for a file without one.',
+      select: fileSelection,
+      resolve: (item, _args, { origin }) => (item.upload.thumbnailKey ? contentThumbnailUrl(origin, item.albumId, item.id) : ''),
+    }),
+  }),
+});
+
+export const AlbumCommentType = builder.prismaObject('AlbumComment', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'AlbumComment', ['id', 'contentId', 'authorId', 'comment', 'createdAt']),
+    albumId: t.id({ description: 'The album of the item commented on.', select: { content: { select: { albumId: true } } }, resolve: (comment) => comment.content.albumId }),
+  }),
+});

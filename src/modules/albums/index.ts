@@ -1,0 +1,4 @@
+import './album.policy';
+import './album.type';
+import './album.queries';
+import './album.mutations';

@@ -1,0 +1,4 @@
+import './upload.policy';
+import './upload.type';
+import './upload.queries';
+import './upload.mutations';
