@@ -15,7 +15,7 @@ import { createContentSchema, updateContentSchema } from './album.validation';
 type ContentQuery = { select?: Prisma.AlbumContentSelect };
 
 /** What the type's fields read of an item, loaded inside the write's transaction so the answer needs no read after it. */
-export const contentAnswerInclude = { upload: true } satisfies Prisma.AlbumContentInclude;
+const contentAnswerInclude = { upload: true } satisfies Prisma.AlbumContentInclude;
 
 /** An item of the album, or not found there. */
 export async function findContent(albumId: number, id: number) {

@@ -1,4 +1,5 @@
-import { findByStorableId } from '../../auth/realms';
+import { type RealmRef, findByStorableId } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
@@ -10,12 +11,11 @@ import { albumReadable, readableAlbumsWhere } from './album.service';
 const AlbumPage = pageOf('Album', 'A page of media albums.');
 const AlbumCommentPage = pageOf('AlbumComment', 'A page of comments on an album item.');
 
-
 /** The realm a legacy `/album/{id}` request leaves out; when given, the album must be in it. */
 export const realmOf = (realm: { type: RealmType; id: string | number } | null | undefined) => (realm ? realmRef(realm) : null);
 
 /** Whether the item exists in an album the viewer sees. */
-async function contentVisible(viewer: Parameters<typeof albumReadable>[0], albumId: number, id: number, realm: ReturnType<typeof realmOf>) {
+async function contentVisible(viewer: Viewer, albumId: number, id: number, realm: RealmRef | null) {
   if (!(await albumReadable(viewer, albumId, realm))) return false;
   return (await findByStorableId(id, (id) => db().albumContent.count({ where: { id, albumId } }))) === 1;
 }
