@@ -20,6 +20,7 @@ import { useIdempotencyKeys } from './rest/idempotency';
 import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
+import { useWebhookAddressPolicy } from './events/webhooks/address';
 
 export interface AppOptions {
   config: Config;
@@ -78,6 +79,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const linkOrigin = createLinkOrigin(config);
   const rateLimiter = createRateLimiter(config.rateLimit, redis, logger);
   limitSubscriptionsPerCredential(config.subscriptionsPerCredential);
+  useWebhookAddressPolicy(config.webhooks);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,

@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       seedDemo: 'auto',
       logLevel: 'info',
       production: false,
+      webhooks: { allowHosts: new Set(), allowHttp: false },
     });
   });
 
@@ -78,6 +79,8 @@ describe('loadConfig', () => {
       SEED_DEMO: 'on',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1:9000, Receiver.Local',
+      WEBHOOK_ALLOW_HTTP: 'ON',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -103,6 +106,7 @@ describe('loadConfig', () => {
       seedDemo: 'on',
       logLevel: 'debug',
       production: true,
+      webhooks: { allowHosts: new Set(['127.0.0.1:9000', 'receiver.local']), allowHttp: true },
     });
   });
 
@@ -165,6 +169,8 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL: must be a redis:// URL'],
     [{ OAUTH_TIMESTAMP_SKEW: '0' }, 'OAUTH_TIMESTAMP_SKEW: Too small: expected number to be >=1'],
     [{ SEED_DEMO: 'yes' }, 'SEED_DEMO: must be auto, on or off'],
+    [{ WEBHOOK_ALLOW_HTTP: 'yes' }, 'WEBHOOK_ALLOW_HTTP: must be on or off'],
+    [{ WEBHOOK_ALLOW_HOSTS: 'localhost, https://hook.example' }, 'WEBHOOK_ALLOW_HOSTS: not a host or host:port: https://hook.example'],
     [{ BOOTSTRAP_CONSUMER_KEY: 'k' }, 'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
     [{ BOOTSTRAP_CONSUMER_SECRET: 's' }, 'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
   ])('refuses %j, naming the variable', (env, problem) => {

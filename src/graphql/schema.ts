@@ -12,6 +12,7 @@ import '../modules/events';
 import '../modules/districts';
 import '../modules/invites';
 import '../modules/friends';
+import '../modules/triggers';
 
 export const schema = builder.toSchema();
 

@@ -3,8 +3,9 @@ import { groupRoutes } from '../modules/groups/group.rest';
 import { inviteRoutes } from '../modules/invites/invite.rest';
 import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
+import { triggerRoutes } from '../modules/triggers/trigger.rest';
 import { userRoutes } from '../modules/users/user.rest';
 import type { RestRoute } from './route';
 
 /** Every /v1 route; each module declares its own. */
-export const restRoutes: readonly RestRoute[] = [...schoolRoutes, ...groupRoutes, ...postRoutes, ...userRoutes, ...inviteRoutes, ...friendRequestRoutes];
+export const restRoutes: readonly RestRoute[] = [...schoolRoutes, ...groupRoutes, ...postRoutes, ...userRoutes, ...inviteRoutes, ...friendRequestRoutes, ...triggerRoutes];

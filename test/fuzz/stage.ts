@@ -4,6 +4,7 @@
  * token, a deleted school), so it is replaced every few hundred requests and whenever an actor's credential stops working.
  */
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
+import { db } from '../../src/db/database';
 import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';
 import { createBlogPosts, createGroup, createGroupCategory, createSection, createWorld } from '../support/factories';
@@ -31,6 +32,9 @@ async function createStage(server: TestServer): Promise<Stage> {
   const section = await createSection(school.id, [{ userId: teacher.id, admin: true }, { userId: student.id }]);
   const realmIds = { DISTRICT: district.id, SCHOOL: school.id, GROUP: open.id, SECTION: section.id, USER: student.id };
   const realms = stageRealmTypes.map((type) => ({ type, id: realmIds[type] }));
+  // The district administrator administers triggers: webhook targets of the school.
+  await db().user.update({ where: { id: world.districtAdmin.id }, data: { triggerAdmin: true } });
+  const target = await db().triggerTarget.create({ data: { schoolId: school.id, url: 'https://receiver.test/hook', secret: 'sealed' } });
   const posts = (await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))).flat();
 
   const rest = {} as Record<Actor, RestClient>;
@@ -56,6 +60,7 @@ async function createStage(server: TestServer): Promise<Stage> {
     category: [category.id],
     credential: credentials,
     realm: realms.map((realm) => realm.id),
+    target: [target.id],
   };
   const any = Object.values(ids).flat();
   return {

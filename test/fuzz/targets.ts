@@ -87,7 +87,9 @@ const actor = fc.constantFrom<Actor>('districtAdmin', 'districtAdmin', 'district
 /** A body in a report: whole when short, its start and length otherwise. */
 const excerpt = (text: string) => (text.length <= 2_000 ? text : `${text.slice(0, 2_000)}... (${text.length} characters)`);
 
-const kindOfSegment: Record<string, ObjectKind> = { districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post' };
+const kindOfSegment: Record<string, ObjectKind> = {
+  districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', targets: 'target',
+};
 
 const pathId = (kind: ObjectKind | 'any') =>
   fc.oneof(

@@ -17,7 +17,7 @@ import {
 import { z } from 'zod';
 
 /** The kinds of object a fuzz stage holds, by which path ids and GraphQL ids are drawn. */
-const objectKinds = ['district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm'] as const;
+const objectKinds = ['district', 'school', 'building', 'user', 'group', 'section', 'post', 'category', 'credential', 'realm', 'target'] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
 /** The kind of object an id member names, from the member's name: `school_id`, `buildingId`, `category`; any otherwise. */
