@@ -1,0 +1,284 @@
+/**
+ * Durable webhook delivery. Two steps, each one transaction, so that a process killed at any point loses nothing:
+ *
+ * 1. Fan-out: follows the committed domain events (readCommittedEvents) from the cursor stored in `webhook_cursors`,
+ *    turns each event that fires a trigger into one delivery row per subscribed target of the event's school, and
+ *    moves the cursor, in the same transaction, which commits only if no other instance moved the cursor meanwhile.
+ * 2. Sending: claims due deliveries (their targets locked with `FOR UPDATE SKIP LOCKED`) and leases them
+ *    (`leasedUntil`) in one transaction, POSTs them, and records each outcome (an attempt row, and success, a retry time or giving up) in
+ *    another. Instances sharing a PostgreSQL database never claim the same attempt; a claim whose instance died is
+ *    retried once its lease expires (at least once, never lost).
+ *
+ * Time and randomness are injected, so tests drive the worker step by step (`runOnce`) with a clock of their own.
+ */
+import type { Logger } from 'pino';
+import { decryptSecret } from '../../auth/secrets';
+import { db } from '../../db/database';
+import { Prisma } from '../../generated/prisma/client';
+import type { DomainEventMessage } from '../bus';
+import { eventKind } from '../catalogue';
+import { recordEvent, writeTransaction } from '../record';
+import { readCommittedEvents } from '../stream';
+import { triggerOf } from '../triggers';
+import { eventObject, restViewOf } from './payload';
+import { type AttemptOutcome, postEventObject } from './post';
+import { signatureHeaders } from './signing';
+
+export interface WebhookWorkerOptions {
+  serverKey: Buffer;
+  /** Base URL of links in included objects (PUBLIC_URL, or the address the server listens on). */
+  linkBase: string;
+  logger?: Logger;
+  now?: () => Date;
+  random?: () => number;
+  /** Attempts in flight per target, over all instances: one slow receiver cannot hold every sender. */
+  perTargetConcurrency?: number;
+  /** How long an attempt may take before it counts as failed. */
+  attemptTimeoutMs?: number;
+  /** How long a delivery is retried before it is given up. */
+  retryForMs?: number;
+  /** Pause between polls while there is nothing to do. */
+  idleMs?: number;
+}
+
+const cursorName = 'webhooks';
+const fanOutBatch = 200;
+const claimBatch = 100;
+const hour = 3_600_000;
+
+/** Exponential backoff with jitter: 10 s, 20 s, 40 s, ... up to an hour, each drawn between half and all of it. */
+export function backoffMs(attempts: number, random: () => number): number {
+  const ceiling = Math.min(hour, 10_000 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+interface Claimed {
+  id: bigint;
+  targetId: number;
+  eventId: bigint;
+  payload: Prisma.JsonValue;
+  createdAt: Date;
+  attempts: number;
+  leasedUntil: Date;
+  target: { url: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null; schoolId: number };
+}
+
+export function createWebhookWorker(options: WebhookWorkerOptions) {
+  const now = options.now ?? (() => new Date());
+  const random = options.random ?? Math.random;
+  const perTarget = options.perTargetConcurrency ?? 4;
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
+  const retryForMs = options.retryForMs ?? 72 * hour;
+  const leaseMs = attemptTimeoutMs + 30_000;
+
+  /** The deliveries a batch of events makes: one per event and subscribed target of the event's school. */
+  async function deliveriesFor(events: DomainEventMessage[]): Promise<Prisma.WebhookDeliveryCreateManyInput[]> {
+    const fired = events.flatMap((event) => {
+      const trigger = triggerOf(event.type);
+      return trigger && event.schoolId !== null ? [{ event, ...trigger }] : [];
+    });
+    if (fired.length === 0) return [];
+    const subscriptions = await db().triggerSubscription.findMany({
+      where: { trigger: { in: [...new Set(fired.map((one) => one.trigger))] }, target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } } },
+      select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true } } },
+    });
+    const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+    for (const { event, trigger, operation } of fired) {
+      // A subscription hears what happens after it was made, however late the fan-out runs.
+      const heard = subscriptions.filter(
+        (s) => s.trigger === trigger && s.target.schoolId === event.schoolId && s.createdAt.getTime() <= Date.parse(event.createdAt),
+      );
+      const type = `${trigger}.${operation}`;
+      let object: object | null | undefined;
+      for (const subscription of heard) {
+        if (subscription.includeObject && object === undefined) {
+          object = await restViewOf(eventKind(event.type)!.object, event, { districtId: event.districtId!, schoolId: event.schoolId! }, options.linkBase);
+        }
+        const payload = eventObject(event, type, subscription.includeObject ? (object ?? null) : null);
+        const queuedAt = now();
+        deliveries.push({ targetId: subscription.targetId, eventId: BigInt(event.id), type, payload: payload as never, nextAttemptAt: queuedAt, createdAt: queuedAt });
+      }
+    }
+    return deliveries;
+  }
+
+  /**
+   * Fans out the next batch of events: the number read (0 when caught up or when another instance moved the cursor
+   * meanwhile). Objects are rendered before the transaction (the embedded database has one connection, which the
+   * transaction holds); the transaction then commits the deliveries and the cursor only if the cursor has not moved.
+   */
+  async function fanOut(): Promise<number> {
+    await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
+    const from = (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor;
+    const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
+    if (events.length === 0) return 0;
+    const deliveries = await deliveriesFor(events);
+    return db().$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ cursor: string | null }[]>`SELECT cursor FROM webhook_cursors WHERE name = ${cursorName} FOR UPDATE`;
+      if (row?.cursor !== from) return 0;
+      if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
+      await tx.webhookCursor.update({ where: { name: cursorName }, data: { cursor } });
+      return events.length;
+    });
+  }
+
+  /**
+   * Claims due deliveries, at most `perTarget` in flight per target over all instances. The targets with something
+   * due are locked with SKIP LOCKED, so one instance at a time claims for a target and counts its leases right; the
+   * other instances claim for the other targets meanwhile.
+   */
+  async function claim(): Promise<Claimed[]> {
+    const at = now();
+    return db().$transaction(async (tx) => {
+      const due = Prisma.sql`status = 'PENDING' AND "nextAttemptAt" <= ${at} AND ("leasedUntil" IS NULL OR "leasedUntil" <= ${at})`;
+      const targets = await tx.$queryRaw<{ id: number }[]>`
+        SELECT t.id FROM trigger_targets t
+        WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d."targetId" = t.id AND ${due})
+        ORDER BY t.id LIMIT ${claimBatch}
+        FOR UPDATE SKIP LOCKED`;
+      if (targets.length === 0) return [];
+      const targetIds = Prisma.join(targets.map((target) => target.id));
+      const [candidates, inFlight] = [
+        await tx.$queryRaw<{ id: bigint; targetId: number }[]>`
+          SELECT id, "targetId" FROM (
+            SELECT id, "targetId", row_number() OVER (PARTITION BY "targetId" ORDER BY "nextAttemptAt", id) AS rank
+            FROM webhook_deliveries WHERE "targetId" IN (${targetIds}) AND ${due}) ranked
+          WHERE rank <= ${perTarget}`,
+        await tx.$queryRaw<{ targetId: number; leased: number }[]>`
+          SELECT "targetId", count(*)::int AS leased FROM webhook_deliveries
+          WHERE "targetId" IN (${targetIds}) AND status = 'PENDING' AND "leasedUntil" > ${at}
+          GROUP BY "targetId"`,
+      ];
+      const taken = new Map(inFlight.map((row) => [row.targetId, row.leased]));
+      const ids = candidates.flatMap((row) => {
+        const count = taken.get(row.targetId) ?? 0;
+        if (count >= perTarget) return [];
+        taken.set(row.targetId, count + 1);
+        return [row.id];
+      });
+      if (ids.length === 0) return [];
+      const leasedUntil = new Date(at.getTime() + leaseMs);
+      await tx.webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { leasedUntil, attempts: { increment: 1 } } });
+      const claimed = await tx.webhookDelivery.findMany({
+        where: { id: { in: ids } },
+        select: {
+          id: true, targetId: true, eventId: true, payload: true, createdAt: true, attempts: true, leasedUntil: true,
+          target: { select: { url: true, secret: true, previousSecret: true, previousSecretExpiresAt: true, schoolId: true } },
+        },
+      });
+      return claimed as Claimed[];
+    });
+  }
+
+  function secretsOf(target: Claimed['target'], at: Date): string[] {
+    const current = decryptSecret(target.secret, options.serverKey);
+    const previous = target.previousSecret && target.previousSecretExpiresAt && target.previousSecretExpiresAt > at ? target.previousSecret : null;
+    return previous ? [current, decryptSecret(previous, options.serverKey)] : [current];
+  }
+
+  async function attempt(delivery: Claimed): Promise<AttemptOutcome & { startedAt: Date }> {
+    const startedAt = now();
+    const body = JSON.stringify(delivery.payload);
+    const headers = signatureHeaders(`evt_${delivery.eventId}`, startedAt, body, secretsOf(delivery.target, startedAt));
+    const outcome = await postEventObject(delivery.target.url, body, headers, { timeoutMs: attemptTimeoutMs, now });
+    return { ...outcome, startedAt };
+  }
+
+  /** Records an attempt and what follows from it, if the lease is still this instance's. */
+  async function record(delivery: Claimed, outcome: AttemptOutcome & { startedAt: Date }): Promise<'delivered' | 'retry' | 'failed' | 'gone'> {
+    const at = now();
+    const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const gone = outcome.statusCode === 410;
+    const expired = at.getTime() - delivery.createdAt.getTime() >= retryForMs;
+    const verdict = ok ? 'delivered' : gone ? 'gone' : expired ? 'failed' : 'retry';
+    await writeTransaction(async (tx) => {
+      // Deleted with its target while in flight: nothing left to record.
+      if (!(await tx.webhookDelivery.findUnique({ where: { id: delivery.id }, select: { id: true } }))) return;
+      await tx.webhookAttempt.create({
+        data: {
+          deliveryId: delivery.id,
+          startedAt: outcome.startedAt,
+          latencyMs: outcome.latencyMs,
+          statusCode: outcome.statusCode,
+          responseBody: outcome.responseBody.replaceAll('\u0000', ''),
+          error: outcome.error,
+        },
+      });
+      const mine = { id: delivery.id, leasedUntil: delivery.leasedUntil };
+      const last = { lastStatusCode: outcome.statusCode, lastError: outcome.error, leasedUntil: null };
+      if (verdict === 'delivered') {
+        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'SUCCEEDED', deliveredAt: at } });
+      } else if (verdict === 'failed') {
+        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'FAILED' } });
+      } else if (verdict === 'retry') {
+        const wait = Math.max(backoffMs(delivery.attempts, random), Math.min(outcome.retryAfterMs ?? 0, 24 * hour));
+        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, nextAttemptAt: new Date(at.getTime() + wait) } });
+      } else {
+        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'CANCELLED' } });
+        await unsubscribeGoneTarget(tx, delivery.targetId, delivery.target.schoolId);
+      }
+    });
+    return verdict;
+  }
+
+  /** 410 Gone: the receiver wants nothing more. Its subscriptions end and what was queued for it is cancelled. */
+  async function unsubscribeGoneTarget(tx: Prisma.TransactionClient, targetId: number, schoolId: number) {
+    const subscriptions = await tx.triggerSubscription.findMany({ where: { targetId }, select: { id: true } });
+    await tx.triggerSubscription.deleteMany({ where: { targetId } });
+    await tx.webhookDelivery.updateMany({ where: { targetId, status: 'PENDING', leasedUntil: null }, data: { status: 'CANCELLED' } });
+    const school = await tx.school.findUniqueOrThrow({ where: { id: schoolId }, select: { districtId: true } });
+    const kind = eventKind('trigger_subscription.delete')!;
+    for (const { id } of subscriptions) {
+      await recordEvent(tx, kind, { realm: { type: 'SCHOOL', id: schoolId }, objectId: id, actorId: null, scope: { districtId: school.districtId, schoolId } });
+    }
+  }
+
+  /** Sends what is due now, claim by claim, until nothing is. */
+  async function sendDue(): Promise<Record<'delivered' | 'retry' | 'failed' | 'gone', number>> {
+    const counts = { delivered: 0, retry: 0, failed: 0, gone: 0 };
+    for (let batch = await claim(); batch.length; batch = await claim()) {
+      const verdicts = await Promise.all(batch.map(async (delivery) => record(delivery, await attempt(delivery))));
+      for (const verdict of verdicts) counts[verdict]++;
+    }
+    return counts;
+  }
+
+  /** One full round: fan out every committed event, then send everything due. */
+  async function runOnce() {
+    let events = 0;
+    for (let read = await fanOut(); read > 0; read = await fanOut()) events += read;
+    return { events, ...(await sendDue()) };
+  }
+
+  let running: Promise<void> | null = null;
+  let stopping = false;
+  let wake: (() => void) | null = null;
+
+  return {
+    runOnce,
+    /** Polls until stopped; a failed round (the database away) is logged and retried after a pause. */
+    start() {
+      stopping = false;
+      running = (async () => {
+        while (!stopping) {
+          let busy = false;
+          try {
+            const round = await runOnce();
+            busy = round.events + round.delivered + round.retry + round.failed + round.gone > 0;
+          } catch (error) {
+            options.logger?.warn({ err: error }, 'webhook delivery round failed');
+          }
+          if (!busy && !stopping) await new Promise<void>((resolve) => setTimeout((wake = resolve), options.idleMs ?? 250).unref());
+        }
+      })();
+    },
+    /** Finishes the round in progress (its attempts are recorded) and stops. */
+    async stop() {
+      stopping = true;
+      wake?.();
+      await running;
+    },
+  };
+}
+
+export type WebhookWorker = ReturnType<typeof createWebhookWorker>;

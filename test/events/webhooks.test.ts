@@ -1,0 +1,298 @@
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
+import { type WebhookWorker, backoffMs, createWebhookWorker } from '../../src/events/webhooks/worker';
+import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
+import { type World, createUser, createWorld, watchDomainEvents } from '../support/factories';
+import { useTestServer } from '../support/harness';
+import { testOrigin, v1 } from '../support/wire';
+
+// The receiver listens on 127.0.0.1 over plain http: both are refused unless the configuration opens them.
+const server = useTestServer({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_ALLOW_HTTP: 'on' });
+const clients = clientsFor(server);
+
+interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/**
+ * A webhook receiver on a loopback port: records every request and answers each path with what the test queued for
+ * it (200 "ok" otherwise). Targets of earlier tests stay subscribed, so tests look at their own paths only.
+ */
+function createReceiver() {
+  const received: Received[] = [];
+  const answers = new Map<string, ((response: ServerResponse) => void)[]>();
+  const inFlight = new Map<string, number>();
+  const mostInFlight = new Map<string, number>();
+  let held: (() => void)[] | null = null;
+  const http = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    const path = request.url!;
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+      mostInFlight.set(path, Math.max(mostInFlight.get(path) ?? 0, inFlight.get(path)!));
+      const answer = () => {
+        inFlight.set(path, inFlight.get(path)! - 1);
+        (answers.get(path)?.shift() ?? ((r: ServerResponse) => r.writeHead(200).end('ok')))(response);
+      };
+      if (held) held.push(answer);
+      else answer();
+    });
+  });
+  return {
+    received,
+    url: (path: string) => `http://127.0.0.1:${(http.address() as AddressInfo).port}${path}`,
+    listen: () => new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve)),
+    close: () => new Promise((resolve) => http.close(resolve)),
+    answer: (path: string, status: number, headers: Record<string, string> = {}, body = '') =>
+      answers.set(path, [...(answers.get(path) ?? []), (r) => r.writeHead(status, headers).end(body)]),
+    /** Holds answers until `release`, to see how many requests are open at once. */
+    hold: () => (held = []),
+    release: () => {
+      const waiting = held ?? [];
+      held = null;
+      for (const answer of waiting) answer();
+    },
+    mostInFlight: (path: string) => mostInFlight.get(path) ?? 0,
+    requestsAt: (path: string) => received.filter((r) => r.path === path),
+    bodiesAt: (path: string) => received.filter((r) => r.path === path).map((r) => JSON.parse(r.body)),
+  };
+}
+
+const receiver = createReceiver();
+let world: World & { admin: { id: number }; otherAdmin: { id: number } };
+let admin: RestClient;
+let otherAdmin: RestClient;
+let teacher: RestClient;
+let gqlAdmin: GraphQLClient;
+let clock: Date;
+let worker: WebhookWorker;
+const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
+const newWorker = (options: Partial<Parameters<typeof createWebhookWorker>[0]> = {}) =>
+  createWebhookWorker({ serverKey: server.serverKey, linkBase: testOrigin, now: () => clock, random: () => 1, ...options });
+
+beforeAll(async () => {
+  await receiver.listen();
+  const created = await createWorld();
+  world = {
+    ...created,
+    admin: await createUser(created.school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }),
+    otherAdmin: await createUser(created.otherSchool.id, 'SCHOOL_ADMIN', { triggerAdmin: true }),
+  };
+  [admin, otherAdmin, teacher] = await Promise.all([clients.rest(world.admin), clients.rest(world.otherAdmin), clients.rest(world.teacher)]);
+  gqlAdmin = await clients.graphql(world.admin);
+});
+afterAll(() => receiver.close());
+
+beforeEach(async () => {
+  clock = new Date();
+  worker = newWorker();
+  // Each test starts with no targets: earlier tests' targets and what is queued for them are not its business.
+  await worker.runOnce();
+  await db().triggerTarget.deleteMany();
+});
+
+/** A target of `client`'s school at `path` of the receiver, subscribed to `triggers`. */
+async function subscribedTarget(client: RestClient, path: string, triggers: string[], includeObject = 0) {
+  const created = await client.post('/triggers/targets', { target: receiver.url(path) });
+  expect(created.status).toBe(201);
+  const id = created.json.id as number;
+  const subscribed = await client.put('/triggers/subscriptions', {
+    subscription: triggers.map((trigger) => ({ target_id: id, trigger, subscribed: 1, include_object: includeObject })),
+  });
+  expect(subscribed.json.subscription.map((item: { status: number }) => item.status)).toEqual(triggers.map(() => 200));
+  return id;
+}
+
+const secretOf = async (id: number) =>
+  (await gqlAdmin('{ triggerTargets(limit: 200) { items { id secret } } }')).data.triggerTargets.items.find(
+    (target: { id: string }) => target.id === String(id),
+  ).secret as string;
+
+const deliveryOf = (targetId: number) => db().webhookDelivery.findFirstOrThrow({ where: { targetId }, include: { attemptLog: { orderBy: { id: 'asc' } } } });
+
+describe('webhook delivery', () => {
+  it('POSTs a signed event object with the object to each subscribed target of the school, once', async () => {
+    const withObject = await subscribedTarget(admin, '/groups-full', ['group'], 1);
+    await subscribedTarget(admin, '/posts-only', ['blog_post']);
+    await subscribedTarget(otherAdmin, '/other-school', ['group']);
+    const created = await teacher.post('/groups', { title: 'Chess club' });
+    const groupId = Number(created.json.id);
+
+    expect(await worker.runOnce()).toMatchObject({ delivered: 1, retry: 0, failed: 0 });
+    const [event] = receiver.bodiesAt('/groups-full');
+    expect(event).toEqual({
+      uid: world.teacher.id,
+      timestamp: expect.any(Number),
+      type: 'group.create',
+      data: [{ realm: 'group', group_id: groupId, realm_id: groupId, object: { ...created.json, links: { self: `${v1}/groups/${groupId}` } } }],
+    });
+    expect(Math.abs(event.timestamp - Date.now() / 1000)).toBeLessThan(60);
+    expect(receiver.bodiesAt('/posts-only')).toEqual([]);
+    expect(receiver.bodiesAt('/other-school')).toEqual([]);
+
+    // Standard Webhooks: the receiver verifies with the target's secret; the id is stable per event.
+    const request = receiver.received.find((r) => r.path === '/groups-full')!;
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['webhook-id']).toMatch(/^evt_\d+$/);
+    const headers = { 'webhook-id': request.headers['webhook-id'] as string, 'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+      'webhook-signature': request.headers['webhook-signature'] as string };
+    expect(new Webhook(await secretOf(withObject)).verify(request.body, headers)).toEqual(event);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(request.body, headers)).toThrow();
+
+    const delivery = await deliveryOf(withObject);
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastStatusCode: 200, leasedUntil: null, type: 'group.create' });
+    expect(delivery.attemptLog).toMatchObject([{ statusCode: 200, responseBody: 'ok', error: null }]);
+
+    // A later round (or a restarted worker, reading the stored cursor) sends nothing again.
+    expect(await newWorker().runOnce()).toMatchObject({ events: 0, delivered: 0 });
+    expect(receiver.bodiesAt('/groups-full')).toHaveLength(1);
+  });
+
+  it('leaves the object out without include_object, and for a deleted object', async () => {
+    await subscribedTarget(admin, '/plain', ['group']);
+    await subscribedTarget(admin, '/deleted', ['group'], 1);
+    const created = await teacher.post('/groups', { title: 'Short-lived' });
+    expect((await teacher.delete(`/groups/${created.json.id}`)).status).toBe(204);
+    await worker.runOnce();
+    const id = Number(created.json.id);
+    const bare = { realm: 'group', group_id: id, realm_id: id };
+    expect(receiver.bodiesAt('/plain').map((event) => [event.type, event.data])).toEqual([['group.create', [bare]], ['group.delete', [bare]]]);
+    // Rendered when fanned out: by then the group is gone, so neither event carries it.
+    expect(receiver.bodiesAt('/deleted').map((event) => event.data)).toEqual([[bare], [bare]]);
+  });
+
+  it('does not send events from before the subscription', async () => {
+    const early = await teacher.post('/groups', { title: 'Before' });
+    await subscribedTarget(admin, '/late', ['group']);
+    await worker.runOnce();
+    expect(receiver.bodiesAt('/late').map((event) => event.data[0].group_id)).not.toContain(Number(early.json.id));
+  });
+
+  it('retries failures with exponential backoff and honours Retry-After, logging each attempt', async () => {
+    const target = await subscribedTarget(admin, '/flaky', ['group']);
+    receiver.answer('/flaky', 500, {}, 'down');
+    receiver.answer('/flaky', 503, { 'retry-after': '600' }, 'busy');
+    await teacher.post('/groups', { title: 'Retry me' });
+
+    expect(await worker.runOnce()).toMatchObject({ delivered: 0, retry: 1 });
+    let delivery = await deliveryOf(target);
+    expect(delivery.nextAttemptAt.getTime() - clock.getTime()).toBe(backoffMs(1, () => 1));
+    advance(backoffMs(1, () => 1) - 1);
+    expect(await worker.runOnce()).toMatchObject({ delivered: 0, retry: 0 });
+    advance(1);
+    expect(await worker.runOnce()).toMatchObject({ retry: 1 });
+    delivery = await deliveryOf(target);
+    // The second backoff (20 s) is shorter than the receiver's Retry-After: 600 s wins.
+    expect(delivery.nextAttemptAt.getTime() - clock.getTime()).toBe(600_000);
+    advance(600_000);
+    expect(await worker.runOnce()).toMatchObject({ delivered: 1 });
+    delivery = await deliveryOf(target);
+    expect(delivery.status).toBe('SUCCEEDED');
+    expect(delivery.attemptLog.map(({ statusCode, responseBody }) => [statusCode, responseBody])).toEqual([[500, 'down'], [503, 'busy'], [200, 'ok']]);
+    expect(receiver.bodiesAt('/flaky')).toHaveLength(3);
+    expect(new Set(receiver.requestsAt('/flaky').map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('draws each backoff between half and all of a doubling ceiling, up to an hour', () => {
+    expect([1, 2, 3, 10, 30].map((attempts) => backoffMs(attempts, () => 1))).toEqual([10_000, 20_000, 40_000, 3_600_000, 3_600_000]);
+    expect(backoffMs(3, () => 0)).toBe(20_000);
+  });
+
+  it('keeps retrying for 72 hours, then gives the delivery up', async () => {
+    const target = await subscribedTarget(admin, '/dead', ['group']);
+    for (let i = 0; i < 100; i++) receiver.answer('/dead', 500);
+    await teacher.post('/groups', { title: 'Never arrives' });
+    await worker.runOnce();
+    for (let hours = 0; hours < 71; hours++) {
+      advance(3_600_000);
+      expect(await worker.runOnce()).toMatchObject({ retry: 1, failed: 0 });
+    }
+    advance(3_600_000);
+    expect(await worker.runOnce()).toMatchObject({ retry: 0, failed: 1 });
+    expect(await deliveryOf(target)).toMatchObject({ status: 'FAILED', attempts: 73, lastStatusCode: 500 });
+    advance(3_600_000);
+    await worker.runOnce();
+    expect(receiver.bodiesAt('/dead')).toHaveLength(73);
+  });
+
+  it('unsubscribes a target that answers 410 Gone', async () => {
+    const target = await subscribedTarget(admin, '/gone', ['group', 'blog_post']);
+    receiver.answer('/gone', 410);
+    const events = await watchDomainEvents();
+    await teacher.post('/groups', { title: 'Gone' });
+    expect(await worker.runOnce()).toMatchObject({ gone: 1 });
+    expect(await db().triggerSubscription.count({ where: { targetId: target } })).toBe(0);
+    expect(await deliveryOf(target)).toMatchObject({ status: 'CANCELLED', lastStatusCode: 410 });
+    expect((await events()).map((event) => event[0])).toEqual(['group.create', 'trigger_subscription.delete', 'trigger_subscription.delete']);
+    await teacher.post('/groups', { title: 'Not sent' });
+    await worker.runOnce();
+    expect(receiver.bodiesAt('/gone')).toHaveLength(1);
+  });
+
+  it('signs with the old and the new secret for 24 hours after a rotation', async () => {
+    const target = await subscribedTarget(admin, '/rotated', ['group']);
+    const old = await secretOf(target);
+    await gqlAdmin('mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { __typename } }', { id: String(target) });
+    const renewed = await secretOf(target);
+    await teacher.post('/groups', { title: 'Both' });
+    await worker.runOnce();
+    const [request] = receiver.requestsAt('/rotated');
+    const headers = request!.headers as Record<string, string>;
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    for (const secret of [old, renewed]) expect(() => new Webhook(secret).verify(request!.body, headers)).not.toThrow();
+
+    // The rotation happened after this test's clock was set: a day and a minute later the old secret is done.
+    advance(24 * 3_600_000 + 60_000);
+    await teacher.post('/groups', { title: 'New only' });
+    await worker.runOnce();
+    expect(String(receiver.requestsAt('/rotated')[1]!.headers['webhook-signature']).split(' ')).toHaveLength(1);
+  });
+
+  it('refuses at delivery a target whose address is not allowed, checked on the address connected to', async () => {
+    // `localhost` is not in WEBHOOK_ALLOW_HOSTS and resolves to the loopback: written past the API's own check.
+    const target = await subscribedTarget(admin, '/ssrf', ['group']);
+    await db().triggerTarget.update({ where: { id: target }, data: { url: receiver.url('/ssrf').replace('127.0.0.1', 'localhost') } });
+    await teacher.post('/groups', { title: 'Not to the loopback' });
+    expect(await worker.runOnce()).toMatchObject({ retry: 1 });
+    expect(receiver.bodiesAt('/ssrf')).toEqual([]);
+    const delivery = await deliveryOf(target);
+    expect(delivery.lastStatusCode).toBeNull();
+    expect(delivery.lastError).toMatch(/127\.0\.0\.1.*not allowed/);
+  });
+
+  it('shares the work between instances without sending an attempt twice, and caps attempts in flight per target', async () => {
+    const busy = await subscribedTarget(admin, '/busy', ['group']);
+    const quiet = await subscribedTarget(otherAdmin, '/quiet', ['group']);
+    for (let i = 0; i < 6; i++) await teacher.post('/groups', { title: `Busy ${i}` });
+    const otherTeacher = await clients.rest(await createUser(world.otherSchool.id, 'TEACHER'));
+    for (let i = 0; i < 3; i++) await otherTeacher.post('/groups', { title: `Quiet ${i}` });
+
+    receiver.hold();
+    const instances = [newWorker({ perTargetConcurrency: 2 }), newWorker({ perTargetConcurrency: 2 }), newWorker({ perTargetConcurrency: 2 })];
+    const rounds = instances.map((instance) => instance.runOnce());
+    await expect.poll(() => receiver.requestsAt('/busy').length + receiver.requestsAt('/quiet').length).toBe(4);
+    // Two in flight for each target, over all instances, however many instances ask.
+    expect(receiver.requestsAt('/busy')).toHaveLength(2);
+    expect(receiver.requestsAt('/quiet')).toHaveLength(2);
+    receiver.release();
+    await Promise.all(rounds);
+    // Released answers let each instance claim more; later rounds send the rest.
+    await worker.runOnce();
+    const ids = (path: string) => receiver.requestsAt(path).map((r) => r.headers['webhook-id']);
+    expect(ids('/busy')).toHaveLength(6);
+    expect(new Set(ids('/busy')).size).toBe(6);
+    expect(new Set(ids('/quiet')).size).toBe(3);
+    expect(ids('/quiet')).toHaveLength(3);
+    expect([receiver.mostInFlight('/busy'), receiver.mostInFlight('/quiet')]).toEqual([2, 2]);
+    for (const target of [busy, quiet]) {
+      expect(await db().webhookDelivery.count({ where: { targetId: target, status: { not: 'SUCCEEDED' } } })).toBe(0);
+    }
+  });
+});
