@@ -49,6 +49,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
   webhooks: WebhookAddressPolicy;
+  /** Days the delivery log keeps finished deliveries (and their attempts). */
+  webhookLogRetentionDays: number;
 }
 
 /**
@@ -132,6 +134,7 @@ const environmentSchema = z
     WEBHOOK_ALLOW_HTTP: optional
       .transform((value) => value?.toLowerCase())
       .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('off')),
+    WEBHOOK_LOG_RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(30)),
     LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     NODE_ENV: optional,
   });
@@ -205,5 +208,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     webhooks: { allowHosts: new Set(parseHostList(e.WEBHOOK_ALLOW_HOSTS)), allowHttp: e.WEBHOOK_ALLOW_HTTP === 'on' },
+    webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
   };
 }

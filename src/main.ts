@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
 import { endSubscriptions, useRedisEventBus } from './events/bus';
-import { createWebhookWorker } from './events/webhooks/worker';
+import { createWebhookWorker, pruneDeliveryLog } from './events/webhooks/worker';
 import { createLogger } from './logging';
 import { pruneIdempotencyKeys } from './rest/idempotency';
 import { createHttpServer } from './server';
@@ -106,6 +106,7 @@ webhooks.start();
 const sweeps = [
   sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
   sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
+  sweep('webhook delivery log', 60 * 60_000, () => pruneDeliveryLog(config.webhookLogRetentionDays)),
 ];
 
 server.listen(config.port, config.host, () => {

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       production: false,
       webhooks: { allowHosts: new Set(), allowHttp: false },
+      webhookLogRetentionDays: 30,
     });
   });
 
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       WEBHOOK_ALLOW_HOSTS: '127.0.0.1:9000, Receiver.Local',
       WEBHOOK_ALLOW_HTTP: 'ON',
+      WEBHOOK_LOG_RETENTION_DAYS: '7',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -107,6 +109,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       production: true,
       webhooks: { allowHosts: new Set(['127.0.0.1:9000', 'receiver.local']), allowHttp: true },
+      webhookLogRetentionDays: 7,
     });
   });
 
@@ -170,6 +173,7 @@ describe('loadConfig', () => {
     [{ OAUTH_TIMESTAMP_SKEW: '0' }, 'OAUTH_TIMESTAMP_SKEW: Too small: expected number to be >=1'],
     [{ SEED_DEMO: 'yes' }, 'SEED_DEMO: must be auto, on or off'],
     [{ WEBHOOK_ALLOW_HTTP: 'yes' }, 'WEBHOOK_ALLOW_HTTP: must be on or off'],
+    [{ WEBHOOK_LOG_RETENTION_DAYS: '0' }, 'WEBHOOK_LOG_RETENTION_DAYS: Too small: expected number to be >=1'],
     [{ WEBHOOK_ALLOW_HOSTS: 'localhost, https://hook.example' }, 'WEBHOOK_ALLOW_HOSTS: not a host or host:port: https://hook.example'],
     [{ BOOTSTRAP_CONSUMER_KEY: 'k' }, 'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
     [{ BOOTSTRAP_CONSUMER_SECRET: 's' }, 'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
-import { type WebhookWorker, backoffMs, createWebhookWorker } from '../../src/events/webhooks/worker';
+import { type WebhookWorker, backoffMs, createWebhookWorker, pruneDeliveryLog } from '../../src/events/webhooks/worker';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import { type World, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
@@ -74,6 +74,23 @@ let gqlAdmin: GraphQLClient;
 let clock: Date;
 let worker: WebhookWorker;
 const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
+type Round = Awaited<ReturnType<WebhookWorker['runOnce']>>;
+/**
+ * Runs rounds until every committed event is fanned out, summing what they did. Events become readable only once
+ * every older transaction of the server has ended (on a shared PostgreSQL server, other databases' too), so one round
+ * may find nothing yet.
+ */
+async function deliver(instance: WebhookWorker = worker): Promise<Round> {
+  const total: Round = { events: 0, delivered: 0, retry: 0, failed: 0, gone: 0 };
+  await expect
+    .poll(async () => {
+      const round = await instance.runOnce();
+      for (const key of Object.keys(total) as (keyof Round)[]) total[key] += round[key];
+      return instance.caughtUp();
+    }, { interval: 20, timeout: 10_000 })
+    .toBe(true);
+  return total;
+}
 const newWorker = (options: Partial<Parameters<typeof createWebhookWorker>[0]> = {}) =>
   createWebhookWorker({ serverKey: server.serverKey, linkBase: testOrigin, now: () => clock, random: () => 1, ...options });
 
@@ -94,7 +111,7 @@ beforeEach(async () => {
   clock = new Date();
   worker = newWorker();
   // Each test starts with no targets: earlier tests' targets and what is queued for them are not its business.
-  await worker.runOnce();
+  await deliver();
   await db().triggerTarget.deleteMany();
 });
 
@@ -125,7 +142,7 @@ describe('webhook delivery', () => {
     const created = await teacher.post('/groups', { title: 'Chess club' });
     const groupId = Number(created.json.id);
 
-    expect(await worker.runOnce()).toMatchObject({ delivered: 1, retry: 0, failed: 0 });
+    expect(await deliver()).toMatchObject({ delivered: 1, retry: 0, failed: 0 });
     const [event] = receiver.bodiesAt('/groups-full');
     expect(event).toEqual({
       uid: world.teacher.id,
@@ -151,7 +168,7 @@ describe('webhook delivery', () => {
     expect(delivery.attemptLog).toMatchObject([{ statusCode: 200, responseBody: 'ok', error: null }]);
 
     // A later round (or a restarted worker, reading the stored cursor) sends nothing again.
-    expect(await newWorker().runOnce()).toMatchObject({ events: 0, delivered: 0 });
+    expect(await deliver(newWorker())).toMatchObject({ events: 0, delivered: 0 });
     expect(receiver.bodiesAt('/groups-full')).toHaveLength(1);
   });
 
@@ -160,7 +177,7 @@ describe('webhook delivery', () => {
     await subscribedTarget(admin, '/deleted', ['group'], 1);
     const created = await teacher.post('/groups', { title: 'Short-lived' });
     expect((await teacher.delete(`/groups/${created.json.id}`)).status).toBe(204);
-    await worker.runOnce();
+    await deliver();
     const id = Number(created.json.id);
     const bare = { realm: 'group', group_id: id, realm_id: id };
     expect(receiver.bodiesAt('/plain').map((event) => [event.type, event.data])).toEqual([['group.create', [bare]], ['group.delete', [bare]]]);
@@ -171,7 +188,7 @@ describe('webhook delivery', () => {
   it('does not send events from before the subscription', async () => {
     const early = await teacher.post('/groups', { title: 'Before' });
     await subscribedTarget(admin, '/late', ['group']);
-    await worker.runOnce();
+    await deliver();
     expect(receiver.bodiesAt('/late').map((event) => event.data[0].group_id)).not.toContain(Number(early.json.id));
   });
 
@@ -181,18 +198,18 @@ describe('webhook delivery', () => {
     receiver.answer('/flaky', 503, { 'retry-after': '600' }, 'busy');
     await teacher.post('/groups', { title: 'Retry me' });
 
-    expect(await worker.runOnce()).toMatchObject({ delivered: 0, retry: 1 });
+    expect(await deliver()).toMatchObject({ delivered: 0, retry: 1 });
     let delivery = await deliveryOf(target);
     expect(delivery.nextAttemptAt.getTime() - clock.getTime()).toBe(backoffMs(1, () => 1));
     advance(backoffMs(1, () => 1) - 1);
-    expect(await worker.runOnce()).toMatchObject({ delivered: 0, retry: 0 });
+    expect(await deliver()).toMatchObject({ delivered: 0, retry: 0 });
     advance(1);
-    expect(await worker.runOnce()).toMatchObject({ retry: 1 });
+    expect(await deliver()).toMatchObject({ retry: 1 });
     delivery = await deliveryOf(target);
     // The second backoff (20 s) is shorter than the receiver's Retry-After: 600 s wins.
     expect(delivery.nextAttemptAt.getTime() - clock.getTime()).toBe(600_000);
     advance(600_000);
-    expect(await worker.runOnce()).toMatchObject({ delivered: 1 });
+    expect(await deliver()).toMatchObject({ delivered: 1 });
     delivery = await deliveryOf(target);
     expect(delivery.status).toBe('SUCCEEDED');
     expect(delivery.attemptLog.map(({ statusCode, responseBody }) => [statusCode, responseBody])).toEqual([[500, 'down'], [503, 'busy'], [200, 'ok']]);
@@ -209,16 +226,16 @@ describe('webhook delivery', () => {
     const target = await subscribedTarget(admin, '/dead', ['group']);
     for (let i = 0; i < 100; i++) receiver.answer('/dead', 500);
     await teacher.post('/groups', { title: 'Never arrives' });
-    await worker.runOnce();
+    await deliver();
     for (let hours = 0; hours < 71; hours++) {
       advance(3_600_000);
-      expect(await worker.runOnce()).toMatchObject({ retry: 1, failed: 0 });
+      expect(await deliver()).toMatchObject({ retry: 1, failed: 0 });
     }
     advance(3_600_000);
-    expect(await worker.runOnce()).toMatchObject({ retry: 0, failed: 1 });
+    expect(await deliver()).toMatchObject({ retry: 0, failed: 1 });
     expect(await deliveryOf(target)).toMatchObject({ status: 'FAILED', attempts: 73, lastStatusCode: 500 });
     advance(3_600_000);
-    await worker.runOnce();
+    await deliver();
     expect(receiver.bodiesAt('/dead')).toHaveLength(73);
   });
 
@@ -227,12 +244,12 @@ describe('webhook delivery', () => {
     receiver.answer('/gone', 410);
     const events = await watchDomainEvents();
     await teacher.post('/groups', { title: 'Gone' });
-    expect(await worker.runOnce()).toMatchObject({ gone: 1 });
+    expect(await deliver()).toMatchObject({ gone: 1 });
     expect(await db().triggerSubscription.count({ where: { targetId: target } })).toBe(0);
     expect(await deliveryOf(target)).toMatchObject({ status: 'CANCELLED', lastStatusCode: 410 });
     expect((await events()).map((event) => event[0])).toEqual(['group.create', 'trigger_subscription.delete', 'trigger_subscription.delete']);
     await teacher.post('/groups', { title: 'Not sent' });
-    await worker.runOnce();
+    await deliver();
     expect(receiver.bodiesAt('/gone')).toHaveLength(1);
   });
 
@@ -242,7 +259,7 @@ describe('webhook delivery', () => {
     await gqlAdmin('mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { __typename } }', { id: String(target) });
     const renewed = await secretOf(target);
     await teacher.post('/groups', { title: 'Both' });
-    await worker.runOnce();
+    await deliver();
     const [request] = receiver.requestsAt('/rotated');
     const headers = request!.headers as Record<string, string>;
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
@@ -251,7 +268,7 @@ describe('webhook delivery', () => {
     // The rotation happened after this test's clock was set: a day and a minute later the old secret is done.
     advance(24 * 3_600_000 + 60_000);
     await teacher.post('/groups', { title: 'New only' });
-    await worker.runOnce();
+    await deliver();
     expect(String(receiver.requestsAt('/rotated')[1]!.headers['webhook-signature']).split(' ')).toHaveLength(1);
   });
 
@@ -260,7 +277,7 @@ describe('webhook delivery', () => {
     const target = await subscribedTarget(admin, '/ssrf', ['group']);
     await db().triggerTarget.update({ where: { id: target }, data: { url: receiver.url('/ssrf').replace('127.0.0.1', 'localhost') } });
     await teacher.post('/groups', { title: 'Not to the loopback' });
-    expect(await worker.runOnce()).toMatchObject({ retry: 1 });
+    expect(await deliver()).toMatchObject({ retry: 1 });
     expect(receiver.bodiesAt('/ssrf')).toEqual([]);
     const delivery = await deliveryOf(target);
     expect(delivery.lastStatusCode).toBeNull();
@@ -274,6 +291,10 @@ describe('webhook delivery', () => {
     const otherTeacher = await clients.rest(await createUser(world.otherSchool.id, 'TEACHER'));
     for (let i = 0; i < 3; i++) await otherTeacher.post('/groups', { title: `Quiet ${i}` });
 
+    // Queued while paused, so that the instances below only send.
+    await db().triggerTarget.updateMany({ where: { id: { in: [busy, quiet] } }, data: { pausedAt: new Date() } });
+    await deliver();
+    await db().triggerTarget.updateMany({ where: { id: { in: [busy, quiet] } }, data: { pausedAt: null } });
     receiver.hold();
     const instances = [newWorker({ perTargetConcurrency: 2 }), newWorker({ perTargetConcurrency: 2 }), newWorker({ perTargetConcurrency: 2 })];
     const rounds = instances.map((instance) => instance.runOnce());
@@ -284,7 +305,7 @@ describe('webhook delivery', () => {
     receiver.release();
     await Promise.all(rounds);
     // Released answers let each instance claim more; later rounds send the rest.
-    await worker.runOnce();
+    await deliver();
     const ids = (path: string) => receiver.requestsAt(path).map((r) => r.headers['webhook-id']);
     expect(ids('/busy')).toHaveLength(6);
     expect(new Set(ids('/busy')).size).toBe(6);
@@ -294,5 +315,93 @@ describe('webhook delivery', () => {
     for (const target of [busy, quiet]) {
       expect(await db().webhookDelivery.count({ where: { targetId: target, status: { not: 'SUCCEEDED' } } })).toBe(0);
     }
+  });
+
+  it('holds a paused target\'s deliveries until it is resumed', async () => {
+    const target = await subscribedTarget(admin, '/paused', ['group']);
+    const paused = await gqlAdmin('mutation($id: ID!) { pauseTriggerTarget(id: $id) { ... on TriggerTarget { pausedAt } } }', { id: String(target) });
+    expect(paused.data.pauseTriggerTarget.pausedAt).toEqual(expect.any(String));
+    await teacher.post('/groups', { title: 'Wait for it' });
+    await deliver();
+    expect(receiver.bodiesAt('/paused')).toEqual([]);
+    expect(await deliveryOf(target)).toMatchObject({ status: 'PENDING', attempts: 0 });
+    await gqlAdmin('mutation($id: ID!) { resumeTriggerTarget(id: $id) { __typename } }', { id: String(target) });
+    await deliver();
+    expect(receiver.bodiesAt('/paused').map((event) => event.type)).toEqual(['group.create']);
+  });
+
+  it('disables a target whose attempts have all failed for the configured time, with an event; resuming sends', async () => {
+    const target = await subscribedTarget(admin, '/failing', ['group']);
+    for (let i = 0; i < 3; i++) receiver.answer('/failing', 500);
+    const impatient = newWorker({ disableAfterMs: 3_600_000 });
+    const events = await watchDomainEvents();
+    await teacher.post('/groups', { title: 'Failing' });
+    await deliver(impatient);
+    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({ failingSince: clock, disabledAt: null });
+    advance(3_600_000);
+    expect(await deliver(impatient)).toMatchObject({ retry: 1 });
+    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({ disabledAt: clock });
+    expect((await events()).map((event) => event[0])).toEqual(['group.create', 'trigger_target.disable']);
+    advance(3_600_000);
+    expect(await deliver(impatient)).toMatchObject({ retry: 0, delivered: 0 });
+    expect(receiver.requestsAt('/failing')).toHaveLength(2);
+
+    await gqlAdmin('mutation($id: ID!) { resumeTriggerTarget(id: $id) { __typename } }', { id: String(target) });
+    advance(3_600_000);
+    expect(await deliver(impatient)).toMatchObject({ retry: 1 });
+    expect(await deliver(impatient)).toMatchObject({ retry: 0 });
+    advance(3_600_000);
+    expect(await deliver(impatient)).toMatchObject({ delivered: 1 });
+    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({ failingSince: null, disabledAt: null });
+  });
+
+  it('shows the delivery log in GraphQL, and redelivers one delivery or everything since a time', async () => {
+    const target = await subscribedTarget(admin, '/log', ['group']);
+    receiver.answer('/log', 502, {}, 'x'.repeat(3000));
+    await teacher.post('/groups', { title: 'Logged' });
+    await deliver();
+    advance(60_000);
+    await deliver();
+    const log = async () => {
+      const answer = await gqlAdmin(`{ triggerTargets(limit: 20) { items { id deliveries(limit: 5) { total items {
+        id eventId type status attempts lastStatusCode payload attemptLog { statusCode responseBody latencyMs error } } } } } }`);
+      expect(answer.errors).toBeUndefined();
+      return answer.data.triggerTargets.items.find((item: { id: string }) => item.id === String(target)).deliveries;
+    };
+    const first = await log();
+    expect(first.total).toBe(1);
+    const [delivery] = first.items;
+    expect(delivery).toMatchObject({ type: 'group.create', status: 'SUCCEEDED', attempts: 2, lastStatusCode: 200 });
+    expect(JSON.parse(delivery.payload)).toEqual(receiver.bodiesAt('/log')[0]);
+    expect(delivery.attemptLog.map((attempt: { statusCode: number; responseBody: string }) => [attempt.statusCode, attempt.responseBody.length]))
+      .toEqual([[502, 1024], [200, 2]]);
+
+    const again = await gqlAdmin('mutation($id: ID!) { redeliverWebhook(id: $id) { ... on WebhookDelivery { status } } }', { id: delivery.id });
+    expect(again.data.redeliverWebhook).toEqual({ status: 'PENDING' });
+    await deliver();
+    expect(receiver.requestsAt('/log').map((r) => r.headers['webhook-id'])).toEqual([`evt_${delivery.eventId}`, `evt_${delivery.eventId}`, `evt_${delivery.eventId}`]);
+
+    const replayed = await gqlAdmin('mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ... on TriggerTargetReplay { requeued } } }',
+      { id: String(target), since: new Date(Date.now() - 3_600_000).toISOString() });
+    expect(replayed.data.replayTriggerTarget).toEqual({ requeued: 1 });
+    await deliver();
+    expect(receiver.requestsAt('/log')).toHaveLength(4);
+
+    const hidden = await (await clients.graphql(world.otherAdmin))('mutation($id: ID!) { redeliverWebhook(id: $id) { __typename } }', { id: delivery.id });
+    expect(hidden.data.redeliverWebhook.__typename).toBe('NotFoundError');
+  });
+
+  it('prunes finished deliveries older than the retention, keeping pending ones', async () => {
+    const target = await subscribedTarget(admin, '/pruned', ['group']);
+    receiver.answer('/pruned', 500);
+    await teacher.post('/groups', { title: 'Delivered' });
+    await teacher.post('/groups', { title: 'Still pending' });
+    await deliver();
+    const statuses = async () => (await db().webhookDelivery.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } })).map((d) => d.status);
+    expect((await statuses()).sort()).toEqual(['PENDING', 'SUCCEEDED']);
+    expect(await pruneDeliveryLog(30, new Date(Date.now() + 29 * 24 * 3_600_000))).toBe(0);
+    expect(await pruneDeliveryLog(30, new Date(Date.now() + 31 * 24 * 3_600_000))).toBe(1);
+    expect(await statuses()).toEqual(['PENDING']);
+    expect(await db().webhookAttempt.count({ where: { delivery: { targetId: target } } })).toBe(1);
   });
 });

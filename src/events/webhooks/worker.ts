@@ -39,6 +39,8 @@ export interface WebhookWorkerOptions {
   retryForMs?: number;
   /** Pause between polls while there is nothing to do. */
   idleMs?: number;
+  /** How long a target may fail every attempt before it is disabled. */
+  disableAfterMs?: number;
 }
 
 const cursorName = 'webhooks';
@@ -60,7 +62,7 @@ interface Claimed {
   createdAt: Date;
   attempts: number;
   leasedUntil: Date;
-  target: { url: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null; schoolId: number };
+  target: { url: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null; schoolId: number; failingSince: Date | null };
 }
 
 export function createWebhookWorker(options: WebhookWorkerOptions) {
@@ -70,6 +72,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
   const retryForMs = options.retryForMs ?? 72 * hour;
   const leaseMs = attemptTimeoutMs + 30_000;
+  const disableAfterMs = options.disableAfterMs ?? 5 * 24 * hour;
 
   /** The deliveries a batch of events makes: one per event and subscribed target of the event's school. */
   async function deliveriesFor(events: DomainEventMessage[]): Promise<Prisma.WebhookDeliveryCreateManyInput[]> {
@@ -133,7 +136,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       const due = Prisma.sql`status = 'PENDING' AND "nextAttemptAt" <= ${at} AND ("leasedUntil" IS NULL OR "leasedUntil" <= ${at})`;
       const targets = await tx.$queryRaw<{ id: number }[]>`
         SELECT t.id FROM trigger_targets t
-        WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d."targetId" = t.id AND ${due})
+        WHERE t."pausedAt" IS NULL AND t."disabledAt" IS NULL AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d."targetId" = t.id AND ${due})
         ORDER BY t.id LIMIT ${claimBatch}
         FOR UPDATE SKIP LOCKED`;
       if (targets.length === 0) return [];
@@ -163,7 +166,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         where: { id: { in: ids } },
         select: {
           id: true, targetId: true, eventId: true, payload: true, createdAt: true, attempts: true, leasedUntil: true,
-          target: { select: { url: true, secret: true, previousSecret: true, previousSecretExpiresAt: true, schoolId: true } },
+          target: { select: { url: true, secret: true, previousSecret: true, previousSecretExpiresAt: true, schoolId: true, failingSince: true } },
         },
       });
       return claimed as Claimed[];
@@ -206,6 +209,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       });
       const mine = { id: delivery.id, leasedUntil: delivery.leasedUntil };
       const last = { lastStatusCode: outcome.statusCode, lastError: outcome.error, leasedUntil: null };
+      await trackFailing(tx, delivery, ok, at);
       if (verdict === 'delivered') {
         await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'SUCCEEDED', deliveredAt: at } });
       } else if (verdict === 'failed') {
@@ -221,16 +225,34 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return verdict;
   }
 
+  /**
+   * A success clears the target's failing streak; a failure starts one, and a streak of `disableAfterMs` disables the
+   * target (an event says so) until an administrator resumes it. Its deliveries wait meanwhile.
+   */
+  async function trackFailing(tx: Prisma.TransactionClient, delivery: Claimed, ok: boolean, at: Date) {
+    const { targetId } = delivery;
+    if (ok) {
+      await tx.triggerTarget.updateMany({ where: { id: targetId, failingSince: { not: null } }, data: { failingSince: null } });
+      return;
+    }
+    await tx.triggerTarget.updateMany({ where: { id: targetId, failingSince: null }, data: { failingSince: at } });
+    const since = delivery.target.failingSince;
+    if (!since || at.getTime() - since.getTime() < disableAfterMs) return;
+    const { count } = await tx.triggerTarget.updateMany({ where: { id: targetId, disabledAt: null }, data: { disabledAt: at } });
+    if (count) await recordTargetEvent(tx, 'trigger_target.disable', targetId, delivery.target.schoolId);
+  }
+
+  async function recordTargetEvent(tx: Prisma.TransactionClient, type: string, objectId: number, schoolId: number) {
+    const school = await tx.school.findUniqueOrThrow({ where: { id: schoolId }, select: { districtId: true } });
+    await recordEvent(tx, eventKind(type)!, { realm: { type: 'SCHOOL', id: schoolId }, objectId, actorId: null, scope: { districtId: school.districtId, schoolId } });
+  }
+
   /** 410 Gone: the receiver wants nothing more. Its subscriptions end and what was queued for it is cancelled. */
   async function unsubscribeGoneTarget(tx: Prisma.TransactionClient, targetId: number, schoolId: number) {
     const subscriptions = await tx.triggerSubscription.findMany({ where: { targetId }, select: { id: true } });
     await tx.triggerSubscription.deleteMany({ where: { targetId } });
     await tx.webhookDelivery.updateMany({ where: { targetId, status: 'PENDING', leasedUntil: null }, data: { status: 'CANCELLED' } });
-    const school = await tx.school.findUniqueOrThrow({ where: { id: schoolId }, select: { districtId: true } });
-    const kind = eventKind('trigger_subscription.delete')!;
-    for (const { id } of subscriptions) {
-      await recordEvent(tx, kind, { realm: { type: 'SCHOOL', id: schoolId }, objectId: id, actorId: null, scope: { districtId: school.districtId, schoolId } });
-    }
+    for (const { id } of subscriptions) await recordTargetEvent(tx, 'trigger_subscription.delete', id, schoolId);
   }
 
   /** Sends what is due now, claim by claim, until nothing is. */
@@ -250,12 +272,22 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return { events, ...(await sendDue()) };
   }
 
+  async function caughtUp(): Promise<boolean> {
+    const cursor = (await db().webhookCursor.findUnique({ where: { name: cursorName } }))?.cursor ?? '0:0';
+    const [txid, id] = cursor.split(':');
+    const [{ unread }] = await db().$queryRaw<{ unread: number }[]>`
+      SELECT count(*)::int AS unread FROM domain_events WHERE (txid, id) > (${txid}::xid8, ${id}::bigint)`;
+    return unread === 0;
+  }
+
   let running: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
 
   return {
     runOnce,
+    /** Whether every committed event has been fanned out (events wait while an older transaction runs). */
+    caughtUp,
     /** Polls until stopped; a failed round (the database away) is logged and retried after a pause. */
     start() {
       stopping = false;
@@ -282,3 +314,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
 }
 
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
+
+/** Forgets finished deliveries (with their attempts) older than the retention; pending ones are kept whatever their age. */
+export async function pruneDeliveryLog(retentionDays: number, now = new Date()): Promise<number> {
+  const { count } = await db().webhookDelivery.deleteMany({
+    where: { status: { not: 'PENDING' }, createdAt: { lt: new Date(now.getTime() - retentionDays * 24 * hour) } },
+  });
+  return count;
+}

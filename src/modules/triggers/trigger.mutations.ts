@@ -1,8 +1,10 @@
 import { builder } from '../../graphql/builder';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
-import { createTarget, rotateTargetSecret, updateSubscriptions, updateTarget, deleteTarget } from './trigger.service';
-import { SubscriptionUpdateType } from './trigger.type';
+import {
+  createTarget, deleteTarget, redeliver, replayTarget, rotateTargetSecret, setTargetPaused, updateSubscriptions, updateTarget,
+} from './trigger.service';
+import { ReplayType, SubscriptionUpdateType } from './trigger.type';
 
 const CreateTriggerTargetInput = builder.inputType('CreateTriggerTargetInput', {
   description: 'A new webhook target of the viewer\'s school.',
@@ -67,4 +69,28 @@ resultMutation('updateTriggerSubscriptions', {
     'trigger: status 400) does not stop the others (trigger administrators).',
   args: (arg) => ({ subscriptions: arg({ type: [TriggerSubscriptionInput], required: true }) }),
   resolve: (viewer, args) => updateSubscriptions(viewer, args.subscriptions),
+});
+objectMutation('pauseTriggerTarget', {
+  type: 'TriggerTarget',
+  description: 'Holds a target\'s deliveries: events still queue for it and are sent on resume (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id), true, query),
+});
+objectMutation('resumeTriggerTarget', {
+  type: 'TriggerTarget',
+  description: 'Sends a paused or disabled target what queued for it, and what comes (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id), false, query),
+});
+objectMutation('redeliverWebhook', {
+  type: 'WebhookDelivery',
+  description: 'Sends one delivery again now, whatever became of it, with the same `webhook-id` (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true, description: 'Delivery id.' }) }),
+  resolve: (viewer, args, query) => redeliver(viewer, String(args.id), query),
+});
+resultMutation('replayTriggerTarget', {
+  type: ReplayType,
+  description: 'Sends a target again every delivery queued for it since a time (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }), since: arg({ type: 'DateTime', required: true, description: 'From when.' }) }),
+  resolve: (viewer, args) => replayTarget(viewer, parseId(args.id), args.since),
 });

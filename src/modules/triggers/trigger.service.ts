@@ -11,6 +11,7 @@ import { isTrigger } from '../../events/triggers';
 import { targetUrlProblem } from '../../events/webhooks/address';
 import { newSigningSecret, secretOverlapMs } from '../../events/webhooks/signing';
 import type { Prisma } from '../../generated/prisma/client';
+import type { WebhookDeliveryStatus } from '../../generated/prisma/enums';
 import { paged } from '../../graphql/paging';
 import { triggerPolicy } from './trigger.policy';
 import {
@@ -28,6 +29,7 @@ const adminEvent = (type: `${string}.${string}`, object: string, description: st
 export const triggerEvents = {
   createTarget: adminEvent('trigger_target.create', 'TriggerTarget', 'A webhook target was registered.'),
   updateTarget: adminEvent('trigger_target.update', 'TriggerTarget', 'A webhook target was changed, or its secret rotated.'),
+  disableTarget: adminEvent('trigger_target.disable', 'TriggerTarget', 'A webhook target was disabled: its deliveries had failed for 5 days.'),
   deleteTarget: adminEvent('trigger_target.delete', 'TriggerTarget', 'A webhook target was deleted with its subscriptions.'),
   subscribe: adminEvent('trigger_subscription.create', 'TriggerSubscription', 'A webhook target was subscribed to a trigger.'),
   changeSubscription: adminEvent('trigger_subscription.update', 'TriggerSubscription', 'A subscription\'s options were changed.'),
@@ -214,4 +216,56 @@ async function applySubscription(
   const fields = { includeObject: item.includeObject, version: item.version };
   const subscription = await tx.triggerSubscription.upsert({ where, create: { targetId, trigger: item.trigger, ...fields }, update: fields });
   await recordEvent(tx, existing ? triggerEvents.changeSubscription : triggerEvents.subscribe, { ...event, objectId: subscription.id });
+}
+
+/** Pausing holds deliveries (they queue); resuming sends what queued, and also re-enables a disabled target. */
+export async function setTargetPaused(viewer: Viewer, id: number, paused: boolean, query: TargetQuery) {
+  await authorizeTarget(viewer, id);
+  const data = paused ? { pausedAt: new Date() } : { pausedAt: null, disabledAt: null, failingSince: null };
+  return writeTransaction(async (tx) => {
+    const target = await tx.triggerTarget.update({ ...query, where: { id }, data });
+    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
+    return target;
+  });
+}
+
+/** The log of a target's deliveries, oldest first, optionally of one status. */
+export function targetDeliveries(
+  target: { id: number },
+  args: { status?: WebhookDeliveryStatus | null; start?: number | null; limit?: number | null },
+) {
+  const where = { targetId: target.id, ...(args.status ? { status: args.status } : {}) };
+  return paged(args, { findMany: (query) => db().webhookDelivery.findMany({ ...query, where }), count: () => db().webhookDelivery.count({ where }) });
+}
+
+type DeliveryQuery = { include?: Prisma.WebhookDeliveryInclude; select?: Prisma.WebhookDeliverySelect };
+
+/** Sends one delivery again, now, whatever became of it (the receiver gets the same `webhook-id`). */
+export async function redeliver(viewer: Viewer, id: string, query: DeliveryQuery) {
+  const deliveryId = /^\d{1,18}$/.test(id) ? BigInt(id) : null;
+  const delivery = deliveryId === null ? null : await db().webhookDelivery.findUnique({ where: { id: deliveryId }, select: { targetId: true } });
+  const target = delivery && (await db().triggerTarget.findUnique({ where: { id: delivery.targetId }, select: { schoolId: true } }));
+  await authorize(viewer, triggerPolicy, 'manage', target, id, 'WebhookDelivery');
+  return writeTransaction(async (tx) => {
+    const requeued = await tx.webhookDelivery.update({
+      ...query,
+      where: { id: deliveryId! },
+      data: { status: 'PENDING', nextAttemptAt: new Date(), leasedUntil: null },
+    });
+    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: delivery!.targetId, actorId: viewer.id, scope: scopeOf(viewer) });
+    return requeued;
+  });
+}
+
+/** Queues again every delivery of a target since a time (a receiver that lost its data asks for it again). */
+export async function replayTarget(viewer: Viewer, id: number, since: Date) {
+  await authorizeTarget(viewer, id);
+  return writeTransaction(async (tx) => {
+    const { count } = await tx.webhookDelivery.updateMany({
+      where: { targetId: id, createdAt: { gte: since }, leasedUntil: null },
+      data: { status: 'PENDING', nextAttemptAt: new Date() },
+    });
+    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
+    return { id, requeued: count };
+  });
 }

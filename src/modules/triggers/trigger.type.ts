@@ -1,9 +1,39 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
-import { pageOf } from '../../graphql/paging';
+import { pageArgs, pageOf } from '../../graphql/paging';
 import type { Trigger } from '../../events/triggers';
 import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
-import { targetSecret } from './trigger.service';
+import { targetDeliveries, targetSecret } from './trigger.service';
+
+export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
+  description: 'Where a delivery stands.',
+  values: {
+    PENDING: { description: 'Waiting for its first attempt or a retry (or its target to be resumed).' },
+    SUCCEEDED: { description: 'The receiver answered 2xx.' },
+    FAILED: { description: 'Given up after 72 hours of failed attempts.' },
+    CANCELLED: { description: 'Not sent: the receiver answered 410 Gone, which unsubscribed the target.' },
+  },
+});
+
+builder.prismaObject('WebhookAttempt', {
+  fields: (t) => ({
+    id: t.id({ description: 'Attempt id.', resolve: (attempt) => String(attempt.id) }),
+    ...exposeColumns(t, 'WebhookAttempt', ['startedAt', 'latencyMs', 'statusCode', 'responseBody', 'error']),
+  }),
+});
+
+builder.prismaObject('WebhookDelivery', {
+  fields: (t) => ({
+    id: t.id({ description: 'Delivery id.', resolve: (delivery) => String(delivery.id) }),
+    eventId: t.id({ description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.', resolve: (delivery) => String(delivery.eventId) }),
+    ...exposeColumns(t, 'WebhookDelivery', ['type', 'attempts', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'deliveredAt']),
+    status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
+    payload: t.string({ description: 'The event object, as the JSON text sent.', resolve: (delivery) => JSON.stringify(delivery.payload) }),
+    attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: { id: 'asc' } } }),
+  }),
+});
+
+const WebhookDeliveryPage = pageOf('WebhookDelivery', 'A page of webhook deliveries.');
 
 export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
   description: 'A platform action webhook targets subscribe to; its event objects are typed `<name>.<operation>`.',
@@ -16,13 +46,21 @@ export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
 
 builder.prismaObject('TriggerTarget', {
   fields: (t) => ({
-    ...exposeColumns(t, 'TriggerTarget', ['id', 'url', 'description', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt']),
+    ...exposeColumns(t, 'TriggerTarget', [
+      'id', 'url', 'description', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
+    ]),
     secret: t.string({
       description: 'The Standard Webhooks signing secret (`whsec_...`) receivers verify `webhook-signature` with.',
       select: { secret: true },
       resolve: (target, _args, { serverKey }) => targetSecret(target, serverKey),
     }),
     subscriptions: t.relation('subscriptions', { description: 'The triggers the target is subscribed to.' }),
+    deliveries: t.field({
+      type: WebhookDeliveryPage,
+      description: 'The delivery log: what was sent or is queued, oldest first, with every attempt.',
+      args: { status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }), ...pageArgs },
+      resolve: (target, args) => targetDeliveries(target, args),
+    }),
   }),
 });
 
@@ -61,5 +99,13 @@ export const SubscriptionUpdateType = builder.objectRef<{ results: SubscriptionR
   description: 'The outcome of a bulk subscription change, item by item, in the order sent.',
   fields: (t) => ({
     results: t.field({ type: [SubscriptionResultType], description: 'One result per item.', resolve: (update) => update.results }),
+  }),
+});
+
+export const ReplayType = builder.objectRef<{ id: number; requeued: number }>('TriggerTargetReplay').implement({
+  description: 'Deliveries queued again for a target.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The target.' }),
+    requeued: t.exposeInt('requeued', { description: 'How many deliveries were queued again.' }),
   }),
 });

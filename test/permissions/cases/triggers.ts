@@ -3,6 +3,8 @@ import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const newTarget = (schoolId: number) => db().triggerTarget.create({ data: { schoolId, url: 'https://receiver.test/hook', secret: 'sealed' } });
+const newDelivery = async (schoolId: number) =>
+  db().webhookDelivery.create({ data: { targetId: (await newTarget(schoolId)).id, eventId: 1n, type: 'group.create', payload: {}, status: 'SUCCEEDED' } });
 const hasId = (items: { id: number | string }[], object: { id: number }) => items.some((item) => String(item.id) === id(object));
 
 // Trigger administration is a grant, not a role: here the district administrator has it, and so has the outsider (a
@@ -52,5 +54,14 @@ export default permissionCases(
       name: 'a target of the school (an unknown target elsewhere)', expect: 'h f f f f f o',
       variables: (f) => ({ s: [{ targetId: id(f.target), trigger: 'user', subscribed: true }] }),
       finds: (answer) => answer.results[0].status === 200 },
+    { graphql: `mutation($id: ID!) { pauseTriggerTarget(id: $id) { ${outcome} } }`, name: 'a target of the school',
+      expect: 'h f f f f f o', variables: async (f) => ({ id: id(await newTarget(f.school.id)) }) },
+    { graphql: `mutation($id: ID!) { resumeTriggerTarget(id: $id) { ${outcome} } }`, name: 'a target of the school',
+      expect: 'h f f f f f o', variables: async (f) => ({ id: id(await newTarget(f.school.id)) }) },
+    { graphql: `mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ${outcome} } }`,
+      name: 'a target of the school', expect: 'h f f f f f o',
+      variables: async (f) => ({ id: id(await newTarget(f.school.id)), since: '2020-01-01T00:00:00Z' }) },
+    { graphql: `mutation($id: ID!) { redeliverWebhook(id: $id) { ${outcome} } }`, name: 'a delivery to a target of the school',
+      expect: 'h f f f f f o', variables: async (f) => ({ id: String((await newDelivery(f.school.id)).id) }) },
   ],
 );

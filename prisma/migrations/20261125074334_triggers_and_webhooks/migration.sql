@@ -11,6 +11,9 @@ CREATE TABLE "trigger_targets" (
     "previousSecret" TEXT,
     "previousSecretExpiresAt" TIMESTAMP(3),
     "secretRotatedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "pausedAt" TIMESTAMP(3),
+    "disabledAt" TIMESTAMP(3),
+    "failingSince" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
