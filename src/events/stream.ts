@@ -24,7 +24,7 @@ export async function readCommittedEvents(
     FROM domain_events
     WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
       AND (txid, id) > (${afterTxid}::xid8, ${afterId}::bigint)
-    ORDER BY txid, id
+    ORDER BY domain_events.txid, domain_events.id
     LIMIT ${limit}`;
   const last = rows.at(-1);
   return {

@@ -187,59 +187,82 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return { ...outcome, startedAt };
   }
 
-  /** Records an attempt and what follows from it, if the lease is still this instance's. */
-  async function record(delivery: Claimed, outcome: AttemptOutcome & { startedAt: Date }): Promise<'delivered' | 'retry' | 'failed' | 'gone'> {
+  type Verdict = 'delivered' | 'retry' | 'failed' | 'gone';
+  type Sent = { delivery: Claimed; outcome: AttemptOutcome & { startedAt: Date } };
+
+  function verdictOf({ delivery, outcome }: Sent, at: Date): Verdict {
+    if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) return 'delivered';
+    if (outcome.statusCode === 410) return 'gone';
+    return at.getTime() - delivery.createdAt.getTime() >= retryForMs ? 'failed' : 'retry';
+  }
+
+  /**
+   * Records the attempts of one claim and what follows from each, in one transaction (one commit for the batch), for
+   * the deliveries whose lease is still this claim's. Successes, the common case, are one statement together.
+   */
+  async function recordBatch(sent: Sent[]): Promise<Verdict[]> {
     const at = now();
-    const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-    const gone = outcome.statusCode === 410;
-    const expired = at.getTime() - delivery.createdAt.getTime() >= retryForMs;
-    const verdict = ok ? 'delivered' : gone ? 'gone' : expired ? 'failed' : 'retry';
+    const verdicts = sent.map((one) => verdictOf(one, at));
     await writeTransaction(async (tx) => {
-      // Deleted with its target while in flight: nothing left to record.
-      if (!(await tx.webhookDelivery.findUnique({ where: { id: delivery.id }, select: { id: true } }))) return;
-      await tx.webhookAttempt.create({
-        data: {
+      // A delivery deleted with its target while in flight has nothing left to record.
+      const ids = sent.map(({ delivery }) => delivery.id);
+      const live = new Set((await tx.webhookDelivery.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id));
+      const recorded = sent.flatMap((one, index) => (live.has(one.delivery.id) ? [{ ...one, verdict: verdicts[index]! }] : []));
+      await tx.webhookAttempt.createMany({
+        data: recorded.map(({ delivery, outcome }) => ({
           deliveryId: delivery.id,
           startedAt: outcome.startedAt,
           latencyMs: outcome.latencyMs,
           statusCode: outcome.statusCode,
           responseBody: outcome.responseBody.replaceAll('\u0000', ''),
           error: outcome.error,
-        },
+        })),
       });
-      const mine = { id: delivery.id, leasedUntil: delivery.leasedUntil };
-      const last = { lastStatusCode: outcome.statusCode, lastError: outcome.error, leasedUntil: null };
-      await trackFailing(tx, delivery, ok, at);
-      if (verdict === 'delivered') {
-        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'SUCCEEDED', deliveredAt: at } });
-      } else if (verdict === 'failed') {
-        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'FAILED' } });
-      } else if (verdict === 'retry') {
-        const wait = Math.max(backoffMs(delivery.attempts, random), Math.min(outcome.retryAfterMs ?? 0, 24 * hour));
-        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, nextAttemptAt: new Date(at.getTime() + wait) } });
-      } else {
-        await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'CANCELLED' } });
-        await unsubscribeGoneTarget(tx, delivery.targetId, delivery.target.schoolId);
+      const delivered = recorded.filter((one) => one.verdict === 'delivered');
+      if (delivered.length) {
+        await tx.webhookDelivery.updateMany({
+          where: { id: { in: delivered.map(({ delivery }) => delivery.id) }, leasedUntil: delivered[0]!.delivery.leasedUntil },
+          data: { status: 'SUCCEEDED', deliveredAt: at, lastStatusCode: 200, lastError: null, leasedUntil: null },
+        });
+        // The exact 2xx of each success, where it was not 200.
+        for (const { delivery, outcome } of delivered.filter(({ outcome }) => outcome.statusCode !== 200)) {
+          await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { lastStatusCode: outcome.statusCode } });
+        }
       }
+      for (const { delivery, outcome, verdict } of recorded.filter((one) => one.verdict !== 'delivered')) {
+        const mine = { id: delivery.id, leasedUntil: delivery.leasedUntil };
+        const last = { lastStatusCode: outcome.statusCode, lastError: outcome.error, leasedUntil: null };
+        if (verdict === 'failed') {
+          await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'FAILED' } });
+        } else if (verdict === 'retry') {
+          const wait = Math.max(backoffMs(delivery.attempts, random), Math.min(outcome.retryAfterMs ?? 0, 24 * hour));
+          await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, nextAttemptAt: new Date(at.getTime() + wait) } });
+        } else {
+          await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'CANCELLED' } });
+          await unsubscribeGoneTarget(tx, delivery.targetId, delivery.target.schoolId);
+        }
+      }
+      await trackFailing(tx, recorded, at);
     });
-    return verdict;
+    return verdicts;
   }
 
   /**
    * A success clears the target's failing streak; a failure starts one, and a streak of `disableAfterMs` disables the
    * target (an event says so) until an administrator resumes it. Its deliveries wait meanwhile.
    */
-  async function trackFailing(tx: Prisma.TransactionClient, delivery: Claimed, ok: boolean, at: Date) {
-    const { targetId } = delivery;
-    if (ok) {
-      await tx.triggerTarget.updateMany({ where: { id: targetId, failingSince: { not: null } }, data: { failingSince: null } });
-      return;
+  async function trackFailing(tx: Prisma.TransactionClient, recorded: (Sent & { verdict: Verdict })[], at: Date) {
+    const succeeded = new Set(recorded.filter((one) => one.verdict === 'delivered').map(({ delivery }) => delivery.targetId));
+    if (succeeded.size) {
+      await tx.triggerTarget.updateMany({ where: { id: { in: [...succeeded] }, failingSince: { not: null } }, data: { failingSince: null } });
     }
-    await tx.triggerTarget.updateMany({ where: { id: targetId, failingSince: null }, data: { failingSince: at } });
-    const since = delivery.target.failingSince;
-    if (!since || at.getTime() - since.getTime() < disableAfterMs) return;
-    const { count } = await tx.triggerTarget.updateMany({ where: { id: targetId, disabledAt: null }, data: { disabledAt: at } });
-    if (count) await recordTargetEvent(tx, 'trigger_target.disable', targetId, delivery.target.schoolId);
+    const failing = new Map(recorded.filter(({ delivery }) => !succeeded.has(delivery.targetId)).map(({ delivery }) => [delivery.targetId, delivery.target]));
+    for (const [targetId, target] of failing) {
+      await tx.triggerTarget.updateMany({ where: { id: targetId, failingSince: null }, data: { failingSince: at } });
+      if (!target.failingSince || at.getTime() - target.failingSince.getTime() < disableAfterMs) continue;
+      const { count } = await tx.triggerTarget.updateMany({ where: { id: targetId, disabledAt: null }, data: { disabledAt: at } });
+      if (count) await recordTargetEvent(tx, 'trigger_target.disable', targetId, target.schoolId);
+    }
   }
 
   async function recordTargetEvent(tx: Prisma.TransactionClient, type: string, objectId: number, schoolId: number) {
@@ -259,8 +282,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   async function sendDue(): Promise<Record<'delivered' | 'retry' | 'failed' | 'gone', number>> {
     const counts = { delivered: 0, retry: 0, failed: 0, gone: 0 };
     for (let batch = await claim(); batch.length; batch = await claim()) {
-      const verdicts = await Promise.all(batch.map(async (delivery) => record(delivery, await attempt(delivery))));
-      for (const verdict of verdicts) counts[verdict]++;
+      const sent = await Promise.all(batch.map(async (delivery) => ({ delivery, outcome: await attempt(delivery) })));
+      for (const verdict of await recordBatch(sent)) counts[verdict]++;
     }
     return counts;
   }
