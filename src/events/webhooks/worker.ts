@@ -71,7 +71,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const perTarget = options.perTargetConcurrency ?? 4;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
   const retryForMs = options.retryForMs ?? 72 * hour;
-  const leaseMs = attemptTimeoutMs + 30_000;
+  // An attempt ends at its timeout (it is aborted), so a lease a little longer is never taken over while it runs.
+  const leaseMs = attemptTimeoutMs + 5_000;
   const disableAfterMs = options.disableAfterMs ?? 5 * 24 * hour;
 
   /** The deliveries a batch of events makes: one per event and subscribed target of the event's school. */
