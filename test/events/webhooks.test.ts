@@ -404,4 +404,21 @@ describe('webhook delivery', () => {
     expect(await statuses()).toEqual(['PENDING']);
     expect(await db().webhookAttempt.count({ where: { delivery: { targetId: target } } })).toBe(1);
   });
+
+  it('runs in the background, woken by this process\'s commits rather than its poll, and stops cleanly', async () => {
+    await subscribedTarget(admin, '/live', ['group', 'blog_post']);
+    // A poll interval far beyond the test's patience: only the wake-up on commit can deliver in time.
+    const live = newWorker({ idleMs: 600_000 });
+    live.start();
+    try {
+      const created = await teacher.post('/groups', { title: 'Live' });
+      await expect.poll(() => receiver.bodiesAt('/live').length, { timeout: 5_000, interval: 10 }).toBe(1);
+      await teacher.post(`/groups/${created.json.id}/posts`, { title: 'Hello' });
+      await expect.poll(() => receiver.bodiesAt('/live').map((event) => event.type), { timeout: 5_000, interval: 10 })
+        .toEqual(['group.create', 'blog_post.create']);
+    } finally {
+      await live.stop();
+    }
+    expect(await db().webhookDelivery.count({ where: { target: { url: receiver.url('/live') }, status: 'SUCCEEDED' } })).toBe(2);
+  });
 });

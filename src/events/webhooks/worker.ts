@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { decryptSecret } from '../../auth/secrets';
 import { db } from '../../db/database';
 import { Prisma } from '../../generated/prisma/client';
-import type { DomainEventMessage } from '../bus';
+import { type DomainEventMessage, onLocalCommit } from '../bus';
 import { eventKind } from '../catalogue';
 import { recordEvent, writeTransaction } from '../record';
 import { readCommittedEvents } from '../stream';
@@ -41,6 +41,8 @@ export interface WebhookWorkerOptions {
   idleMs?: number;
   /** How long a target may fail every attempt before it is disabled. */
   disableAfterMs?: number;
+  /** Attempts in flight in this instance, over all targets. */
+  concurrency?: number;
 }
 
 const cursorName = 'webhooks';
@@ -131,7 +133,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    * due are locked with SKIP LOCKED, so one instance at a time claims for a target and counts its leases right; the
    * other instances claim for the other targets meanwhile.
    */
-  async function claim(): Promise<Claimed[]> {
+  async function claim(max = claimBatch): Promise<Claimed[]> {
     const at = now();
     return db().$transaction(async (tx) => {
       const due = Prisma.sql`status = 'PENDING' AND "nextAttemptAt" <= ${at} AND ("leasedUntil" IS NULL OR "leasedUntil" <= ${at})`;
@@ -154,9 +156,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           GROUP BY "targetId"`,
       ];
       const taken = new Map(inFlight.map((row) => [row.targetId, row.leased]));
+      let chosen = 0;
       const ids = candidates.flatMap((row) => {
         const count = taken.get(row.targetId) ?? 0;
-        if (count >= perTarget) return [];
+        if (count >= perTarget || chosen >= max) return [];
+        chosen++;
         taken.set(row.targetId, count + 1);
         return [row.id];
       });
@@ -220,11 +224,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         })),
       });
       const delivered = recorded.filter((one) => one.verdict === 'delivered');
-      if (delivered.length) {
+      // One statement per claim the successes came from (a claim leases its deliveries until one time).
+      for (const lease of new Set(delivered.map(({ delivery }) => delivery.leasedUntil.getTime()))) {
+        const ids = delivered.filter(({ delivery }) => delivery.leasedUntil.getTime() === lease).map(({ delivery }) => delivery.id);
         await tx.webhookDelivery.updateMany({
-          where: { id: { in: delivered.map(({ delivery }) => delivery.id) }, leasedUntil: delivered[0]!.delivery.leasedUntil },
+          where: { id: { in: ids }, leasedUntil: new Date(lease) },
           data: { status: 'SUCCEEDED', deliveredAt: at, lastStatusCode: 200, lastError: null, leasedUntil: null },
         });
+      }
+      if (delivered.length) {
         // The exact 2xx of each success, where it was not 200.
         for (const { delivery, outcome } of delivered.filter(({ outcome }) => outcome.statusCode !== 200)) {
           await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { lastStatusCode: outcome.statusCode } });
@@ -304,36 +312,122 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return unread === 0;
   }
 
-  let running: Promise<void> | null = null;
+  let running: Promise<unknown> | null = null;
   let stopping = false;
-  let wake: (() => void) | null = null;
+  const alarms = { fanOut: createAlarm(), send: createAlarm() };
+
+  /**
+   * The running worker: a fan-out loop, woken by this process's commits (and polling for other instances'), and a
+   * sender that keeps up to `concurrency` attempts in flight, claiming as slots free up and recording finished
+   * attempts in batches, so one slow receiver holds one slot, not a round.
+   */
+  function run() {
+    const idleMs = options.idleMs ?? 250;
+    const concurrency = options.concurrency ?? 64;
+    const inFlight = new Set<Promise<void>>();
+    const finished: Sent[] = [];
+    let recording: Promise<void> = Promise.resolve();
+    const record = () => {
+      recording = recording
+        .then(async () => {
+          const batch = finished.splice(0);
+          if (batch.length) await recordBatch(batch);
+        })
+        // Unrecorded attempts keep their lease and are retried once it ends: at least once, never lost.
+        .catch((error) => options.logger?.warn({ err: error }, 'recording webhook attempts failed'));
+      return recording;
+    };
+    // A local commit whose events are not readable yet (an older transaction of the server still runs) is looked
+    // for again shortly rather than at the next poll.
+    let commitUnread = false;
+    const fanOutStep = async () => {
+      const expected = commitUnread;
+      commitUnread = false;
+      const read = await fanOut();
+      if (read) alarms.send.ring();
+      else if (expected) {
+        commitUnread = true;
+        await new Promise((resolve) => setTimeout(resolve, 50).unref());
+        return true;
+      }
+      return read > 0;
+    };
+    const sendStep = async () => {
+      const free = concurrency - inFlight.size;
+      if (free <= 0) {
+        await Promise.race(inFlight);
+        return true;
+      }
+      const batch = await claim(Math.min(free, claimBatch));
+      for (const delivery of batch) {
+        const sending: Promise<void> = attempt(delivery)
+          .then((outcome) => {
+            finished.push({ delivery, outcome });
+            void record();
+          })
+          .finally(() => {
+            inFlight.delete(sending);
+            alarms.send.ring();
+          });
+        inFlight.add(sending);
+      }
+      return batch.length > 0;
+    };
+    const loop = async (step: () => Promise<boolean>, alarm: Alarm, what: string) => {
+      while (!stopping) {
+        let busy = false;
+        try {
+          busy = await step();
+        } catch (error) {
+          options.logger?.warn({ err: error }, `webhook ${what} failed`);
+        }
+        if (!busy && !stopping) await alarm.wait(idleMs);
+      }
+    };
+    const stopListening = onLocalCommit(() => {
+      commitUnread = true;
+      alarms.fanOut.ring();
+    });
+    return Promise.all([loop(fanOutStep, alarms.fanOut, 'fan-out'), loop(sendStep, alarms.send, 'sending')]).then(async () => {
+      stopListening();
+      await Promise.all(inFlight);
+      await record();
+    });
+  }
 
   return {
     runOnce,
     /** Whether every committed event has been fanned out (events wait while an older transaction runs). */
     caughtUp,
-    /** Polls until stopped; a failed round (the database away) is logged and retried after a pause. */
     start() {
       stopping = false;
-      running = (async () => {
-        while (!stopping) {
-          let busy = false;
-          try {
-            const round = await runOnce();
-            busy = round.events + round.delivered + round.retry + round.failed + round.gone > 0;
-          } catch (error) {
-            options.logger?.warn({ err: error }, 'webhook delivery round failed');
-          }
-          if (!busy && !stopping) await new Promise<void>((resolve) => setTimeout((wake = resolve), options.idleMs ?? 250).unref());
-        }
-      })();
+      running = run();
     },
-    /** Finishes the round in progress (its attempts are recorded) and stops. */
+    /** Stops claiming, lets the attempts in flight finish and records them. */
     async stop() {
       stopping = true;
-      wake?.();
+      alarms.fanOut.ring();
+      alarms.send.ring();
       await running;
     },
+  };
+}
+
+interface Alarm {
+  wait(ms: number): Promise<void>;
+  ring(): void;
+}
+
+/** A pause that ends after `ms`, or as soon as something rings. */
+function createAlarm(): Alarm {
+  let ring: (() => void) | null = null;
+  return {
+    wait: (ms) =>
+      new Promise<void>((resolve) => {
+        ring = resolve;
+        setTimeout(resolve, ms).unref();
+      }),
+    ring: () => ring?.(),
   };
 }
 
