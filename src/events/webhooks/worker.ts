@@ -1,27 +1,24 @@
 /**
  * Durable webhook delivery. Two steps, each one transaction, so that a process killed at any point loses nothing:
  *
- * 1. Fan-out: follows the committed domain events (readCommittedEvents) from the cursor stored in `webhook_cursors`,
- *    turns each event that fires a trigger into one delivery row per subscribed target of the event's school, and
- *    moves the cursor, in the same transaction, which commits only if no other instance moved the cursor meanwhile.
- * 2. Sending: claims due deliveries (their targets locked with `FOR UPDATE SKIP LOCKED`) and leases them
- *    (`leasedUntil`) in one transaction, POSTs them, and records each outcome (an attempt row, and success, a retry time or giving up) in
- *    another. Instances sharing a PostgreSQL database never claim the same attempt; a claim whose instance died is
- *    retried once its lease expires (at least once, never lost).
+ * 1. Fan-out (fan-out.ts): committed domain events become delivery rows, committed with the stream cursor.
+ * 2. Sending (here): claims due deliveries (their targets locked with `FOR UPDATE SKIP LOCKED`) and leases them
+ *    (`leasedUntil`) in one transaction, POSTs them, and records the outcomes (attempt rows, and success, a retry
+ *    time or giving up) in another. Instances sharing a PostgreSQL database never claim the same attempt; a claim
+ *    whose instance died is retried once its lease expires (at least once, never lost).
  *
- * Time and randomness are injected, so tests drive the worker step by step (`runOnce`) with a clock of their own.
+ * In a server the steps run as loops (runner.ts). Time and randomness are injected, so tests drive the worker step by
+ * step (`runOnce`) with a clock of their own.
  */
 import type { Logger } from 'pino';
 import { decryptSecret } from '../../auth/secrets';
 import { db } from '../../db/database';
 import { Prisma } from '../../generated/prisma/client';
-import { type DomainEventMessage, onLocalCommit } from '../bus';
 import { eventKind } from '../catalogue';
 import { recordEvent, writeTransaction } from '../record';
-import { readCommittedEvents } from '../stream';
-import { triggerOf } from '../triggers';
-import { eventObject, restViewOf } from './payload';
+import { createFanOut } from './fan-out';
 import { type AttemptOutcome, postEventObject } from './post';
+import { startDeliveryLoops } from './runner';
 import { signatureHeaders } from './signing';
 
 export interface WebhookWorkerOptions {
@@ -45,8 +42,6 @@ export interface WebhookWorkerOptions {
   concurrency?: number;
 }
 
-const cursorName = 'webhooks';
-const fanOutBatch = 200;
 const claimBatch = 100;
 const hour = 3_600_000;
 
@@ -77,56 +72,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const leaseMs = attemptTimeoutMs + 5_000;
   const disableAfterMs = options.disableAfterMs ?? 5 * 24 * hour;
 
-  /** The deliveries a batch of events makes: one per event and subscribed target of the event's school. */
-  async function deliveriesFor(events: DomainEventMessage[]): Promise<Prisma.WebhookDeliveryCreateManyInput[]> {
-    const fired = events.flatMap((event) => {
-      const trigger = triggerOf(event.type);
-      return trigger && event.schoolId !== null ? [{ event, ...trigger }] : [];
-    });
-    if (fired.length === 0) return [];
-    const subscriptions = await db().triggerSubscription.findMany({
-      where: { trigger: { in: [...new Set(fired.map((one) => one.trigger))] }, target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } } },
-      select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true } } },
-    });
-    const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
-    for (const { event, trigger, operation } of fired) {
-      // A subscription hears what happens after it was made, however late the fan-out runs.
-      const heard = subscriptions.filter(
-        (s) => s.trigger === trigger && s.target.schoolId === event.schoolId && s.createdAt.getTime() <= Date.parse(event.createdAt),
-      );
-      const type = `${trigger}.${operation}`;
-      let object: object | null | undefined;
-      for (const subscription of heard) {
-        if (subscription.includeObject && object === undefined) {
-          object = await restViewOf(eventKind(event.type)!.object, event, { districtId: event.districtId!, schoolId: event.schoolId! }, options.linkBase);
-        }
-        const payload = eventObject(event, type, subscription.includeObject ? (object ?? null) : null);
-        const queuedAt = now();
-        deliveries.push({ targetId: subscription.targetId, eventId: BigInt(event.id), type, payload: payload as never, nextAttemptAt: queuedAt, createdAt: queuedAt });
-      }
-    }
-    return deliveries;
-  }
-
-  /**
-   * Fans out the next batch of events: the number read (0 when caught up or when another instance moved the cursor
-   * meanwhile). Objects are rendered before the transaction (the embedded database has one connection, which the
-   * transaction holds); the transaction then commits the deliveries and the cursor only if the cursor has not moved.
-   */
-  async function fanOut(): Promise<number> {
-    await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
-    const from = (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor;
-    const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
-    if (events.length === 0) return 0;
-    const deliveries = await deliveriesFor(events);
-    return db().$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ cursor: string | null }[]>`SELECT cursor FROM webhook_cursors WHERE name = ${cursorName} FOR UPDATE`;
-      if (row?.cursor !== from) return 0;
-      if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-      await tx.webhookCursor.update({ where: { name: cursorName }, data: { cursor } });
-      return events.length;
-    });
-  }
+  const { fanOut, caughtUp } = createFanOut({ now, linkBase: options.linkBase });
 
   /**
    * Claims due deliveries, at most `perTarget` in flight per target over all instances. The targets with something
@@ -304,130 +250,23 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return { events, ...(await sendDue()) };
   }
 
-  async function caughtUp(): Promise<boolean> {
-    const cursor = (await db().webhookCursor.findUnique({ where: { name: cursorName } }))?.cursor ?? '0:0';
-    const [txid, id] = cursor.split(':');
-    const [{ unread }] = await db().$queryRaw<{ unread: number }[]>`
-      SELECT count(*)::int AS unread FROM domain_events WHERE (txid, id) > (${txid}::xid8, ${id}::bigint)`;
-    return unread === 0;
-  }
-
-  let running: Promise<unknown> | null = null;
-  let stopping = false;
-  const alarms = { fanOut: createAlarm(), send: createAlarm() };
-
-  /**
-   * The running worker: a fan-out loop, woken by this process's commits (and polling for other instances'), and a
-   * sender that keeps up to `concurrency` attempts in flight, claiming as slots free up and recording finished
-   * attempts in batches, so one slow receiver holds one slot, not a round.
-   */
-  function run() {
-    const idleMs = options.idleMs ?? 250;
-    const concurrency = options.concurrency ?? 64;
-    const inFlight = new Set<Promise<void>>();
-    const finished: Sent[] = [];
-    let recording: Promise<void> = Promise.resolve();
-    const record = () => {
-      recording = recording
-        .then(async () => {
-          const batch = finished.splice(0);
-          if (batch.length) await recordBatch(batch);
-        })
-        // Unrecorded attempts keep their lease and are retried once it ends: at least once, never lost.
-        .catch((error) => options.logger?.warn({ err: error }, 'recording webhook attempts failed'));
-      return recording;
-    };
-    // A local commit whose events are not readable yet (an older transaction of the server still runs) is looked
-    // for again shortly rather than at the next poll.
-    let commitUnread = false;
-    const fanOutStep = async () => {
-      const expected = commitUnread;
-      commitUnread = false;
-      const read = await fanOut();
-      if (read) alarms.send.ring();
-      else if (expected) {
-        commitUnread = true;
-        await new Promise((resolve) => setTimeout(resolve, 50).unref());
-        return true;
-      }
-      return read > 0;
-    };
-    const sendStep = async () => {
-      const free = concurrency - inFlight.size;
-      if (free <= 0) {
-        await Promise.race(inFlight);
-        return true;
-      }
-      const batch = await claim(Math.min(free, claimBatch));
-      for (const delivery of batch) {
-        const sending: Promise<void> = attempt(delivery)
-          .then((outcome) => {
-            finished.push({ delivery, outcome });
-            void record();
-          })
-          .finally(() => {
-            inFlight.delete(sending);
-            alarms.send.ring();
-          });
-        inFlight.add(sending);
-      }
-      return batch.length > 0;
-    };
-    const loop = async (step: () => Promise<boolean>, alarm: Alarm, what: string) => {
-      while (!stopping) {
-        let busy = false;
-        try {
-          busy = await step();
-        } catch (error) {
-          options.logger?.warn({ err: error }, `webhook ${what} failed`);
-        }
-        if (!busy && !stopping) await alarm.wait(idleMs);
-      }
-    };
-    const stopListening = onLocalCommit(() => {
-      commitUnread = true;
-      alarms.fanOut.ring();
-    });
-    return Promise.all([loop(fanOutStep, alarms.fanOut, 'fan-out'), loop(sendStep, alarms.send, 'sending')]).then(async () => {
-      stopListening();
-      await Promise.all(inFlight);
-      await record();
-    });
-  }
+  let loops: ReturnType<typeof startDeliveryLoops> | null = null;
 
   return {
     runOnce,
     /** Whether every committed event has been fanned out (events wait while an older transaction runs). */
     caughtUp,
     start() {
-      stopping = false;
-      running = run();
+      loops = startDeliveryLoops(
+        { fanOut, claim, attempt, record: recordBatch },
+        { idleMs: options.idleMs ?? 250, concurrency: options.concurrency ?? 64, claimBatch, logger: options.logger },
+      );
     },
     /** Stops claiming, lets the attempts in flight finish and records them. */
     async stop() {
-      stopping = true;
-      alarms.fanOut.ring();
-      alarms.send.ring();
-      await running;
+      await loops?.stop();
+      loops = null;
     },
-  };
-}
-
-interface Alarm {
-  wait(ms: number): Promise<void>;
-  ring(): void;
-}
-
-/** A pause that ends after `ms`, or as soon as something rings. */
-function createAlarm(): Alarm {
-  let ring: (() => void) | null = null;
-  return {
-    wait: (ms) =>
-      new Promise<void>((resolve) => {
-        ring = resolve;
-        setTimeout(resolve, ms).unref();
-      }),
-    ring: () => ring?.(),
   };
 }
 
