@@ -77,7 +77,7 @@ export const TriggerSubscriptionPage = pageOf('TriggerSubscription', 'A page of 
 const SubscriptionItemType = builder.objectRef<SubscriptionItem>('TriggerSubscriptionItem').implement({
   description: 'One item of a bulk subscription change, as it was sent (with the target\'s URL).',
   fields: (t) => ({
-    targetId: t.exposeString('targetId', { description: 'The target named.' }),
+    targetId: t.exposeID('targetId', { description: 'The target named.' }),
     trigger: t.exposeString('trigger', { description: 'The trigger named.' }),
     version: t.exposeString('version', { description: 'Version of the event objects (v1).' }),
     subscribed: t.exposeBoolean('subscribed', { description: 'Whether the item subscribes (true) or unsubscribes.' }),
