@@ -23,6 +23,7 @@ import { useCalendarFeeds } from './modules/calendar/calendar-feed.http';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
 import { fileStore } from './modules/uploads/file-store';
 import { configureUploads } from './modules/uploads/upload.service';
+import { useWebhookAddressPolicy } from './events/webhooks/address';
 
 export interface AppOptions {
   config: Config;
@@ -82,6 +83,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const rateLimiter = createRateLimiter(config.rateLimit, redis, logger);
   limitSubscriptionsPerCredential(config.subscriptionsPerCredential);
   configureUploads(config);
+  useWebhookAddressPolicy(config.webhooks);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,

@@ -67,6 +67,20 @@ export interface Config {
   seedDemo: SeedDemoMode;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
+  webhooks: WebhookAddressPolicy;
+  /** Days the delivery log keeps finished deliveries (and their attempts). */
+  webhookLogRetentionDays: number;
+}
+
+/**
+ * Which webhook target URLs may be used. By default only https to public addresses; development and tests open it for
+ * named hosts (any address they resolve to, loopback included) and for plain http.
+ */
+export interface WebhookAddressPolicy {
+  /** Hosts (`host` or `host:port`, lower case) exempt from the address check. */
+  allowHosts: ReadonlySet<string>;
+  /** Whether http:// targets are accepted besides https://. */
+  allowHttp: boolean;
 }
 
 export class ConfigError extends Error {
@@ -150,6 +164,11 @@ const environmentSchema = z
     SEED_DEMO: optional
       .transform((value) => value?.toLowerCase())
       .pipe(z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto')),
+    WEBHOOK_ALLOW_HOSTS: optional.default(''),
+    WEBHOOK_ALLOW_HTTP: optional
+      .transform((value) => value?.toLowerCase())
+      .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('off')),
+    WEBHOOK_LOG_RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(30)),
     LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     NODE_ENV: optional,
   });
@@ -178,6 +197,8 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   }
   const badHosts = parseHostList(value('ALLOWED_HOSTS') ?? '').filter((host) => !hostPattern.test(host));
   if (badHosts.length) problems.push(`ALLOWED_HOSTS: not a host or host:port: ${badHosts.join(', ')}`);
+  const badWebhookHosts = parseHostList(value('WEBHOOK_ALLOW_HOSTS') ?? '').filter((host) => !hostPattern.test(host));
+  if (badWebhookHosts.length) problems.push(`WEBHOOK_ALLOW_HOSTS: not a host or host:port: ${badWebhookHosts.join(', ')}`);
   if (parseSize(value('BODY_LIMIT') ?? '1mb') === null) {
     problems.push('BODY_LIMIT: must be a size such as 1mb, 512kb or 65536');
   }
@@ -247,5 +268,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    webhooks: { allowHosts: new Set(parseHostList(e.WEBHOOK_ALLOW_HOSTS)), allowHttp: e.WEBHOOK_ALLOW_HTTP === 'on' },
+    webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
   };
 }

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
 import { endSubscriptions, useRedisEventBus } from './events/bus';
+import { createWebhookWorker, pruneDeliveryLog } from './events/webhooks/worker';
 import { createLogger } from './logging';
 import { sweepUploads } from './modules/uploads/upload.service';
 import { pruneIdempotencyKeys } from './rest/idempotency';
@@ -98,17 +99,22 @@ function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
   timer.unref();
   return timer;
 }
+// Webhook delivery runs in every instance: on PostgreSQL the instances share the work (src/events/webhooks/worker.ts).
+const publicBase = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
+const webhooks = createWebhookWorker({ serverKey, linkBase: publicBase, logger });
+webhooks.start();
+
 const sweeps = [
   sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
   sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
   sweep('unattached upload', 15 * 60_000, () => sweepUploads()),
+  sweep('webhook delivery log', 60 * 60_000, () => pruneDeliveryLog(config.webhookLogRetentionDays)),
 ];
 
 server.listen(config.port, config.host, () => {
-  const base = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
   logger.info(
-    { database: database.kind, graphql: `${base}/graphql`, rest: `${base}/v1` },
-    `Lectern listening: GraphQL at ${base}/graphql, REST at ${base}/v1 (${database.kind})`,
+    { database: database.kind, graphql: `${publicBase}/graphql`, rest: `${publicBase}/v1` },
+    `Lectern listening: GraphQL at ${publicBase}/graphql, REST at ${publicBase}/v1 (${database.kind})`,
   );
   const seedLater = `npx lectern seed-demo${database.kind === 'pglite' ? ' (with the server stopped)' : ''}`;
   if (demo) {
@@ -139,6 +145,8 @@ async function stop(signal: string) {
   server.closeIdleConnections();
   endSubscriptions();
   await closeSockets();
+  // The round in progress finishes, so its attempts are recorded rather than retried after the lease.
+  await webhooks.stop();
   const grace = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
   await closed;
   clearTimeout(grace);

@@ -45,6 +45,8 @@ describe('loadConfig', () => {
       seedDemo: 'auto',
       logLevel: 'info',
       production: false,
+      webhooks: { allowHosts: new Set(), allowHttp: false },
+      webhookLogRetentionDays: 30,
     });
   });
 
@@ -83,6 +85,9 @@ describe('loadConfig', () => {
       SEED_DEMO: 'on',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1:9000, Receiver.Local',
+      WEBHOOK_ALLOW_HTTP: 'ON',
+      WEBHOOK_LOG_RETENTION_DAYS: '7',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -111,6 +116,8 @@ describe('loadConfig', () => {
       seedDemo: 'on',
       logLevel: 'debug',
       production: true,
+      webhooks: { allowHosts: new Set(['127.0.0.1:9000', 'receiver.local']), allowHttp: true },
+      webhookLogRetentionDays: 7,
     });
   });
 
@@ -221,6 +228,9 @@ describe('loadConfig', () => {
     [{ S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT: must be an http(s) URL'],
     [{ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE: must be on or off'],
     [{ UPLOAD_UNATTACHED_TTL: 'never' }, 'UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d'],
+    [{ WEBHOOK_ALLOW_HTTP: 'yes' }, 'WEBHOOK_ALLOW_HTTP: must be on or off'],
+    [{ WEBHOOK_LOG_RETENTION_DAYS: '0' }, 'WEBHOOK_LOG_RETENTION_DAYS: Too small: expected number to be >=1'],
+    [{ WEBHOOK_ALLOW_HOSTS: 'localhost, https://hook.example' }, 'WEBHOOK_ALLOW_HOSTS: not a host or host:port: https://hook.example'],
     [{ BOOTSTRAP_CONSUMER_KEY: 'k' }, 'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
     [{ BOOTSTRAP_CONSUMER_SECRET: 's' }, 'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
   ])('refuses %j, naming the variable', (env, problem) => {

@@ -49,8 +49,17 @@ export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
   bus = createPubSub<Topics>({ eventTarget });
 }
 
+const localCommits = new EventTarget();
+
 export function publishEvents(events: readonly DomainEventMessage[]) {
   for (const event of events) bus.publish('realm-event', realmKey({ type: event.realmType, id: event.realmId }), event);
+  if (events.length) localCommits.dispatchEvent(new Event('commit'));
+}
+
+/** Calls `listener` whenever this process commits domain events (webhook delivery wakes on it); returns the unsubscribe. */
+export function onLocalCommit(listener: () => void): () => void {
+  localCommits.addEventListener('commit', listener);
+  return () => localCommits.removeEventListener('commit', listener);
 }
 
 function stopSignal() {

@@ -17,6 +17,7 @@ import '../modules/grading-groups';
 import '../modules/pages';
 import '../modules/uploads';
 import '../modules/albums';
+import '../modules/triggers';
 
 export const schema = builder.toSchema();
 

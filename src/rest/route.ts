@@ -293,3 +293,14 @@ export function redirectRoute<Doc extends AnyDocument>(
     headers: { location: link(options.location(result as NonNullable<Root<Doc>>)) },
   }));
 }
+
+/** A write of many items at once (PUT or POST), answered 200 with a result per item: one bad item fails only itself. */
+export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+  method: 'PUT' | 'POST',
+  options: RouteBase<Doc> & { body: WireBody; wire: Wire; variables: Variables<Doc>; shape: Shape<Success<Root<Doc>>, Wire> },
+): RestRoute {
+  return route(method, options, { 200: options.wire }, (result, _request, link) => ({
+    status: 200,
+    body: options.shape(unwrapPayload(result as Root<Doc>), link),
+  }));
+}

@@ -7,6 +7,7 @@ import { pageRoutes } from '../modules/pages/page.rest';
 import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { uploadRoutes } from '../modules/uploads/upload.rest';
+import { triggerRoutes } from '../modules/triggers/trigger.rest';
 import { userRoutes } from '../modules/users/user.rest';
 import type { RestRoute } from './route';
 
@@ -22,4 +23,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...pageRoutes,
   ...uploadRoutes,
   ...albumRoutes,
+  ...triggerRoutes,
 ];

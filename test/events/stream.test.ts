@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
 import { readCommittedEvents } from '../../src/events/stream';
 import { type RestClient, restClientFor } from '../support/client';
 import { createWorld } from '../support/factories';
@@ -32,6 +33,19 @@ describe('the domain event stream', () => {
     const { types, cursor } = await readAll(start, 2);
     expect(types.map((type) => type.split('#')[0])).toEqual(['group.create', 'group.update', 'blog_post.create']);
     expect((await readCommittedEvents(cursor)).events).toEqual([]);
+  });
+
+  it('reads the events of one transaction in numeric id order, in pages smaller than the transaction', async () => {
+    const start = (await readAll(null, 200)).cursor;
+    // Ids either side of a million, in one transaction: compared as text (1000000 < 999997) a page's cursor would
+    // skip 999997 to 999999.
+    const ids = [999_997, 999_998, 999_999, 1_000_000, 1_000_001, 1_000_002];
+    await db().$transaction(async (tx) => {
+      for (const id of ids) {
+        await tx.$executeRaw`INSERT INTO domain_events (id, type, "realmType", "realmId", "objectId") VALUES (${id}, 'test.page', 'DISTRICT', 1, ${id})`;
+      }
+    });
+    expect((await readAll(start, 2)).types).toEqual(ids.map((id) => `test.page#${id}`));
   });
 
   const serverUrl = process.env.TEST_DATABASE_URL;

@@ -46,6 +46,9 @@ async function createStage(server: TestServer): Promise<Stage> {
   const section = await createSection(school.id, [{ userId: teacher.id, admin: true }, { userId: student.id }]);
   const realmIds = { DISTRICT: district.id, SCHOOL: school.id, GROUP: open.id, SECTION: section.id, USER: student.id };
   const realms = stageRealmTypes.map((type) => ({ type, id: realmIds[type] }));
+  // The district administrator administers triggers: webhook targets of the school.
+  await db().user.update({ where: { id: world.districtAdmin.id }, data: { triggerAdmin: true } });
+  const target = await db().triggerTarget.create({ data: { schoolId: school.id, url: 'https://receiver.test/hook', secret: 'sealed' } });
   const posts = (await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))).flat();
   const events = await Promise.all(realms.map((realm) => createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z'), authorId: world.districtAdmin.id })));
   // Pages belong to groups and sections only; realms of other kinds name the group's page.
@@ -114,6 +117,7 @@ async function createStage(server: TestServer): Promise<Stage> {
     category: [category.id],
     credential: credentials,
     realm: realms.map((realm) => realm.id),
+    target: [target.id],
   };
   const any = Object.values(ids).flat();
   return {

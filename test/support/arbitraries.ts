@@ -20,7 +20,7 @@ import { z } from 'zod';
 // `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
 const objectKinds = [
   'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'page', 'category', 'credential', 'realm', 'self', 'invite',
-  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload',
+  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload', 'target',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
@@ -206,9 +206,10 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     // A list that reads an empty element as empty (`list` in wire-body) is generated as the list it is.
     if (node instanceof z.ZodPipe && node.out instanceof z.ZodArray) return member(name, node.out as z.ZodType, parent);
     if (node instanceof z.ZodObject) return mostlyValid(object(node, name));
-    // Half of the lists are empty: an empty list is what clears one, and the only list some realms take.
+    // A list is empty now and then: an empty list is what clears one, and the only list some realms take.
     if (node instanceof z.ZodArray) {
-      return mostlyValid(fc.oneof(fc.constant([]), fc.array(member(name, node.element as z.ZodType, parent), { minLength: 1, maxLength: 3 })));
+      const items = fc.array(member(name, node.element as z.ZodType, parent), { minLength: 1, maxLength: 3 });
+      return mostlyValid(fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: items }));
     }
     const words = vocabulary.filter((word) => accepts(node, word));
     // A member with a format of its own (a datetime) documents examples: sent mostly, so requests get past validation.
@@ -216,11 +217,11 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     if (examples.length) return mostlyValid(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }));
     const takesIds = accepts(node, '12') || accepts(node, 12);
     const valid = [
-      ...(words.length ? [fc.constantFrom(...words)] : []),
-      // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects.
-      ...(takesIds ? [] : patternsOf(node).map((pattern) => fc.stringMatching(pattern))),
-      ...(accepts(node, 'Any text') ? [plainText, unusualText] : []),
-      ...(takesIds ? [existingId(idKind(name, parent))] : []),
+      ...(words.length ? [{ weight: 1, arbitrary: fc.constantFrom(...words) }] : []),
+      // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects, mostly.
+      ...(takesIds ? [] : patternsOf(node).map((pattern) => ({ weight: 1, arbitrary: fc.stringMatching(pattern) }))),
+      ...(accepts(node, 'Any text') ? [{ weight: 1, arbitrary: plainText }, { weight: 1, arbitrary: unusualText }] : []),
+      ...(takesIds ? [{ weight: 3, arbitrary: existingId(idKind(name, parent)) }] : []),
     ];
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
   }

@@ -1,0 +1,51 @@
+import { type EventKind, eventCatalogue } from './catalogue';
+
+/**
+ * Webhook triggers, built on the event catalogue: a trigger is a family of domain events (`group.create`,
+ * `group.update`, ... make the `group` trigger) and its event objects are typed `<trigger>.<operation>`, as the real
+ * platform's (`grade_item.update`). A trigger is listed only while the catalogue has an event of its family, so that a
+ * trigger nothing fires cannot be subscribed to.
+ */
+export interface Trigger {
+  name: string;
+  description: string;
+  /** The operations its event objects report, such as `create`. */
+  operations: readonly string[];
+}
+
+/**
+ * The families that reach webhook receivers. Credentials (`api_client`, `access_token`) and the trigger
+ * administration's own changes are left out: they concern the people who hold them, not integrations.
+ */
+const triggerFamilies: Readonly<Record<string, string>> = {
+  school: 'Schools created, changed or deleted.',
+  building: 'Buildings of a school created, changed or deleted.',
+  user: 'Users added to a school.',
+  section: 'Course sections created.',
+  enrollment: 'Users enrolled in course sections.',
+  group: 'Groups created, changed or deleted.',
+  group_member: 'Users joining or leaving groups.',
+  blog_post: 'Blog posts written, changed or deleted, in any realm.',
+  invite: 'Invites to groups and course sections: sent, accepted or denied.',
+  friend_request: 'Friend requests: sent, accepted or denied.',
+};
+
+const familyOf = (kind: Pick<EventKind, 'type'>) => kind.type.slice(0, kind.type.indexOf('.'));
+
+/** Every trigger something fires, in the order of the families above. */
+export function triggerCatalogue(): Trigger[] {
+  const kinds = eventCatalogue();
+  return Object.entries(triggerFamilies).flatMap(([name, description]) => {
+    const operations = kinds.filter((kind) => familyOf(kind) === name).map((kind) => kind.type.slice(name.length + 1));
+    return operations.length ? [{ name, description, operations }] : [];
+  });
+}
+
+/** The trigger an event of this type fires and the operation it reports; null for events no trigger carries. */
+export function triggerOf(eventType: string): { trigger: string; operation: string } | null {
+  const trigger = familyOf({ type: eventType });
+  if (!Object.hasOwn(triggerFamilies, trigger)) return null;
+  return { trigger, operation: eventType.slice(trigger.length + 1) };
+}
+
+export const isTrigger = (name: string) => triggerCatalogue().some((trigger) => trigger.name === name);

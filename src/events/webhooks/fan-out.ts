@@ -1,0 +1,80 @@
+/**
+ * Fan-out: follows the committed domain events (readCommittedEvents) from the cursor stored in `webhook_cursors` and
+ * turns each event that fires a trigger into one delivery row per subscribed target of the event's school, committing
+ * the rows and the moved cursor in one transaction.
+ */
+import { db } from '../../db/database';
+import type { Prisma } from '../../generated/prisma/client';
+import type { DomainEventMessage } from '../bus';
+import { eventKind } from '../catalogue';
+import { readCommittedEvents } from '../stream';
+import { triggerOf } from '../triggers';
+import { eventObject, restViewOf } from './payload';
+
+const cursorName = 'webhooks';
+const fanOutBatch = 200;
+
+export function createFanOut(options: { now: () => Date; linkBase: string }) {
+  const { now } = options;
+
+  /** The deliveries a batch of events makes: one per event and subscribed target of the event's school. */
+  async function deliveriesFor(events: DomainEventMessage[]): Promise<Prisma.WebhookDeliveryCreateManyInput[]> {
+    const fired = events.flatMap((event) => {
+      const trigger = triggerOf(event.type);
+      return trigger && event.schoolId !== null ? [{ event, ...trigger }] : [];
+    });
+    if (fired.length === 0) return [];
+    const subscriptions = await db().triggerSubscription.findMany({
+      where: { trigger: { in: [...new Set(fired.map((one) => one.trigger))] }, target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } } },
+      select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true } } },
+    });
+    const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+    for (const { event, trigger, operation } of fired) {
+      // A subscription hears what happens after it was made, however late the fan-out runs.
+      const heard = subscriptions.filter(
+        (s) => s.trigger === trigger && s.target.schoolId === event.schoolId && s.createdAt.getTime() <= Date.parse(event.createdAt),
+      );
+      const type = `${trigger}.${operation}`;
+      let object: object | null | undefined;
+      for (const subscription of heard) {
+        if (subscription.includeObject && object === undefined) {
+          object = await restViewOf(eventKind(event.type)!.object, event, { districtId: event.districtId!, schoolId: event.schoolId! }, options.linkBase);
+        }
+        const payload = eventObject(event, type, subscription.includeObject ? (object ?? null) : null);
+        const queuedAt = now();
+        deliveries.push({ targetId: subscription.targetId, eventId: BigInt(event.id), type, payload: payload as never, nextAttemptAt: queuedAt, createdAt: queuedAt });
+      }
+    }
+    return deliveries;
+  }
+
+  /**
+   * Fans out the next batch of events: the number read (0 when caught up or when another instance moved the cursor
+   * meanwhile). Objects are rendered before the transaction (the embedded database has one connection, which the
+   * transaction holds); the transaction then commits the deliveries and the cursor only if the cursor has not moved.
+   */
+  async function fanOut(): Promise<number> {
+    await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
+    const from = (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor;
+    const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
+    if (events.length === 0) return 0;
+    const deliveries = await deliveriesFor(events);
+    return db().$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ cursor: string | null }[]>`SELECT cursor FROM webhook_cursors WHERE name = ${cursorName} FOR UPDATE`;
+      if (row?.cursor !== from) return 0;
+      if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
+      await tx.webhookCursor.update({ where: { name: cursorName }, data: { cursor } });
+      return events.length;
+    });
+  }
+
+  async function caughtUp(): Promise<boolean> {
+    const cursor = (await db().webhookCursor.findUnique({ where: { name: cursorName } }))?.cursor ?? '0:0';
+    const [txid, id] = cursor.split(':');
+    const [{ unread }] = await db().$queryRaw<{ unread: number }[]>`
+      SELECT count(*)::int AS unread FROM domain_events WHERE (txid, id) > (${txid}::xid8, ${id}::bigint)`;
+    return unread === 0;
+  }
+
+  return { fanOut, caughtUp };
+}

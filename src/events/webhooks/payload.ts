@@ -1,0 +1,68 @@
+/**
+ * Event objects, in the real platform's shape: `{uid, timestamp, type: "<trigger>.<operation>", data: [{realm,
+ * <realm>_id, realm_id, object?}]}`, where `object` is what a GET of the resource on /v1 answers (included when the
+ * subscription asks for it).
+ */
+import { execute } from 'graphql';
+import { Viewer } from '../../auth/viewer';
+import type { RealmType } from '../../generated/prisma/enums';
+import { schema } from '../../graphql/schema';
+import { MissingObjectError } from '../../rest/route';
+import { createRouter, realmPath } from '../../rest/router';
+import { restRoutes } from '../../rest/routes';
+import type { DomainEventMessage } from '../bus';
+
+export interface EventObject {
+  uid: number;
+  timestamp: number;
+  type: string;
+  data: Record<string, unknown>[];
+}
+
+/** The /v1 path that views an event's object, for objects that have one. */
+const objectPaths: Record<string, (event: DomainEventMessage) => string> = {
+  Group: (event) => `/groups/${event.objectId}`,
+  BlogPost: (event) => `${realmPath(event.realmType, event.realmId)}/posts/${event.objectId}`,
+  School: (event) => `/schools/${event.objectId}`,
+  User: (event) => `/users/${event.objectId}`,
+};
+
+const match = createRouter(restRoutes);
+
+/**
+ * The object as the school's administrators see it on /v1 (JSON), rendered by the route table itself; null when it
+ * no longer exists (a delete) or has no /v1 view. The view runs as a stand-in administrator of the target's school,
+ * who belongs to no group or section: what a school administrator sees, nothing more.
+ */
+export async function restViewOf(objectType: string, event: DomainEventMessage, school: { districtId: number; schoolId: number }, linkBase: string) {
+  const path = objectPaths[objectType]?.(event);
+  const found = path ? match('GET', path) : null;
+  if (!found || found.kind !== 'route') return null;
+  const viewer = new Viewer({ id: 0, role: 'SCHOOL_ADMIN', ...school, buildingId: null, triggerAdmin: false }, { kind: 'bearer', tokenId: 0 });
+  const request = { path: path!, params: found.params, realm: found.realm, query: new URLSearchParams(), filters: {}, input: {}, page: { start: 0, limit: 20 } };
+  const result = await execute({
+    schema,
+    document: found.route.document,
+    contextValue: { viewer, requestId: `webhook-${event.id}`, serverKey: Buffer.alloc(0) },
+    variableValues: found.route.variables(request),
+  });
+  if (result.errors?.length) return null;
+  try {
+    return found.route.respond(Object.values(result.data ?? {})[0] ?? null, request, (link) => `${linkBase}/v1${link}`).body ?? null;
+  } catch (error) {
+    if (error instanceof MissingObjectError) return null;
+    throw error;
+  }
+}
+
+const realmNames: Record<RealmType, string> = { DISTRICT: 'district', SCHOOL: 'school', USER: 'user', SECTION: 'section', GROUP: 'group' };
+
+export function eventObject(event: DomainEventMessage, type: string, object: object | null): EventObject {
+  const realm = realmNames[event.realmType];
+  return {
+    uid: event.actorId ?? 0,
+    timestamp: Math.floor(Date.parse(event.createdAt) / 1000),
+    type,
+    data: [{ realm, [`${realm}_id`]: event.realmId, realm_id: event.realmId, ...(object ? { object } : {}) }],
+  };
+}

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+
+/** After a rotation, deliveries carry signatures by the old and the new secret for this long. */
+export const secretOverlapMs = 24 * 60 * 60 * 1000;
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64, as the specification's libraries expect. */
+export const newSigningSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/**
+ * The Standard Webhooks headers of one message. With several secrets (during a rotation) the signature header lists
+ * one signature per secret, separated by spaces; a receiver accepts the message when any of them verifies.
+ */
+export function signatureHeaders(messageId: string, timestamp: Date, payload: string, secrets: readonly string[]) {
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, payload)).join(' '),
+  };
+}

@@ -1,0 +1,4 @@
+import './trigger.policy';
+import './trigger.type';
+import './trigger.queries';
+import './trigger.mutations';

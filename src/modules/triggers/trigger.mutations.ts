@@ -1,0 +1,96 @@
+import { builder } from '../../graphql/builder';
+import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
+import { parseId } from '../../graphql/realm';
+import {
+  createTarget, deleteTarget, redeliver, replayTarget, rotateTargetSecret, setTargetPaused, updateSubscriptions, updateTarget,
+} from './trigger.service';
+import { ReplayType, SubscriptionUpdateType } from './trigger.type';
+
+const CreateTriggerTargetInput = builder.inputType('CreateTriggerTargetInput', {
+  description: 'A new webhook target of the viewer\'s school.',
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'https URL event objects are POSTed to (`target` on /v1).' }),
+    description: t.string({ description: 'Optional description.' }),
+  }),
+});
+
+const UpdateTriggerTargetInput = builder.inputType('UpdateTriggerTargetInput', {
+  description: 'Changes to a webhook target; members left out keep their values.',
+  fields: (t) => ({
+    url: t.string({ description: 'https URL event objects are POSTed to.' }),
+    description: t.string({ description: 'Description; null empties it.' }),
+  }),
+});
+
+const TriggerSubscriptionInput = builder.inputType('TriggerSubscriptionInput', {
+  description: 'Subscribes a target to a trigger, or unsubscribes it.',
+  fields: (t) => ({
+    targetId: t.id({ required: true, description: 'A target of the viewer\'s school.' }),
+    trigger: t.string({ required: true, description: 'Name of the trigger (see `triggers`).' }),
+    subscribed: t.boolean({ required: true, description: 'True subscribes, false unsubscribes.' }),
+    includeObject: t.boolean({ description: 'Event objects carry the object (its /v1 view); default false.' }),
+    version: t.string({ description: 'Version of the event objects; only v1 (the default).' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  // The signing secret is made here and sealed with the server key, which only the context holds.
+  createTriggerTarget: t.withAuth({ authenticated: true }).prismaField({
+    type: 'TriggerTarget',
+    description: 'Registers a webhook target for the viewer\'s school, with a new signing secret (trigger administrators).',
+    errors: {},
+    args: { input: t.arg(required(CreateTriggerTargetInput)) },
+    resolve: (query, _root, { input }, { viewer, serverKey }) => createTarget(viewer, serverKey, input, query),
+  }),
+  rotateTriggerTargetSecret: t.withAuth({ authenticated: true }).prismaField({
+    type: 'TriggerTarget',
+    description: 'Gives a target a new signing secret; deliveries are signed with the old one too for 24 hours.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, { viewer, serverKey }) => rotateTargetSecret(viewer, serverKey, parseId(args.id), query),
+  }),
+}));
+
+objectMutation('updateTriggerTarget', {
+  type: 'TriggerTarget',
+  description: 'Changes a webhook target of the viewer\'s school (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateTriggerTargetInput)) }),
+  resolve: (viewer, args, query) => updateTarget(viewer, parseId(args.id), args.input, query),
+});
+deleteMutation('deleteTriggerTarget', {
+  description: 'Deletes a webhook target with its subscriptions and pending deliveries (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteTarget(viewer, parseId(args.id)),
+});
+resultMutation('updateTriggerSubscriptions', {
+  type: SubscriptionUpdateType,
+  description:
+    'Subscribes targets to triggers and unsubscribes them, item by item: an item that cannot be applied (unknown ' +
+    'trigger: status 400) does not stop the others (trigger administrators).',
+  args: (arg) => ({ subscriptions: arg({ type: [TriggerSubscriptionInput], required: true }) }),
+  resolve: (viewer, args) => updateSubscriptions(viewer, args.subscriptions),
+});
+objectMutation('pauseTriggerTarget', {
+  type: 'TriggerTarget',
+  description: 'Holds a target\'s deliveries: events still queue for it and are sent on resume (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id), true, query),
+});
+objectMutation('resumeTriggerTarget', {
+  type: 'TriggerTarget',
+  description: 'Sends a paused or disabled target what queued for it, and what comes (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id), false, query),
+});
+objectMutation('redeliverWebhook', {
+  type: 'WebhookDelivery',
+  description: 'Sends one delivery again now, whatever became of it, with the same `webhook-id` (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true, description: 'Delivery id.' }) }),
+  resolve: (viewer, args, query) => redeliver(viewer, String(args.id), query),
+});
+resultMutation('replayTriggerTarget', {
+  type: ReplayType,
+  description: 'Sends a target again every delivery queued for it since a time (trigger administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }), since: arg({ type: 'DateTime', required: true, description: 'From when.' }) }),
+  resolve: (viewer, args) => replayTarget(viewer, parseId(args.id), args.since),
+});

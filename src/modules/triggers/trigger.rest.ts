@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { MutationError } from '../../rest/mutation-error';
+import { bulkRoute, createRoute, deleteRoute, listRoute, updateRoute } from '../../rest/route';
+import { type WireField, flag, list, text, wireBody } from '../../rest/wire-body';
+
+const RestTarget = graphql(`fragment RestTriggerTarget on TriggerTarget @_unmask { id url description }`);
+const RestSubscription = graphql(`
+  fragment RestTriggerSubscription on TriggerSubscription @_unmask { trigger version includeObject target { id url } }
+`);
+
+const bit = (value: boolean) => (value ? 1 : 0) as 0 | 1;
+const wireBit = z.union([z.literal(0), z.literal(1)]);
+
+/** Target ids are integers on the wire (spec 2.4). */
+export const targetWire = z
+  .object({ id: z.int(), target: z.string(), description: z.string() })
+  .meta({ id: 'TriggerTarget', description: 'A URL event objects are sent to (spec 2.4).' });
+
+const targetToWire = (target: ResultOf<typeof RestTarget>): z.input<typeof targetWire> => ({
+  id: Number(target.id),
+  target: target.url,
+  description: target.description,
+});
+
+/** The wire checks only that `target` is a URL; the service decides whether it may be used (https, public address). */
+const targetUrl = (input: string): WireField => ({ schema: z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }), input });
+const targetMembers = { target: targetUrl('url'), description: text('description') };
+
+/** `subscribed` is always 0 in the list (spec 2.5): the list shows what exists, not a state to send back. */
+export const subscriptionWire = z
+  .object({
+    target_id: z.int(),
+    trigger: z.string(),
+    subscribed: z.literal(0),
+    version: z.string(),
+    include_object: wireBit,
+    target_url: z.string(),
+  })
+  .meta({ id: 'TriggerSubscription', description: 'A target\'s subscription to a trigger (spec 2.5).' });
+
+const subscriptionItemWire = z.object({
+  target_id: z.int(),
+  trigger: z.string(),
+  version: z.string(),
+  subscribed: wireBit,
+  target_url: z.string().nullable().describe('Null when the target is not one of the school\'s.'),
+  include_object: wireBit,
+});
+
+export const subscriptionResultsWire = z
+  .object({
+    subscription: z.array(
+      z.object({
+        item: subscriptionItemWire,
+        status: z.int().describe('200 applied; 400 refused (unknown trigger, unsupported version); 404 unknown target.'),
+        message: z.string().optional().describe('Why the item was not applied.'),
+      }),
+    ),
+  })
+  .meta({ id: 'TriggerSubscriptionResults', description: 'Per-item results of a bulk subscription change (spec 4.2).' });
+
+// An item's members are typed here (a flag that is not 0 or 1 fails the whole request, naming the member); whether
+// the trigger, version and target exist is judged item by item by the service.
+const subscriptionItem = z.object({
+  target_id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().regex(/^\d{1,15}$/, 'target_id must be a numeric id')),
+  trigger: text('trigger').schema,
+  subscribed: flag('subscribed').schema,
+  include_object: flag('includeObject').schema.optional(),
+  version: text('version').schema.optional(),
+});
+
+const subscriptionInput = (item: z.output<typeof subscriptionItem>) => ({
+  targetId: item.target_id,
+  trigger: item.trigger as string,
+  subscribed: item.subscribed as boolean,
+  includeObject: (item.include_object as boolean | undefined) ?? null,
+  version: (item.version as string | undefined) || null,
+});
+
+export const triggerRoutes = [
+  listRoute({
+    path: '/triggers/targets',
+    summary: 'List the webhook targets of the caller\'s school (trigger administrators)',
+    item: 'target',
+    wire: targetWire,
+    document: graphql(
+      `query($start: Int!, $limit: Int!) { triggerTargets(start: $start, limit: $limit) { total items { ...RestTriggerTarget } } }`,
+      [RestTarget],
+    ),
+    variables: () => ({}),
+    shape: targetToWire,
+  }),
+  createRoute({
+    path: '/triggers/targets',
+    summary: 'Register a webhook target for the caller\'s school (trigger administrators)',
+    body: wireBody(targetMembers, ['target']),
+    wire: targetWire,
+    document: graphql(
+      `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { __typename ...MutationError ...RestTriggerTarget } }`,
+      [MutationError, RestTarget],
+    ),
+    variables: ({ input }) => ({ input }),
+    shape: targetToWire,
+  }),
+  updateRoute({
+    path: '/triggers/targets/{id}',
+    summary: 'Change a webhook target (trigger administrators)',
+    body: wireBody(targetMembers),
+    document: graphql(
+      `mutation($id: ID!, $input: UpdateTriggerTargetInput!) { updateTriggerTarget(id: $id, input: $input) { __typename ...MutationError } }`,
+      [MutationError],
+    ),
+    variables: ({ params, input }) => ({ id: params.id, input }),
+  }),
+  deleteRoute({
+    path: '/triggers/targets/{id}',
+    summary: 'Delete a webhook target with its subscriptions (trigger administrators)',
+    document: graphql(`mutation($id: ID!) { deleteTriggerTarget(id: $id) { __typename ...MutationError } }`, [MutationError]),
+    variables: ({ params }) => ({ id: params.id }),
+  }),
+  listRoute({
+    path: '/triggers/subscriptions',
+    summary: 'List the trigger subscriptions of the caller\'s school\'s targets (trigger administrators)',
+    item: 'subscription',
+    wire: subscriptionWire,
+    document: graphql(
+      `query($start: Int!, $limit: Int!) {
+        triggerSubscriptions(start: $start, limit: $limit) { total items { ...RestTriggerSubscription } }
+      }`,
+      [RestSubscription],
+    ),
+    variables: () => ({}),
+    shape: (subscription) => ({
+      target_id: Number(subscription.target.id),
+      trigger: subscription.trigger,
+      subscribed: 0 as const,
+      version: subscription.version,
+      include_object: bit(subscription.includeObject),
+      target_url: subscription.target.url,
+    }),
+  }),
+  bulkRoute('PUT', {
+    path: '/triggers/subscriptions',
+    summary: 'Subscribe targets to triggers and unsubscribe them, with a status per item (trigger administrators)',
+    body: wireBody({ subscription: list(subscriptionItem)('subscriptions') }, ['subscription']),
+    wire: subscriptionResultsWire,
+    document: graphql(
+      `mutation($subscriptions: [TriggerSubscriptionInput!]!) {
+        updateTriggerSubscriptions(subscriptions: $subscriptions) {
+          __typename ...MutationError
+          ... on TriggerSubscriptionUpdate {
+            results { status message item { targetId trigger version subscribed includeObject targetUrl } }
+          }
+        }
+      }`,
+      [MutationError],
+    ),
+    variables: ({ input }) => ({ subscriptions: input.subscriptions.map(subscriptionInput) }),
+    shape: (update) => ({
+      subscription: update.results.map(({ item, status, message }) => ({
+        item: {
+          target_id: Number(item.targetId),
+          trigger: item.trigger,
+          version: item.version,
+          subscribed: bit(item.subscribed),
+          target_url: item.targetUrl,
+          include_object: bit(item.includeObject),
+        },
+        status,
+        ...(message !== null ? { message } : {}),
+      })),
+    }),
+  }),
+];

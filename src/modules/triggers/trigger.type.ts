@@ -1,0 +1,111 @@
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+import { pageArgs, pageOf } from '../../graphql/paging';
+import type { Trigger } from '../../events/triggers';
+import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
+import { targetDeliveries, targetSecret } from './trigger.service';
+
+export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
+  description: 'Where a delivery stands.',
+  values: {
+    PENDING: { description: 'Waiting for its first attempt or a retry (or its target to be resumed).' },
+    SUCCEEDED: { description: 'The receiver answered 2xx.' },
+    FAILED: { description: 'Given up after 72 hours of failed attempts.' },
+    CANCELLED: { description: 'Not sent: the receiver answered 410 Gone, which unsubscribed the target.' },
+  },
+});
+
+builder.prismaObject('WebhookAttempt', {
+  fields: (t) => ({
+    id: t.id({ description: 'Attempt id.', resolve: (attempt) => String(attempt.id) }),
+    ...exposeColumns(t, 'WebhookAttempt', ['startedAt', 'latencyMs', 'statusCode', 'responseBody', 'error']),
+  }),
+});
+
+builder.prismaObject('WebhookDelivery', {
+  fields: (t) => ({
+    id: t.id({ description: 'Delivery id.', resolve: (delivery) => String(delivery.id) }),
+    eventId: t.id({ description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.', resolve: (delivery) => String(delivery.eventId) }),
+    ...exposeColumns(t, 'WebhookDelivery', ['type', 'attempts', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'deliveredAt']),
+    status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
+    payload: t.string({ description: 'The event object, as the JSON text sent.', resolve: (delivery) => JSON.stringify(delivery.payload) }),
+    attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: { id: 'asc' } } }),
+  }),
+});
+
+const WebhookDeliveryPage = pageOf('WebhookDelivery', 'A page of webhook deliveries.');
+
+export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
+  description: 'A platform action webhook targets subscribe to; its event objects are typed `<name>.<operation>`.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Name to subscribe with (`trigger` on /v1).' }),
+    description: t.exposeString('description', { description: 'What fires it.' }),
+    operations: t.exposeStringList('operations', { description: 'The operations its event objects report, such as `create`.' }),
+  }),
+});
+
+builder.prismaObject('TriggerTarget', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'TriggerTarget', [
+      'id', 'url', 'description', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
+    ]),
+    secret: t.string({
+      description: 'The Standard Webhooks signing secret (`whsec_...`) receivers verify `webhook-signature` with.',
+      select: { secret: true },
+      resolve: (target, _args, { serverKey }) => targetSecret(target, serverKey),
+    }),
+    subscriptions: t.relation('subscriptions', { description: 'The triggers the target is subscribed to.' }),
+    deliveries: t.field({
+      type: WebhookDeliveryPage,
+      description: 'The delivery log: what was sent or is queued, oldest first, with every attempt.',
+      args: { status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }), ...pageArgs },
+      resolve: (target, args) => targetDeliveries(target, args),
+    }),
+  }),
+});
+
+builder.prismaObject('TriggerSubscription', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'TriggerSubscription', ['id', 'trigger', 'version', 'includeObject', 'createdAt']),
+    target: t.relation('target'),
+  }),
+});
+
+export const TriggerTargetPage = pageOf('TriggerTarget', 'A page of webhook targets.');
+export const TriggerSubscriptionPage = pageOf('TriggerSubscription', 'A page of trigger subscriptions.');
+
+const SubscriptionItemType = builder.objectRef<SubscriptionItem>('TriggerSubscriptionItem').implement({
+  description: 'One item of a bulk subscription change, as it was sent (with the target\'s URL).',
+  fields: (t) => ({
+    targetId: t.exposeID('targetId', { description: 'The target named.' }),
+    trigger: t.exposeString('trigger', { description: 'The trigger named.' }),
+    version: t.exposeString('version', { description: 'Version of the event objects (v1).' }),
+    subscribed: t.exposeBoolean('subscribed', { description: 'Whether the item subscribes (true) or unsubscribes.' }),
+    includeObject: t.exposeBoolean('includeObject', { description: 'Whether event objects carry the object.' }),
+    targetUrl: t.exposeString('targetUrl', { nullable: true, description: 'URL of the target; null when it is not one of the school\'s.' }),
+  }),
+});
+
+const SubscriptionResultType = builder.objectRef<SubscriptionResult>('TriggerSubscriptionResult').implement({
+  description: 'What became of one item: status 200 applied, 400 refused (unknown trigger, bad value), 404 unknown target.',
+  fields: (t) => ({
+    item: t.field({ type: SubscriptionItemType, description: 'The item.', resolve: (result) => result.item }),
+    status: t.exposeInt('status', { description: 'HTTP-style status of the item.' }),
+    message: t.exposeString('message', { nullable: true, description: 'Why the item was not applied.' }),
+  }),
+});
+
+export const SubscriptionUpdateType = builder.objectRef<{ results: SubscriptionResult[] }>('TriggerSubscriptionUpdate').implement({
+  description: 'The outcome of a bulk subscription change, item by item, in the order sent.',
+  fields: (t) => ({
+    results: t.field({ type: [SubscriptionResultType], description: 'One result per item.', resolve: (update) => update.results }),
+  }),
+});
+
+export const ReplayType = builder.objectRef<{ id: number; requeued: number }>('TriggerTargetReplay').implement({
+  description: 'Deliveries queued again for a target.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The target.' }),
+    requeued: t.exposeInt('requeued', { description: 'How many deliveries were queued again.' }),
+  }),
+});
