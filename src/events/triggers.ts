@@ -14,8 +14,9 @@ export interface Trigger {
 }
 
 /**
- * The families that reach webhook receivers. Credentials (`api_client`, `access_token`) and the trigger
- * administration's own changes are left out: they concern the people who hold them, not integrations.
+ * The families that reach webhook receivers. Credentials (`api_client`, `access_token`, `calendar_feed`), the trigger
+ * administration's own changes, and teachers' and administrators' settings (`grading_group`, `group_category`,
+ * `district`) are left out: they concern the people who hold them, not integrations.
  */
 const triggerFamilies: Readonly<Record<string, string>> = {
   school: 'Schools created, changed or deleted.',
@@ -28,6 +29,11 @@ const triggerFamilies: Readonly<Record<string, string>> = {
   blog_post: 'Blog posts written, changed or deleted, in any realm.',
   invite: 'Invites to groups and course sections: sent, accepted or denied.',
   friend_request: 'Friend requests: sent, accepted or denied.',
+  calendar_event: 'Calendar events created, changed or deleted, in any realm.',
+  page: 'Pages of course sections and groups written, changed or deleted.',
+  album: 'Media albums of course sections and groups created, changed or deleted.',
+  album_content: 'Photos, videos, audio and files added to albums, captioned or removed.',
+  album_comment: 'Comments on album content written or deleted.',
 };
 
 const familyOf = (kind: Pick<EventKind, 'type'>) => kind.type.slice(0, kind.type.indexOf('.'));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { type WebhookWorker, backoffMs, createWebhookWorker, pruneDeliveryLog } from '../../src/events/webhooks/worker';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
-import { type World, createUser, createWorld, watchDomainEvents } from '../support/factories';
+import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { testOrigin, v1 } from '../support/wire';
 
@@ -170,6 +170,20 @@ describe('webhook delivery', () => {
     // A later round (or a restarted worker, reading the stored cursor) sends nothing again.
     expect(await deliver(newWorker())).toMatchObject({ events: 0, delivered: 0 });
     expect(receiver.bodiesAt('/groups-full')).toHaveLength(1);
+  });
+
+  it('carries a calendar event and a page as their /v1 views show them, in the realm they belong to', async () => {
+    await subscribedTarget(admin, '/school-life', ['calendar_event', 'page'], 1);
+    const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
+    const event = await teacher.post(`/sections/${section.id}/events`, { title: 'Field trip', start: '2026-05-14 08:00:00' });
+    const page = await teacher.post(`/sections/${section.id}/pages`, { title: 'Permission slip', body: '<p>Sign it</p>' });
+    await deliver();
+    const realm = { realm: 'section', section_id: section.id, realm_id: section.id };
+    // The object is the view a school administrator gets: they may change both.
+    expect(receiver.bodiesAt('/school-life').map((sent) => [sent.type, sent.data])).toEqual([
+      ['calendar_event.create', [{ ...realm, object: event.json }]],
+      ['page.create', [{ ...realm, object: page.json }]],
+    ]);
   });
 
   it('leaves the object out without include_object, and for a deleted object', async () => {

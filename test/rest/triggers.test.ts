@@ -209,7 +209,10 @@ describe('GraphQL', () => {
   it('lists the trigger catalogue: one trigger per family something fires, none that nothing fires', async () => {
     const answer = await gqlTeacher('{ triggers { name operations description } }');
     const names = answer.data.triggers.map((trigger: { name: string }) => trigger.name);
-    expect(names).toEqual(['school', 'building', 'user', 'section', 'enrollment', 'group', 'group_member', 'blog_post', 'invite', 'friend_request']);
+    expect(names).toEqual([
+      'school', 'building', 'user', 'section', 'enrollment', 'group', 'group_member', 'blog_post', 'invite', 'friend_request',
+      'calendar_event', 'page', 'album', 'album_content', 'album_comment',
+    ]);
     expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'group').operations).toEqual(['create', 'update', 'delete']);
     expect(names).not.toContain('grade_item');
   });

@@ -25,6 +25,9 @@ const objectPaths: Record<string, (event: DomainEventMessage) => string> = {
   BlogPost: (event) => `${realmPath(event.realmType, event.realmId)}/posts/${event.objectId}`,
   School: (event) => `/schools/${event.objectId}`,
   User: (event) => `/users/${event.objectId}`,
+  CalendarEvent: (event) => `${realmPath(event.realmType, event.realmId)}/events/${event.objectId}`,
+  Page: (event) => `${realmPath(event.realmType, event.realmId)}/pages/${event.objectId}`,
+  Album: (event) => `${realmPath(event.realmType, event.realmId)}/albums/${event.objectId}`,
 };
 
 const match = createRouter(restRoutes);
