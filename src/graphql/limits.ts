@@ -69,6 +69,10 @@ export const listEstimates: Record<string, number> = {
   'Section.enrollments': 40,
   // A page of 200 albums with their content (`withcontent=1`) stays under the cost limit.
   'Album.contents': 25,
+  // At most 20 files an event; a page of 200 events with their files (`with_attachments=1`) stays under the limit.
+  'CalendarEvent.attachments': 5,
+  'Query.calendarFeeds': 10,
+  'Query.gradingGroups': 20,
   'Query.accessTokens': 10,
   'Query.apiClients': 10,
 };

@@ -159,7 +159,7 @@ function route<Doc extends AnyDocument>(
 
 /** GET of one object: 200 with it, 404 when the query answers null. */
 export function viewRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
-  options: RouteBase<Doc> & { wire: Wire; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
+  options: RouteBase<Doc> & { wire: Wire; filters?: WireBody; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
 ): RestRoute {
   return route('GET', options, { 200: options.wire }, (result, _request, link) => {
     if (result === null) throw new MissingObjectError();

@@ -169,3 +169,20 @@ export function wireBody(shape: WireShape, required: readonly string[] = []): Wi
 export function withoutMembers(body: WireShape, ...members: string[]): WireShape {
   return Object.fromEntries(Object.entries(body).filter(([name]) => !members.includes(name)));
 }
+
+const fileId = z.union([z.int().min(0), z.string().trim().regex(/^\d{1,15}$/, 'must be a file id').transform(Number)], {
+  error: 'must be a file id',
+});
+const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
+
+/**
+ * `file-attachment/id`: uploaded files to attach, a list of file ids; XML repeats `<id>`, and the platform's own
+ * example nests them once more (`<id><id>5</id></id>`), which reads the same.
+ */
+export const fileAttachmentIds = (input: string): WireField => ({
+  schema: z
+    .preprocess(asList, z.array(z.union([fileId, z.object({ id: z.preprocess(asList, z.array(fileId)) })], { error: 'must be a file id' })))
+    .transform((items) => items.flatMap((item) => (typeof item === 'number' ? [item] : item.id))),
+  input,
+  list: true,
+});

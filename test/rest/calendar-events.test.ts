@@ -4,6 +4,7 @@ import type { RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
 import { type World, createCalendarEvent, createGroup, createSection, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { md5, uploadFile } from '../support/uploads';
 import { v1, xmlHead } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
 
@@ -283,19 +284,19 @@ describe('validation', () => {
 
 describe('due events of assignments and discussions', () => {
   it('are listed with the others, not editable, and refuse update and delete with 403 even for administrators', async () => {
-    const [assignment, discussion] = await Promise.all(
-      (['ASSIGNMENT', 'DISCUSSION'] as const).map((type) =>
-        createCalendarEvent({ type: 'SECTION', id: section.id }, { start: new Date('2026-04-20T15:00:00Z'), type, authorId: w.teacher.id }),
-      ),
-    );
+    // One after the other: events that start together are listed in the order they were made.
+    const due = (type: 'ASSIGNMENT' | 'DISCUSSION') =>
+      createCalendarEvent({ type: 'SECTION', id: section.id }, { start: new Date('2026-04-20T15:00:00Z'), type, authorId: w.teacher.id });
+    const assignment = await due('ASSIGNMENT');
+    const discussion = await due('DISCUSSION');
     const teacher = await as(w.teacher);
     const listed = await teacher.get(`/sections/${section.id}/events?start_date=2026-04-20&end_date=2026-04-20`);
     expect(listed.json.event.map((event: { id: string; type: string; editable: number }) => [event.id, event.type, event.editable])).toEqual([
-      [String(assignment!.id), 'assignment', 0],
-      [String(discussion!.id), 'discussion', 0],
+      [String(assignment.id), 'assignment', 0],
+      [String(discussion.id), 'discussion', 0],
     ]);
     await expectNothingWritten(async () => {
-      for (const event of [assignment!, discussion!]) {
+      for (const event of [assignment, discussion]) {
         const path = `/sections/${section.id}/events/${event.id}`;
         const refused = await teacher.put(path, { title: 'Moved' });
         expect([refused.status, refused.json]).toEqual([
@@ -421,5 +422,59 @@ describe('deleting a realm', () => {
     const event = await createCalendarEvent({ type: 'GROUP', id: doomed.id }, { start: new Date('2026-05-01T10:00:00Z') });
     expect((await (await as(w.teacher)).delete(`/groups/${doomed.id}`)).status).toBe(204);
     expect(await db().calendarEvent.findUnique({ where: { id: event.id } })).toBeNull();
+  });
+});
+
+describe('attachments', () => {
+  const base = () => `/sections/${section.id}/events`;
+
+  it('attaches uploaded files (file-attachment), lists them with with_attachments=1 and serves them to the realm\'s readers', async () => {
+    const teacher = await as(w.teacher);
+    const bytes = Buffer.from('Permission slip, sign and return.');
+    const fileId = await uploadFile(teacher, bytes, 'slip.txt');
+    const created = await teacher.post(base(), { title: 'Field trip', start: '2026-05-14 08:00:00', 'file-attachment': { id: [fileId] } });
+    expect(created.status).toBe(201);
+    const path = `${base()}/${created.json.id}`;
+    expect(created.json).not.toHaveProperty('attachments');
+    const download = url(`${path}/attachments/${fileId}`);
+    const file = { id: fileId, type: 'file', title: 'slip.txt', filename: 'slip.txt', filesize: bytes.length, md5_checksum: md5(bytes), download_path: download };
+
+    const student = await as(w.student);
+    expect((await student.get(`${path}?with_attachments=1`)).json.attachments).toEqual({ files: { file: [file] } });
+    expect((await student.get(path)).json).not.toHaveProperty('attachments');
+    const listed = await student.get(`${base()}?with_attachments=1&limit=200`);
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.json.event.find((event: { id: string }) => event.id === created.json.id).attachments).toEqual({ files: { file: [file] } });
+    const xml = await student.get(`${path}?with_attachments=1`, { accept: 'xml' });
+    expect(xml.text).toContain(`<attachments><files><file><id>${fileId}</id><type>file</type><title>slip.txt</title>`);
+
+    const served = await student.get(`${path}/attachments/${fileId}`);
+    expect([served.status, served.text, served.headers.get('content-length')]).toEqual([200, bytes.toString(), String(bytes.length)]);
+    expect((await (await as(w.parent)).get(`${path}/attachments/${fileId}`)).status).toBe(403);
+    expect((await (await as(w.outsider)).get(`${path}/attachments/${fileId}`)).status).toBe(404);
+    expect((await student.get(`${path}/attachments/999999`)).status).toBe(404);
+  });
+
+  it('replaces the files on update, discarding those left out, and refuses a file that is not the caller\'s to attach', async () => {
+    const teacher = await as(w.teacher);
+    const [first, second] = [await uploadFile(teacher, Buffer.from('one'), 'one.txt'), await uploadFile(teacher, Buffer.from('two'), 'two.txt')];
+    const created = await teacher.post(base(), { title: 'Lab', start: '2026-05-15 08:00:00', 'file-attachment': { id: [first] } });
+    const path = `${base()}/${created.json.id}`;
+    expect((await teacher.put(path, `<body><file-attachment><id>${second}</id></file-attachment></body>`)).status).toBe(204);
+    expect((await teacher.get(`${path}?with_attachments=1`)).json.attachments.files.file.map((file: { id: number }) => file.id)).toEqual([second]);
+    // The file left out is gone, its bytes removed once the update committed.
+    expect(await db().upload.findUnique({ where: { id: first } })).toBeNull();
+
+    const studentsFile = await uploadFile(await as(w.student), Buffer.from('mine'), 'mine.txt');
+    await expectNothingWritten(async () => {
+      const refused = await teacher.post(base(), { title: 'x', start: '2026-05-15 08:00:00', 'file-attachment': { id: [studentsFile] } });
+      expect([refused.status, refused.json.issues]).toEqual([400, [{ field: 'file-attachment/id.0', message: `file ${studentsFile} was not found among your uploads` }]]);
+      const again = await teacher.post(base(), { title: 'x', start: '2026-05-15 08:00:00', 'file-attachment': { id: [second] } });
+      expect(again.json.issues).toEqual([{ field: 'file-attachment/id.0', message: `file ${second} is attached already` }]);
+    });
+
+    // Deleting the event discards its files.
+    expect((await teacher.delete(path)).status).toBe(204);
+    expect(await db().upload.findUnique({ where: { id: second } })).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ import {
   viewInListRoute,
   viewRoute,
 } from '../../rest/route';
-import { type WireField, flag, integer, text, wireBody } from '../../rest/wire-body';
+import { type WireField, fileAttachmentIds, flag, integer, text, wireBody } from '../../rest/wire-body';
 import {
   RestAlbum,
   RestAlbumComment,
@@ -38,21 +38,6 @@ const albumMembers = {
   published: flag('published'),
 };
 
-const fileId = z.union([z.int().min(0), z.string().trim().regex(/^\d{1,15}$/, 'must be a file id').transform(Number)], {
-  error: 'must be a file id',
-});
-const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
-/**
- * `file-attachment/id`: a list of file ids; XML repeats `<id>`, and the platform's own example nests them once more
- * (`<id><id>5</id></id>`), which reads the same.
- */
-const fileIds: WireField = {
-  schema: z
-    .preprocess(asList, z.array(z.union([fileId, z.object({ id: z.preprocess(asList, z.array(fileId)) })], { error: 'must be a file id' })))
-    .transform((items) => items.flatMap((item) => (typeof item === 'number' ? [item] : item.id))),
-  input: 'files',
-  list: true,
-};
 const extra = z
   .object({
     fid: integer('fid').schema,
@@ -142,7 +127,7 @@ export const albumRoutes = [
       path: '/[realm]/albums/{id}/content',
       realms,
       summary: 'Add uploaded files to a media album (file-attachment and extras), all or none',
-      body: wireBody({ 'file-attachment': { id: fileIds }, extras }, ['file-attachment', 'file-attachment/id']),
+      body: wireBody({ 'file-attachment': { id: fileAttachmentIds('files') }, extras }, ['file-attachment', 'file-attachment/id']),
       wire: z.object({ content: z.array(albumContentWire) }).meta({ id: 'CreatedAlbumContent', description: 'The items added.' }),
       document: graphql(
         `mutation($id: ID!, $realm: RealmInput, $input: CreateAlbumContentInput!) {

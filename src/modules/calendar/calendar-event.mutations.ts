@@ -19,6 +19,7 @@ const eventInput = (name: string, description: string, create: boolean) =>
       allDay: t.boolean({ description: 'Whether the event takes whole days (default false).' }),
       rsvp: t.field({ type: RsvpPolicyEnum, description: 'Who may RSVP (default NOBODY).' }),
       commentsEnabled: t.boolean({ description: 'Whether users may discuss the event (default true).' }),
+      fileIds: t.idList({ description: 'Uploaded files (the viewer\'s, not attached elsewhere) to attach; on an update the list replaces the event\'s files.' }),
       type: t.field({
         type: CalendarEventTypeEnum,
         description: 'Only EVENT: assignment and discussion due events come with their assignment or discussion.',

@@ -1,14 +1,30 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import {
+  type LinkBuilder,
+  type RestRequest,
+  createRoute,
+  deleteRoute,
+  fileRoute,
+  listRoute,
+  selfLink,
+  updateRoute,
+  viewRoute,
+  wireBit,
+} from '../../rest/route';
 import { realmPath } from '../../rest/router';
-import { flag, oneOf, text, wireBody, withExamples } from '../../rest/wire-body';
+import { fileAttachmentIds, flag, oneOf, text, wireBody, withExamples } from '../../rest/wire-body';
 import { everyRealm } from './calendar-event.service';
 
 const RestCalendarEvent = graphql(`
   fragment RestCalendarEvent on CalendarEvent @_unmask {
     id title description localStart hasEnd localEnd allDay editable rsvp commentsEnabled type realmType realmId
+  }
+`);
+const RestAttachments = graphql(`
+  fragment RestAttachments on CalendarEvent @_unmask {
+    attachments { downloadUrl file { id filename filesize md5Checksum } }
   }
 `);
 
@@ -37,13 +53,33 @@ export const calendarEventWire = z
     user_id: realmId('user'),
     section_id: realmId('section'),
     group_id: realmId('group'),
+    attachments: z
+      .object({
+        files: z.object({
+          file: z.array(
+            z.object({
+              id: z.int(),
+              type: z.literal('file'),
+              title: z.string(),
+              filename: z.string(),
+              filesize: z.int(),
+              md5_checksum: z.string(),
+              download_path: z.url(),
+            }),
+          ),
+        }),
+      })
+      .optional()
+      .describe('The attached files, with with_attachments=1.'),
     links: selfLink,
   })
   .meta({ id: 'CalendarEvent', description: 'A calendar event (spec 2.16).' });
 
 const bit = (value: boolean) => (value ? 1 : 0);
 
-function eventToWire(event: ResultOf<typeof RestCalendarEvent>, link: LinkBuilder): z.input<typeof calendarEventWire> {
+type RestEvent = ResultOf<typeof RestCalendarEvent> & { attachments?: ResultOf<typeof RestAttachments>['attachments'] };
+
+function eventToWire(event: RestEvent, link: LinkBuilder): z.input<typeof calendarEventWire> {
   const realm = realmNames[event.realmType];
   return {
     id: event.id,
@@ -59,9 +95,20 @@ function eventToWire(event: ResultOf<typeof RestCalendarEvent>, link: LinkBuilde
     type: event.type.toLowerCase() as 'event' | 'assignment' | 'discussion',
     realm,
     [`${realm}_id`]: Number(event.realmId),
+    ...(event.attachments ? { attachments: { files: { file: event.attachments.map(attachmentToWire) } } } : {}),
     links: { self: link(`${realmPath(event.realmType, event.realmId)}/events/${event.id}`) },
   };
 }
+
+const attachmentToWire = ({ file, downloadUrl }: NonNullable<RestEvent['attachments']>[number]) => ({
+  id: Number(file.id),
+  type: 'file' as const,
+  title: file.filename,
+  filename: file.filename,
+  filesize: file.filesize,
+  md5_checksum: file.md5Checksum,
+  download_path: downloadUrl,
+});
 
 const eventMembers = {
   title: text('title'),
@@ -73,7 +120,9 @@ const eventMembers = {
   rsvp: oneOf({ 0: 'NOBODY', 1: 'INVITED', 2: 'ANYONE' })('rsvp'),
   comments_enabled: flag('commentsEnabled'),
   type: withExamples(oneOf({ event: 'EVENT', assignment: 'ASSIGNMENT', discussion: 'DISCUSSION' }), 'event')('type'),
+  'file-attachment': { id: fileAttachmentIds('fileIds') },
 };
+const withAttachments = wireBody({ with_attachments: flag('withAttachments') });
 const realms = everyRealm;
 const realmOf = (request: RestRequest) => request.realm!;
 
@@ -83,29 +132,41 @@ export const calendarEventRoutes = [
     realms,
     summary: 'List the calendar events of a realm in the order they start; start_date and end_date (both) limit it to those days',
     item: 'event',
-    filters: wireBody({ start_date: withExamples(text, '2026-05-01')('startDate'), end_date: withExamples(text, '20260531')('endDate') }),
+    filters: wireBody({
+      start_date: withExamples(text, '2026-05-01')('startDate'),
+      end_date: withExamples(text, '20260531')('endDate'),
+      with_attachments: flag('withAttachments'),
+    }),
     wire: calendarEventWire,
     document: graphql(
-      `query($realm: RealmInput!, $startDate: String, $endDate: String, $start: Int!, $limit: Int!) {
+      `query($realm: RealmInput!, $startDate: String, $endDate: String, $withAttachments: Boolean!, $start: Int!, $limit: Int!) {
         calendarEvents(realm: $realm, startDate: $startDate, endDate: $endDate, start: $start, limit: $limit) {
-          total items { ...RestCalendarEvent }
+          total items { ...RestCalendarEvent ...RestAttachments @include(if: $withAttachments) }
         }
       }`,
-      [RestCalendarEvent],
+      [RestCalendarEvent, RestAttachments],
     ),
-    variables: (request) => ({ realm: realmOf(request), startDate: request.filters.startDate, endDate: request.filters.endDate }),
+    variables: (request) => ({
+      realm: realmOf(request),
+      startDate: request.filters.startDate,
+      endDate: request.filters.endDate,
+      withAttachments: request.filters.withAttachments === true,
+    }),
     shape: eventToWire,
   }),
   viewRoute({
     path: '/[realm]/events/{id}',
     realms,
-    summary: 'View a calendar event',
+    summary: 'View a calendar event; with_attachments=1 includes its files',
     wire: calendarEventWire,
+    filters: withAttachments,
     document: graphql(
-      `query($realm: RealmInput!, $id: ID!) { calendarEvent(realm: $realm, id: $id) { ...RestCalendarEvent } }`,
-      [RestCalendarEvent],
+      `query($realm: RealmInput!, $id: ID!, $withAttachments: Boolean!) {
+        calendarEvent(realm: $realm, id: $id) { ...RestCalendarEvent ...RestAttachments @include(if: $withAttachments) }
+      }`,
+      [RestCalendarEvent, RestAttachments],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id, withAttachments: request.filters.withAttachments === true }),
     shape: eventToWire,
   }),
   createRoute({
@@ -122,6 +183,18 @@ export const calendarEventRoutes = [
     ),
     variables: (request) => ({ realm: realmOf(request), input: request.input }),
     shape: eventToWire,
+  }),
+  fileRoute({
+    path: '/[realm]/events/{id}/attachments/{fileId}',
+    realms,
+    summary: 'The bytes of a file attached to a calendar event (its download_path)',
+    document: graphql(
+      `query($realm: RealmInput!, $id: ID!, $fileId: ID!) {
+        calendarEvent(realm: $realm, id: $id) { storedFile(fileId: $fileId) { key contentType filename inline } }
+      }`,
+    ),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id, fileId: request.params.fileId }),
+    file: (event) => event.storedFile,
   }),
   updateRoute({
     path: '/[realm]/events/{id}',

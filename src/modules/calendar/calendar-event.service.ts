@@ -10,12 +10,16 @@ import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
 import type { RealmType } from '../../generated/prisma/enums';
+import { attachUploads, discardUploads } from '../uploads/upload.service';
 import { calendarEventPolicy } from './calendar-event.policy';
 import { createCalendarEventSchema, updateCalendarEventSchema } from './calendar-event.validation';
 
 type EventQuery = { select?: Prisma.CalendarEventSelect };
 
-ownedByRealm('CalendarEvent', (tx, where) => tx.calendarEvent.deleteMany({ where }));
+ownedByRealm('CalendarEvent', async (tx, where) => {
+  await discardUploads(tx, { calendarEventAttachment: { event: where } });
+  await tx.calendarEvent.deleteMany({ where });
+});
 
 export const everyRealm = ['DISTRICT', 'SCHOOL', 'USER', 'SECTION', 'GROUP'] as const;
 const calendarEvent = (type: `calendar_event.${string}`, description: string) =>
@@ -98,15 +102,36 @@ async function eventInRealm(realm: RealmRef, id: number) {
   return { realm, ...event };
 }
 
+/**
+ * The event's files become `fileIds`: files it keeps stay, new ones (the viewer's stored uploads) are attached, and
+ * the files it no longer lists are discarded once the transaction commits.
+ */
+async function replaceAttachments(tx: Prisma.TransactionClient, viewer: Viewer, eventId: number, fileIds: number[]) {
+  const kept = new Set((await tx.calendarEventAttachment.findMany({ where: { eventId }, select: { uploadId: true } })).map((row) => row.uploadId));
+  const added = fileIds.filter((uploadId) => !kept.has(uploadId));
+  const dropped = [...kept].filter((uploadId) => !fileIds.includes(uploadId));
+  await attachUploads(tx, viewer, added, 'fileIds');
+  await discardUploads(tx, { id: { in: dropped } });
+  return { deleteMany: { uploadId: { in: dropped } }, create: added.map((uploadId) => ({ uploadId })) };
+}
+
 export async function createCalendarEvent(viewer: Viewer, realm: RealmRef, input: unknown, query: EventQuery) {
   const facts = await realmFactsFor(viewer, realm, 'visible');
   await authorize(viewer, calendarEventPolicy, 'create', realm, realm.id);
-  const { start, end, hasEnd, ...fields } = validate(createCalendarEventSchema, input);
+  const { start, end, hasEnd, fileIds = [], ...fields } = validate(createCalendarEventSchema, input);
   const schedule = scheduleOf({ start, end, hasEnd }, null, await districtTimeZone(viewer, facts.districtId));
   return writeTransaction(async (tx) => {
+    if (fileIds.length) await attachUploads(tx, viewer, fileIds, 'fileIds');
     const event = await tx.calendarEvent.create({
       ...query,
-      data: { ...fields, ...schedule, realmType: realm.type, realmId: realm.id, authorId: viewer.id },
+      data: {
+        ...fields,
+        ...schedule,
+        realmType: realm.type,
+        realmId: realm.id,
+        authorId: viewer.id,
+        attachments: { create: fileIds.map((uploadId) => ({ uploadId })) },
+      },
     });
     await recordEvent(tx, calendarEventEvents.create, { realm, objectId: event.id, actorId: viewer.id, scope: facts });
     return event;
@@ -117,10 +142,11 @@ export async function updateCalendarEvent(viewer: Viewer, realm: RealmRef, id: n
   const facts = await realmFactsFor(viewer, realm, 'visible');
   const current = await eventInRealm(realm, id);
   await authorize(viewer, calendarEventPolicy, 'update', current, id);
-  const { start, end, hasEnd, ...fields } = validate(updateCalendarEventSchema, input);
+  const { start, end, hasEnd, fileIds, ...fields } = validate(updateCalendarEventSchema, input);
   const schedule = scheduleOf({ start, end, hasEnd }, current, await districtTimeZone(viewer, facts.districtId));
   return writeTransaction(async (tx) => {
-    const event = await tx.calendarEvent.update({ ...query, where: { id }, data: { ...fields, ...schedule } });
+    const attachments = fileIds && (await replaceAttachments(tx, viewer, id, fileIds));
+    const event = await tx.calendarEvent.update({ ...query, where: { id }, data: { ...fields, ...schedule, attachments } });
     await recordEvent(tx, calendarEventEvents.update, { realm, objectId: id, actorId: viewer.id, scope: facts });
     return event;
   });
@@ -130,6 +156,7 @@ export async function deleteCalendarEvent(viewer: Viewer, realm: RealmRef, id: n
   const facts = await realmFactsFor(viewer, realm, 'visible');
   await authorize(viewer, calendarEventPolicy, 'delete', await eventInRealm(realm, id), id);
   await writeTransaction(async (tx) => {
+    await discardUploads(tx, { calendarEventAttachment: { eventId: id } });
     await tx.calendarEvent.delete({ where: { id } });
     await recordEvent(tx, calendarEventEvents.delete, { realm, objectId: id, actorId: viewer.id, scope: facts });
   });

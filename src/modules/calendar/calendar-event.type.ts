@@ -1,10 +1,14 @@
 import { can } from '../../auth/policy';
+import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { formatWallClock } from '../../core/date-text';
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { CalendarEventType, RsvpPolicy } from '../../generated/prisma/enums';
+import { parseId } from '../../graphql/realm';
+import { realmPath } from '../../rest/router';
+import { StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
 import { calendarEventPolicy } from './calendar-event.policy';
 import { districtTimeZone } from './calendar-event.service';
 
@@ -17,6 +21,18 @@ export const RsvpPolicyEnum = builder.enumType(RsvpPolicy, { name: 'RsvpPolicy',
  */
 const wallClock = async (instant: Date, viewer: Viewer) => formatWallClock(instant, await districtTimeZone(viewer, viewer.user.districtId));
 
+builder.prismaObject('CalendarEventAttachment', {
+  fields: (t) => ({
+    file: t.relation('upload'),
+    downloadUrl: t.string({
+      description: 'URL serving the file to those who may read the event (with the same credential).',
+      select: { eventId: true, uploadId: true, event: { select: { realmType: true, realmId: true } } },
+      resolve: (attachment, _args, { origin }) =>
+        `${origin}/v1${realmPath(attachment.event.realmType, attachment.event.realmId)}/events/${attachment.eventId}/attachments/${attachment.uploadId}`,
+    }),
+  }),
+});
+
 export const CalendarEventObject = builder.prismaObject('CalendarEvent', {
   fields: (t) => ({
     ...exposeColumns(t, 'CalendarEvent', [
@@ -25,6 +41,19 @@ export const CalendarEventObject = builder.prismaObject('CalendarEvent', {
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     type: t.expose('type', { type: CalendarEventTypeEnum }),
     rsvp: t.expose('rsvp', { type: RsvpPolicyEnum }),
+    attachments: t.relation('attachments', { description: 'Files attached to the event.', query: { orderBy: { uploadId: 'asc' } } }),
+    storedFile: t.field({
+      type: StoredFileType,
+      nullable: true,
+      description: 'Where an attached file\'s bytes are kept, for the /v1 route that serves them; null for a file not attached.',
+      args: { fileId: t.arg.id({ required: true, description: 'The attached upload.' }) },
+      select: (args) => {
+        const fileId = parseId(args.fileId, 'fileId');
+        // An id the database cannot hold names no file.
+        return { attachments: { where: { uploadId: isStorableId(fileId) ? fileId : -1 }, select: { upload: { select: storedFileSelection } } } };
+      },
+      resolve: (event) => (event.attachments[0] ? storedFileOf(event.attachments[0].upload, 'ORIGINAL') : null),
+    }),
     hasEnd: t.boolean({ description: 'Whether the event has an end.', select: { end: true }, resolve: (event) => event.end !== null }),
     localStart: t.string({
       description: 'The start as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district\'s time zone.',

@@ -1,9 +1,9 @@
 import { db } from '../../../src/db/database';
-import { createCalendarEvent, createSection, unique } from '../../support/factories';
+import { createCalendarEvent, createSection, createStoredUpload, unique } from '../../support/factories';
 import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
-type Tables = { section: { id: number }; event: { id: number }; dueEvent: { id: number } };
+type Tables = { section: { id: number }; event: { id: number }; dueEvent: { id: number }; file: { id: number } };
 const sectionRealm = (f: Fixture<Tables>) => ({ type: 'SECTION' as const, id: f.section.id });
 const graphqlRealm = (f: Fixture<Tables>) => ({ realm: { type: 'SECTION', id: id(f.section) } });
 const freshEvent = (f: Fixture<Tables>) => createCalendarEvent(sectionRealm(f), { start: new Date('2026-05-01T10:00:00Z') });
@@ -18,9 +18,13 @@ export default permissionCases<Tables>(
   async (world) => {
     const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }]);
     const realm = { type: 'SECTION' as const, id: section.id };
+    const event = await createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z') });
+    const file = await createStoredUpload(world.teacher.id, { attached: true });
+    await db().calendarEventAttachment.create({ data: { eventId: event.id, uploadId: file.id } });
     return {
       section,
-      event: await createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z') }),
+      event,
+      file,
       dueEvent: await createCalendarEvent(realm, { start: new Date('2026-09-02T15:00:00Z'), type: 'ASSIGNMENT' }),
     };
   },
@@ -28,6 +32,8 @@ export default permissionCases<Tables>(
     { route: 'GET /[realm]/events', name: 'a section\'s', expect: 'h h o o f o o', request: (f) => ({ realm: sectionRealm(f) }) },
     { route: 'GET /[realm]/events', name: 'the district\'s', expect: 'h o o o o o o', request: (f) => ({ realm: { type: 'DISTRICT', id: f.district.id } }) },
     { route: 'GET /[realm]/events/{id}', name: 'a section\'s', expect: 'h h o o f o o', request: (f) => ({ realm: sectionRealm(f), params: { id: f.event.id } }) },
+    { route: 'GET /[realm]/events/{id}/attachments/{fileId}', name: 'a file of a section\'s event', expect: 'h h o o f o o',
+      request: (f) => ({ realm: sectionRealm(f), params: { id: f.event.id, fileId: f.file.id } }) },
     { route: 'POST /[realm]/events', name: 'in a section', expect: 'h h f o f o o', request: (f) => ({ realm: sectionRealm(f), body: newEvent }) },
     { route: 'POST /[realm]/events', name: 'in the district', expect: 'h f f f f f o',
       request: (f) => ({ realm: { type: 'DISTRICT', id: f.district.id }, body: newEvent }) },
