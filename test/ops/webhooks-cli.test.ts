@@ -89,6 +89,7 @@ describe('lectern webhooks listen', () => {
 
     const forged = await fetch(`${listener.base}/hooks`, { method: 'POST', headers: signed(newSigningSecret(), body, 'evt_42'), body });
     expect(forged.status).toBe(401);
+    expect(await forged.text()).toBe('✗ POST /hooks webhook-id evt_42: bad signature: No matching signature found (401)');
     await listener.printed('✗ POST /hooks webhook-id evt_42: bad signature: No matching signature found (401)');
 
     const tampered = await fetch(`${listener.base}/hooks`, { method: 'POST', headers: signed(secret, body, 'evt_43'), body: body.replace('12', '13') });

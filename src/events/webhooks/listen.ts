@@ -70,7 +70,7 @@ export async function startWebhookListener(options: { host: string; port: number
       .then((body) => {
         const { status, lines } = judge(request, body, verifier);
         for (const line of lines) options.print(line);
-        response.writeHead(status, status === 204 ? {} : { 'content-type': 'text/plain' }).end(status === 204 ? undefined : lines[0]);
+        response.writeHead(status, status === 204 ? {} : { 'content-type': 'text/plain; charset=utf-8' }).end(status === 204 ? undefined : lines[0]);
       })
       .catch(() => response.destroy());
   });
