@@ -9,6 +9,12 @@ Commands:
   create-api-client --user <id> [--name n] issue OAuth consumer credentials acting as a user
   create-access-token --user <id> [--name n] [--days d]
                                            issue a bearer token for GraphQL front ends
+  webhooks listen [--port n] [--secret whsec_...]
+                                           receive webhooks on 127.0.0.1 (port 4001 by default), check their
+                                           signatures with the target's secret and print each event
+  webhooks send-sample --target <id> --trigger <name> [--operation op]
+                                           send a target a sample event of a trigger, signed as deliveries
+                                           are, and print the receiver's status and latency
 
 The database comes from the environment, as for the server (DATABASE_URL, or the embedded one in DATA_DIR).`;
 
@@ -21,20 +27,52 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { user: { type: 'string' }, name: { type: 'string' }, days: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      user: { type: 'string' },
+      name: { type: 'string' },
+      days: { type: 'string' },
+      port: { type: 'string' },
+      secret: { type: 'string' },
+      target: { type: 'string' },
+      trigger: { type: 'string' },
+      operation: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
 } catch (error) {
   // Unknown options and options without their value: a message and the usage, not a stack trace.
   fail(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
 }
 const { positionals, values } = parsed;
-const [command] = positionals;
+const [command, subcommand] = positionals;
 if (values.help) {
   console.log(usage);
   process.exit(0);
 }
 if (!command) fail(usage);
-if (!['migrate', 'seed-demo', 'create-api-client', 'create-access-token'].includes(command)) fail(`Unknown command: ${command}\n\n${usage}`);
+const known = ['migrate', 'seed-demo', 'create-api-client', 'create-access-token', 'webhooks listen', 'webhooks send-sample'];
+const named = command === 'webhooks' ? `${command} ${subcommand ?? ''}`.trim() : command;
+if (!known.includes(named)) fail(`Unknown command: ${named}\n\n${usage}`);
+
+// The receiver needs neither the configuration nor the database, so it runs beside a server on the same data folder.
+if (named === 'webhooks listen') {
+  const port = values.port === undefined ? 4001 : Number(values.port);
+  if (values.port !== undefined && !(/^\d+$/.test(values.port) && port <= 65_535)) fail('--port must be a port number (0 picks a free one)');
+  // Also from the environment, so that the secret need not show in the process list.
+  const secret = values.secret ?? process.env.LECTERN_WEBHOOK_SECRET ?? null;
+  const { isSigningSecret, startWebhookListener } = await import('./events/webhooks/listen');
+  if (secret !== null && !isSigningSecret(secret)) fail('--secret must be a signing secret as the target shows it (whsec_ and base64)');
+  const listener = await startWebhookListener({ host: '127.0.0.1', port, secret, print: (line) => console.log(line) }).catch((error: Error) =>
+    fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`),
+  );
+  const { port: bound } = listener.server.address() as { port: number };
+  const checked = secret ? 'signatures checked' : 'signatures NOT checked: give --secret';
+  console.log(`Listening for webhooks on http://127.0.0.1:${bound}/ (${checked}); Ctrl-C stops.`);
+  await new Promise((resolve) => ['SIGINT', 'SIGTERM'].forEach((signal) => process.once(signal, resolve)));
+  await listener.close();
+  console.log('Stopped.');
+  process.exit(0);
+}
 
 // Arguments are checked before the database is opened (and migrated): a typo should fail fast and change nothing.
 const needsUser = command === 'create-api-client' || command === 'create-access-token';
@@ -44,6 +82,11 @@ if (needsUser && !(values.user && /^\d+$/.test(values.user) && userId >= 1 && us
 }
 const days = command === 'create-access-token' && values.days !== undefined ? Number(values.days) : null;
 if (days !== null && !(/^\d+$/.test(values.days!) && days > 0 && days <= 36_500)) fail('--days must be a positive whole number of days (at most 36500)');
+const targetId = named === 'webhooks send-sample' ? Number(values.target) : 0;
+if (named === 'webhooks send-sample') {
+  if (!(values.target && /^\d+$/.test(values.target) && targetId >= 1 && targetId <= 2_147_483_647)) fail('--target <id> is required and must be a numeric target id');
+  if (!values.trigger) fail('--trigger <name> is required (the triggers GraphQL lists)');
+}
 
 let config;
 try {
@@ -53,13 +96,19 @@ try {
   throw error;
 }
 // Loaded only now, so that usage and argument errors answer at once rather than after loading Prisma and PGlite.
-const [{ boot }, { DataDirInUseError }, { baseUrlForPeople, demoCredentialsText, seedDemo }, { NotFoundError }, { createLogger }, { issueAccessToken, issueApiClient }] = await Promise.all([
+const [
+  { boot }, { DataDirInUseError }, { baseUrlForPeople, demoCredentialsText, seedDemo }, { NotFoundError, ValidationError }, { createLogger },
+  { issueAccessToken, issueApiClient }, { UnknownTriggerError }, { useWebhookAddressPolicy }, { findSampleTarget, sendSampleEvent },
+] = await Promise.all([
   import('./boot'),
   import('./db/data-dir-lock'),
   import('./demo'),
   import('./core/errors'),
   import('./logging'),
   import('./modules/access/access.service'),
+  import('./events/triggers'),
+  import('./events/webhooks/address'),
+  import('./events/webhooks/sample'),
 ]);
 // The CLI talks to a person: keep logs to warnings so its own output stands out.
 const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
@@ -68,7 +117,7 @@ const { database, serverKey } = await boot(config, logger).catch((error) => {
   throw error;
 });
 try {
-  switch (command) {
+  switch (named) {
     case 'migrate':
       console.log('Database is up to date.');
       break;
@@ -88,9 +137,24 @@ try {
       console.log(`bearer token: ${token.token}${token.expiresAt ? ` (expires ${token.expiresAt.toISOString()})` : ''}`);
       break;
     }
+    case 'webhooks send-sample': {
+      // The same guard as the server's deliveries (WEBHOOK_ALLOW_HOSTS, WEBHOOK_ALLOW_HTTP).
+      useWebhookAddressPolicy(config.webhooks);
+      const sample = await sendSampleEvent(await findSampleTarget(targetId), { trigger: values.trigger!, operation: values.operation, actorId: null }, serverKey);
+      const sent = `POST ${sample.url} ${sample.type} (webhook-id ${sample.webhookId})`;
+      if (sample.statusCode === null) {
+        console.log(`${sent}: no answer after ${sample.latencyMs} ms: ${sample.error}`);
+        process.exitCode = 1;
+      } else {
+        console.log(`${sent}: ${sample.statusCode} in ${sample.latencyMs} ms${sample.responseBody ? `\n${sample.responseBody}` : ''}`);
+        // Scripts can tell a receiver that refused the sample, as a delivery would be retried.
+        if (sample.statusCode < 200 || sample.statusCode >= 300) process.exitCode = 1;
+      }
+      break;
+    }
   }
 } catch (error) {
-  if (!(error instanceof NotFoundError)) throw error;
+  if (!(error instanceof NotFoundError || error instanceof UnknownTriggerError || error instanceof ValidationError)) throw error;
   // Not process.exit here: the finally block must close the database, or PGlite is left open mid-write.
   console.error(error.message);
   process.exitCode = 2;

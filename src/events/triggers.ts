@@ -55,3 +55,11 @@ export function triggerOf(eventType: string): { trigger: string; operation: stri
 }
 
 export const isTrigger = (name: string) => triggerCatalogue().some((trigger) => trigger.name === name);
+
+/** A trigger name the catalogue does not list: an expected outcome of a request that names one (a typed error). */
+export class UnknownTriggerError extends Error {
+  constructor(readonly trigger: string) {
+    super(`The trigger with name ${trigger} does not exist`);
+    this.name = 'UnknownTriggerError';
+  }
+}

@@ -1,7 +1,7 @@
 import { builder } from './builder';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../core/errors';
 
-const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
+export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
   description: 'An expected failure of a mutation, returned as data rather than as a GraphQL error.',
   fields: (t) => ({ message: t.exposeString('message', { description: 'What went wrong, in a sentence.' }) }),
 });

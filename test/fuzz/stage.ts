@@ -3,7 +3,9 @@
  * category, posts in every realm, and credentials for five actors. Writes and deletes wear a stage out (a revoked
  * token, a deleted school), so it is replaced every few hundred requests and whenever an actor's credential stops working.
  */
+import { encryptSecret } from '../../src/auth/secrets';
 import { db } from '../../src/db/database';
+import { newSigningSecret } from '../../src/events/webhooks/signing';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';
@@ -48,7 +50,9 @@ async function createStage(server: TestServer): Promise<Stage> {
   const realms = stageRealmTypes.map((type) => ({ type, id: realmIds[type] }));
   // The district administrator administers triggers: webhook targets of the school.
   await db().user.update({ where: { id: world.districtAdmin.id }, data: { triggerAdmin: true } });
-  const target = await db().triggerTarget.create({ data: { schoolId: school.id, url: 'https://receiver.test/hook', secret: 'sealed' } });
+  // A real sealed secret: a sample event (sendSampleEvent) signs with it.
+  const secret = encryptSecret(newSigningSecret(), server.serverKey);
+  const target = await db().triggerTarget.create({ data: { schoolId: school.id, url: 'https://receiver.test/hook', secret } });
   const posts = (await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))).flat();
   const events = await Promise.all(realms.map((realm) => createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z'), authorId: world.districtAdmin.id })));
   // Pages belong to groups and sections only; realms of other kinds name the group's page.

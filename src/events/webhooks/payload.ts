@@ -60,7 +60,12 @@ export async function restViewOf(objectType: string, event: DomainEventMessage, 
 
 const realmNames: Record<RealmType, string> = { DISTRICT: 'district', SCHOOL: 'school', USER: 'user', SECTION: 'section', GROUP: 'group' };
 
-export function eventObject(event: DomainEventMessage, type: string, object: object | null): EventObject {
+/** The event object of an event (or of a sample, which has only these members of one). */
+export function eventObject(
+  event: Pick<DomainEventMessage, 'actorId' | 'createdAt' | 'realmType' | 'realmId'>,
+  type: string,
+  object: object | null,
+): EventObject {
   const realm = realmNames[event.realmType];
   return {
     uid: event.actorId ?? 0,

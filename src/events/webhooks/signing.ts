@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { decryptSecret } from '../../auth/secrets';
 
 /** After a rotation, deliveries carry signatures by the old and the new secret for this long. */
 export const secretOverlapMs = 24 * 60 * 60 * 1000;
@@ -17,4 +18,18 @@ export function signatureHeaders(messageId: string, timestamp: Date, payload: st
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
     'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, payload)).join(' '),
   };
+}
+
+/** A target's sealed secrets, as deliveries need them. */
+export interface SealedSecrets {
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/** The secrets a message to the target is signed with at `at`: the current one, and the previous one during a rotation. */
+export function signingSecrets(target: SealedSecrets, serverKey: Buffer, at: Date): string[] {
+  const current = decryptSecret(target.secret, serverKey);
+  const previous = target.previousSecret && target.previousSecretExpiresAt && target.previousSecretExpiresAt > at ? target.previousSecret : null;
+  return previous ? [current, decryptSecret(previous, serverKey)] : [current];
 }

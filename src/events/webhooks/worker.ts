@@ -11,7 +11,6 @@
  * step (`runOnce`) with a clock of their own.
  */
 import type { Logger } from 'pino';
-import { decryptSecret } from '../../auth/secrets';
 import { db } from '../../db/database';
 import { Prisma } from '../../generated/prisma/client';
 import { eventKind } from '../catalogue';
@@ -19,7 +18,7 @@ import { recordEvent, writeTransaction } from '../record';
 import { createFanOut } from './fan-out';
 import { type AttemptOutcome, postEventObject } from './post';
 import { startDeliveryLoops } from './runner';
-import { signatureHeaders } from './signing';
+import { signatureHeaders, signingSecrets } from './signing';
 
 export interface WebhookWorkerOptions {
   serverKey: Buffer;
@@ -124,16 +123,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     });
   }
 
-  function secretsOf(target: Claimed['target'], at: Date): string[] {
-    const current = decryptSecret(target.secret, options.serverKey);
-    const previous = target.previousSecret && target.previousSecretExpiresAt && target.previousSecretExpiresAt > at ? target.previousSecret : null;
-    return previous ? [current, decryptSecret(previous, options.serverKey)] : [current];
-  }
-
   async function attempt(delivery: Claimed): Promise<AttemptOutcome & { startedAt: Date }> {
     const startedAt = now();
     const body = JSON.stringify(delivery.payload);
-    const headers = signatureHeaders(`evt_${delivery.eventId}`, startedAt, body, secretsOf(delivery.target, startedAt));
+    const headers = signatureHeaders(`evt_${delivery.eventId}`, startedAt, body, signingSecrets(delivery.target, options.serverKey, startedAt));
     const outcome = await postEventObject(delivery.target.url, body, headers, { timeoutMs: attemptTimeoutMs, now });
     return { ...outcome, startedAt };
   }

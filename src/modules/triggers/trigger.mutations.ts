@@ -1,10 +1,11 @@
 import { builder } from '../../graphql/builder';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
+import { UnknownTriggerError } from '../../events/triggers';
 import {
-  createTarget, deleteTarget, redeliver, replayTarget, rotateTargetSecret, setTargetPaused, updateSubscriptions, updateTarget,
+  createTarget, deleteTarget, redeliver, replayTarget, rotateTargetSecret, sendSample, setTargetPaused, updateSubscriptions, updateTarget,
 } from './trigger.service';
-import { ReplayType, SubscriptionUpdateType } from './trigger.type';
+import { ReplayType, SampleDeliveryType, SubscriptionUpdateType } from './trigger.type';
 
 const CreateTriggerTargetInput = builder.inputType('CreateTriggerTargetInput', {
   description: 'A new webhook target of the viewer\'s school.',
@@ -48,6 +49,20 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, { viewer, serverKey }) => rotateTargetSecret(viewer, serverKey, parseId(args.id), query),
+  }),
+  // Signing needs the target's secret, unsealed with the server key, which only the context holds.
+  sendSampleEvent: t.withAuth({ authenticated: true }).field({
+    type: SampleDeliveryType,
+    description:
+      'Sends a sample event object of a trigger to a target of the viewer\'s school, signed as deliveries are, and answers ' +
+      'with the receiver\'s status and latency; it is not written to the delivery log (trigger administrators).',
+    errors: { types: [UnknownTriggerError] },
+    args: {
+      targetId: t.arg.id({ required: true, description: 'The target.' }),
+      trigger: t.arg.string({ required: true, description: 'Name of a trigger `triggers` lists.' }),
+      operation: t.arg.string({ description: 'One of the trigger\'s operations; its first (usually `create`) by default.' }),
+    },
+    resolve: (_root, args, { viewer, serverKey }) => sendSample(viewer, serverKey, parseId(args.targetId), args.trigger, args.operation),
   }),
 }));
 

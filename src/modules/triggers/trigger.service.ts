@@ -9,6 +9,7 @@ import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import { isTrigger } from '../../events/triggers';
 import { targetUrlProblem } from '../../events/webhooks/address';
+import { findSampleTarget, sendSampleEvent } from '../../events/webhooks/sample';
 import { newSigningSecret, secretOverlapMs } from '../../events/webhooks/signing';
 import type { Prisma } from '../../generated/prisma/client';
 import type { WebhookDeliveryStatus } from '../../generated/prisma/enums';
@@ -268,4 +269,13 @@ export async function replayTarget(viewer: Viewer, id: number, since: Date) {
     await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
     return { id, requeued: count };
   });
+}
+
+/**
+ * Sends a sample event of a trigger to a target of the viewer's school and answers with the receiver's status and
+ * latency. Nothing is written: a sample changes nothing and is not a delivery (see sample.ts).
+ */
+export async function sendSample(viewer: Viewer, serverKey: Buffer, id: number, trigger: string, operation: string | null | undefined) {
+  await authorizeTarget(viewer, id);
+  return sendSampleEvent(await findSampleTarget(id), { trigger, operation, actorId: viewer.id }, serverKey);
 }

@@ -1,7 +1,9 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 import { pageArgs, pageOf } from '../../graphql/paging';
-import type { Trigger } from '../../events/triggers';
+import { type Trigger, UnknownTriggerError } from '../../events/triggers';
+import type { SampleDelivery } from '../../events/webhooks/sample';
+import { ErrorInterface } from '../../graphql/error-types';
 import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
 import { targetDeliveries, targetSecret } from './trigger.service';
 
@@ -107,5 +109,34 @@ export const ReplayType = builder.objectRef<{ id: number; requeued: number }>('T
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The target.' }),
     requeued: t.exposeInt('requeued', { description: 'How many deliveries were queued again.' }),
+  }),
+});
+
+builder.objectType(UnknownTriggerError, {
+  name: 'UnknownTriggerError',
+  description: 'The trigger named is not one `triggers` lists; nothing was sent.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ trigger: t.exposeString('trigger', { description: 'The trigger name that was given.' }) }),
+});
+
+export const SampleDeliveryType = builder.objectRef<SampleDelivery>('SampleEventDelivery').implement({
+  description: 'A sample event sent to a target, and what its receiver answered. Samples are not in the delivery log.',
+  fields: (t) => ({
+    targetId: t.exposeID('targetId', { description: 'The target.' }),
+    url: t.exposeString('url', { description: 'Where it was POSTed.' }),
+    type: t.exposeString('type', { description: 'Type of the event object, `<trigger>.<operation>`.' }),
+    webhookId: t.exposeString('webhookId', { description: 'Its `webhook-id` header: `sample_` and a random id, never a real event\'s.' }),
+    payload: t.exposeString('payload', { description: 'The event object, as the JSON text sent.' }),
+    statusCode: t.exposeInt('statusCode', { nullable: true, description: 'The receiver\'s HTTP status; null when it did not answer.' }),
+    succeeded: t.boolean({
+      description: 'Whether the receiver answered 2xx, as a delivery counts success.',
+      resolve: (sample) => sample.statusCode !== null && sample.statusCode >= 200 && sample.statusCode < 300,
+    }),
+    latencyMs: t.exposeInt('latencyMs', { description: 'Milliseconds from sending to the end of the answer (or the failure).' }),
+    responseBody: t.exposeString('responseBody', { description: 'The first kilobyte of the answer\'s body.' }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why there was no answer: a refused address, a connection failure, or no answer within 5 seconds.',
+    }),
   }),
 });

@@ -1,4 +1,6 @@
+import { encryptSecret } from '../../../src/auth/secrets';
 import { db } from '../../../src/db/database';
+import { newSigningSecret } from '../../../src/events/webhooks/signing';
 import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
@@ -12,11 +14,15 @@ const hasId = (items: { id: number | string }[], object: { id: number }) => item
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 export default permissionCases(
   'triggers',
-  async (world) => {
+  async (world, server) => {
     await db().user.updateMany({ where: { id: { in: [world.districtAdmin.id, world.outsider.id] } }, data: { triggerAdmin: true } });
     const target = await newTarget(world.school.id);
     await db().triggerSubscription.create({ data: { targetId: target.id, trigger: 'group' } });
-    return { target };
+    // A secret that unseals, for what signs (sample events).
+    const signingTarget = await db().triggerTarget.create({
+      data: { schoolId: world.school.id, url: 'https://receiver.test/sample', secret: encryptSecret(newSigningSecret(), server.serverKey) },
+    });
+    return { target, signingTarget };
   },
   [
     { route: 'GET /triggers/targets', name: 'the school\'s targets, to its trigger administrators', expect: 'h f f f f f o',
@@ -61,6 +67,12 @@ export default permissionCases(
     { graphql: `mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ${outcome} } }`,
       name: 'a target of the school', expect: 'h f f f f f o',
       variables: async (f) => ({ id: id(await newTarget(f.school.id)), since: '2020-01-01T00:00:00Z' }) },
+    // receiver.test does not resolve: the sample is sent and answered with the failure (no status), nothing written.
+    { graphql: `mutation($id: ID!) { sendSampleEvent(targetId: $id, trigger: "group") {
+        __typename ... on Error { message } ... on SampleEventDelivery { type statusCode error } } }`,
+      name: 'a sample event to a target of the school', expect: 'h f f f f f o',
+      variables: (f) => ({ id: id(f.signingTarget) }),
+      finds: (answer) => answer.type === 'group.create' && answer.statusCode === null && answer.error !== null },
     { graphql: `mutation($id: ID!) { redeliverWebhook(id: $id) { ${outcome} } }`, name: 'a delivery to a target of the school',
       expect: 'h f f f f f o', variables: async (f) => ({ id: String((await newDelivery(f.school.id)).id) }) },
   ],
