@@ -1,6 +1,7 @@
 import yazl from 'yazl';
 
 export interface ZipEntry {
+  /** Ending in `/`: an empty folder. */
   name: string;
   data: Buffer | string;
   /** Unix mode, such as 0o120777 for a symbolic link. */
@@ -10,7 +11,10 @@ export interface ZipEntry {
 /** A zip built in memory with yazl (deflated entries, Unix modes). */
 export async function buildZip(entries: ZipEntry[]): Promise<Buffer> {
   const zip = new yazl.ZipFile();
-  for (const entry of entries) zip.addBuffer(Buffer.from(entry.data), entry.name, entry.mode ? { mode: entry.mode } : {});
+  for (const entry of entries) {
+    if (entry.name.endsWith('/')) zip.addEmptyDirectory(entry.name);
+    else zip.addBuffer(Buffer.from(entry.data), entry.name, entry.mode ? { mode: entry.mode } : {});
+  }
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);

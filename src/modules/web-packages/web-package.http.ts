@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Viewer, toViewerUser, viewerUserSelection } from '../../auth/viewer';
 import { db } from '../../db/database';
+import { RangeNotSatisfiableError, rangeOf } from '../../rest/file-response';
 import { fileStore } from '../uploads/file-store';
 import { launchGrantUser } from './web-package.launch';
-import { findPackageFile, sectionReadable } from './web-package.service';
+import { findPackageFile, webPackageReadable } from './web-package.service';
 import { packagePathProblem } from './web-package.unzip';
 
 const sitePath = /^\/web-packages\/(\d{1,15})\/([^/]+)\/(.*)$/;
@@ -27,10 +29,21 @@ export const siteHeaders = {
 const plain = (status: number, message: string, extra: Record<string, string> = {}) =>
   new Response(message, { status, headers: { ...siteHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra } });
 
+/** Whether the user opens the package: not when it is gone or its section hidden, nor when the section is closed. */
+async function accessTo(viewer: Viewer, packageId: number): Promise<'open' | 'missing' | 'closed'> {
+  try {
+    return (await webPackageReadable(viewer, packageId, null)) ? 'open' : 'missing';
+  } catch (error) {
+    if (error instanceof GraphQLError && error.extensions.code === 'FORBIDDEN') return 'closed';
+    throw error;
+  }
+}
+
 /** The path inside the package, each segment percent-decoded once; null when it is malformed or leaves the package. */
 function packagePath(encoded: string): string | null {
   try {
-    const segments = encoded.split('/').map(decodeURIComponent);
+    // A folder's URL (`lab/`, or the package's top) opens its index.html, as web servers do.
+    const segments = (encoded === '' || encoded.endsWith('/') ? `${encoded}index.html` : encoded).split('/').map(decodeURIComponent);
     // An encoded slash would make one segment two; the path as sent must already be the package's path.
     if (segments.some((segment) => segment.includes('/'))) return null;
     const path = segments.join('/');
@@ -65,29 +78,35 @@ export function useWebPackageSites(serverKey: Buffer): Plugin {
       const packageId = Number(match[1]);
       const viewer = await grantViewer(serverKey, packageId, match[2]!);
       if (!viewer) return endResponse(plain(403, 'This launch link is not valid or has expired: open the package again from its section.'));
+      // The section is asked before the file, so that who may not open the package learns nothing of its paths.
+      // A package that is gone, or whose section the user no longer sees, is not found; a closed section is a 403.
+      const access = await accessTo(viewer, packageId);
+      if (access === 'closed') return endResponse(plain(403, 'Only members of the course section open this package.'));
+      if (access === 'missing') return endResponse(plain(404, 'Not Found'));
       const file = await findPackageFile(packageId, path);
       if (!file) return endResponse(plain(404, 'Not Found'));
-      let readable: boolean;
+      let range: ReturnType<typeof rangeOf>;
       try {
-        readable = await sectionReadable(viewer, { type: 'SECTION', id: file.package.realmId });
-      } catch {
-        readable = false;
+        range = rangeOf(request.headers.get('range'), file.size);
+      } catch (error) {
+        if (!(error instanceof RangeNotSatisfiableError)) throw error;
+        return endResponse(plain(416, error.message, { 'content-range': `bytes */${file.size}` }));
       }
-      if (!readable) return endResponse(plain(403, 'Only members of the course section open this package.'));
-      const body = request.method === 'HEAD' ? null : await fileStore().read(file.storageKey);
-      if (request.method === 'GET' && !body) return endResponse(plain(404, 'Not Found'));
-      endResponse(
-        new Response(body ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : null, {
-          status: 200,
-          headers: {
-            ...siteHeaders,
-            'content-type': file.contentType,
-            'content-length': String(file.size),
-            // The URL holds a grant for one user: shared caches must not keep what it opens.
-            'cache-control': 'private, max-age=3600',
-          },
-        }),
-      );
+      const stream = await fileStore().read(file.storageKey, range ?? undefined);
+      if (!stream) return endResponse(plain(404, 'Not Found'));
+      if (request.method === 'HEAD') stream.destroy();
+      const headers: Record<string, string> = {
+        ...siteHeaders,
+        'content-type': file.contentType,
+        'content-length': String(range ? range.end - range.start + 1 : file.size),
+        // Media players seek with ranges.
+        'accept-ranges': 'bytes',
+        // The URL holds a grant for one user: shared caches must not keep what it opens.
+        'cache-control': 'private, max-age=3600',
+      };
+      if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${file.size}`;
+      const body = request.method === 'HEAD' ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>);
+      endResponse(new Response(body, { status: range ? 206 : 200, headers }));
     },
   };
 }

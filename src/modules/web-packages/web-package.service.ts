@@ -141,6 +141,6 @@ export async function deleteWebPackage(viewer: Viewer, id: number, sectionId: nu
 export function findPackageFile(packageId: number, path: string) {
   return db().webPackageFile.findUnique({
     where: { packageId_path: { packageId, path } },
-    select: { storageKey: true, size: true, contentType: true, package: { select: { realmId: true } } },
+    select: { storageKey: true, size: true, contentType: true },
   });
 }

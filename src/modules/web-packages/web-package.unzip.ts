@@ -124,6 +124,8 @@ export async function unpackZip(store: FileStore, zipKey: string, zipSize: numbe
     throw asPackageError(error);
   });
   try {
+    // Folders are not files, but each entry costs a read: the central directory's count is refused early when absurd.
+    if (zip.entryCount > limits.maxFiles * 2) throw overLimit(`it holds more than ${limits.maxFiles * 2} entries`);
     const paths = new Set<string>();
     const unpacked = { bytes: 0 };
     const entries = (async function* () {
