@@ -23,6 +23,8 @@ import { useCalendarFeeds } from './modules/calendar/calendar-feed.http';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
 import { fileStore } from './modules/uploads/file-store';
 import { configureUploads } from './modules/uploads/upload.service';
+import { useWebPackageSites } from './modules/web-packages/web-package.http';
+import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './events/webhooks/address';
 
 export interface AppOptions {
@@ -83,6 +85,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const rateLimiter = createRateLimiter(config.rateLimit, redis, logger);
   limitSubscriptionsPerCredential(config.subscriptionsPerCredential);
   configureUploads(config);
+  configureWebPackages(config);
   useWebhookAddressPolicy(config.webhooks);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -115,6 +118,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useRateLimitReporting(rateLimiter),
       // /calendar/{token}.ics: calendar apps send the feed's token in its URL and no other credential.
       useCalendarFeeds(),
+      // /web-packages/{id}/{grant}/...: browsers open a package's site with the signed grant in its URL, no OAuth.
+      useWebPackageSites(serverKey),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
       useRestFacade({ routes: restRoutes, files: fileStore, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),

@@ -57,6 +57,8 @@ export interface Config {
   uploadLimitBytes: number;
   /** How long an upload may stay unattached before the sweep removes it, in milliseconds. */
   uploadUnattachedTtlMs: number;
+  /** What one web content package may unpack to: files, bytes in all, and bytes per compressed byte of an entry. */
+  webPackageLimits: WebPackageLimits;
   s3: S3Settings | null;
   /** Deadline of one GraphQL execution (and of one PostgreSQL statement), in milliseconds. */
   queryTimeoutMs: number;
@@ -81,6 +83,14 @@ export interface WebhookAddressPolicy {
   allowHosts: ReadonlySet<string>;
   /** Whether http:// targets are accepted besides https://. */
   allowHttp: boolean;
+}
+
+/** Limits on unpacking a web content package's zip, checked while inflating (WEB_PACKAGE_*). */
+export interface WebPackageLimits {
+  maxFiles: number;
+  maxBytes: number;
+  /** Largest ratio of an entry's unpacked to compressed size: more is a zip bomb. */
+  maxRatio: number;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +157,9 @@ const environmentSchema = z
     BODY_LIMIT: optional.default('1mb'),
     UPLOAD_LIMIT: optional.default('100mb'),
     UPLOAD_UNATTACHED_TTL: optional.default('24h'),
+    WEB_PACKAGE_MAX_FILES: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(100_000).default(2_000)),
+    WEB_PACKAGE_MAX_BYTES: optional.default('500mb'),
+    WEB_PACKAGE_MAX_RATIO: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(10_000).default(100)),
     S3_BUCKET: optional.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional()),
     S3_REGION: optional.default('us-east-1'),
     S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
@@ -212,6 +225,10 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (uploadLimit === null || uploadLimit < 1 || uploadLimit > maxUploadLimit) {
     problems.push('UPLOAD_LIMIT: must be a size from 1 byte to 2047mb, such as 100mb or 1gb');
   }
+  const webPackageBytes = parseSize(value('WEB_PACKAGE_MAX_BYTES') ?? '500mb');
+  if (webPackageBytes === null || webPackageBytes < 1 || webPackageBytes > Number.MAX_SAFE_INTEGER) {
+    problems.push('WEB_PACKAGE_MAX_BYTES: must be a size such as 500mb or 2gb');
+  }
   if (parseDurationMs(value('UPLOAD_UNATTACHED_TTL') ?? '24h') === null) {
     problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
   }
@@ -246,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: parseSize(e.BODY_LIMIT)!,
     uploadLimitBytes: parseSize(e.UPLOAD_LIMIT)!,
     uploadUnattachedTtlMs: parseDurationMs(e.UPLOAD_UNATTACHED_TTL)!,
+    webPackageLimits: { maxFiles: e.WEB_PACKAGE_MAX_FILES, maxBytes: parseSize(e.WEB_PACKAGE_MAX_BYTES)!, maxRatio: e.WEB_PACKAGE_MAX_RATIO },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -34,6 +34,7 @@ const triggerFamilies: Readonly<Record<string, string>> = {
   album: 'Media albums of course sections and groups created, changed or deleted.',
   album_content: 'Photos, videos, audio and files added to albums, captioned or removed.',
   album_comment: 'Comments on album content written or deleted.',
+  web_package: 'Web content packages added to course sections or removed.',
 };
 
 const familyOf = (kind: Pick<EventKind, 'type'>) => kind.type.slice(0, kind.type.indexOf('.'));

@@ -18,6 +18,7 @@ import '../modules/pages';
 import '../modules/uploads';
 import '../modules/albums';
 import '../modules/triggers';
+import '../modules/web-packages';
 
 export const schema = builder.toSchema();
 

@@ -21,7 +21,7 @@ export class StoredFileMissingError extends Error {}
  * One `bytes=` range of RFC 9110 (`a-b`, `a-`, `-n`), or null to send the whole file: several ranges, another unit or a
  * malformed header are answered with the whole file, as the RFC allows.
  */
-function rangeOf(header: string | null, size: number): { start: number; end: number } | null {
+export function rangeOf(header: string | null, size: number): { start: number; end: number } | null {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === '' && match[2] === '')) return null;
   if (match[1] === '') {

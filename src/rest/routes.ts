@@ -9,6 +9,7 @@ import { schoolRoutes } from '../modules/schools/school.rest';
 import { uploadRoutes } from '../modules/uploads/upload.rest';
 import { triggerRoutes } from '../modules/triggers/trigger.rest';
 import { userRoutes } from '../modules/users/user.rest';
+import { webPackageRoutes } from '../modules/web-packages/web-package.rest';
 import type { RestRoute } from './route';
 
 /** Every /v1 route; each module declares its own. */
@@ -24,4 +25,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...uploadRoutes,
   ...albumRoutes,
   ...triggerRoutes,
+  ...webPackageRoutes,
 ];

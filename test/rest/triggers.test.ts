@@ -211,7 +211,7 @@ describe('GraphQL', () => {
     const names = answer.data.triggers.map((trigger: { name: string }) => trigger.name);
     expect(names).toEqual([
       'school', 'building', 'user', 'section', 'enrollment', 'group', 'group_member', 'blog_post', 'invite', 'friend_request',
-      'calendar_event', 'page', 'album', 'album_content', 'album_comment',
+      'calendar_event', 'page', 'album', 'album_content', 'album_comment', 'web_package',
     ]);
     expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'group').operations).toEqual(['create', 'update', 'delete']);
     expect(names).not.toContain('grade_item');

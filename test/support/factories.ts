@@ -233,3 +233,22 @@ export async function createAlbumItem(albumId: number, ownerId: number, fields: 
   const upload = await createStoredUpload(ownerId, { kind: fields.kind, attached: true, thumbnail: fields.thumbnail });
   return db().albumContent.create({ data: { albumId, uploadId: upload.id, creatorId: ownerId, albumCover: fields.albumCover ?? false } });
 }
+
+/** A web content package of one page written straight to the file store and database (no unpacking, no event). */
+export async function createWebPackage(sectionId: number, creatorId: number, fields: { title?: string } = {}) {
+  const upload = await createStoredUpload(creatorId, { filename: 'site.zip', attached: true });
+  const storageKey = `w-${randomBytes(16).toString('hex')}`;
+  const page = Buffer.from('<!doctype html><title>Package</title>');
+  await fileStore().write(storageKey, [page]);
+  return db().webPackage.create({
+    data: {
+      realmType: 'SECTION',
+      realmId: sectionId,
+      title: fields.title ?? unique('Package'),
+      creatorId,
+      uploadId: upload.id,
+      entryPath: 'index.html',
+      files: { create: [{ path: 'index.html', storageKey, size: page.length, contentType: 'text/html; charset=utf-8' }] },
+    },
+  });
+}

@@ -28,6 +28,7 @@ const objectPaths: Record<string, (event: DomainEventMessage) => string> = {
   CalendarEvent: (event) => `${realmPath(event.realmType, event.realmId)}/events/${event.objectId}`,
   Page: (event) => `${realmPath(event.realmType, event.realmId)}/pages/${event.objectId}`,
   Album: (event) => `${realmPath(event.realmType, event.realmId)}/albums/${event.objectId}`,
+  WebPackage: (event) => `${realmPath(event.realmType, event.realmId)}/web_packages/${event.objectId}`,
 };
 
 const match = createRouter(restRoutes);

@@ -1,0 +1,29 @@
+import { builder } from '../../graphql/builder';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { parseId } from '../../graphql/realm';
+import { createWebPackage, deleteWebPackage } from './web-package.service';
+
+const CreateWebPackageInput = builder.inputType('CreateWebPackageInput', {
+  description: 'A new web content package, from a zip uploaded with createUpload and its bytes stored.',
+  fields: (t) => ({
+    title: t.string({ required: true, description: 'Title.' }),
+    uploadId: t.id({ required: true, description: 'The viewer\'s stored, unattached upload of the zipped website.' }),
+  }),
+});
+
+objectMutation('createWebPackage', {
+  type: 'WebPackage',
+  description:
+    'Adds a web content package to a course section (its administrators): the zip is unpacked safely. An unsafe entry ' +
+    '(absolute or .. path, link, special file) is a ValidationError; a zip over the limits on files, size or compression ' +
+    'ratio (a zip bomb) is refused with PAYLOAD_TOO_LARGE (HTTP 413). Nothing of a refused zip is kept.',
+  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'Course section id.' }), input: arg(required(CreateWebPackageInput)) }),
+  resolve: (viewer, args, query) => createWebPackage(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
+});
+
+deleteMutation('deleteWebPackage', {
+  description: 'Deletes a web content package and its files (the section\'s administrators).',
+  args: (arg) => ({ id: arg.id({ required: true }), sectionId: arg.id({ description: 'The course section the package must be in.' }) }),
+  resolve: (viewer, args) =>
+    deleteWebPackage(viewer, parseId(args.id), args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'sectionId')),
+});

@@ -1,0 +1,37 @@
+import { db } from '../../db/database';
+import { builder } from '../../graphql/builder';
+import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { parseId } from '../../graphql/realm';
+import { findIfVisible } from '../../graphql/visible';
+import { sectionReadable, webPackageReadable } from './web-package.service';
+
+const WebPackagePage = pageOf('WebPackage', 'A page of web content packages.');
+
+builder.queryFields((t) => ({
+  webPackage: t.withAuth({ authenticated: true }).prismaField({
+    type: 'WebPackage',
+    nullable: true,
+    description: 'A web content package; null when it does not exist, is not in the given section, or the viewer does not read its section.',
+    args: {
+      id: t.arg.id({ required: true, description: 'Package id.' }),
+      sectionId: t.arg.id({ description: 'The course section the package must be in.' }),
+    },
+    resolve: (query, _root, args, { viewer }) => {
+      const id = parseId(args.id);
+      const sectionId = args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'sectionId');
+      return findIfVisible(query, webPackageReadable(viewer, id, sectionId), (selection) => db().webPackage.findUnique({ ...selection, where: { id } }));
+    },
+  }),
+  webPackages: t.withAuth({ authenticated: true }).field({
+    type: WebPackagePage,
+    nullable: true,
+    description: 'The web content packages of a course section, oldest first; null when the section does not exist or is hidden.',
+    args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }), ...pageArgs },
+    resolve: async (_root, args, { viewer }) => {
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
+      const where = { realmType: 'SECTION' as const, realmId: sectionId };
+      return paged(args, { findMany: (query) => db().webPackage.findMany({ ...query, where }), count: () => db().webPackage.count({ where }) });
+    },
+  }),
+}));
