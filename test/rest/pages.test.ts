@@ -159,6 +159,35 @@ describe.each(realms)('pages of a $name', (realm) => {
   });
 });
 
+describe('tags', () => {
+  it('are set on create and update, and shown only with with_tags=1, in JSON and XML', async () => {
+    const teacher = await as(w.teacher);
+    const base = `/sections/${section.id}/pages`;
+    const created = await teacher.post(base, { title: 'Fractions', tags: ['math', 'grade 5'] });
+    expect(created.status).toBe(201);
+    expect(created.json).not.toHaveProperty('tags');
+    const path = `${base}/${created.json.id}`;
+    const student = await as(w.student);
+    expect((await student.get(`${path}?with_tags=1`)).json.tags).toEqual(['math', 'grade 5']);
+    expect((await student.get(`/sections/${section.id}/page/${created.json.id}`)).json).not.toHaveProperty('tags');
+    const listed = await student.get(`${base}?with_tags=1&limit=200`);
+    expect(listed.json.page.find((page: { id: number }) => page.id === created.json.id).tags).toEqual(['math', 'grade 5']);
+    expect((await student.get(`${base}?limit=200`)).json.page.every((page: object) => !('tags' in page))).toBe(true);
+
+    expect((await teacher.put(path, '<body><tags>geometry</tags></body>')).status).toBe(204);
+    const xml = await student.get(`${path}?with_tags=1`, { accept: 'xml' });
+    expect(xml.text).toContain('<tags>geometry</tags><links>');
+    expect((await teacher.put(path, { tags: [] })).status).toBe(204);
+    expect((await student.get(`${path}?with_tags=1`)).json.tags).toEqual([]);
+    await expectNothingWritten(async () => {
+      const refused = await teacher.put(path, { tags: ['ok', '  '] });
+      expect([refused.status, refused.json.issues]).toEqual([400, [{ field: 'tags.1', message: 'is required' }]]);
+      const broken = await teacher.put(path, { tags: ['\udfffut'] });
+      expect([broken.status, broken.json.issues]).toEqual([400, [{ field: 'tags.0', message: 'must be well-formed Unicode text' }]]);
+    });
+  });
+});
+
 describe('assigning section pages to enrollments and grading groups', () => {
   const base = () => `/sections/${section.id}/pages`;
 

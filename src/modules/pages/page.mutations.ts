@@ -14,6 +14,7 @@ const pageInput = (name: string, description: string, create: boolean) =>
       parentId: t.id({ description: 'The page of the same realm to nest this one under; null for the top.' }),
       assigneeIds: t.idList({ description: 'Enrollments of the section to assign the page to; an empty list removes them all.' }),
       gradingGroupIds: t.idList({ description: 'Grading groups of the section to assign the page to; an empty list removes them all.' }),
+      tags: t.stringList({ description: 'Tags (topics, standards), in the order given; a list given replaces the old one.' }),
     }),
   });
 const CreatePageInput = pageInput('CreatePageInput', 'A new page.', true);

@@ -3,7 +3,7 @@ import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
 import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
 import { realmPath } from '../../rest/router';
-import { flag, id, idList, text, wireBody } from '../../rest/wire-body';
+import { flag, id, idList, list, text, wireBody } from '../../rest/wire-body';
 import { pageRealms } from './page.service';
 
 const RestPage = graphql(`
@@ -29,11 +29,12 @@ export const pageWire = z
     num_assignees: z.int(),
     assignees: z.array(z.int()).describe('Enrollments the page is individually assigned to.'),
     grading_group_ids: z.array(z.int()),
+    tags: z.array(z.string()).optional().describe('The page\'s tags, with with_tags=1.'),
     links: selfLink,
   })
   .meta({ id: 'Page', description: 'A page (spec 2.8).' });
 
-type RestPageResult = ResultOf<typeof RestPage> & { body?: string };
+type RestPageResult = ResultOf<typeof RestPage> & { body?: string; tags?: readonly string[] };
 
 function pageToWire(page: RestPageResult, link: LinkBuilder): z.input<typeof pageWire> {
   const assignees = page.assigneeIds.map(Number);
@@ -52,6 +53,7 @@ function pageToWire(page: RestPageResult, link: LinkBuilder): z.input<typeof pag
     num_assignees: assignees.length,
     assignees,
     grading_group_ids: page.gradingGroupIds.map(Number),
+    ...(page.tags ? { tags: [...page.tags] } : {}),
     links: { self: link(`${realmPath(page.realmType, page.realmId)}/pages/${page.id}`) },
   };
 }
@@ -64,7 +66,9 @@ const pageMembers = {
   parent: id('parentId'),
   assignees: idList('assigneeIds'),
   grading_group_ids: idList('gradingGroupIds'),
+  tags: list(z.union([z.string(), z.number()], { error: 'must be a list of text' }).transform(String))('tags'),
 };
+const withTags = wireBody({ with_tags: flag('withTags') });
 const realms = pageRealms;
 const realmOf = (request: RestRequest) => request.realm!;
 
@@ -73,10 +77,14 @@ const viewPage = (path: string) =>
   viewRoute({
     path,
     realms,
-    summary: 'View a page',
+    summary: 'View a page; with_tags=1 includes its tags',
     wire: pageWire,
-    document: graphql(`query($realm: RealmInput!, $id: ID!) { page(realm: $realm, id: $id) { ...RestPage body } }`, [RestPage]),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+    filters: withTags,
+    document: graphql(
+      `query($realm: RealmInput!, $id: ID!, $withTags: Boolean!) { page(realm: $realm, id: $id) { ...RestPage body tags @include(if: $withTags) } }`,
+      [RestPage],
+    ),
+    variables: (request) => ({ realm: realmOf(request), id: request.params.id, withTags: request.filters.withTags === true }),
     shape: pageToWire,
   });
 
@@ -84,17 +92,23 @@ export const pageRoutes = [
   listRoute({
     path: '/[realm]/pages',
     realms,
-    summary: 'List the pages of a course section or group that the caller sees; withcontent=1 includes their bodies',
+    summary: 'List the pages of a course section or group that the caller sees; withcontent=1 includes their bodies, with_tags=1 their tags',
     item: 'page',
-    filters: wireBody({ withcontent: flag('withContent') }),
+    filters: wireBody({ withcontent: flag('withContent'), with_tags: flag('withTags') }),
     wire: pageWire,
     document: graphql(
-      `query($realm: RealmInput!, $withContent: Boolean!, $start: Int!, $limit: Int!) {
-        pages(realm: $realm, start: $start, limit: $limit) { total items { ...RestPage body @include(if: $withContent) } }
+      `query($realm: RealmInput!, $withContent: Boolean!, $withTags: Boolean!, $start: Int!, $limit: Int!) {
+        pages(realm: $realm, start: $start, limit: $limit) {
+          total items { ...RestPage body @include(if: $withContent) tags @include(if: $withTags) }
+        }
       }`,
       [RestPage],
     ),
-    variables: (request) => ({ realm: realmOf(request), withContent: request.filters.withContent === true }),
+    variables: (request) => ({
+      realm: realmOf(request),
+      withContent: request.filters.withContent === true,
+      withTags: request.filters.withTags === true,
+    }),
     shape: pageToWire,
   }),
   viewPage('/[realm]/page/{id}'),

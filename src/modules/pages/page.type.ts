@@ -7,6 +7,7 @@ import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
 export const PageObject = builder.prismaObject('Page', {
   fields: (t) => ({
     ...exposeColumns(t, 'Page', ['id', 'title', 'body', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
+    tags: t.exposeStringList('tags'),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     childIds: t.idList({
       description: 'The pages nested under this one that the viewer sees, in the order they were made.',

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { clearable, createInput, numericId, requiredText, storableText, updateInput } from '../../core/validation';
 
+/** A UTF-16 surrogate without its pair. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const ids = z.array(numericId.transform(Number)).max(1_000, 'must list at most 1,000 ids');
 
 const pageFields = {
@@ -12,6 +15,8 @@ const pageFields = {
   parentId: clearable(numericId.transform(Number), null),
   assigneeIds: ids,
   gradingGroupIds: ids,
+  // The database's text arrays take well-formed Unicode only: a lone surrogate would fail the whole write.
+  tags: z.array(requiredText(100).refine((tag) => !loneSurrogate.test(tag), 'must be well-formed Unicode text')).max(50, 'must list at most 50 tags'),
 };
 
 export const createPageSchema = createInput(pageFields, ['title']);

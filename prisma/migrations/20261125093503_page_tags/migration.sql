@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "pages" ADD COLUMN     "tags" TEXT[] DEFAULT ARRAY[]::TEXT[];
