@@ -33,7 +33,7 @@ builder.prismaObject('CalendarEventAttachment', {
   }),
 });
 
-export const CalendarEventObject = builder.prismaObject('CalendarEvent', {
+builder.prismaObject('CalendarEvent', {
   fields: (t) => ({
     ...exposeColumns(t, 'CalendarEvent', [
       'id', 'title', 'description', 'start', 'end', 'allDay', 'commentsEnabled', 'realmId', 'authorId', 'createdAt', 'updatedAt',

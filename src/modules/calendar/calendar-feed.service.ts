@@ -45,7 +45,7 @@ export async function deleteCalendarFeed(viewer: Viewer, id: number) {
 }
 
 /** How far back and ahead a feed reaches, and how many events it carries at most. */
-export const feedWindow = { daysBack: 180, daysAhead: 400, events: 2_000 };
+const feedWindow = { daysBack: 180, daysAhead: 400, events: 2_000 };
 
 const day = 86_400_000;
 

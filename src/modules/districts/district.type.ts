@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 
-export const DistrictType = builder.prismaObject('District', {
+builder.prismaObject('District', {
   fields: (t) => ({
     ...exposeColumns(t, 'District', ['id', 'title', 'timeZone']),
   }),

@@ -4,7 +4,7 @@ import { exposeColumns } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
 
-export const PageObject = builder.prismaObject('Page', {
+builder.prismaObject('Page', {
   fields: (t) => ({
     ...exposeColumns(t, 'Page', ['id', 'title', 'body', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     tags: t.exposeStringList('tags'),
