@@ -17,6 +17,17 @@ export interface EventKind<Type extends string = string, Data extends z.ZodType 
    * have no business seeing.
    */
   audience: 'readers' | 'administrators';
+  /**
+   * For events that report several items at once (one bulk grade write is one event): the items, read from the
+   * event's data. Each becomes one entry of the webhook event object's `data`; other events have one entry, their object.
+   */
+  entries?: (data: z.output<Data>, realmId: number) => EventEntry[];
+}
+
+/** One item an event reports on webhooks: its ids (`enrollment_id`, ...), and the /v1 path that views it. */
+export interface EventEntry {
+  ids: Record<string, number | string>;
+  view: string;
 }
 
 const noData = z.object({}).strict();
@@ -25,12 +36,20 @@ const catalogue = new Map<string, EventKind>();
 /** Declares an event kind; each module declares the events its services record. */
 export function defineEvent<const Type extends `${string}.${string}`, Data extends z.ZodType = typeof noData>(
   type: Type,
-  options: { object: string; realms: readonly RealmType[]; description: string; data?: Data; audience?: EventKind['audience'] },
+  options: {
+    object: string;
+    realms: readonly RealmType[];
+    description: string;
+    data?: Data;
+    audience?: EventKind['audience'];
+    entries?: EventKind<Type, Data>['entries'];
+  },
 ): EventKind<Type, Data> {
   if (catalogue.has(type)) throw new Error(`Event ${type} is declared twice`);
-  const { object, realms, description } = options;
-  const kind = { type, object, realms, description, data: (options.data ?? noData) as Data, audience: options.audience ?? 'readers' };
-  catalogue.set(type, kind);
+  const { object, realms, description, entries } = options;
+  const kind = { type, object, realms, description, data: (options.data ?? noData) as Data, audience: options.audience ?? 'readers', entries };
+  // Stored with its data type erased: `entries` reads data that the kind's own schema has parsed.
+  catalogue.set(type, kind as EventKind);
   return kind;
 }
 

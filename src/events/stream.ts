@@ -5,7 +5,10 @@ import type { DomainEventMessage } from './bus';
 /** Where a reader of the event stream stands: opaque to callers, `<txid>:<id>` of the last event read. */
 export type EventCursor = string;
 
-type EventRow = Omit<DomainEventMessage, 'createdAt'> & { txid: string; createdAt: Date };
+/** A committed event, with the data it was recorded with (the items of a bulk write, for webhook entries). */
+export type CommittedEvent = DomainEventMessage & { data: unknown };
+
+type EventRow = Omit<CommittedEvent, 'createdAt'> & { txid: string; createdAt: Date };
 
 /**
  * The committed events after `cursor`, in stream order. Only transactions older than the oldest one still running
@@ -16,11 +19,11 @@ export async function readCommittedEvents(
   cursor: EventCursor | null,
   limit = 100,
   client: Pick<Prisma.TransactionClient, '$queryRaw'> = db(),
-): Promise<{ events: DomainEventMessage[]; cursor: EventCursor | null }> {
+): Promise<{ events: CommittedEvent[]; cursor: EventCursor | null }> {
   const [afterTxid, afterId] = cursor ? cursor.split(':') : ['0', '0'];
   const rows = await client.$queryRaw<EventRow[]>`
     SELECT id::text, txid::text, type, "realmType"::text AS "realmType", "realmId", "objectId", "actorId",
-           "districtId", "schoolId", "createdAt"
+           "districtId", "schoolId", "createdAt", data
     FROM domain_events
     WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
       AND (txid, id) > (${afterTxid}::xid8, ${afterId}::bigint)

@@ -5,11 +5,9 @@
  */
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
-import type { DomainEventMessage } from '../bus';
-import { eventKind } from '../catalogue';
-import { readCommittedEvents } from '../stream';
+import { type CommittedEvent, readCommittedEvents } from '../stream';
 import { triggerOf } from '../triggers';
-import { eventObject, restViewOf } from './payload';
+import { entriesOf, eventObject, restViewAt } from './payload';
 
 const cursorName = 'webhooks';
 const fanOutBatch = 200;
@@ -18,7 +16,7 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
   const { now } = options;
 
   /** The deliveries a batch of events makes: one per event and subscribed target of the event's school. */
-  async function deliveriesFor(events: DomainEventMessage[]): Promise<Prisma.WebhookDeliveryCreateManyInput[]> {
+  async function deliveriesFor(events: CommittedEvent[]): Promise<Prisma.WebhookDeliveryCreateManyInput[]> {
     const fired = events.flatMap((event) => {
       const trigger = triggerOf(event.type);
       return trigger && event.schoolId !== null ? [{ event, ...trigger }] : [];
@@ -35,12 +33,15 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
         (s) => s.trigger === trigger && s.target.schoolId === event.schoolId && s.createdAt.getTime() <= Date.parse(event.createdAt),
       );
       const type = `${trigger}.${operation}`;
-      let object: object | null | undefined;
+      const entries = heard.length ? entriesOf(event) : [];
+      let withObjects: { ids: (typeof entries)[number]['ids']; object: object | null }[] | undefined;
       for (const subscription of heard) {
-        if (subscription.includeObject && object === undefined) {
-          object = await restViewOf(eventKind(event.type)!.object, event, { districtId: event.districtId!, schoolId: event.schoolId! }, options.linkBase);
+        if (subscription.includeObject && withObjects === undefined) {
+          const school = { districtId: event.districtId!, schoolId: event.schoolId! };
+          withObjects = [];
+          for (const { ids, view } of entries) withObjects.push({ ids, object: await restViewAt(view, event, school, options.linkBase) });
         }
-        const payload = eventObject(event, type, subscription.includeObject ? (object ?? null) : null);
+        const payload = eventObject(event, type, subscription.includeObject ? withObjects! : entries.map(({ ids }) => ({ ids, object: null })));
         const queuedAt = now();
         deliveries.push({ targetId: subscription.targetId, eventId: BigInt(event.id), type, payload: payload as never, nextAttemptAt: queuedAt, createdAt: queuedAt });
       }

@@ -11,6 +11,8 @@ import { MissingObjectError } from '../../rest/route';
 import { createRouter, realmPath } from '../../rest/router';
 import { restRoutes } from '../../rest/routes';
 import type { DomainEventMessage } from '../bus';
+import { type EventEntry, eventKind } from '../catalogue';
+import type { CommittedEvent } from '../stream';
 
 export interface EventObject {
   uid: number;
@@ -34,16 +36,27 @@ const objectPaths: Record<string, (event: DomainEventMessage) => string> = {
 const match = createRouter(restRoutes);
 
 /**
- * The object as the school's administrators see it on /v1 (JSON), rendered by the route table itself; null when it
- * no longer exists (a delete) or has no /v1 view. The view runs as a stand-in administrator of the target's school,
- * who belongs to no group or section: what a school administrator sees, nothing more.
+ * The items an event reports: those its kind reads from its data (a bulk write), or else its one object, with the
+ * /v1 path that views it (null for objects without a /v1 view).
  */
-export async function restViewOf(objectType: string, event: DomainEventMessage, school: { districtId: number; schoolId: number }, linkBase: string) {
-  const path = objectPaths[objectType]?.(event);
-  const found = path ? match('GET', path) : null;
+export function entriesOf(event: CommittedEvent): { ids: EventEntry['ids']; view: string | null }[] {
+  const kind = eventKind(event.type)!;
+  if (kind.entries) return kind.entries(kind.data.parse(event.data), event.realmId);
+  return [{ ids: {}, view: objectPaths[kind.object]?.(event) ?? null }];
+}
+
+/**
+ * The object at a /v1 path as the school's administrators see it (JSON), rendered by the route table itself; null
+ * when it no longer exists (a delete) or there is no view. The view runs as a stand-in administrator of the target's
+ * school, who belongs to no group or section: what a school administrator sees, nothing more.
+ */
+export async function restViewAt(path: string | null, event: DomainEventMessage, school: { districtId: number; schoolId: number }, linkBase: string) {
+  const found = path ? match('GET', path.split('?')[0]!) : null;
   if (!found || found.kind !== 'route') return null;
   const viewer = new Viewer({ id: 0, role: 'SCHOOL_ADMIN', ...school, buildingId: null, triggerAdmin: false }, { kind: 'bearer', tokenId: 0 });
-  const request = { path: path!, params: found.params, realm: found.realm, query: new URLSearchParams(), filters: {}, input: {}, page: { start: 0, limit: 20 } };
+  const query = new URLSearchParams(path!.split('?')[1] ?? '');
+  const filters = Object.fromEntries(query);
+  const request = { path: path!.split('?')[0]!, params: found.params, realm: found.realm, query, filters, input: {}, page: { start: 0, limit: 200 } };
   const result = await execute({
     schema,
     document: found.route.document,
@@ -61,17 +74,20 @@ export async function restViewOf(objectType: string, event: DomainEventMessage, 
 
 const realmNames: Record<RealmType, string> = { DISTRICT: 'district', SCHOOL: 'school', USER: 'user', SECTION: 'section', GROUP: 'group' };
 
-/** The event object of an event (or of a sample, which has only these members of one). */
+/**
+ * The event object of an event (or of a sample, which has only these members of one): an entry per item it reports,
+ * each with its ids and, when given, its object.
+ */
 export function eventObject(
   event: Pick<DomainEventMessage, 'actorId' | 'createdAt' | 'realmType' | 'realmId'>,
   type: string,
-  object: object | null,
+  entries: { ids: EventEntry['ids']; object: object | null }[],
 ): EventObject {
   const realm = realmNames[event.realmType];
   return {
     uid: event.actorId ?? 0,
     timestamp: Math.floor(Date.parse(event.createdAt) / 1000),
     type,
-    data: [{ realm, [`${realm}_id`]: event.realmId, realm_id: event.realmId, ...(object ? { object } : {}) }],
+    data: entries.map(({ ids, object }) => ({ realm, [`${realm}_id`]: event.realmId, realm_id: event.realmId, ...ids, ...(object ? { object } : {}) })),
   };
 }

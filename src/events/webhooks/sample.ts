@@ -59,7 +59,7 @@ export async function sendSampleEvent(
   }
   const type = `${trigger.name}.${operation}`;
   const at = new Date();
-  const payload = JSON.stringify(eventObject({ actorId: request.actorId, createdAt: at.toISOString(), realmType: 'SCHOOL', realmId: target.schoolId }, type, null));
+  const payload = JSON.stringify(eventObject({ actorId: request.actorId, createdAt: at.toISOString(), realmType: 'SCHOOL', realmId: target.schoolId }, type, [{ ids: {}, object: null }]));
   const webhookId = `sample_${randomUUID()}`;
   const headers = signatureHeaders(webhookId, at, payload, signingSecrets(target, serverKey, at));
   const outcome = await postEventObject(target.url, payload, headers, { timeoutMs: sampleTimeoutMs, now: () => new Date() });

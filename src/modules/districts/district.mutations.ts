@@ -8,12 +8,16 @@ const UpdateDistrictInput = builder.inputType('UpdateDistrictInput', {
   fields: (t) => ({
     title: t.string({ description: 'Name of the district.' }),
     timeZone: t.string({ description: 'IANA time zone, such as America/Chicago: dates written as text are read in it.' }),
+    attendanceApp: t.string({
+      description: 'Name of the third-party attendance app the district\'s courses use (attendance on /v1 is then 410 Gone); null or "" for none.',
+    }),
+    incompleteCountsAsZero: t.boolean({ description: 'Whether an incomplete grade counts as zero (true) or is left out of period and final grades.' }),
   }),
 });
 
 objectMutation('updateDistrict', {
   type: 'District',
-  description: 'Changes a district\'s name or time zone (its district administrators).',
+  description: 'Changes a district\'s name, time zone or gradebook settings (its district administrators).',
   args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateDistrictInput)) }),
   resolve: (viewer, args, query) => updateDistrict(viewer, parseId(args.id), args.input, query),
 });

@@ -3,7 +3,7 @@ import { exposeColumns } from '../../graphql/columns';
 
 builder.prismaObject('District', {
   fields: (t) => ({
-    ...exposeColumns(t, 'District', ['id', 'title', 'timeZone']),
+    ...exposeColumns(t, 'District', ['id', 'title', 'timeZone', 'attendanceApp', 'incompleteCountsAsZero']),
   }),
 });
 

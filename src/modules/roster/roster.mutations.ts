@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder';
-import { objectMutation, required } from '../../graphql/operations';
-import { createEnrollment, createSection } from './roster.service';
+import { objectMutation, required, resultMutation } from '../../graphql/operations';
+import { createEnrollment, createSection, setParentLink } from './roster.service';
 import { EnrollmentStatusEnum } from './roster.type';
 
 const CreateSectionInput = builder.inputType('CreateSectionInput', {
@@ -35,4 +35,34 @@ objectMutation('createEnrollment', {
   description: 'Enrolls a user in a section (its administrators).',
   args: (arg) => ({ input: arg(required(CreateEnrollmentInput)) }),
   resolve: (viewer, args, query) => createEnrollment(viewer, args.input, query),
+});
+
+const ParentLinkInput = builder.inputType('ParentLinkInput', {
+  description: 'A parent and their child.',
+  fields: (t) => ({
+    parentId: t.id({ required: true, description: 'The parent: a user whose role is PARENT.' }),
+    childId: t.id({ required: true, description: 'The child.' }),
+  }),
+});
+
+const ParentLinkType = builder.objectRef<{ parentId: number; childId: number; linked: boolean }>('ParentLink').implement({
+  description: 'Whether a parent is now linked to their child.',
+  fields: (t) => ({
+    parentId: t.exposeID('parentId', { description: 'The parent.' }),
+    childId: t.exposeID('childId', { description: 'The child.' }),
+    linked: t.exposeBoolean('linked', { description: 'Whether the parent now reads the child\'s grades and attendance.' }),
+  }),
+});
+
+resultMutation('linkParent', {
+  type: ParentLinkType,
+  description: 'Links a parent to their child, so the parent reads the child\'s grades and attendance (the child\'s school\'s administrators).',
+  args: (arg) => ({ input: arg(required(ParentLinkInput)) }),
+  resolve: (viewer, args) => setParentLink(viewer, args.input, true),
+});
+resultMutation('unlinkParent', {
+  type: ParentLinkType,
+  description: 'Removes a parent\'s link to their child.',
+  args: (arg) => ({ input: arg(required(ParentLinkInput)) }),
+  resolve: (viewer, args) => setParentLink(viewer, args.input, false),
 });

@@ -1,15 +1,16 @@
-import { authorize } from '../../auth/policy';
+import { authorize, realmFactsFor } from '../../auth/policy';
 import { realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ValidationError } from '../../core/errors';
 import { conflictOnUnique } from '../../core/unique';
+import { db } from '../../db/database';
 import { validate } from '../../core/validation';
 import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { userPolicy } from '../users/user.policy';
 import { sectionPolicy } from './roster.policy';
-import { createEnrollmentSchema, createSectionSchema } from './roster.validation';
+import { createEnrollmentSchema, createSectionSchema, parentLinkSchema } from './roster.validation';
 
 type Query<Include, Select> = { include?: Include; select?: Select };
 
@@ -19,6 +20,19 @@ export const rosterEvents = {
     object: 'Enrollment',
     realms: ['SECTION'],
     description: 'A user was enrolled in a section.',
+  }),
+  // Who is whose parent is for the school's administrators and the two people, not for the school's readers.
+  linkParent: defineEvent('parent_link.create', {
+    object: 'User',
+    realms: ['USER'],
+    description: 'A parent was linked to their child (recorded under the child; the object is the parent).',
+    audience: 'administrators',
+  }),
+  unlinkParent: defineEvent('parent_link.delete', {
+    object: 'User',
+    realms: ['USER'],
+    description: 'A parent\'s link to their child was removed (recorded under the child; the object is the parent).',
+    audience: 'administrators',
   }),
 };
 
@@ -64,4 +78,27 @@ export async function createEnrollment(
     await recordEvent(tx, rosterEvents.createEnrollment, { realm: section, objectId: enrollment.id, actorId: viewer.id, scope: facts });
     return enrollment;
   }).catch(conflictOnUnique('The user is already enrolled in this section', 'userId'));
+}
+
+/**
+ * Links a parent to their child, or removes the link, so that the parent reads the child's grades and attendance.
+ * The child's school's administrators do it, for a user whose role is parent.
+ */
+export async function setParentLink(viewer: Viewer, input: unknown, linked: boolean) {
+  const { parentId, childId } = validate(parentLinkSchema, input);
+  const child = { type: 'USER' as const, id: childId };
+  await authorize(viewer, userPolicy, 'read', parentId, parentId);
+  await authorize(viewer, userPolicy, 'read', childId, childId);
+  const facts = await realmFacts(viewer, child);
+  await realmFactsFor(viewer, { type: 'SCHOOL', id: facts.schoolId! }, 'administer');
+  const parent = await db().user.findUniqueOrThrow({ where: { id: parentId }, select: { role: true } });
+  if (parent.role !== 'PARENT') throw new ValidationError([{ field: 'parentId', message: 'must be a user whose role is PARENT' }]);
+  return writeTransaction(async (tx) => {
+    const link = { parentId_childId: { parentId, childId } };
+    if (linked) await tx.parentLink.upsert({ where: link, create: { parentId, childId }, update: {} });
+    else await tx.parentLink.deleteMany({ where: { parentId, childId } });
+    const kind = linked ? rosterEvents.linkParent : rosterEvents.unlinkParent;
+    await recordEvent(tx, kind, { realm: child, objectId: parentId, actorId: viewer.id, scope: facts });
+    return { parentId, childId, linked };
+  });
 }

@@ -15,3 +15,5 @@ export const createEnrollmentSchema = createInput(
   },
   ['sectionId', 'userId'],
 );
+
+export const parentLinkSchema = z.object({ parentId: numericId.transform(Number), childId: numericId.transform(Number) });

@@ -1,0 +1,44 @@
+import { type Verdict, definePolicy, realmVerdict } from '../../auth/policy';
+import type { Viewer } from '../../auth/viewer';
+import { db } from '../../db/database';
+
+const section = (id: number) => ({ type: 'SECTION' as const, id });
+
+/**
+ * Whose grades and attendance in a section the viewer reads: every enrollment's (the section's teachers, the school's
+ * and district's administrators), or some (a student their own, a parent their linked children's); otherwise the
+ * verdict that refuses them.
+ */
+export type GradebookReach = { all: true } | { all: false; enrollmentIds: number[] };
+
+type Reach = GradebookReach | Exclude<Verdict, 'allow'>;
+
+export function gradebookReach(viewer: Viewer, sectionId: number): Promise<Reach> {
+  return viewer.memo(`gradebook:${sectionId}`, async (): Promise<Reach> => {
+    const verdict = await realmVerdict(viewer, section(sectionId), 'administer');
+    if (verdict === 'allow') return { all: true };
+    const own = await db().enrollment.findMany({
+      where: { sectionId, OR: [{ userId: viewer.id }, { user: { parents: { some: { parentId: viewer.id } } } }] },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    if (own.length) return { all: false, enrollmentIds: own.map((enrollment) => enrollment.id) };
+    if (verdict === 'hide') return 'hide';
+    return { forbid: 'Only the section\'s teachers, its students and their parents read its gradebook' };
+  });
+}
+
+/** The section's teachers and administrators keep its gradebook; its students and their parents read their own part. */
+export const gradebookPolicy = definePolicy('Section', {
+  read: async (viewer: Viewer, sectionId: number): Promise<Verdict> => {
+    const reach = await gradebookReach(viewer, sectionId);
+    return typeof reach === 'object' && 'all' in reach ? 'allow' : reach;
+  },
+  write: (viewer: Viewer, sectionId: number) => realmVerdict(viewer, section(sectionId), 'administer'),
+});
+
+/** Grading periods and scales are the school's: its administrators keep them, everyone who knows the school reads them. */
+export const schoolGradingPolicy = definePolicy('School', {
+  read: (viewer: Viewer, schoolId: number) => realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'visible'),
+  write: (viewer: Viewer, schoolId: number) => realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'administer'),
+});
