@@ -294,13 +294,24 @@ export function redirectRoute<Doc extends AnyDocument>(
   }));
 }
 
-/** A write of many items at once (PUT or POST), answered 200 with a result per item: one bad item fails only itself. */
+/**
+ * A write of many items at once (PUT or POST), answered with a result per item: one bad item fails only itself. The
+ * answer is 200 while every item has the same code, 207 Multi-Status when they differ (`codes` reads them).
+ */
 export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   method: 'PUT' | 'POST',
-  options: RouteBase<Doc> & { body: WireBody; wire: Wire; variables: Variables<Doc>; shape: Shape<Success<Root<Doc>>, Wire> },
+  options: RouteBase<Doc> & {
+    body: WireBody;
+    wire: Wire;
+    variables: Variables<Doc>;
+    shape: Shape<Success<Root<Doc>>, Wire>;
+    codes?: (node: Success<Root<Doc>>) => number[];
+  },
 ): RestRoute {
-  return route(method, options, { 200: options.wire }, (result, _request, link) => ({
-    status: 200,
-    body: options.shape(unwrapPayload(result as Root<Doc>), link),
-  }));
+  const responses = { 200: options.wire, ...(options.codes ? { 207: options.wire } : {}) };
+  return route(method, options, responses, (result, _request, link) => {
+    const node = unwrapPayload(result as Root<Doc>);
+    const codes = new Set(options.codes?.(node) ?? []);
+    return { status: codes.size > 1 ? 207 : 200, body: options.shape(node, link) };
+  });
 }
