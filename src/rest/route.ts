@@ -308,7 +308,7 @@ export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     codes?: (node: Success<Root<Doc>>) => number[];
   },
 ): RestRoute {
-  const responses = { 200: options.wire, ...(options.codes ? { 207: options.wire } : {}) };
+  const responses: RestRoute['responses'] = options.codes ? { 200: options.wire, 207: options.wire } : { 200: options.wire };
   return route(method, options, responses, (result, _request, link) => {
     const node = unwrapPayload(result as Root<Doc>);
     const codes = new Set(options.codes?.(node) ?? []);
