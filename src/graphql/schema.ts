@@ -14,6 +14,7 @@ import '../modules/invites';
 import '../modules/friends';
 import '../modules/calendar';
 import '../modules/grading-groups';
+import '../modules/gradebook';
 import '../modules/pages';
 import '../modules/uploads';
 import '../modules/albums';

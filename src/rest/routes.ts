@@ -7,6 +7,7 @@ import { pageRoutes } from '../modules/pages/page.rest';
 import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { uploadRoutes } from '../modules/uploads/upload.rest';
+import { gradebookRoutes } from '../modules/gradebook/gradebook.rest';
 import { triggerRoutes } from '../modules/triggers/trigger.rest';
 import { userRoutes } from '../modules/users/user.rest';
 import { webPackageRoutes } from '../modules/web-packages/web-package.rest';
@@ -25,5 +26,6 @@ export const restRoutes: readonly RestRoute[] = [
   ...uploadRoutes,
   ...albumRoutes,
   ...triggerRoutes,
+  ...gradebookRoutes,
   ...webPackageRoutes,
 ];

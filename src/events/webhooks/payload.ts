@@ -41,7 +41,7 @@ const match = createRouter(restRoutes);
  */
 export function entriesOf(event: CommittedEvent): { ids: EventEntry['ids']; view: string | null }[] {
   const kind = eventKind(event.type)!;
-  if (kind.entries) return kind.entries(kind.data.parse(event.data), event.realmId);
+  if (kind.entries) return kind.entries(kind.data.parse(event.data), event);
   return [{ ids: {}, view: objectPaths[kind.object]?.(event) ?? null }];
 }
 
