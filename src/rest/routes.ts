@@ -8,6 +8,7 @@ import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { uploadRoutes } from '../modules/uploads/upload.rest';
 import { gradebookRoutes } from '../modules/gradebook/gradebook.rest';
+import { gradeRoutes } from '../modules/grades/grade.rest';
 import { triggerRoutes } from '../modules/triggers/trigger.rest';
 import { userRoutes } from '../modules/users/user.rest';
 import { webPackageRoutes } from '../modules/web-packages/web-package.rest';
@@ -27,5 +28,6 @@ export const restRoutes: readonly RestRoute[] = [
   ...albumRoutes,
   ...triggerRoutes,
   ...gradebookRoutes,
+  ...gradeRoutes,
   ...webPackageRoutes,
 ];
