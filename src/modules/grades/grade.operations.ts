@@ -1,7 +1,6 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { ValidationError, invalidArgument } from '../../core/errors';
+import { ValidationError } from '../../core/errors';
 import { resultMutation } from '../../graphql/operations';
 import { setFinalComments, setGrades, sectionGrades, userGrades } from './grade.service';
 import { GradeExceptionEnum, GradesWrittenType, SectionGradesType } from './grade.type';
@@ -18,21 +17,13 @@ builder.queryFields((t) => ({
       assignmentId: t.arg.id({ description: 'Only grades on this item.' }),
       enrollmentId: t.arg.id({ description: 'Only this enrollment\'s grades (and final grades).' }),
       changedSince: t.arg({ type: 'DateTime', description: 'Only grades changed at or after this time (server time).' }),
-      ...pageArgs,
     },
-    resolve: (_root, args, { viewer }) => {
-      const start = args.start ?? 0;
-      const limit = args.limit ?? 20;
-      if (start < 0) throw invalidArgument('start', 'must be 0 or more');
-      if (limit < 1) throw invalidArgument('limit', 'must be 1 or more');
-      return sectionGrades(viewer, parseId(args.sectionId, 'sectionId'), {
+    resolve: (_root, args, { viewer }) =>
+      sectionGrades(viewer, parseId(args.sectionId, 'sectionId'), {
         assignmentId: optionalId(args.assignmentId, 'assignmentId'),
         enrollmentId: optionalId(args.enrollmentId, 'enrollmentId'),
         changedSince: args.changedSince ?? null,
-        start,
-        limit: Math.min(limit, 200),
-      });
-    },
+      }),
   }),
   userGrades: t.withAuth({ authenticated: true }).field({
     type: SectionGradesType,

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, pageLinks, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import { type LinkBuilder, type RestRequest, pageLinks, updateRoute, viewRoute, wireBit } from '../../rest/route';
 import { type WireField, id, integer, list, wireBody, withExamples } from '../../rest/wire-body';
 
 const RestGrades = graphql(`
   fragment RestGrades on SectionGrades @_unmask {
     sectionId total
-    grades {
+    grades(start: $start, limit: $limit) {
       enrollmentId assignmentId grade exception letter comment commentVisible updatedAt
       type maxPoints isFinal categoryId scaleId periodId
     }
@@ -118,7 +118,7 @@ const userGradesWire = z
         grading_category: z.array(z.object({ id: z.int(), title: z.string() })),
       }),
     ),
-    links: selfLink,
+    links: z.object({ self: z.url(), next: z.url().optional() }),
   })
   .meta({ id: 'UserGrades', description: 'A student\'s grades in one section (spec 4.8).' });
 
@@ -146,7 +146,7 @@ function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest)
         grading_category: book.categories.map((category) => ({ id: Number(category.id), title: category.title })),
       },
     ],
-    links: { self: `${link(request.path)}?${request.query}` },
+    links: pageLinks(book.total, request, link),
   };
 }
 
@@ -191,7 +191,7 @@ export const gradeRoutes = [
     wire: sectionGradesWire,
     document: graphql(
       `query($sectionId: ID!, $assignmentId: ID, $enrollmentId: ID, $changedSince: DateTime, $start: Int!, $limit: Int!) {
-        sectionGrades(sectionId: $sectionId, assignmentId: $assignmentId, enrollmentId: $enrollmentId, changedSince: $changedSince, start: $start, limit: $limit) {
+        sectionGrades(sectionId: $sectionId, assignmentId: $assignmentId, enrollmentId: $enrollmentId, changedSince: $changedSince) {
           ...RestGrades
         }
       }`,
@@ -205,8 +205,12 @@ export const gradeRoutes = [
     summary: 'List a student\'s grades in one section (section_id is required: 403 without it)',
     filters: wireBody({ section_id: id('sectionId') }),
     wire: userGradesWire,
-    document: graphql(`query($userId: ID!, $sectionId: ID) { userGrades(userId: $userId, sectionId: $sectionId) { ...RestGrades } }`, [RestGrades]),
-    variables: ({ params, filters }) => ({ userId: params.user_id!, sectionId: filters.sectionId ?? null }),
+    document: graphql(
+      `query($userId: ID!, $sectionId: ID, $start: Int!, $limit: Int!) { userGrades(userId: $userId, sectionId: $sectionId) { ...RestGrades } }`,
+      [RestGrades],
+    ),
+    paged: true,
+    variables: ({ params, filters, page }) => ({ userId: params.user_id!, sectionId: filters.sectionId ?? null, ...page }),
     shape: userGradesToWire,
   }),
   updateRoute({

@@ -1,5 +1,6 @@
 import { GradeException } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { pageArgs, pageWindow } from '../../graphql/paging';
 import { GradeItemTypeEnum } from '../gradebook/gradebook.type';
 import type { EnrollmentGradesView, GradeView, PeriodGradeView, PeriodView, SectionGradesView } from './grade.service';
 
@@ -75,10 +76,16 @@ export const SectionGradesType = builder.objectRef<SectionGradesView>('SectionGr
   description: 'A section\'s grades as the viewer reaches them (all for its teachers; a student\'s own; a parent\'s children\'s), with computed period and final grades.',
   fields: (t) => ({
     sectionId: t.exposeID('sectionId', { description: 'The section.' }),
-    grades: t.field({ type: [GradeType], description: 'The page of grades, by enrollment then item.', resolve: (view) => view.grades }),
-    total: t.exposeInt('total', { description: 'Number of grades the filters select.' }),
-    start: t.exposeInt('start', { description: 'Offset of the first grade.' }),
-    limit: t.exposeInt('limit', { description: 'Page size used.' }),
+    grades: t.field({
+      type: [GradeType],
+      description: 'A page of the grades the filters select, by enrollment then item.',
+      args: pageArgs,
+      resolve: (view, args) => {
+        const { start, limit } = pageWindow(args);
+        return view.grades.slice(start, start + limit);
+      },
+    }),
+    total: t.int({ description: 'Number of grades the filters select.', resolve: (view) => view.grades.length }),
     periods: t.field({ type: [GradebookPeriodType], description: 'The periods the section\'s items are in, by first day, then `other`.', resolve: (view) => view.periods }),
     categories: t.field({ type: [GradebookCategoryType], description: 'The section\'s grading categories.', resolve: (view) => view.categories }),
     enrollments: t.field({ type: [EnrollmentGradesType], description: 'Period and final grades of each enrollment selected.', resolve: (view) => view.enrollments }),
