@@ -2,6 +2,7 @@ import { percentEncode } from './auth/oauth';
 import type { Config, SeedDemoMode } from './config';
 import type { Database } from './db/database';
 import { writeTransaction } from './events/record';
+import type { Prisma } from './generated/prisma/client';
 import type { Role } from './generated/prisma/enums';
 import {
   type IssuedAccessToken,
@@ -71,6 +72,8 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
     }
     const [admin, , ruth, ken, ...rest] = users;
     const students = rest.filter((user) => user.role === 'STUDENT');
+    const parent = rest.find((user) => user.role === 'PARENT')!;
+    await tx.parentLink.create({ data: { parentId: parent.id, childId: students[0].id } });
 
     for (const [teacher, title, code] of [
       [ruth, 'Biology', 'BIO-101'],
@@ -90,6 +93,7 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
       await tx.blogPost.create({
         data: { realmType: 'SECTION', realmId: section.id, authorId: teacher.id, title: `Welcome to ${title}`, body: 'Syllabus is posted.<br>Bring a notebook.' },
       });
+      if (teacher === ruth) await seedGradebook(tx, high.id, section.id);
     }
 
     const category = await tx.groupCategory.create({ data: { districtId: district.id, title: 'Clubs' } });
@@ -134,8 +138,65 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
 }
 
 /**
+ * A gradebook to look at (GET /v1/sections/{id}/grades, /attendance): a fall term, a letter scale, weighted homework
+ * (lowest dropped) and tests (total points), graded items with grades for every student (one excused, one
+ * incomplete), a released final comment, and a week of attendance.
+ */
+async function seedGradebook(tx: Prisma.TransactionClient, schoolId: number, sectionId: number) {
+  const fall = await tx.gradingPeriod.create({ data: { schoolId, title: 'Fall 2026', startsOn: new Date('2026-08-24'), endsOn: new Date('2026-12-18') } });
+  const letters = await tx.gradingScale.create({
+    data: { schoolId, title: 'Letter grades', levels: [{ grade: 'A', minimum: 90 }, { grade: 'B', minimum: 80 }, { grade: 'C', minimum: 70 }, { grade: 'D', minimum: 60 }, { grade: 'F', minimum: 0 }] },
+  });
+  const homework = await tx.gradingCategory.create({ data: { sectionId, title: 'Homework', weight: 40, dropLowest: 1, defaultMaxPoints: 10, delta: 1 } });
+  const tests = await tx.gradingCategory.create({
+    data: { sectionId, title: 'Tests', weight: 60, calculation: 'TOTAL_POINTS', defaultMaxPoints: 50, defaultGradingScaleId: letters.id, delta: 2 },
+  });
+  const items: { id: number; maxPoints: number }[] = [];
+  for (const [title, category, maxPoints, scaleId] of [
+    ['Cell diagram', homework, 10, null],
+    ['Microscope lab', homework, 10, null],
+    ['Osmosis worksheet', homework, 10, null],
+    ['Unit 1 test', tests, 50, letters.id],
+    ['Unit 2 test', tests, 50, letters.id],
+  ] as const) {
+    items.push(await tx.assignment.create({ data: { sectionId, title, categoryId: category.id, maxPoints, scaleId, periodId: fall.id } }));
+  }
+  const enrollments = await tx.enrollment.findMany({ where: { sectionId, admin: false }, orderBy: { id: 'asc' } });
+  // Each student a steady level, each item a little harder: plausible, repeatable marks.
+  const grades = enrollments.flatMap((enrollment, student) =>
+    items.map((item, at) => {
+      const excused = student === 1 && at === 1;
+      const incomplete = student === 2 && at === 2;
+      const share = Math.min(1, 0.95 - student * 0.08 - at * 0.02);
+      return {
+        enrollmentId: enrollment.id,
+        assignmentId: item.id,
+        sectionId,
+        grade: excused || incomplete ? null : Math.round(item.maxPoints * share),
+        exception: excused ? ('EXCUSED' as const) : incomplete ? ('INCOMPLETE' as const) : null,
+        comment: at === 3 ? 'See me about question 4.' : '',
+        commentVisible: true,
+      };
+    }),
+  );
+  await tx.grade.createMany({ data: grades });
+  await tx.periodGrade.create({ data: { enrollmentId: enrollments[0]!.id, sectionId, period: `p${fall.id}`, comment: 'A strong start to the year.', commentVisible: true } });
+  const week = ['2026-09-14', '2026-09-15', '2026-09-16', '2026-09-17', '2026-09-18'];
+  await tx.attendanceRecord.createMany({
+    data: week.flatMap((day, at) =>
+      enrollments.map((enrollment, student) => ({
+        enrollmentId: enrollment.id,
+        sectionId,
+        date: new Date(day),
+        status: student === 1 && at === 2 ? ('ABSENT' as const) : student === 2 && at === 4 ? ('LATE' as const) : ('PRESENT' as const),
+      })),
+    ),
+  });
+}
+
+/**
  * A small demo district to try the API with: two schools (one with a building), a user of each role, course sections
- * with enrollments, groups with members, blog posts in every realm, a pending invite and a friend request. Returns an
+ * with enrollments and a gradebook, groups with members, blog posts in every realm, a pending invite and a friend request. Returns an
  * API client (OAuth 1.0a, for /v1) and a bearer token (for GraphQL) of its district administrator.
  */
 export async function seedDemo(serverKey: Buffer): Promise<DemoDistrict> {

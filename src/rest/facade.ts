@@ -104,7 +104,7 @@ async function decodeBody(request: Request, route: RestRoute, limit: number): Pr
   const text = await readBody(request, limit);
   if (text.trim() === '') return {};
   if (format === 'xml' || (format === 'none' && text.trimStart().startsWith('<'))) {
-    return parseXmlBody(text, { listFields: route.body?.listFields ?? new Set() });
+    return parseXmlBody(text, { listPaths: route.body?.listPaths ?? new Set() });
   }
   let parsed: unknown;
   try {

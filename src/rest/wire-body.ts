@@ -114,8 +114,11 @@ export interface WireBody {
   schema: z.ZodType;
   /** Members a client must send. */
   required: readonly string[];
-  /** Elements that are lists even when XML repeats them once. */
-  listFields: ReadonlySet<string>;
+  /**
+   * Where lists are, as dotted paths under the root (`grades.grade`): elements there are lists even when XML repeats
+   * them once. By path, not name: an item of `grades.grade` has a member `grade` of its own.
+   */
+  listPaths: ReadonlySet<string>;
 }
 
 function describe(shape: WireShape, required: readonly string[], prefix = ''): z.ZodObject {
@@ -130,9 +133,14 @@ function describe(shape: WireShape, required: readonly string[], prefix = ''): z
   );
 }
 
-/** Declares a wire body; `required` names the members a client must send (the spec's "required" column). */
-export function wireBody(shape: WireShape, required: readonly string[] = []): WireBody {
+/**
+ * Declares a wire body; `required` names the members a client must send (the spec's "required" column), `oneOf` the
+ * top-level members of which a client sends exactly one (the grades PUT takes `grades` or `final_comments`): the
+ * operation judges that, the declaration documents it.
+ */
+export function wireBody(shape: WireShape, required: readonly string[] = [], options: { oneOf?: readonly string[] } = {}): WireBody {
   const fields = flatten(shape);
+  const described = describe(shape, required);
   return {
     // Members the declaration does not name are ignored, as on the platform.
     decode(body) {
@@ -159,9 +167,9 @@ export function wireBody(shape: WireShape, required: readonly string[] = []): Wi
       const listMatch = rest.length ? fields.find(([, field]) => field.input === list && field.list) : undefined;
       return listMatch ? [listMatch[0], ...rest.map(snake)].join('.') : snake(member);
     },
-    schema: describe(shape, required),
+    schema: options.oneOf ? described.meta({ description: `Exactly one of: ${options.oneOf.join(', ')}.`, oneOf: options.oneOf }) : described,
     required,
-    listFields: new Set(fields.filter(([, field]) => field.list).map(([path]) => path.split('/').at(-1)!)),
+    listPaths: new Set(fields.filter(([, field]) => field.list).map(([path]) => path.replaceAll('/', '.'))),
   };
 }
 

@@ -40,7 +40,7 @@ export class XmlBodyError extends Error {
  * Parses a request body and returns the root element's content; the root's name is ignored because clients vary.
  * Every value stays a string: converting fields is the caller's job, since only it knows that "007" is not a number.
  */
-export function parseXmlBody(text: string, options: { listFields: ReadonlySet<string> }): Record<string, unknown> {
+export function parseXmlBody(text: string, options: { listPaths: ReadonlySet<string> }): Record<string, unknown> {
   if (text.trim() === '') throw new XmlBodyError('The request body is an empty XML body.');
   // A document type is the only way in for external and recursive entities, and clients never need one.
   if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new XmlBodyError('DOCTYPE is not allowed in an XML request body.');
@@ -63,8 +63,8 @@ export function parseXmlBody(text: string, options: { listFields: ReadonlySet<st
     // Also turns on numeric character references (&#233;), which the parser leaves undecoded otherwise.
     htmlEntities: true,
     jPath: true,
-    // A nested jPath excludes the root, whose name could coincide with a list field's.
-    isArray: (tagName, jPath) => typeof jPath === 'string' && jPath.includes('.') && options.listFields.has(tagName),
+    // Paths under the root, whose name varies between clients.
+    isArray: (_tagName, jPath) => typeof jPath === 'string' && jPath.includes('.') && options.listPaths.has(jPath.slice(jPath.indexOf('.') + 1)),
   });
   let document: Record<string, unknown>;
   try {
@@ -79,17 +79,18 @@ export function parseXmlBody(text: string, options: { listFields: ReadonlySet<st
   if (typeof content !== 'object' || content === null || '#text' in content) {
     throw new XmlBodyError('The root element of the XML request body must contain only elements, not text.');
   }
-  emptyListsAsEmptyArrays(content, options.listFields);
+  emptyListsAsEmptyArrays(content, options.listPaths);
   return content as Record<string, unknown>;
 }
 
 // The renderer writes an empty list as one empty element, so reading that back must give [] rather than [""].
-function emptyListsAsEmptyArrays(node: object, listFields: ReadonlySet<string>): void {
+function emptyListsAsEmptyArrays(node: object, listPaths: ReadonlySet<string>, prefix = ''): void {
   for (const [key, value] of Object.entries(node)) {
-    if (listFields.has(key) && Array.isArray(value) && value.length === 1 && value[0] === '') {
+    const path = `${prefix}${key}`;
+    if (listPaths.has(path) && Array.isArray(value) && value.length === 1 && value[0] === '') {
       (node as Record<string, unknown>)[key] = [];
-    } else if (typeof value === 'object' && value !== null) {
-      emptyListsAsEmptyArrays(value, listFields);
+    } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      emptyListsAsEmptyArrays(value, listPaths, `${path}.`);
     }
   }
 }

@@ -59,8 +59,11 @@ async function createStage(server: TestServer): Promise<Stage> {
   const groupPage = await createPage({ type: 'GROUP', id: open.id });
   const sectionPage = await createPage({ type: 'SECTION', id: section.id });
   const pages = stageRealmTypes.map((type) => (type === 'SECTION' ? sectionPage : groupPage));
-  const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id }, select: { id: true } });
+  const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id }, select: { id: true, userId: true } });
   const gradingGroup = await createGradingGroup(section.id, enrollments.map((enrollment) => enrollment.id));
+  const assignment = await db().assignment.create({ data: { sectionId: section.id, title: 'Quiz' } });
+  const period = await db().gradingPeriod.create({ data: { schoolId: school.id, title: 'Term', startsOn: new Date('2026-09-01'), endsOn: new Date('2026-12-20') } });
+  const scale = await db().gradingScale.create({ data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'P', minimum: 50 }, { grade: 'F', minimum: 0 }] } });
   // Albums live in groups and sections: the group's stands in for the realms that have none (their paths are 403).
   const groupAlbum = await createAlbum({ type: 'GROUP', id: open.id }, { settingMemberPost: true });
   const sectionAlbum = await createAlbum({ type: 'SECTION', id: section.id });
@@ -122,6 +125,10 @@ async function createStage(server: TestServer): Promise<Stage> {
     credential: credentials,
     realm: realms.map((realm) => realm.id),
     target: [target.id],
+    assignment: [assignment.id],
+    learner: [enrollments.find((enrollment) => enrollment.userId === student.id)!.id],
+    period: [period.id],
+    scale: [scale.id],
   };
   const any = Object.values(ids).flat();
   return {

@@ -166,7 +166,6 @@ describe('setting and listing grades', () => {
       { comment: 'neither' },
       { grades: { grade: [grade(items.test, enrollment.student, 'E')] } },
       { grades: { grade: [grade(items.quiz, enrollment.student, 7), grade(items.quiz, foreign!.id, 7)] } },
-      { grades: { grade: [grade(items.quiz, enrollment.student, 7), grade(items.quiz, enrollment.student, 8)] } },
       { final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'p999999', comment: 'x' }] } },
     ];
     for (const body of cases) {

@@ -64,68 +64,73 @@ describe('renderXml', () => {
 });
 
 describe('parseXmlBody', () => {
-  const listFields = new Set(['assignees', 'grading_category']);
+  const listPaths = new Set(['assignees', 'grading_category', 'grading_categories.grading_category', 'grades.grade']);
 
   it.each(['body', 'request', 'result'])('returns the content of a <%s> root', (root) => {
-    expect(parseXmlBody(`<${root}><title>Essay</title></${root}>`, { listFields })).toEqual({ title: 'Essay' });
+    expect(parseXmlBody(`<${root}><title>Essay</title></${root}>`, { listPaths })).toEqual({ title: 'Essay' });
   });
 
   it('reads a list field that occurs once as an array', () => {
-    expect(parseXmlBody('<body><assignees>12</assignees></body>', { listFields })).toEqual({ assignees: ['12'] });
+    expect(parseXmlBody('<body><assignees>12</assignees></body>', { listPaths })).toEqual({ assignees: ['12'] });
   });
 
   it('reads a list field that occurs twice as an array', () => {
     const body = '<body><assignees>12</assignees><assignees>45</assignees></body>';
-    expect(parseXmlBody(body, { listFields })).toEqual({ assignees: ['12', '45'] });
+    expect(parseXmlBody(body, { listPaths })).toEqual({ assignees: ['12', '45'] });
   });
 
   it('makes any other repeated element an array, and a single one a plain value', () => {
     const body = '<body><tag>a</tag><tag>b</tag><title>x</title></body>';
-    expect(parseXmlBody(body, { listFields })).toEqual({ tag: ['a', 'b'], title: 'x' });
+    expect(parseXmlBody(body, { listPaths })).toEqual({ tag: ['a', 'b'], title: 'x' });
   });
 
-  it('finds list fields at any depth and reads nested elements as objects', () => {
+  it('reads lists by their path, so that an item may have a member named like the list\'s items', () => {
+    const body = '<body><grades><grade><assignment_id>5</assignment_id><grade>B</grade></grade></grades></body>';
+    expect(parseXmlBody(body, { listPaths })).toEqual({ grades: { grade: [{ assignment_id: '5', grade: 'B' }] } });
+  });
+
+  it('finds nested list fields by their path and reads nested elements as objects', () => {
     const body =
       '<body><grading_categories><grading_category><title>Tests</title><weight>60</weight></grading_category>' +
       '</grading_categories></body>';
-    expect(parseXmlBody(body, { listFields })).toEqual({
+    expect(parseXmlBody(body, { listPaths })).toEqual({
       grading_categories: { grading_category: [{ title: 'Tests', weight: '60' }] },
     });
   });
 
   it('round-trips rendered documents', () => {
     const rendered = renderXml({ title: 'Essay', assignees: [12], grading_category: [] });
-    expect(parseXmlBody(rendered, { listFields })).toEqual({ title: 'Essay', assignees: ['12'], grading_category: [] });
+    expect(parseXmlBody(rendered, { listPaths })).toEqual({ title: 'Essay', assignees: ['12'], grading_category: [] });
   });
 
   it('keeps every value a string', () => {
     const body = '<body><code>007</code><published>true</published><max_points>1e3</max_points></body>';
-    expect(parseXmlBody(body, { listFields })).toEqual({ code: '007', published: 'true', max_points: '1e3' });
+    expect(parseXmlBody(body, { listPaths })).toEqual({ code: '007', published: 'true', max_points: '1e3' });
   });
 
   it('trims text, reads empty elements as "" and ignores attributes and the declaration', () => {
     const body =
       '<?xml version="1.0" encoding="utf-8"?>\n<body type="x">\n  <title lang="en">  Essay  </title>\n' +
       '  <description/>\n  <notes></notes>\n</body>\n';
-    expect(parseXmlBody(body, { listFields })).toEqual({ title: 'Essay', description: '', notes: '' });
+    expect(parseXmlBody(body, { listPaths })).toEqual({ title: 'Essay', description: '', notes: '' });
   });
 
   it('decodes predefined entities, character references and CDATA', () => {
     const body = '<body><text>&lt;b&gt;a &amp; b&lt;/b&gt; &#233;&#x41;</text><html><![CDATA[<i>x</i>]]></html></body>';
-    expect(parseXmlBody(body, { listFields })).toEqual({ text: '<b>a & b</b> éA', html: '<i>x</i>' });
+    expect(parseXmlBody(body, { listPaths })).toEqual({ text: '<b>a & b</b> éA', html: '<i>x</i>' });
   });
 
   it('gives an empty object for an empty root', () => {
-    expect(parseXmlBody('<body/>', { listFields })).toEqual({});
+    expect(parseXmlBody('<body/>', { listPaths })).toEqual({});
   });
 
   it('does not treat a root named like a list field as a list', () => {
-    expect(parseXmlBody('<assignees><id>1</id></assignees>', { listFields })).toEqual({ id: '1' });
+    expect(parseXmlBody('<assignees><id>1</id></assignees>', { listPaths })).toEqual({ id: '1' });
   });
 
   function bodyError(text: string): XmlBodyError {
     try {
-      parseXmlBody(text, { listFields });
+      parseXmlBody(text, { listPaths });
     } catch (error) {
       expect(error).toBeInstanceOf(XmlBodyError);
       return error as XmlBodyError;

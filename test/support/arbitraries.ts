@@ -20,7 +20,8 @@ import { z } from 'zod';
 // `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
 const objectKinds = [
   'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'page', 'category', 'credential', 'realm', 'self', 'invite',
-  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload', 'target',
+  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload', 'target', 'assignment', 'period', 'scale',
+  'learner',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
@@ -33,6 +34,9 @@ const kindOfMember: Record<string, ObjectKind> = {
   assignees: 'enrollment',
   assigneeIds: 'enrollment',
   gradingGroupIds: 'gradinggroup',
+  // Grades and attendance are given to the section's students: the enrollments that are not teachers'.
+  enrollment_id: 'learner',
+  enrollmentId: 'learner',
 };
 
 /**
@@ -209,19 +213,20 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     // A list is empty now and then: an empty list is what clears one, and the only list some realms take.
     if (node instanceof z.ZodArray) {
       const items = fc.array(member(name, node.element as z.ZodType, parent), { minLength: 1, maxLength: 3 });
+      if (z.globalRegistry.get(node)?.nonEmpty) return mostlyValid(items);
       return mostlyValid(fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: items }));
     }
     const words = vocabulary.filter((word) => accepts(node, word));
     // A member with a format of its own (a datetime) documents examples: sent mostly, so requests get past validation.
     const examples = (z.globalRegistry.get(node)?.examples ?? []) as unknown[];
-    if (examples.length) return mostlyValid(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }));
+    if (examples.length) return mostlyValid(fc.oneof({ weight: 7, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }));
     const takesIds = accepts(node, '12') || accepts(node, 12);
     const valid = [
       ...(words.length ? [{ weight: 1, arbitrary: fc.constantFrom(...words) }] : []),
       // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects, mostly.
       ...(takesIds ? [] : patternsOf(node).map((pattern) => ({ weight: 1, arbitrary: fc.stringMatching(pattern) }))),
       ...(accepts(node, 'Any text') ? [{ weight: 1, arbitrary: plainText }, { weight: 1, arbitrary: unusualText }] : []),
-      ...(takesIds ? [{ weight: 3, arbitrary: existingId(idKind(name, parent)) }] : []),
+      ...(takesIds ? [{ weight: 6, arbitrary: existingId(idKind(name, parent)) }] : []),
     ];
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
   }
@@ -239,7 +244,25 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
   }
 
   if (!(schema instanceof z.ZodObject)) throw new Error('a wire body is an object');
-  const body = object(schema);
+  /** The member with its nested members given: an alternative is sent with what it holds. */
+  const given = (node: z.ZodType): z.ZodType => {
+    const inner = node instanceof z.ZodOptional ? (node.unwrap() as z.ZodType) : node;
+    if (inner instanceof z.ZodObject) {
+      return z.object(Object.fromEntries(Object.entries(inner.shape as Record<string, z.ZodType>).map(([key, child]) => [key, given(child)])));
+    }
+    // Its list holds items: an empty one is the alternative left out.
+    if (inner instanceof z.ZodPipe && inner.out instanceof z.ZodArray) return z.array(inner.out.element as z.ZodType).meta({ nonEmpty: true });
+    return inner;
+  };
+  // A body of alternatives (exactly one of some members) is sent mostly with one of them, so requests get past that.
+  const alternatives = (z.globalRegistry.get(schema)?.oneOf ?? []) as string[];
+  const whole = object(schema);
+  const body = alternatives.length
+    ? fc.oneof(
+        ...alternatives.map((name) => ({ weight: 4, arbitrary: object(z.object({ [name]: given((schema.shape as Record<string, z.ZodType>)[name]!) })) })),
+        { weight: 1, arbitrary: whole },
+      )
+    : whole;
   return fc.oneof(
     { weight: 12, arbitrary: body },
     { weight: 2, arbitrary: withExtraMembers(body) },

@@ -1,4 +1,5 @@
 import { type Verdict, definePolicy, realmVerdict } from '../../auth/policy';
+import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 
@@ -15,6 +16,7 @@ type Reach = GradebookReach | Exclude<Verdict, 'allow'>;
 
 export function gradebookReach(viewer: Viewer, sectionId: number): Promise<Reach> {
   return viewer.memo(`gradebook:${sectionId}`, async (): Promise<Reach> => {
+    if (!isStorableId(sectionId)) return 'hide';
     const verdict = await realmVerdict(viewer, section(sectionId), 'administer');
     if (verdict === 'allow') return { all: true };
     const own = await db().enrollment.findMany({

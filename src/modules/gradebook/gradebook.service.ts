@@ -152,14 +152,14 @@ async function schoolOfSection(sectionId: number) {
 async function checkReferences(sectionId: number, refs: { categoryId?: number | null; scaleId?: number | null; periodId?: number | null }) {
   const schoolId = await schoolOfSection(sectionId);
   const [category, scale, period] = await Promise.all([
-    refs.categoryId ? findByStorableId(refs.categoryId, (id) => db().gradingCategory.findFirst({ where: { id, sectionId } })) : null,
-    refs.scaleId ? findByStorableId(refs.scaleId, (id) => db().gradingScale.findFirst({ where: { id, schoolId } })) : null,
-    refs.periodId ? findByStorableId(refs.periodId, (id) => db().gradingPeriod.findFirst({ where: { id, schoolId } })) : null,
+    refs.categoryId != null ? findByStorableId(refs.categoryId, (id) => db().gradingCategory.findFirst({ where: { id, sectionId } })) : null,
+    refs.scaleId != null ? findByStorableId(refs.scaleId, (id) => db().gradingScale.findFirst({ where: { id, schoolId } })) : null,
+    refs.periodId != null ? findByStorableId(refs.periodId, (id) => db().gradingPeriod.findFirst({ where: { id, schoolId } })) : null,
   ]);
   const issues = [
-    ...(refs.categoryId && !category ? [{ field: 'categoryId', message: 'must be a grading category of this section' }] : []),
-    ...(refs.scaleId && !scale ? [{ field: 'scaleId', message: 'must be a grading scale of this section\'s school' }] : []),
-    ...(refs.periodId && !period ? [{ field: 'periodId', message: 'must be a grading period of this section\'s school' }] : []),
+    ...(refs.categoryId != null && !category ? [{ field: 'categoryId', message: 'must be a grading category of this section' }] : []),
+    ...(refs.scaleId != null && !scale ? [{ field: 'scaleId', message: 'must be a grading scale of this section\'s school' }] : []),
+    ...(refs.periodId != null && !period ? [{ field: 'periodId', message: 'must be a grading period of this section\'s school' }] : []),
   ];
   if (issues.length) throw new ValidationError(issues);
   return category;

@@ -73,13 +73,15 @@ resultMutation('setSectionGrades', {
   }),
   resolve: (viewer, { sectionId, grades, finalComments }) => {
     const section = parseId(sectionId, 'sectionId');
-    if ((grades == null) === (finalComments == null)) {
+    // An empty list counts as left out: a client that sends `grades` with no items means the comments.
+    const given = (list: unknown[] | null | undefined) => (list?.length ? list : null);
+    if ((given(grades) === null) === (given(finalComments) === null)) {
       throw new ValidationError([{ field: 'grades', message: 'give either grades or finalComments, one of them' }]);
     }
-    if (grades) {
-      const items = grades.map(({ exception, ...grade }) => ({ ...grade, exception: exception ? exceptionCode[exception] : undefined }));
+    if (given(grades)) {
+      const items = grades!.map(({ exception, ...grade }) => ({ ...grade, exception: exception ? exceptionCode[exception] : undefined }));
       return setGrades(viewer, section, items);
     }
-    return setFinalComments(viewer, section, finalComments!.map(({ periodId, ...item }) => ({ ...item, period: periodId })));
+    return setFinalComments(viewer, section, finalComments);
   },
 });

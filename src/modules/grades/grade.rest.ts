@@ -157,23 +157,29 @@ const unixTime = (input: string): WireField => ({
 });
 
 // Items are typed here (a member of the wrong type fails the whole request, naming it); whether the assignment and
-// enrollment are the section's, and whether a letter is on the scale, the service judges.
+// enrollment are the section's, and whether a letter is on the scale, the service judges. A grade item's `type`
+// (assignment or discussion) is the item's own and is not read, like any member the declaration does not name.
 const scalar = z.union([z.string(), z.number()]);
 const wireId = z.union([z.int().nonnegative(), z.string().trim().regex(/^\d{1,15}$/)], { error: 'must be a numeric id' }).transform(String);
+const commentStatus = z.literal([0, 1, '0', '1'], { error: 'must be 0 or 1' }).transform((value) => Number(value) === 1).meta({ examples: [0, 1] });
 const gradeItem = z.object({
   assignment_id: wireId,
   enrollment_id: wireId,
-  grade: z.union([scalar.transform(String), z.null()]).optional(),
-  exception: z.union([z.literal([0, 1, 2, '0', '1', '2'])], { error: 'must be 0, 1 or 2' }).transform(Number).optional(),
+  // Required, as the spec marks it; empty or null with an exception.
+  grade: z.union([scalar.transform(String), z.null()]).meta({ examples: [7, '9.5', 10] }),
+  // Empty (an XML `<exception />`) or null is no exception.
+  exception: z
+    .literal([0, 1, 2, '0', '1', '2', '', null], { error: 'must be 0, 1 or 2' })
+    .transform(Number)
+    .meta({ examples: [0, 1, 2] })
+    .optional(),
   comment: z.union([scalar.transform(String), z.null().transform(() => '')]).optional(),
-  comment_status: z.literal([0, 1, '0', '1'], { error: 'must be 0 or 1' }).transform((value) => Number(value) === 1).optional(),
-  type: z.string().optional(),
 });
 const finalCommentItem = z.object({
   enrollment_id: wireId,
-  period_id: scalar.transform(String),
+  period_id: scalar.transform(String).meta({ examples: ['final', 'other'] }),
   comment: z.union([scalar.transform(String), z.null().transform(() => '')]),
-  comment_status: z.literal([0, 1, '0', '1'], { error: 'must be 0 or 1' }).transform((value) => Number(value) === 1).optional(),
+  comment_status: commentStatus.optional(),
 });
 
 const exceptionName = [null, 'EXCUSED', 'INCOMPLETE'] as const;
@@ -216,10 +222,11 @@ export const gradeRoutes = [
   updateRoute({
     path: '/sections/{section_id}/grades',
     summary: 'Set grades (body root grades) or final comments (body root final_comments) of a section: all items or none',
-    body: wireBody({
-      grades: { grade: list(gradeItem)('grades') },
-      final_comments: { final_comment: list(finalCommentItem)('finalComments') },
-    }),
+    body: wireBody(
+      { grades: { grade: list(gradeItem)('grades') }, final_comments: { final_comment: list(finalCommentItem)('finalComments') } },
+      [],
+      { oneOf: ['grades', 'final_comments'] },
+    ),
     document: graphql(
       `mutation($sectionId: ID!, $grades: [GradeInput!], $finalComments: [FinalCommentInput!]) {
         setSectionGrades(sectionId: $sectionId, grades: $grades, finalComments: $finalComments) { __typename ...MutationError }
@@ -232,10 +239,9 @@ export const gradeRoutes = [
         (input.grades as z.output<typeof gradeItem>[] | undefined)?.map((item) => ({
           assignmentId: item.assignment_id,
           enrollmentId: item.enrollment_id,
-          grade: item.grade ?? null,
+          grade: item.grade,
           exception: item.exception ? exceptionName[item.exception] : null,
           comment: item.comment ?? null,
-          commentVisible: item.comment_status ?? null,
         })) ?? null,
       finalComments:
         (input.finalComments as z.output<typeof finalCommentItem>[] | undefined)?.map((item) => ({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authorize } from '../../auth/policy';
-import { findByStorableId, realmFacts } from '../../auth/realms';
+import { isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ValidationError, forbidden } from '../../core/errors';
 import { validate } from '../../core/validation';
@@ -119,7 +119,8 @@ const levelsOf = (assignment: GradebookAssignment) => (assignment.scale?.levels 
 async function loadGradebook(sectionId: number, reach: GradebookReach, enrollmentId: number | null) {
   const enrollmentFilter = {
     ...(reach.all ? {} : { in: reach.enrollmentIds }),
-    ...(enrollmentId !== null ? { equals: enrollmentId } : {}),
+    // An id past what the database stores names no enrollment.
+    ...(enrollmentId !== null ? { equals: isStorableId(enrollmentId) ? enrollmentId : -1 } : {}),
   };
   const ofEnrollments = Object.keys(enrollmentFilter).length ? { enrollmentId: enrollmentFilter } : {};
   const [section, assignments, categories, enrollments, grades, periodGrades] = await Promise.all([
@@ -234,9 +235,10 @@ export async function sectionGrades(viewer: Viewer, sectionId: number, filters: 
  */
 export async function userGrades(viewer: Viewer, userId: number, sectionId: number | null) {
   if (sectionId === null) throw forbidden('Name the section: a user\'s grades are read one section at a time (section_id)');
-  const enrollment = await findByStorableId(sectionId, (id) =>
-    db().enrollment.findFirst({ where: { sectionId: id, userId, admin: false }, select: { id: true } }),
-  );
+  const enrollment =
+    isStorableId(sectionId) && isStorableId(userId)
+      ? await db().enrollment.findFirst({ where: { sectionId, userId, admin: false }, select: { id: true } })
+      : null;
   const reach = await gradebookReach(viewer, sectionId);
   if (reach === 'hide' || !enrollment) return null;
   if (!('all' in reach)) throw forbidden(reach.forbid);
@@ -261,18 +263,17 @@ async function writer(viewer: Viewer, sectionId: number) {
   return realmFacts(viewer, { type: 'SECTION', id: sectionId });
 }
 
-const repeated = <T>(items: T[], key: (item: T) => string) => {
-  const seen = new Set<string>();
-  return items.findIndex((item) => seen.size === seen.add(key(item)).size);
-};
+/** The items with a repeated key given once, as the last of them says: items apply in order, so the last one wins. */
+const lastOfEach = <T>(items: T[], key: (item: T) => string) => [...new Map(items.map((item) => [key(item), item])).values()];
 
 /**
  * Sets grades: each item replaces the enrollment's grade on the assignment (a letter is read through the assignment's
- * scale; an exception sets the grade to null). All items are written, or none: one bad item is a 400 naming it.
+ * scale; an exception sets the grade to null). All items are written, or none: one bad item is a 400 naming it. An
+ * enrollment graded twice on an item takes the last grade given, as if the items applied in order.
  */
 export async function setGrades(viewer: Viewer, sectionId: number, input: unknown) {
   const facts = await writer(viewer, sectionId);
-  const items = validate(gradeItemsSchema, input);
+  const items = validate(gradeItemsSchema, { grades: input }).grades;
   const { assignments, enrollments } = await sectionMembers(sectionId, items.map((item) => item.assignmentId), items.map((item) => item.enrollmentId));
   const issues: Issue[] = [];
   const rows = items.map((item, at) => {
@@ -293,18 +294,17 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
     }
     return { enrollmentId: item.enrollmentId, assignmentId: item.assignmentId, sectionId, grade, exception, comment: item.comment ?? '', commentVisible: item.commentVisible ?? true } as const;
   });
-  const twice = repeated(rows, (row) => `${row.enrollmentId}:${row.assignmentId}`);
-  if (twice >= 0) issues.push({ field: `grades.${twice}`, message: 'repeats a grade given earlier in the list' });
   if (issues.length) throw new ValidationError(issues);
+  const written = lastOfEach(rows, (row) => `${row.enrollmentId}:${row.assignmentId}`);
   await writeTransaction(async (tx) => {
-    for (const row of rows) {
+    for (const row of written) {
       const { enrollmentId, assignmentId, ...values } = row;
       await tx.grade.upsert({ where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } }, create: row, update: values });
     }
-    const entries = rows.map((row) => ({ enrollment_id: row.enrollmentId, assignment_id: row.assignmentId }));
+    const entries = written.map((row) => ({ enrollment_id: row.enrollmentId, assignment_id: row.assignmentId }));
     await recordEvent(tx, gradeEvents.update, { realm: { type: 'SECTION', id: sectionId }, objectId: sectionId, actorId: viewer.id, scope: facts, data: { entries } });
   });
-  return { count: rows.length };
+  return { count: written.length };
 }
 
 /**
@@ -313,32 +313,31 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
  */
 export async function setFinalComments(viewer: Viewer, sectionId: number, input: unknown) {
   const facts = await writer(viewer, sectionId);
-  const items = validate(finalCommentItemsSchema, input);
+  const items = validate(finalCommentItemsSchema, { finalComments: input }).finalComments;
   const { enrollments } = await sectionMembers(sectionId, [], items.map((item) => item.enrollmentId));
-  const periodIds = items.flatMap((item) => (item.period.startsWith('p') ? [Number(item.period.slice(1))] : []));
+  const periodIds = items.flatMap((item) => (item.periodId.startsWith('p') ? [Number(item.periodId.slice(1))] : []));
   const section = await db().section.findUniqueOrThrow({ where: { id: sectionId }, select: { course: { select: { schoolId: true } } } });
   const known = new Set(
     (await db().gradingPeriod.findMany({ where: { schoolId: section.course.schoolId, id: { in: periodIds.filter((id) => id <= 2_147_483_647) } }, select: { id: true } })).map((row) => `p${row.id}`),
   );
   const issues: Issue[] = items.flatMap((item, at) => [
-    ...(enrollments.has(item.enrollmentId) ? [] : [{ field: `final_comments.${at}.enrollmentId`, message: 'must be a student enrollment of this section' }]),
-    ...(item.period.startsWith('p') && !known.has(item.period) ? [{ field: `final_comments.${at}.period`, message: 'must be a grading period of this section\'s school, other or final' }] : []),
+    ...(enrollments.has(item.enrollmentId) ? [] : [{ field: `finalComments.${at}.enrollmentId`, message: 'must be a student enrollment of this section' }]),
+    ...(item.periodId.startsWith('p') && !known.has(item.periodId) ? [{ field: `finalComments.${at}.periodId`, message: 'must be a grading period of this section\'s school, other or final' }] : []),
   ]);
-  const twice = repeated(items, (item) => `${item.enrollmentId}:${item.period}`);
-  if (twice >= 0) issues.push({ field: `final_comments.${twice}`, message: 'repeats a comment given earlier in the list' });
   if (issues.length) throw new ValidationError(issues);
+  const written = lastOfEach(items, (item) => `${item.enrollmentId}:${item.periodId}`);
   await writeTransaction(async (tx) => {
-    for (const item of items) {
+    for (const item of written) {
       const values = { comment: item.comment, commentVisible: item.commentVisible ?? false, ...(item.override !== undefined ? { override: item.override } : {}) };
       await tx.periodGrade.upsert({
-        where: { enrollmentId_period: { enrollmentId: item.enrollmentId, period: item.period } },
-        create: { enrollmentId: item.enrollmentId, sectionId, period: item.period, ...values },
+        where: { enrollmentId_period: { enrollmentId: item.enrollmentId, period: item.periodId } },
+        create: { enrollmentId: item.enrollmentId, sectionId, period: item.periodId, ...values },
         update: values,
       });
     }
-    const entries = items.map((item) => ({ enrollment_id: item.enrollmentId, period_id: item.period }));
+    const entries = written.map((item) => ({ enrollment_id: item.enrollmentId, period_id: item.periodId }));
     await recordEvent(tx, gradeEvents.update, { realm: { type: 'SECTION', id: sectionId }, objectId: sectionId, actorId: viewer.id, scope: facts, data: { entries } });
   });
-  return { count: items.length };
+  return { count: written.length };
 }
 

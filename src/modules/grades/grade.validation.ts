@@ -6,7 +6,8 @@ const id = z.union([numericId, z.int().min(0)]).transform(Number);
 /** A grade as given: points, a letter of the assignment's scale, or nothing with an exception. */
 const gradeValue = z.union([z.number(), z.string().trim().max(20, 'must be at most 20 characters'), z.null()]);
 
-export const gradeItemsSchema = z
+export const gradeItemsSchema = z.object({
+  grades: z
   .array(
     z.object({
       assignmentId: id,
@@ -18,7 +19,8 @@ export const gradeItemsSchema = z
     }),
   )
   .min(1, 'must list at least one grade')
-  .max(5_000, 'must list at most 5,000 grades');
+  .max(5_000, 'must list at most 5,000 grades'),
+});
 
 /** `p<id>` or a bare period id, `other`, or `final`. */
 const period = z
@@ -27,15 +29,17 @@ const period = z
   .regex(/^(p?\d{1,10}|other|final)$/, 'must be a grading period id (such as p12), other or final')
   .transform((key) => (/^\d/.test(key) ? `p${key}` : key));
 
-export const finalCommentItemsSchema = z
+export const finalCommentItemsSchema = z.object({
+  finalComments: z
   .array(
     z.object({
       enrollmentId: id,
-      period,
+      periodId: period,
       comment: text(4000),
       commentVisible: z.boolean().nullish(),
       override: z.number().min(0).max(1000).nullable().optional(),
     }),
   )
   .min(1, 'must list at least one comment')
-  .max(5_000, 'must list at most 5,000 comments');
+  .max(5_000, 'must list at most 5,000 comments'),
+});

@@ -1,0 +1,86 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
+import { createWebhookWorker } from '../../src/events/webhooks/worker';
+import { clientsFor } from '../support/client';
+import { type World, createSection, createUser, createWorld } from '../support/factories';
+import { useTestServer } from '../support/harness';
+import { testOrigin, v1 } from '../support/wire';
+
+const server = useTestServer({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_ALLOW_HTTP: 'on' });
+const clients = clientsFor(server);
+
+/** A receiver that records the event objects POSTed to each path. */
+const bodies = new Map<string, unknown[]>();
+const receiver = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    bodies.set(request.url!, [...(bodies.get(request.url!) ?? []), JSON.parse(Buffer.concat(chunks).toString('utf8'))]);
+    response.writeHead(200).end('ok');
+  });
+});
+const url = (path: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`;
+const worker = () => createWebhookWorker({ serverKey: server.serverKey, linkBase: testOrigin, now: () => new Date(), random: () => 1 });
+
+/** Runs the worker until every committed event is delivered (events become readable once older transactions end). */
+async function deliverAll() {
+  const instance = worker();
+  await expect.poll(async () => (await instance.runOnce(), instance.caughtUp()), { interval: 20, timeout: 10_000 }).toBe(true);
+}
+
+let w: World;
+let section: { id: number };
+let enrollmentId: number;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  w = await createWorld();
+  section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
+  enrollmentId = (await db().enrollment.findFirstOrThrow({ where: { sectionId: section.id, admin: false } })).id;
+  const admin = await clients.rest(await createUser(w.school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }));
+  for (const [path, triggers, includeObject] of [['/full', ['grades', 'grade_item'], 1], ['/ids', ['grades'], 0]] as const) {
+    const target = await admin.post('/triggers/targets', { target: url(path) });
+    await admin.put('/triggers/subscriptions', {
+      subscription: triggers.map((trigger) => ({ target_id: target.json.id, trigger, subscribed: 1, include_object: includeObject })),
+    });
+  }
+});
+afterAll(() => new Promise((resolve) => receiver.close(resolve)));
+
+describe('gradebook webhooks', () => {
+  it('send one grades.update per write with an entry per grade, and grade_item.update with the item', async () => {
+    const item = await db().assignment.create({ data: { sectionId: section.id, title: 'Quiz', maxPoints: 10 } });
+    const second = await db().assignment.create({ data: { sectionId: section.id, title: 'Essay', maxPoints: 20 } });
+    const teacher = await clients.graphql(w.teacher);
+    await teacher(`mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Quiz 1" }) { __typename } }`, { id: String(item.id) });
+    const rest = await clients.rest(w.teacher);
+    const set = await rest.put(`/sections/${section.id}/grades`, {
+      grades: { grade: [{ assignment_id: item.id, enrollment_id: enrollmentId, grade: 7 }, { assignment_id: second.id, enrollment_id: enrollmentId, grade: 15 }] },
+    });
+    expect(set.status).toBe(204);
+    await deliverAll();
+
+    const [gradeItem, grades] = bodies.get('/full') as { type: string; data: Record<string, unknown>[] }[];
+    expect(gradeItem).toMatchObject({
+      type: 'grade_item.update',
+      data: [{ realm: 'section', section_id: section.id, realm_id: section.id, grade_item_id: item.id, object: { id: item.id, title: 'Quiz 1', max_points: 10 } }],
+    });
+    expect(grades!.type).toBe('grades.update');
+    expect(grades!.data).toHaveLength(2);
+    expect(grades!.data[0]).toMatchObject({
+      realm: 'section',
+      section_id: section.id,
+      realm_id: section.id,
+      enrollment_id: enrollmentId,
+      assignment_id: item.id,
+      object: { enrollment_id: enrollmentId, assignment_id: item.id, grade: 7, location: `${v1}/sections/${section.id}/assignments/${item.id}` },
+    });
+    const [idsOnly] = bodies.get('/ids') as { data: Record<string, unknown>[] }[];
+    expect(idsOnly!.data).toEqual([
+      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: item.id },
+      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: second.id },
+    ]);
+  });
+});

@@ -1,0 +1,173 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
+import { seedDemo } from '../../src/demo';
+import { clientsFor } from '../support/client';
+import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
+import { useTestServer } from '../support/harness';
+import { v1 } from '../support/wire';
+import { expectNothingWritten } from '../support/writes';
+
+const server = useTestServer();
+const clients = clientsFor(server);
+let w: World;
+let section: { id: number };
+
+beforeAll(async () => {
+  w = await createWorld();
+  section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
+  await clients.graphqlFor(['schoolAdmin', 'teacher', 'student', 'districtAdmin'], w);
+  await clients.restFor(['teacher', 'student'], w);
+});
+
+const outcome = '__typename ... on ValidationError { issues { field message } } ... on Error { message }';
+
+describe('grading periods and scales', () => {
+  it('are kept by the school\'s administrators, each change with its event', async () => {
+    const admin = await clients.graphql(w.schoolAdmin);
+    const events = await watchDomainEvents();
+    const made = await admin(
+      `mutation($schoolId: ID!) { createGradingPeriod(schoolId: $schoolId, input: { title: "Fall", startsOn: "2026-09-01", endsOn: "2026-12-20", weight: 2 }) {
+        ${outcome} ... on GradingPeriod { id title startsOn endsOn weight } } }`,
+      { schoolId: String(w.school.id) },
+    );
+    expect(made.data.createGradingPeriod).toMatchObject({ __typename: 'GradingPeriod', title: 'Fall', startsOn: '2026-09-01', endsOn: '2026-12-20', weight: 2 });
+    const periodId = made.data.createGradingPeriod.id;
+    const backwards = await expectNothingWritten(() =>
+      admin(`mutation($id: ID!) { updateGradingPeriod(id: $id, input: { endsOn: "2026-08-01" }) { ${outcome} } }`, { id: periodId }),
+    );
+    expect(backwards.data.updateGradingPeriod.issues).toEqual([{ field: 'endsOn', message: 'must not be before startsOn' }]);
+
+    const scale = await admin(
+      `mutation($schoolId: ID!) { createGradingScale(schoolId: $schoolId, input: { title: "Letters", levels: [{ grade: "A", minimum: 90 }, { grade: "F", minimum: 0 }] }) {
+        ${outcome} ... on GradingScale { id levels { grade minimum } } } }`,
+      { schoolId: String(w.school.id) },
+    );
+    expect(scale.data.createGradingScale.levels).toEqual([{ grade: 'A', minimum: 90 }, { grade: 'F', minimum: 0 }]);
+    const unordered = await admin(
+      `mutation($id: ID!) { updateGradingScale(id: $id, input: { levels: [{ grade: "F", minimum: 0 }, { grade: "A", minimum: 90 }] }) { ${outcome} } }`,
+      { id: scale.data.createGradingScale.id },
+    );
+    expect(unordered.data.updateGradingScale.issues[0].field).toBe('levels');
+
+    const listed = await (await clients.graphql(w.student))(`query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id } gradingScales(schoolId: $schoolId) { id } }`, {
+      schoolId: String(w.school.id),
+    });
+    expect(listed.data.gradingPeriods.map((one: { id: string }) => one.id)).toContain(periodId);
+    expect((await admin(`mutation($id: ID!) { deleteGradingScale(id: $id) { __typename } }`, { id: scale.data.createGradingScale.id })).data.deleteGradingScale.__typename).toBe('Deleted');
+    expect((await events()).map(([type]) => type)).toEqual(['grading_period.create', 'grading_scale.create', 'grading_scale.delete']);
+  });
+});
+
+describe('assignments', () => {
+  it('are made by the section\'s teachers with references of their own section and school only, and viewed on /v1', async () => {
+    const teacher = await clients.graphql(w.teacher);
+    const foreignCategory = await db().gradingCategory.create({ data: { sectionId: (await createSection(w.school.id)).id, title: 'Elsewhere' } });
+    const farPeriod = await db().gradingPeriod.create({ data: { schoolId: w.otherSchool.id, title: 'Far', startsOn: new Date('2026-01-01'), endsOn: new Date('2026-06-01') } });
+    const refused = await expectNothingWritten(() =>
+      teacher(`mutation($sectionId: ID!, $input: CreateAssignmentInput!) { createAssignment(sectionId: $sectionId, input: $input) { ${outcome} } }`, {
+        sectionId: String(section.id),
+        input: { title: 'Lab', categoryId: String(foreignCategory.id), periodId: String(farPeriod.id) },
+      }),
+    );
+    expect(refused.data.createAssignment.issues.map((issue: { field: string }) => issue.field)).toEqual(['categoryId', 'periodId']);
+
+    const events = await watchDomainEvents();
+    const made = await teacher(
+      `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Lab", type: DISCUSSION, maxPoints: 25, isFinal: true }) { ${outcome} ... on Assignment { id } } }`,
+      { sectionId: String(section.id) },
+    );
+    const id = Number(made.data.createAssignment.id);
+    const viewed = await (await clients.rest(w.student)).get(`/sections/${section.id}/assignments/${id}`);
+    expect(viewed.json).toEqual({
+      id,
+      title: 'Lab',
+      type: 'discussion',
+      max_points: 25,
+      grading_category: 0,
+      grading_scale: 0,
+      grading_period: 'other',
+      is_final: 1,
+      links: { self: `${v1}/sections/${section.id}/assignments/${id}` },
+    });
+    const listed = await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments`);
+    expect(listed.json.assignment.map((one: { id: number }) => one.id)).toContain(id);
+    expect((await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments/999999`)).status).toBe(404);
+    await teacher(`mutation($id: ID!) { deleteAssignment(id: $id) { __typename } }`, { id: String(id) });
+    expect((await events()).map(([type]) => type)).toEqual(['grade_item.update', 'grade_item.delete']);
+  });
+});
+
+describe('district settings and parent links', () => {
+  it('count an incomplete as zero unless the district says otherwise', async () => {
+    const [enrollment] = await db().enrollment.findMany({ where: { sectionId: section.id, admin: false } });
+    const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'All', weight: 100 } });
+    const done = await db().assignment.create({ data: { sectionId: section.id, title: 'Done', categoryId: category.id, maxPoints: 10 } });
+    const missing = await db().assignment.create({ data: { sectionId: section.id, title: 'Missing', categoryId: category.id, maxPoints: 10 } });
+    const teacher = await clients.rest(w.teacher);
+    await teacher.put(`/sections/${section.id}/grades`, {
+      grades: { grade: [{ assignment_id: done.id, enrollment_id: enrollment!.id, grade: 8 }, { assignment_id: missing.id, enrollment_id: enrollment!.id, grade: '', exception: 2 }] },
+    });
+    const otherGrade = async () => (await teacher.get(`/sections/${section.id}/grades`)).json.final_grade[0].period.find((p: { period_id: string }) => p.period_id === 'other').grade;
+    // 8/10 = 80% and an incomplete as 0%: mean 40.
+    expect(await otherGrade()).toBe(40);
+    const districtAdmin = await clients.graphql(w.districtAdmin);
+    await districtAdmin(`mutation($id: ID!) { updateDistrict(id: $id, input: { incompleteCountsAsZero: false }) { __typename } }`, { id: String(w.district.id) });
+    expect(await otherGrade()).toBe(80);
+  });
+
+  it('link a parent to a child by the school\'s administrators only, and only a user whose role is parent', async () => {
+    const admin = await clients.graphql(w.schoolAdmin);
+    const child = await createUser(w.school.id, 'STUDENT');
+    const link = `mutation($input: ParentLinkInput!) { linkParent(input: $input) { ${outcome} ... on ParentLink { linked } } }`;
+    expect((await admin(link, { input: { parentId: String(w.parent.id), childId: String(child.id) } })).data.linkParent).toEqual({ __typename: 'ParentLink', linked: true });
+    expect(await db().parentLink.count({ where: { parentId: w.parent.id, childId: child.id } })).toBe(1);
+    const notParent = await admin(link, { input: { parentId: String(w.teacher.id), childId: String(child.id) } });
+    expect(notParent.data.linkParent.issues).toEqual([{ field: 'parentId', message: 'must be a user whose role is PARENT' }]);
+    const byTeacher = await (await clients.graphql(w.teacher))(link, { input: { parentId: String(w.parent.id), childId: String(child.id) } });
+    expect(byTeacher.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    await admin(`mutation($input: ParentLinkInput!) { unlinkParent(input: $input) { __typename } }`, { input: { parentId: String(w.parent.id), childId: String(child.id) } });
+    expect(await db().parentLink.count({ where: { parentId: w.parent.id, childId: child.id } })).toBe(0);
+  });
+});
+
+describe('the demo district', () => {
+  it('has a Biology section with a gradebook its parent reads for their child', async () => {
+    const demo = await seedDemo(server.serverKey);
+    const section = await db().section.findFirstOrThrow({ where: { title: 'Biology: Period 1', course: { school: { districtId: demo.districtId } } } });
+    const link = await db().parentLink.findFirstOrThrow({ where: { parent: { school: { districtId: demo.districtId } } } });
+    const parent = await clients.rest({ id: link.parentId });
+    const answer = await parent.get(`/users/${link.childId}/grades?section_id=${section.id}`);
+    expect(answer.status).toBe(200);
+    const [book] = answer.json.section;
+    expect(book.period[0].assignment).toHaveLength(5);
+    expect(book.final_grade.find((grade: { period_id: string }) => grade.period_id === 'final').grade).toEqual(expect.any(Number));
+    expect(book.grading_category.map((category: { title: string }) => category.title)).toEqual(['Homework', 'Tests']);
+    expect(await db().attendanceRecord.count({ where: { sectionId: section.id } })).toBe(15);
+  });
+});
+
+describe('the cost of a gradebook', () => {
+  /** Statements one GET of a section's grades sends, for a section of `students` students and `items` graded items. */
+  async function statementsFor(students: number, items: number) {
+    const users = await Promise.all(Array.from({ length: students }, () => createUser(w.school.id, 'STUDENT')));
+    const book = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, ...users.map((user) => ({ userId: user.id }))]);
+    const category = await db().gradingCategory.create({ data: { sectionId: book.id, title: 'All', weight: 1 } });
+    await db().assignment.createMany({ data: Array.from({ length: items }, (_, at) => ({ sectionId: book.id, title: `Item ${at}`, categoryId: category.id })) });
+    const assignments = await db().assignment.findMany({ where: { sectionId: book.id } });
+    const enrollments = await db().enrollment.findMany({ where: { sectionId: book.id, admin: false } });
+    await db().grade.createMany({
+      data: enrollments.flatMap((enrollment) => assignments.map((assignment, at) => ({ enrollmentId: enrollment.id, assignmentId: assignment.id, sectionId: book.id, grade: at % 100 }))),
+    });
+    const teacher = await clients.rest(w.teacher);
+    await teacher.get(`/sections/${book.id}/grades`);
+    const before = server.database.statementCount;
+    const answer = await teacher.get(`/sections/${book.id}/grades`);
+    expect(answer.json.total).toBe(students * items);
+    expect(answer.json.final_grade).toHaveLength(students);
+    return server.database.statementCount - before;
+  }
+
+  it('sends as many statements for 30 students and 60 items as for 2 and 3', async () => {
+    expect(await statementsFor(30, 60)).toBe(await statementsFor(2, 3));
+  });
+});
