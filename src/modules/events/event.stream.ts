@@ -4,8 +4,9 @@ import { realmVerdict } from '../../auth/policy';
 import { type RealmFacts, type RealmRef, accessTo, knownRealm, realmNoun } from '../../auth/realms';
 import { type Viewer, currentViewer } from '../../auth/viewer';
 import { httpError } from '../../core/errors';
-import { type DomainEventMessage, subscribeToRealm } from '../../events/bus';
+import { type DomainEventMessage, listenToRealms, subscriptionsEnd } from '../../events/bus';
 import { eventKind } from '../../events/catalogue';
+import { type EventCursor, isAfter, readCommittedEvents } from '../../events/stream';
 import { credentialKey, subscriptionActivity, takeSubscriptionSlot, tooManySubscriptions } from './event.quota';
 
 /** What a realm subscription carries: a committed event to send, or the error it ends with. */
@@ -67,13 +68,56 @@ async function hears(viewer: Viewer, realm: RealmRef, event: DomainEventMessage)
 
 const isIn = (event: DomainEventMessage, realm: RealmRef) => event.realmType === realm.type && event.realmId === realm.id;
 
+/** Events a resuming subscriber catches up on per read of the log; its access is checked once per page. */
+const catchUpPage = 100;
+
+/**
+ * Events handed to one subscription as the log follower reads them, kept until the subscription takes them (a
+ * subscriber catching up falls behind the live events for a while; Repeater's own queue would refuse that many).
+ */
+function inbox() {
+  const queued: DomainEventMessage[] = [];
+  let head = 0;
+  let wake: (() => void) | null = null;
+  let closed = false;
+  return {
+    add(event: DomainEventMessage) {
+      queued.push(event);
+      wake?.();
+    },
+    close() {
+      closed = true;
+      wake?.();
+    },
+    /** The next event, or null once closed. */
+    async take(): Promise<DomainEventMessage | null> {
+      while (head === queued.length) {
+        if (closed) return null;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const event = queued[head++]!;
+      if (head === queued.length) {
+        queued.length = 0;
+        head = 0;
+      }
+      return event;
+    },
+  };
+}
+
 /**
  * A realm's committed events for one subscriber, each sent only after the subscriber's current access allowed it.
  * The subscription also hears the subscriber's own user realm, where revoking a credential is recorded, so a
- * revocation on any instance (the bus carries it) ends it at once; a bearer token's expiry ends it by a timer; an
+ * revocation on any instance ends it as soon as the log is read there; a bearer token's expiry ends it by a timer; an
  * event the subscriber may no longer read ends it instead of being sent. Each end carries its reason as an error.
+ *
+ * With `after` (a position in the log, checked by the caller), the subscriber first catches up on the realm's events
+ * after it, read from the log with the same access rules, then goes on with live ones. It listens before catching
+ * up, and drops the live events the catch-up already sent (at or before the last position it read): no gap, no
+ * duplicate.
  */
-export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Delivery> {
+export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCursor | null = null): Repeater<Delivery> {
   return new Repeater<Delivery>(async (push, stop) => {
     const slot = takeSubscriptionSlot(subscriber.credential);
     if (!slot) {
@@ -82,13 +126,17 @@ export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Deliv
       return;
     }
     const ownRealm = { type: 'USER' as const, id: subscriber.id };
-    const ownRealmFollowed = realm.type === ownRealm.type && realm.id === ownRealm.id;
-    const events = Repeater.merge(ownRealmFollowed ? [subscribeToRealm(realm)] : [subscribeToRealm(realm), subscribeToRealm(ownRealm)]);
+    const events = inbox();
+    const listening = listenToRealms([realm, ownRealm], events.add);
+    let ended = false;
     let expiry: NodeJS.Timeout | undefined;
-    void stop.then(() => {
+    void Promise.race([stop, subscriptionsEnd()]).then(() => {
+      ended = true;
       clearTimeout(expiry);
       slot.release();
-      void events.return();
+      listening.stop();
+      events.close();
+      stop();
     });
 
     /** The subscriber as they are now, while the subscription goes on; when not, it has ended with its reason. */
@@ -108,16 +156,32 @@ export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Deliv
     };
 
     // Listen first, then check: a revocation committed in between is heard rather than missed.
-    let next = events.next();
+    await listening.ready;
     if (!(await stillAllowed(null))) return;
     subscriptionActivity.emit('listening', credentialKey(subscriber.credential));
+    let handedOver = after;
+    if (after) {
+      for (;;) {
+        const page = await readCommittedEvents(handedOver, catchUpPage, undefined, realm);
+        if (ended || page.events.length === 0) break;
+        // Access as it is now governs missed events exactly as live ones: one check covers the page.
+        const current = await stillAllowed(null);
+        if (!current) return;
+        for (const event of page.events) {
+          if (await hears(current, realm, event)) await push({ event });
+          if (ended) return;
+        }
+        handedOver = page.cursor;
+      }
+    }
     for (;;) {
-      const received = await next;
-      if (received.done) break;
-      const current = await stillAllowed(received.value);
+      const received = await events.take();
+      if (!received) break;
+      // Only the followed realm's: the own realm's are never caught up on, and a revocation among them must end this.
+      if (handedOver && isIn(received, realm) && !isAfter(received.cursor, handedOver)) continue;
+      const current = await stillAllowed(received);
       if (!current) return;
-      if (isIn(received.value, realm) && (await hears(current, realm, received.value))) await push({ event: received.value });
-      next = events.next();
+      if (isIn(received, realm) && (await hears(current, realm, received))) await push({ event: received });
     }
     stop();
   });
