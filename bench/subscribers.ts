@@ -87,7 +87,7 @@ try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url.href, SECRET_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'off', LOG_LEVEL: 'warn', REDIS_URL: '' },
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url.href, SECRET_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'off', LOG_LEVEL: 'error', REDIS_URL: '' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let attempt = 0; ; attempt++) {

@@ -2,8 +2,9 @@ import type { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import { realmVerdict } from '../../auth/policy';
 import { type RealmFacts, type RealmRef, accessTo, knownRealm, realmNoun } from '../../auth/realms';
-import { type Viewer, currentViewer } from '../../auth/viewer';
+import { type Credential, type CurrentViewer, type Viewer, currentViewer, currentViewers } from '../../auth/viewer';
 import { httpError } from '../../core/errors';
+import { db } from '../../db/database';
 import { type DomainEventMessage, listenToRealms, subscriptionsEnd } from '../../events/bus';
 import { eventKind } from '../../events/catalogue';
 import { type EventCursor, isAfter, readCommittedEvents } from '../../events/stream';
@@ -44,17 +45,70 @@ async function mayRead(viewer: Viewer, realm: RealmRef, event: DomainEventMessag
   return (await realmVerdict(viewer, realm, 'read')) === 'allow';
 }
 
+/** The subscribers of a realm re-checked for one event, gathered over one turn of the event loop. */
+interface CheckBatch {
+  credentials: Credential[];
+  started: boolean;
+  found: Promise<Map<Credential, CurrentViewer | null>>;
+}
+const checksAtEvent = new WeakMap<DomainEventMessage, CheckBatch>();
+
+/** The subscribers' current viewers; for a group, with their membership of it, in one more statement for them all. */
+async function loadCurrentViewers(credentials: Credential[], realm: RealmRef) {
+  const found = await currentViewers(credentials);
+  if (realm.type === 'GROUP') {
+    const viewers = [...found.values()].filter((current) => current !== null);
+    const rows = await db().groupMembership.findMany({
+      where: { groupId: realm.id, userId: { in: [...new Set(viewers.map(({ viewer }) => viewer.id))] } },
+      select: { userId: true, admin: true },
+    });
+    const admin = new Map(rows.map((row) => [row.userId, row.admin]));
+    for (const { viewer } of viewers) {
+      const role = admin.get(viewer.id);
+      viewer.useGroupMemberships(role === undefined ? new Map() : new Map([[realm.id, role]]));
+    }
+  }
+  return found;
+}
+
+/**
+ * The subscriber's viewer as the database has it now. For an event, every subscriber here re-checked for it in the
+ * same turn of the event loop is looked up together: a group with 10,000 subscribers costs a few statements per
+ * event, not two per subscriber.
+ */
+function freshViewer(subscriber: Viewer, realm: RealmRef, event: DomainEventMessage | null): Promise<CurrentViewer | null> {
+  if (!event) return currentViewer(subscriber.credential);
+  let batch = checksAtEvent.get(event);
+  if (!batch || batch.started) {
+    const credentials: Credential[] = [];
+    const gathering: CheckBatch = {
+      credentials,
+      started: false,
+      found: new Promise((resolve, reject) =>
+        setImmediate(() => {
+          gathering.started = true;
+          loadCurrentViewers(credentials, realm).then(resolve, reject);
+        }),
+      ),
+    };
+    batch = gathering;
+    checksAtEvent.set(event, batch);
+  }
+  batch.credentials.push(subscriber.credential);
+  return batch.found.then((found) => found.get(subscriber.credential) ?? null);
+}
+
 /**
  * Checks the subscriber's access as it is now, never as the subscription's own (memoising) viewer remembers it:
- * the credential and its user in one statement, then the realm's access rule with fresh memberships or enrollments
- * (one more statement for a group or section). The error to end with, or the credential's expiry.
+ * the credential and its user, then the realm's access rule with fresh memberships or enrollments (for an event,
+ * looked up with the other subscribers', freshViewer). The error to end with, or the credential's expiry.
  */
 async function recheck(
   subscriber: Viewer,
   realm: RealmRef,
   event: DomainEventMessage | null,
 ): Promise<{ end: GraphQLError } | { expiresAt: Date | null; viewer: Viewer }> {
-  const current = await currentViewer(subscriber.credential);
+  const current = await freshViewer(subscriber, realm, event);
   if (!current) return { end: credentialRevoked() };
   if (!(await mayRead(current.viewer, realm, event))) return { end: realmAccessLost(realm) };
   return { expiresAt: current.expiresAt, viewer: current.viewer };
