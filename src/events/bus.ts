@@ -64,12 +64,14 @@ function dispatch(events: DomainEventMessage[]) {
 function startFollower(): Follower {
   let alarm: (() => void) | null = null;
   let rung = false;
+  let timer: NodeJS.Timeout | undefined;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       if (rung) return resolve();
       alarm = resolve;
-      setTimeout(resolve, ms).unref();
+      timer = setTimeout(resolve, ms).unref();
     }).then(() => {
+      clearTimeout(timer);
       alarm = null;
       rung = false;
     });
