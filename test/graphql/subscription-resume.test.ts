@@ -2,8 +2,10 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { db } from '../../src/db/database';
+import { announceCommit } from '../../src/events/bus';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { backlogLimit } from '../../src/modules/events/event.stream';
 import { type GraphQLClient, type RestClient, graphqlClientFor, restClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
@@ -230,6 +232,35 @@ describe('resuming realmEvents over server-sent events with Last-Event-ID', () =
     const objects = [firstCaughtUp!, ...rest, ...live].map((event) => event.realmEvents.objectId);
     expect(objects).toEqual([...missed, ...during, ...after]);
     await stream.cancel();
+  });
+
+  it('ends a subscription whose client falls too far behind; resuming from its last event misses nothing', async () => {
+    const listens = listening();
+    const stream = sseReader(await subscribeOverSse());
+    const started = stream.take(1);
+    await listens;
+    await writeChanges(1, 'Before the flood');
+    const [seen] = await started;
+    // More events than a subscription holds, committed at once while its client reads nothing.
+    const flood = backlogLimit + 100;
+    const rows = await db().$queryRaw<{ id: string }[]>`
+      INSERT INTO domain_events (type, "realmType", "realmId", "objectId")
+      SELECT 'group.update', 'GROUP', ${groupId}, n FROM generate_series(1, ${flood}) AS n
+      RETURNING id::text`;
+    announceCommit(rows.map((row) => row.id));
+    const received: SseEvent[] = [];
+    let ending: any = null;
+    for (let event = await stream.next(); event && event.event !== 'complete'; event = await stream.next()) {
+      if (event.data.errors) ending = event.data.errors[0];
+      else received.push(event);
+    }
+    expect(ending).toMatchObject({ extensions: { code: 'TOO_FAR_BEHIND' } });
+    expect(received.length).toBeLessThan(flood);
+    const resumed = sseReader(await subscribeOverSse({ 'last-event-id': received.at(-1)?.id ?? seen!.id! }));
+    const rest = await resumed.take(flood - received.length);
+    const objects = [...received.map((event) => event.data.data.realmEvents.objectId), ...rest.map((event) => event.realmEvents.objectId)];
+    expect(objects).toEqual(Array.from({ length: flood }, (_, index) => String(index + 1)));
+    await resumed.cancel();
   });
 
   it('the `after` argument wins over Last-Event-ID', async () => {

@@ -126,6 +126,20 @@ const isIn = (event: DomainEventMessage, realm: RealmRef) => event.realmType ===
 const catchUpPage = 100;
 
 /**
+ * Live events a subscription may hold for a client that does not take them (a stalled reader, a long catch-up under
+ * heavy traffic). Beyond it the subscription ends with TOO_FAR_BEHIND rather than holding memory without bound; the
+ * client resumes from the last event it received and misses nothing.
+ */
+export const backlogLimit = 1000;
+
+const tooFarBehind = () =>
+  httpError(
+    503,
+    'TOO_FAR_BEHIND',
+    `This subscription fell more than ${backlogLimit} events behind: subscribe again with \`after\` (or Last-Event-ID) set to the cursor of the last event received`,
+  );
+
+/**
  * Events handed to one subscription as the log follower reads them, kept until the subscription takes them (a
  * subscriber catching up falls behind the live events for a while; Repeater's own queue would refuse that many).
  */
@@ -135,18 +149,25 @@ function inbox() {
   let wake: (() => void) | null = null;
   let closed = false;
   return {
+    /** Set once more than backlogLimit events waited: the inbox then takes no more and ends. */
+    overflowed: false,
     add(event: DomainEventMessage) {
-      queued.push(event);
+      if (this.overflowed) return;
+      if (queued.length - head >= backlogLimit) {
+        this.overflowed = true;
+        queued.length = 0;
+        head = 0;
+      } else queued.push(event);
       wake?.();
     },
     close() {
       closed = true;
       wake?.();
     },
-    /** The next event, or null once closed. */
+    /** The next event, or null once closed or overflowed. */
     async take(): Promise<DomainEventMessage | null> {
       while (head === queued.length) {
-        if (closed) return null;
+        if (closed || this.overflowed) return null;
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
@@ -181,7 +202,7 @@ export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCur
     }
     const ownRealm = { type: 'USER' as const, id: subscriber.id };
     const events = inbox();
-    const listening = listenToRealms([realm, ownRealm], events.add);
+    const listening = listenToRealms([realm, ownRealm], (event) => events.add(event));
     let ended = false;
     let expiry: NodeJS.Timeout | undefined;
     void Promise.race([stop, subscriptionsEnd()]).then(() => {
@@ -230,7 +251,10 @@ export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCur
     }
     for (;;) {
       const received = await events.take();
-      if (!received) break;
+      if (!received) {
+        if (events.overflowed && !ended) await push({ end: tooFarBehind() });
+        break;
+      }
       // Only the followed realm's: the own realm's are never caught up on, and a revocation among them must end this.
       if (handedOver && isIn(received, realm) && !isAfter(received.cursor, handedOver)) continue;
       const current = await stillAllowed(received);
