@@ -89,7 +89,12 @@ function startFollower(): Follower {
       try {
         cursor = await endOfStream();
       } catch {
+        // The database is away: try again at the poll, unless nobody listens any more.
         await sleep(pollMs);
+        if (subscriberCount === 0) {
+          follower = null;
+          return;
+        }
       }
     }
     unread.clear();
