@@ -21,6 +21,7 @@ import { useRestReference, useRestReferencePreflight } from './rest/reference';
 import { restRoutes } from './rest/routes';
 import { useCalendarFeeds } from './modules/calendar/calendar-feed.http';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
+import { useEventStreamIds } from './modules/events/event.sse';
 import { fileStore } from './modules/uploads/file-store';
 import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
@@ -107,7 +108,13 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
-      return { viewer, requestId: requestIdOf(request), serverKey, origin: linkOrigin(request, initialContext) };
+      return {
+        viewer,
+        requestId: requestIdOf(request),
+        serverKey,
+        origin: linkOrigin(request, initialContext),
+        lastEventId: request.headers.get('last-event-id'),
+      };
     },
     plugins: [
       useRequestLogging(logger),
@@ -129,6 +136,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useAuthenticationChallenge(),
       // After authentication (the context) and before execution, on both APIs: a key belongs to its user.
       useIdempotencyKeys(logger),
+      // Server-sent realm events carry their cursor as the `id:` line, which a reconnecting client sends back.
+      useEventStreamIds(),
       // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.
       useErrorHandler(({ errors, context, phase }) => {
         // In the execution phase `context` is the execution arguments; the request is in their contextValue.

@@ -67,7 +67,7 @@ async function connectRedisOrExit(redisUrl: string, connections: Redis[]): Promi
 }
 /**
  * After start, a lost Redis is survivable: ioredis reconnects by itself, rate limits are counted locally meanwhile
- * (src/auth/rate-limit.ts warns once about that), and events of other instances are not heard. Its errors become one
+ * (src/auth/rate-limit.ts warns once about that), and events of other instances are heard at the log poll. Its errors become one
  * structured warning per outage (repeated attempts at debug level) instead of "[ioredis] Unhandled error event" lines.
  */
 function logRedisErrors(connection: Redis, role: string, consequence: string | null): void {
@@ -81,13 +81,13 @@ function logRedisErrors(connection: Redis, role: string, consequence: string | n
     failing = false;
   });
 }
-// Two Redis connections: one in subscriber mode for events from other instances, one for everything else.
+// Two Redis connections: one in subscriber mode for other instances' commit announcements, one for everything else.
 const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
 if (redis && redisSubscriber) {
   await connectRedisOrExit(config.redisUrl!, [redis, redisSubscriber]);
   logRedisErrors(redis, 'commands', null);
-  logRedisErrors(redisSubscriber, 'events', 'events of other instances are not delivered to subscribers here until it returns');
+  logRedisErrors(redisSubscriber, 'events', 'events of other instances reach subscribers here at the once-a-second poll of the event log until it returns');
   useRedisEventBus(redis, redisSubscriber);
 }
 const app = createApp({ config, database, serverKey, logger, redis });

@@ -1,12 +1,13 @@
 import { setMaxListeners } from 'node:events';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { type PubSub, Repeater, createPubSub } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { RealmType } from '../generated/prisma/enums';
+import { type EventCursor, endOfStream, readCommittedEvents } from './stream';
 
-/** A committed domain event as subscribers receive it (JSON-safe, so it can cross Redis). */
+/** A committed domain event as subscribers receive it, read from the committed-event log. */
 export interface DomainEventMessage {
   id: string;
+  /** The event's position in the log, `<txid>:<id>`: the token a subscriber resumes after. */
+  cursor: EventCursor;
   type: string;
   realmType: RealmType;
   realmId: number;
@@ -17,43 +18,167 @@ export interface DomainEventMessage {
   createdAt: string;
 }
 
-type Topics = { 'realm-event': [realmKey: string, event: DomainEventMessage] };
+type Realm = { type: RealmType; id: number };
+type Listener = (event: DomainEventMessage) => void;
 
-const realmKey = (realm: { type: RealmType; id: number }) => `${realm.type}:${realm.id}`;
+const realmKey = (realm: Realm) => `${realm.type}:${realm.id}`;
 
-/** Every subscriber of a realm listens on its topic, so a busy group has many listeners: not a leak to warn about. */
-function inProcessTarget() {
-  const target = new EventTarget();
-  setMaxListeners(0, target);
-  return target;
-}
-
-let bus: PubSub<Topics> = createPubSub<Topics>({ eventTarget: inProcessTarget() });
+/** The channel on which instances tell each other that events were committed (REDIS_URL). */
+export const commitsChannel = 'lectern:events-committed';
 
 /**
- * Carries committed events to GraphQL subscribers. In-process by default; with Redis every instance of a scaled-out
- * deployment hears events committed by the others. The clients must be connected before they are handed over:
- * a subscriber client that is still connecting loses the first events.
+ * How often the follower reads the log without being told of a commit: the safety net for commits it was not told
+ * of (another instance without Redis, a lost Redis message).
+ */
+const pollMs = 1000;
+/** A local commit whose events are not readable yet (an older transaction still runs) is looked for again this soon. */
+const unreadRetryMs = 15;
+/** ...for at most this long; after that the poll finds it. */
+const unreadRetryForMs = 5000;
+const batchSize = 500;
+
+const listeners = new Map<string, Set<Listener>>();
+let subscriberCount = 0;
+
+interface Follower {
+  ready: Promise<void>;
+  wake(): void;
+}
+let follower: Follower | null = null;
+/** Ids of events this process committed that the follower has not read yet, with when they were committed. */
+const unread = new Map<string, number>();
+
+function dispatch(events: DomainEventMessage[]) {
+  for (const event of events) {
+    unread.delete(event.id);
+    const heard = listeners.get(realmKey({ type: event.realmType, id: event.realmId }));
+    if (heard) for (const listener of heard) listener(event);
+  }
+}
+
+/**
+ * One follower of the committed log per process, running while anyone here listens: it reads from where it stands
+ * when woken (a local commit, a commit another instance announced over Redis, or the poll) and hands each event to
+ * the listeners of its realm, all of them sharing the one event object. It starts at the end of the log.
+ */
+function startFollower(): Follower {
+  let alarm: (() => void) | null = null;
+  let rung = false;
+  let timer: NodeJS.Timeout | undefined;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (rung) return resolve();
+      alarm = resolve;
+      timer = setTimeout(resolve, ms).unref();
+    }).then(() => {
+      clearTimeout(timer);
+      alarm = null;
+      rung = false;
+    });
+  let started!: () => void;
+  const self: Follower = {
+    ready: new Promise<void>((resolve) => (started = resolve)),
+    wake() {
+      rung = true;
+      alarm?.();
+    },
+  };
+  void (async () => {
+    let cursor: EventCursor | null = null;
+    while (cursor === null) {
+      try {
+        cursor = await endOfStream();
+      } catch {
+        // The database is away: try again at the poll, unless nobody listens any more.
+        await sleep(pollMs);
+        if (subscriberCount === 0) {
+          follower = null;
+          return;
+        }
+      }
+    }
+    unread.clear();
+    started();
+    for (;;) {
+      if (subscriberCount === 0) {
+        follower = null;
+        return;
+      }
+      let read = 0;
+      try {
+        const page = await readCommittedEvents(cursor, batchSize);
+        read = page.events.length;
+        cursor = page.cursor!;
+        dispatch(page.events);
+      } catch {
+        // The database is away: the poll tries again, and subscribers miss nothing, since the cursor stayed.
+      }
+      if (read === batchSize) continue;
+      const now = Date.now();
+      for (const [id, at] of unread) if (now - at > unreadRetryForMs) unread.delete(id);
+      await sleep(unread.size ? unreadRetryMs : pollMs);
+    }
+  })();
+  return self;
+}
+
+/**
+ * Hands every committed event of the realms to `listener`, from the moment this is called: `ready` resolves once the
+ * follower knows where it stands, so an event read by anyone after that reaches the listener too (resume relies on
+ * it to hand over from its catch-up without a gap). `stop` ends the listening.
+ */
+export function listenToRealms(realms: Realm[], listener: Listener): { ready: Promise<void>; stop(): void } {
+  const keys = [...new Set(realms.map(realmKey))];
+  for (const key of keys) {
+    let set = listeners.get(key);
+    if (!set) listeners.set(key, (set = new Set()));
+    set.add(listener);
+  }
+  subscriberCount++;
+  follower ??= startFollower();
+  let stopped = false;
+  return {
+    ready: follower.ready,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      subscriberCount--;
+      for (const key of keys) {
+        const set = listeners.get(key);
+        set?.delete(listener);
+        if (set?.size === 0) listeners.delete(key);
+      }
+    },
+  };
+}
+
+let announceToOthers: (() => void) | null = null;
+
+/**
+ * With Redis, instances announce their commits to each other, so each follower reads the log at once rather than at
+ * its next poll. The subscriber client must be connected before it is handed over.
  */
 export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
-  // The event target waits for neither (un)subscribing nor publishing: one that meets a closing connection (at
-  // shutdown, or while Redis is away) would be an unhandled rejection, which ends the process. Failures need no
-  // handling here: ioredis resubscribes on reconnect, and a live event missed is what Redis pub/sub promises anyway.
-  const subscriber = {
-    on: (event: 'message', listener: (channel: string, message: string) => void) => subscribeClient.on(event, listener),
-    subscribe: (channel: string) => subscribeClient.subscribe(channel).catch(() => undefined),
-    unsubscribe: (channel: string) => subscribeClient.unsubscribe(channel).catch(() => undefined),
-  };
-  const publisher = { publish: (channel: string, message: string) => publishClient.publish(channel, message).catch(() => undefined) };
-  const eventTarget = createRedisEventTarget({ publishClient: publisher as unknown as Redis, subscribeClient: subscriber as unknown as Redis });
-  bus = createPubSub<Topics>({ eventTarget });
+  // Neither failure needs handling: ioredis resubscribes on reconnect, and a lost announcement only delays delivery
+  // until the next poll. An unhandled rejection from a closing connection would end the process.
+  subscribeClient.subscribe(commitsChannel).catch(() => undefined);
+  subscribeClient.on('message', (channel) => {
+    if (channel === commitsChannel) follower?.wake();
+  });
+  announceToOthers = () => void publishClient.publish(commitsChannel, '').catch(() => undefined);
 }
 
 const localCommits = new EventTarget();
+setMaxListeners(0, localCommits);
 
-export function publishEvents(events: readonly DomainEventMessage[]) {
-  for (const event of events) bus.publish('realm-event', realmKey({ type: event.realmType, id: event.realmId }), event);
-  if (events.length) localCommits.dispatchEvent(new Event('commit'));
+/** Tells the followers of every instance that this process committed the events with these ids. */
+export function announceCommit(eventIds: readonly string[]) {
+  if (eventIds.length === 0) return;
+  const now = Date.now();
+  if (follower) for (const id of eventIds) unread.set(id, now);
+  follower?.wake();
+  announceToOthers?.();
+  localCommits.dispatchEvent(new Event('commit'));
 }
 
 /** Calls `listener` whenever this process commits domain events (webhook delivery wakes on it); returns the unsubscribe. */
@@ -69,10 +194,8 @@ function stopSignal() {
 }
 let stopped = stopSignal();
 
-/** Follows a realm's events until the subscriber leaves or the server stops. */
-export function subscribeToRealm(realm: { type: RealmType; id: number }) {
-  return Repeater.race([bus.subscribe('realm-event', realmKey(realm)), stopped.promise]);
-}
+/** Resolves when the server stops (endSubscriptions): every subscription then ends. */
+export const subscriptionsEnd = () => stopped.promise;
 
 /**
  * Ends every subscription, so that server-sent event streams complete and a stopping server is not held open by

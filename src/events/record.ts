@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RealmRef } from '../auth/realms';
 import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
-import { type DomainEventMessage, publishEvents } from './bus';
+import { announceCommit } from './bus';
 import { type EventKind, assertCatalogued } from './catalogue';
 
 export interface DomainEventInput<Data> {
@@ -14,7 +14,8 @@ export interface DomainEventInput<Data> {
   data?: Data;
 }
 
-const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, DomainEventMessage[]>();
+/** The ids of the events each open write transaction recorded, announced once it commits. */
+const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, string[]>();
 const tasksAfterCommit = new WeakMap<Prisma.TransactionClient, (() => Promise<void>)[]>();
 
 /**
@@ -39,11 +40,11 @@ export function joinWriteTransactions<T>(hook: TransactionHook, run: () => T): T
 }
 
 /**
- * Runs a write in one transaction and, once it has committed, publishes the events it recorded to subscribers.
- * Events of a rolled-back write are never published, and never stored.
+ * Runs a write in one transaction and, once it has committed, announces the events it recorded, so the followers of
+ * the log (subscriptions, webhooks) read them at once. Events of a rolled-back write are never stored.
  */
 export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  const recorded: DomainEventMessage[] = [];
+  const recorded: string[] = [];
   const tasks: (() => Promise<void>)[] = [];
   const hook = transactionHooks.getStore();
   const result = await db().$transaction(async (tx) => {
@@ -53,7 +54,7 @@ export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) =
     await hook?.(tx);
     return value;
   });
-  publishEvents(recorded);
+  announceCommit(recorded);
   for (const task of tasks) await task().catch(() => {});
   return result;
 }
@@ -82,16 +83,7 @@ export async function recordEvent<Data extends Prisma.InputJsonObject>(
       schoolId: event.scope.schoolId,
       data: event.data ?? {},
     },
+    select: { id: true },
   });
-  recorded.push({
-    id: String(row.id),
-    type: row.type,
-    realmType: row.realmType,
-    realmId: row.realmId,
-    objectId: row.objectId,
-    actorId: row.actorId,
-    districtId: row.districtId,
-    schoolId: row.schoolId,
-    createdAt: row.createdAt.toISOString(),
-  });
+  recorded.push(String(row.id));
 }

@@ -17,6 +17,8 @@ export interface Context {
   serverKey: Buffer;
   /** The base URL links start with (PUBLIC_URL, or the request's vouched-for origin), such as an upload's location. */
   origin: string;
+  /** The `Last-Event-ID` header of a server-sent events request: where a reconnecting subscriber resumes. */
+  lastEventId?: string | null;
   /**
    * The raw request body of a `/v1` route that streams it (`PUT /v1/upload/{id}`), handed over by the REST facade;
    * absent on /graphql, whose body is the operation.

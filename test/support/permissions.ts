@@ -1,6 +1,7 @@
 import { Kind, type OperationDefinitionNode, parse } from 'graphql';
 import type { RealmRef } from '../../src/auth/realms';
-import { publishEvents } from '../../src/events/bus';
+import { db } from '../../src/db/database';
+import { announceCommit } from '../../src/events/bus';
 import type { RealmType } from '../../src/generated/prisma/enums';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { subscriptionActivity } from '../../src/modules/events/event.quota';
@@ -184,8 +185,11 @@ async function prepareSubscription<F>(entry: GraphQLCase<F>, fixture: Fixture<F>
     });
     const first = firstEvent(response);
     if ((await Promise.race([listening, first.then(() => 'answered' as const)])) === 'listening') {
-      publishEvents([{ id: '0', type: 'group.update', realmType: realm.type, realmId: Number(realm.id), objectId: Number(realm.id),
-        actorId: null, districtId: fixture.district.id, schoolId: null, createdAt: new Date().toISOString() }]);
+      const [{ id }] = await db().$queryRaw<{ id: string }[]>`
+        INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "districtId")
+        VALUES ('group.update', ${realm.type}::"RealmType", ${Number(realm.id)}, ${Number(realm.id)}, ${fixture.district.id})
+        RETURNING id::text`;
+      announceCommit([id]);
     }
     const event = await first;
     const error = event?.errors?.[0];

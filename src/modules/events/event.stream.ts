@@ -2,10 +2,12 @@ import type { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import { realmVerdict } from '../../auth/policy';
 import { type RealmFacts, type RealmRef, accessTo, knownRealm, realmNoun } from '../../auth/realms';
-import { type Viewer, currentViewer } from '../../auth/viewer';
+import { type Credential, type CurrentViewer, type Viewer, currentViewer, currentViewers } from '../../auth/viewer';
 import { httpError } from '../../core/errors';
-import { type DomainEventMessage, subscribeToRealm } from '../../events/bus';
+import { db } from '../../db/database';
+import { type DomainEventMessage, listenToRealms, subscriptionsEnd } from '../../events/bus';
 import { eventKind } from '../../events/catalogue';
+import { type EventCursor, isAfter, readCommittedEvents } from '../../events/stream';
 import { credentialKey, subscriptionActivity, takeSubscriptionSlot, tooManySubscriptions } from './event.quota';
 
 /** What a realm subscription carries: a committed event to send, or the error it ends with. */
@@ -43,17 +45,70 @@ async function mayRead(viewer: Viewer, realm: RealmRef, event: DomainEventMessag
   return (await realmVerdict(viewer, realm, 'read')) === 'allow';
 }
 
+/** The subscribers of a realm re-checked for one event, gathered over one turn of the event loop. */
+interface CheckBatch {
+  credentials: Credential[];
+  started: boolean;
+  found: Promise<Map<Credential, CurrentViewer | null>>;
+}
+const checksAtEvent = new WeakMap<DomainEventMessage, CheckBatch>();
+
+/** The subscribers' current viewers; for a group, with their membership of it, in one more statement for them all. */
+async function loadCurrentViewers(credentials: Credential[], realm: RealmRef) {
+  const found = await currentViewers(credentials);
+  if (realm.type === 'GROUP') {
+    const viewers = [...found.values()].filter((current) => current !== null);
+    const rows = await db().groupMembership.findMany({
+      where: { groupId: realm.id, userId: { in: [...new Set(viewers.map(({ viewer }) => viewer.id))] } },
+      select: { userId: true, admin: true },
+    });
+    const admin = new Map(rows.map((row) => [row.userId, row.admin]));
+    for (const { viewer } of viewers) {
+      const role = admin.get(viewer.id);
+      viewer.useGroupMemberships(role === undefined ? new Map() : new Map([[realm.id, role]]));
+    }
+  }
+  return found;
+}
+
+/**
+ * The subscriber's viewer as the database has it now. For an event, every subscriber here re-checked for it in the
+ * same turn of the event loop is looked up together: a group with 10,000 subscribers costs a few statements per
+ * event, not two per subscriber.
+ */
+function freshViewer(subscriber: Viewer, realm: RealmRef, event: DomainEventMessage | null): Promise<CurrentViewer | null> {
+  if (!event) return currentViewer(subscriber.credential);
+  let batch = checksAtEvent.get(event);
+  if (!batch || batch.started) {
+    const credentials: Credential[] = [];
+    const gathering: CheckBatch = {
+      credentials,
+      started: false,
+      found: new Promise((resolve, reject) =>
+        setImmediate(() => {
+          gathering.started = true;
+          loadCurrentViewers(credentials, realm).then(resolve, reject);
+        }),
+      ),
+    };
+    batch = gathering;
+    checksAtEvent.set(event, batch);
+  }
+  batch.credentials.push(subscriber.credential);
+  return batch.found.then((found) => found.get(subscriber.credential) ?? null);
+}
+
 /**
  * Checks the subscriber's access as it is now, never as the subscription's own (memoising) viewer remembers it:
- * the credential and its user in one statement, then the realm's access rule with fresh memberships or enrollments
- * (one more statement for a group or section). The error to end with, or the credential's expiry.
+ * the credential and its user, then the realm's access rule with fresh memberships or enrollments (for an event,
+ * looked up with the other subscribers', freshViewer). The error to end with, or the credential's expiry.
  */
 async function recheck(
   subscriber: Viewer,
   realm: RealmRef,
   event: DomainEventMessage | null,
 ): Promise<{ end: GraphQLError } | { expiresAt: Date | null; viewer: Viewer }> {
-  const current = await currentViewer(subscriber.credential);
+  const current = await freshViewer(subscriber, realm, event);
   if (!current) return { end: credentialRevoked() };
   if (!(await mayRead(current.viewer, realm, event))) return { end: realmAccessLost(realm) };
   return { expiresAt: current.expiresAt, viewer: current.viewer };
@@ -67,13 +122,77 @@ async function hears(viewer: Viewer, realm: RealmRef, event: DomainEventMessage)
 
 const isIn = (event: DomainEventMessage, realm: RealmRef) => event.realmType === realm.type && event.realmId === realm.id;
 
+/** Events a resuming subscriber catches up on per read of the log; its access is checked once per page. */
+const catchUpPage = 100;
+
+/**
+ * Live events a subscription may hold for a client that does not take them (a stalled reader, a long catch-up under
+ * heavy traffic). Beyond it the subscription ends with TOO_FAR_BEHIND rather than holding memory without bound; the
+ * client resumes from the last event it received and misses nothing.
+ */
+export const backlogLimit = 1000;
+
+const tooFarBehind = () =>
+  httpError(
+    503,
+    'TOO_FAR_BEHIND',
+    `This subscription fell more than ${backlogLimit} events behind: subscribe again with \`after\` (or Last-Event-ID) set to the cursor of the last event received`,
+  );
+
+/**
+ * Events handed to one subscription as the log follower reads them, kept until the subscription takes them (a
+ * subscriber catching up falls behind the live events for a while; Repeater's own queue would refuse that many).
+ */
+function inbox() {
+  const queued: DomainEventMessage[] = [];
+  let head = 0;
+  let wake: (() => void) | null = null;
+  let closed = false;
+  return {
+    /** Set once more than backlogLimit events waited: the inbox then takes no more and ends. */
+    overflowed: false,
+    add(event: DomainEventMessage) {
+      if (this.overflowed) return;
+      if (queued.length - head >= backlogLimit) {
+        this.overflowed = true;
+        queued.length = 0;
+        head = 0;
+      } else queued.push(event);
+      wake?.();
+    },
+    close() {
+      closed = true;
+      wake?.();
+    },
+    /** The next event, or null once closed or overflowed. */
+    async take(): Promise<DomainEventMessage | null> {
+      while (head === queued.length) {
+        if (closed || this.overflowed) return null;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const event = queued[head++]!;
+      if (head === queued.length) {
+        queued.length = 0;
+        head = 0;
+      }
+      return event;
+    },
+  };
+}
+
 /**
  * A realm's committed events for one subscriber, each sent only after the subscriber's current access allowed it.
  * The subscription also hears the subscriber's own user realm, where revoking a credential is recorded, so a
- * revocation on any instance (the bus carries it) ends it at once; a bearer token's expiry ends it by a timer; an
+ * revocation on any instance ends it as soon as the log is read there; a bearer token's expiry ends it by a timer; an
  * event the subscriber may no longer read ends it instead of being sent. Each end carries its reason as an error.
+ *
+ * With `after` (a position in the log, checked by the caller), the subscriber first catches up on the realm's events
+ * after it, read from the log with the same access rules, then goes on with live ones. It listens before catching
+ * up, and drops the live events the catch-up already sent (at or before the last position it read): no gap, no
+ * duplicate.
  */
-export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Delivery> {
+export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCursor | null = null): Repeater<Delivery> {
   return new Repeater<Delivery>(async (push, stop) => {
     const slot = takeSubscriptionSlot(subscriber.credential);
     if (!slot) {
@@ -82,13 +201,17 @@ export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Deliv
       return;
     }
     const ownRealm = { type: 'USER' as const, id: subscriber.id };
-    const ownRealmFollowed = realm.type === ownRealm.type && realm.id === ownRealm.id;
-    const events = Repeater.merge(ownRealmFollowed ? [subscribeToRealm(realm)] : [subscribeToRealm(realm), subscribeToRealm(ownRealm)]);
+    const events = inbox();
+    const listening = listenToRealms([realm, ownRealm], (event) => events.add(event));
+    let ended = false;
     let expiry: NodeJS.Timeout | undefined;
-    void stop.then(() => {
+    void Promise.race([stop, subscriptionsEnd()]).then(() => {
+      ended = true;
       clearTimeout(expiry);
       slot.release();
-      void events.return();
+      listening.stop();
+      events.close();
+      stop();
     });
 
     /** The subscriber as they are now, while the subscription goes on; when not, it has ended with its reason. */
@@ -108,16 +231,35 @@ export function followRealm(subscriber: Viewer, realm: RealmRef): Repeater<Deliv
     };
 
     // Listen first, then check: a revocation committed in between is heard rather than missed.
-    let next = events.next();
+    await listening.ready;
     if (!(await stillAllowed(null))) return;
     subscriptionActivity.emit('listening', credentialKey(subscriber.credential));
+    let handedOver = after;
+    if (after) {
+      for (;;) {
+        const page = await readCommittedEvents(handedOver, catchUpPage, undefined, realm);
+        if (ended || page.events.length === 0) break;
+        // Access as it is now governs missed events exactly as live ones: one check covers the page.
+        const current = await stillAllowed(null);
+        if (!current) return;
+        for (const event of page.events) {
+          if (await hears(current, realm, event)) await push({ event });
+          if (ended) return;
+        }
+        handedOver = page.cursor;
+      }
+    }
     for (;;) {
-      const received = await next;
-      if (received.done) break;
-      const current = await stillAllowed(received.value);
+      const received = await events.take();
+      if (!received) {
+        if (events.overflowed && !ended) await push({ end: tooFarBehind() });
+        break;
+      }
+      // Only the followed realm's: the own realm's are never caught up on, and a revocation among them must end this.
+      if (handedOver && isIn(received, realm) && !isAfter(received.cursor, handedOver)) continue;
+      const current = await stillAllowed(received);
       if (!current) return;
-      if (isIn(received.value, realm) && (await hears(current, realm, received.value))) await push({ event: received.value });
-      next = events.next();
+      if (isIn(received, realm) && (await hears(current, realm, received))) await push({ event: received });
     }
     stop();
   });

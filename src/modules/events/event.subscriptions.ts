@@ -1,25 +1,46 @@
 import { verdictOf } from '../../auth/policy';
-import { httpError } from '../../core/errors';
+import { httpError, invalidArgument } from '../../core/errors';
+import { isStreamPosition, positionOf } from '../../events/stream';
 import { builder } from '../../graphql/builder';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { eventPolicy } from './event.policy';
+import { markDelivered } from './event.sse';
 import { type Delivery, followRealm } from './event.stream';
 import { DomainEventType } from './event.type';
+
+/** The resume token, checked: it must name an event of this server's log (events are kept, so any one does). */
+async function resumePosition(token: string | null | undefined, source: string): Promise<string | null> {
+  if (token === null || token === undefined || token === '') return null;
+  if (!positionOf(token)) throw invalidArgument(source, 'must be the cursor of an event this subscription delivered, as `<txid>:<id>`');
+  if (!(await isStreamPosition(token))) throw invalidArgument(source, 'names no event of this server\'s event log');
+  return token;
+}
 
 builder.subscriptionField('realmEvents', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: DomainEventType,
-    description: 'Changes in a realm the viewer may read, as they are committed.',
-    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm to follow.' }) },
-    subscribe: async (_root, args, { viewer }) => {
+    description:
+      'Changes in a realm the viewer may read, as they are committed. With `after` (or, over server-sent events, the ' +
+      '`Last-Event-ID` header), first every event of the realm after that cursor, then live ones: a client that ' +
+      'reconnects with the cursor of the last event it received misses none and receives none twice.',
+    args: {
+      realm: t.arg({ type: RealmInput, required: true, description: 'The realm to follow.' }),
+      after: t.arg.string({
+        required: false,
+        description: 'Resume after this event: the `cursor` of the last event received. Overrides `Last-Event-ID`.',
+      }),
+    },
+    subscribe: async (_root, args, { viewer, lastEventId }) => {
       const realm = realmRef(args.realm);
       const verdict = await verdictOf(viewer, eventPolicy, 'subscribe', realm);
       if (verdict === 'hide') throw httpError(404, 'NOT_FOUND', 'No such realm');
       if (verdict !== 'allow') throw httpError(403, 'FORBIDDEN', verdict.forbid);
-      return followRealm(viewer, realm);
+      const after = args.after ? await resumePosition(args.after, 'after') : await resumePosition(lastEventId, 'Last-Event-ID');
+      return followRealm(viewer, realm, after);
     },
-    resolve: (delivery: Delivery) => {
+    resolve: (delivery: Delivery, _args, context) => {
       if ('end' in delivery) throw delivery.end;
+      markDelivered(context, delivery.event.cursor);
       return delivery.event;
     },
   }),

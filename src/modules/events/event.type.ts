@@ -6,6 +6,11 @@ export const DomainEventType = builder.objectRef<DomainEventMessage>('DomainEven
   description: 'Something that changed: a create, update or delete recorded with the change itself.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Position in the event stream; later events have larger ids.' }),
+    cursor: t.exposeString('cursor', {
+      description:
+        'Position in the committed-event log: resume after this event with `realmEvents(after:)`, or over ' +
+        'server-sent events with `Last-Event-ID` (it is also the `id:` line of the event).',
+    }),
     type: t.exposeString('type', { description: 'What happened, as `<resource>.<action>` (for example `group.update`).' }),
     realmType: t.expose('realmType', { type: RealmTypeEnum, description: 'Kind of realm the change happened in.' }),
     realmId: t.exposeID('realmId', { description: 'Id of that realm.' }),
