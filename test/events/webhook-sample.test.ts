@@ -141,7 +141,7 @@ describe('sendSampleEvent', () => {
 
   it('names an unknown trigger in a typed error, and sends nothing', async () => {
     const target = await newTarget('/unknown-trigger');
-    for (const trigger of ['grade_item', 'trigger_target', 'nope']) {
+    for (const trigger of ['report_card', 'trigger_target', 'nope']) {
       expect((await admin(send, { targetId: target.id, trigger })).data.sendSampleEvent).toEqual({
         __typename: 'UnknownTriggerError', trigger, message: `The trigger with name ${trigger} does not exist`,
       });

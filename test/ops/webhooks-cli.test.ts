@@ -237,7 +237,7 @@ describe('lectern webhooks send-sample', () => {
 
     // Unknown trigger, operation or target: a message and exit 2.
     const mistakes: [string[], string][] = [
-      [['--target', target.id, '--trigger', 'grade_item'], 'The trigger with name grade_item does not exist'],
+      [['--target', target.id, '--trigger', 'report_card'], 'The trigger with name report_card does not exist'],
       [['--target', target.id, '--trigger', 'user', '--operation', 'delete'], 'operation: must be one of the trigger\'s operations: create'],
       [['--target', '999999', '--trigger', 'group'], 'TriggerTarget 999999 was not found'],
     ];

@@ -131,7 +131,7 @@ describe('trigger subscriptions', () => {
     const answer = await as.admin.put('/triggers/subscriptions', {
       subscription: [
         { target_id: target, trigger: 'group', subscribed: 1, include_object: 1 },
-        { target_id: String(target), trigger: 'grade_item', subscribed: '1' },
+        { target_id: String(target), trigger: 'report_card', subscribed: '1' },
         { target_id: target, trigger: 'blog_post', subscribed: 1, version: 'v1' },
         { target_id: target, trigger: 'invite', subscribed: 1, version: 'v2' },
         { target_id: 999999999, trigger: 'group', subscribed: 1 },
@@ -142,8 +142,8 @@ describe('trigger subscriptions', () => {
     expect(answer.json).toEqual({
       subscription: [
         { item: { target_id: target, trigger: 'group', version: 'v1', subscribed: 1, target_url: url, include_object: 1 }, status: 200 },
-        { item: { target_id: target, trigger: 'grade_item', version: 'v1', subscribed: 1, target_url: url, include_object: 0 }, status: 400,
-          message: 'The trigger with name grade_item does not exist' },
+        { item: { target_id: target, trigger: 'report_card', version: 'v1', subscribed: 1, target_url: url, include_object: 0 }, status: 400,
+          message: 'The trigger with name report_card does not exist' },
         { item: { target_id: target, trigger: 'blog_post', version: 'v1', subscribed: 1, target_url: url, include_object: 0 }, status: 200 },
         { item: { target_id: target, trigger: 'invite', version: 'v2', subscribed: 1, target_url: url, include_object: 0 }, status: 400,
           message: 'version: only version v1 is supported' },
@@ -211,10 +211,10 @@ describe('GraphQL', () => {
     const names = answer.data.triggers.map((trigger: { name: string }) => trigger.name);
     expect(names).toEqual([
       'school', 'building', 'user', 'section', 'enrollment', 'group', 'group_member', 'blog_post', 'invite', 'friend_request',
-      'calendar_event', 'page', 'album', 'album_content', 'album_comment', 'web_package',
+      'calendar_event', 'page', 'album', 'album_content', 'album_comment', 'web_package', 'grade_item', 'grades',
     ]);
     expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'group').operations).toEqual(['create', 'update', 'delete']);
-    expect(names).not.toContain('grade_item');
+    expect(names).not.toContain('report_card');
   });
 
   it('creates a target with a Standard Webhooks secret and rotates it', async () => {
