@@ -1,0 +1,4 @@
+import './grading-scale.type';
+import './grading-category.type';
+import './grading-category.queries';
+import './grading-category.mutations';
