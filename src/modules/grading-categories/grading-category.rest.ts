@@ -31,7 +31,6 @@ const core = (category: Category) => ({
   delta: category.delta,
   calculation_type: calculationTypes[category.calculation],
   default_max_points: category.defaultMaxPoints,
-  drop_lowest: category.dropLowest,
 });
 const scaleOf = (category: Category) => Number(category.defaultGradingScale?.id ?? 0);
 
@@ -64,32 +63,27 @@ export const categoryUpdateWire = z
   })
   .meta({ id: 'GradingCategoryUpdate', description: 'A grading category as an update answers it (spec 4.3, update).' });
 
-const failedItem = {
-  response_code: z.int().describe('400 invalid, 403 refused, 404 not a category of the section'),
-  message: z.string().describe('Why the item was not written.'),
-};
+/**
+ * One item of a bulk result: on success the category's members, on failure `message` (and, for an update, the id as
+ * sent). One object with optional members rather than a union, so that XML readers type every member the same way.
+ */
+const resultItem = (idType: z.ZodType, success: number) =>
+  z.object({
+    id: idType.optional().describe('The category\'s id; on a failed update item, the id as sent; absent on a failed create item.'),
+    response_code: z.int().describe(`${success} written; 400 invalid, 403 refused, 404 not a category of the section`),
+    message: z.string().optional().describe('Why the item was not written.'),
+    ...Object.fromEntries(Object.entries(categoryCore).map(([name, schema]) => [name, schema.optional()])),
+    default_grading_scale: scaleId.optional(),
+    weight: z.int().optional(),
+  });
 
 /** Create results spell the id as a string and the scale `default_grading_scale`, as the platform does. */
 export const createResultsWire = z
-  .object({
-    grading_category: z.array(
-      z.union([
-        z.object({ id: z.string(), response_code: z.literal(200), ...categoryCore, default_grading_scale: scaleId, weight: z.int() }),
-        z.object(failedItem),
-      ]),
-    ),
-  })
+  .object({ grading_category: z.array(resultItem(z.string(), 200)) })
   .meta({ id: 'GradingCategoryCreateResults', description: 'Per-item results of a bulk create (spec 4.3).' });
 
 export const updateResultsWire = z
-  .object({
-    grading_category: z.array(
-      z.union([
-        z.object({ id: z.int(), response_code: z.literal(204), ...categoryCore, default_grading_scale: scaleId, weight: z.int() }),
-        z.object({ id: z.union([z.int(), z.string()]).optional().describe('The id as sent.'), ...failedItem }),
-      ]),
-    ),
-  })
+  .object({ grading_category: z.array(resultItem(z.union([z.int(), z.string()]), 204)) })
   .meta({ id: 'GradingCategoryUpdateResults', description: 'Per-item results of a bulk update (spec 4.3).' });
 
 const int32 = (input: string): WireField => ({
@@ -212,10 +206,10 @@ function withWireFailures(route: RestRoute): RestRoute {
       input.items.forEach((item, at) => {
         const answer = written[at]!;
         // A failed update item says which id it was about.
-        answers[item.index] = answer.id === undefined && (typeof item.id === 'string' || typeof item.id === 'number') ? { id: item.id, ...answer } : answer;
+        answers[item.index] = answer.id === undefined && (typeof item.id === 'string' || Number.isSafeInteger(item.id)) ? { id: item.id, ...answer } : answer;
       });
       for (const failure of input.failures) {
-        answers[failure.index] = { ...(typeof failure.id === 'string' || typeof failure.id === 'number' ? { id: failure.id } : {}), response_code: 400, message: failure.message };
+        answers[failure.index] = { ...(typeof failure.id === 'string' || Number.isSafeInteger(failure.id) ? { id: failure.id } : {}), response_code: 400, message: failure.message };
       }
       const codes = new Set(answers.map((answer) => answer.response_code));
       return { ...outcome, status: codes.size > 1 ? 207 : 200, body: { grading_category: answers } };
@@ -237,7 +231,7 @@ export const gradingCategoryRoutes = [
       [RestCategory],
     ),
     variables: (request) => ({ sectionId: String(sectionOf(request)) }),
-    shape: (category) => ({ id: Number(category.id), ...core(category), default_grading_scale_id: scaleOf(category) }),
+    shape: (category) => ({ id: Number(category.id), ...core(category), default_grading_scale_id: scaleOf(category), drop_lowest: category.dropLowest }),
   }),
   viewRoute({
     path: '/[realm]/grading_categories/{id}',
@@ -253,6 +247,7 @@ export const gradingCategoryRoutes = [
       id: Number(category.id),
       ...core(category),
       default_grading_scale_id: scaleOf(category),
+      drop_lowest: category.dropLowest,
       weight: category.weight,
       realm: 'section' as const,
       realm_id: category.section.id,
@@ -284,6 +279,7 @@ export const gradingCategoryRoutes = [
                 response_code: 200 as const,
                 ...core(result.category),
                 default_grading_scale: scaleOf(result.category),
+                drop_lowest: result.category.dropLowest,
                 weight: result.category.weight,
               }
             : { response_code: result.code, message: messageOf(result, itemBody) },
@@ -317,6 +313,7 @@ export const gradingCategoryRoutes = [
                 response_code: 204 as const,
                 ...core(result.category),
                 default_grading_scale: scaleOf(result.category),
+                drop_lowest: result.category.dropLowest,
                 weight: result.category.weight,
               }
             : { response_code: result.code, message: messageOf(result, changeBody) },
@@ -342,6 +339,7 @@ export const gradingCategoryRoutes = [
       id: Number(category.id),
       ...core(category),
       default_grading_scale: scaleOf(category),
+      drop_lowest: category.dropLowest,
       weight: category.weight,
       realm: 'section' as const,
       realm_id: category.section.id,
