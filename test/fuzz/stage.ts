@@ -61,6 +61,8 @@ async function createStage(server: TestServer): Promise<Stage> {
   const pages = stageRealmTypes.map((type) => (type === 'SECTION' ? sectionPage : groupPage));
   const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id }, select: { id: true } });
   const gradingGroup = await createGradingGroup(section.id, enrollments.map((enrollment) => enrollment.id));
+  const gradingScale = await db().gradingScale.create({ data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'A', minimum: 0 }] } });
+  const gradingCategory = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Homework', defaultGradingScaleId: gradingScale.id } });
   // Albums live in groups and sections: the group's stands in for the realms that have none (their paths are 403).
   const groupAlbum = await createAlbum({ type: 'GROUP', id: open.id }, { settingMemberPost: true });
   const sectionAlbum = await createAlbum({ type: 'SECTION', id: section.id });
@@ -115,6 +117,8 @@ async function createStage(server: TestServer): Promise<Stage> {
     page: pages.map((page) => page.id),
     enrollment: enrollments.map((enrollment) => enrollment.id),
     gradinggroup: [gradingGroup.id],
+    gradingcategory: [gradingCategory.id],
+    gradingscale: [gradingScale.id],
     album: albums.map((album) => album.id),
     content: albums.map((album) => items.get(album.id)!.id),
     comment: albums.map((album) => comments.get(items.get(album.id)!.id)!.id),

@@ -20,7 +20,7 @@ import { z } from 'zod';
 // `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
 const objectKinds = [
   'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'page', 'category', 'credential', 'realm', 'self', 'invite',
-  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload', 'target',
+  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload', 'target', 'gradingcategory', 'gradingscale',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
@@ -33,6 +33,9 @@ const kindOfMember: Record<string, ObjectKind> = {
   assignees: 'enrollment',
   assigneeIds: 'enrollment',
   gradingGroupIds: 'gradinggroup',
+  default_grading_scale: 'gradingscale',
+  default_grading_scale_id: 'gradingscale',
+  defaultGradingScaleId: 'gradingscale',
 };
 
 /**
