@@ -100,6 +100,20 @@ describe('bulk create (POST /sections/{id}/grading_categories)', () => {
     expect(flat.json.grading_category).toEqual([expect.objectContaining({ response_code: 200, title: 'Flat', weight: 5 })]);
     const wrapped = await teacher.post(base(), { grading_category: { title: 'Wrapped' } });
     expect(wrapped.json.grading_category).toEqual([expect.objectContaining({ response_code: 200, title: 'Wrapped' })]);
+    const listed = await teacher.post(base(), { grading_categories: [{ title: 'Listed' }, 'not a category'] });
+    expect(listed.status).toBe(207);
+    expect(listed.json.grading_category).toEqual([
+      expect.objectContaining({ response_code: 200, title: 'Listed' }),
+      { response_code: 400, message: 'grading_category: must be an object' },
+    ]);
+  });
+
+  it('takes at most 200 items (400 for the whole request), writing nothing', async () => {
+    const teacher = await clients.rest(w.teacher);
+    await expectNothingWritten(async () => {
+      const response = await teacher.post(base(), { grading_categories: { grading_category: Array.from({ length: 201 }, () => ({ title: 'x' })) } });
+      expect([response.status, response.json.error]).toEqual([400, 'grading_categories/grading_category: must list at most 200 categories']);
+    });
   });
 
   it('reads XML, one item or many, and answers in XML', async () => {

@@ -3,6 +3,7 @@ import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
 import { type RestRequest, type RestRoute, bulkRoute, deleteRoute, listRoute, viewRoute } from '../../rest/route';
 import { type WireBody, type WireField, type WireShape, WireInputError, id, integer, oneOf, text, wireBody, withExamples } from '../../rest/wire-body';
+import { maxCategoryItems } from './grading-category.validation';
 
 const RestCategory = graphql(`
   fragment RestGradingCategory on GradingCategory @_unmask {
@@ -128,12 +129,13 @@ const asList = (value: unknown): unknown[] => (value === '' || value === null ? 
 
 /**
  * The items of a bulk body: `{"grading_categories": {"grading_category": [...]}}` as documented, or
- * `{"grading_category": ...}`, or one flat category.
+ * `{"grading_categories": [...]}`, `{"grading_category": ...}`, or one flat category.
  */
 function itemsOf(body: Record<string, unknown>): unknown[] {
   if (Object.hasOwn(body, 'grading_categories')) {
     const wrapper = body.grading_categories;
     if (wrapper === '' || wrapper === null) return [];
+    if (Array.isArray(wrapper)) return wrapper;
     if (!isObject(wrapper) || !Object.hasOwn(wrapper, 'grading_category')) throw new WireInputError('grading_categories/grading_category', 'is required');
     return asList(wrapper.grading_category);
   }
@@ -157,6 +159,7 @@ function bulkBody(item: WireBody): WireBody {
   return {
     decode(body): Record<string, unknown> {
       const raw = itemsOf(body);
+      if (raw.length > maxCategoryItems) throw new WireInputError('grading_categories/grading_category', `must list at most ${maxCategoryItems} categories`);
       const decoded: BulkInput = { items: [], failures: [], count: raw.length };
       raw.forEach((value, index) => {
         const fields = value === '' ? {} : value;
@@ -195,7 +198,9 @@ const messageOf = (result: ItemResult, body: WireBody) =>
  * A bulk route whose items that the wire could not read are answered in their places, beside the service's results:
  * 200 while every item has the same code, 207 when they differ.
  */
-function withWireFailures(route: RestRoute): RestRoute {
+function withWireFailures(route: RestRoute, { echoId }: { echoId: boolean }): RestRoute {
+  // A failed update item says which id it was about, as the client sent it.
+  const idOf = (id: unknown) => (echoId && (typeof id === 'string' || Number.isSafeInteger(id)) ? { id: id as string | number } : {});
   return {
     ...route,
     respond(result, request, link) {
@@ -205,12 +210,9 @@ function withWireFailures(route: RestRoute): RestRoute {
       const answers: Record<string, unknown>[] = new Array(input.count);
       input.items.forEach((item, at) => {
         const answer = written[at]!;
-        // A failed update item says which id it was about.
-        answers[item.index] = answer.id === undefined && (typeof item.id === 'string' || Number.isSafeInteger(item.id)) ? { id: item.id, ...answer } : answer;
+        answers[item.index] = answer.id === undefined ? { ...idOf(item.id), ...answer } : answer;
       });
-      for (const failure of input.failures) {
-        answers[failure.index] = { ...(typeof failure.id === 'string' || Number.isSafeInteger(failure.id) ? { id: failure.id } : {}), response_code: 400, message: failure.message };
-      }
+      for (const failure of input.failures) answers[failure.index] = { ...idOf(failure.id), response_code: 400, message: failure.message };
       const codes = new Set(answers.map((answer) => answer.response_code));
       return { ...outcome, status: codes.size > 1 ? 207 : 200, body: { grading_category: answers } };
     },
@@ -286,6 +288,7 @@ export const gradingCategoryRoutes = [
         ),
       }),
     }),
+    { echoId: false },
   ),
   withWireFailures(
     bulkRoute('PUT', {
@@ -320,6 +323,7 @@ export const gradingCategoryRoutes = [
         ),
       }),
     }),
+    { echoId: true },
   ),
   // The platform answers a single update with the category (200), unlike other updates: a PUT with a body answer.
   bulkRoute('PUT', {
