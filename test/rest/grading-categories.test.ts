@@ -215,6 +215,20 @@ describe('list and view', () => {
     );
   });
 
+  it('lists a page of categories with their scales in as many SQL statements for 12 as for 2', async () => {
+    const big = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }]);
+    for (let i = 0; i < 12; i++) await db().gradingCategory.create({ data: { sectionId: big.id, title: `C${i}`, defaultGradingScaleId: scale.id } });
+    const teacher = await clients.rest(w.teacher);
+    const statementsFor = async (limit: number) => {
+      const before = server.database.statementCount;
+      const response = await teacher.get(`/sections/${big.id}/grading_categories?limit=${limit}`);
+      expect(response.json.grading_category).toHaveLength(limit);
+      return server.database.statementCount - before;
+    };
+    await statementsFor(1);
+    expect(await statementsFor(12)).toBe(await statementsFor(2));
+  });
+
   it('views one with realm, realm_id and weight, in JSON and XML', async () => {
     const category = await createCategory({ title: 'Essays', weight: 30, delta: 2, defaultGradingScaleId: scale.id });
     const student = await clients.rest(w.student);
