@@ -21,13 +21,18 @@ export interface EventKind<Type extends string = string, Data extends z.ZodType 
    * For events that report several items at once (one bulk grade write is one event): the items, read from the
    * event's data. Each becomes one entry of the webhook event object's `data`; other events have one entry, their object.
    */
-  entries?: (data: z.output<Data>, realmId: number) => EventEntry[];
+  entries?: (data: z.output<Data>, event: { realmId: number; objectId: number }) => EventEntry[];
 }
 
-/** One item an event reports on webhooks: its ids (`enrollment_id`, ...), and the /v1 path that views it. */
+/**
+ * One item an event reports on webhooks: its ids (`enrollment_id`, ...), the /v1 path that views it, and, when that
+ * view shows more than the item (a filtered list), what in its answer is the item.
+ */
 export interface EventEntry {
-  ids: Record<string, number | string>;
+  ids: Record<string, number | string | undefined>;
   view: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answer of the view's route, in its wire shape
+  pick?: (answer: any) => object | null;
 }
 
 const noData = z.object({}).strict();

@@ -73,6 +73,14 @@ export const listEstimates: Record<string, number> = {
   'CalendarEvent.attachments': 5,
   'Query.calendarFeeds': 10,
   'Query.gradingGroups': 20,
+  // A section's gradebook: its students, each with a grade per period (and the final) and per category.
+  'SectionGrades.enrollments': 40,
+  'SectionGrades.periods': 6,
+  'SectionGrades.categories': 10,
+  'EnrollmentGrades.periods': 6,
+  'PeriodGrade.categories': 10,
+  'Query.gradingPeriods': 10,
+  'Query.gradingScales': 10,
   'Query.accessTokens': 10,
   'Query.apiClients': 10,
 };

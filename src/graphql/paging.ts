@@ -29,7 +29,7 @@ interface Page<Row> {
 }
 
 /** Checks and clamps paging arguments the way the REST facade does. */
-function pageWindow(args: { start?: number | null; limit?: number | null }): { start: number; limit: number } {
+export function pageWindow(args: { start?: number | null; limit?: number | null }): { start: number; limit: number } {
   const start = args.start ?? 0;
   const limit = args.limit ?? defaultPageSize;
   if (start < 0) throw httpError(400, 'BAD_USER_INPUT', 'start must be 0 or more');

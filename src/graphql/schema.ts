@@ -14,6 +14,8 @@ import '../modules/invites';
 import '../modules/friends';
 import '../modules/calendar';
 import '../modules/grading-groups';
+import '../modules/gradebook';
+import '../modules/grades';
 import '../modules/pages';
 import '../modules/uploads';
 import '../modules/albums';

@@ -119,7 +119,7 @@ type AnyDocument = TadaDocumentNode<any, any>;
 type Root<Doc extends AnyDocument> = ResultOf<Doc>[keyof ResultOf<Doc>];
 type ItemOf<T> = T extends { items: readonly (infer Item)[] } ? Item : never;
 type Variables<Doc extends AnyDocument> = (request: RestRequest) => VariablesOf<Doc>;
-type Shape<Node, Wire extends z.ZodObject> = (node: Node, link: LinkBuilder) => z.input<Wire>;
+type Shape<Node, Wire extends z.ZodObject> = (node: Node, link: LinkBuilder, request: RestRequest) => z.input<Wire>;
 
 interface RouteBase<Doc extends AnyDocument> {
   path: string;
@@ -157,14 +157,18 @@ function route<Doc extends AnyDocument>(
   return { ...options, method, document: options.document as RestRoute['document'], responses, respond };
 }
 
-/** GET of one object: 200 with it, 404 when the query answers null. */
+/**
+ * GET of one object: 200 with it, 404 when the query answers null. `paged` declares `start` and `limit` for an object
+ * that pages a list inside it (the grades of a section), which its shape renders with `pageLinks`.
+ */
 export function viewRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
-  options: RouteBase<Doc> & { wire: Wire; filters?: WireBody; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
+  options: RouteBase<Doc> & { wire: Wire; filters?: WireBody; paged?: boolean; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
 ): RestRoute {
-  return route('GET', options, { 200: options.wire }, (result, _request, link) => {
+  const view = route('GET', options, { 200: options.wire }, (result, request, link) => {
     if (result === null) throw new MissingObjectError();
-    return { status: 200, body: options.shape(result as NonNullable<Root<Doc>>, link) };
+    return { status: 200, body: options.shape(result as NonNullable<Root<Doc>>, link, request) };
   });
+  return options.paged ? { ...view, paged: true } : view;
 }
 
 /** A paged list: `{<item>: [...], total, links: {self, next?}}`. */
@@ -181,7 +185,7 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   const paged = route('GET', { ...options, variables }, { 200: pagedEnvelope(options.item, options.wire) }, (result, request, link) => {
     if (result === null) throw new MissingObjectError();
     const { items, total } = result as { items: ItemOf<NonNullable<Root<Doc>>>[]; total: number };
-    const body = { [options.item]: items.map((item) => options.shape(item, link)), total, links: pageLinks(total, request, link) };
+    const body = { [options.item]: items.map((item) => options.shape(item, link, request)), total, links: pageLinks(total, request, link) };
     return { status: 200, body };
   });
   return { ...paged, paged: true };
@@ -197,7 +201,7 @@ export function viewInListRoute<Doc extends AnyDocument, Wire extends z.ZodObjec
   const envelope = z.object({ [options.item]: z.array(options.wire).length(1), total: z.literal(1), links: selfLink });
   return route('GET', options, { 200: envelope }, (result, request, link) => {
     if (result === null) throw new MissingObjectError();
-    const body = { [options.item]: [options.shape(result as NonNullable<Root<Doc>>, link)], total: 1, links: { self: link(request.path) } };
+    const body = { [options.item]: [options.shape(result as NonNullable<Root<Doc>>, link, request)], total: 1, links: { self: link(request.path) } };
     return { status: 200, body };
   });
 }
@@ -233,7 +237,7 @@ function pageLink(request: RestRequest, link: LinkBuilder, start: number): strin
 }
 
 /** `self` always shows the effective start and limit; `next` only while a further page exists. */
-function pageLinks(total: number, request: RestRequest, link: LinkBuilder) {
+export function pageLinks(total: number, request: RestRequest, link: LinkBuilder) {
   const { start, limit } = request.page;
   return {
     self: pageLink(request, link, start),
@@ -250,9 +254,9 @@ export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     shape: Shape<Success<Root<Doc>>, Wire>;
   },
 ): RestRoute {
-  return route('POST', options, { 201: options.wire }, (result, _request, link) => ({
+  return route('POST', options, { 201: options.wire }, (result, request, link) => ({
     status: 201,
-    body: options.shape(unwrapPayload(result as Root<Doc>), link),
+    body: options.shape(unwrapPayload(result as Root<Doc>), link, request),
   }));
 }
 
@@ -263,9 +267,9 @@ export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
 export function rawBodyRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   options: RouteBase<Doc> & { wire: Wire; variables: Variables<Doc>; shape: Shape<Success<Root<Doc>>, Wire> },
 ): RestRoute {
-  const put = route('PUT', options, { 200: options.wire }, (result, _request, link) => ({
+  const put = route('PUT', options, { 200: options.wire }, (result, request, link) => ({
     status: 200,
-    body: options.shape(unwrapPayload(result as Root<Doc>), link),
+    body: options.shape(unwrapPayload(result as Root<Doc>), link, request),
   }));
   return { ...put, rawBody: true };
 }
@@ -309,9 +313,9 @@ export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   },
 ): RestRoute {
   const responses: RestRoute['responses'] = options.codes ? { 200: options.wire, 207: options.wire } : { 200: options.wire };
-  return route(method, options, responses, (result, _request, link) => {
+  return route(method, options, responses, (result, request, link) => {
     const node = unwrapPayload(result as Root<Doc>);
     const codes = new Set(options.codes?.(node) ?? []);
-    return { status: codes.size > 1 ? 207 : 200, body: options.shape(node, link) };
+    return { status: codes.size > 1 ? 207 : 200, body: options.shape(node, link, request) };
   });
 }

@@ -8,6 +8,8 @@ import { pageRoutes } from '../modules/pages/page.rest';
 import { postRoutes } from '../modules/posts/post.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { uploadRoutes } from '../modules/uploads/upload.rest';
+import { gradebookRoutes } from '../modules/gradebook/gradebook.rest';
+import { gradeRoutes } from '../modules/grades/grade.rest';
 import { triggerRoutes } from '../modules/triggers/trigger.rest';
 import { userRoutes } from '../modules/users/user.rest';
 import { webPackageRoutes } from '../modules/web-packages/web-package.rest';
@@ -26,6 +28,8 @@ export const restRoutes: readonly RestRoute[] = [
   ...uploadRoutes,
   ...albumRoutes,
   ...triggerRoutes,
+  ...gradebookRoutes,
+  ...gradeRoutes,
   ...webPackageRoutes,
   ...gradingCategoryRoutes,
 ];

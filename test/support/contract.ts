@@ -42,8 +42,15 @@ function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
 function typeOf(schema: JsonSchema, root: JsonSchema): string | undefined {
   const resolved = resolve(schema, root);
   if (typeof resolved.type === 'string') return resolved.type;
+  if (Array.isArray(resolved.type)) return resolved.type.find((type) => type !== 'null');
   const options = (resolved.anyOf ?? resolved.oneOf) as JsonSchema[] | undefined;
   return options?.map((option) => typeOf(option, root)).find(Boolean);
+}
+
+function allowsNull(schema: JsonSchema, root: JsonSchema): boolean {
+  if (Array.isArray(schema.type)) return schema.type.includes('null');
+  const options = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  return options?.some((option) => typeOf(option, root) === 'null') ?? false;
 }
 
 /** XML carries every value as text and a one-item list as one element: read it back with the schema's types. */
@@ -64,7 +71,8 @@ function fromXml(value: unknown, schema: JsonSchema, root: JsonSchema): unknown 
     }
     case 'integer':
     case 'number':
-      return value === '' ? value : Number(value);
+      // An empty element is null where the number is nullable (a grade not yet given).
+      return value === '' ? (allowsNull(resolved, root) ? null : value) : Number(value);
     case 'null':
       // Null renders as an empty element, as an empty string does.
       return value === '' ? null : value;

@@ -39,7 +39,10 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
         if (subscription.includeObject && withObjects === undefined) {
           const school = { districtId: event.districtId!, schoolId: event.schoolId! };
           withObjects = [];
-          for (const { ids, view } of entries) withObjects.push({ ids, object: await restViewAt(view, event, school, options.linkBase) });
+          for (const { ids, view, pick } of entries) {
+            const answer = await restViewAt(view, event, school, options.linkBase);
+            withObjects.push({ ids, object: answer && pick ? pick(answer) : answer });
+          }
         }
         const payload = eventObject(event, type, subscription.includeObject ? withObjects! : entries.map(({ ids }) => ({ ids, object: null })));
         const queuedAt = now();

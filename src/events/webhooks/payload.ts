@@ -39,9 +39,9 @@ const match = createRouter(restRoutes);
  * The items an event reports: those its kind reads from its data (a bulk write), or else its one object, with the
  * /v1 path that views it (null for objects without a /v1 view).
  */
-export function entriesOf(event: CommittedEvent): { ids: EventEntry['ids']; view: string | null }[] {
+export function entriesOf(event: CommittedEvent): (Omit<EventEntry, 'view'> & { view: string | null })[] {
   const kind = eventKind(event.type)!;
-  if (kind.entries) return kind.entries(kind.data.parse(event.data), event.realmId);
+  if (kind.entries) return kind.entries(kind.data.parse(event.data), event);
   return [{ ids: {}, view: objectPaths[kind.object]?.(event) ?? null }];
 }
 

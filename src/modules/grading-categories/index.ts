@@ -1,4 +1,3 @@
-import './grading-scale.type';
 import './grading-category.type';
 import './grading-category.queries';
 import './grading-category.mutations';

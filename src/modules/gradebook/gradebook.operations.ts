@@ -1,0 +1,187 @@
+import { verdictOf } from '../../auth/policy';
+import { forbidden } from '../../core/errors';
+import { db } from '../../db/database';
+import { builder } from '../../graphql/builder';
+import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { parseId } from '../../graphql/realm';
+import { gradebookPolicy, schoolGradingPolicy } from './gradebook.policy';
+import {
+  createAssignment,
+  createGradingPeriod,
+  createGradingScale,
+  deleteAssignment,
+  deleteGradingPeriod,
+  deleteGradingScale,
+  updateAssignment,
+  updateGradingPeriod,
+  updateGradingScale,
+} from './gradebook.service';
+import { GradeItemTypeEnum } from './gradebook.type';
+
+/** A list owned by a school or section: null when the owner is hidden, a 403 when it is closed to the viewer. */
+async function visibleOwner(verdict: Awaited<ReturnType<typeof verdictOf>>) {
+  if (verdict === 'hide') return false;
+  if (verdict !== 'allow') throw forbidden(verdict.forbid);
+  return true;
+}
+
+builder.queryField('gradingPeriods', (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: ['GradingPeriod'],
+    nullable: true,
+    description: 'The grading periods of a school, by first day; null when the school does not exist or is hidden.',
+    args: { schoolId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const schoolId = parseId(args.schoolId, 'schoolId');
+      if (!(await visibleOwner(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId)))) return null;
+      return db().gradingPeriod.findMany({ ...query, where: { schoolId }, orderBy: [{ startsOn: 'asc' }, { id: 'asc' }] });
+    },
+  }),
+);
+
+builder.queryField('gradingScales', (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: ['GradingScale'],
+    nullable: true,
+    description: 'The grading scales of a school; null when the school does not exist or is hidden.',
+    args: { schoolId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const schoolId = parseId(args.schoolId, 'schoolId');
+      if (!(await visibleOwner(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId)))) return null;
+      return db().gradingScale.findMany({ ...query, where: { schoolId }, orderBy: { id: 'asc' } });
+    },
+  }),
+);
+
+const AssignmentPage = pageOf('Assignment', 'A page of a section\'s graded items.');
+
+builder.queryField('assignments', (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: AssignmentPage,
+    nullable: true,
+    description: 'The graded items of a section, for those who read its gradebook; null when the section does not exist or is hidden.',
+    args: { sectionId: t.arg.id({ required: true }), ...pageArgs },
+    resolve: async (_root, args, { viewer }) => {
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      if (!(await visibleOwner(await verdictOf(viewer, gradebookPolicy, 'read', sectionId)))) return null;
+      const where = { sectionId };
+      return paged(args, { findMany: (query) => db().assignment.findMany({ ...query, where }), count: () => db().assignment.count({ where }) });
+    },
+  }),
+);
+
+builder.queryField('assignment', (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: 'Assignment',
+    nullable: true,
+    description: 'A graded item of a section; null when it or the section does not exist or is hidden.',
+    args: { sectionId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      if (!(await visibleOwner(await verdictOf(viewer, gradebookPolicy, 'read', sectionId)))) return null;
+      const id = parseId(args.id);
+      return id > 2_147_483_647 ? null : db().assignment.findFirst({ ...query, where: { id, sectionId } });
+    },
+  }),
+);
+
+const periodInput = (name: string, create: boolean) =>
+  builder.inputType(name, {
+    description: create ? 'A new grading period.' : 'Changes to a grading period; members left out keep their values.',
+    fields: (t) => ({
+      title: t.string({ required: create, description: 'Title, such as "Fall 2026".' }),
+      startsOn: t.string({ required: create, description: 'First day, YYYY-MM-DD.' }),
+      endsOn: t.string({ required: create, description: 'Last day, YYYY-MM-DD.' }),
+      weight: t.int({ description: 'Weight in the course final grade; default 1.' }),
+    }),
+  });
+
+const LevelInput = builder.inputType('GradingScaleLevelInput', {
+  description: 'A level of a grading scale.',
+  fields: (t) => ({
+    grade: t.string({ required: true, description: 'The letter grade, such as "A".' }),
+    minimum: t.float({ required: true, description: 'The lowest percent that earns it.' }),
+  }),
+});
+const scaleInput = (name: string, create: boolean) =>
+  builder.inputType(name, {
+    description: create ? 'A new grading scale.' : 'Changes to a grading scale; members left out keep their values.',
+    fields: (t) => ({
+      title: t.string({ required: create, description: 'Title.' }),
+      levels: t.field({ type: [LevelInput], required: create, description: 'The levels, highest first; a new list replaces the old one.' }),
+    }),
+  });
+
+const assignmentInput = (name: string, create: boolean) =>
+  builder.inputType(name, {
+    description: create ? 'A new graded item.' : 'Changes to a graded item; members left out keep their values, null clears a reference.',
+    fields: (t) => ({
+      title: t.string({ required: create, description: 'Title.' }),
+      type: t.field({ type: GradeItemTypeEnum, description: 'Kind of item; default ASSIGNMENT.' }),
+      maxPoints: t.float({ description: 'Points it is worth; default the category\'s default points, else 100.' }),
+      categoryId: t.id({ description: 'Grading category of the section; without one the item is ungraded.' }),
+      scaleId: t.id({ description: 'Grading scale of the school; default the category\'s.' }),
+      periodId: t.id({ description: 'Grading period of the school; without one the item is filed under "other".' }),
+      isFinal: t.boolean({ description: 'Whether it is a midterm or final.' }),
+    }),
+  });
+
+const CreatePeriod = periodInput('CreateGradingPeriodInput', true);
+const UpdatePeriod = periodInput('UpdateGradingPeriodInput', false);
+const CreateScale = scaleInput('CreateGradingScaleInput', true);
+const UpdateScale = scaleInput('UpdateGradingScaleInput', false);
+const CreateAssignment = assignmentInput('CreateAssignmentInput', true);
+const UpdateAssignment = assignmentInput('UpdateAssignmentInput', false);
+
+objectMutation('createGradingPeriod', {
+  type: 'GradingPeriod',
+  description: 'Adds a grading period to a school (its administrators).',
+  args: (arg) => ({ schoolId: arg.id({ required: true }), input: arg(required(CreatePeriod)) }),
+  resolve: (viewer, args, query) => createGradingPeriod(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
+});
+objectMutation('updateGradingPeriod', {
+  type: 'GradingPeriod',
+  description: 'Changes a grading period.',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdatePeriod)) }),
+  resolve: (viewer, args, query) => updateGradingPeriod(viewer, parseId(args.id), args.input, query),
+});
+deleteMutation('deleteGradingPeriod', {
+  description: 'Deletes a grading period; its assignments are filed under "other" and its comments and overrides are removed.',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteGradingPeriod(viewer, parseId(args.id)),
+});
+objectMutation('createGradingScale', {
+  type: 'GradingScale',
+  description: 'Adds a grading scale to a school (its administrators).',
+  args: (arg) => ({ schoolId: arg.id({ required: true }), input: arg(required(CreateScale)) }),
+  resolve: (viewer, args, query) => createGradingScale(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
+});
+objectMutation('updateGradingScale', {
+  type: 'GradingScale',
+  description: 'Changes a grading scale; grades already given keep their points.',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateScale)) }),
+  resolve: (viewer, args, query) => updateGradingScale(viewer, parseId(args.id), args.input, query),
+});
+deleteMutation('deleteGradingScale', {
+  description: 'Deletes a grading scale; assignments and categories that used it become numeric.',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteGradingScale(viewer, parseId(args.id)),
+});
+objectMutation('createAssignment', {
+  type: 'Assignment',
+  description: 'Adds a graded item to a section (its teachers and administrators).',
+  args: (arg) => ({ sectionId: arg.id({ required: true }), input: arg(required(CreateAssignment)) }),
+  resolve: (viewer, args, query) => createAssignment(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
+});
+objectMutation('updateAssignment', {
+  type: 'Assignment',
+  description: 'Changes a graded item.',
+  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateAssignment)) }),
+  resolve: (viewer, args, query) => updateAssignment(viewer, parseId(args.id), args.input, query),
+});
+deleteMutation('deleteAssignment', {
+  description: 'Deletes a graded item and its grades.',
+  args: (arg) => ({ id: arg.id({ required: true }) }),
+  resolve: (viewer, args) => deleteAssignment(viewer, parseId(args.id)),
+});

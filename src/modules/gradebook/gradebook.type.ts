@@ -1,0 +1,46 @@
+import { GradeItemType } from '../../generated/prisma/enums';
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+
+export const GradeItemTypeEnum = builder.enumType(GradeItemType, { name: 'GradeItemType', description: 'Kind of graded item.' });
+
+/** A day column (`@db.Date`) as `YYYY-MM-DD`. */
+export const dayText = (day: Date) => day.toISOString().slice(0, 10);
+
+builder.prismaObject('GradingPeriod', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'GradingPeriod', ['id', 'schoolId', 'title', 'weight']),
+    startsOn: t.string({ description: 'First day, YYYY-MM-DD.', resolve: (period) => dayText(period.startsOn) }),
+    endsOn: t.string({ description: 'Last day, YYYY-MM-DD.', resolve: (period) => dayText(period.endsOn) }),
+  }),
+});
+
+export interface ScaleLevel {
+  grade: string;
+  minimum: number;
+}
+
+const GradingScaleLevel = builder.objectRef<ScaleLevel>('GradingScaleLevel').implement({
+  description: 'A level of a grading scale: a percent at or above its minimum earns its grade.',
+  fields: (t) => ({
+    grade: t.exposeString('grade', { description: 'The letter grade, such as "A".' }),
+    minimum: t.exposeFloat('minimum', { description: 'The lowest percent that earns it.' }),
+  }),
+});
+
+builder.prismaObject('GradingScale', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'GradingScale', ['id', 'schoolId', 'title']),
+    levels: t.field({ type: [GradingScaleLevel], description: 'The levels, highest first.', resolve: (scale) => scale.levels as unknown as ScaleLevel[] }),
+  }),
+});
+
+builder.prismaObject('Assignment', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'Assignment', ['id', 'sectionId', 'title', 'categoryId', 'scaleId', 'periodId', 'isFinal', 'createdAt', 'updatedAt']),
+    type: t.expose('type', { type: GradeItemTypeEnum, description: 'Kind of graded item.' }),
+    maxPoints: t.exposeFloat('maxPoints', { description: 'Points the assignment is worth.' }),
+    scale: t.relation('scale', { nullable: true, description: 'The grading scale letter grades are read with; null for numeric.' }),
+    period: t.relation('period', { nullable: true, description: 'The grading period; null files it under "other".' }),
+  }),
+});

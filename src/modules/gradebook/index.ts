@@ -1,0 +1,3 @@
+import './gradebook.policy';
+import './gradebook.type';
+import './gradebook.operations';

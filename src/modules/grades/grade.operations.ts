@@ -1,0 +1,85 @@
+import { builder } from '../../graphql/builder';
+import { parseId } from '../../graphql/realm';
+import { ValidationError } from '../../core/errors';
+import { resultMutation } from '../../graphql/operations';
+import { setFinalComments, setGrades, sectionGrades, userGrades } from './grade.service';
+import { GradeExceptionEnum, GradesWrittenType, SectionGradesType } from './grade.type';
+
+const optionalId = (value: string | null | undefined, argument: string) => (value == null ? null : parseId(value, argument));
+
+builder.queryFields((t) => ({
+  sectionGrades: t.withAuth({ authenticated: true }).field({
+    type: SectionGradesType,
+    nullable: true,
+    description: 'A section\'s grades, paged, with period and final grades; null when the section does not exist or is hidden.',
+    args: {
+      sectionId: t.arg.id({ required: true }),
+      assignmentId: t.arg.id({ description: 'Only grades on this item.' }),
+      enrollmentId: t.arg.id({ description: 'Only this enrollment\'s grades (and final grades).' }),
+      changedSince: t.arg({ type: 'DateTime', description: 'Only grades changed at or after this time (server time).' }),
+    },
+    resolve: (_root, args, { viewer }) =>
+      sectionGrades(viewer, parseId(args.sectionId, 'sectionId'), {
+        assignmentId: optionalId(args.assignmentId, 'assignmentId'),
+        enrollmentId: optionalId(args.enrollmentId, 'enrollmentId'),
+        changedSince: args.changedSince ?? null,
+      }),
+  }),
+  userGrades: t.withAuth({ authenticated: true }).field({
+    type: SectionGradesType,
+    nullable: true,
+    description:
+      'A student\'s grades in one section, with period and final grades; null when the student is not enrolled in it or is hidden. ' +
+      'Without sectionId the answer is FORBIDDEN, as the platform answers.',
+    args: { userId: t.arg.id({ required: true }), sectionId: t.arg.id() },
+    resolve: (_root, args, { viewer }) => userGrades(viewer, parseId(args.userId, 'userId'), optionalId(args.sectionId, 'sectionId')),
+  }),
+}));
+
+const GradeInput = builder.inputType('GradeInput', {
+  description: 'A grade to set; it replaces the enrollment\'s grade on the item.',
+  fields: (t) => ({
+    assignmentId: t.id({ required: true, description: 'The graded item.' }),
+    enrollmentId: t.id({ required: true, description: 'The student\'s enrollment.' }),
+    grade: t.string({ description: 'Points, or a letter of the item\'s grading scale (saved as its minimum percent of the points); required unless an exception is given.' }),
+    exception: t.field({ type: GradeExceptionEnum, description: 'Excused or incomplete; the grade is then null.' }),
+    comment: t.string({ description: 'Comment; empty when left out.' }),
+    commentVisible: t.boolean({ description: 'Whether the student sees the comment; default true.' }),
+  }),
+});
+
+const FinalCommentInput = builder.inputType('FinalCommentInput', {
+  description: 'A comment on an enrollment\'s period or final grade; it replaces the one given before.',
+  fields: (t) => ({
+    enrollmentId: t.id({ required: true, description: 'The student\'s enrollment.' }),
+    periodId: t.string({ required: true, description: 'A grading period (`p<id>` or its id), `other`, or `final` for the course final.' }),
+    comment: t.string({ required: true, description: 'The comment.' }),
+    commentVisible: t.boolean({ description: 'Whether the student sees it; default false.' }),
+    override: t.float({ description: 'A percent that replaces the computed grade; null removes it; left out keeps it.' }),
+  }),
+});
+
+const exceptionCode = { EXCUSED: 1, INCOMPLETE: 2 } as const;
+
+resultMutation('setSectionGrades', {
+  type: GradesWrittenType,
+  description:
+    'Sets grades, or comments (and overrides) on period and final grades, of a section (its teachers and administrators): ' +
+    'give exactly one of `grades` and `finalComments`, as the platform\'s PUT /sections/{id}/grades does. All items are written, or none.',
+  args: (arg) => ({
+    sectionId: arg.id({ required: true }),
+    grades: arg({ type: [GradeInput], description: 'Grades to set.' }),
+    finalComments: arg({ type: [FinalCommentInput], description: 'Comments on period and final grades to set.' }),
+  }),
+  resolve: (viewer, { sectionId, grades, finalComments }) => {
+    const section = parseId(sectionId, 'sectionId');
+    if ((grades == null) === (finalComments == null)) {
+      throw new ValidationError([{ field: 'grades', message: 'give either grades or finalComments, one of them' }]);
+    }
+    if (grades) {
+      const items = grades.map(({ exception, ...grade }) => ({ ...grade, exception: exception ? exceptionCode[exception] : undefined }));
+      return setGrades(viewer, section, items);
+    }
+    return setFinalComments(viewer, section, finalComments!.map(({ periodId, ...item }) => ({ ...item, period: periodId })));
+  },
+});

@@ -1,0 +1,344 @@
+import { z } from 'zod';
+import { authorize } from '../../auth/policy';
+import { findByStorableId, realmFacts } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { ValidationError, forbidden } from '../../core/errors';
+import { validate } from '../../core/validation';
+import { db } from '../../db/database';
+import { defineEvent } from '../../events/catalogue';
+import { recordEvent, writeTransaction } from '../../events/record';
+import type { GradeException } from '../../generated/prisma/enums';
+import { type GradebookReach, gradebookPolicy, gradebookReach } from '../gradebook/gradebook.policy';
+import { type ScaleLevel, computeGrades, letterFor, pointsForLetter } from './grade-calculation';
+import { finalCommentItemsSchema, gradeItemsSchema } from './grade.validation';
+
+const gradeEntries = z.object({
+  entries: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int().optional(), period_id: z.string().optional() })),
+});
+
+export const gradeEvents = {
+  /**
+   * One write of grades or final comments is one event with an entry per item, as the platform's `grades` trigger
+   * reports; each entry's object is the grade (or the enrollment's final grade) as the /v1 grades list shows it.
+   */
+  update: defineEvent('grades.update', {
+    object: 'Section',
+    realms: ['SECTION'],
+    description: 'Grades or final comments of a section were set (one event per write, an entry per item).',
+    data: gradeEntries,
+    // Grades are for the section's teachers, the student and their parents; the live stream carries no per-student filter.
+    audience: 'administrators',
+    entries: ({ entries }, { realmId }) =>
+      entries.map((entry) => {
+        const query = new URLSearchParams({ enrollment_id: String(entry.enrollment_id) });
+        if (entry.assignment_id !== undefined) query.set('assignment_id', String(entry.assignment_id));
+        return {
+          ids: entry,
+          view: `/sections/${realmId}/grades?${query}`,
+          pick: (body: { grades?: { grade: object[] }; final_grade?: object[] }) =>
+            (entry.assignment_id !== undefined ? body.grades?.grade[0] : body.final_grade?.[0]) ?? null,
+        };
+      }),
+  }),
+};
+
+export interface GradeRow {
+  enrollmentId: number;
+  assignmentId: number;
+  grade: number | null;
+  exception: GradeException | null;
+  comment: string;
+  commentVisible: boolean;
+  updatedAt: Date;
+}
+
+export interface GradebookAssignment {
+  id: number;
+  title: string;
+  type: 'ASSIGNMENT' | 'DISCUSSION';
+  maxPoints: number;
+  categoryId: number | null;
+  scaleId: number | null;
+  periodId: number | null;
+  isFinal: boolean;
+  scale: { levels: unknown } | null;
+}
+
+/** A grade with what the wire shows beside it: its assignment, and the letter it earns on the assignment's scale. */
+export interface GradeView extends GradeRow {
+  assignment: GradebookAssignment;
+  letter: string | null;
+}
+
+export interface PeriodView {
+  /** `p<id>`, `other` or `final`. */
+  key: string;
+  title: string;
+  weight: number;
+}
+
+export interface PeriodGradeView {
+  key: string;
+  grade: number | null;
+  comment: string;
+  commentVisible: boolean;
+  override: number | null;
+  categories: { categoryId: number; grade: number | null }[];
+}
+
+export interface EnrollmentGradesView {
+  enrollmentId: number;
+  userId: number;
+  periods: PeriodGradeView[];
+}
+
+export interface SectionGradesView {
+  sectionId: number;
+  /** Every grade the filters select; GraphQL pages them. */
+  grades: GradeView[];
+  periods: PeriodView[];
+  categories: { id: number; title: string }[];
+  enrollments: EnrollmentGradesView[];
+}
+
+/** Rows by enrollment (Map.groupBy arrives with Node 21). */
+function byEnrollment<Row extends { enrollmentId: number }>(rows: Row[]): Map<number, Row[]> {
+  const groups = new Map<number, Row[]>();
+  for (const row of rows) groups.set(row.enrollmentId, [...(groups.get(row.enrollmentId) ?? []), row]);
+  return groups;
+}
+
+const periodKey = (periodId: number | null) => (periodId === null ? 'other' : `p${periodId}`);
+const levelsOf = (assignment: GradebookAssignment) => (assignment.scale?.levels as ScaleLevel[] | undefined) ?? null;
+
+/**
+ * Everything a grades answer is computed from, in a fixed number of statements whatever the number of students and
+ * assignments: the section with its school's periods and district's setting, its assignments with their scales, its
+ * categories, and the reached enrollments with their grades and period grades.
+ */
+async function loadGradebook(sectionId: number, reach: GradebookReach, enrollmentId: number | null) {
+  const enrollmentFilter = {
+    ...(reach.all ? {} : { in: reach.enrollmentIds }),
+    ...(enrollmentId !== null ? { equals: enrollmentId } : {}),
+  };
+  const ofEnrollments = Object.keys(enrollmentFilter).length ? { enrollmentId: enrollmentFilter } : {};
+  const [section, assignments, categories, enrollments, grades, periodGrades] = await Promise.all([
+    db().section.findUniqueOrThrow({
+      where: { id: sectionId },
+      select: {
+        course: {
+          select: {
+            school: {
+              select: {
+                district: { select: { incompleteCountsAsZero: true } },
+                gradingPeriods: { select: { id: true, title: true, weight: true }, orderBy: [{ startsOn: 'asc' }, { id: 'asc' }] },
+              },
+            },
+          },
+        },
+      },
+    }),
+    db().assignment.findMany({
+      where: { sectionId },
+      select: { id: true, title: true, type: true, maxPoints: true, categoryId: true, scaleId: true, periodId: true, isFinal: true, scale: { select: { levels: true } } },
+      orderBy: { id: 'asc' },
+    }),
+    db().gradingCategory.findMany({ where: { sectionId }, orderBy: [{ delta: 'asc' }, { id: 'asc' }] }),
+    db().enrollment.findMany({
+      where: { sectionId, admin: false, ...(Object.keys(enrollmentFilter).length ? { id: enrollmentFilter } : {}) },
+      select: { id: true, userId: true },
+      orderBy: { id: 'asc' },
+    }),
+    db().grade.findMany({ where: { sectionId, ...ofEnrollments }, orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }] }),
+    db().periodGrade.findMany({ where: { sectionId, ...ofEnrollments } }),
+  ]);
+  const { district, gradingPeriods } = section.course.school;
+  return { district, gradingPeriods, assignments, categories, enrollments, grades, periodGrades };
+}
+
+export interface GradeFilters {
+  assignmentId?: number | null;
+  enrollmentId?: number | null;
+  changedSince?: Date | null;
+}
+
+/** The section's grades the viewer reaches (all, or their own or their children's), with computed period and final grades. */
+export async function sectionGrades(viewer: Viewer, sectionId: number, filters: GradeFilters): Promise<SectionGradesView | null> {
+  const reach = await gradebookReach(viewer, sectionId);
+  if (reach === 'hide') return null;
+  if (!(typeof reach === 'object' && 'all' in reach)) throw forbidden(reach.forbid);
+  const book = await loadGradebook(sectionId, reach, filters.enrollmentId ?? null);
+  // Comments the teacher has not released are the teachers' own.
+  const comment = (text: string, visible: boolean) => (reach.all || visible ? text : '');
+  const assignments = new Map(book.assignments.map((assignment) => [assignment.id, assignment]));
+
+  const usedPeriods = new Set(book.assignments.map((assignment) => periodKey(assignment.periodId)));
+  const periods: PeriodView[] = [
+    ...book.gradingPeriods.filter((period) => usedPeriods.has(`p${period.id}`)).map((period) => ({ key: `p${period.id}`, title: period.title, weight: period.weight })),
+    ...(usedPeriods.has('other') ? [{ key: 'other', title: 'Other', weight: 1 }] : []),
+  ];
+  const rules = {
+    categories: book.categories,
+    items: book.assignments.map((assignment) => ({ ...assignment, period: periodKey(assignment.periodId) })),
+    periods,
+    incompleteCountsAsZero: book.district.incompleteCountsAsZero,
+  };
+
+  const gradesByEnrollment = byEnrollment(book.grades);
+  const periodGradesByEnrollment = byEnrollment(book.periodGrades);
+  const enrollments = book.enrollments.map(({ id, userId }): EnrollmentGradesView => {
+    const given = new Map((gradesByEnrollment.get(id) ?? []).map((grade) => [grade.assignmentId, grade]));
+    const stored = new Map((periodGradesByEnrollment.get(id) ?? []).map((row) => [row.period, row]));
+    const overrides = new Map([...stored].flatMap(([key, row]) => (row.override === null ? [] : [[key, row.override] as const])));
+    const computed = computeGrades(rules, given, overrides);
+    const withComments = (key: string, grade: number | null, categories: PeriodGradeView['categories']): PeriodGradeView => {
+      const row = stored.get(key);
+      return { key, grade, categories, comment: comment(row?.comment ?? '', row?.commentVisible ?? false), commentVisible: row?.commentVisible ?? false, override: row?.override ?? null };
+    };
+    return {
+      enrollmentId: id,
+      userId,
+      periods: [...computed.periods.map((period) => withComments(period.key, period.grade, period.categories)), withComments('final', computed.final, [])],
+    };
+  });
+
+  const listed = book.grades.filter(
+    (grade) =>
+      (filters.assignmentId == null || grade.assignmentId === filters.assignmentId) &&
+      (filters.changedSince == null || grade.updatedAt >= filters.changedSince) &&
+      book.enrollments.some((enrollment) => enrollment.id === grade.enrollmentId),
+  );
+  const views = listed.map((grade): GradeView => {
+    const assignment = assignments.get(grade.assignmentId)!;
+    const levels = levelsOf(assignment);
+    const percent = grade.grade !== null && assignment.maxPoints > 0 ? (grade.grade / assignment.maxPoints) * 100 : null;
+    return {
+      ...grade,
+      comment: comment(grade.comment, grade.commentVisible),
+      assignment,
+      letter: levels && percent !== null ? letterFor(levels, percent) : null,
+    };
+  });
+  return {
+    sectionId,
+    grades: views,
+    periods,
+    categories: book.categories.map(({ id, title }) => ({ id, title })),
+    enrollments,
+  };
+}
+
+/**
+ * One user's grades in one section (the platform's `/users/{id}/grades?section_id=`): the section is required, as on
+ * the platform (403 without it); null when the user is not enrolled in it as a student or is hidden from the viewer.
+ */
+export async function userGrades(viewer: Viewer, userId: number, sectionId: number | null) {
+  if (sectionId === null) throw forbidden('Name the section: a user\'s grades are read one section at a time (section_id)');
+  const enrollment = await findByStorableId(sectionId, (id) =>
+    db().enrollment.findFirst({ where: { sectionId: id, userId, admin: false }, select: { id: true } }),
+  );
+  const reach = await gradebookReach(viewer, sectionId);
+  if (reach === 'hide' || !enrollment) return null;
+  if (!('all' in reach)) throw forbidden(reach.forbid);
+  if (!reach.all && !reach.enrollmentIds.includes(enrollment.id)) throw forbidden('You may read only your own grades and your children\'s');
+  return sectionGrades(viewer, sectionId, { enrollmentId: enrollment.id });
+}
+
+type Issue = { field: string; message: string };
+
+/** The section's assignments and student enrollments among the ids named, for checking items. */
+async function sectionMembers(sectionId: number, assignmentIds: number[], enrollmentIds: number[]) {
+  const storable = (ids: number[]) => [...new Set(ids)].filter((id) => id <= 2_147_483_647);
+  const [assignments, enrollments] = await Promise.all([
+    db().assignment.findMany({ where: { sectionId, id: { in: storable(assignmentIds) } }, select: { id: true, maxPoints: true, scale: { select: { levels: true } } } }),
+    db().enrollment.findMany({ where: { sectionId, admin: false, id: { in: storable(enrollmentIds) } }, select: { id: true } }),
+  ]);
+  return { assignments: new Map(assignments.map((row) => [row.id, row])), enrollments: new Set(enrollments.map((row) => row.id)) };
+}
+
+async function writer(viewer: Viewer, sectionId: number) {
+  await authorize(viewer, gradebookPolicy, 'write', sectionId, sectionId, 'Section');
+  return realmFacts(viewer, { type: 'SECTION', id: sectionId });
+}
+
+const repeated = <T>(items: T[], key: (item: T) => string) => {
+  const seen = new Set<string>();
+  return items.findIndex((item) => seen.size === seen.add(key(item)).size);
+};
+
+/**
+ * Sets grades: each item replaces the enrollment's grade on the assignment (a letter is read through the assignment's
+ * scale; an exception sets the grade to null). All items are written, or none: one bad item is a 400 naming it.
+ */
+export async function setGrades(viewer: Viewer, sectionId: number, input: unknown) {
+  const facts = await writer(viewer, sectionId);
+  const items = validate(gradeItemsSchema, input);
+  const { assignments, enrollments } = await sectionMembers(sectionId, items.map((item) => item.assignmentId), items.map((item) => item.enrollmentId));
+  const issues: Issue[] = [];
+  const rows = items.map((item, at) => {
+    const field = (member: string) => `grades.${at}.${member}`;
+    const assignment = assignments.get(item.assignmentId);
+    if (!assignment) issues.push({ field: field('assignmentId'), message: 'must be an assignment of this section' });
+    if (!enrollments.has(item.enrollmentId)) issues.push({ field: field('enrollmentId'), message: 'must be a student enrollment of this section' });
+    const exception = item.exception === 1 ? 'EXCUSED' : item.exception === 2 ? 'INCOMPLETE' : null;
+    let grade: number | null = null;
+    if (!exception && assignment) {
+      const value = item.grade;
+      const numeric = typeof value === 'number' ? value : value != null && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : null;
+      const levels = assignment.scale?.levels as ScaleLevel[] | undefined;
+      grade = numeric ?? (typeof value === 'string' && levels ? pointsForLetter(levels, value, assignment.maxPoints) : null);
+      if (value == null || value === '') issues.push({ field: field('grade'), message: 'is required unless an exception is given' });
+      else if (grade === null) issues.push({ field: field('grade'), message: levels ? 'must be points or a letter of the assignment\'s grading scale' : 'must be a number of points' });
+      else if (grade < 0 || grade > 1_000_000) issues.push({ field: field('grade'), message: 'must be between 0 and 1,000,000 points' });
+    }
+    return { enrollmentId: item.enrollmentId, assignmentId: item.assignmentId, sectionId, grade, exception, comment: item.comment ?? '', commentVisible: item.commentVisible ?? true } as const;
+  });
+  const twice = repeated(rows, (row) => `${row.enrollmentId}:${row.assignmentId}`);
+  if (twice >= 0) issues.push({ field: `grades.${twice}`, message: 'repeats a grade given earlier in the list' });
+  if (issues.length) throw new ValidationError(issues);
+  await writeTransaction(async (tx) => {
+    for (const row of rows) {
+      const { enrollmentId, assignmentId, ...values } = row;
+      await tx.grade.upsert({ where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } }, create: row, update: values });
+    }
+    const entries = rows.map((row) => ({ enrollment_id: row.enrollmentId, assignment_id: row.assignmentId }));
+    await recordEvent(tx, gradeEvents.update, { realm: { type: 'SECTION', id: sectionId }, objectId: sectionId, actorId: viewer.id, scope: facts, data: { entries } });
+  });
+  return { count: rows.length };
+}
+
+/**
+ * Sets final comments (and, from GraphQL, overrides) of enrollments for a period or the course final: each item
+ * replaces the comment and whether the student sees it; an override is kept unless the item gives one. All or none.
+ */
+export async function setFinalComments(viewer: Viewer, sectionId: number, input: unknown) {
+  const facts = await writer(viewer, sectionId);
+  const items = validate(finalCommentItemsSchema, input);
+  const { enrollments } = await sectionMembers(sectionId, [], items.map((item) => item.enrollmentId));
+  const periodIds = items.flatMap((item) => (item.period.startsWith('p') ? [Number(item.period.slice(1))] : []));
+  const section = await db().section.findUniqueOrThrow({ where: { id: sectionId }, select: { course: { select: { schoolId: true } } } });
+  const known = new Set(
+    (await db().gradingPeriod.findMany({ where: { schoolId: section.course.schoolId, id: { in: periodIds.filter((id) => id <= 2_147_483_647) } }, select: { id: true } })).map((row) => `p${row.id}`),
+  );
+  const issues: Issue[] = items.flatMap((item, at) => [
+    ...(enrollments.has(item.enrollmentId) ? [] : [{ field: `final_comments.${at}.enrollmentId`, message: 'must be a student enrollment of this section' }]),
+    ...(item.period.startsWith('p') && !known.has(item.period) ? [{ field: `final_comments.${at}.period`, message: 'must be a grading period of this section\'s school, other or final' }] : []),
+  ]);
+  const twice = repeated(items, (item) => `${item.enrollmentId}:${item.period}`);
+  if (twice >= 0) issues.push({ field: `final_comments.${twice}`, message: 'repeats a comment given earlier in the list' });
+  if (issues.length) throw new ValidationError(issues);
+  await writeTransaction(async (tx) => {
+    for (const item of items) {
+      const values = { comment: item.comment, commentVisible: item.commentVisible ?? false, ...(item.override !== undefined ? { override: item.override } : {}) };
+      await tx.periodGrade.upsert({
+        where: { enrollmentId_period: { enrollmentId: item.enrollmentId, period: item.period } },
+        create: { enrollmentId: item.enrollmentId, sectionId, period: item.period, ...values },
+        update: values,
+      });
+    }
+    const entries = items.map((item) => ({ enrollment_id: item.enrollmentId, period_id: item.period }));
+    await recordEvent(tx, gradeEvents.update, { realm: { type: 'SECTION', id: sectionId }, objectId: sectionId, actorId: viewer.id, scope: facts, data: { entries } });
+  });
+  return { count: items.length };
+}
+

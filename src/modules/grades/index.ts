@@ -1,0 +1,2 @@
+import './grade.type';
+import './grade.operations';

@@ -1,0 +1,225 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
+import { clientsFor } from '../support/client';
+import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
+import { useTestServer } from '../support/harness';
+import { v1 } from '../support/wire';
+import { expectNothingWritten } from '../support/writes';
+
+const server = useTestServer();
+const clients = clientsFor(server);
+const as = clients.rest;
+let w: World;
+let section: { id: number };
+let secondStudent: { id: number };
+let enrollment: { student: number; second: number };
+let period: { id: number };
+let items: { quiz: number; test: number; essay: number; loose: number };
+let categories: { homework: number; exams: number };
+
+const createAssignment = `mutation($sectionId: ID!, $input: CreateAssignmentInput!) {
+  createAssignment(sectionId: $sectionId, input: $input) { __typename ... on Assignment { id maxPoints scaleId } ... on ValidationError { issues { field message } } }
+}`;
+
+beforeAll(async () => {
+  w = await createWorld();
+  secondStudent = await createUser(w.school.id, 'STUDENT');
+  section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }, { userId: secondStudent.id }]);
+  const rows = await db().enrollment.findMany({ where: { sectionId: section.id }, orderBy: { id: 'asc' } });
+  enrollment = { student: rows.find((row) => row.userId === w.student.id)!.id, second: rows.find((row) => row.userId === secondStudent.id)!.id };
+  await db().parentLink.create({ data: { parentId: w.parent.id, childId: w.student.id } });
+  period = await db().gradingPeriod.create({ data: { schoolId: w.school.id, title: 'Fall', startsOn: new Date('2026-09-01'), endsOn: new Date('2026-12-20'), weight: 1 } });
+  const scale = await db().gradingScale.create({
+    data: { schoolId: w.school.id, title: 'Letters', levels: [{ grade: 'A', minimum: 90 }, { grade: 'B', minimum: 80 }, { grade: 'C', minimum: 70 }, { grade: 'F', minimum: 0 }] },
+  });
+  categories = {
+    homework: (await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Homework', weight: 40, dropLowest: 1, defaultMaxPoints: 10 } })).id,
+    exams: (await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Exams', weight: 60, calculation: 'TOTAL_POINTS', defaultGradingScaleId: scale.id } })).id,
+  };
+  await clients.restFor(['teacher', 'student', 'parent', 'schoolAdmin', 'otherSchoolStudent', 'outsider'], w);
+  const graphql = await clients.graphql(w.teacher);
+  const make = async (input: Record<string, unknown>) => {
+    const made = await graphql(createAssignment, { sectionId: String(section.id), input });
+    expect(made.data.createAssignment.__typename).toBe('Assignment');
+    return made.data.createAssignment as { id: string; maxPoints: number; scaleId: string | null };
+  };
+  const quiz = await make({ title: 'Quiz', categoryId: String(categories.homework), periodId: String(period.id) });
+  const essay = await make({ title: 'Essay', categoryId: String(categories.homework), periodId: String(period.id) });
+  const test = await make({ title: 'Test', categoryId: String(categories.exams), periodId: String(period.id), maxPoints: 50 });
+  const loose = await make({ title: 'Ungraded', type: 'DISCUSSION' });
+  // A new item takes its category's default points and scale.
+  expect(quiz).toMatchObject({ maxPoints: 10, scaleId: null });
+  expect(test).toMatchObject({ maxPoints: 50, scaleId: String(scale.id) });
+  items = { quiz: Number(quiz.id), essay: Number(essay.id), test: Number(test.id), loose: Number(loose.id) };
+});
+
+const grade = (assignment: number, enrollmentId: number, value: unknown, extra: Record<string, unknown> = {}) => ({
+  type: 'assignment',
+  assignment_id: assignment,
+  enrollment_id: enrollmentId,
+  grade: value,
+  ...extra,
+});
+
+describe('setting and listing grades', () => {
+  it('sets grades (a letter read through the scale, an exception clearing the grade), computing period and final grades', async () => {
+    const teacher = await as(w.teacher);
+    const events = await watchDomainEvents();
+    const set = await teacher.put(`/sections/${section.id}/grades`, {
+      grades: {
+        grade: [
+          grade(items.quiz, enrollment.student, 6),
+          grade(items.essay, enrollment.student, '9', { comment: 'Well argued' }),
+          // B on a 50-point test: 80% of 50 = 40 points.
+          grade(items.test, enrollment.student, 'b'),
+          grade(items.quiz, enrollment.second, 10, { exception: 1 }),
+          grade(items.test, enrollment.second, 45),
+        ],
+      },
+    });
+    expect(set.status).toBe(204);
+    const stored = await db().grade.findMany({ where: { sectionId: section.id }, orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }] });
+    expect(stored.map((row) => [row.assignmentId, row.grade, row.exception])).toEqual([
+      [items.quiz, 6, null],
+      [items.essay, 9, null],
+      [items.test, 40, null],
+      [items.quiz, null, 'EXCUSED'],
+      [items.test, 45, null],
+    ]);
+    // One write is one event, with an entry per grade.
+    const recorded = await events();
+    expect(recorded.map(([type]) => type)).toEqual(['grades.update']);
+
+    const list = await teacher.get(`/sections/${section.id}/grades`);
+    expect(list.status).toBe(200);
+    expect(list.json.total).toBe(5);
+    expect(list.json.links.self).toBe(`${v1}/sections/${section.id}/grades?start=0&limit=20`);
+    expect(list.json.period).toEqual([{ period_id: `p${period.id}`, period_title: 'Fall', weight: '1' }, { period_id: 'other', period_title: 'Other', weight: '1' }]);
+    const testGrade = list.json.grades.grade.find((one: { assignment_id: number; enrollment_id: number }) => one.assignment_id === items.test && one.enrollment_id === enrollment.student);
+    expect(testGrade).toMatchObject({
+      grade: 40,
+      exception: 0,
+      max_points: 50,
+      calculated_grade: 'B',
+      scale_type: 1,
+      category_id: categories.exams,
+      type: 'assignment',
+      location: `${v1}/sections/${section.id}/assignments/${items.test}`,
+      comment_status: 1,
+      pending: null,
+    });
+    // Student: homework drops the lowest (6/10) and keeps 9/10 = 90; exams 40/50 = 80; period = 90*.4 + 80*.6 = 84.
+    // Second student: the quiz is excused, homework has no score; exams 45/50 = 90; period = 90.
+    const finals = Object.fromEntries(list.json.final_grade.map((one: { enrollment_id: number; period: { period_id: string; grade: number | null }[] }) => [one.enrollment_id, one.period]));
+    expect(finals[enrollment.student].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 84], ['other', null], ['final', 84]]);
+    expect(finals[enrollment.second].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 90], ['other', null], ['final', 90]]);
+  });
+
+  it('filters by assignment, enrollment and change time, and pages', async () => {
+    const teacher = await as(w.teacher);
+    const byItem = await teacher.get(`/sections/${section.id}/grades?assignment_id=${items.test}`);
+    expect(byItem.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.student, enrollment.second]);
+    const byEnrollment = await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.second}`);
+    expect(byEnrollment.json.total).toBe(2);
+    expect(byEnrollment.json.final_grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.second]);
+    const later = Math.floor(Date.now() / 1000) + 60;
+    expect((await teacher.get(`/sections/${section.id}/grades?timestamp=${later}`)).json.total).toBe(0);
+    const paged = await teacher.get(`/sections/${section.id}/grades?start=1&limit=2`);
+    expect(paged.json.grades.grade).toHaveLength(2);
+    expect(paged.json.links.next).toBe(`${v1}/sections/${section.id}/grades?start=3&limit=2`);
+    expect((await teacher.get(`/sections/${section.id}/grades?timestamp=soon`)).status).toBe(400);
+  });
+
+  it('renders in XML with repeated elements', async () => {
+    const teacher = await as(w.teacher);
+    const xml = await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`, { accept: 'xml' });
+    expect(xml.status).toBe(200);
+    expect(xml.text).toMatch(/<grades><grade><enrollment_id>\d+<\/enrollment_id>/);
+    expect(xml.text.match(/<grade><enrollment_id>/g)).toHaveLength(3);
+    expect(xml.text).toContain('<final_grade><enrollment_id>');
+  });
+
+  it('sets final comments, hidden from the student until released', async () => {
+    const teacher = await as(w.teacher);
+    const set = await teacher.put(
+      `/sections/${section.id}/grades`,
+      `<body><final_comments><final_comment><enrollment_id>${enrollment.student}</enrollment_id><period_id>${period.id}</period_id><comment>Keep it up</comment></final_comment></final_comments></body>`,
+    );
+    expect(set.status).toBe(204);
+    await teacher.put(`/sections/${section.id}/grades`, {
+      final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
+    });
+    const commentsOf = async (user: { id: number }) => {
+      const answer = await (await as(user)).get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`);
+      return answer.json.final_grade[0].period.map((p: { period_id: string; comment: string }) => [p.period_id, p.comment]);
+    };
+    expect(await commentsOf(w.teacher)).toEqual([[`p${period.id}`, 'Keep it up'], ['other', ''], ['final', 'A good year']]);
+    expect(await commentsOf(w.student)).toEqual([[`p${period.id}`, ''], ['other', ''], ['final', 'A good year']]);
+  });
+
+  it('refuses a request with both roots or neither, a letter off the scale, and a stranger\'s enrollment, writing nothing', async () => {
+    const teacher = await as(w.teacher);
+    const other = await createSection(w.school.id, [{ userId: secondStudent.id }]);
+    const [foreign] = await db().enrollment.findMany({ where: { sectionId: other.id } });
+    const cases = [
+      { grades: { grade: [grade(items.quiz, enrollment.student, 5)] }, final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'x' }] } },
+      { comment: 'neither' },
+      { grades: { grade: [grade(items.test, enrollment.student, 'E')] } },
+      { grades: { grade: [grade(items.quiz, enrollment.student, 7), grade(items.quiz, foreign!.id, 7)] } },
+      { grades: { grade: [grade(items.quiz, enrollment.student, 7), grade(items.quiz, enrollment.student, 8)] } },
+      { final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'p999999', comment: 'x' }] } },
+    ];
+    for (const body of cases) {
+      const refused = await expectNothingWritten(() => teacher.put(`/sections/${section.id}/grades`, body));
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
+
+describe('who reads and writes grades', () => {
+  it('lets a student read only their own grades, and a linked parent their child\'s', async () => {
+    for (const reader of [w.student, w.parent]) {
+      const answer = await (await as(reader)).get(`/sections/${section.id}/grades`);
+      expect(answer.status).toBe(200);
+      expect(new Set(answer.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id))).toEqual(new Set([enrollment.student]));
+      expect(answer.json.final_grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.student]);
+    }
+  });
+
+  it('refuses writes to students and parents (403) and hides the section from strangers (404)', async () => {
+    const body = { grades: { grade: [grade(items.quiz, enrollment.student, 10)] } };
+    expect((await (await as(w.student)).put(`/sections/${section.id}/grades`, body)).status).toBe(403);
+    expect((await (await as(w.parent)).put(`/sections/${section.id}/grades`, body)).status).toBe(403);
+    expect((await (await as(w.outsider)).get(`/sections/${section.id}/grades`)).status).toBe(404);
+    expect((await (await as(w.schoolAdmin)).put(`/sections/${section.id}/grades`, body)).status).toBe(204);
+  });
+
+  it('refuses a schoolmate who is not enrolled (403)', async () => {
+    const schoolmate = await createUser(w.school.id, 'STUDENT');
+    expect((await (await as(schoolmate)).get(`/sections/${section.id}/grades`)).status).toBe(403);
+  });
+});
+
+describe('a user\'s grades', () => {
+  it('are 403 without section_id, as the platform answers', async () => {
+    expect((await (await as(w.student)).get(`/users/${w.student.id}/grades`)).status).toBe(403);
+  });
+
+  it('list one section by period, with final grades per category', async () => {
+    const answer = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
+    expect(answer.status).toBe(200);
+    const [one] = answer.json.section;
+    expect(one.section_id).toBe(section.id);
+    expect(one.period[0]).toMatchObject({ period_id: `p${period.id}`, period_title: 'Fall' });
+    expect(one.period[0].assignment.map((item: { assignment_id: number }) => item.assignment_id).sort()).toEqual([items.quiz, items.essay, items.test].sort());
+    expect(one.final_grade[0]).toMatchObject({ period_id: `p${period.id}`, weight: '1' });
+    expect(one.final_grade[0].grading_category).toEqual(expect.arrayContaining([{ category_id: categories.exams, grade: 80 }]));
+    expect(one.grading_category).toEqual([{ id: categories.homework, title: 'Homework' }, { id: categories.exams, title: 'Exams' }]);
+    expect(answer.json.links.self).toBe(`${v1}/users/${w.student.id}/grades?section_id=${section.id}&start=0&limit=20`);
+  });
+
+  it('are refused to another student (403) and unknown for a user not enrolled (404)', async () => {
+    expect((await (await as(w.student)).get(`/users/${secondStudent.id}/grades?section_id=${section.id}`)).status).toBe(403);
+    expect((await (await as(w.teacher)).get(`/users/${w.parent.id}/grades?section_id=${section.id}`)).status).toBe(404);
+  });
+});
