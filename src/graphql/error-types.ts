@@ -6,7 +6,7 @@ export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
   fields: (t) => ({ message: t.exposeString('message', { description: 'What went wrong, in a sentence.' }) }),
 });
 
-const FieldIssueType = builder.objectRef<FieldIssue>('FieldIssue').implement({
+export const FieldIssueType = builder.objectRef<FieldIssue>('FieldIssue').implement({
   description: 'One invalid input member.',
   fields: (t) => ({
     field: t.exposeString('field', { description: 'Path of the input member, such as `options.inviteType`.' }),

@@ -1,6 +1,7 @@
 import { albumRoutes } from '../modules/albums/album.rest';
 import { calendarEventRoutes } from '../modules/calendar/calendar-event.rest';
 import { friendRequestRoutes } from '../modules/friends/friend.rest';
+import { gradingCategoryRoutes } from '../modules/grading-categories/grading-category.rest';
 import { groupRoutes } from '../modules/groups/group.rest';
 import { inviteRoutes } from '../modules/invites/invite.rest';
 import { pageRoutes } from '../modules/pages/page.rest';
@@ -30,4 +31,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...gradebookRoutes,
   ...gradeRoutes,
   ...webPackageRoutes,
+  ...gradingCategoryRoutes,
 ];

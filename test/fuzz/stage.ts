@@ -64,6 +64,8 @@ async function createStage(server: TestServer): Promise<Stage> {
   const assignment = await db().assignment.create({ data: { sectionId: section.id, title: 'Quiz' } });
   const period = await db().gradingPeriod.create({ data: { schoolId: school.id, title: 'Term', startsOn: new Date('2026-09-01'), endsOn: new Date('2026-12-20') } });
   const scale = await db().gradingScale.create({ data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'P', minimum: 50 }, { grade: 'F', minimum: 0 }] } });
+  const gradingScale = await db().gradingScale.create({ data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'A', minimum: 0 }] } });
+  const gradingCategory = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Homework', defaultGradingScaleId: gradingScale.id } });
   // Albums live in groups and sections: the group's stands in for the realms that have none (their paths are 403).
   const groupAlbum = await createAlbum({ type: 'GROUP', id: open.id }, { settingMemberPost: true });
   const sectionAlbum = await createAlbum({ type: 'SECTION', id: section.id });
@@ -118,6 +120,8 @@ async function createStage(server: TestServer): Promise<Stage> {
     page: pages.map((page) => page.id),
     enrollment: enrollments.map((enrollment) => enrollment.id),
     gradinggroup: [gradingGroup.id],
+    gradingcategory: [gradingCategory.id],
+    gradingscale: [gradingScale.id],
     album: albums.map((album) => album.id),
     content: albums.map((album) => items.get(album.id)!.id),
     comment: albums.map((album) => comments.get(items.get(album.id)!.id)!.id),

@@ -91,7 +91,7 @@ const excerpt = (text: string) => (text.length <= 2_000 ? text : `${text.slice(0
 const kindOfSegment: Record<string, ObjectKind> = {
   districts: 'district', schools: 'school', users: 'user', sections: 'section', groups: 'group', posts: 'post', events: 'event', pages: 'page', page: 'page',
   invites: 'invite', friends: 'friendRequest', albums: 'album', album: 'album', content: 'content', comments: 'comment', comment: 'comment', upload: 'upload',
-  targets: 'target',
+  targets: 'target', grading_categories: 'gradingcategory',
 };
 /** Kinds of which a stage holds one object per realm, in the order of its realms: a realm's path names its own. */
 const perRealm = new Set<ObjectKind | 'any'>(['post', 'event', 'page', 'album', 'content', 'comment']);

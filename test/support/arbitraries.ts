@@ -21,7 +21,7 @@ import { z } from 'zod';
 const objectKinds = [
   'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'page', 'category', 'credential', 'realm', 'self', 'invite',
   'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload', 'target', 'assignment', 'period', 'scale',
-  'learner',
+  'gradingcategory', 'gradingscale', 'learner',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
@@ -37,6 +37,9 @@ const kindOfMember: Record<string, ObjectKind> = {
   // Grades and attendance are given to the section's students: the enrollments that are not teachers'.
   enrollment_id: 'learner',
   enrollmentId: 'learner',
+  default_grading_scale: 'gradingscale',
+  default_grading_scale_id: 'gradingscale',
+  defaultGradingScaleId: 'gradingscale',
 };
 
 /**

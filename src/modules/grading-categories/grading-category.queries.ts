@@ -1,0 +1,35 @@
+import { isStorableId } from '../../auth/realms';
+import { db } from '../../db/database';
+import { builder } from '../../graphql/builder';
+import { pageArgs } from '../../graphql/paging';
+import { parseId } from '../../graphql/realm';
+import { findIfVisible } from '../../graphql/visible';
+import { listCategories, readsCategories } from './grading-category.service';
+import { GradingCategoryPage } from './grading-category.type';
+
+builder.queryFields((t) => ({
+  gradingCategories: t.withAuth({ authenticated: true }).field({
+    type: GradingCategoryPage,
+    nullable: true,
+    description:
+      'The grading categories of a section, ordered by `delta` then id, for everyone who reads its gradebook; null when ' +
+      'the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
+    args: { sectionId: t.arg.id({ required: true }), ...pageArgs },
+    resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'sectionId'), args),
+  }),
+  gradingCategory: t.withAuth({ authenticated: true }).prismaField({
+    type: 'GradingCategory',
+    nullable: true,
+    description:
+      'A grading category of a section; null when it, or the section, does not exist or is hidden from the viewer; ' +
+      'FORBIDDEN when the viewer knows the section but not its gradebook.',
+    args: { sectionId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, { viewer }) => {
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      const id = parseId(args.id);
+      return findIfVisible(query, readsCategories(viewer, sectionId), (selection) =>
+        isStorableId(id) ? db().gradingCategory.findFirst({ ...selection, where: { id, sectionId } }) : Promise.resolve(null),
+      );
+    },
+  }),
+}));

@@ -1,0 +1,3 @@
+import './grading-category.type';
+import './grading-category.queries';
+import './grading-category.mutations';
