@@ -21,6 +21,7 @@ import '../modules/uploads';
 import '../modules/albums';
 import '../modules/triggers';
 import '../modules/web-packages';
+import '../modules/attendance';
 
 export const schema = builder.toSchema();
 

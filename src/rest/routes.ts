@@ -1,4 +1,5 @@
 import { albumRoutes } from '../modules/albums/album.rest';
+import { attendanceRoutes } from '../modules/attendance/attendance.rest';
 import { calendarEventRoutes } from '../modules/calendar/calendar-event.rest';
 import { friendRequestRoutes } from '../modules/friends/friend.rest';
 import { groupRoutes } from '../modules/groups/group.rest';
@@ -30,4 +31,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...gradebookRoutes,
   ...gradeRoutes,
   ...webPackageRoutes,
+  ...attendanceRoutes,
 ];
