@@ -92,8 +92,12 @@ const attendanceItem = z.object({
     .transform(String)
     .pipe(z.string().trim().regex(/^\d{1,15}$/, 'enrollment_id must be a numeric id')),
   // Date and status are judged item by item by the service: a bad one fails only its item.
-  date: z.union([z.string(), z.number()]).transform(String).optional(),
-  status: z.union([z.string(), z.number()]).transform((code) => statusOf[String(code).trim()] ?? null).optional(),
+  date: z.union([z.string(), z.number()]).transform(String).meta({ examples: ['2026-01-05'] }).optional(),
+  status: z
+    .union([z.string(), z.number()])
+    .transform((code) => statusOf[String(code).trim()] ?? null)
+    .meta({ examples: [1, 2, 3, 4] })
+    .optional(),
   comment: text('comment').schema.optional(),
 });
 
