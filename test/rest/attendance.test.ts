@@ -320,7 +320,7 @@ describe('a district that keeps attendance in a third-party app', () => {
       expect(answer.data.updateDistrict).toEqual({ __typename: 'District', attendanceApp });
     };
     await setApp('PowerSchool');
-    const [rest, studentRest, outsider] = [await as(teacher), await as(student), await as(w.outsider)];
+    const [rest, studentRest, outsider, graphql] = [await as(teacher), await as(student), await as(w.outsider), await clients.graphql(teacher)];
     const path = `/sections/${section.id}/attendance`;
     const body = { attendances: { attendance: [item(enrollment, '2026-03-09', 2)] } };
     await expectNothingWritten(async () => {
@@ -329,6 +329,8 @@ describe('a district that keeps attendance in a third-party app', () => {
         expect((await rest.put(path, body, { accept })).status).toBe(410);
       }
       expect((await studentRest.get(path)).status).toBe(410);
+      const gone = await graphql(`query($id: ID!) { attendance(sectionId: $id) { total } }`, { id: String(section.id) });
+      expect(gone.errors?.[0]).toMatchObject({ message: 'Attendance of this district is kept in its attendance app (PowerSchool)', extensions: { code: 'GONE' } });
       // Who may not see the section learns nothing about the district's setting.
       expect((await outsider.get(path)).status).toBe(404);
     });
