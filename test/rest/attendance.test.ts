@@ -89,6 +89,16 @@ describe('GET /sections/{id}/attendance', () => {
     });
   });
 
+  it('counts only active student enrollments in the totals, while still listing the records of one that has left', async () => {
+    const room = await classroom();
+    await twoDays(room);
+    await db().enrollment.update({ where: { id: room.classmate }, data: { status: 'EXPIRED' } });
+    const answer = await (await as(w.teacher)).get(`/sections/${room.id}/attendance`);
+    expect(answer.json.date[1]).toEqual(day('2026-01-06', group(4, record(room.classmate, '2026-01-06', 4, 'Doctor'))));
+    // Two active students on two days: the student absent once and present once, the third student present twice.
+    expect(answer.json.totals).toEqual(totals({ 1: 3, 2: 1 }));
+  });
+
   it('answers in XML, lists repeated and the empty statuses of an all-present day self-closing', async () => {
     const room = await classroom();
     await take(room, [item(room.student, '2026-02-02', 2), item(room.classmate, '2026-02-03', 1)]);
