@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { realmFacts } from '../../auth/realms';
-import { isStorableId } from '../../auth/realms';
+import { authorize } from '../../auth/policy';
+import { isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { forbidden, httpError, invalidArgument } from '../../core/errors';
 import { db } from '../../db/database';
@@ -9,7 +9,6 @@ import { recordEvent, writeTransaction } from '../../events/record';
 import type { AttendanceStatus } from '../../generated/prisma/enums';
 import { pageWindow } from '../../graphql/paging';
 import { gradebookPolicy, gradebookReach } from '../gradebook/gradebook.policy';
-import { authorize } from '../../auth/policy';
 import { attendanceItemSchema, dayRange, dayText, maxAttendanceItems } from './attendance.validation';
 
 const section = (id: number) => ({ type: 'SECTION' as const, id });
