@@ -37,6 +37,7 @@ const triggerFamilies: Readonly<Record<string, string>> = {
   web_package: 'Web content packages added to course sections or removed.',
   grade_item: 'Graded items (assignments, graded discussions) of course sections created or changed (update) or deleted.',
   grades: 'Grades, grade comments and final comments of course sections set or changed.',
+  attendance: 'Attendance taken or changed in course sections.',
 };
 
 const familyOf = (kind: Pick<EventKind, 'type'>) => kind.type.slice(0, kind.type.indexOf('.'));

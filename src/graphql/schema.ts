@@ -22,6 +22,7 @@ import '../modules/albums';
 import '../modules/triggers';
 import '../modules/web-packages';
 import '../modules/grading-categories';
+import '../modules/attendance';
 
 export const schema = builder.toSchema();
 

@@ -40,9 +40,10 @@ const defaultPageSize = 20;
 /** GraphQL's Int is 32-bit: a larger start would fail variable coercion as an unexpected error. */
 const maxStart = 2 ** 31 - 1;
 
-function parsePage(query: URLSearchParams): Page {
+function parsePage(query: URLSearchParams, dayStart = false): Page {
   const read = (name: string, fallback: number, minimum: number) => {
     const raw = query.get(name);
+    if (name === 'start' && dayStart && raw !== null && !/^\d+$/.test(raw)) return fallback;
     if (raw === null || raw === '') return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < minimum) {
       throw new RestError(400, `${name} must be an integer of at least ${minimum}`, {}, [{ field: name, message: 'invalid' }]);
@@ -219,7 +220,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         query: url.searchParams,
         filters: route.filters?.decode(Object.fromEntries(url.searchParams)) ?? {},
         input: route.body?.decode(body) ?? {},
-        page: parsePage(url.searchParams),
+        page: parsePage(url.searchParams, route.dayStart),
       };
       const variables = route.variables(restRequest);
       const { validate, contextFactory, execute, schema } = getEnveloped({

@@ -307,7 +307,8 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
           parameters.push({ name, in: 'query', required: route.filters.required.includes(name), schema });
         }
       }
-      if (route.paged) parameters.push({ $ref: '#/components/parameters/start' }, { $ref: '#/components/parameters/limit' });
+      // A route whose `start` is its first day declares that parameter among its filters.
+      if (route.paged) parameters.push(...(route.dayStart ? [] : [{ $ref: '#/components/parameters/start' }]), { $ref: '#/components/parameters/limit' });
 
       const responses: Record<string, JsonSchema | Reference> = {};
       for (const [status, schema] of Object.entries(route.responses)) {

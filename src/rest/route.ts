@@ -84,6 +84,11 @@ export interface RestRoute {
   filters?: WireBody;
   /** Whether `start` and `limit` page the answer. */
   paged?: boolean;
+  /**
+   * `start` that is not an integer is the route's first-day filter (declared in `filters`), not the paging offset:
+   * attendance's `start=2026-01-05`, as on the platform.
+   */
+  dayStart?: boolean;
   /** The wire response of each success status; null for an empty body. */
   responses: Readonly<Record<number, z.ZodType | null>>;
   variables(request: RestRequest): Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { albumRoutes } from '../modules/albums/album.rest';
+import { attendanceRoutes } from '../modules/attendance/attendance.rest';
 import { calendarEventRoutes } from '../modules/calendar/calendar-event.rest';
 import { friendRequestRoutes } from '../modules/friends/friend.rest';
 import { gradingCategoryRoutes } from '../modules/grading-categories/grading-category.rest';
@@ -32,4 +33,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...gradeRoutes,
   ...webPackageRoutes,
   ...gradingCategoryRoutes,
+  ...attendanceRoutes,
 ];

@@ -186,6 +186,33 @@ describe('webhook delivery', () => {
     ]);
   });
 
+  it('carries each item of an attendance write as an entry with its ids and that enrollment\'s /v1 attendance on that day', async () => {
+    await subscribedTarget(admin, '/attendance', ['attendance'], 1);
+    await subscribedTarget(admin, '/attendance-ids', ['attendance']);
+    const other = await createUser(world.school.id, 'STUDENT');
+    const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }, { userId: other.id }]);
+    const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id, admin: false }, orderBy: { id: 'asc' } });
+    const [absent, present] = [enrollments.find((e) => e.userId === world.student.id)!.id, enrollments.find((e) => e.userId === other.id)!.id];
+    const taken = await teacher.put(`/sections/${section.id}/attendance`, {
+      attendances: { attendance: [{ enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' }, { enrollment_id: present, date: '2026-01-05', status: 1 }] },
+    });
+    expect(taken.status).toBe(200);
+    expect(await deliver()).toMatchObject({ delivered: 2, failed: 0 });
+    const view = async (enrollment: number) =>
+      (await admin.get(`/sections/${section.id}/attendance?enrollment_id=${enrollment}&start=2026-01-05&end=2026-01-05&limit=200`)).json;
+    const entry = (enrollment: number) => ({ realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollment, date: '2026-01-05' });
+    // One write is one event, an entry per item; the object is what GET of that enrollment's attendance that day answers.
+    expect(receiver.bodiesAt('/attendance')).toEqual([{
+      uid: world.teacher.id,
+      timestamp: expect.any(Number),
+      type: 'attendance.update',
+      data: [{ ...entry(absent), object: await view(absent) }, { ...entry(present), object: await view(present) }],
+    }]);
+    expect((await view(absent)).date[0].statuses.status[0].attendances.attendance).toEqual([{ enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' }]);
+    expect((await view(present)).totals).toEqual({ total: [{ status: 1, count: 1 }] });
+    expect(receiver.bodiesAt('/attendance-ids').map((event) => event.data)).toEqual([[entry(absent), entry(present)]]);
+  });
+
   it('leaves the object out without include_object, and for a deleted object', async () => {
     await subscribedTarget(admin, '/plain', ['group']);
     await subscribedTarget(admin, '/deleted', ['group'], 1);

@@ -211,10 +211,13 @@ describe('GraphQL', () => {
     const names = answer.data.triggers.map((trigger: { name: string }) => trigger.name);
     expect(names).toEqual([
       'school', 'building', 'user', 'section', 'enrollment', 'group', 'group_member', 'blog_post', 'invite', 'friend_request',
-      'calendar_event', 'page', 'album', 'album_content', 'album_comment', 'web_package', 'grade_item', 'grades',
+      'calendar_event', 'page', 'album', 'album_content', 'album_comment', 'web_package', 'grade_item', 'grades', 'attendance',
     ]);
     expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'group').operations).toEqual(['create', 'update', 'delete']);
     expect(names).not.toContain('report_card');
+    expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'attendance')).toEqual({
+      name: 'attendance', operations: ['update'], description: 'Attendance taken or changed in course sections.',
+    });
   });
 
   it('creates a target with a Standard Webhooks secret and rotates it', async () => {

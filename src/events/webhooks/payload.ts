@@ -55,7 +55,7 @@ export async function restViewAt(path: string | null, event: DomainEventMessage,
   if (!found || found.kind !== 'route') return null;
   const viewer = new Viewer({ id: 0, role: 'SCHOOL_ADMIN', ...school, buildingId: null, triggerAdmin: false }, { kind: 'bearer', tokenId: 0 });
   const query = new URLSearchParams(path!.split('?')[1] ?? '');
-  const filters = Object.fromEntries(query);
+  const filters = found.route.filters?.decode(Object.fromEntries(query)) ?? {};
   const request = { path: path!.split('?')[0]!, params: found.params, realm: found.realm, query, filters, input: {}, page: { start: 0, limit: 200 } };
   const result = await execute({
     schema,

@@ -179,7 +179,7 @@ function bulkBody(item: WireBody): WireBody {
     wireName: item.wireName,
     schema: z.object({ grading_categories: z.object({ grading_category: z.array(item.schema) }) }),
     required: ['grading_categories'],
-    listFields: new Set(['grading_category']),
+    listPaths: new Set(['grading_categories.grading_category', 'grading_category']),
   };
 }
 

@@ -1,0 +1,45 @@
+import { builder } from '../../graphql/builder';
+import { resultMutation } from '../../graphql/operations';
+import { pageArgs } from '../../graphql/paging';
+import { parseId } from '../../graphql/realm';
+import { listAttendance, setAttendance } from './attendance.service';
+import { AttendancePageType, AttendanceStatusEnum, AttendanceUpdateType } from './attendance.type';
+
+builder.queryField('attendance', (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: AttendancePageType,
+    nullable: true,
+    description:
+      'The attendance of a section by day, paged over the days attendance was taken (present records left out), with ' +
+      'totals; a student reads their own, a parent their children\'s. Null when the section does not exist or is hidden; ' +
+      'GONE (410) when the district keeps attendance in a third-party app.',
+    args: {
+      sectionId: t.arg.id({ required: true, description: 'The section.' }),
+      startDate: t.arg.string({ description: 'First day, YYYY-MM-DD (included).' }),
+      endDate: t.arg.string({ description: 'Last day, YYYY-MM-DD (included).' }),
+      enrollmentId: t.arg.id({ description: 'Only this enrollment\'s records and totals.' }),
+      ...pageArgs,
+    },
+    resolve: (_root, args, { viewer }) =>
+      listAttendance(viewer, parseId(args.sectionId, 'sectionId'), { ...args, enrollmentId: args.enrollmentId === null || args.enrollmentId === undefined ? null : String(args.enrollmentId) }),
+  }),
+);
+
+const AttendanceInput = builder.inputType('AttendanceInput', {
+  description: 'An enrollment\'s attendance on a day; it replaces the record of that enrollment and day.',
+  fields: (t) => ({
+    enrollmentId: t.id({ required: true, description: 'A student enrollment of the section.' }),
+    date: t.string({ required: true, description: 'The day, YYYY-MM-DD.' }),
+    status: t.field({ type: AttendanceStatusEnum, description: 'The status; an item without one fails alone (400).' }),
+    comment: t.string({ description: 'A comment; none empties it.' }),
+  }),
+});
+
+resultMutation('setAttendance', {
+  type: AttendanceUpdateType,
+  description:
+    'Takes attendance in a section, item by item (its teachers and administrators): each item replaces the record of ' +
+    'its enrollment and day; an item that cannot be written fails alone with its code, the others are written.',
+  args: (arg) => ({ sectionId: arg.id({ required: true }), records: arg({ type: [AttendanceInput], required: true }) }),
+  resolve: (viewer, args) => setAttendance(viewer, parseId(args.sectionId, 'sectionId'), args.records),
+});

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { authorize } from '../../auth/policy';
+import { isStorableId, realmFacts } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { forbidden, httpError, invalidArgument } from '../../core/errors';
+import { db } from '../../db/database';
+import { defineEvent } from '../../events/catalogue';
+import { recordEvent, writeTransaction } from '../../events/record';
+import type { AttendanceStatus } from '../../generated/prisma/enums';
+import { pageWindow } from '../../graphql/paging';
+import { gradebookPolicy, gradebookReach } from '../gradebook/gradebook.policy';
+import { attendanceItemSchema, dayRange, dayText, maxAttendanceItems } from './attendance.validation';
+
+const section = (id: number) => ({ type: 'SECTION' as const, id });
+
+/** Status codes in the platform's order (1 present ... 4 excused): lists and totals follow it. */
+export const statusOrder: readonly AttendanceStatus[] = ['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'];
+
+const updatedItems = z.object({ items: z.array(z.object({ enrollmentId: z.int(), date: z.string() }).strict()) }).strict();
+
+export const attendanceEvents = {
+  // One bulk write is one event with an entry per item. Whose attendance changed is for the section's teachers and
+  // administrators, not for its students: heard live by its administrators only.
+  update: defineEvent('attendance.update', {
+    object: 'Section',
+    realms: ['SECTION'],
+    description: 'Attendance was taken or changed in a section (one event per write, an entry per enrollment and day).',
+    audience: 'administrators',
+    data: updatedItems,
+    entries: ({ items }, { realmId: sectionId }) =>
+      items.map(({ enrollmentId, date }) => ({
+        ids: { enrollment_id: enrollmentId, date },
+        view: `/sections/${sectionId}/attendance?enrollment_id=${enrollmentId}&start=${date}&end=${date}`,
+      })),
+  }),
+};
+
+/**
+ * A district that keeps attendance in a third-party student-information-system app has none here: 410 Gone, as on the
+ * platform. Asked after the viewer's access, so that only those who may see the section learn it.
+ */
+async function assertAttendanceKeptHere(viewer: Viewer, sectionId: number) {
+  const { districtId } = await realmFacts(viewer, section(sectionId));
+  const district = await db().district.findUnique({ where: { id: districtId }, select: { attendanceApp: true } });
+  if (district?.attendanceApp) {
+    throw httpError(410, 'GONE', `Attendance of this district is kept in its attendance app (${district.attendanceApp})`);
+  }
+}
+
+export interface AttendanceRow {
+  id: number;
+  enrollmentId: number;
+  sectionId: number;
+  date: Date;
+  status: AttendanceStatus;
+  comment: string;
+  updatedAt: Date;
+}
+
+export interface AttendanceDay {
+  date: string;
+  statuses: { status: AttendanceStatus; records: AttendanceRow[] }[];
+}
+
+export interface AttendancePage {
+  items: AttendanceDay[];
+  total: number;
+  start: number;
+  limit: number;
+  totals: { status: AttendanceStatus; count: number }[];
+}
+
+export interface AttendanceQuery {
+  startDate?: string | null;
+  endDate?: string | null;
+  enrollmentId?: string | null;
+  start?: number | null;
+  limit?: number | null;
+}
+
+/**
+ * A section's attendance by day, for the days attendance was taken (any record of the section exists that day) in the
+ * range: each day with its records grouped by status, present records left out. `totals` count over every day of
+ * the range (not only this page), each active student enrollment once a day: its recorded status, or present when it
+ * has no record that day. A student sees only their own records, a parent their children's; null for a hidden section.
+ */
+export async function listAttendance(viewer: Viewer, sectionId: number, query: AttendanceQuery): Promise<AttendancePage | null> {
+  if (!isStorableId(sectionId)) return null;
+  const reach = await gradebookReach(viewer, sectionId);
+  if (reach === 'hide') return null;
+  if (!('all' in reach)) throw forbidden(reach.forbid);
+  await assertAttendanceKeptHere(viewer, sectionId);
+  const { start, limit } = pageWindow(query);
+  const date = dayRange(query.startDate, query.endDate);
+  let enrollments = reach.all ? null : reach.enrollmentIds;
+  if (query.enrollmentId !== null && query.enrollmentId !== undefined && query.enrollmentId !== '') {
+    const wanted = Number(query.enrollmentId);
+    if (!/^\d+$/.test(query.enrollmentId) || !isStorableId(wanted)) throw invalidArgument('enrollmentId', 'must be a numeric id');
+    // Lists are filtered, not failed: an enrollment the viewer may not see has no records for them.
+    enrollments = enrollments === null || enrollments.includes(wanted) ? [wanted] : [];
+  }
+  const whose = enrollments === null ? {} : { enrollmentId: { in: enrollments } };
+
+  const [taken, counted] = await Promise.all([
+    db().attendanceRecord.groupBy({ by: ['date'], where: { sectionId, date }, orderBy: { date: 'asc' } }),
+    db().enrollment.findMany({ where: { sectionId, admin: false, status: 'ACTIVE', ...(enrollments === null ? {} : { id: { in: enrollments } }) }, select: { id: true } }),
+  ]);
+  const days = taken.map((row) => row.date);
+  const pageDays = days.slice(start, start + limit);
+  const countedIds = counted.map((enrollment) => enrollment.id);
+  const [records, absences] = await Promise.all([
+    pageDays.length
+      ? db().attendanceRecord.findMany({
+          where: { sectionId, date: { in: pageDays }, status: { not: 'PRESENT' }, ...whose },
+          orderBy: [{ date: 'asc' }, { status: 'asc' }, { enrollmentId: 'asc' }],
+        })
+      : [],
+    db().attendanceRecord.groupBy({
+      by: ['status'],
+      where: { sectionId, date, status: { not: 'PRESENT' }, enrollmentId: { in: countedIds } },
+      _count: { _all: true },
+    }),
+  ]);
+
+  const items = pageDays.map((day): AttendanceDay => {
+    const ofDay = records.filter((record) => record.date.getTime() === day.getTime());
+    const statuses = statusOrder
+      .map((status) => ({ status, records: ofDay.filter((record) => record.status === status) }))
+      .filter((group) => group.records.length > 0);
+    return { date: dayText(day), statuses };
+  });
+  const notPresent = new Map(absences.map((row) => [row.status, row._count._all]));
+  const absent = [...notPresent.values()].reduce((sum, count) => sum + count, 0);
+  const totals = statusOrder
+    .map((status) => ({ status, count: status === 'PRESENT' ? days.length * countedIds.length - absent : (notPresent.get(status) ?? 0) }))
+    .filter((total) => total.count > 0);
+  return { items, total: days.length, start, limit, totals };
+}
+
+export interface AttendanceResult {
+  enrollmentId: string;
+  date: string;
+  code: number;
+  message: string | null;
+}
+
+export interface AttendanceItemInput {
+  enrollmentId: string | number;
+  date: string;
+  status?: AttendanceStatus | null;
+  comment?: string | null;
+}
+
+/**
+ * Sets the attendance of enrollments of a section, item by item (the section's teachers and administrators): each
+ * item replaces the record of its enrollment and day (200). An item that cannot be written fails alone with its code:
+ * 400 for a bad date or status or a teacher's enrollment, 404 for an enrollment that is not of this section. The good
+ * items are written in one transaction with one `attendance.update` event carrying them all.
+ */
+export async function setAttendance(viewer: Viewer, sectionId: number, items: readonly AttendanceItemInput[]): Promise<{ results: AttendanceResult[] }> {
+  await authorize(viewer, gradebookPolicy, 'write', sectionId, sectionId);
+  await assertAttendanceKeptHere(viewer, sectionId);
+  if (items.length > maxAttendanceItems) throw httpError(400, 'BAD_USER_INPUT', `At most ${maxAttendanceItems.toLocaleString('en-US')} attendance items at once`);
+  const facts = await realmFacts(viewer, section(sectionId));
+
+  const parsed = items.map((item) => attendanceItemSchema.safeParse({ ...item, enrollmentId: String(item.enrollmentId) }));
+  const ids = [...new Set(parsed.flatMap((item) => (item.success && isStorableId(item.data.enrollmentId) ? [item.data.enrollmentId] : [])))];
+  const roster = new Map(
+    (await db().enrollment.findMany({ where: { sectionId, id: { in: ids } }, select: { id: true, admin: true } })).map((row) => [row.id, row.admin]),
+  );
+
+  const results: AttendanceResult[] = [];
+  const writes: z.output<typeof attendanceItemSchema>[] = [];
+  items.forEach((item, at) => {
+    const outcome = parsed[at]!;
+    const answer = (code: number, message: string | null) =>
+      results.push({ enrollmentId: String(item.enrollmentId), date: outcome.success ? dayText(outcome.data.date) : String(item.date), code, message });
+    if (!outcome.success) {
+      const issue = outcome.error.issues[0]!;
+      return answer(400, `${issue.path.join('.')}: ${issue.message}`);
+    }
+    const admin = roster.get(outcome.data.enrollmentId);
+    if (admin === undefined) return answer(404, `enrollmentId: ${item.enrollmentId} is not an enrollment of this section`);
+    if (admin) return answer(400, `enrollmentId: ${item.enrollmentId} is a teacher's enrollment; attendance is taken for students`);
+    writes.push(outcome.data);
+    answer(200, null);
+  });
+
+  if (writes.length) {
+    await writeTransaction(async (tx) => {
+      for (const { enrollmentId, date, status, comment } of writes) {
+        await tx.attendanceRecord.upsert({
+          where: { enrollmentId_date: { enrollmentId, date } },
+          create: { enrollmentId, sectionId, date, status, comment },
+          update: { status, comment },
+        });
+      }
+      const written = new Map(writes.map(({ enrollmentId, date }) => [`${enrollmentId}:${dayText(date)}`, { enrollmentId, date: dayText(date) }]));
+      await recordEvent(tx, attendanceEvents.update, {
+        realm: section(sectionId),
+        objectId: sectionId,
+        actorId: viewer.id,
+        scope: facts,
+        data: { items: [...written.values()] },
+      });
+    });
+  }
+  return { results };
+}

@@ -1,0 +1,82 @@
+import { builder } from '../../graphql/builder';
+import { exposeColumns } from '../../graphql/columns';
+import type { AttendanceDay, AttendancePage, AttendanceResult } from './attendance.service';
+import { dayText } from './attendance.validation';
+
+export const AttendanceStatusEnum = builder.enumType('AttendanceStatus', {
+  description: 'An enrollment\'s attendance on a day (the /v1 status code in brackets).',
+  values: {
+    PRESENT: { value: 'PRESENT', description: 'Present (1).' },
+    ABSENT: { value: 'ABSENT', description: 'Absent (2).' },
+    LATE: { value: 'LATE', description: 'Late (3).' },
+    EXCUSED: { value: 'EXCUSED', description: 'Excused (4).' },
+  } as const,
+});
+
+const AttendanceRecordType = builder.prismaObject('AttendanceRecord', {
+  fields: (t) => ({
+    ...exposeColumns(t, 'AttendanceRecord', ['id', 'comment', 'updatedAt']),
+    enrollmentId: t.exposeID('enrollmentId', { description: 'The enrollment.' }),
+    sectionId: t.exposeID('sectionId', { description: 'The section.' }),
+    date: t.string({ description: 'The day, YYYY-MM-DD.', resolve: (record) => dayText(record.date) }),
+    status: t.expose('status', { type: AttendanceStatusEnum, description: 'Status on that day.' }),
+  }),
+});
+
+const AttendanceStatusGroup = builder.objectRef<AttendanceDay['statuses'][number]>('AttendanceStatusGroup').implement({
+  description: 'The records of one status on one day.',
+  fields: (t) => ({
+    status: t.expose('status', { type: AttendanceStatusEnum, description: 'The status.' }),
+    records: t.field({ type: [AttendanceRecordType], description: 'The records, by enrollment id.', resolve: (group) => group.records }),
+  }),
+});
+
+const AttendanceDayType = builder.objectRef<AttendanceDay>('AttendanceDay').implement({
+  description: 'A day attendance was taken in a section, with its records other than present, grouped by status.',
+  fields: (t) => ({
+    date: t.exposeString('date', { description: 'The day, YYYY-MM-DD.' }),
+    statuses: t.field({ type: [AttendanceStatusGroup], description: 'Records grouped by status, in status order; present ones are left out.', resolve: (day) => day.statuses }),
+  }),
+});
+
+const AttendanceTotal = builder.objectRef<AttendancePage['totals'][number]>('AttendanceTotal').implement({
+  description: 'How many enrollment-days had a status.',
+  fields: (t) => ({
+    status: t.expose('status', { type: AttendanceStatusEnum, description: 'The status.' }),
+    count: t.exposeInt('count', { description: 'Enrollment-days with it.' }),
+  }),
+});
+
+export const AttendancePageType = builder.objectRef<AttendancePage>('AttendancePage').implement({
+  description: 'A page of the days attendance was taken in a section, with totals over the whole range.',
+  fields: (t) => ({
+    items: t.field({ type: [AttendanceDayType], description: 'The days of this page, earliest first.', resolve: (page) => page.items }),
+    total: t.exposeInt('total', { description: 'Number of days attendance was taken in the range.' }),
+    start: t.exposeInt('start', { description: 'Offset of the first day.' }),
+    limit: t.exposeInt('limit', { description: 'Page size used.' }),
+    totals: t.field({
+      type: [AttendanceTotal],
+      description:
+        'Per status, the enrollment-days in the whole range (every page): each active student enrollment the viewer ' +
+        'reads counts once a day attendance was taken, with its status, or present without a record. Statuses with none are left out.',
+      resolve: (page) => page.totals,
+    }),
+  }),
+});
+
+export const AttendanceResultType = builder.objectRef<AttendanceResult>('AttendanceResult').implement({
+  description: 'What became of one item of an attendance write.',
+  fields: (t) => ({
+    enrollmentId: t.exposeID('enrollmentId', { description: 'The item\'s enrollment.' }),
+    date: t.exposeString('date', { description: 'The item\'s day.' }),
+    code: t.exposeInt('code', { description: '200 written; 400 bad date or status, or a teacher\'s enrollment; 404 not an enrollment of the section.' }),
+    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
+  }),
+});
+
+export const AttendanceUpdateType = builder.objectRef<{ results: AttendanceResult[] }>('AttendanceUpdate').implement({
+  description: 'The outcome of an attendance write, item by item.',
+  fields: (t) => ({
+    results: t.field({ type: [AttendanceResultType], description: 'One result per item, in the order given.', resolve: (update) => update.results }),
+  }),
+});

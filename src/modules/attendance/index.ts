@@ -1,0 +1,2 @@
+import './attendance.type';
+import './attendance.operations';
