@@ -31,7 +31,9 @@ export default permissionCases<Shared>(
       { userId: world.student.id },
       { userId: classmate.id },
     ]);
-    await db().parentLink.create({ data: { parentId: world.parent.id, childId: world.student.id } });
+    // The cast's world is shared by every table: another may have linked them already.
+    const link = { parentId: world.parent.id, childId: world.student.id };
+    await db().parentLink.upsert({ where: { parentId_childId: link }, create: link, update: {} });
     const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id } });
     const of = (userId: number) => enrollments.find((row) => row.userId === userId)!.id;
     const [own, other] = [of(world.student.id), of(classmate.id)];
