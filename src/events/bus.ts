@@ -152,7 +152,18 @@ export function listenToRealms(realms: Realm[], listener: Listener): { ready: Pr
   };
 }
 
-let announceToOthers: (() => void) | null = null;
+let announceToOthers: ((eventIds: readonly string[]) => void) | null = null;
+
+/**
+ * Commits whose events the follower has not read yet: it reads again shortly until it has them, since an event is
+ * readable only once every older transaction has ended (on a shared PostgreSQL server, other databases' too).
+ */
+function expectEvents(eventIds: readonly string[]) {
+  if (!follower) return;
+  const now = Date.now();
+  for (const id of eventIds) unread.set(id, now);
+  follower.wake();
+}
 
 /**
  * With Redis, instances announce their commits to each other, so each follower reads the log at once rather than at
@@ -162,10 +173,10 @@ export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
   // Neither failure needs handling: ioredis resubscribes on reconnect, and a lost announcement only delays delivery
   // until the next poll. An unhandled rejection from a closing connection would end the process.
   subscribeClient.subscribe(commitsChannel).catch(() => undefined);
-  subscribeClient.on('message', (channel) => {
-    if (channel === commitsChannel) follower?.wake();
+  subscribeClient.on('message', (channel, message: string) => {
+    if (channel === commitsChannel) expectEvents(message.split(',').filter((id) => /^\d+$/.test(id)));
   });
-  announceToOthers = () => void publishClient.publish(commitsChannel, '').catch(() => undefined);
+  announceToOthers = (eventIds) => void publishClient.publish(commitsChannel, eventIds.join(',')).catch(() => undefined);
 }
 
 const localCommits = new EventTarget();
@@ -174,10 +185,8 @@ setMaxListeners(0, localCommits);
 /** Tells the followers of every instance that this process committed the events with these ids. */
 export function announceCommit(eventIds: readonly string[]) {
   if (eventIds.length === 0) return;
-  const now = Date.now();
-  if (follower) for (const id of eventIds) unread.set(id, now);
-  follower?.wake();
-  announceToOthers?.();
+  expectEvents(eventIds);
+  announceToOthers?.(eventIds);
   localCommits.dispatchEvent(new Event('commit'));
 }
 

@@ -315,7 +315,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances sharing PostgreSQ
     await Promise.all(instances.map((instance) => instance.exited));
   });
 
-  it('an event committed on instance A reaches a subscriber on instance B at once, and B resumes from the log', { timeout: 60_000 }, async () => {
+  it('an event committed on instance A reaches a subscriber on instance B, and B resumes from the log', { timeout: 60_000 }, async () => {
     const env = {
       DATABASE_URL: server.config.databaseUrl!,
       SECRET_KEY: server.config.secretKey!,
@@ -349,24 +349,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances sharing PostgreSQ
       await writeOnA('First across');
       const first = await within(iterator.next(), 20_000, 'first event from instance A');
       expect(first.value?.data?.realmEvents).toMatchObject({ type: 'group.update' });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      // Instances poll the log each second; an announcement over Redis has B read it far sooner.
-      const latencies: number[] = [];
-      let cursor = (first.value!.data!.realmEvents as any).cursor as string;
-      for (let index = 0; index < 5; index++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const next = iterator.next();
-        await writeOnA(`Across ${index}`);
-        // From the write's answer (after its commit and announcement) until B's subscriber has it.
-        const started = performance.now();
-        const received = (await within(next, 5000, 'event from instance A')).value!.data!.realmEvents as any;
-        latencies.push(performance.now() - started);
-        expect(received.type).toBe('group.update');
-        cursor = received.cursor;
-      }
-      // Without the announcement each would wait for B's poll, uniformly up to a second: a median under 300 ms
-      // happens by chance about one time in six; through Redis it is tens of milliseconds.
-      expect(latencies.sort((x, y) => x - y)[2]).toBeLessThan(300);
+      const cursor = (first.value!.data!.realmEvents as any).cursor as string;
       await iterator.return!();
       // Missed on B while away, written on A: caught up from the shared log.
       await writeOnA('Missed across');
