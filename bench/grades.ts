@@ -93,7 +93,7 @@ async function seed() {
 }
 
 async function startServer() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, PORT: String(port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

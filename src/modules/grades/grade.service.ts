@@ -94,8 +94,9 @@ export interface EnrollmentGradesView {
 
 export interface SectionGradesView {
   sectionId: number;
-  /** Every grade the filters select; GraphQL pages them. */
-  grades: GradeView[];
+  /** Every grade the filters select; GraphQL pages them and renders the page's with `viewOf`. */
+  grades: GradeRow[];
+  viewOf(grade: GradeRow): GradeView;
   periods: PeriodView[];
   categories: { id: number; title: string }[];
   enrollments: EnrollmentGradesView[];
@@ -104,7 +105,11 @@ export interface SectionGradesView {
 /** Rows by enrollment (Map.groupBy arrives with Node 21). */
 function byEnrollment<Row extends { enrollmentId: number }>(rows: Row[]): Map<number, Row[]> {
   const groups = new Map<number, Row[]>();
-  for (const row of rows) groups.set(row.enrollmentId, [...(groups.get(row.enrollmentId) ?? []), row]);
+  for (const row of rows) {
+    const group = groups.get(row.enrollmentId);
+    if (group) group.push(row);
+    else groups.set(row.enrollmentId, [row]);
+  }
   return groups;
 }
 
@@ -203,13 +208,14 @@ export async function sectionGrades(viewer: Viewer, sectionId: number, filters: 
     };
   });
 
+  const reached = new Set(book.enrollments.map((enrollment) => enrollment.id));
   const listed = book.grades.filter(
     (grade) =>
       (filters.assignmentId == null || grade.assignmentId === filters.assignmentId) &&
       (filters.changedSince == null || grade.updatedAt >= filters.changedSince) &&
-      book.enrollments.some((enrollment) => enrollment.id === grade.enrollmentId),
+      reached.has(grade.enrollmentId),
   );
-  const views = listed.map((grade): GradeView => {
+  const viewOf = (grade: GradeRow): GradeView => {
     const assignment = assignments.get(grade.assignmentId)!;
     const levels = levelsOf(assignment);
     const percent = grade.grade !== null && assignment.maxPoints > 0 ? (grade.grade / assignment.maxPoints) * 100 : null;
@@ -219,10 +225,11 @@ export async function sectionGrades(viewer: Viewer, sectionId: number, filters: 
       assignment,
       letter: levels && percent !== null ? letterFor(levels, percent) : null,
     };
-  });
+  };
   return {
     sectionId,
-    grades: views,
+    grades: listed,
+    viewOf,
     periods,
     categories: book.categories.map(({ id, title }) => ({ id, title })),
     enrollments,

@@ -82,7 +82,7 @@ export const SectionGradesType = builder.objectRef<SectionGradesView>('SectionGr
       args: pageArgs,
       resolve: (view, args) => {
         const { start, limit } = pageWindow(args);
-        return view.grades.slice(start, start + limit);
+        return view.grades.slice(start, start + limit).map(view.viewOf);
       },
     }),
     total: t.int({ description: 'Number of grades the filters select.', resolve: (view) => view.grades.length }),
