@@ -10,7 +10,7 @@ import { triggerOf } from '../triggers';
 import { entriesOf, eventObject, restViewAt } from './payload';
 
 const cursorName = 'webhooks';
-const fanOutBatch = 200;
+const fanOutBatch = 500;
 
 export function createFanOut(options: { now: () => Date; linkBase: string }) {
   const { now } = options;
@@ -55,19 +55,26 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
   /**
    * Fans out the next batch of events: the number read (0 when caught up or when another instance moved the cursor
    * meanwhile). Objects are rendered before the transaction (the embedded database has one connection, which the
-   * transaction holds); the transaction then commits the deliveries and the cursor only if the cursor has not moved.
+   * transaction holds); the transaction then moves the cursor, only if it has not moved, and commits the deliveries
+   * with it.
    */
+  let cursorMade = false;
   async function fanOut(): Promise<number> {
-    await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
+    if (!cursorMade) {
+      await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
+      cursorMade = true;
+    }
     const from = (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor;
     const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
     if (events.length === 0) return 0;
     const deliveries = await deliveriesFor(events);
+    // Moving the cursor first locks its row: a concurrent fan-out from the same position waits, then finds it moved.
+    const moveCursor = (client: Pick<Prisma.TransactionClient, '$executeRaw'>) => client.$executeRaw`
+      UPDATE webhook_cursors SET cursor = ${cursor}, "updatedAt" = now() WHERE name = ${cursorName} AND cursor IS NOT DISTINCT FROM ${from}`;
+    if (deliveries.length === 0) return (await moveCursor(db())) ? events.length : 0;
     return db().$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ cursor: string | null }[]>`SELECT cursor FROM webhook_cursors WHERE name = ${cursorName} FOR UPDATE`;
-      if (row?.cursor !== from) return 0;
-      if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-      await tx.webhookCursor.update({ where: { name: cursorName }, data: { cursor } });
+      if (!(await moveCursor(tx))) return 0;
+      await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
       return events.length;
     });
   }
