@@ -60,36 +60,41 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
     return deliveries;
   }
 
+  // The stored cursor as this worker last left it; read again when another instance turns out to have moved it.
+  let known: { cursor: string | null } | null = null;
+
   /**
    * Fans out the next batch of events: the number read (0 when caught up or when another instance moved the cursor
    * meanwhile). Objects are rendered before the transaction (the embedded database has one connection, which the
    * transaction holds); the transaction then moves the cursor, only if it has not moved, and commits the deliveries
    * with it.
    */
-  let cursorMade = false;
   async function fanOut(): Promise<number> {
-    if (!cursorMade) {
+    if (!known) {
       await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
-      cursorMade = true;
+      known = { cursor: (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor };
     }
-    const from = (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor;
+    const from = known.cursor;
     const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
     if (events.length === 0) return 0;
     const deliveries = await deliveriesFor(events);
     // Moving the cursor first locks its row: a concurrent fan-out from the same position waits, then finds it moved.
     const moveCursor = (client: Pick<Prisma.TransactionClient, '$executeRaw'>) => client.$executeRaw`
       UPDATE webhook_cursors SET cursor = ${cursor}, "updatedAt" = now() WHERE name = ${cursorName} AND cursor IS NOT DISTINCT FROM ${from}`;
-    if (deliveries.length === 0) return (await moveCursor(db())) ? events.length : 0;
-    return db().$transaction(async (tx) => {
-      if (!(await moveCursor(tx))) return 0;
-      // One parameter for the whole batch: thousands of rows cost one JSON text, not a parameter per column and row.
-      await tx.$executeRaw`
-        INSERT INTO webhook_deliveries ("targetId", "eventId", type, payload, "nextAttemptAt", "createdAt")
-        SELECT r."targetId", r."eventId", r.type, r.payload, r.at, r.at
-        FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS r("targetId" int, "eventId" bigint, type text, payload jsonb, at timestamp(3))
-        ON CONFLICT ("targetId", "eventId") DO NOTHING`;
-      return events.length;
-    });
+    const moved = deliveries.length === 0
+      ? await moveCursor(db())
+      : await db().$transaction(async (tx) => {
+          if (!(await moveCursor(tx))) return 0;
+          // One parameter for the whole batch: thousands of rows cost one JSON text, not a parameter per column and row.
+          return tx.$executeRaw`
+            INSERT INTO webhook_deliveries ("targetId", "eventId", type, payload, "nextAttemptAt", "createdAt")
+            SELECT r."targetId", r."eventId", r.type, r.payload, r.at, r.at
+            FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb)
+              AS r("targetId" int, "eventId" bigint, type text, payload jsonb, at timestamp(3))
+            ON CONFLICT ("targetId", "eventId") DO NOTHING`.then(() => 1);
+        });
+    known = moved ? { cursor } : null;
+    return moved ? events.length : 0;
   }
 
   async function caughtUp(): Promise<boolean> {
