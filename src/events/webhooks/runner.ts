@@ -1,7 +1,7 @@
 /**
  * Webhook delivery as it runs in a server: a fan-out loop, woken by this process's commits (and polling for other
- * instances'), and a sender that keeps up to `concurrency` attempts in flight, claiming as slots free up and recording
- * finished attempts in batches, so one slow receiver holds its slots, not a round.
+ * instances'), and a sender that keeps up to `concurrency` claimed deliveries on hand, claiming again as leases end
+ * and recording finished attempts in batches, so one slow receiver holds its own deliveries, not a round.
  */
 import type { Logger } from 'pino';
 import { onLocalCommit } from '../bus';

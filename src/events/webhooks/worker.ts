@@ -3,9 +3,10 @@
  *
  * 1. Fan-out (fan-out.ts): committed domain events become delivery rows, committed with the stream cursor.
  * 2. Sending (here): claims due deliveries (their targets locked with `FOR UPDATE SKIP LOCKED`) and leases them
- *    (`leasedUntil`) in one transaction, POSTs them, and records the outcomes (attempt rows, and success, a retry
- *    time or giving up) in another. Instances sharing a PostgreSQL database never claim the same attempt; a claim
- *    whose instance died is retried once its lease expires (at least once, never lost).
+ *    (`leasedUntil`) in one transaction, POSTs them (at most `perTargetConcurrency` of a target at once), and records
+ *    the outcomes (attempt rows, and success, a retry time or giving up) in another: one statement for a batch of
+ *    successes. Instances sharing a PostgreSQL database never claim the same attempt; a claim whose instance died is
+ *    retried once its lease expires (at least once, never lost).
  *
  * In a server the steps run as loops (runner.ts). Time and randomness are injected, so tests drive the worker step by
  * step (`runOnce`) with a clock of their own.
@@ -224,8 +225,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     }
     await writeTransaction(async (tx) => {
       if (attempted.length) await recordAttempts(tx, attempted, at);
-      for (const delivery of released) {
-        await tx.webhookDelivery.updateMany({ where: { id: delivery.id, leasedUntil: delivery.leasedUntil }, data: { leasedUntil: null, attempts: { decrement: 1 } } });
+      // One statement per claim they came from (a claim leases its deliveries until one time).
+      for (const lease of new Set(released.map((delivery) => delivery.leasedUntil.getTime()))) {
+        const ids = released.filter((delivery) => delivery.leasedUntil.getTime() === lease).map((delivery) => delivery.id);
+        await tx.webhookDelivery.updateMany({ where: { id: { in: ids }, leasedUntil: new Date(lease) }, data: { leasedUntil: null, attempts: { decrement: 1 } } });
       }
       for (const { delivery, outcome, verdict } of failures) {
         const mine = { id: delivery.id, leasedUntil: delivery.leasedUntil };
