@@ -46,6 +46,8 @@ export interface WebhookWorkerOptions {
 const claimBatch = 500;
 /** A target nobody holds a lease on is claimed this many times its concurrency deep (queued here, sent in turn). */
 const claimDepth = 16;
+/** Targets locked by one claim at most. */
+const targetsPerClaim = 100;
 const hour = 3_600_000;
 
 /** Exponential backoff with jitter: 10 s, 20 s, 40 s, ... up to an hour, each drawn between half and all of it. */
@@ -116,7 +118,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       const targets = await tx.$queryRaw<{ id: number }[]>`
         SELECT t.id FROM trigger_targets t
         WHERE t."pausedAt" IS NULL AND t."disabledAt" IS NULL AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d."targetId" = t.id AND ${due})
-        ORDER BY t.id LIMIT 100
+        ORDER BY t.id LIMIT ${targetsPerClaim}
         FOR UPDATE SKIP LOCKED`;
       if (targets.length === 0) return [];
       const targetIds = Prisma.join(targets.map((target) => target.id));
