@@ -22,10 +22,11 @@ export interface LoopOptions {
 }
 
 /**
- * A local commit whose events are not readable yet is looked for again this soon: they become readable as soon as the
- * transactions older than it end (on PostgreSQL, those of every database on the server), usually within milliseconds.
+ * A local commit whose events are not readable yet is looked for again after 1 ms, then 2, 4, ... up to 64 ms: they
+ * become readable as soon as the transactions older than it end (on PostgreSQL, those of every database on the
+ * server), usually within milliseconds, while a long transaction elsewhere should not make this a busy loop.
  */
-const unreadRetryMs = 5;
+const unreadRetryMs = (retry: number) => 2 ** Math.min(retry, 6);
 /** ...for at most this long; after that the poll finds it. */
 const unreadRetryForMs = 2_000;
 
@@ -85,16 +86,19 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
   // A local commit whose events are not readable yet (an older transaction of the server still runs) is looked for
   // again shortly rather than at the next poll, for a while (another instance may have fanned it out already).
   let unreadSince: number | null = null;
+  let unreadRetries = 0;
   const fanOutStep = async () => {
     const expected = unreadSince;
     unreadSince = null;
     const read = await steps.fanOut();
-    if (read) alarms.send.ring();
-    else if (expected !== null && performance.now() - expected < unreadRetryForMs) {
+    if (read) {
+      unreadRetries = 0;
+      alarms.send.ring();
+    } else if (expected !== null && performance.now() - expected < unreadRetryForMs) {
       unreadSince ??= expected;
-      await new Promise((resolve) => setTimeout(resolve, unreadRetryMs).unref());
+      await new Promise((resolve) => setTimeout(resolve, unreadRetryMs(unreadRetries++)).unref());
       return true;
-    }
+    } else unreadRetries = 0;
     return read > 0;
   };
   const sendStep = async () => {
