@@ -358,6 +358,35 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('queues a claim beyond the per-target cap here, and gives back unsent what waited until its lease ran short', async () => {
+    const target = await subscribedTarget(admin, '/queued', ['group']);
+    for (let i = 0; i < 3; i++) await teacher.post('/groups', { title: `Queued ${i}` });
+    await db().triggerTarget.update({ where: { id: target }, data: { pausedAt: new Date() } });
+    await deliver();
+    await db().triggerTarget.update({ where: { id: target }, data: { pausedAt: null } });
+    receiver.hold();
+    const one = newWorker({ perTargetConcurrency: 1, attemptTimeoutMs: 10_000 });
+    const round = one.runOnce();
+    // One claim leases all three, but one attempt at a time is sent.
+    await expect.poll(() => receiver.requestsAt('/queued').length).toBe(1);
+    expect(await db().webhookDelivery.count({ where: { targetId: target, leasedUntil: { not: null } } })).toBe(3);
+    // The others would no longer have a whole attempt's time left on their lease: they go back unsent, to be claimed again.
+    advance(10_001);
+    receiver.release();
+    receiver.hold();
+    await expect.poll(() => receiver.requestsAt('/queued').length).toBe(2);
+    const rows = await db().webhookDelivery.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } });
+    expect(rows.map(({ status, attempts }) => [status, attempts])).toEqual([['SUCCEEDED', 1], ['PENDING', 1], ['PENDING', 1]]);
+    // Leased by the second claim (the attempt timeout twice and 5 s from now), not the first.
+    expect(rows.slice(1).map(({ leasedUntil }) => leasedUntil!.getTime() - clock.getTime())).toEqual([25_000, 25_000]);
+    receiver.release();
+    expect(await round).toMatchObject({ delivered: 3, retry: 0 });
+    expect(await db().webhookAttempt.count({ where: { delivery: { targetId: target } } })).toBe(3);
+    expect(new Set(receiver.requestsAt('/queued').map((r) => r.headers['webhook-id'])).size).toBe(3);
+    expect(receiver.requestsAt('/queued')).toHaveLength(3);
+    expect(receiver.mostInFlight('/queued')).toBe(1);
+  });
+
   it('holds a paused target\'s deliveries until it is resumed', async () => {
     const target = await subscribedTarget(admin, '/paused', ['group']);
     const paused = await gqlAdmin('mutation($id: ID!) { pauseTriggerTarget(id: $id) { ... on TriggerTarget { pausedAt } } }', { id: String(target) });

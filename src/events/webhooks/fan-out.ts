@@ -7,16 +7,25 @@ import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 import { type CommittedEvent, readCommittedEvents } from '../stream';
 import { triggerOf } from '../triggers';
-import { entriesOf, eventObject, restViewAt } from './payload';
+import { type EventObject, entriesOf, eventObject, restViewAt } from './payload';
 
 const cursorName = 'webhooks';
-const fanOutBatch = 200;
+
+/** A delivery to queue: one event object for one target, queued (and due) at `at`. */
+interface Queued {
+  targetId: number;
+  eventId: string;
+  type: string;
+  payload: EventObject;
+  at: string;
+}
+const fanOutBatch = 500;
 
 export function createFanOut(options: { now: () => Date; linkBase: string }) {
   const { now } = options;
 
   /** The deliveries a batch of events makes: one per event and subscribed target of the event's school. */
-  async function deliveriesFor(events: CommittedEvent[]): Promise<Prisma.WebhookDeliveryCreateManyInput[]> {
+  async function deliveriesFor(events: CommittedEvent[]): Promise<Queued[]> {
     const fired = events.flatMap((event) => {
       const trigger = triggerOf(event.type);
       return trigger && event.schoolId !== null ? [{ event, ...trigger }] : [];
@@ -26,7 +35,7 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
       where: { trigger: { in: [...new Set(fired.map((one) => one.trigger))] }, target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } } },
       select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true } } },
     });
-    const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+    const deliveries: Queued[] = [];
     for (const { event, trigger, operation } of fired) {
       // A subscription hears what happens after it was made, however late the fan-out runs.
       const heard = subscriptions.filter(
@@ -45,31 +54,47 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
           }
         }
         const payload = eventObject(event, type, subscription.includeObject ? withObjects! : entries.map(({ ids }) => ({ ids, object: null })));
-        const queuedAt = now();
-        deliveries.push({ targetId: subscription.targetId, eventId: BigInt(event.id), type, payload: payload as never, nextAttemptAt: queuedAt, createdAt: queuedAt });
+        deliveries.push({ targetId: subscription.targetId, eventId: event.id, type, payload, at: now().toISOString() });
       }
     }
     return deliveries;
   }
 
+  // The stored cursor as this worker last left it; read again when another instance turns out to have moved it.
+  let known: { cursor: string | null } | null = null;
+
   /**
    * Fans out the next batch of events: the number read (0 when caught up or when another instance moved the cursor
    * meanwhile). Objects are rendered before the transaction (the embedded database has one connection, which the
-   * transaction holds); the transaction then commits the deliveries and the cursor only if the cursor has not moved.
+   * transaction holds); the transaction then moves the cursor, only if it has not moved, and commits the deliveries
+   * with it.
    */
   async function fanOut(): Promise<number> {
-    await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
-    const from = (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor;
+    if (!known) {
+      await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
+      known = { cursor: (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor };
+    }
+    const from = known.cursor;
     const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
     if (events.length === 0) return 0;
     const deliveries = await deliveriesFor(events);
-    return db().$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ cursor: string | null }[]>`SELECT cursor FROM webhook_cursors WHERE name = ${cursorName} FOR UPDATE`;
-      if (row?.cursor !== from) return 0;
-      if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-      await tx.webhookCursor.update({ where: { name: cursorName }, data: { cursor } });
-      return events.length;
-    });
+    // Moving the cursor first locks its row: a concurrent fan-out from the same position waits, then finds it moved.
+    const moveCursor = (client: Pick<Prisma.TransactionClient, '$executeRaw'>) => client.$executeRaw`
+      UPDATE webhook_cursors SET cursor = ${cursor}, "updatedAt" = now() WHERE name = ${cursorName} AND cursor IS NOT DISTINCT FROM ${from}`;
+    const moved = deliveries.length === 0
+      ? await moveCursor(db())
+      : await db().$transaction(async (tx) => {
+          if (!(await moveCursor(tx))) return 0;
+          // One parameter for the whole batch: thousands of rows cost one JSON text, not a parameter per column and row.
+          return tx.$executeRaw`
+            INSERT INTO webhook_deliveries ("targetId", "eventId", type, payload, "nextAttemptAt", "createdAt")
+            SELECT r."targetId", r."eventId", r.type, r.payload, r.at, r.at
+            FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb)
+              AS r("targetId" int, "eventId" bigint, type text, payload jsonb, at timestamp(3))
+            ON CONFLICT ("targetId", "eventId") DO NOTHING`.then(() => 1);
+        });
+    known = moved ? { cursor } : null;
+    return moved ? events.length : 0;
   }
 
   async function caughtUp(): Promise<boolean> {

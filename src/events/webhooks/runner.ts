@@ -1,7 +1,7 @@
 /**
  * Webhook delivery as it runs in a server: a fan-out loop, woken by this process's commits (and polling for other
- * instances'), and a sender that keeps up to `concurrency` attempts in flight, claiming as slots free up and recording
- * finished attempts in batches, so one slow receiver holds its slots, not a round.
+ * instances'), and a sender that keeps up to `concurrency` claimed deliveries on hand, claiming again as leases end
+ * and recording finished attempts in batches, so one slow receiver holds its own deliveries, not a round.
  */
 import type { Logger } from 'pino';
 import { onLocalCommit } from '../bus';
@@ -21,21 +21,45 @@ export interface LoopOptions {
   logger?: Logger;
 }
 
+/**
+ * A local commit whose events are not readable yet is looked for again after 1 ms, then 2, 4, ... up to 64 ms: they
+ * become readable as soon as the transactions older than it end (on PostgreSQL, those of every database on the
+ * server), usually within milliseconds, while a long transaction elsewhere should not make this a busy loop.
+ */
+const unreadRetryMs = (retry: number) => 2 ** Math.min(retry, 6);
+/** ...for at most this long; after that the poll finds it. */
+const unreadRetryForMs = 2_000;
+
 interface Alarm {
   wait(ms: number): Promise<void>;
   ring(): void;
 }
 
-/** A pause that ends after `ms`, or as soon as something rings. */
+/** A pause that ends after `ms`, or as soon as something rings; a ring while nobody waits ends the next pause at once. */
 function createAlarm(): Alarm {
   let ring: (() => void) | null = null;
+  let rung = false;
   return {
     wait: (ms) =>
       new Promise<void>((resolve) => {
-        ring = resolve;
-        setTimeout(resolve, ms).unref();
+        if (rung) {
+          rung = false;
+          return resolve();
+        }
+        const timer = setTimeout(() => {
+          ring = null;
+          resolve();
+        }, ms).unref();
+        ring = () => {
+          clearTimeout(timer);
+          ring = null;
+          resolve();
+        };
       }),
-    ring: () => ring?.(),
+    ring: () => {
+      if (ring) ring();
+      else rung = true;
+    },
   };
 }
 
@@ -52,24 +76,29 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
       .then(async () => {
         const batch = finished.splice(0);
         if (batch.length) await steps.record(batch);
+        // Recorded attempts end their leases: their targets may be claimed again.
+        if (batch.length) alarms.send.ring();
       })
       // Unrecorded attempts keep their lease and are retried once it ends: at least once, never lost.
       .catch((error) => logger?.warn({ err: error }, 'recording webhook attempts failed'));
     return recording;
   };
   // A local commit whose events are not readable yet (an older transaction of the server still runs) is looked for
-  // again shortly rather than at the next poll.
-  let commitUnread = false;
+  // again shortly rather than at the next poll, for a while (another instance may have fanned it out already).
+  let unreadSince: number | null = null;
+  let unreadRetries = 0;
   const fanOutStep = async () => {
-    const expected = commitUnread;
-    commitUnread = false;
+    const expected = unreadSince;
+    unreadSince = null;
     const read = await steps.fanOut();
-    if (read) alarms.send.ring();
-    else if (expected) {
-      commitUnread = true;
-      await new Promise((resolve) => setTimeout(resolve, 50).unref());
+    if (read) {
+      unreadRetries = 0;
+      alarms.send.ring();
+    } else if (expected !== null && performance.now() - expected < unreadRetryForMs) {
+      unreadSince ??= expected;
+      await new Promise((resolve) => setTimeout(resolve, unreadRetryMs(unreadRetries++)).unref());
       return true;
-    }
+    } else unreadRetries = 0;
     return read > 0;
   };
   const sendStep = async () => {
@@ -86,10 +115,7 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
           finished.push({ delivery, outcome });
           void record();
         })
-        .finally(() => {
-          inFlight.delete(sending);
-          alarms.send.ring();
-        });
+        .finally(() => inFlight.delete(sending));
       inFlight.add(sending);
     }
     return batch.length > 0;
@@ -106,7 +132,7 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
     }
   };
   const stopListening = onLocalCommit(() => {
-    commitUnread = true;
+    unreadSince ??= performance.now();
     alarms.fanOut.ring();
   });
   const running = Promise.all([loop(fanOutStep, alarms.fanOut, 'fan-out'), loop(sendStep, alarms.send, 'sending')]);

@@ -3,9 +3,10 @@
  *
  * 1. Fan-out (fan-out.ts): committed domain events become delivery rows, committed with the stream cursor.
  * 2. Sending (here): claims due deliveries (their targets locked with `FOR UPDATE SKIP LOCKED`) and leases them
- *    (`leasedUntil`) in one transaction, POSTs them, and records the outcomes (attempt rows, and success, a retry
- *    time or giving up) in another. Instances sharing a PostgreSQL database never claim the same attempt; a claim
- *    whose instance died is retried once its lease expires (at least once, never lost).
+ *    (`leasedUntil`) in one transaction, POSTs them (at most `perTargetConcurrency` of a target at once), and records
+ *    the outcomes (attempt rows, and success, a retry time or giving up) in another: one statement for a batch of
+ *    successes. Instances sharing a PostgreSQL database never claim the same attempt; a claim whose instance died is
+ *    retried once its lease expires (at least once, never lost).
  *
  * In a server the steps run as loops (runner.ts). Time and randomness are injected, so tests drive the worker step by
  * step (`runOnce`) with a clock of their own.
@@ -18,7 +19,7 @@ import { recordEvent, writeTransaction } from '../record';
 import { createFanOut } from './fan-out';
 import { type AttemptOutcome, postEventObject } from './post';
 import { startDeliveryLoops } from './runner';
-import { signatureHeaders, signingSecrets } from './signing';
+import { type SealedSecrets, signatureHeaders, signingSecrets } from './signing';
 
 export interface WebhookWorkerOptions {
   serverKey: Buffer;
@@ -37,11 +38,16 @@ export interface WebhookWorkerOptions {
   idleMs?: number;
   /** How long a target may fail every attempt before it is disabled. */
   disableAfterMs?: number;
-  /** Attempts in flight in this instance, over all targets. */
+  /** Claimed deliveries not yet sent and recorded in this instance, over all targets (sent at most `perTargetConcurrency` per target at once). */
   concurrency?: number;
 }
 
-const claimBatch = 100;
+/** Deliveries claimed at most at once (over all targets). */
+const claimBatch = 500;
+/** A target nobody holds a lease on is claimed this many times its concurrency deep (queued here, sent in turn). */
+const claimDepth = 16;
+/** Targets locked by one claim at most. */
+const targetsPerClaim = 100;
 const hour = 3_600_000;
 
 /** Exponential backoff with jitter: 10 s, 20 s, 40 s, ... up to an hour, each drawn between half and all of it. */
@@ -54,11 +60,32 @@ interface Claimed {
   id: bigint;
   targetId: number;
   eventId: bigint;
-  payload: Prisma.JsonValue;
+  /** The event object as stored, sent as it is (not parsed and printed again). */
+  body: string;
   createdAt: Date;
   attempts: number;
   leasedUntil: Date;
-  target: { url: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null; schoolId: number; failingSince: Date | null };
+  target: SealedSecrets & { url: string; schoolId: number; failingSince: Date | null };
+}
+
+type ClaimedRow = Omit<Claimed, 'target'> & Claimed['target'];
+
+/** Attempts in flight per target in this instance: a claim may queue more than the cap here; they go in turn. */
+function createTargetSlots(perTarget: number) {
+  const slots = new Map<number, { busy: number; waiting: (() => void)[] }>();
+  return {
+    async take(targetId: number): Promise<() => void> {
+      let slot = slots.get(targetId);
+      if (!slot) slots.set(targetId, (slot = { busy: 0, waiting: [] }));
+      if (slot.busy >= perTarget) await new Promise<void>((resolve) => slot.waiting.push(resolve));
+      else slot.busy++;
+      return () => {
+        const next = slot.waiting.shift();
+        if (next) next();
+        else if (--slot.busy === 0) slots.delete(targetId);
+      };
+    },
+  };
 }
 
 export function createWebhookWorker(options: WebhookWorkerOptions) {
@@ -67,117 +94,145 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const perTarget = options.perTargetConcurrency ?? 4;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
   const retryForMs = options.retryForMs ?? 72 * hour;
-  // An attempt ends at its timeout (it is aborted), so a lease a little longer is never taken over while it runs.
-  const leaseMs = attemptTimeoutMs + 5_000;
+  // An attempt starts only while its lease has its whole timeout and a margin left, so it has always ended (aborted at
+  // the latest) before another instance may take the delivery over. Queued ones may wait one timeout for their turn.
+  const leaseMarginMs = 5_000;
+  const leaseMs = 2 * attemptTimeoutMs + leaseMarginMs;
   const disableAfterMs = options.disableAfterMs ?? 5 * 24 * hour;
+  const slots = createTargetSlots(perTarget);
 
   const { fanOut, caughtUp } = createFanOut({ now, linkBase: options.linkBase });
 
   /**
-   * Claims due deliveries, at most `perTarget` in flight per target over all instances. The targets with something
-   * due are locked with SKIP LOCKED, so one instance at a time claims for a target and counts its leases right; the
-   * other instances claim for the other targets meanwhile.
+   * Claims due deliveries. The targets with something due are locked with SKIP LOCKED, so one instance at a time
+   * claims for a target and counts its leases right (the count is a statement after the lock, seeing every claim
+   * committed before it); the other instances claim for the other targets meanwhile. A target nobody holds leases on
+   * is claimed `claimDepth` times its cap deep, and this instance alone sends them, at most `perTarget` at once; one
+   * whose leases are fewer than the cap gets what is left of it. Either way no more than `perTarget` attempts of a
+   * target are in flight over all instances. Two statements in one transaction.
    */
   async function claim(max = claimBatch): Promise<Claimed[]> {
     const at = now();
-    return db().$transaction(async (tx) => {
-      const due = Prisma.sql`status = 'PENDING' AND "nextAttemptAt" <= ${at} AND ("leasedUntil" IS NULL OR "leasedUntil" <= ${at})`;
+    const rows = await db().$transaction(async (tx) => {
+      const due = Prisma.sql`d.status = 'PENDING' AND d."nextAttemptAt" <= ${at} AND (d."leasedUntil" IS NULL OR d."leasedUntil" <= ${at})`;
       const targets = await tx.$queryRaw<{ id: number }[]>`
         SELECT t.id FROM trigger_targets t
         WHERE t."pausedAt" IS NULL AND t."disabledAt" IS NULL AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d."targetId" = t.id AND ${due})
-        ORDER BY t.id LIMIT ${claimBatch}
+        ORDER BY t.id LIMIT ${targetsPerClaim}
         FOR UPDATE SKIP LOCKED`;
       if (targets.length === 0) return [];
       const targetIds = Prisma.join(targets.map((target) => target.id));
-      const [candidates, inFlight] = [
-        await tx.$queryRaw<{ id: bigint; targetId: number }[]>`
-          SELECT id, "targetId" FROM (
-            SELECT id, "targetId", row_number() OVER (PARTITION BY "targetId" ORDER BY "nextAttemptAt", id) AS rank
-            FROM webhook_deliveries WHERE "targetId" IN (${targetIds}) AND ${due}) ranked
-          WHERE rank <= ${perTarget}`,
-        await tx.$queryRaw<{ targetId: number; leased: number }[]>`
-          SELECT "targetId", count(*)::int AS leased FROM webhook_deliveries
-          WHERE "targetId" IN (${targetIds}) AND status = 'PENDING' AND "leasedUntil" > ${at}
-          GROUP BY "targetId"`,
-      ];
-      const taken = new Map(inFlight.map((row) => [row.targetId, row.leased]));
-      let chosen = 0;
-      const ids = candidates.flatMap((row) => {
-        const count = taken.get(row.targetId) ?? 0;
-        if (count >= perTarget || chosen >= max) return [];
-        chosen++;
-        taken.set(row.targetId, count + 1);
-        return [row.id];
-      });
-      if (ids.length === 0) return [];
       const leasedUntil = new Date(at.getTime() + leaseMs);
-      await tx.webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { leasedUntil, attempts: { increment: 1 } } });
-      const claimed = await tx.webhookDelivery.findMany({
-        where: { id: { in: ids } },
-        select: {
-          id: true, targetId: true, eventId: true, payload: true, createdAt: true, attempts: true, leasedUntil: true,
-          target: { select: { url: true, secret: true, previousSecret: true, previousSecretExpiresAt: true, schoolId: true, failingSince: true } },
-        },
-      });
-      return claimed as Claimed[];
+      return tx.$queryRaw<ClaimedRow[]>`
+        WITH leased AS (
+          SELECT "targetId", count(*)::int AS n FROM webhook_deliveries
+          WHERE "targetId" IN (${targetIds}) AND status = 'PENDING' AND "leasedUntil" > ${at}
+          GROUP BY "targetId"),
+        room AS (
+          SELECT t.id, CASE WHEN coalesce(l.n, 0) = 0 THEN ${perTarget * claimDepth}::int ELSE greatest(0, ${perTarget}::int - l.n) END AS n
+          FROM trigger_targets t LEFT JOIN leased l ON l."targetId" = t.id WHERE t.id IN (${targetIds})),
+        chosen AS (
+          SELECT picked.id FROM room CROSS JOIN LATERAL (
+            SELECT d.id, row_number() OVER (ORDER BY d."nextAttemptAt", d.id) AS rank FROM webhook_deliveries d
+            WHERE d."targetId" = room.id AND ${due} ORDER BY d."nextAttemptAt", d.id LIMIT room.n) picked
+          ORDER BY picked.rank, room.id LIMIT ${max})
+        UPDATE webhook_deliveries d SET "leasedUntil" = ${leasedUntil}, attempts = d.attempts + 1
+        FROM chosen, trigger_targets t
+        WHERE d.id = chosen.id AND t.id = d."targetId" AND ${due}
+        RETURNING d.id, d."targetId", d."eventId", d.payload::text AS body, d."createdAt", d.attempts, d."leasedUntil",
+          t.url, t.secret, t."previousSecret", t."previousSecretExpiresAt", t."schoolId", t."failingSince"`;
     });
+    return rows
+      .map(({ url, secret, previousSecret, previousSecretExpiresAt, schoolId, failingSince, ...delivery }) => ({
+        ...delivery,
+        target: { url, secret, previousSecret, previousSecretExpiresAt, schoolId, failingSince },
+      }))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
-  async function attempt(delivery: Claimed): Promise<AttemptOutcome & { startedAt: Date }> {
-    const startedAt = now();
-    const body = JSON.stringify(delivery.payload);
-    const headers = signatureHeaders(`evt_${delivery.eventId}`, startedAt, body, signingSecrets(delivery.target, options.serverKey, startedAt));
-    const outcome = await postEventObject(delivery.target.url, body, headers, { timeoutMs: attemptTimeoutMs, now });
-    return { ...outcome, startedAt };
+  /** Sends one claimed delivery when its target has a free slot here, or gives it back if its lease ran short meanwhile. */
+  async function attempt(delivery: Claimed): Promise<(AttemptOutcome & { startedAt: Date }) | null> {
+    const free = await slots.take(delivery.targetId);
+    try {
+      const startedAt = now();
+      if (delivery.leasedUntil.getTime() - startedAt.getTime() < attemptTimeoutMs + leaseMarginMs) return null;
+      const headers = signatureHeaders(`evt_${delivery.eventId}`, startedAt, delivery.body, signingSecrets(delivery.target, options.serverKey, startedAt));
+      const outcome = await postEventObject(delivery.target.url, delivery.body, headers, { timeoutMs: attemptTimeoutMs, now });
+      return { ...outcome, startedAt };
+    } finally {
+      free();
+    }
   }
 
-  type Verdict = 'delivered' | 'retry' | 'failed' | 'gone';
-  type Sent = { delivery: Claimed; outcome: AttemptOutcome & { startedAt: Date } };
+  type Verdict = 'delivered' | 'retry' | 'failed' | 'gone' | 'released';
+  type Sent = { delivery: Claimed; outcome: (AttemptOutcome & { startedAt: Date }) | null };
+  type Attempted = { delivery: Claimed; outcome: AttemptOutcome & { startedAt: Date }; verdict: Verdict };
 
   function verdictOf({ delivery, outcome }: Sent, at: Date): Verdict {
+    if (!outcome) return 'released';
     if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) return 'delivered';
     if (outcome.statusCode === 410) return 'gone';
     return at.getTime() - delivery.createdAt.getTime() >= retryForMs ? 'failed' : 'retry';
   }
 
   /**
-   * Records the attempts of one claim and what follows from each, in one transaction (one commit for the batch), for
-   * the deliveries whose lease is still this claim's. Successes, the common case, are one statement together.
+   * One statement for a batch: every attempt's log row (a delivery deleted with its target meanwhile has none), and the
+   * successes of the deliveries whose lease is still this claim's, with their targets' failing streaks cleared.
+   */
+  function recordAttempts(client: Pick<Prisma.TransactionClient, '$executeRaw'>, attempted: Attempted[], at: Date) {
+    const rows = attempted.map(({ delivery, outcome, verdict }) => ({
+      id: String(delivery.id),
+      targetId: delivery.targetId,
+      lease: delivery.leasedUntil.toISOString(),
+      ok: verdict === 'delivered',
+      startedAt: outcome.startedAt.toISOString(),
+      latencyMs: outcome.latencyMs,
+      statusCode: outcome.statusCode,
+      responseBody: outcome.responseBody.replaceAll('\u0000', ''),
+      error: outcome.error,
+    }));
+    return client.$executeRaw`
+      WITH r AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id bigint, "targetId" int, lease timestamp(3), ok boolean,
+          "startedAt" timestamp(3), "latencyMs" int, "statusCode" int, "responseBody" text, error text)),
+      delivered AS (
+        UPDATE webhook_deliveries d
+        SET status = 'SUCCEEDED', "deliveredAt" = ${at}, "lastStatusCode" = r."statusCode", "lastError" = NULL, "leasedUntil" = NULL
+        FROM r WHERE r.ok AND d.id = r.id AND d."leasedUntil" = r.lease
+        RETURNING d.id),
+      recovered AS (
+        UPDATE trigger_targets t SET "failingSince" = NULL
+        WHERE t.id IN (SELECT r."targetId" FROM r WHERE r.ok) AND t."failingSince" IS NOT NULL
+        RETURNING t.id)
+      INSERT INTO webhook_attempts ("deliveryId", "startedAt", "latencyMs", "statusCode", "responseBody", error)
+      SELECT r.id, r."startedAt", r."latencyMs", r."statusCode", r."responseBody", r.error FROM r
+      WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = r.id)
+      ORDER BY r.id`;
+  }
+
+  /**
+   * Records the attempts of a batch and what follows from each, for the deliveries whose lease is still this claim's.
+   * A batch of successes (the common case) is one statement; failures add their retry, give-up or 410 in the same
+   * transaction. Deliveries that were never sent (their lease ran short in the queue) are given back for a next claim.
    */
   async function recordBatch(sent: Sent[]): Promise<Verdict[]> {
     const at = now();
     const verdicts = sent.map((one) => verdictOf(one, at));
+    const attempted = sent.flatMap((one, index) => (one.outcome ? [{ ...one, outcome: one.outcome, verdict: verdicts[index]! }] : []));
+    const released = sent.filter((one) => !one.outcome).map(({ delivery }) => delivery);
+    const failures = attempted.filter((one) => one.verdict !== 'delivered');
+    if (failures.length === 0 && released.length === 0) {
+      if (attempted.length) await recordAttempts(db(), attempted, at);
+      return verdicts;
+    }
     await writeTransaction(async (tx) => {
-      // A delivery deleted with its target while in flight has nothing left to record.
-      const ids = sent.map(({ delivery }) => delivery.id);
-      const live = new Set((await tx.webhookDelivery.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id));
-      const recorded = sent.flatMap((one, index) => (live.has(one.delivery.id) ? [{ ...one, verdict: verdicts[index]! }] : []));
-      await tx.webhookAttempt.createMany({
-        data: recorded.map(({ delivery, outcome }) => ({
-          deliveryId: delivery.id,
-          startedAt: outcome.startedAt,
-          latencyMs: outcome.latencyMs,
-          statusCode: outcome.statusCode,
-          responseBody: outcome.responseBody.replaceAll('\u0000', ''),
-          error: outcome.error,
-        })),
-      });
-      const delivered = recorded.filter((one) => one.verdict === 'delivered');
-      // One statement per claim the successes came from (a claim leases its deliveries until one time).
-      for (const lease of new Set(delivered.map(({ delivery }) => delivery.leasedUntil.getTime()))) {
-        const ids = delivered.filter(({ delivery }) => delivery.leasedUntil.getTime() === lease).map(({ delivery }) => delivery.id);
-        await tx.webhookDelivery.updateMany({
-          where: { id: { in: ids }, leasedUntil: new Date(lease) },
-          data: { status: 'SUCCEEDED', deliveredAt: at, lastStatusCode: 200, lastError: null, leasedUntil: null },
-        });
+      if (attempted.length) await recordAttempts(tx, attempted, at);
+      // One statement per claim they came from (a claim leases its deliveries until one time).
+      for (const lease of new Set(released.map((delivery) => delivery.leasedUntil.getTime()))) {
+        const ids = released.filter((delivery) => delivery.leasedUntil.getTime() === lease).map((delivery) => delivery.id);
+        await tx.webhookDelivery.updateMany({ where: { id: { in: ids }, leasedUntil: new Date(lease) }, data: { leasedUntil: null, attempts: { decrement: 1 } } });
       }
-      if (delivered.length) {
-        // The exact 2xx of each success, where it was not 200.
-        for (const { delivery, outcome } of delivered.filter(({ outcome }) => outcome.statusCode !== 200)) {
-          await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { lastStatusCode: outcome.statusCode } });
-        }
-      }
-      for (const { delivery, outcome, verdict } of recorded.filter((one) => one.verdict !== 'delivered')) {
+      for (const { delivery, outcome, verdict } of failures) {
         const mine = { id: delivery.id, leasedUntil: delivery.leasedUntil };
         const last = { lastStatusCode: outcome.statusCode, lastError: outcome.error, leasedUntil: null };
         if (verdict === 'failed') {
@@ -190,21 +245,19 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           await unsubscribeGoneTarget(tx, delivery.targetId, delivery.target.schoolId);
         }
       }
-      await trackFailing(tx, recorded, at);
+      await trackFailing(tx, attempted, at);
     });
     return verdicts;
   }
 
   /**
-   * A success clears the target's failing streak; a failure starts one, and a streak of `disableAfterMs` disables the
-   * target (an event says so) until an administrator resumes it. Its deliveries wait meanwhile.
+   * A success clears the target's failing streak (recordAttempts); a failure starts one, and a streak of
+   * `disableAfterMs` disables the target (an event says so) until an administrator resumes it. Its deliveries wait
+   * meanwhile.
    */
-  async function trackFailing(tx: Prisma.TransactionClient, recorded: (Sent & { verdict: Verdict })[], at: Date) {
-    const succeeded = new Set(recorded.filter((one) => one.verdict === 'delivered').map(({ delivery }) => delivery.targetId));
-    if (succeeded.size) {
-      await tx.triggerTarget.updateMany({ where: { id: { in: [...succeeded] }, failingSince: { not: null } }, data: { failingSince: null } });
-    }
-    const failing = new Map(recorded.filter(({ delivery }) => !succeeded.has(delivery.targetId)).map(({ delivery }) => [delivery.targetId, delivery.target]));
+  async function trackFailing(tx: Prisma.TransactionClient, attempted: Attempted[], at: Date) {
+    const succeeded = new Set(attempted.filter((one) => one.verdict === 'delivered').map(({ delivery }) => delivery.targetId));
+    const failing = new Map(attempted.filter(({ delivery }) => !succeeded.has(delivery.targetId)).map(({ delivery }) => [delivery.targetId, delivery.target]));
     for (const [targetId, target] of failing) {
       await tx.triggerTarget.updateMany({ where: { id: targetId, failingSince: null }, data: { failingSince: at } });
       if (!target.failingSince || at.getTime() - target.failingSince.getTime() < disableAfterMs) continue;
@@ -231,7 +284,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     const counts = { delivered: 0, retry: 0, failed: 0, gone: 0 };
     for (let batch = await claim(); batch.length; batch = await claim()) {
       const sent = await Promise.all(batch.map(async (delivery) => ({ delivery, outcome: await attempt(delivery) })));
-      for (const verdict of await recordBatch(sent)) counts[verdict]++;
+      for (const verdict of await recordBatch(sent)) if (verdict !== 'released') counts[verdict]++;
     }
     return counts;
   }
@@ -252,7 +305,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     start() {
       loops = startDeliveryLoops(
         { fanOut, claim, attempt, record: recordBatch },
-        { idleMs: options.idleMs ?? 250, concurrency: options.concurrency ?? 64, claimBatch, logger: options.logger },
+        { idleMs: options.idleMs ?? 250, concurrency: options.concurrency ?? 1_000, claimBatch, logger: options.logger },
       );
     },
     /** Stops claiming, lets the attempts in flight finish and records them. */
