@@ -11,14 +11,12 @@
  *   npm run bench:albums          # BENCH_DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/postgres
  *   BENCH_SECONDS=3 npm run bench:albums
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
@@ -26,25 +24,15 @@ import { createLogger } from '../src/logging';
 import { issueAccessToken } from '../src/modules/access/access.service';
 import { openFileStore, useFileStore } from '../src/modules/uploads/file-store';
 import { createFolderFileStore } from '../src/modules/uploads/folder-file-store';
+import { benchDatabase, startServerProcess } from './support';
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const port = Number(process.env.BENCH_PORT ?? 4556);
 const origin = `http://127.0.0.1:${port}`;
-const databaseName = `lectern_bench_${randomBytes(4).toString('hex')}`;
-const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${databaseName}` }).href;
+const benchData = benchDatabase();
+const databaseUrl = benchData.url;
 const uploadBytes = 50 * 1024 * 1024;
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A group with 20 albums of 10 stored images each (small files: listing reads rows, not bytes). */
 async function seed(dataDir: string) {
@@ -76,26 +64,6 @@ async function seed(dataDir: string) {
   await prisma.$executeRawUnsafe('VACUUM ANALYZE');
   await database.close();
   return { token, groupId: group.id };
-}
-
-async function startServer(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString('hex'), DATA_DIR: dataDir, PORT: String(port),
-      RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error('server did not become ready');
 }
 
 /**
@@ -136,10 +104,10 @@ const residentBytes = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileS
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const dataDir = await mkdtemp(join(tmpdir(), 'lectern-bench-albums-'));
-await admin((client) => client.query(`CREATE DATABASE ${databaseName}`));
+await benchData.create();
 const { token, groupId } = await seed(dataDir);
 await statementsPerPage(dataDir, token, groupId);
-const server = await startServer(dataDir);
+const server = await startServerProcess({ databaseUrl, port, env: { SECRET_KEY: randomBytes(32).toString('hex'), DATA_DIR: dataDir } });
 try {
   const auth = { authorization: `Bearer ${token}` };
   const scenarios = [
@@ -190,6 +158,6 @@ try {
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
-  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+  await benchData.drop();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -8,40 +8,27 @@
  *   npm run bench:grades               # BENCH_DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/postgres
  *   BENCH_SECONDS=5 npm run bench:grades
  */
-import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import OAuth from 'oauth-1.0a';
-import pg from 'pg';
 import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
 import { issueApiClient } from '../src/modules/access/access.service';
+import { benchDatabase, startServerProcess } from './support';
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const port = Number(process.env.BENCH_PORT ?? 4556);
+const port = Number(process.env.BENCH_PORT ?? 4557);
 const origin = `http://127.0.0.1:${port}`;
 const secretKey = randomBytes(32).toString('hex');
-const databaseName = `lectern_bench_${randomBytes(4).toString('hex')}`;
-const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${databaseName}` }).href;
+const database = benchDatabase();
 const students = 30;
 const items = 60;
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function seed() {
-  const database = await openDatabase({ databaseUrl, dataDir: '' });
-  await database.migrate();
-  const prisma = database.prisma;
+  const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
+  await seeding.migrate();
+  const prisma = seeding.prisma;
   const district = await prisma.district.create({ data: { title: 'Bench District' } });
   const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
   const teacher = await prisma.user.create({ data: { schoolId: school.id, username: 'teacher', nameFirst: 'T', nameLast: 'Eacher', role: 'TEACHER' } });
@@ -88,33 +75,9 @@ async function seed() {
   });
   const client = await issueApiClient(deriveKey(secretKey), { userId: teacher.id, name: 'bench' });
   await prisma.$executeRawUnsafe('ANALYZE');
-  await database.close();
+  await seeding.close();
   return { client, sectionId: section.id, studentId: learners[0]!.id };
 }
-
-async function startServer() {
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, PORT: String(port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error('server did not become ready');
-}
-
-const committedTransactions = () =>
-  admin(async (client) => {
-    await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query('SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = $1', [databaseName]);
-    return Number(rows[0].n);
-  });
 
 async function run(name: string, path: string, oauth: OAuth) {
   const url = `${origin}${path.split('?')[0]}`;
@@ -127,17 +90,22 @@ async function run(name: string, path: string, oauth: OAuth) {
   };
   await autocannon({ ...options, duration: 3 }); // warm-up: JIT, pools, caches
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  const before = await committedTransactions();
+  const before = await database.committedTransactions();
   const result = await autocannon({ ...options, duration: seconds });
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  const statements = ((await committedTransactions()) - before - 1) / result.requests.total;
+  const statements = ((await database.committedTransactions()) - before - 1) / result.requests.total;
   if (result.non2xx) throw new Error(`${name}: ${result.non2xx} responses were not 2xx`);
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statements };
 }
 
-await admin((client) => client.query(`CREATE DATABASE ${databaseName}`));
+await database.create();
 const { client, sectionId, studentId } = await seed();
-const server = await startServer();
+const server = await startServerProcess({
+  databaseUrl: database.url,
+  port,
+  env: { SECRET_KEY: secretKey },
+  nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [],
+});
 try {
   const oauth = new OAuth({
     consumer: { key: client.consumerKey, secret: client.consumerSecret },
@@ -157,5 +125,5 @@ try {
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
-  await admin((c) => c.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+  await database.drop();
 }

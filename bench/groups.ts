@@ -8,38 +8,25 @@
  *   npm run bench                      # BENCH_DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/postgres
  *   BENCH_SECONDS=5 BENCH_ROUNDS=1 npm run bench
  */
-import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import OAuth from 'oauth-1.0a';
-import pg from 'pg';
 import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
 import { issueApiClient } from '../src/modules/access/access.service';
+import { benchDatabase, startServerProcess } from './support';
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const port = Number(process.env.BENCH_PORT ?? 4555);
 const origin = `http://127.0.0.1:${port}`;
 const secretKey = randomBytes(32).toString('hex');
-const databaseName = `lectern_bench_${randomBytes(4).toString('hex')}`;
-const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${databaseName}` }).href;
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>, url = serverUrl): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const database = benchDatabase();
 
 async function seed() {
-  const database = await openDatabase({ databaseUrl, dataDir: '' });
-  await database.migrate();
-  const prisma = database.prisma;
+  const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
+  await seeding.migrate();
+  const prisma = seeding.prisma;
   const district = await prisma.district.create({ data: { title: 'Bench District' } });
   const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
   const user = await prisma.user.create({
@@ -57,34 +44,9 @@ async function seed() {
   // A live database has planner statistics (autovacuum); without them a freshly bulk-loaded table gets plans that
   // evaluate every row before the LIMIT, and the benchmark would measure that instead of the server.
   await prisma.$executeRawUnsafe('ANALYZE');
-  await database.close();
+  await seeding.close();
   return client;
 }
-
-async function startServer() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, PORT: String(port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error('server did not become ready');
-}
-
-const committedTransactions = () =>
-  admin(async (client) => {
-    // Statistics are flushed lazily; ask for a fresh snapshot.
-    await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query('SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = $1', [databaseName]);
-    return Number(rows[0].n);
-  });
 
 interface Scenario {
   name: string;
@@ -115,19 +77,19 @@ async function run(scenario: Scenario, oauth: OAuth) {
   };
   await autocannon({ ...options, duration: 5 }); // warm-up: JIT, pools, caches
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  const before = await committedTransactions();
+  const before = await database.committedTransactions();
   const result = await autocannon({ ...options, duration: seconds });
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  const statements = ((await committedTransactions()) - before - 1) / result.requests.total;
+  const statements = ((await database.committedTransactions()) - before - 1) / result.requests.total;
   if (result.non2xx) throw new Error(`${scenario.name}: ${result.non2xx} responses were not 2xx`);
   return { name: scenario.name, rps: result.requests.average, p99: result.latency.p99, statements };
 }
 
 const credentials = await (async () => {
-  await admin((client) => client.query(`CREATE DATABASE ${databaseName}`));
+  await database.create();
   return seed();
 })();
-const server = await startServer();
+const server = await startServerProcess({ databaseUrl: database.url, port, env: { SECRET_KEY: secretKey } });
 try {
   const oauth = new OAuth({
     consumer: { key: credentials.consumerKey, secret: credentials.consumerSecret },
@@ -168,5 +130,5 @@ try {
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
-  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+  await database.drop();
 }

@@ -84,13 +84,18 @@ export async function realmFactsFor(viewer: Viewer, realm: RealmRef, needed: Acc
 }
 
 /**
+ * A read verdict for what answers null when hidden: true when allowed, false when hidden (the caller answers "not
+ * found"), a 403 when refused.
+ */
+export function allowsReading(verdict: Verdict): boolean {
+  if (typeof verdict === 'object') throw forbidden(verdict.forbid);
+  return verdict === 'allow';
+}
+
+/**
  * For what a realm owns (posts, events, pages): whether the viewer reads it under the policy's `read` rule of the
  * realm. False when the realm is hidden (the caller answers "not found"), a 403 when its contents are closed.
  */
 export function realmContentReader(policy: Policy<{ read: Rule<RealmRef> }>) {
-  return async (viewer: Viewer, realm: RealmRef): Promise<boolean> => {
-    const verdict = await verdictOf(viewer, policy, 'read', realm);
-    if (typeof verdict === 'object') throw forbidden(verdict.forbid);
-    return verdict === 'allow';
-  };
+  return async (viewer: Viewer, realm: RealmRef): Promise<boolean> => allowsReading(await verdictOf(viewer, policy, 'read', realm));
 }

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { authorize } from '../../auth/policy';
 import { isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { forbidden, httpError, invalidArgument } from '../../core/errors';
+import { httpError, invalidArgument } from '../../core/errors';
 import { db } from '../../db/database';
 import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { AttendanceStatus } from '../../generated/prisma/enums';
 import { pageWindow } from '../../graphql/paging';
-import { gradebookPolicy, gradebookReach } from '../gradebook/gradebook.policy';
+import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
 import { attendanceItemSchema, dayRange, dayText, maxAttendanceItems } from './attendance.validation';
 
 const section = (id: number) => ({ type: 'SECTION' as const, id });
@@ -85,10 +84,8 @@ export interface AttendanceQuery {
  * has no record that day. A student sees only their own records, a parent their children's; null for a hidden section.
  */
 export async function listAttendance(viewer: Viewer, sectionId: number, query: AttendanceQuery): Promise<AttendancePage | null> {
-  if (!isStorableId(sectionId)) return null;
-  const reach = await gradebookReach(viewer, sectionId);
-  if (reach === 'hide') return null;
-  if (!('all' in reach)) throw forbidden(reach.forbid);
+  const reach = await readableReach(viewer, sectionId);
+  if (!reach) return null;
   await assertAttendanceKeptHere(viewer, sectionId);
   const { start, limit } = pageWindow(query);
   const date = dayRange(query.startDate, query.endDate);
@@ -158,10 +155,9 @@ export interface AttendanceItemInput {
  * items are written in one transaction with one `attendance.update` event carrying them all.
  */
 export async function setAttendance(viewer: Viewer, sectionId: number, items: readonly AttendanceItemInput[]): Promise<{ results: AttendanceResult[] }> {
-  await authorize(viewer, gradebookPolicy, 'write', sectionId, sectionId);
+  const facts = await gradebookWriter(viewer, sectionId);
   await assertAttendanceKeptHere(viewer, sectionId);
   if (items.length > maxAttendanceItems) throw httpError(400, 'BAD_USER_INPUT', `At most ${maxAttendanceItems.toLocaleString('en-US')} attendance items at once`);
-  const facts = await realmFacts(viewer, section(sectionId));
 
   const parsed = items.map((item) => attendanceItemSchema.safeParse({ ...item, enrollmentId: String(item.enrollmentId) }));
   const ids = [...new Set(parsed.flatMap((item) => (item.success && isStorableId(item.data.enrollmentId) ? [item.data.enrollmentId] : [])))];

@@ -1,5 +1,5 @@
-import { verdictOf } from '../../auth/policy';
-import { forbidden } from '../../core/errors';
+import { allowsReading, verdictOf } from '../../auth/policy';
+import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
@@ -19,13 +19,6 @@ import {
 } from './gradebook.service';
 import { GradeItemTypeEnum } from './gradebook.type';
 
-/** A list owned by a school or section: null when the owner is hidden, a 403 when it is closed to the viewer. */
-async function visibleOwner(verdict: Awaited<ReturnType<typeof verdictOf>>) {
-  if (verdict === 'hide') return false;
-  if (verdict !== 'allow') throw forbidden(verdict.forbid);
-  return true;
-}
-
 builder.queryField('gradingPeriods', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: ['GradingPeriod'],
@@ -34,7 +27,7 @@ builder.queryField('gradingPeriods', (t) =>
     args: { schoolId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, { viewer }) => {
       const schoolId = parseId(args.schoolId, 'schoolId');
-      if (!(await visibleOwner(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId)))) return null;
+      if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
       return db().gradingPeriod.findMany({ ...query, where: { schoolId }, orderBy: [{ startsOn: 'asc' }, { id: 'asc' }] });
     },
   }),
@@ -48,7 +41,7 @@ builder.queryField('gradingScales', (t) =>
     args: { schoolId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, { viewer }) => {
       const schoolId = parseId(args.schoolId, 'schoolId');
-      if (!(await visibleOwner(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId)))) return null;
+      if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
       return db().gradingScale.findMany({ ...query, where: { schoolId }, orderBy: { id: 'asc' } });
     },
   }),
@@ -64,7 +57,7 @@ builder.queryField('assignments', (t) =>
     args: { sectionId: t.arg.id({ required: true }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
-      if (!(await visibleOwner(await verdictOf(viewer, gradebookPolicy, 'read', sectionId)))) return null;
+      if (!allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId))) return null;
       const where = { sectionId };
       return paged(args, { findMany: (query) => db().assignment.findMany({ ...query, where }), count: () => db().assignment.count({ where }) });
     },
@@ -79,9 +72,9 @@ builder.queryField('assignment', (t) =>
     args: { sectionId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
-      if (!(await visibleOwner(await verdictOf(viewer, gradebookPolicy, 'read', sectionId)))) return null;
+      if (!allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId))) return null;
       const id = parseId(args.id);
-      return id > 2_147_483_647 ? null : db().assignment.findFirst({ ...query, where: { id, sectionId } });
+      return isStorableId(id) ? db().assignment.findFirst({ ...query, where: { id, sectionId } }) : null;
     },
   }),
 );

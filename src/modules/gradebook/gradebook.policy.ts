@@ -1,6 +1,7 @@
-import { type Verdict, definePolicy, realmVerdict } from '../../auth/policy';
-import { isStorableId } from '../../auth/realms';
+import { type Verdict, authorize, definePolicy, realmVerdict } from '../../auth/policy';
+import { type RealmFacts, isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
+import { forbidden } from '../../core/errors';
 import { db } from '../../db/database';
 
 const section = (id: number) => ({ type: 'SECTION' as const, id });
@@ -30,6 +31,14 @@ export function gradebookReach(viewer: Viewer, sectionId: number): Promise<Reach
   });
 }
 
+/** The viewer's reach in a section's gradebook; null when the section is hidden, a 403 when it is closed to them. */
+export async function readableReach(viewer: Viewer, sectionId: number): Promise<GradebookReach | null> {
+  const reach = await gradebookReach(viewer, sectionId);
+  if (reach === 'hide') return null;
+  if (!('all' in reach)) throw forbidden(reach.forbid);
+  return reach;
+}
+
 /** The section's teachers and administrators keep its gradebook; its students and their parents read their own part. */
 export const gradebookPolicy = definePolicy('Section', {
   read: async (viewer: Viewer, sectionId: number): Promise<Verdict> => {
@@ -38,6 +47,15 @@ export const gradebookPolicy = definePolicy('Section', {
   },
   write: (viewer: Viewer, sectionId: number) => realmVerdict(viewer, section(sectionId), 'administer'),
 });
+
+/**
+ * The section's facts once the viewer may keep its gradebook: a NotFoundError for `objectType` `id` (the section, or
+ * the category or item being changed) when the section is hidden, a 403 when it is not theirs to keep.
+ */
+export async function gradebookWriter(viewer: Viewer, sectionId: number, id: number = sectionId, objectType = 'Section'): Promise<RealmFacts> {
+  await authorize(viewer, gradebookPolicy, 'write', sectionId, id, objectType);
+  return realmFacts(viewer, section(sectionId));
+}
 
 /** Grading periods and scales are the school's: its administrators keep them, everyone who knows the school reads them. */
 export const schoolGradingPolicy = definePolicy('School', {

@@ -8,7 +8,7 @@ import { db } from '../../db/database';
 import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { gradebookPolicy, schoolGradingPolicy } from './gradebook.policy';
+import { gradebookWriter, schoolGradingPolicy } from './gradebook.policy';
 import {
   createAssignmentSchema,
   createGradingPeriodSchema,
@@ -142,15 +142,11 @@ export async function deleteGradingScale(viewer: Viewer, id: number) {
   return { id };
 }
 
-/** The school a section belongs to (categories, scales and periods of an assignment must be of it or of the section). */
-async function schoolOfSection(sectionId: number) {
-  const section = await db().section.findUnique({ where: { id: sectionId }, select: { course: { select: { schoolId: true } } } });
-  return section!.course.schoolId;
-}
-
 /** Checks that the category is the section's and the scale and period its school's, naming the member that is not. */
-async function checkReferences(sectionId: number, refs: { categoryId?: number | null; scaleId?: number | null; periodId?: number | null }) {
-  const schoolId = await schoolOfSection(sectionId);
+async function checkReferences(
+  { sectionId, schoolId }: { sectionId: number; schoolId: number },
+  refs: { categoryId?: number | null; scaleId?: number | null; periodId?: number | null },
+) {
   const [category, scale, period] = await Promise.all([
     refs.categoryId != null ? findByStorableId(refs.categoryId, (id) => db().gradingCategory.findFirst({ where: { id, sectionId } })) : null,
     refs.scaleId != null ? findByStorableId(refs.scaleId, (id) => db().gradingScale.findFirst({ where: { id, schoolId } })) : null,
@@ -172,11 +168,10 @@ async function sectionOfAssignment(id: number) {
 }
 
 export async function createAssignment(viewer: Viewer, sectionId: number, input: unknown, query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>) {
-  await authorize(viewer, gradebookPolicy, 'write', sectionId, sectionId, 'Section');
+  const facts = await gradebookWriter(viewer, sectionId);
   const realm = { type: 'SECTION' as const, id: sectionId };
-  const facts = await realmFacts(viewer, realm);
   const fields = validate(createAssignmentSchema, input);
-  const category = await checkReferences(sectionId, fields);
+  const category = await checkReferences({ sectionId, schoolId: facts.schoolId! }, fields);
   // A new assignment takes its category's points and scale unless it names its own.
   const maxPoints = fields.maxPoints ?? category?.defaultMaxPoints;
   const scaleId = fields.scaleId ?? category?.defaultGradingScaleId ?? undefined;
@@ -189,11 +184,10 @@ export async function createAssignment(viewer: Viewer, sectionId: number, input:
 
 export async function updateAssignment(viewer: Viewer, id: number, input: unknown, query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>) {
   const sectionId = await sectionOfAssignment(id);
-  await authorize(viewer, gradebookPolicy, 'write', sectionId, id, 'Assignment');
+  const facts = await gradebookWriter(viewer, sectionId, id, 'Assignment');
   const realm = { type: 'SECTION' as const, id: sectionId };
-  const facts = await realmFacts(viewer, realm);
   const fields = validate(updateAssignmentSchema, input);
-  await checkReferences(sectionId, fields);
+  await checkReferences({ sectionId, schoolId: facts.schoolId! }, fields);
   return writeTransaction(async (tx) => {
     const assignment = await tx.assignment.update({ ...query, where: { id }, data: fields });
     await recordEvent(tx, gradebookEvents.gradeItemUpdate, { realm, objectId: id, actorId: viewer.id, scope: facts });
@@ -203,9 +197,8 @@ export async function updateAssignment(viewer: Viewer, id: number, input: unknow
 
 export async function deleteAssignment(viewer: Viewer, id: number) {
   const sectionId = await sectionOfAssignment(id);
-  await authorize(viewer, gradebookPolicy, 'write', sectionId, id, 'Assignment');
+  const facts = await gradebookWriter(viewer, sectionId, id, 'Assignment');
   const realm = { type: 'SECTION' as const, id: sectionId };
-  const facts = await realmFacts(viewer, realm);
   await writeTransaction(async (tx) => {
     await tx.assignment.delete({ where: { id } });
     await recordEvent(tx, gradebookEvents.gradeItemDelete, { realm, objectId: id, actorId: viewer.id, scope: facts });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { authorize } from '../../auth/policy';
-import { isStorableId, realmFacts } from '../../auth/realms';
+import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ValidationError, forbidden } from '../../core/errors';
 import { validate } from '../../core/validation';
@@ -8,7 +7,7 @@ import { db } from '../../db/database';
 import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { GradeException } from '../../generated/prisma/enums';
-import { type GradebookReach, gradebookPolicy, gradebookReach } from '../gradebook/gradebook.policy';
+import { type GradebookReach, gradebookReach, gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
 import { type ScaleLevel, computeGrades, letterFor, pointsForLetter } from './grade-calculation';
 import { finalCommentItemsSchema, gradeItemsSchema } from './grade.validation';
 
@@ -170,9 +169,8 @@ export interface GradeFilters {
 
 /** The section's grades the viewer reaches (all, or their own or their children's), with computed period and final grades. */
 export async function sectionGrades(viewer: Viewer, sectionId: number, filters: GradeFilters): Promise<SectionGradesView | null> {
-  const reach = await gradebookReach(viewer, sectionId);
-  if (reach === 'hide') return null;
-  if (!(typeof reach === 'object' && 'all' in reach)) throw forbidden(reach.forbid);
+  const reach = await readableReach(viewer, sectionId);
+  if (!reach) return null;
   const book = await loadGradebook(sectionId, reach, filters.enrollmentId ?? null);
   // Comments the teacher has not released are the teachers' own.
   const comment = (text: string, visible: boolean) => (reach.all || visible ? text : '');
@@ -242,12 +240,10 @@ export async function sectionGrades(viewer: Viewer, sectionId: number, filters: 
  */
 export async function userGrades(viewer: Viewer, userId: number, sectionId: number | null) {
   if (sectionId === null) throw forbidden('Name the section: a user\'s grades are read one section at a time (section_id)');
-  const enrollment =
-    isStorableId(sectionId) && isStorableId(userId)
-      ? await db().enrollment.findFirst({ where: { sectionId, userId, admin: false }, select: { id: true } })
-      : null;
   const reach = await gradebookReach(viewer, sectionId);
-  if (reach === 'hide' || !enrollment) return null;
+  if (reach === 'hide') return null;
+  const enrollment = isStorableId(userId) ? await db().enrollment.findFirst({ where: { sectionId, userId, admin: false }, select: { id: true } }) : null;
+  if (!enrollment) return null;
   if (!('all' in reach)) throw forbidden(reach.forbid);
   if (!reach.all && !reach.enrollmentIds.includes(enrollment.id)) throw forbidden('You may read only your own grades and your children\'s');
   return sectionGrades(viewer, sectionId, { enrollmentId: enrollment.id });
@@ -257,17 +253,12 @@ type Issue = { field: string; message: string };
 
 /** The section's assignments and student enrollments among the ids named, for checking items. */
 async function sectionMembers(sectionId: number, assignmentIds: number[], enrollmentIds: number[]) {
-  const storable = (ids: number[]) => [...new Set(ids)].filter((id) => id <= 2_147_483_647);
+  const storable = (ids: number[]) => [...new Set(ids)].filter(isStorableId);
   const [assignments, enrollments] = await Promise.all([
     db().assignment.findMany({ where: { sectionId, id: { in: storable(assignmentIds) } }, select: { id: true, maxPoints: true, scale: { select: { levels: true } } } }),
     db().enrollment.findMany({ where: { sectionId, admin: false, id: { in: storable(enrollmentIds) } }, select: { id: true } }),
   ]);
   return { assignments: new Map(assignments.map((row) => [row.id, row])), enrollments: new Set(enrollments.map((row) => row.id)) };
-}
-
-async function writer(viewer: Viewer, sectionId: number) {
-  await authorize(viewer, gradebookPolicy, 'write', sectionId, sectionId, 'Section');
-  return realmFacts(viewer, { type: 'SECTION', id: sectionId });
 }
 
 /** The items with a repeated key given once, as the last of them says: items apply in order, so the last one wins. */
@@ -279,7 +270,7 @@ const lastOfEach = <T>(items: T[], key: (item: T) => string) => [...new Map(item
  * enrollment graded twice on an item takes the last grade given, as if the items applied in order.
  */
 export async function setGrades(viewer: Viewer, sectionId: number, input: unknown) {
-  const facts = await writer(viewer, sectionId);
+  const facts = await gradebookWriter(viewer, sectionId);
   const items = validate(gradeItemsSchema, { grades: input }).grades;
   const { assignments, enrollments } = await sectionMembers(sectionId, items.map((item) => item.assignmentId), items.map((item) => item.enrollmentId));
   const issues: Issue[] = [];
@@ -319,13 +310,12 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
  * replaces the comment and whether the student sees it; an override is kept unless the item gives one. All or none.
  */
 export async function setFinalComments(viewer: Viewer, sectionId: number, input: unknown) {
-  const facts = await writer(viewer, sectionId);
+  const facts = await gradebookWriter(viewer, sectionId);
   const items = validate(finalCommentItemsSchema, { finalComments: input }).finalComments;
   const { enrollments } = await sectionMembers(sectionId, [], items.map((item) => item.enrollmentId));
   const periodIds = items.flatMap((item) => (item.periodId.startsWith('p') ? [Number(item.periodId.slice(1))] : []));
-  const section = await db().section.findUniqueOrThrow({ where: { id: sectionId }, select: { course: { select: { schoolId: true } } } });
   const known = new Set(
-    (await db().gradingPeriod.findMany({ where: { schoolId: section.course.schoolId, id: { in: periodIds.filter((id) => id <= 2_147_483_647) } }, select: { id: true } })).map((row) => `p${row.id}`),
+    (await db().gradingPeriod.findMany({ where: { schoolId: facts.schoolId!, id: { in: periodIds.filter(isStorableId) } }, select: { id: true } })).map((row) => `p${row.id}`),
   );
   const issues: Issue[] = items.flatMap((item, at) => [
     ...(enrollments.has(item.enrollmentId) ? [] : [{ field: `finalComments.${at}.enrollmentId`, message: 'must be a student enrollment of this section' }]),

@@ -1,15 +1,14 @@
 import { GraphQLError } from 'graphql';
-import { authorize, verdictOf } from '../../auth/policy';
-import { type RealmFacts, findByStorableId, isStorableId, realmFacts } from '../../auth/realms';
+import { type RealmFacts, findByStorableId, isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { type FieldIssue, NotFoundError, ValidationError, forbidden } from '../../core/errors';
+import { type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { GradingCategory, Prisma } from '../../generated/prisma/client';
 import { paged } from '../../graphql/paging';
-import { gradebookPolicy } from '../gradebook/gradebook.policy';
+import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
 import { createGradingCategorySchema, maxCategoryItems, updateGradingCategorySchema } from './grading-category.validation';
 
 type CategoryQuery = { select?: Prisma.GradingCategorySelect; include?: Prisma.GradingCategoryInclude };
@@ -38,10 +37,7 @@ export const gradingCategoryEvents = {
  * not exist or is hidden; a 403 when it is known but its gradebook is closed to the viewer.
  */
 export async function readsCategories(viewer: Viewer, sectionId: number): Promise<boolean> {
-  if (!isStorableId(sectionId)) return false;
-  const verdict = await verdictOf(viewer, gradebookPolicy, 'read', sectionId);
-  if (typeof verdict === 'object') throw forbidden(verdict.forbid);
-  return verdict === 'allow';
+  return (await readableReach(viewer, sectionId)) !== null;
 }
 
 /** The categories of a section in list order (`delta`, then id); null when the section is hidden. */
@@ -52,12 +48,6 @@ export async function listCategories(viewer: Viewer, sectionId: number, args: { 
     findMany: (query) => db().gradingCategory.findMany({ ...query, where, orderBy: [{ delta: 'asc' }, { id: 'asc' }] }),
     count: () => db().gradingCategory.count({ where }),
   });
-}
-
-/** The section's facts once the viewer may keep its gradebook; NotFoundError for a hidden section, 403 otherwise. */
-async function writableSection(viewer: Viewer, sectionId: number): Promise<RealmFacts> {
-  await authorize(viewer, gradebookPolicy, 'write', sectionId, sectionId, 'Section');
-  return realmFacts(viewer, sectionRealm(sectionId));
 }
 
 /** A default scale must be one of the section's school's (0 or null: numeric). */
@@ -113,7 +103,7 @@ function assertItemCount(items: readonly unknown[]) {
  * write would then hold its locks and delay every event until the last item.
  */
 export async function createCategories(viewer: Viewer, sectionId: number, items: readonly unknown[]) {
-  const facts = await writableSection(viewer, sectionId);
+  const facts = await gradebookWriter(viewer, sectionId);
   assertItemCount(items);
   const results: CategoryResult[] = [];
   for (const item of items) results.push(await settle(200, () => createOne(viewer, sectionId, facts, item, {})));
@@ -122,7 +112,7 @@ export async function createCategories(viewer: Viewer, sectionId: number, items:
 
 /** Changes categories of one section item by item (as createCategories); an id not of the section is that item's 404. */
 export async function updateCategories(viewer: Viewer, sectionId: number, items: readonly { id: string | number }[]) {
-  const facts = await writableSection(viewer, sectionId);
+  const facts = await gradebookWriter(viewer, sectionId);
   assertItemCount(items);
   const results: CategoryResult[] = [];
   for (const { id, ...input } of items) {
@@ -146,15 +136,13 @@ async function sectionOf(id: number, sectionId: number | null) {
 
 export async function updateCategory(viewer: Viewer, id: number, sectionId: number | null, input: unknown, query: CategoryQuery) {
   const section = await sectionOf(id, sectionId);
-  await authorize(viewer, gradebookPolicy, 'write', section, id, 'GradingCategory');
-  return updateOne(viewer, section, await realmFacts(viewer, sectionRealm(section)), id, input, query);
+  return updateOne(viewer, section, await gradebookWriter(viewer, section, id, 'GradingCategory'), id, input, query);
 }
 
 /** Deletes a category; its assignments stay, ungraded (their category is cleared by the database). */
 export async function deleteCategory(viewer: Viewer, id: number, sectionId: number | null) {
   const section = await sectionOf(id, sectionId);
-  await authorize(viewer, gradebookPolicy, 'write', section, id, 'GradingCategory');
-  const facts = await realmFacts(viewer, sectionRealm(section));
+  const facts = await gradebookWriter(viewer, section, id, 'GradingCategory');
   await writeTransaction(async (tx) => {
     await tx.gradingCategory.delete({ where: { id } });
     await recordEvent(tx, gradingCategoryEvents.delete, { realm: sectionRealm(section), objectId: id, actorId: viewer.id, scope: facts });

@@ -1,0 +1,60 @@
+/**
+ * What the benchmarks that run a server process share: a temporary database on the PostgreSQL server
+ * (`BENCH_DATABASE_URL`), the server started on it as its own process, and PostgreSQL's count of committed transactions
+ * (every statement outside a transaction is one), from which statements per request are read.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** Runs `work` with a client of the PostgreSQL server itself (not the temporary database). */
+export async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A temporary database: `create` it, seed it through `url`, `drop` it at the end. */
+export function benchDatabase() {
+  const name = `lectern_bench_${randomBytes(4).toString('hex')}`;
+  return {
+    name,
+    url: Object.assign(new URL(serverUrl), { pathname: `/${name}` }).href,
+    create: () => admin((client) => client.query(`CREATE DATABASE ${name}`)),
+    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    committedTransactions: () =>
+      admin(async (client) => {
+        // Statistics are flushed lazily; ask for a fresh snapshot.
+        await client.query('SELECT pg_stat_clear_snapshot()');
+        const { rows } = await client.query('SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = $1', [name]);
+        return Number(rows[0].n);
+      }),
+  };
+}
+
+/**
+ * Starts `src/main.ts` as its own process on `databaseUrl` at `port` (rate limits off, production mode) and waits
+ * until it is ready; `env` adds to its environment, `nodeArgs` to its command line (`--cpu-prof`).
+ */
+export async function startServerProcess(options: { databaseUrl: string; port: number; env: Record<string, string>; nodeArgs?: string[] }) {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(options.port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${options.port}/readyz`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill();
+  throw new Error('server did not become ready');
+}
