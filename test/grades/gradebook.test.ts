@@ -89,8 +89,12 @@ describe('assignments', () => {
       is_final: 1,
       links: { self: `${v1}/sections/${section.id}/assignments/${id}` },
     });
+    const xml = await (await clients.rest(w.student)).get(`/sections/${section.id}/assignments/${id}`, { accept: 'xml' });
+    expect(xml.text).toContain(`<result><id>${id}</id><title>Lab</title><type>discussion</type><max_points>25</max_points>`);
     const listed = await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments`);
     expect(listed.json.assignment.map((one: { id: number }) => one.id)).toContain(id);
+    const listedXml = await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments`, { accept: 'xml' });
+    expect(listedXml.text).toContain(`<assignment><id>${id}</id>`);
     expect((await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments/999999`)).status).toBe(404);
     await teacher(`mutation($id: ID!) { deleteAssignment(id: $id) { __typename } }`, { id: String(id) });
     expect((await events()).map(([type]) => type)).toEqual(['grade_item.update', 'grade_item.delete']);

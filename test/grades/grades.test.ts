@@ -215,6 +215,9 @@ describe('a user\'s grades', () => {
     expect(one.final_grade[0].grading_category).toEqual(expect.arrayContaining([{ category_id: categories.exams, grade: 80 }]));
     expect(one.grading_category).toEqual([{ id: categories.homework, title: 'Homework' }, { id: categories.exams, title: 'Exams' }]);
     expect(answer.json.links.self).toBe(`${v1}/users/${w.student.id}/grades?section_id=${section.id}&start=0&limit=20`);
+    const xml = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`, { accept: 'xml' });
+    expect(xml.status).toBe(200);
+    expect(xml.text).toMatch(/<result><section><section_id>\d+<\/section_id><period><period_id>p\d+<\/period_id>/);
   });
 
   it('are refused to another student (403) and unknown for a user not enrolled (404)', async () => {
