@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { RealmType } from '../generated/prisma/enums';
+import { realmKey } from './realm-key';
 import { type EventCursor, endOfStream, readCommittedEvents } from './stream';
 
 /** A committed domain event as subscribers receive it, read from the committed-event log. */
@@ -15,13 +16,13 @@ export interface DomainEventMessage {
   actorId: number | null;
   districtId: number | null;
   schoolId: number | null;
+  /** The realms that contain the changed object, as `<RealmType>:<id>` (its own realm, building, school, district). */
+  ancestors: string[];
   createdAt: string;
 }
 
 type Realm = { type: RealmType; id: number };
 type Listener = (event: DomainEventMessage) => void;
-
-const realmKey = (realm: Realm) => `${realm.type}:${realm.id}`;
 
 /** The channel on which instances tell each other that events were committed (REDIS_URL). */
 export const commitsChannel = 'lectern:events-committed';
@@ -51,15 +52,17 @@ const unread = new Map<string, number>();
 function dispatch(events: DomainEventMessage[]) {
   for (const event of events) {
     unread.delete(event.id);
-    const heard = listeners.get(realmKey({ type: event.realmType, id: event.realmId }));
-    if (heard) for (const listener of heard) listener(event);
+    // A listener of several of the realms (viewerEvents) hears the event once.
+    const heard = new Set<Listener>();
+    for (const realm of event.ancestors) for (const listener of listeners.get(realm) ?? []) heard.add(listener);
+    for (const listener of heard) listener(event);
   }
 }
 
 /**
  * One follower of the committed log per process, running while anyone here listens: it reads from where it stands
  * when woken (a local commit, a commit another instance announced over Redis, or the poll) and hands each event to
- * the listeners of its realm, all of them sharing the one event object. It starts at the end of the log.
+ * the listeners of every realm that contains it (its `ancestors`), all of them sharing the one event object. It starts at the end of the log.
  */
 function startFollower(): Follower {
   let alarm: (() => void) | null = null;
@@ -123,7 +126,7 @@ function startFollower(): Follower {
 }
 
 /**
- * Hands every committed event of the realms to `listener`, from the moment this is called: `ready` resolves once the
+ * Hands every committed event the realms contain to `listener` (once, however many of them contain it), from the moment this is called: `ready` resolves once the
  * follower knows where it stands, so an event read by anyone after that reaches the listener too (resume relies on
  * it to hand over from its catch-up without a gap). `stop` ends the listening.
  */

@@ -4,13 +4,17 @@ import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
 import { announceCommit } from './bus';
 import { type EventKind, assertCatalogued } from './catalogue';
+import { realmKey } from './realm-key';
 
 export interface DomainEventInput<Data> {
   realm: RealmRef;
   objectId: number;
   actorId: number | null;
-  /** District and top-level school the change belongs to, for readers that follow a whole school or district. */
-  scope: { districtId: number | null; schoolId: number | null };
+  /**
+   * District, top-level school and building the changed object belongs to: with the realm, the realms that contain
+   * it, whose subscribers all hear the event (containingRealms).
+   */
+  scope: { districtId: number | null; schoolId: number | null; buildingId?: number | null };
   data?: Data;
 }
 
@@ -60,6 +64,19 @@ export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) =
 }
 
 /**
+ * The realms that contain an event's object, as stored in `ancestors`: the realm it is filed in, and its building,
+ * school and district. A group created in a school is heard by the school's and the district's subscribers; a
+ * building (filed in its own realm) by its school's and district's.
+ */
+export function containingRealms(realm: RealmRef, scope: DomainEventInput<unknown>['scope']): string[] {
+  const realms = [realmKey(realm)];
+  if (scope.buildingId != null) realms.push(realmKey({ type: 'SCHOOL', id: scope.buildingId }));
+  if (scope.schoolId !== null) realms.push(realmKey({ type: 'SCHOOL', id: scope.schoolId }));
+  if (scope.districtId !== null) realms.push(realmKey({ type: 'DISTRICT', id: scope.districtId }));
+  return [...new Set(realms)];
+}
+
+/**
  * Records a domain event of a catalogued kind inside the transaction of the change it describes, so a rolled-back
  * change leaves no event and a committed one always has its event. Readers follow the stream with
  * readCommittedEvents (stream.ts).
@@ -81,6 +98,7 @@ export async function recordEvent<Data extends Prisma.InputJsonObject>(
       actorId: event.actorId,
       districtId: event.scope.districtId,
       schoolId: event.scope.schoolId,
+      ancestors: containingRealms(event.realm, event.scope),
       data: event.data ?? {},
     },
     select: { id: true },

@@ -2,6 +2,7 @@ import { db } from '../db/database';
 import { Prisma } from '../generated/prisma/client';
 import type { RealmType } from '../generated/prisma/enums';
 import type { DomainEventMessage } from './bus';
+import { realmKey } from './realm-key';
 
 /** Where a reader of the event stream stands: `<txid>:<id>` of the last event read (each event's `cursor`). */
 export type EventCursor = string;
@@ -32,19 +33,20 @@ export function isAfter(cursor: EventCursor, than: EventCursor): boolean {
  * The committed events after `cursor`, in stream order. Only transactions older than the oldest one still running
  * are read: their events are final, so a reader never skips an event that commits later with a smaller id. A reader
  * that records its cursor passes its transaction as `client`, so the cursor moves with what it wrote about the events.
- * With `realm`, only that realm's events (a resuming subscriber's catch-up); the cursor is then the last one returned.
+ * With `realms`, only the events those realms contain (a resuming subscriber's catch-up: the events filed in them or
+ * in realms inside them, by `ancestors`); the cursor is then the last one returned.
  */
 export async function readCommittedEvents(
   cursor: EventCursor | null,
   limit = 100,
   client: Reader = db(),
-  realm?: { type: RealmType; id: number },
+  realms?: readonly { type: RealmType; id: number }[],
 ): Promise<{ events: CommittedEvent[]; cursor: EventCursor | null }> {
   const [afterTxid, afterId] = cursor ? cursor.split(':') : ['0', '0'];
-  const ofRealm = realm ? Prisma.sql`AND "realmType" = ${realm.type}::"RealmType" AND "realmId" = ${realm.id}` : Prisma.empty;
+  const ofRealm = realms ? Prisma.sql`AND ancestors && ${realms.map(realmKey)}::text[]` : Prisma.empty;
   const rows = await client.$queryRaw<EventRow[]>`
     SELECT id::text, txid::text, type, "realmType"::text AS "realmType", "realmId", "objectId", "actorId",
-           "districtId", "schoolId", "createdAt", data
+           "districtId", "schoolId", ancestors, "createdAt", data
     FROM domain_events
     WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
       AND (txid, id) > (${afterTxid}::xid8, ${afterId}::bigint)

@@ -244,8 +244,8 @@ describe('resuming realmEvents over server-sent events with Last-Event-ID', () =
     // More events than a subscription holds, committed at once while its client reads nothing.
     const flood = backlogLimit + 100;
     const rows = await db().$queryRaw<{ id: string }[]>`
-      INSERT INTO domain_events (type, "realmType", "realmId", "objectId")
-      SELECT 'group.update', 'GROUP', ${groupId}, n FROM generate_series(1, ${flood}) AS n
+      INSERT INTO domain_events (type, "realmType", "realmId", "objectId", ancestors)
+      SELECT 'group.update', 'GROUP', ${groupId}, n, ARRAY[${`GROUP:${groupId}`}] FROM generate_series(1, ${flood}) AS n
       RETURNING id::text`;
     announceCommit(rows.map((row) => row.id));
     const received: SseEvent[] = [];

@@ -186,8 +186,9 @@ async function prepareSubscription<F>(entry: GraphQLCase<F>, fixture: Fixture<F>
     const first = firstEvent(response);
     if ((await Promise.race([listening, first.then(() => 'answered' as const)])) === 'listening') {
       const [{ id }] = await db().$queryRaw<{ id: string }[]>`
-        INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "districtId")
-        VALUES ('group.update', ${realm.type}::"RealmType", ${Number(realm.id)}, ${Number(realm.id)}, ${fixture.district.id})
+        INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "districtId", ancestors)
+        VALUES ('group.update', ${realm.type}::"RealmType", ${Number(realm.id)}, ${Number(realm.id)}, ${fixture.district.id},
+                ARRAY[${`${realm.type}:${realm.id}`}])
         RETURNING id::text`;
       announceCommit([id]);
     }

@@ -2,16 +2,27 @@ import type { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import { realmVerdict } from '../../auth/policy';
 import { type RealmFacts, type RealmRef, accessTo, knownRealm, realmNoun } from '../../auth/realms';
-import { type Credential, type CurrentViewer, type Viewer, currentViewer, currentViewers } from '../../auth/viewer';
+import { type Credential, type CurrentViewer, Viewer, currentViewer, currentViewers } from '../../auth/viewer';
 import { httpError } from '../../core/errors';
 import { db } from '../../db/database';
 import { type DomainEventMessage, listenToRealms, subscriptionsEnd } from '../../events/bus';
 import { eventKind } from '../../events/catalogue';
+import { realmKey } from '../../events/realm-key';
 import { type EventCursor, isAfter, readCommittedEvents } from '../../events/stream';
+import { preloadObjects } from './event.object';
 import { credentialKey, subscriptionActivity, takeSubscriptionSlot, tooManySubscriptions } from './event.quota';
 
-/** What a realm subscription carries: a committed event to send, or the error it ends with. */
-export type Delivery = { event: DomainEventMessage } | { end: GraphQLError };
+/**
+ * What a subscription carries: a committed event to send with the subscriber as they are now (whose access the
+ * event's object and its fields are resolved with), or the error it ends with.
+ */
+export type Delivery = { event: DomainEventMessage; viewer: Viewer } | { end: GraphQLError };
+
+/**
+ * What a subscription follows: one realm and every realm inside it (realmEvents), or everything the viewer may read
+ * in their district (viewerEvents).
+ */
+export type Followed = { realm: RealmRef } | { viewerRealms: RealmRef[] };
 
 /** The code of the error that ends every subscription of a revoked or expired credential; graphql-ws closes the socket. */
 export const ACCESS_REVOKED = 'ACCESS_REVOKED';
@@ -76,7 +87,7 @@ async function loadCurrentViewers(credentials: Credential[], realm: RealmRef) {
  * same turn of the event loop is looked up together: a group with 10,000 subscribers costs a few statements per
  * event, not two per subscriber.
  */
-function freshViewer(subscriber: Viewer, realm: RealmRef, event: DomainEventMessage | null): Promise<CurrentViewer | null> {
+function freshViewer(subscriber: Viewer, event: DomainEventMessage | null): Promise<CurrentViewer | null> {
   if (!event) return currentViewer(subscriber.credential);
   let batch = checksAtEvent.get(event);
   if (!batch || batch.started) {
@@ -87,7 +98,9 @@ function freshViewer(subscriber: Viewer, realm: RealmRef, event: DomainEventMess
       found: new Promise((resolve, reject) =>
         setImmediate(() => {
           gathering.started = true;
-          loadCurrentViewers(credentials, realm).then(resolve, reject);
+          // The realm whose access needs memberships is the event's own: a group's subscribers hear only the group's
+          // events (and their own realm's), a school's or district's the group's too.
+          loadCurrentViewers(credentials, realmOf(event)).then(resolve, reject);
         }),
       ),
     };
@@ -105,22 +118,61 @@ function freshViewer(subscriber: Viewer, realm: RealmRef, event: DomainEventMess
  */
 async function recheck(
   subscriber: Viewer,
-  realm: RealmRef,
+  followed: Followed,
   event: DomainEventMessage | null,
 ): Promise<{ end: GraphQLError } | { expiresAt: Date | null; viewer: Viewer }> {
-  const current = await freshViewer(subscriber, realm, event);
+  const current = await freshViewer(subscriber, event);
   if (!current) return { end: credentialRevoked() };
-  if (!(await mayRead(current.viewer, realm, event))) return { end: realmAccessLost(realm) };
+  if ('realm' in followed && !(await mayRead(current.viewer, followed.realm, event))) return { end: realmAccessLost(followed.realm) };
   return { expiresAt: current.expiresAt, viewer: current.viewer };
 }
 
-/** Whether the event's audience includes the subscriber: only a realm's administrators hear what is addressed to one person. */
-async function hears(viewer: Viewer, realm: RealmRef, event: DomainEventMessage): Promise<boolean> {
+const realmOf = (event: DomainEventMessage): RealmRef => ({ type: event.realmType, id: event.realmId });
+
+/**
+ * Whether the subscriber may hear of the event: they may read the realm it is filed in (a school's subscriber hears of
+ * a group of the school only if they may read the group), and, for events addressed to one person, administer it.
+ */
+async function hears(viewer: Viewer, event: DomainEventMessage, followed: Followed): Promise<boolean> {
+  const realm = realmOf(event);
+  const followedItself = 'realm' in followed && realm.type === followed.realm.type && realm.id === followed.realm.id;
+  // The followed realm's own read access was just checked for this event.
+  if (!followedItself && !(await mayRead(viewer, realm, event))) {
+    if (!(await realmVanished(event, realm))) return false;
+    // A deleted realm (the group of group.delete) has no rule left: its events reach who administers a realm that
+    // contained it (the school's or the district's administrators, who saw it whatever its privacy).
+    return administersContainer(viewer, event);
+  }
   if (eventKind(event.type)?.audience !== 'administrators') return true;
   return (await realmVerdict(viewer, realm, 'administer')) === 'allow';
 }
 
-const isIn = (event: DomainEventMessage, realm: RealmRef) => event.realmType === realm.type && event.realmId === realm.id;
+/** Whether the realm was found missing when read for this event (mayRead read it first, for all subscribers). */
+async function realmVanished(event: DomainEventMessage, realm: RealmRef): Promise<boolean> {
+  const facts = factsAtEvent.get(event)?.get(`${realm.type}:${realm.id}`);
+  return facts !== undefined && (await facts) === null;
+}
+
+async function administersContainer(viewer: Viewer, event: DomainEventMessage): Promise<boolean> {
+  const own = realmKey(realmOf(event));
+  for (const key of event.ancestors) {
+    if (key === own) continue;
+    const [type, id] = key.split(':') as [RealmRef['type'], string];
+    if ((await realmVerdict(viewer, { type, id: Number(id) }, 'administer')) === 'allow') return true;
+  }
+  return false;
+}
+
+/** The realms whose subscribers hear an event: `domain_events.ancestors`. */
+const followedRealms = (followed: Followed): RealmRef[] => ('realm' in followed ? [followed.realm] : followed.viewerRealms);
+
+const contains = (realms: RealmRef[], event: DomainEventMessage) => realms.some((realm) => event.ancestors.includes(realmKey(realm)));
+
+/**
+ * The subscriber whose access the event's object and its fields are resolved with: a fresh one per event, since the
+ * re-checked viewer may know only the event's group among the subscriber's groups.
+ */
+const payloadViewer = (current: Viewer) => new Viewer(current.user, current.credential);
 
 /** Events a resuming subscriber catches up on per read of the log; its access is checked once per page. */
 const catchUpPage = 100;
@@ -182,7 +234,8 @@ function inbox() {
 }
 
 /**
- * A realm's committed events for one subscriber, each sent only after the subscriber's current access allowed it.
+ * The committed events a realm contains (its own and those of the realms inside it; for viewerEvents, the viewer's
+ * district's) for one subscriber, each sent only after the subscriber's current access allowed it (hears).
  * The subscription also hears the subscriber's own user realm, where revoking a credential is recorded, so a
  * revocation on any instance ends it as soon as the log is read there; a bearer token's expiry ends it by a timer; an
  * event the subscriber may no longer read ends it instead of being sent. Each end carries its reason as an error.
@@ -192,7 +245,8 @@ function inbox() {
  * up, and drops the live events the catch-up already sent (at or before the last position it read): no gap, no
  * duplicate.
  */
-export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCursor | null = null): Repeater<Delivery> {
+export function followRealm(subscriber: Viewer, followed: Followed, after: EventCursor | null = null): Repeater<Delivery> {
+  const realms = followedRealms(followed);
   return new Repeater<Delivery>(async (push, stop) => {
     const slot = takeSubscriptionSlot(subscriber.credential);
     if (!slot) {
@@ -202,7 +256,7 @@ export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCur
     }
     const ownRealm = { type: 'USER' as const, id: subscriber.id };
     const events = inbox();
-    const listening = listenToRealms([realm, ownRealm], (event) => events.add(event));
+    const listening = listenToRealms([...realms, ownRealm], (event) => events.add(event));
     let ended = false;
     let expiry: NodeJS.Timeout | undefined;
     void Promise.race([stop, subscriptionsEnd()]).then(() => {
@@ -216,7 +270,7 @@ export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCur
 
     /** The subscriber as they are now, while the subscription goes on; when not, it has ended with its reason. */
     const stillAllowed = async (event: DomainEventMessage | null) => {
-      const verdict = await recheck(subscriber, realm, event);
+      const verdict = await recheck(subscriber, followed, event);
       if ('end' in verdict) {
         await push({ end: verdict.end });
         stop();
@@ -237,13 +291,14 @@ export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCur
     let handedOver = after;
     if (after) {
       for (;;) {
-        const page = await readCommittedEvents(handedOver, catchUpPage, undefined, realm);
+        const page = await readCommittedEvents(handedOver, catchUpPage, undefined, realms);
         if (ended || page.events.length === 0) break;
-        // Access as it is now governs missed events exactly as live ones: one check covers the page.
+        // Access as it is now governs missed events exactly as live ones: one check covers the followed realm.
         const current = await stillAllowed(null);
         if (!current) return;
+        preloadObjects(page.events);
         for (const event of page.events) {
-          if (await hears(current, realm, event)) await push({ event });
+          if (await hears(current, event, followed)) await push({ event, viewer: payloadViewer(current) });
           if (ended) return;
         }
         handedOver = page.cursor;
@@ -255,11 +310,12 @@ export function followRealm(subscriber: Viewer, realm: RealmRef, after: EventCur
         if (events.overflowed && !ended) await push({ end: tooFarBehind() });
         break;
       }
-      // Only the followed realm's: the own realm's are never caught up on, and a revocation among them must end this.
-      if (handedOver && isIn(received, realm) && !isAfter(received.cursor, handedOver)) continue;
+      // Only the followed realms' events: the own realm's are never caught up on, and a revocation among them must end this.
+      const inFollowed = contains(realms, received);
+      if (handedOver && inFollowed && !isAfter(received.cursor, handedOver)) continue;
       const current = await stillAllowed(received);
       if (!current) return;
-      if (isIn(received, realm) && (await hears(current, realm, received))) await push({ event: received });
+      if (inFollowed && (await hears(current, received, followed))) await push({ event: received, viewer: payloadViewer(current) });
     }
     stop();
   });

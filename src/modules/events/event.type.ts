@@ -1,6 +1,7 @@
 import type { DomainEventMessage } from '../../events/bus';
 import { builder } from '../../graphql/builder';
 import { RealmTypeEnum } from '../../graphql/realm';
+import { EventObjectType, eventObject } from './event.object';
 
 export const DomainEventType = builder.objectRef<DomainEventMessage>('DomainEvent').implement({
   description: 'Something that changed: a create, update or delete recorded with the change itself.',
@@ -16,6 +17,15 @@ export const DomainEventType = builder.objectRef<DomainEventMessage>('DomainEven
     realmId: t.exposeID('realmId', { description: 'Id of that realm.' }),
     objectId: t.exposeID('objectId', { description: 'Id of the object that changed.' }),
     actorId: t.exposeID('actorId', { nullable: true, description: 'User who made the change; null for the system.' }),
-    createdAt: t.string({ description: 'When the change happened (ISO 8601).', resolve: (event) => event.createdAt }),
+    object: t.field({
+      type: EventObjectType,
+      nullable: true,
+      description:
+        'The object that changed, as it is now and as the subscriber may see it: null once it was deleted, when the ' +
+        'subscriber may not read it, or for events about credentials and trigger settings.',
+      // The union's member types are named, not typed, here: a row of any of them.
+      resolve: (event, _args, { viewer }) => (viewer ? eventObject(viewer, event) : null) as never,
+    }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the change happened.', resolve: (event) => new Date(event.createdAt) }),
   }),
 });

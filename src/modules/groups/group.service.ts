@@ -80,7 +80,7 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
         memberships: { create: { userId: viewer.id, admin: true } },
       },
     });
-    await recordEvent(tx, groupEvents.create, { realm: groupRealm(group.id), objectId: group.id, actorId: viewer.id, scope: school });
+    await recordEvent(tx, groupEvents.create, { realm: groupRealm(group.id), objectId: group.id, actorId: viewer.id, scope: { ...school, buildingId: reference(building) ?? null } });
     return group;
   });
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
