@@ -114,10 +114,18 @@ export function createHttpServer(app: App, options: HttpServerOptions): { server
           if (error instanceof GraphQLError) return [error];
           throw error;
         }
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          // A syntax error, or a text that is not a trusted document: answered like a validation error.
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
         const args = {
           schema,
           operationName: payload.operationName,
-          document: parse(payload.query),
+          document,
           variableValues: payload.variables,
           contextValue,
           rootValue: { execute, subscribe },
