@@ -1,5 +1,4 @@
 import { GraphQLError } from 'graphql';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type Plugin, createYoga, maskError, useErrorHandler } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -27,6 +26,17 @@ import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './events/webhooks/address';
+import { corsPolicy } from './http/cors';
+import { useEntityTags } from './http/etag';
+import { useHttpStatusInErrors } from './http/error-status';
+import { useGraphiQLPage } from './http/graphiql';
+import {
+  memoryQueryStore,
+  readTrustedDocuments,
+  redisQueryStore,
+  useAutomaticPersistedQueries,
+  useTrustedDocuments,
+} from './http/persisted-queries';
 
 export interface AppOptions {
   config: Config;
@@ -95,9 +105,9 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     // Checked against Content-Length and while reading, so a chunked body cannot exceed it either; /v1 has its own.
     maxRequestBodySize: config.bodyLimitBytes,
     landingPage: false,
-    graphiql: { title: 'Lectern GraphQL', subscriptionsProtocol: 'WS' },
-    // GraphiQL served from this server rather than a CDN, for school networks that filter outside hosts.
-    renderGraphiQL,
+    // Served by useGraphiQLPage: a small page and cacheable, compressed assets.
+    graphiql: false,
+    cors: corsPolicy(config.corsOrigins),
     logging: yogaLogger(logger),
     // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500.
     maskedErrors: {
@@ -119,6 +129,11 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     plugins: [
       useRequestLogging(logger),
       useHealthChecks(database, redis),
+      useGraphiQLPage({ graphqlEndpoint: '/graphql', title: 'Lectern GraphQL' }),
+      // Trusted documents (TRUSTED_DOCUMENTS) replace automatic persisted queries, which would register any query.
+      ...(config.trustedDocumentsPath
+        ? useTrustedDocuments(readTrustedDocuments(config.trustedDocumentsPath))
+        : [useAutomaticPersistedQueries(redis ? redisQueryStore(redis) : memoryQueryStore())]),
       // Before the facade, so /v1 documents pass the same validation, cost and deadline (their parse is skipped).
       useQueryLimits(),
       useExecutionDeadline(config.queryTimeoutMs),
@@ -134,6 +149,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useRestReferencePreflight(),
       // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.
       useAuthenticationChallenge(),
+      useHttpStatusInErrors(),
+      useEntityTags('/graphql'),
       // After authentication (the context) and before execution, on both APIs: a key belongs to its user.
       useIdempotencyKeys(logger),
       // Server-sent realm events carry their cursor as the `id:` line, which a reconnecting client sends back.

@@ -72,6 +72,10 @@ export interface Config {
   webhooks: WebhookAddressPolicy;
   /** Days the delivery log keeps finished deliveries (and their attempts). */
   webhookLogRetentionDays: number;
+  /** Origins (`https://host[:port]`) whose scripts may call the APIs (CORS); any origin when null. */
+  corsOrigins: ReadonlySet<string> | null;
+  /** A persisted-query manifest (TRUSTED_DOCUMENTS): /graphql then runs only the operations it lists. */
+  trustedDocumentsPath: string | null;
 }
 
 /**
@@ -182,6 +186,8 @@ const environmentSchema = z
       .transform((value) => value?.toLowerCase())
       .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('off')),
     WEBHOOK_LOG_RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(30)),
+    CORS_ORIGINS: optional.default('*'),
+    TRUSTED_DOCUMENTS: optional,
     LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     NODE_ENV: optional,
   });
@@ -232,7 +238,24 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (parseDurationMs(value('UPLOAD_UNATTACHED_TTL') ?? '24h') === null) {
     problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
   }
+  const badOrigins = parseCorsOrigins(value('CORS_ORIGINS') ?? '*')?.filter((origin) => !isOrigin(origin)) ?? [];
+  if (badOrigins.length) problems.push(`CORS_ORIGINS: not an origin such as https://app.example.org: ${badOrigins.join(', ')}`);
   return problems;
+}
+
+/** `*` (any origin) or a comma-separated list of origins; null stands for any. */
+function parseCorsOrigins(text: string): string[] | null {
+  const origins = text.split(',').map((origin) => origin.trim()).filter(Boolean);
+  return origins.length === 0 || origins.includes('*') ? null : origins;
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return /^https?:$/.test(url.protocol) && url.origin === text;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads and validates the environment once; every problem is reported together so an operator fixes them in one go. */
@@ -244,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ];
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const e = parsed.data;
+  const corsOrigins = parseCorsOrigins(e.CORS_ORIGINS);
   return {
     host: e.HOST,
     port: e.PORT,
@@ -288,5 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     webhooks: { allowHosts: new Set(parseHostList(e.WEBHOOK_ALLOW_HOSTS)), allowHttp: e.WEBHOOK_ALLOW_HTTP === 'on' },
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
+    corsOrigins: corsOrigins && new Set(corsOrigins),
+    trustedDocumentsPath: e.TRUSTED_DOCUMENTS ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { type IncomingHttpHeaders, createServer, type Server } from 'node:http';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -40,10 +40,37 @@ function limitBytesBeforeInit(sockets: WebSocketServer, initialised: WeakSet<Web
   });
 }
 
+/** A header's value from a plain object whose keys may have any case (`Authorization`, `authorization`). */
+function headerIn(headers: unknown, name: string): string | undefined {
+  if (!headers || typeof headers !== 'object') return undefined;
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === name && typeof value === 'string' && value) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The credential of one subscribe message, from the first place that has one: the connection params (graphql-ws
+ * clients), the message's `extensions.headers` (GraphiQL sends its headers tab there with an empty connection_init
+ * payload), then the WebSocket upgrade request's own headers (clients outside a browser can set them).
+ */
+export function credentialOf(
+  connectionParams: unknown,
+  extensions: Record<string, unknown> | null | undefined,
+  upgradeHeaders: IncomingHttpHeaders,
+): string | undefined {
+  return (
+    headerIn(connectionParams, 'authorization') ??
+    headerIn(extensions?.headers, 'authorization') ??
+    upgradeHeaders.authorization ??
+    undefined
+  );
+}
+
 /**
  * Serves the app over HTTP, with graphql-ws on the GraphQL path. WebSocket operations run through yoga's enveloped
  * execution, so they authenticate and rate-limit like HTTP ones; the credential travels in the connection params
- * (`{ "Authorization": "Bearer ..." }`) because browsers cannot set headers on a WebSocket.
+ * (`{ "Authorization": "Bearer ..." }`) because browsers cannot set headers on a WebSocket (see `credentialOf`).
  */
 export function createHttpServer(app: App, options: HttpServerOptions): { server: Server; closeSockets(): Promise<void> } {
   const server = createServer(app);
@@ -70,10 +97,9 @@ export function createHttpServer(app: App, options: HttpServerOptions): { server
       execute: (args) => (args.rootValue as { execute: (args: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (args: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (context, _id, payload) => {
-        const params = (context.connectionParams ?? {}) as Record<string, unknown>;
-        const authorization = params.Authorization ?? params.authorization;
+        const authorization = credentialOf(context.connectionParams, payload.extensions, context.extra.request.headers);
         const request = new Request(`http://${context.extra.request.headers.host ?? 'localhost'}${app.graphqlEndpoint}`, {
-          headers: typeof authorization === 'string' ? { authorization } : {},
+          headers: authorization ? { authorization } : {},
         });
         const { schema, execute, subscribe, contextFactory, parse, validate } = app.getEnveloped({
           ...context,
@@ -88,10 +114,18 @@ export function createHttpServer(app: App, options: HttpServerOptions): { server
           if (error instanceof GraphQLError) return [error];
           throw error;
         }
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          // A syntax error, or a text that is not a trusted document: answered like a validation error.
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
         const args = {
           schema,
           operationName: payload.operationName,
-          document: parse(payload.query),
+          document,
           variableValues: payload.variables,
           contextValue,
           rootValue: { execute, subscribe },

@@ -48,6 +48,8 @@ describe('loadConfig', () => {
       production: false,
       webhooks: { allowHosts: new Set(), allowHttp: false },
       webhookLogRetentionDays: 30,
+      corsOrigins: null,
+      trustedDocumentsPath: null,
     });
   });
 
@@ -89,6 +91,8 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_HOSTS: '127.0.0.1:9000, Receiver.Local',
       WEBHOOK_ALLOW_HTTP: 'ON',
       WEBHOOK_LOG_RETENTION_DAYS: '7',
+      CORS_ORIGINS: 'https://app.example.org, http://localhost:5173',
+      TRUSTED_DOCUMENTS: '/etc/lectern/persisted-query-manifest.json',
       WEB_PACKAGE_MAX_FILES: '50',
       WEB_PACKAGE_MAX_BYTES: '2gb',
       WEB_PACKAGE_MAX_RATIO: '20',
@@ -123,6 +127,8 @@ describe('loadConfig', () => {
       production: true,
       webhooks: { allowHosts: new Set(['127.0.0.1:9000', 'receiver.local']), allowHttp: true },
       webhookLogRetentionDays: 7,
+      corsOrigins: new Set(['https://app.example.org', 'http://localhost:5173']),
+      trustedDocumentsPath: '/etc/lectern/persisted-query-manifest.json',
     });
   });
 

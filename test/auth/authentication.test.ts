@@ -318,7 +318,7 @@ describe('credentials on /graphql', () => {
       expect(response.headers.get('www-authenticate')).toBe('OAuth realm="Lectern"');
       const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
       expect(body.data).toBeUndefined();
-      expect(body.errors).toEqual([{ message: 'Invalid or expired bearer token', extensions: { code: 'UNAUTHENTICATED' } }]);
+      expect(body.errors).toEqual([{ message: 'Invalid or expired bearer token', extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }]);
     }
   });
 
@@ -332,7 +332,7 @@ describe('credentials on /graphql', () => {
           message: 'Authentication required: sign the request with OAuth 1.0a or send a bearer token',
           locations: [{ line: 1, column: 3 }],
           path: ['groups'],
-          extensions: { code: 'UNAUTHENTICATED' },
+          extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
         },
       ],
     });
@@ -341,7 +341,7 @@ describe('credentials on /graphql', () => {
   it('serves GraphiQL to a browser without credentials', async () => {
     const response = await server.fetch('/graphql', { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await response.text()).toContain('<title>Lectern GraphQL</title>');
   });
 });

@@ -85,7 +85,9 @@ describe('rate limiting (3 per 5s)', () => {
     expect(fourth.status).toBe(429);
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const body = (await fourth.json()) as { errors: { message: string; extensions: { code: string } }[] };
-    expect(body.errors).toEqual([{ message: 'Too many requests: the limit is 3 points per 5s and this request costs 1', extensions: { code: 'RATE_LIMITED' } }]);
+    expect(body.errors).toEqual([
+      { message: 'Too many requests: the limit is 3 points per 5s and this request costs 1', extensions: { code: 'RATE_LIMITED', http: { status: 429 } } },
+    ]);
     expect((await client.get('/groups')).status).toBe(429);
 
     const other = await freshClient();

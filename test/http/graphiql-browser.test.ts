@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../src/modules/access/access.service';
+import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { type RestClient, restClientFor } from '../support/client';
+import { type World, createGroup, createWorld } from '../support/factories';
+import { listenOnLoopback, useTestServer } from '../support/harness';
+
+/** Debian's Chromium (`apt-get install chromium`), or another one named by CHROMIUM_PATH. */
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const server = useTestServer();
+let world: World;
+let groupId: number;
+let groupAdmin: RestClient;
+let token: string;
+let tokenId: number;
+let origin: string;
+let close: () => Promise<void>;
+let browser: Browser;
+
+beforeAll(async () => {
+  world = await createWorld();
+  groupId = (await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] })).id;
+  groupAdmin = await restClientFor(server, world.teacher);
+  ({ token, id: tokenId } = await issueAccessToken({ userId: world.student.id }));
+  const listening = await listenOnLoopback(server);
+  origin = `http://127.0.0.1:${listening.port}`;
+  close = listening.close;
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await close?.();
+});
+
+describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () => {
+  it('loads offline from this server, with the explorer, and runs queries and subscriptions with the headers tab', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('requestfailed', (request) => problems.push(`${request.url()} failed`));
+    page.on('response', (response) => {
+      if (!response.url().startsWith(origin)) problems.push(`${response.url()} is not from this server`);
+      else if (response.status() >= 400) problems.push(`${response.url()} answered ${response.status()}`);
+    });
+    await page.goto(`${origin}/graphql`);
+    await page.waitForSelector('.graphiql-container .graphiql-query-editor');
+    await page.waitForSelector('[aria-label="Show GraphiQL Explorer"]');
+
+    const listening = new Promise<void>((resolve) => {
+      const onListening = (key: string) => {
+        if (key !== `bearer:${tokenId}`) return;
+        subscriptionActivity.off('listening', onListening);
+        resolve();
+      };
+      subscriptionActivity.on('listening', onListening);
+    });
+    // The page's own fetcher, as GraphiQL calls it with the headers tab's content.
+    const results = page.evaluate(
+      async ({ token, groupId }) => {
+        const { GraphiQL } = window as any;
+        const url = location.origin + location.pathname;
+        const fetcher = GraphiQL.createFetcher({ url, subscriptionUrl: url.replace(/^http/, 'ws') });
+        // GraphiQL calls its fetcher with the parsed document (which tells subscriptions apart) and the headers tab.
+        const run = async (query: string) => {
+          const result = await fetcher({ query }, { documentAST: GraphiQL.GraphQL.parse(query), headers: { Authorization: `Bearer ${token}` } });
+          if (!result?.[Symbol.asyncIterator]) return result;
+          const iterator = result[Symbol.asyncIterator]();
+          const { value } = await iterator.next();
+          await iterator.return?.();
+          return value;
+        };
+        const query = await run('{ viewer { id } }');
+        const event = await run(`subscription { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`);
+        return { query, event };
+      },
+      { token, groupId },
+    );
+    await listening;
+    await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed from GraphiQL' });
+    expect(await results).toEqual({
+      query: { data: { viewer: { id: String(world.student.id) } } },
+      event: { data: { realmEvents: { type: 'group.update', realmId: String(groupId) } } },
+    });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
