@@ -1,27 +1,59 @@
 /**
- * REST facade versus GraphQL, on PostgreSQL: starts the server as its own process on a fresh database with 1,000
- * groups, then loads it with autocannon for 10 s per scenario (GET /v1/groups as JSON and as XML, and the equivalent
- * GraphQL query), each request freshly signed with OAuth 1.0a as real clients do. Prints requests/s, p99 latency,
- * the REST/GraphQL throughput ratio, and SQL statements per request as PostgreSQL counted them (committed
- * transactions; every statement outside a transaction is one).
+ * Lectern's hot path against its floor, on PostgreSQL, in one invocation: the server runs as its own process on a
+ * fresh database with 1,000 groups, next to bench/floor.ts (a hand-written `node:http` + `pg` endpoint serving the
+ * same answers with the same envelope), and autocannon loads each target for BENCH_SECONDS at BENCH_CONNECTIONS.
+ * Every result is printed as req/s, p99 and share of the floor's req/s, with SQL statements per request as
+ * PostgreSQL counted them (committed transactions: every statement outside a transaction is one).
+ *
+ * Parts (BENCH_PARTS, comma-separated, all by default):
+ *   lists    a page of 20 groups with the total: floor; GraphQL `groups(start, limit)` Bearer; GET /v1/groups JSON and
+ *            XML, each with a Bearer token and with OAuth HMAC-SHA1 (freshly signed per request, as clients do)
+ *   objects  GET /v1/groups/{id} and POST /v1/groups, each against the floor endpoint doing the same statements
+ *   memory   resident size of the server process idle and after each of three runs of BENCH_MEMORY_REQUESTS (50,000)
+ *            list requests, and the growth between the second and the third
+ *   sizes    the list at each of BENCH_SIZES groups (1000,100000 by default; add 1000000 for the million, which takes
+ *            a minute to seed), at start 0 and at the last page: req/s of ours and the floor's, and the database time
+ *            of the page's exact SQL (captured from Prisma in this process, timed with EXPLAIN ANALYZE)
  *
  *   npm run bench                      # BENCH_DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/postgres
- *   BENCH_SECONDS=5 BENCH_ROUNDS=1 npm run bench
+ *   BENCH_SECONDS=5 BENCH_PARTS=lists npm run bench
+ *   BENCH_SIZES=1000,100000,1000000 BENCH_PARTS=sizes npm run bench
+ *   BENCH_CPU_PROF=/tmp/prof BENCH_PARTS=lists npm run bench   # node --cpu-prof on the server; prints its top entries
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import OAuth from 'oauth-1.0a';
+import pg from 'pg';
 import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
-import { issueApiClient } from '../src/modules/access/access.service';
-import { benchDatabase, startServerProcess } from './support';
+import { issueAccessToken, issueApiClient } from '../src/modules/access/access.service';
+import { topLines } from './profile-top';
+import { benchDatabase, residentMiB, startFloorProcess, startServerProcess } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+const parts = new Set((process.env.BENCH_PARTS ?? 'lists,objects,memory,sizes').split(','));
+const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number).sort((a, b) => a - b);
+const memoryRequests = Number(process.env.BENCH_MEMORY_REQUESTS ?? 50_000);
+const sizeSeconds = Number(process.env.BENCH_SIZE_SECONDS ?? Math.min(seconds, 5));
+const profileDir = process.env.BENCH_CPU_PROF;
 const port = Number(process.env.BENCH_PORT ?? 4555);
+const floorPort = port + 1;
 const origin = `http://127.0.0.1:${port}`;
+const floorOrigin = `http://127.0.0.1:${floorPort}`;
 const secretKey = randomBytes(32).toString('hex');
 const database = benchDatabase();
+const initialGroups = 1000;
+
+const groupRow = (index: number, schoolId: number) => ({
+  schoolId,
+  title: `Group ${index + 1}`,
+  description: 'A group for benchmarking & <testing>',
+  accessCode: `BENCH-${String(index).padStart(7, '0')}`,
+});
 
 async function seed() {
   const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
@@ -32,103 +64,272 @@ async function seed() {
   const user = await prisma.user.create({
     data: { schoolId: school.id, username: 'bench', nameFirst: 'Bench', nameLast: 'Admin', role: 'DISTRICT_ADMIN' },
   });
-  await prisma.group.createMany({
-    data: Array.from({ length: 1000 }, (_, index) => ({
-      schoolId: school.id,
-      title: `Group ${index + 1}`,
-      description: 'A group for benchmarking & <testing>',
-      accessCode: `BENCH-${String(index).padStart(5, '0')}`,
-    })),
-  });
+  await prisma.group.createMany({ data: Array.from({ length: initialGroups }, (_, index) => groupRow(index, school.id)) });
   const client = await issueApiClient(deriveKey(secretKey), { userId: user.id, name: 'bench' });
+  const token = await issueAccessToken({ userId: user.id, name: 'bench' });
   // A live database has planner statistics (autovacuum); without them a freshly bulk-loaded table gets plans that
   // evaluate every row before the LIMIT, and the benchmark would measure that instead of the server.
   await prisma.$executeRawUnsafe('ANALYZE');
   await seeding.close();
-  return client;
+  return { client, token: token.token, districtId: district.id, schoolId: school.id, userId: user.id };
 }
 
-interface Scenario {
+type Auth = 'none' | 'bearer' | 'oauth';
+interface Target {
   name: string;
+  origin: string;
   method: 'GET' | 'POST';
   path: string;
-  headers: Record<string, string>;
+  headers?: Record<string, string>;
   body?: string;
+  auth: Auth;
+}
+interface Result {
+  name: string;
+  rps: number;
+  p99: number;
+  statements: number;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let signer: OAuth;
+let bearer: string;
+
+function loadOptions(target: Target): autocannon.Options {
+  const url = `${target.origin}${target.path}`;
+  const authorization =
+    target.auth === 'bearer'
+      ? () => `Bearer ${bearer}`
+      : target.auth === 'oauth'
+        ? () => signer.toHeader(signer.authorize({ method: target.method, url }, { key: '', secret: '' })).Authorization
+        : null;
+  return {
+    url: target.origin,
+    connections,
+    requests: [
+      {
+        method: target.method,
+        path: target.path,
+        body: target.body,
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...target.headers, ...(authorization ? { authorization: authorization() } : {}) },
+        }),
+      },
+    ],
+  };
+}
+
+async function load(target: Target, options: { duration?: number; amount?: number }) {
+  const result = await autocannon({ ...loadOptions(target), ...options });
+  if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} responses were not 2xx, ${result.errors} errors`);
+  return result;
+}
+
+async function measure(target: Target, duration = seconds): Promise<Result> {
+  await load(target, { duration: Math.min(5, duration) }); // warm-up: JIT, pools, caches
+  // What the idle server commits by itself (the event log's follower, sweeps) is measured first and taken out.
+  const idleStart = [await database.committedTransactions(), Date.now()] as const;
+  await pause(1000);
+  const before = [await database.committedTransactions(), Date.now()] as const;
+  const idlePerMs = (before[0] - idleStart[0] - 1) / (before[1] - idleStart[1]);
+  const result = await load(target, { duration });
+  await pause(1000);
+  const after = [await database.committedTransactions(), Date.now()] as const;
+  const statements = (after[0] - before[0] - 1 - idlePerMs * (after[1] - before[1])) / result.requests.total;
+  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, statements };
+}
+
+/** Runs the targets `rounds` times, interleaved (on a small machine one run is at the mercy of noise), and averages. */
+async function compare(title: string, targets: Target[], duration = seconds) {
+  const runs: Result[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, target] of targets.entries()) runs[index]!.push(await measure(target, duration));
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const results = runs.map((targetRuns) => ({
+    name: targetRuns[0]!.name,
+    rps: mean(targetRuns.map((r) => r.rps)),
+    p99: Math.max(...targetRuns.map((r) => r.p99)),
+    statements: mean(targetRuns.map((r) => r.statements)),
+  }));
+  const floor = results[0]!.rps;
+  console.log(`\n${title}`);
+  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)}`);
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)}`,
+    );
+  }
+  return results;
 }
 
 const graphqlQuery = `query { groups(start: 0, limit: 20) { total items {
   id title description pictureUrl website accessCode privacyLevel category { id } groupCode
   inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id } } } }`;
 
-async function run(scenario: Scenario, oauth: OAuth) {
-  const url = `${origin}${scenario.path}`;
-  const sign = () => oauth.toHeader(oauth.authorize({ method: scenario.method, url }, { key: '', secret: '' })).Authorization;
-  const options: autocannon.Options = {
-    url: origin,
-    connections,
-    requests: [
-      {
-        method: scenario.method,
-        path: scenario.path,
-        body: scenario.body,
-        setupRequest: (request) => ({ ...request, headers: { ...scenario.headers, authorization: sign() } }),
-      },
-    ],
-  };
-  await autocannon({ ...options, duration: 5 }); // warm-up: JIT, pools, caches
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  const before = await database.committedTransactions();
-  const result = await autocannon({ ...options, duration: seconds });
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  const statements = ((await database.committedTransactions()) - before - 1) / result.requests.total;
-  if (result.non2xx) throw new Error(`${scenario.name}: ${result.non2xx} responses were not 2xx`);
-  return { name: scenario.name, rps: result.requests.average, p99: result.latency.p99, statements };
+const json = { accept: 'application/json' };
+const listTargets = (start: number): Target[] => [
+  { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'none' },
+  {
+    name: 'GraphQL groups(start, limit), Bearer',
+    origin,
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', ...json },
+    body: JSON.stringify({ query: graphqlQuery.replace('start: 0', `start: ${start}`) }),
+    auth: 'bearer',
+  },
+  { name: 'GET /v1/groups JSON, Bearer', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'bearer' },
+  { name: 'GET /v1/groups XML, Bearer', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: { accept: 'text/xml' }, auth: 'bearer' },
+  { name: 'GET /v1/groups JSON, OAuth HMAC-SHA1', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'oauth' },
+  { name: 'GET /v1/groups XML, OAuth HMAC-SHA1', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: { accept: 'text/xml' }, auth: 'oauth' },
+];
+
+/** Tops the groups table up to `size` rows in one statement, and refreshes the planner's statistics. */
+async function growTo(size: number, schoolId: number) {
+  await database.sql(async (client) => {
+    await client.query(
+      `INSERT INTO groups ("schoolId", title, description, "accessCode")
+       SELECT $1, 'Group ' || n, 'A group for benchmarking & <testing>', 'BENCH-' || lpad(n::text, 7, '0')
+       FROM generate_series((SELECT count(*) FROM groups) + 1, $2) AS n`,
+      [schoolId, size],
+    );
+    await client.query('VACUUM ANALYZE groups');
+  });
 }
 
-const credentials = await (async () => {
-  await database.create();
-  return seed();
-})();
-const server = await startServerProcess({ databaseUrl: database.url, port, env: { SECRET_KEY: secretKey } });
+/**
+ * The database time of one page as the server asks for it: the list request runs in this process through the app
+ * (the credential cache warmed first, so only the page's statements remain), every statement Prisma sends is
+ * captured at the `pg` driver, and each is timed with EXPLAIN ANALYZE (planning plus execution, median of 5).
+ */
+async function pageDatabaseTime(start: number): Promise<{ ms: number; statements: number }> {
+  const { createApp } = await import('../src/app');
+  const { loadConfig } = await import('../src/config');
+  const { loadServerKey } = await import('../src/auth/server-key');
+  const config = loadConfig({ DATABASE_URL: database.url, SECRET_KEY: secretKey, RATE_LIMIT: 'off', LOG_LEVEL: 'silent', DATA_DIR: 'memory://' });
+  const opened = await openDatabase({ databaseUrl: database.url, dataDir: '' });
+  const captured: { text: string; values: unknown[] }[] = [];
+  const originalQuery = pg.Client.prototype.query;
+  try {
+    const app = createApp({ config, database: opened, serverKey: await loadServerKey(config) });
+    const request = () =>
+      app.fetch(new Request(`${origin}/v1/groups?start=${start}&limit=20`, { headers: { ...json, authorization: `Bearer ${bearer}` } }));
+    await (await request()).text();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloads
+    (pg.Client.prototype as any).query = function (this: pg.Client, config: unknown, values?: unknown, ...rest: unknown[]) {
+      if (config && typeof config === 'object' && 'text' in config) {
+        captured.push({ text: (config as { text: string }).text, values: ((config as { values?: unknown[] }).values ?? []) as unknown[] });
+      } else if (typeof config === 'string') captured.push({ text: config, values: (values ?? []) as unknown[] });
+      return (originalQuery as (...args: unknown[]) => unknown).call(this, config, values, ...rest);
+    };
+    const response = await request();
+    await response.text();
+    pg.Client.prototype.query = originalQuery;
+    if (!response.ok) throw new Error(`list at ${start}: ${response.status}`);
+    const statements = captured.filter(({ text }) => /^\s*SELECT/i.test(text));
+    const times = await database.sql(async (client) => {
+      const totals: number[] = [];
+      for (let repeat = 0; repeat < 5; repeat++) {
+        let total = 0;
+        for (const { text, values } of statements) {
+          const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+          const plan = rows[0]['QUERY PLAN'][0] as { 'Planning Time': number; 'Execution Time': number };
+          total += plan['Planning Time'] + plan['Execution Time'];
+        }
+        totals.push(total);
+      }
+      return totals.sort((a, b) => a - b);
+    });
+    return { ms: times[2]!, statements: statements.length };
+  } finally {
+    pg.Client.prototype.query = originalQuery;
+    await opened.close();
+  }
+}
+
+function newestProfile(dir: string): string | null {
+  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
+  files.sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs);
+  return files[0] ? join(dir, files[0]) : null;
+}
+
+await database.create();
+const seeded = await seed();
+bearer = seeded.token;
+signer = new OAuth({
+  consumer: { key: seeded.client.consumerKey, secret: seeded.client.consumerSecret },
+  signature_method: 'HMAC-SHA1',
+  hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+});
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+const server = await startServerProcess({
+  databaseUrl: database.url,
+  port,
+  env: { SECRET_KEY: secretKey },
+  nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+});
+const floor = await startFloorProcess({ databaseUrl: database.url, port: floorPort, districtId: seeded.districtId, userId: seeded.userId });
 try {
-  const oauth = new OAuth({
-    consumer: { key: credentials.consumerKey, secret: credentials.consumerSecret },
-    signature_method: 'HMAC-SHA1',
-    hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
-  });
-  const scenarios: Scenario[] = [
-    { name: 'REST GET /v1/groups (JSON)', method: 'GET', path: '/v1/groups', headers: { accept: 'application/json' } },
-    { name: 'REST GET /v1/groups (XML)', method: 'GET', path: '/v1/groups', headers: { accept: 'text/xml' } },
-    {
-      name: 'GraphQL groups(limit: 20)',
-      method: 'POST',
-      path: '/graphql',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: graphqlQuery }),
-    },
-  ];
-  // Two rounds, scenarios interleaved, averaged: on a small machine one run of one scenario is at the mercy of noise.
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-  const runs: Awaited<ReturnType<typeof run>>[][] = scenarios.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (const [index, scenario] of scenarios.entries()) runs[index].push(await run(scenario, oauth));
+  await pause(2000);
+  const idleMiB = await residentMiB(server.pid!);
+  console.log(`${rounds} round(s) of ${seconds} s per target, ${connections} connections, pages of 20; share of floor = req/s ÷ floor's req/s`);
+  console.log(`server process resident size, idle after start: ${idleMiB.toFixed(1)} MiB`);
+
+  if (parts.has('lists')) await compare(`List: ${initialGroups.toLocaleString('en')} groups, a page of 20 with the total`, listTargets(0));
+
+  if (parts.has('objects')) {
+    const path = `/v1/groups/${Math.floor(initialGroups / 2)}`;
+    await compare('Single object: GET /v1/groups/{id}', [
+      { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path, headers: json, auth: 'none' },
+      { name: 'GET /v1/groups/{id} JSON, Bearer', origin, method: 'GET', path, headers: json, auth: 'bearer' },
+      { name: 'GET /v1/groups/{id} JSON, OAuth HMAC-SHA1', origin, method: 'GET', path, headers: json, auth: 'oauth' },
+    ]);
+    const body = JSON.stringify({ title: 'Bench group', description: 'Created by the benchmark', school_id: String(seeded.schoolId) });
+    const post = { 'content-type': 'application/json', ...json };
+    await compare('Create: POST /v1/groups', [
+      { name: 'floor: node:http + pg', origin: floorOrigin, method: 'POST', path: '/v1/groups', headers: post, body, auth: 'none' },
+      { name: 'POST /v1/groups JSON, Bearer', origin, method: 'POST', path: '/v1/groups', headers: post, body, auth: 'bearer' },
+    ]);
   }
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const results = runs.map((scenarioRuns) => ({
-    name: scenarioRuns[0].name,
-    rps: mean(scenarioRuns.map((r) => r.rps)),
-    p99: Math.max(...scenarioRuns.map((r) => r.p99)),
-    statements: mean(scenarioRuns.map((r) => r.statements)),
-  }));
-  console.log(`\n${rounds} rounds of ${seconds} s per scenario, ${connections} connections, 1,000 groups, pages of 20, OAuth HMAC-SHA1 on every request\n`);
-  console.log('scenario                         req/s     p99 ms   SQL statements/request   (req/s: mean of rounds; p99: worst round)');
-  for (const r of results) {
-    console.log(`${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(6)} ${String(r.p99).padStart(10)} ${r.statements.toFixed(2).padStart(10)}`);
+
+  if (parts.has('memory')) {
+    const target = listTargets(0)[2]!;
+    const readings = [await residentMiB(server.pid!)];
+    console.log(`\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time`);
+    console.log(`  before: ${readings[0]!.toFixed(1)} MiB (idle after start: ${idleMiB.toFixed(1)} MiB)`);
+    for (let run = 1; run <= 3; run++) {
+      await load(target, { amount: memoryRequests });
+      await pause(1000);
+      readings.push(await residentMiB(server.pid!));
+      console.log(`  after ${(run * memoryRequests).toLocaleString('en')}: ${readings[run]!.toFixed(1)} MiB`);
+    }
+    console.log(`  growth between the 2nd and the 3rd ${memoryRequests.toLocaleString('en')}: ${(readings[3]! - readings[2]!).toFixed(1)} MiB`);
   }
-  const graphql = results[2].rps;
-  console.log(`\nREST/GraphQL throughput: JSON ${(results[0].rps / graphql).toFixed(3)}, XML ${(results[1].rps / graphql).toFixed(3)} (target: at least 0.85)`);
+
+  if (parts.has('sizes')) {
+    console.log('\nCost as data grows: GET /v1/groups JSON, Bearer, a page of 20 with the total');
+    console.log(`${'groups'.padStart(9)} ${'start'.padStart(9)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(7)} ${'share'.padStart(6)} ${'DB ms/page'.padStart(11)} ${'SQL'.padStart(4)}`);
+    for (const size of sizes) {
+      await growTo(size, seeded.schoolId);
+      for (const start of [0, size - 20]) {
+        const [floorResult, ours] = [await measure(listTargets(start)[0]!, sizeSeconds), await measure(listTargets(start)[2]!, sizeSeconds)];
+        const time = await pageDatabaseTime(start);
+        console.log(
+          `${size.toLocaleString('en').padStart(9)} ${start.toLocaleString('en').padStart(9)} ${ours.rps.toFixed(0).padStart(7)} ${String(ours.p99).padStart(7)} ${floorResult.rps.toFixed(0).padStart(7)} ${(ours.rps / floorResult.rps).toFixed(2).padStart(6)} ${time.ms.toFixed(2).padStart(11)} ${String(time.statements).padStart(4)}`,
+        );
+      }
+    }
+  }
 } finally {
   server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  floor.kill('SIGTERM');
+  await Promise.all([new Promise((resolve) => server.once('exit', resolve)), new Promise((resolve) => floor.once('exit', resolve))]);
   await database.drop();
+}
+if (profileDir) {
+  const file = newestProfile(profileDir);
+  if (file) console.log(`\nServer CPU profile ${file}, top self time:\n${topLines(file, 20).join('\n')}`);
 }

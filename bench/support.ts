@@ -28,6 +28,16 @@ export function benchDatabase() {
     url: Object.assign(new URL(serverUrl), { pathname: `/${name}` }).href,
     create: () => admin((client) => client.query(`CREATE DATABASE ${name}`)),
     drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    /** Runs `work` with a client of the temporary database. */
+    sql: async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+      const client = new pg.Client({ connectionString: Object.assign(new URL(serverUrl), { pathname: `/${name}` }).href });
+      await client.connect();
+      try {
+        return await work(client);
+      } finally {
+        await client.end();
+      }
+    },
     committedTransactions: () =>
       admin(async (client) => {
         // Statistics are flushed lazily; ask for a fresh snapshot.
@@ -57,4 +67,50 @@ export async function startServerProcess(options: { databaseUrl: string; port: n
   }
   child.kill();
   throw new Error('server did not become ready');
+}
+
+/** Waits until `url` answers (any status), for at most 20 s. */
+async function waitForAnswer(url: string) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/**
+ * Starts bench/floor.ts (the hand-written `node:http` + `pg` endpoint the benchmarks compare with) as its own process
+ * on `databaseUrl` at `port`, serving the groups of `districtId` as created by `userId`.
+ */
+export async function startFloorProcess(options: { databaseUrl: string; port: number; districtId: number; userId: number }) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], {
+    env: {
+      ...process.env,
+      FLOOR_DATABASE_URL: options.databaseUrl,
+      FLOOR_PORT: String(options.port),
+      FLOOR_DISTRICT_ID: String(options.districtId),
+      FLOOR_USER_ID: String(options.userId),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitForAnswer(`http://127.0.0.1:${options.port}/`);
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+  return child;
+}
+
+/** Resident set size of a process of this machine, in MiB (Linux /proc). */
+export async function residentMiB(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
+  return kib / 1024;
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { createAuthFailureGuard } from './auth/auth-failures';
 import { authenticationChallenge, createAuthenticator } from './auth/authenticate';
 import { clientAddress } from './auth/client-address';
+import { CredentialCache } from './auth/credential-cache';
 import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -91,6 +92,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     publicUrl: config.publicUrl,
     oauthSkewSeconds: config.oauthSkewSeconds,
     failures: createAuthFailureGuard(config.authFailureLimits, redis),
+    credentials: new CredentialCache({ maxAgeMs: config.credentialCacheMs }),
+    redis,
   });
   const linkOrigin = createLinkOrigin(config);
   const rateLimiter = createRateLimiter(config.rateLimit, redis, logger);

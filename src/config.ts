@@ -65,6 +65,8 @@ export interface Config {
   /** Concurrent GraphQL subscriptions one credential may hold in this instance (graphql-ws and SSE together). */
   subscriptionsPerCredential: number;
   oauthSkewSeconds: number;
+  /** How long a credential read from the database answers for this instance, in ms (see src/auth/credential-cache.ts). */
+  credentialCacheMs: number;
   bootstrap: { consumerKey: string; consumerSecret: string } | null;
   seedDemo: SeedDemoMode;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -176,6 +178,7 @@ const environmentSchema = z
     QUERY_TIMEOUT: optional.default('10s'),
     SUBSCRIPTIONS_PER_CREDENTIAL: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(25)),
     OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
+    CREDENTIAL_CACHE_MS: optional.pipe(z.coerce.number<string | undefined>().int().min(0).default(1000)),
     BOOTSTRAP_CONSUMER_KEY: optional,
     BOOTSTRAP_CONSUMER_SECRET: optional,
     SEED_DEMO: optional
@@ -303,6 +306,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queryTimeoutMs: parseDurationMs(e.QUERY_TIMEOUT)!,
     subscriptionsPerCredential: e.SUBSCRIPTIONS_PER_CREDENTIAL,
     oauthSkewSeconds: e.OAUTH_TIMESTAMP_SKEW,
+    credentialCacheMs: e.CREDENTIAL_CACHE_MS,
     bootstrap:
       e.BOOTSTRAP_CONSUMER_KEY && e.BOOTSTRAP_CONSUMER_SECRET
         ? { consumerKey: e.BOOTSTRAP_CONSUMER_KEY, consumerSecret: e.BOOTSTRAP_CONSUMER_SECRET }

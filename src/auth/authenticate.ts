@@ -1,8 +1,10 @@
 import type { GraphQLError } from 'graphql';
+import type { Redis } from 'ioredis';
 import { db } from '../db/database';
 import { httpError } from '../core/errors';
 import { isUniqueViolation } from '../core/unique';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
+import type { CredentialCache } from './credential-cache';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
 import { decryptSecret, hashToken } from './secrets';
 import { Viewer, toViewerUser, viewerUserSelection } from './viewer';
@@ -15,6 +17,10 @@ export interface AuthenticatorOptions {
   oauthSkewSeconds: number;
   /** Counts failures per client address and consumer key, and requests without a credential per address. */
   failures: AuthFailureGuard;
+  /** Credentials seen lately, so that most requests authenticate without a statement (see CredentialCache). */
+  credentials: CredentialCache;
+  /** Where OAuth nonces are recorded when there is Redis (REDIS_URL); the database otherwise. */
+  redis?: Redis | null;
 }
 
 /** The challenge every 401 carries (RFC 9110 §11.6.1). */
@@ -59,15 +65,17 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   }
 
   async function fromOAuth(request: Request, credentials: OAuthCredentials, address: string): Promise<Viewer> {
-    const client = await db().apiClient.findUnique({
-      where: { consumerKey: credentials.consumerKey },
-      select: { encryptedSecret: true, user: { select: viewerUserSelection } },
+    const client = await options.credentials.client(credentials.consumerKey, async () => {
+      const found = await db().apiClient.findUnique({
+        where: { consumerKey: credentials.consumerKey },
+        select: { encryptedSecret: true, user: { select: viewerUserSelection } },
+      });
+      return found && { secret: decryptSecret(found.encryptedSecret, options.secretKey), user: toViewerUser(found.user) };
     });
     if (!client) throw await refused({ address, consumerKey: null }, 'Unknown consumer key');
     const attempt = { address, consumerKey: credentials.consumerKey };
-    const secret = decryptSecret(client.encryptedSecret, options.secretKey);
     const urls = signedUrls(request, options.publicUrl);
-    if (!urls.some((url) => verifySignature(credentials, { method: request.method, url }, secret))) {
+    if (!urls.some((url) => verifySignature(credentials, { method: request.method, url }, client.secret))) {
       throw await refused(attempt, 'Invalid OAuth signature');
     }
     try {
@@ -76,28 +84,51 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       throw error instanceof OAuthError ? await refused(attempt, error.message) : error;
     }
     // The nonce is recorded only for a valid signature, so nobody can burn another client's nonces.
+    if (!(await recordNonce(credentials))) {
+      throw await refused(attempt, 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+    }
+    return new Viewer(client.user, { kind: 'oauth', consumerKey: credentials.consumerKey });
+  }
+
+  /**
+   * Records the nonce; false when it was seen before with the same key and timestamp. In Redis when there is one (a
+   * key that expires once the timestamp can no longer pass the freshness check, so every instance sees every nonce
+   * and no statement is spent), in the database otherwise, and in the database too while Redis does not answer.
+   */
+  async function recordNonce(credentials: OAuthCredentials): Promise<boolean> {
+    const redis = options.redis;
+    if (redis?.status === 'ready') {
+      const secondsLeft = credentials.timestamp + options.oauthSkewSeconds - Math.floor(Date.now() / 1000) + 1;
+      const key = `lectern-nonce:${credentials.consumerKey}:${credentials.timestamp}:${credentials.nonce}`;
+      try {
+        return (await redis.set(key, '1', 'EX', Math.max(1, secondsLeft), 'NX')) === 'OK';
+      } catch {
+        // Redis went away between the check and the command: the database keeps the record instead.
+      }
+    }
     try {
       await db().oAuthNonce.create({
         data: { consumerKey: credentials.consumerKey, timestamp: credentials.timestamp, nonce: credentials.nonce },
       });
+      return true;
     } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw await refused(attempt, 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
-      }
+      if (isUniqueViolation(error)) return false;
       throw error;
     }
-    return new Viewer(toViewerUser(client.user), { kind: 'oauth', consumerKey: credentials.consumerKey });
   }
 
   async function fromBearer(token: string, address: string): Promise<Viewer> {
-    const found = await db().accessToken.findUnique({
-      where: { tokenHash: hashToken(token) },
-      select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
+    const found = await options.credentials.bearer(hashToken(token), async () => {
+      const row = await db().accessToken.findUnique({
+        where: { tokenHash: hashToken(token) },
+        select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
+      });
+      return row && { tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null, user: toViewerUser(row.user) };
     });
-    if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) {
+    if (!found || (found.expiresAt !== null && found.expiresAt <= Date.now())) {
       throw await refused({ address, consumerKey: null }, 'Invalid or expired bearer token');
     }
-    return new Viewer(toViewerUser(found.user), { kind: 'bearer', tokenId: found.id });
+    return new Viewer(found.user, { kind: 'bearer', tokenId: found.tokenId });
   }
 
   /**

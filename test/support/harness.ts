@@ -87,6 +87,9 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
       DATA_DIR: 'memory://',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       SECRET_KEY: randomBytes(32).toString('hex'),
+      // Tests change users and credentials in the database between requests: each request reads them anew, and
+      // test/hot-path/ turns the cache on.
+      CREDENTIAL_CACHE_MS: '0',
       ...env,
     });
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -1,3 +1,4 @@
+import { forgetCredentialsOf } from '../../auth/credential-cache';
 import { authorize } from '../../auth/policy';
 import { findByStorableId } from '../../auth/realms';
 import { encryptSecret, hashToken, randomToken } from '../../auth/secrets';
@@ -137,6 +138,7 @@ async function revoke(viewer: Viewer, store: CredentialStore, id: number) {
     if ((await store.delete(tx, id)) === 0) throw notFound();
     await recordCredentialEvent(tx, owner, store.revoked, { objectId: id, actorId: viewer.id });
   });
+  forgetCredentialsOf(credential.userId);
   return { id };
 }
 
