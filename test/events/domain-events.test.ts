@@ -35,6 +35,23 @@ describe('domain events', () => {
     expect(event.createdAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('name the realms that contain their object: its own, its building, its school and its district', async () => {
+    const created = await teacher.post('/groups', { title: 'In the building', building_id: String(world.building.id) });
+    expect(created.status).toBe(201);
+    const [event] = (await eventsOfType('group.create')).filter((e) => e.objectId === Number(created.json.id));
+    expect(event!.ancestors).toEqual([
+      `GROUP:${created.json.id}`,
+      `SCHOOL:${world.building.id}`,
+      `SCHOOL:${world.school.id}`,
+      `DISTRICT:${world.district.id}`,
+    ]);
+    const admin = await restClientFor(server, world.schoolAdmin);
+    const building = await admin.post(`/schools/${world.school.id}/buildings`, { title: 'East wing' });
+    expect(building.status).toBe(201);
+    const [added] = (await eventsOfType('building.create')).filter((e) => e.objectId === Number(building.json.id));
+    expect(added!.ancestors).toEqual([`SCHOOL:${building.json.id}`, `SCHOOL:${world.school.id}`, `DISTRICT:${world.district.id}`]);
+  });
+
   it('are ordered by id, so readers can follow the stream', async () => {
     const first = await teacher.post('/groups', { title: 'First' });
     await teacher.put(`/groups/${first.json.id}`, { description: 'changed' });

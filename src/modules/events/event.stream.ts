@@ -166,7 +166,7 @@ async function administersContainer(viewer: Viewer, event: DomainEventMessage): 
 /** The realms whose subscribers hear an event: `domain_events.ancestors`. */
 const followedRealms = (followed: Followed): RealmRef[] => ('realm' in followed ? [followed.realm] : followed.viewerRealms);
 
-const contains = (realms: RealmRef[], event: DomainEventMessage) => realms.some((realm) => event.ancestors.includes(realmKey(realm)));
+const contains = (realmKeys: string[], event: DomainEventMessage) => realmKeys.some((key) => event.ancestors.includes(key));
 
 /**
  * The subscriber whose access the event's object and its fields are resolved with: a fresh one per event, since the
@@ -247,6 +247,7 @@ function inbox() {
  */
 export function followRealm(subscriber: Viewer, followed: Followed, after: EventCursor | null = null): Repeater<Delivery> {
   const realms = followedRealms(followed);
+  const keys = realms.map(realmKey);
   return new Repeater<Delivery>(async (push, stop) => {
     const slot = takeSubscriptionSlot(subscriber.credential);
     if (!slot) {
@@ -311,7 +312,7 @@ export function followRealm(subscriber: Viewer, followed: Followed, after: Event
         break;
       }
       // Only the followed realms' events: the own realm's are never caught up on, and a revocation among them must end this.
-      const inFollowed = contains(realms, received);
+      const inFollowed = contains(keys, received);
       if (handedOver && inFollowed && !isAfter(received.cursor, handedOver)) continue;
       const current = await stillAllowed(received);
       if (!current) return;

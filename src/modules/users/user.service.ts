@@ -30,7 +30,12 @@ export async function createUser(viewer: Viewer, input: unknown, query: UserQuer
   }
   return writeTransaction(async (tx) => {
     const user = await tx.user.create({ ...query, data: { ...fields, schoolId, buildingId: buildingId ? Number(buildingId) : null } });
-    await recordEvent(tx, userEvents.create, { realm: { type: 'SCHOOL', id: schoolId }, objectId: user.id, actorId: viewer.id, scope: school });
+    await recordEvent(tx, userEvents.create, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId: user.id,
+      actorId: viewer.id,
+      scope: { ...school, buildingId: buildingId ? Number(buildingId) : null },
+    });
     return user;
   }).catch(async (error) => {
     if (!isUniqueViolation(error)) throw error;
