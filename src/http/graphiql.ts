@@ -177,24 +177,30 @@ export function useGraphiQLPage(options: { graphqlEndpoint: string; title: strin
     });
     return prepared;
   };
+  // Answers of this plugin, whose Vary must keep naming the encoding.
+  const answers = new WeakSet<Response>();
+  const answer = (response: Response) => {
+    answers.add(response);
+    return response;
+  };
   return {
     async onRequest({ request, url, endResponse }) {
-      const isRead = request.method === 'GET' || request.method === 'HEAD';
       if (url.pathname === options.graphqlEndpoint && shouldRenderGraphiQL(request)) {
-        return endResponse(respond(request, (await ready()).page, revalidate));
+        return endResponse(answer(respond(request, (await ready()).page, revalidate)));
       }
-      if (!isRead || !url.pathname.startsWith(assetsPath)) return;
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !url.pathname.startsWith(assetsPath)) return;
       const asset = (await ready()).assets.get(url.pathname.slice(assetsPath.length));
-      endResponse(asset ? respond(request, asset, immutable) : new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+      endResponse(
+        asset
+          ? answer(respond(request, asset, immutable))
+          : new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+      );
     },
-    // Yoga's CORS answer sets its own Vary (Origin) on any request with an Origin: the encoding must stay in it.
-    onResponse({ request, response }) {
-      const { pathname } = new URL(request.url);
-      if (pathname !== options.graphqlEndpoint && !pathname.startsWith(assetsPath)) return;
-      if (response.headers.get('content-type')?.startsWith('text/html') || pathname.startsWith(assetsPath)) {
-        const vary = response.headers.get('vary');
-        if (vary && !/accept-encoding/i.test(vary)) response.headers.set('vary', `${vary}, accept-encoding`);
-      }
+    // Yoga's CORS answer replaces Vary with its own (Origin) on any request with an Origin: the encoding is put back.
+    onResponse({ response }) {
+      if (!answers.has(response)) return;
+      const vary = response.headers.get('vary');
+      if (vary && !/accept-encoding/i.test(vary)) response.headers.set('vary', `${vary}, accept-encoding`);
     },
   };
 }
