@@ -24,9 +24,10 @@ interface AssetSource {
 }
 
 /**
- * GraphiQL 3's browser builds, from the installed packages (GraphiQL 4 and later ship no browser build): React 18's,
- * GraphiQL's (which bundles the graphql-ws client its fetcher uses for subscriptions) and the explorer plugin's, which
- * uses the React and GraphiQL globals. Nothing comes from a CDN: school networks filter outside hosts.
+ * Browser builds from the installed packages: React 18's, GraphiQL 3.8's (which bundles the graphql-ws client its
+ * fetcher uses for subscriptions) and explorer plugin 3.2.5's, which uses the React and GraphiQL globals and was built
+ * against the same @graphiql/react (0.28); GraphiQL 5 ships no browser build. Nothing comes from a CDN: school
+ * networks filter outside hosts.
  */
 const sources: AssetSource[] = [
   { name: 'react.js', package: 'react', file: 'umd/react.production.min.js' },
