@@ -24,9 +24,10 @@ interface AssetSource {
 }
 
 /**
- * GraphiQL 3's browser builds, from the installed packages (GraphiQL 4 and later ship no browser build): React 18's,
- * GraphiQL's (which bundles the graphql-ws client its fetcher uses for subscriptions) and the explorer plugin's, which
- * uses the React and GraphiQL globals. Nothing comes from a CDN: school networks filter outside hosts.
+ * Browser builds from the installed packages: React 18's, GraphiQL 3.8's (which bundles the graphql-ws client its
+ * fetcher uses for subscriptions) and explorer plugin 3.2.5's, which uses the React and GraphiQL globals and was built
+ * against the same @graphiql/react (0.28); GraphiQL 5 ships no browser build. Nothing comes from a CDN: school
+ * networks filter outside hosts.
  */
 const sources: AssetSource[] = [
   { name: 'react.js', package: 'react', file: 'umd/react.production.min.js' },
@@ -177,24 +178,30 @@ export function useGraphiQLPage(options: { graphqlEndpoint: string; title: strin
     });
     return prepared;
   };
+  // Answers of this plugin, whose Vary must keep naming the encoding.
+  const answers = new WeakSet<Response>();
+  const answer = (response: Response) => {
+    answers.add(response);
+    return response;
+  };
   return {
     async onRequest({ request, url, endResponse }) {
-      const isRead = request.method === 'GET' || request.method === 'HEAD';
       if (url.pathname === options.graphqlEndpoint && shouldRenderGraphiQL(request)) {
-        return endResponse(respond(request, (await ready()).page, revalidate));
+        return endResponse(answer(respond(request, (await ready()).page, revalidate)));
       }
-      if (!isRead || !url.pathname.startsWith(assetsPath)) return;
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !url.pathname.startsWith(assetsPath)) return;
       const asset = (await ready()).assets.get(url.pathname.slice(assetsPath.length));
-      endResponse(asset ? respond(request, asset, immutable) : new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+      endResponse(
+        asset
+          ? answer(respond(request, asset, immutable))
+          : new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+      );
     },
-    // Yoga's CORS answer sets its own Vary (Origin) on any request with an Origin: the encoding must stay in it.
-    onResponse({ request, response }) {
-      const { pathname } = new URL(request.url);
-      if (pathname !== options.graphqlEndpoint && !pathname.startsWith(assetsPath)) return;
-      if (response.headers.get('content-type')?.startsWith('text/html') || pathname.startsWith(assetsPath)) {
-        const vary = response.headers.get('vary');
-        if (vary && !/accept-encoding/i.test(vary)) response.headers.set('vary', `${vary}, accept-encoding`);
-      }
+    // Yoga's CORS answer replaces Vary with its own (Origin) on any request with an Origin: the encoding is put back.
+    onResponse({ response }) {
+      if (!answers.has(response)) return;
+      const vary = response.headers.get('vary');
+      if (vary && !/accept-encoding/i.test(vary)) response.headers.set('vary', `${vary}, accept-encoding`);
     },
   };
 }
