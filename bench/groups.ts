@@ -250,12 +250,17 @@ async function pageDatabaseTime(start: number): Promise<{ ms: number; statements
   }
 }
 
-function newestProfile(dir: string): string | null {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
-  files.sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs);
-  return files[0] ? join(dir, files[0]) : null;
+/** The main thread's profile of this run: the largest written since `since` (the loader thread writes a small one). */
+function mainThreadProfile(dir: string, since: number): string | null {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => ({ file: join(dir, name), stat: statSync(join(dir, name)) }))
+    .filter(({ stat }) => stat.mtimeMs >= since);
+  files.sort((a, b) => b.stat.size - a.stat.size);
+  return files[0]?.file ?? null;
 }
 
+const startedAt = Date.now();
 await database.create();
 const seeded = await seed();
 bearer = seeded.token;
@@ -330,6 +335,6 @@ try {
   await database.drop();
 }
 if (profileDir) {
-  const file = newestProfile(profileDir);
+  const file = mainThreadProfile(profileDir, startedAt);
   if (file) console.log(`\nServer CPU profile ${file}, top self time:\n${topLines(file, 20).join('\n')}`);
 }
