@@ -229,7 +229,7 @@ async function pageDatabaseTime(start: number): Promise<{ ms: number; statements
     await response.text();
     pg.Client.prototype.query = originalQuery;
     if (!response.ok) throw new Error(`list at ${start}: ${response.status}`);
-    const statements = captured.filter(({ text }) => /^\s*SELECT/i.test(text));
+    const statements = captured.filter(({ text }) => /^\s*SELECT/i.test(text) && /"groups"/.test(text));
     const times = await database.sql(async (client) => {
       const totals: number[] = [];
       for (let repeat = 0; repeat < 5; repeat++) {
@@ -329,9 +329,11 @@ try {
     }
   }
 } finally {
+  // A process that has already exited (a crash) will not emit `exit` again.
+  const ended = (child: typeof server) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
   server.kill('SIGTERM');
   floor.kill('SIGTERM');
-  await Promise.all([new Promise((resolve) => server.once('exit', resolve)), new Promise((resolve) => floor.once('exit', resolve))]);
+  await Promise.all([ended(server), ended(floor)]);
   await database.drop();
 }
 if (profileDir) {
