@@ -229,7 +229,7 @@ async function pageDatabaseTime(start: number): Promise<{ ms: number; statements
     await response.text();
     pg.Client.prototype.query = originalQuery;
     if (!response.ok) throw new Error(`list at ${start}: ${response.status}`);
-    const statements = captured.filter(({ text }) => /^\s*SELECT/i.test(text));
+    const statements = captured.filter(({ text }) => /^\s*SELECT/i.test(text) && /"groups"/.test(text));
     const times = await database.sql(async (client) => {
       const totals: number[] = [];
       for (let repeat = 0; repeat < 5; repeat++) {
@@ -250,12 +250,17 @@ async function pageDatabaseTime(start: number): Promise<{ ms: number; statements
   }
 }
 
-function newestProfile(dir: string): string | null {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
-  files.sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs);
-  return files[0] ? join(dir, files[0]) : null;
+/** The main thread's profile of this run: the largest written since `since` (the loader thread writes a small one). */
+function mainThreadProfile(dir: string, since: number): string | null {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => ({ file: join(dir, name), stat: statSync(join(dir, name)) }))
+    .filter(({ stat }) => stat.mtimeMs >= since);
+  files.sort((a, b) => b.stat.size - a.stat.size);
+  return files[0]?.file ?? null;
 }
 
+const startedAt = Date.now();
 await database.create();
 const seeded = await seed();
 bearer = seeded.token;
@@ -324,12 +329,14 @@ try {
     }
   }
 } finally {
+  // A process that has already exited (a crash) will not emit `exit` again.
+  const ended = (child: typeof server) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
   server.kill('SIGTERM');
   floor.kill('SIGTERM');
-  await Promise.all([new Promise((resolve) => server.once('exit', resolve)), new Promise((resolve) => floor.once('exit', resolve))]);
+  await Promise.all([ended(server), ended(floor)]);
   await database.drop();
 }
 if (profileDir) {
-  const file = newestProfile(profileDir);
+  const file = mainThreadProfile(profileDir, startedAt);
   if (file) console.log(`\nServer CPU profile ${file}, top self time:\n${topLines(file, 20).join('\n')}`);
 }
