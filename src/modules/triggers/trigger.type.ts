@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { pageArgs, pageOf } from '../../graphql/paging';
 import { type Trigger, UnknownTriggerError } from '../../events/triggers';
 import type { SampleDelivery } from '../../events/webhooks/sample';
@@ -49,8 +49,9 @@ export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
 builder.prismaObject('TriggerTarget', {
   fields: (t) => ({
     ...exposeColumns(t, 'TriggerTarget', [
-      'id', 'url', 'description', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
+      'id', 'url', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
     ]),
+    ...exposeOptionalText(t, 'TriggerTarget', ['description']),
     secret: t.string({
       description: 'The Standard Webhooks signing secret (`whsec_...`) receivers verify `webhook-signature` with.',
       select: { secret: true },
