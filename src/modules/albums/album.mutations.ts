@@ -70,7 +70,7 @@ objectMutation('createAlbum', {
   type: 'Album',
   description: 'Creates a media album in a section or group the viewer administers.',
   errors: [ValidationError, NotFoundError],
-  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the object belongs to.')), input: arg(required(CreateAlbumInput, 'The new album.')) }),
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the album belongs to.')), input: arg(required(CreateAlbumInput, 'The new album.')) }),
   resolve: (viewer, args, query) => createAlbum(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updateAlbum', {

@@ -24,19 +24,19 @@ objectMutation('createBlogPost', {
   type: 'BlogPost',
   description: 'Creates a post in a realm the viewer may post in.',
   errors: [ValidationError, NotFoundError],
-  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the object belongs to.')), input: arg(required(CreateBlogPostInput, 'The new blog post.')) }),
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), input: arg(required(CreateBlogPostInput, 'The new blog post.')) }),
   resolve: (viewer, args, query) => createPost(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updateBlogPost', {
   type: 'BlogPost',
   description: 'Changes a post (the realm\'s administrators, or in a group its author while members may post).',
   errors: [ValidationError, NotFoundError],
-  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the object belongs to.')), id: arg.id({ required: true, description: 'The blog post to change.' }), input: arg(required(UpdateBlogPostInput, 'What to change; members left out keep their values.')) }),
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), id: arg.id({ required: true, description: 'The blog post to change.' }), input: arg(required(UpdateBlogPostInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updatePost(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
 });
 deleteMutation('deleteBlogPost', {
   description: 'Deletes a post (the realm\'s administrators, or in a group its author while members may post).',
   errors: [NotFoundError],
-  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the object belongs to.')), id: arg.id({ required: true, description: 'The blog post to delete.' }) }),
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), id: arg.id({ required: true, description: 'The blog post to delete.' }) }),
   resolve: (viewer, args) => deletePost(viewer, realmRef(args.realm), parseId(args.id)),
 });
