@@ -20,7 +20,8 @@ export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus
 builder.prismaObject('WebhookAttempt', {
   fields: (t) => ({
     id: t.id({ description: 'Attempt id.', resolve: (attempt) => String(attempt.id) }),
-    ...exposeColumns(t, 'WebhookAttempt', ['startedAt', 'latencyMs', 'statusCode', 'responseBody', 'error']),
+    ...exposeColumns(t, 'WebhookAttempt', ['startedAt', 'latencyMs', 'statusCode', 'error']),
+    ...exposeOptionalText(t, 'WebhookAttempt', ['responseBody']),
   }),
 });
 
@@ -134,7 +135,11 @@ export const SampleDeliveryType = builder.objectRef<SampleDelivery>('SampleEvent
       resolve: (sample) => sample.statusCode !== null && sample.statusCode >= 200 && sample.statusCode < 300,
     }),
     latencyMs: t.exposeInt('latencyMs', { description: 'Milliseconds from sending to the end of the answer (or the failure).' }),
-    responseBody: t.exposeString('responseBody', { description: 'The first kilobyte of the answer\'s body.' }),
+    responseBody: t.string({
+      nullable: true,
+      description: 'The first kilobyte of the answer\'s body; null when no answer came or it had no body.',
+      resolve: (delivery) => delivery.responseBody || null,
+    }),
     error: t.exposeString('error', {
       nullable: true,
       description: 'Why there was no answer: a refused address, a connection failure, or no answer within 5 seconds.',
