@@ -21,8 +21,9 @@ type ErrorClasses = (new (...args: any[]) => Error)[];
 
 /**
  * A mutation that changes one Prisma object and answers with it, or with one of the typed errors it lists
- * (ValidationError, NotFoundError, ConflictError): the shape of every create and update. The service receives the viewer, the
- * arguments and Pothos' selection, which it spreads into its Prisma call so relations load in the same statement.
+ * (ValidationError, NotFoundError, ConflictError): the shape of every create and update. The service receives the
+ * viewer, the arguments and Pothos' selection, which it spreads into its Prisma call so relations load in the same
+ * statement.
  */
 export function objectMutation<Name extends Model, Args extends InputFieldMap>(
   name: string,
@@ -47,8 +48,8 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
 }
 
 /**
- * A mutation that answers with a plain object (not a Prisma row), or with one of the typed errors it lists: deletes answer with the id
- * of what no longer exists, answers to invites and requests with what was decided.
+ * A mutation that answers with a plain object (not a Prisma row), or with one of the typed errors it lists: deletes
+ * answer with the id of what no longer exists, answers to invites and requests with what was decided.
  */
 export function resultMutation<Result, Args extends InputFieldMap>(
   name: string,
