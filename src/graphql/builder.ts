@@ -7,7 +7,6 @@ import type { Viewer } from '../auth/viewer';
 import { db } from '../db/database';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
-import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 
 export interface Context {
   /** Null for an unauthenticated request (GraphiQL's introspection); every data field requires a viewer. */
@@ -55,10 +54,10 @@ export const builder = new SchemaBuilder<{
             extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
           }),
   },
-  // Every mutation may answer with these typed errors; REST maps each to its status. The union holds the changed
-  // object itself (no wrapper), so clients select `... on Group { ... }`.
+  // Each mutation lists the typed errors its service can throw (`errors: [NotFoundError]`), so its result union holds
+  // only those; REST maps each to its status. The union holds the changed object itself (no wrapper), so clients
+  // select `... on Group { ... }`.
   errors: {
-    defaultTypes: [ValidationError, NotFoundError, ConflictError],
     directResult: true,
     defaultUnionOptions: { description: 'What a mutation returns: the changed object, or a typed error.' },
   },

@@ -46,3 +46,26 @@ export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name,
     }),
   );
 }
+
+/** The part of a Prisma object's field builder that declares a computed text field. */
+interface TextFieldMaker {
+  string(options: never): GenericFieldRef<unknown>;
+}
+
+/**
+ * Exposes optional text columns, which hold '' when there is no value (what /v1 renders, and what its writes store),
+ * as nullable Strings that answer null for it: GraphQL tells "no value" apart from text. Described like exposeColumns.
+ */
+export function exposeOptionalText<Name extends Model>(t: TextFieldMaker, model: Name, columns: readonly Column<Name>[]) {
+  const fields = datamodel[model]!.fields;
+  return Object.fromEntries(
+    columns.map((name): [string, GenericFieldRef<unknown>] => {
+      const column = fields.find((field) => field.name === name);
+      if (!column?.documentation) throw new Error(`${model}.${name} needs a /// description in prisma/schema.prisma`);
+      if (column.type !== 'String' || !column.isRequired) throw new Error(`${model}.${name} is not a text column that holds '' when empty`);
+      const resolve = (row: Record<string, unknown>) => (row[name] as string) || null;
+      // Pothos types the resolver's row per model; here the name comes typed from the same model.
+      return [name, t.string({ nullable: true, description: column.documentation, resolve } as never)];
+    }),
+  );
+}

@@ -12,19 +12,25 @@ type Model = keyof PrismaTypes & string;
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, object, 'Object'>['arg'];
 
-/** A required argument of an input type: `arg(required(CreateGroupInput))`. */
-export const required = <Type>(type: Type) => ({ type, required: true }) as const;
+/** A required, described argument of an input type: `arg(required(CreateGroupInput, 'The new group.'))`. */
+export const required = <Type>(type: Type, description: string) => ({ type, required: true, description }) as const;
+
+/** The typed errors a mutation's service can throw, which its result union lists (and nothing else). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos' own type for error classes
+type ErrorClasses = (new (...args: any[]) => Error)[];
 
 /**
- * A mutation that changes one Prisma object and answers with it, or with a typed error (ValidationError,
- * NotFoundError, ConflictError): the shape of every create and update. The service receives the viewer, the
- * arguments and Pothos' selection, which it spreads into its Prisma call so relations load in the same statement.
+ * A mutation that changes one Prisma object and answers with it, or with one of the typed errors it lists
+ * (ValidationError, NotFoundError, ConflictError): the shape of every create and update. The service receives the
+ * viewer, the arguments and Pothos' selection, which it spreads into its Prisma call so relations load in the same
+ * statement.
  */
 export function objectMutation<Name extends Model, Args extends InputFieldMap>(
   name: string,
   options: {
     type: Name;
     description: string;
+    errors: ErrorClasses;
     args: (arg: ArgBuilder) => Args;
     resolve: (viewer: Viewer, args: InputShapeFromFields<Args>, query: { select?: never; include?: never }) => Promise<PrismaTypes[Name]['Shape']>;
   },
@@ -33,7 +39,7 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
     t.withAuth({ authenticated: true }).prismaField({
       type: options.type as Model,
       description: options.description,
-      errors: {},
+      errors: { types: options.errors },
       args: options.args(t.arg),
       // Pothos types the selection per model; services declare their own, so the generic helper hands it on as is.
       resolve: (query, _root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>, query as never) as never,
@@ -42,14 +48,15 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
 }
 
 /**
- * A mutation that answers with a plain object (not a Prisma row), or with a typed error: deletes answer with the id
- * of what no longer exists, answers to invites and requests with what was decided.
+ * A mutation that answers with a plain object (not a Prisma row), or with one of the typed errors it lists: deletes
+ * answer with the id of what no longer exists, answers to invites and requests with what was decided.
  */
 export function resultMutation<Result, Args extends InputFieldMap>(
   name: string,
   options: {
     type: ObjectRef<Types, Result>;
     description: string;
+    errors: ErrorClasses;
     args: (arg: ArgBuilder) => Args;
     resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<Result>;
   },
@@ -58,7 +65,7 @@ export function resultMutation<Result, Args extends InputFieldMap>(
     t.withAuth({ authenticated: true }).field({
       type: options.type,
       description: options.description,
-      errors: {},
+      errors: { types: options.errors },
       args: options.args(t.arg),
       // Pothos cannot relate a generic result to its field type; the ObjectRef above ties them for callers.
       resolve: (_root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>) as never,
@@ -69,7 +76,12 @@ export function resultMutation<Result, Args extends InputFieldMap>(
 /** A mutation that deletes (or revokes) one object and answers with its id, or with a typed error. */
 export function deleteMutation<Args extends InputFieldMap>(
   name: string,
-  options: { description: string; args: (arg: ArgBuilder) => Args; resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<{ id: number }> },
+  options: {
+    description: string;
+    errors: ErrorClasses;
+    args: (arg: ArgBuilder) => Args;
+    resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<{ id: number }>;
+  },
 ) {
   resultMutation(name, { ...options, type: DeletedType });
 }
@@ -119,7 +131,10 @@ export function realmObjectQuery<Name extends Model>(
       type: type as Model,
       nullable: true,
       description: options.description,
-      args: { realm: t.arg({ type: RealmInput, required: true }), id: t.arg.id({ required: true }) },
+      args: {
+        realm: t.arg({ type: RealmInput, required: true, description: `The realm (district, school, user, section or group) the ${type} belongs to.` }),
+        id: t.arg.id({ required: true, description: `${type} id.` }),
+      },
       resolve: (query, _root, args, { viewer }) => {
         const realm = realmRef(args.realm);
         const id = parseId(args.id);

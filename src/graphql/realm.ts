@@ -6,6 +6,13 @@ import { httpError } from '../core/errors';
 export const RealmTypeEnum = builder.enumType(RealmType, {
   name: 'RealmType',
   description: 'Kinds of owner a realm-scoped resource has; the /v1 realm prefixes.',
+  values: {
+    DISTRICT: { description: 'A school district (`/v1/districts/{id}`).' },
+    SCHOOL: { description: 'A school or a building of one (`/v1/schools/{id}`).' },
+    USER: { description: 'A person\'s own space (`/v1/users/{id}`).' },
+    SECTION: { description: 'A course section: one class of a course (`/v1/sections/{id}`).' },
+    GROUP: { description: 'A group, such as a club or a staff team (`/v1/groups/{id}`).' },
+  },
 });
 
 export const RealmInput = builder.inputType('RealmInput', {

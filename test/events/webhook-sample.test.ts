@@ -130,7 +130,7 @@ describe('sendSampleEvent', () => {
     const unreachable = await admin(`mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ... on TriggerTarget { id } } }`,
       { input: { url: `http://127.0.0.1:${port}/gone` } });
     const refused = (await admin(send, { targetId: unreachable.data.createTriggerTarget.id, trigger: 'group' })).data.sendSampleEvent;
-    expect(refused).toMatchObject({ statusCode: null, succeeded: false, responseBody: '' });
+    expect(refused).toMatchObject({ statusCode: null, succeeded: false, responseBody: null });
     expect(refused.error).toMatch(/ECONNREFUSED/);
 
     const slow = await newTarget('/slow');

@@ -19,7 +19,7 @@ beforeAll(async () => {
   await clients.restFor(['teacher', 'student'], w);
 });
 
-const outcome = '__typename ... on ValidationError { issues { field message } } ... on Error { message }';
+const outcome = '__typename ... on Error { message ... on ValidationError { issues { field message } } }';
 
 describe('grading periods and scales', () => {
   it('are kept by the school\'s administrators, each change with its event', async () => {

@@ -88,7 +88,7 @@ describe('grading categories over GraphQL', () => {
       issues: [{ field: 'defaultGradingScaleId', message: 'must be a grading scale of the section\'s school' }],
     });
     const cleared = await graphql(update, { id: String(category.id), input: { title: null, defaultGradingScaleId: '0' } });
-    expect(cleared.data.updateGradingCategory).toMatchObject({ __typename: 'GradingCategory', title: '', defaultGradingScale: null });
+    expect(cleared.data.updateGradingCategory).toMatchObject({ __typename: 'GradingCategory', title: null, defaultGradingScale: null });
   });
 
   it('are listed by delta then id and paged, read by the gradebook\'s readers, and looked up one by one', async () => {

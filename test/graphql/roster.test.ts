@@ -22,8 +22,9 @@ beforeAll(async () => {
   rest = await clients.restFor(['student', 'parent'], world);
 });
 
-const errorFields = `... on ValidationError { message issues { field message } }
-  ... on NotFoundError { message objectType objectId } ... on ConflictError { message field }`;
+// Nested in `... on Error`, so that it fits every result union, whichever errors it lists.
+const errorFields = `... on Error { message ... on ValidationError { issues { field message } }
+  ... on NotFoundError { objectType objectId } ... on ConflictError { field } }`;
 const userFields = 'id username schoolUid nameFirst nameLast email role triggerAdmin school { id } building { id }';
 const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on User { ${userFields} } ${errorFields} } }`;
 const createSectionDoc = `mutation($input: CreateSectionInput!) { createSection(input: $input) { __typename
@@ -64,7 +65,7 @@ describe('createUser', () => {
     const input = { username, nameFirst: 'Sam', nameLast: 'Student', role: 'STUDENT', schoolId: null, buildingId: null,
       schoolUid: null, email: null, triggerAdmin: null };
     expect((await gql.schoolAdmin(createUserDoc, { input })).data.createUser).toEqual({ __typename: 'User', id: expect.any(String),
-      username, schoolUid: null, nameFirst: 'Sam', nameLast: 'Student', email: '', role: 'STUDENT', triggerAdmin: false,
+      username, schoolUid: null, nameFirst: 'Sam', nameLast: 'Student', email: null, role: 'STUDENT', triggerAdmin: false,
       school: { id: id(world.school) }, building: null });
   });
 
@@ -74,7 +75,7 @@ describe('createUser', () => {
     const input = { username, nameFirst: 'Dora', nameLast: 'Admin', role: 'DISTRICT_ADMIN', schoolId: id(world.otherSchool), triggerAdmin: true };
     const created = (await gql.districtAdmin(createUserDoc, { input })).data.createUser;
     expect(created).toEqual({ __typename: 'User', id: expect.any(String), username, schoolUid: null, nameFirst: 'Dora', nameLast: 'Admin',
-      email: '', role: 'DISTRICT_ADMIN', triggerAdmin: true, school: { id: id(world.otherSchool) }, building: null });
+      email: null, role: 'DISTRICT_ADMIN', triggerAdmin: true, school: { id: id(world.otherSchool) }, building: null });
     expect(await events()).toEqual([['user.create', 'SCHOOL', world.otherSchool.id, Number(created.id), world.districtAdmin.id,
       world.district.id, world.otherSchool.id]]);
   });
@@ -142,7 +143,7 @@ describe('createSection and section', () => {
     expect(first).toEqual({ __typename: 'Section', id: expect.any(String), title: 'Biology A', sectionCode: 'A',
       course: { id: id(course), title: 'Biology', courseCode, school: { id: id(world.school) } } });
     const second = (await gql.schoolAdmin(createSectionDoc, { input: { courseTitle: 'Ignored', courseCode, title: 'Biology B' } })).data.createSection;
-    expect(second).toEqual({ __typename: 'Section', id: expect.any(String), title: 'Biology B', sectionCode: '',
+    expect(second).toEqual({ __typename: 'Section', id: expect.any(String), title: 'Biology B', sectionCode: null,
       course: { id: id(course), title: 'Biology', courseCode, school: { id: id(world.school) } } });
     expect(await db().course.count({ where: { courseCode } })).toBe(1);
     const row = (sectionId: string) => ['section.create', 'SECTION', Number(sectionId), Number(sectionId), world.schoolAdmin.id, world.district.id, world.school.id];

@@ -252,10 +252,11 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
       { realm: realmArg },
     );
     expect(list.data.blogPosts).toMatchObject({ total: rest.json.total, start: 0, limit: 200 });
-    const twin = list.data.blogPosts.items.map((p: { id: string; title: string; body: string; createdAt: string }) => ({
+    const twin = list.data.blogPosts.items.map((p: { id: string; title: string; body: string | null; createdAt: string }) => ({
       id: p.id,
       title: p.title,
-      body: p.body,
+      // GraphQL answers null for a post without a body, which /v1 shows as "".
+      body: p.body ?? '',
       created: Math.floor(Date.parse(p.createdAt) / 1000),
       links: { self: url(`${base()}/${p.id}`) },
     }));

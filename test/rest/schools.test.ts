@@ -78,7 +78,7 @@ describe('GET /schools/{id}', () => {
     const xml = await as.student.get(`/schools/${world.school.id}`, { accept: 'xml' });
     expect([xml.headers.get('content-type'), xml.text]).toEqual(['text/xml; charset=utf-8', `${xmlHead}${schoolXml(expected, 'result')}`]);
     const twin = await gqlSchoolAdmin(`{ school(id: "${world.building.id}") { id title city buildingCode isBuilding parent { id } } }`);
-    expect(twin.data.school).toEqual({ id: String(world.building.id), title: world.building.title, city: '', buildingCode: '',
+    expect(twin.data.school).toEqual({ id: String(world.building.id), title: world.building.title, city: null, buildingCode: null,
       isBuilding: true, parent: { id: String(world.school.id) } });
   });
 

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { issueAccessTokenFor, issueApiClientFor, revokeAccessToken, revokeApiClient } from './access.service';
@@ -24,26 +25,28 @@ builder.mutationFields((t) => ({
   createApiClient: t.withAuth({ authenticated: true }).field({
     type: IssuedApiClientType,
     description: 'Issues OAuth consumer credentials for the viewer, or for a user the viewer administers.',
-    errors: {},
-    args: { input: t.arg(required(CreateApiClientInput)) },
+    errors: { types: [ValidationError, NotFoundError] },
+    args: { input: t.arg(required(CreateApiClientInput, 'The new API client.')) },
     resolve: (_root, { input }, { viewer, serverKey }) => issueApiClientFor(viewer, serverKey, input),
   }),
   createAccessToken: t.withAuth({ authenticated: true }).field({
     type: IssuedAccessTokenType,
     description: 'Issues a bearer token for the viewer.',
-    errors: {},
-    args: { input: t.arg(required(CreateAccessTokenInput)) },
+    errors: { types: [ValidationError, NotFoundError] },
+    args: { input: t.arg(required(CreateAccessTokenInput, 'The new access token.')) },
     resolve: (_root, { input }, { viewer }) => issueAccessTokenFor(viewer, input),
   }),
 }));
 
 deleteMutation('deleteApiClient', {
   description: 'Revokes consumer credentials.',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The API client to delete.' }) }),
   resolve: (viewer, args) => revokeApiClient(viewer, parseId(args.id)),
 });
 deleteMutation('deleteAccessToken', {
   description: 'Revokes a bearer token.',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The access token to delete.' }) }),
   resolve: (viewer, args) => revokeAccessToken(viewer, parseId(args.id)),
 });

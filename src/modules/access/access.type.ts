@@ -1,17 +1,19 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import type { IssuedAccessToken, IssuedApiClient } from './access.service';
 
 builder.prismaObject('ApiClient', {
   fields: (t) => ({
-    ...exposeColumns(t, 'ApiClient', ['id', 'name', 'consumerKey', 'createdAt']),
+    ...exposeColumns(t, 'ApiClient', ['id', 'consumerKey', 'createdAt']),
+    ...exposeOptionalText(t, 'ApiClient', ['name']),
     user: t.relation('user'),
   }),
 });
 
 builder.prismaObject('AccessToken', {
   fields: (t) => ({
-    ...exposeColumns(t, 'AccessToken', ['id', 'name', 'createdAt', 'expiresAt']),
+    ...exposeColumns(t, 'AccessToken', ['id', 'createdAt', 'expiresAt']),
+    ...exposeOptionalText(t, 'AccessToken', ['name']),
   }),
 });
 
@@ -20,7 +22,7 @@ export const IssuedApiClientType = builder.objectRef<IssuedApiClient>('IssuedApi
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Client id.' }),
     userId: t.exposeID('userId', { description: 'The user the credentials act as.' }),
-    name: t.exposeString('name', { description: 'What the credentials are for.' }),
+    name: t.string({ nullable: true, description: 'What the credentials are for.', resolve: (client) => client.name || null }),
     consumerKey: t.exposeString('consumerKey', { description: 'OAuth consumer key.' }),
     consumerSecret: t.exposeString('consumerSecret', { description: 'OAuth consumer secret; store it now.' }),
   }),
@@ -30,7 +32,7 @@ export const IssuedAccessTokenType = builder.objectRef<IssuedAccessToken>('Issue
   description: 'A newly issued bearer token. The token is shown only here.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Token id.' }),
-    name: t.exposeString('name', { description: 'What the token is for.' }),
+    name: t.string({ nullable: true, description: 'What the token is for.', resolve: (token) => token.name || null }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When it stops working.' }),
     token: t.exposeString('token', { description: 'Send as `Authorization: Bearer <token>`; store it now.' }),
   }),

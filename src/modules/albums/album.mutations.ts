@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createAlbumComment, deleteAlbumComment } from './album-comment.service';
@@ -68,18 +69,21 @@ const optionalRealm = { type: RealmInput, description: 'The section or group the
 objectMutation('createAlbum', {
   type: 'Album',
   description: 'Creates a media album in a section or group the viewer administers.',
-  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreateAlbumInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the album belongs to.')), input: arg(required(CreateAlbumInput, 'The new album.')) }),
   resolve: (viewer, args, query) => createAlbum(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updateAlbum', {
   type: 'Album',
   description: 'Changes an album (the administrators of its section or group).',
-  args: (arg) => ({ id: arg.id({ required: true }), realm: arg(optionalRealm), input: arg(required(UpdateAlbumInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The album to change.' }), realm: arg(optionalRealm), input: arg(required(UpdateAlbumInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateAlbum(viewer, parseId(args.id), realmOf(args.realm), args.input, query),
 });
 deleteMutation('deleteAlbum', {
   description: 'Deletes an album with its content, comments and files (the administrators of its section or group).',
-  args: (arg) => ({ id: arg.id({ required: true }), realm: arg(optionalRealm) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The album to delete.' }), realm: arg(optionalRealm) }),
   resolve: (viewer, args) => deleteAlbum(viewer, parseId(args.id), realmOf(args.realm)),
 });
 resultMutation('createAlbumContent', {
@@ -87,40 +91,45 @@ resultMutation('createAlbumContent', {
   description:
     'Adds the viewer\'s uploaded files to an album in one transaction (administrators; members too while settingMemberPost ' +
     'is on). A file that is unknown, someone else\'s, not stored yet or attached already fails the whole request.',
-  args: (arg) => ({ albumId: arg.id({ required: true }), realm: arg(optionalRealm), input: arg(required(CreateAlbumContentInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ albumId: arg.id({ required: true, description: 'The album.' }), realm: arg(optionalRealm), input: arg(required(CreateAlbumContentInput, 'The new album item.')) }),
   resolve: (viewer, args) => createAlbumContent(viewer, parseId(args.albumId, 'albumId'), realmOf(args.realm), args.input),
 });
 objectMutation('updateAlbumContent', {
   type: 'AlbumContent',
   description: 'Changes an item\'s caption or cover flag (whoever added it, or the album\'s administrators).',
+  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
-    albumId: arg.id({ required: true }),
-    id: arg.id({ required: true }),
+    albumId: arg.id({ required: true, description: 'The album.' }),
+    id: arg.id({ required: true, description: 'The album item to change.' }),
     realm: arg(optionalRealm),
-    input: arg(required(UpdateAlbumContentInput)),
+    input: arg(required(UpdateAlbumContentInput, 'What to change; members left out keep their values.')),
   }),
   resolve: (viewer, args, query) => updateAlbumContent(viewer, parseId(args.albumId, 'albumId'), parseId(args.id), realmOf(args.realm), args.input, query),
 });
 deleteMutation('deleteAlbumContent', {
   description: 'Removes an item with its comments and file (whoever added it, or the album\'s administrators); a removed cover moves to the first image left.',
-  args: (arg) => ({ albumId: arg.id({ required: true }), id: arg.id({ required: true }), realm: arg(optionalRealm) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ albumId: arg.id({ required: true, description: 'The album.' }), id: arg.id({ required: true, description: 'The album item to delete.' }), realm: arg(optionalRealm) }),
   resolve: (viewer, args) => deleteAlbumContent(viewer, parseId(args.albumId, 'albumId'), parseId(args.id), realmOf(args.realm)),
 });
 objectMutation('createAlbumComment', {
   type: 'AlbumComment',
   description: 'Comments on an album item the viewer sees; refused (403) while the album has comments off.',
+  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
-    albumId: arg.id({ required: true }),
-    contentId: arg.id({ required: true }),
+    albumId: arg.id({ required: true, description: 'The album.' }),
+    contentId: arg.id({ required: true, description: 'The album item commented on.' }),
     realm: arg(optionalRealm),
-    input: arg(required(CreateAlbumCommentInput)),
+    input: arg(required(CreateAlbumCommentInput, 'The new comment.')),
   }),
   resolve: (viewer, args, query) =>
     createAlbumComment(viewer, parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), realmOf(args.realm), args.input, query),
 });
 deleteMutation('deleteAlbumComment', {
   description: 'Deletes a comment (its author, or the album\'s administrators).',
-  args: (arg) => ({ albumId: arg.id({ required: true }), contentId: arg.id({ required: true }), id: arg.id({ required: true }), realm: arg(optionalRealm) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ albumId: arg.id({ required: true, description: 'The album.' }), contentId: arg.id({ required: true, description: 'The album item commented on.' }), id: arg.id({ required: true, description: 'The album comment to delete.' }), realm: arg(optionalRealm) }),
   resolve: (viewer, args) =>
     deleteAlbumComment(viewer, parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), parseId(args.id), realmOf(args.realm)),
 });

@@ -40,7 +40,7 @@ builder.queryFields((t) => ({
     type: AlbumPage,
     nullable: true,
     description: 'The media albums of a section or group, oldest first; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true }), ...pageArgs },
+    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose albums to list.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const where = await readableAlbumsWhere(viewer, realmRef(args.realm));
       if (!where) return null;

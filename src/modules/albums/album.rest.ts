@@ -156,7 +156,7 @@ export const albumRoutes = [
         [RestAlbumContent],
       ),
       variables: (request) => ({ id: request.params.id, contentId: request.params.contentId, realm: realmOf(request) }),
-      shape: (item) => ({ ...contentToWire(item), cover_image_url: item.album.coverImageUrl }),
+      shape: (item) => ({ ...contentToWire(item), cover_image_url: item.album.coverImageUrl ?? '' }),
     }),
     updateRoute({
       path: '/[realm]/albums/{id}/content/{contentId}',

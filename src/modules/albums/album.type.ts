@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
 
@@ -19,23 +19,25 @@ export const coverSelection = {
 /** Display order: `displayOrder`, then the order items were added. */
 export const contentOrder = [{ displayOrder: 'asc' as const }, { id: 'asc' as const }];
 
-const dimensions = (width: number | null, height: number | null) => (width && height ? `${width}x${height}` : '');
+const dimensions = (width: number | null, height: number | null) => (width && height ? `${width}x${height}` : null);
 
 export const AlbumType = builder.prismaObject('Album', {
   fields: (t) => ({
     ...exposeColumns(t, 'Album', [
-      'id', 'title', 'description', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
+      'id', 'title', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
     ]),
+    ...exposeOptionalText(t, 'Album', ['description']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     photoCount: t.relationCount('contents', { where: { upload: { kind: 'IMAGE' } }, description: 'Number of images.' }),
     videoCount: t.relationCount('contents', { where: { upload: { kind: 'VIDEO' } }, description: 'Number of video files.' }),
     audioCount: t.relationCount('contents', { where: { upload: { kind: 'AUDIO' } }, description: 'Number of audio files.' }),
     coverImageUrl: t.string({
-      description: 'Full URL of the cover image (the item flagged albumCover, else the first image); empty without images.',
+      nullable: true,
+      description: 'Full URL of the cover image (the item flagged albumCover, else the first image); null without images.',
       select: { contents: coverSelection },
       resolve: (album, _args, { origin }) => {
         const [cover] = album.contents;
-        return cover ? contentFileUrl(origin, album.id, cover.id) : '';
+        return cover ? contentFileUrl(origin, album.id, cover.id) : null;
       },
     }),
     contents: t.relation('contents', { query: { orderBy: contentOrder }, description: 'The items, in display order.' }),
@@ -48,7 +50,8 @@ const fileSelection = {
 
 export const AlbumContentType = builder.prismaObject('AlbumContent', {
   fields: (t) => ({
-    ...exposeColumns(t, 'AlbumContent', ['id', 'albumId', 'caption', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
+    ...exposeColumns(t, 'AlbumContent', ['id', 'albumId', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
+    ...exposeOptionalText(t, 'AlbumContent', ['caption']),
     kind: t.field({ type: FileKindEnum, description: 'What the file is.', select: fileSelection, resolve: (item) => item.upload.kind ?? 'FILE' }),
     filename: t.string({ description: 'The file\'s name as uploaded.', select: fileSelection, resolve: (item) => item.upload.filename }),
     mimeType: t.string({
@@ -59,12 +62,14 @@ export const AlbumContentType = builder.prismaObject('AlbumContent', {
     filesize: t.int({ description: 'Size of the file in bytes.', select: fileSelection, resolve: (item) => item.upload.filesize }),
     md5Checksum: t.string({ description: 'MD5 checksum of the file.', select: fileSelection, resolve: (item) => item.upload.md5Checksum }),
     contentDimensions: t.string({
-      description: 'WIDTHxHEIGHT of an image; empty for other files.',
+      nullable: true,
+      description: 'WIDTHxHEIGHT of an image; null for other files.',
       select: fileSelection,
       resolve: (item) => dimensions(item.upload.width, item.upload.height),
     }),
     thumbnailDimensions: t.string({
-      description: 'WIDTHxHEIGHT of the thumbnail; empty without one.',
+      nullable: true,
+      description: 'WIDTHxHEIGHT of the thumbnail; null without one.',
       select: fileSelection,
       resolve: (item) => dimensions(item.upload.thumbnailWidth, item.upload.thumbnailHeight),
     }),
@@ -82,9 +87,10 @@ export const AlbumContentType = builder.prismaObject('AlbumContent', {
       resolve: (item, _args, { origin }) => contentFileUrl(origin, item.albumId, item.id),
     }),
     thumbnailUrl: t.string({
-      description: 'URL serving the thumbnail (with the same credential); empty for a file without one.',
+      nullable: true,
+      description: 'URL serving the thumbnail (with the same credential); null for a file without one.',
       select: fileSelection,
-      resolve: (item, _args, { origin }) => (item.upload.thumbnailKey ? contentThumbnailUrl(origin, item.albumId, item.id) : ''),
+      resolve: (item, _args, { origin }) => (item.upload.thumbnailKey ? contentThumbnailUrl(origin, item.albumId, item.id) : null),
     }),
   }),
 });

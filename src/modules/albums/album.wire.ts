@@ -48,7 +48,7 @@ export function contentToWire(item: ResultOf<typeof RestAlbumContent>): z.input<
     id: Number(item.id),
     album_id: Number(item.albumId),
     type: item.kind.toLowerCase() as 'image' | 'video' | 'audio' | 'file',
-    caption: item.caption,
+    caption: item.caption ?? '',
     display_order: item.displayOrder,
     created: unixTime(item.createdAt),
     album_cover: item.albumCover ? 1 : 0,
@@ -58,9 +58,9 @@ export function contentToWire(item: ResultOf<typeof RestAlbumContent>): z.input<
     content_url: item.contentUrl,
     content_filesize: String(item.filesize),
     content_md5_checksum: item.md5Checksum,
-    thumbnail_url: item.thumbnailUrl,
-    thumbnail_dimensions: item.thumbnailDimensions,
-    content_dimensions: item.contentDimensions,
+    thumbnail_url: item.thumbnailUrl ?? '',
+    thumbnail_dimensions: item.thumbnailDimensions ?? '',
+    content_dimensions: item.contentDimensions ?? '',
   };
 }
 
@@ -91,14 +91,14 @@ export function albumToWire(album: AlbumResult, link: LinkBuilder): z.input<type
   return {
     id: Number(album.id),
     title: album.title,
-    description: album.description,
+    description: album.description ?? '',
     setting_comments: album.settingComments ? 1 : 0,
     setting_member_post: album.settingMemberPost ? 1 : 0,
     published: album.published ? 1 : 0,
     photo_count: album.photoCount,
     video_count: album.videoCount,
     audio_count: album.audioCount,
-    cover_image_url: album.coverImageUrl,
+    cover_image_url: album.coverImageUrl ?? '',
     created: unixTime(album.createdAt),
     available: 1,
     completed: 0,

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { NotFoundError } from '../../core/errors';
 import { resultMutation } from '../../graphql/operations';
 import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
@@ -40,6 +41,7 @@ resultMutation('setAttendance', {
   description:
     'Takes attendance in a section, item by item (its teachers and administrators): each item replaces the record of ' +
     'its enrollment and day; an item that cannot be written fails alone with its code, the others are written.',
-  args: (arg) => ({ sectionId: arg.id({ required: true }), records: arg({ type: [AttendanceInput], required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), records: arg({ type: [AttendanceInput], required: true, description: 'One record per enrollment and day; each succeeds or fails alone.' }) }),
   resolve: (viewer, args) => setAttendance(viewer, parseId(args.sectionId, 'sectionId'), args.records),
 });

@@ -62,7 +62,7 @@ const dayToWire = (day: Day): z.input<typeof attendanceDayWire> => ({
           enrollment_id: Number(record.enrollmentId),
           date: record.date,
           status: codeOf[record.status],
-          comment: record.comment,
+          comment: record.comment ?? '',
         })),
       },
     })),

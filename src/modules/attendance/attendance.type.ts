@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import type { AttendanceDay, AttendancePage, AttendanceResult } from './attendance.service';
 import { dayText } from './attendance.validation';
 
@@ -15,7 +15,8 @@ export const AttendanceStatusEnum = builder.enumType('AttendanceStatus', {
 
 const AttendanceRecordType = builder.prismaObject('AttendanceRecord', {
   fields: (t) => ({
-    ...exposeColumns(t, 'AttendanceRecord', ['id', 'comment', 'updatedAt']),
+    ...exposeColumns(t, 'AttendanceRecord', ['id', 'updatedAt']),
+    ...exposeOptionalText(t, 'AttendanceRecord', ['comment']),
     enrollmentId: t.exposeID('enrollmentId', { description: 'The enrollment.' }),
     sectionId: t.exposeID('sectionId', { description: 'The section.' }),
     date: t.string({ description: 'The day, YYYY-MM-DD.', resolve: (record) => dayText(record.date) }),

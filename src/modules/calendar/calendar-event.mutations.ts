@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createCalendarEvent, deleteCalendarEvent, updateCalendarEvent } from './calendar-event.service';
@@ -33,17 +34,20 @@ const UpdateCalendarEventInput = eventInput('UpdateCalendarEventInput', 'Changes
 objectMutation('createCalendarEvent', {
   type: 'CalendarEvent',
   description: 'Creates a calendar event in a realm the viewer may post in.',
-  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreateCalendarEventInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), input: arg(required(CreateCalendarEventInput, 'The new calendar event.')) }),
   resolve: (viewer, args, query) => createCalendarEvent(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updateCalendarEvent', {
   type: 'CalendarEvent',
   description: 'Changes a calendar event (not a due event, which changes with its assignment or discussion).',
-  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }), input: arg(required(UpdateCalendarEventInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), id: arg.id({ required: true, description: 'The calendar event to change.' }), input: arg(required(UpdateCalendarEventInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateCalendarEvent(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
 });
 deleteMutation('deleteCalendarEvent', {
   description: 'Deletes a calendar event (not a due event, which goes with its assignment or discussion).',
-  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), id: arg.id({ required: true, description: 'The calendar event to delete.' }) }),
   resolve: (viewer, args) => deleteCalendarEvent(viewer, realmRef(args.realm), parseId(args.id)),
 });

@@ -25,7 +25,7 @@ builder.queryFields((t) => ({
       'The calendar events of a realm in the order they start; null when the realm does not exist or is hidden. Given ' +
       'both `startDate` and `endDate`, only the events that start on those days or between them.',
     args: {
-      realm: t.arg({ type: RealmInput, required: true }),
+      realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose calendar events to list.' }),
       startDate: t.arg.string({ description: 'First day, `YYYY-MM-DD` or `YYYYMMDD`, in the district\'s time zone.' }),
       endDate: t.arg.string({ description: 'Last day, `YYYY-MM-DD` or `YYYYMMDD`, in the district\'s time zone.' }),
       ...pageArgs,

@@ -84,7 +84,7 @@ function eventToWire(event: RestEvent, link: LinkBuilder): z.input<typeof calend
   return {
     id: event.id,
     title: event.title,
-    description: event.description,
+    description: event.description ?? '',
     start: event.localStart,
     has_end: bit(event.hasEnd),
     ...(event.localEnd ? { end: event.localEnd } : {}),

@@ -3,7 +3,7 @@ import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { formatWallClock } from '../../core/date-text';
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { CalendarEventType, RsvpPolicy } from '../../generated/prisma/enums';
 import { parseId } from '../../graphql/realm';
@@ -12,8 +12,24 @@ import { StoredFileType, storedFileOf, storedFileSelection } from '../uploads/up
 import { calendarEventPolicy } from './calendar-event.policy';
 import { districtTimeZone } from './calendar-event.service';
 
-export const CalendarEventTypeEnum = builder.enumType(CalendarEventType, { name: 'CalendarEventType', description: 'What a calendar event is.' });
-export const RsvpPolicyEnum = builder.enumType(RsvpPolicy, { name: 'RsvpPolicy', description: 'Who may RSVP to a calendar event.' });
+export const CalendarEventTypeEnum = builder.enumType(CalendarEventType, {
+  name: 'CalendarEventType',
+  description: 'What a calendar event is.',
+  values: {
+    EVENT: { description: 'An ordinary event, such as a field trip or a parents\' evening.' },
+    ASSIGNMENT: { description: 'The due date of an assignment.' },
+    DISCUSSION: { description: 'The due date of a graded discussion.' },
+  },
+});
+export const RsvpPolicyEnum = builder.enumType(RsvpPolicy, {
+  name: 'RsvpPolicy',
+  description: 'Who may RSVP to a calendar event.',
+  values: {
+    NOBODY: { description: 'Nobody answers whether they attend (`rsvp` 0).' },
+    INVITED: { description: 'Only the people invited to the event (`rsvp` 1).' },
+    ANYONE: { description: 'Anyone who sees the event (`rsvp` 2).' },
+  },
+});
 
 /**
  * An instant as the district's wall clock shows it. A viewer sees only their own district's realms, so every event
@@ -36,8 +52,9 @@ builder.prismaObject('CalendarEventAttachment', {
 builder.prismaObject('CalendarEvent', {
   fields: (t) => ({
     ...exposeColumns(t, 'CalendarEvent', [
-      'id', 'title', 'description', 'start', 'end', 'allDay', 'commentsEnabled', 'realmId', 'authorId', 'createdAt', 'updatedAt',
+      'id', 'title', 'start', 'end', 'allDay', 'commentsEnabled', 'realmId', 'authorId', 'createdAt', 'updatedAt',
     ]),
+    ...exposeOptionalText(t, 'CalendarEvent', ['description']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     type: t.expose('type', { type: CalendarEventTypeEnum }),
     rsvp: t.expose('rsvp', { type: RsvpPolicyEnum }),

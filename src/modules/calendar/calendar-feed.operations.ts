@@ -1,4 +1,5 @@
 import { db } from '../../db/database';
+import { NotFoundError } from '../../core/errors';
 import { builder } from '../../graphql/builder';
 import { deleteMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
@@ -19,7 +20,6 @@ builder.mutationField('createCalendarFeed', (t) =>
     description:
       'Makes a private iCalendar feed of the viewer\'s calendar, for calendar apps that subscribe to a URL. Revoke it ' +
       'with deleteCalendarFeed.',
-    errors: {},
     resolve: async (_root, _args, { viewer, origin }) => {
       const { token, ...feed } = await createCalendarFeed(viewer);
       return { ...feed, url: `${origin}${feedPath(token)}` };
@@ -29,6 +29,7 @@ builder.mutationField('createCalendarFeed', (t) =>
 
 deleteMutation('deleteCalendarFeed', {
   description: 'Revokes one of the viewer\'s calendar feeds: its URL answers 404 from then on.',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The calendar feed to delete.' }) }),
   resolve: (viewer, args) => deleteCalendarFeed(viewer, parseId(args.id)),
 });

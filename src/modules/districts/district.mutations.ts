@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { objectMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { updateDistrict } from './district.service';
@@ -18,6 +19,7 @@ const UpdateDistrictInput = builder.inputType('UpdateDistrictInput', {
 objectMutation('updateDistrict', {
   type: 'District',
   description: 'Changes a district\'s name, time zone or gradebook settings (its district administrators).',
-  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateDistrictInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The district to change.' }), input: arg(required(UpdateDistrictInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateDistrict(viewer, parseId(args.id), args.input, query),
 });

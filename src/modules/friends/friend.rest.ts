@@ -32,7 +32,7 @@ function requestToWire(request: ResultOf<typeof RestFriendRequest>): z.input<typ
     requester_id: requester.id,
     created: String(Math.floor(Date.parse(request.createdAt) / 1000)),
     requester_name: requester.nameDisplay,
-    picture_url: requester.pictureUrl,
+    picture_url: requester.pictureUrl ?? '',
     school_name: requester.school.title,
     school_id: requester.school.id,
   };

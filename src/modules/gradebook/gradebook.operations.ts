@@ -1,4 +1,5 @@
 import { allowsReading, verdictOf } from '../../auth/policy';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
@@ -24,7 +25,7 @@ builder.queryField('gradingPeriods', (t) =>
     type: ['GradingPeriod'],
     nullable: true,
     description: 'The grading periods of a school, by first day; null when the school does not exist or is hidden.',
-    args: { schoolId: t.arg.id({ required: true }) },
+    args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const schoolId = parseId(args.schoolId, 'schoolId');
       if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
@@ -38,7 +39,7 @@ builder.queryField('gradingScales', (t) =>
     type: ['GradingScale'],
     nullable: true,
     description: 'The grading scales of a school; null when the school does not exist or is hidden.',
-    args: { schoolId: t.arg.id({ required: true }) },
+    args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const schoolId = parseId(args.schoolId, 'schoolId');
       if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
@@ -54,7 +55,7 @@ builder.queryField('assignments', (t) =>
     type: AssignmentPage,
     nullable: true,
     description: 'The graded items of a section, for those who read its gradebook; null when the section does not exist or is hidden.',
-    args: { sectionId: t.arg.id({ required: true }), ...pageArgs },
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
       if (!allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId))) return null;
@@ -69,7 +70,7 @@ builder.queryField('assignment', (t) =>
     type: 'Assignment',
     nullable: true,
     description: 'A graded item of a section; null when it or the section does not exist or is hidden.',
-    args: { sectionId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), id: t.arg.id({ required: true, description: 'Assignment id.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
       if (!allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId))) return null;
@@ -130,51 +131,60 @@ const UpdateAssignment = assignmentInput('UpdateAssignmentInput', false);
 objectMutation('createGradingPeriod', {
   type: 'GradingPeriod',
   description: 'Adds a grading period to a school (its administrators).',
-  args: (arg) => ({ schoolId: arg.id({ required: true }), input: arg(required(CreatePeriod)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ schoolId: arg.id({ required: true, description: 'The school.' }), input: arg(required(CreatePeriod, 'The new grading period.')) }),
   resolve: (viewer, args, query) => createGradingPeriod(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
 });
 objectMutation('updateGradingPeriod', {
   type: 'GradingPeriod',
   description: 'Changes a grading period.',
-  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdatePeriod)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading period to change.' }), input: arg(required(UpdatePeriod, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateGradingPeriod(viewer, parseId(args.id), args.input, query),
 });
 deleteMutation('deleteGradingPeriod', {
   description: 'Deletes a grading period; its assignments are filed under "other" and its comments and overrides are removed.',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading period to delete.' }) }),
   resolve: (viewer, args) => deleteGradingPeriod(viewer, parseId(args.id)),
 });
 objectMutation('createGradingScale', {
   type: 'GradingScale',
   description: 'Adds a grading scale to a school (its administrators).',
-  args: (arg) => ({ schoolId: arg.id({ required: true }), input: arg(required(CreateScale)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ schoolId: arg.id({ required: true, description: 'The school.' }), input: arg(required(CreateScale, 'The new grading scale.')) }),
   resolve: (viewer, args, query) => createGradingScale(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
 });
 objectMutation('updateGradingScale', {
   type: 'GradingScale',
   description: 'Changes a grading scale; grades already given keep their points.',
-  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateScale)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading scale to change.' }), input: arg(required(UpdateScale, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateGradingScale(viewer, parseId(args.id), args.input, query),
 });
 deleteMutation('deleteGradingScale', {
   description: 'Deletes a grading scale; assignments and categories that used it become numeric.',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading scale to delete.' }) }),
   resolve: (viewer, args) => deleteGradingScale(viewer, parseId(args.id)),
 });
 objectMutation('createAssignment', {
   type: 'Assignment',
   description: 'Adds a graded item to a section (its teachers and administrators).',
-  args: (arg) => ({ sectionId: arg.id({ required: true }), input: arg(required(CreateAssignment)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), input: arg(required(CreateAssignment, 'The new assignment.')) }),
   resolve: (viewer, args, query) => createAssignment(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
 });
 objectMutation('updateAssignment', {
   type: 'Assignment',
   description: 'Changes a graded item.',
-  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateAssignment)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The assignment to change.' }), input: arg(required(UpdateAssignment, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateAssignment(viewer, parseId(args.id), args.input, query),
 });
 deleteMutation('deleteAssignment', {
   description: 'Deletes a graded item and its grades.',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The assignment to delete.' }) }),
   resolve: (viewer, args) => deleteAssignment(viewer, parseId(args.id)),
 });

@@ -2,7 +2,14 @@ import { GradeItemType } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 
-export const GradeItemTypeEnum = builder.enumType(GradeItemType, { name: 'GradeItemType', description: 'Kind of graded item.' });
+export const GradeItemTypeEnum = builder.enumType(GradeItemType, {
+  name: 'GradeItemType',
+  description: 'Kind of graded item.',
+  values: {
+    ASSIGNMENT: { description: 'An assignment: work students hand in.' },
+    DISCUSSION: { description: 'A graded discussion: students are graded on their contributions.' },
+  },
+});
 
 /** A day column (`@db.Date`) as `YYYY-MM-DD`. */
 export const dayText = (day: Date) => day.toISOString().slice(0, 10);

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder';
 import { parseId } from '../../graphql/realm';
-import { ValidationError } from '../../core/errors';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { resultMutation } from '../../graphql/operations';
 import { setFinalComments, setGrades, sectionGrades, userGrades } from './grade.service';
 import { GradeExceptionEnum, GradesWrittenType, SectionGradesType } from './grade.type';
@@ -13,7 +13,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A section\'s grades, paged, with period and final grades; null when the section does not exist or is hidden.',
     args: {
-      sectionId: t.arg.id({ required: true }),
+      sectionId: t.arg.id({ required: true, description: 'The course section.' }),
       assignmentId: t.arg.id({ description: 'Only grades on this item.' }),
       enrollmentId: t.arg.id({ description: 'Only this enrollment\'s grades (and final grades).' }),
       changedSince: t.arg({ type: 'DateTime', description: 'Only grades changed at or after this time (server time).' }),
@@ -31,7 +31,10 @@ builder.queryFields((t) => ({
     description:
       'A student\'s grades in one section, with period and final grades; null when the student is not enrolled in it or is hidden. ' +
       'Without sectionId the answer is FORBIDDEN, as the platform answers.',
-    args: { userId: t.arg.id({ required: true }), sectionId: t.arg.id() },
+    args: {
+      userId: t.arg.id({ required: true, description: 'The student.' }),
+      sectionId: t.arg.id({ description: 'The course section; without it the answer is FORBIDDEN, as on the platform.' }),
+    },
     resolve: (_root, args, { viewer }) => userGrades(viewer, parseId(args.userId, 'userId'), optionalId(args.sectionId, 'sectionId')),
   }),
 }));
@@ -66,8 +69,9 @@ resultMutation('setSectionGrades', {
   description:
     'Sets grades, or comments (and overrides) on period and final grades, of a section (its teachers and administrators): ' +
     'give exactly one of `grades` and `finalComments`, as the platform\'s PUT /sections/{id}/grades does. All items are written, or none.',
+  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
-    sectionId: arg.id({ required: true }),
+    sectionId: arg.id({ required: true, description: 'The course section.' }),
     grades: arg({ type: [GradeInput], description: 'Grades to set.' }),
     finalComments: arg({ type: [FinalCommentInput], description: 'Comments on period and final grades to set.' }),
   }),

@@ -4,7 +4,14 @@ import { pageArgs, pageWindow } from '../../graphql/paging';
 import { GradeItemTypeEnum } from '../gradebook/gradebook.type';
 import type { EnrollmentGradesView, GradeView, PeriodGradeView, PeriodView, SectionGradesView } from './grade.service';
 
-export const GradeExceptionEnum = builder.enumType(GradeException, { name: 'GradeException', description: 'An exception to a grade; the grade is null while one is set.' });
+export const GradeExceptionEnum = builder.enumType(GradeException, {
+  name: 'GradeException',
+  description: 'An exception to a grade; the grade is null while one is set.',
+  values: {
+    EXCUSED: { description: 'The student is excused from the item; it does not count against them (`exception` 1).' },
+    INCOMPLETE: { description: 'The work is incomplete and not graded yet (`exception` 2).' },
+  },
+});
 
 const GradeType = builder.objectRef<GradeView>('Grade').implement({
   description: 'An enrollment\'s grade on a graded item.',
@@ -20,7 +27,11 @@ const GradeType = builder.objectRef<GradeView>('Grade').implement({
     grade: t.exposeFloat('grade', { nullable: true, description: 'Points earned; null while ungraded or excepted.' }),
     exception: t.expose('exception', { type: GradeExceptionEnum, nullable: true, description: 'An exception (excused, incomplete), if any.' }),
     letter: t.exposeString('letter', { nullable: true, description: 'The letter the grade earns on the item\'s grading scale; null for numeric items.' }),
-    comment: t.exposeString('comment', { description: 'The teacher\'s comment; empty for a student or parent while it is not released to them.' }),
+    comment: t.string({
+      nullable: true,
+      description: 'The teacher\'s comment; null when there is none, and for a student or parent while it is not released to them.',
+      resolve: (grade) => grade.comment || null,
+    }),
     commentVisible: t.exposeBoolean('commentVisible', { description: 'Whether the student sees the comment.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the grade was last changed.' }),
   }),
@@ -49,7 +60,11 @@ const PeriodGradeType = builder.objectRef<PeriodGradeView>('PeriodGrade').implem
     periodId: t.exposeString('key', { description: '`p<id>`, `other`, or `final` for the course final.' }),
     grade: t.exposeFloat('grade', { nullable: true, description: 'Percent (the override when one is set); null while nothing counts.' }),
     override: t.exposeFloat('override', { nullable: true, description: 'The teacher\'s override of the computed percent, if any.' }),
-    comment: t.exposeString('comment', { description: 'The teacher\'s comment; empty for a student or parent while it is not released to them.' }),
+    comment: t.string({
+      nullable: true,
+      description: 'The teacher\'s comment; null when there is none, and for a student or parent while it is not released to them.',
+      resolve: (grade) => grade.comment || null,
+    }),
     commentVisible: t.exposeBoolean('commentVisible', { description: 'Whether the student sees the comment.' }),
     categories: t.field({ type: [CategoryGradeType], description: 'Each category\'s grade in the period (none for the final).', resolve: (period) => period.categories }),
   }),

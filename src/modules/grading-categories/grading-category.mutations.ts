@@ -1,4 +1,5 @@
 import { type InputFieldBuilder, builder } from '../../graphql/builder';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { createCategories, deleteCategory, updateCategories, updateCategory } from './grading-category.service';
@@ -37,7 +38,8 @@ resultMutation('createGradingCategories', {
   description:
     'Makes grading categories in a section (its teachers and administrators), item by item: an item that cannot be ' +
     'written (code 400) does not stop the others, and each good item is committed. At most 200 items.',
-  args: (arg) => ({ sectionId: arg.id({ required: true }), items: arg({ type: [CreateGradingCategoryInput], required: true }) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), items: arg({ type: [CreateGradingCategoryInput], required: true, description: 'The new categories; each succeeds or fails alone.' }) }),
   resolve: (viewer, args) => createCategories(viewer, parseId(args.sectionId, 'sectionId'), args.items),
 });
 resultMutation('updateGradingCategories', {
@@ -45,15 +47,17 @@ resultMutation('updateGradingCategories', {
   description:
     'Changes grading categories of a section item by item (code 204 changed, 400 invalid, 404 not a category of the ' +
     'section); each good item is committed. At most 200 items.',
-  args: (arg) => ({ sectionId: arg.id({ required: true }), items: arg({ type: [GradingCategoryChangeInput], required: true }) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), items: arg({ type: [GradingCategoryChangeInput], required: true, description: 'The changes, one per category; each succeeds or fails alone.' }) }),
   resolve: (viewer, args) => updateCategories(viewer, parseId(args.sectionId, 'sectionId'), args.items),
 });
 objectMutation('updateGradingCategory', {
   type: 'GradingCategory',
   description: 'Changes a grading category (the section\'s teachers and administrators).',
+  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
-    id: arg.id({ required: true }),
-    input: arg(required(UpdateGradingCategoryInput)),
+    id: arg.id({ required: true, description: 'The grading category to change.' }),
+    input: arg(required(UpdateGradingCategoryInput, 'What to change; members left out keep their values.')),
     sectionId: arg.id({ description: sectionArg }),
   }),
   resolve: (viewer, args, query) =>
@@ -61,6 +65,7 @@ objectMutation('updateGradingCategory', {
 });
 deleteMutation('deleteGradingCategory', {
   description: 'Deletes a grading category; its assignments stay, ungraded until they are given another.',
-  args: (arg) => ({ id: arg.id({ required: true }), sectionId: arg.id({ description: sectionArg }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading category to delete.' }), sectionId: arg.id({ description: sectionArg }) }),
   resolve: (viewer, args) => deleteCategory(viewer, parseId(args.id), args.sectionId == null ? null : parseId(args.sectionId, 'sectionId')),
 });

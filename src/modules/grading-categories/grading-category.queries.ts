@@ -14,7 +14,7 @@ builder.queryFields((t) => ({
     description:
       'The grading categories of a section, ordered by `delta` then id, for everyone who reads its gradebook; null when ' +
       'the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
-    args: { sectionId: t.arg.id({ required: true }), ...pageArgs },
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
     resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'sectionId'), args),
   }),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
@@ -23,7 +23,7 @@ builder.queryFields((t) => ({
     description:
       'A grading category of a section; null when it, or the section, does not exist or is hidden from the viewer; ' +
       'FORBIDDEN when the viewer knows the section but not its gradebook.',
-    args: { sectionId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), id: t.arg.id({ required: true, description: 'Grading category id.' }) },
     resolve: (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
       const id = parseId(args.id);

@@ -28,7 +28,7 @@ const categoryCore = {
   drop_lowest: z.int().min(0).max(10),
 };
 const core = (category: Category) => ({
-  title: category.title,
+  title: category.title ?? '',
   delta: category.delta,
   calculation_type: calculationTypes[category.calculation],
   default_max_points: category.defaultMaxPoints,

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { FieldIssueType } from '../../graphql/error-types';
 import { pageOf } from '../../graphql/paging';
 import type { CategoryResult } from './grading-category.service';
@@ -14,7 +14,8 @@ export const GradingCalculationEnum = builder.enumType('GradingCalculation', {
 
 export const GradingCategoryType = builder.prismaObject('GradingCategory', {
   fields: (t) => ({
-    ...exposeColumns(t, 'GradingCategory', ['id', 'title', 'dropLowest', 'weight', 'delta']),
+    ...exposeColumns(t, 'GradingCategory', ['id', 'dropLowest', 'weight', 'delta']),
+    ...exposeOptionalText(t, 'GradingCategory', ['title']),
     section: t.relation('section'),
     calculation: t.expose('calculation', { type: GradingCalculationEnum }),
     defaultMaxPoints: t.exposeFloat('defaultMaxPoints'),

@@ -1,5 +1,5 @@
 import { verdictOf } from '../../auth/policy';
-import { forbidden } from '../../core/errors';
+import { forbidden, NotFoundError, ValidationError } from '../../core/errors';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
@@ -12,7 +12,7 @@ builder.queryField('gradingGroups', (t) =>
     type: ['GradingGroup'],
     nullable: true,
     description: 'The grading groups of a section, for its administrators; null when the section does not exist or is hidden.',
-    args: { sectionId: t.arg.id({ required: true }) },
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
       const verdict = await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId);
@@ -37,17 +37,20 @@ const UpdateGradingGroupInput = gradingGroupInput('UpdateGradingGroupInput', 'Ch
 objectMutation('createGradingGroup', {
   type: 'GradingGroup',
   description: 'Makes a grading group of enrollments of a section (its administrators).',
-  args: (arg) => ({ sectionId: arg.id({ required: true }), input: arg(required(CreateGradingGroupInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), input: arg(required(CreateGradingGroupInput, 'The new grading group.')) }),
   resolve: (viewer, args, query) => createGradingGroup(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
 });
 objectMutation('updateGradingGroup', {
   type: 'GradingGroup',
   description: 'Renames a grading group or replaces its enrollments.',
-  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateGradingGroupInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading group to change.' }), input: arg(required(UpdateGradingGroupInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateGradingGroup(viewer, parseId(args.id), args.input, query),
 });
 deleteMutation('deleteGradingGroup', {
   description: 'Deletes a grading group; what was assigned to it is no longer assigned through it.',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading group to delete.' }) }),
   resolve: (viewer, args) => deleteGradingGroup(viewer, parseId(args.id)),
 });

@@ -1,4 +1,5 @@
 import { type InputFieldBuilder, builder } from '../../graphql/builder';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { addGroupMember, removeGroupMember } from './group-membership.service';
@@ -51,34 +52,40 @@ const GroupMemberInput = builder.inputType('GroupMemberInput', {
 objectMutation('createGroup', {
   type: 'Group',
   description: 'Creates a group (staff of the school, and district administrators).',
-  args: (arg) => ({ input: arg(required(CreateGroupInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ input: arg(required(CreateGroupInput, 'The new group.')) }),
   resolve: (viewer, args, query) => createGroup(viewer, args.input, query),
 });
 objectMutation('updateGroup', {
   type: 'Group',
   description: 'Changes a group (its administrators).',
-  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateGroupInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The group to change.' }), input: arg(required(UpdateGroupInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateGroup(viewer, parseId(args.id), args.input, query),
 });
 deleteMutation('deleteGroup', {
   description: 'Deletes a group with its memberships and posts (its administrators).',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The group to delete.' }) }),
   resolve: (viewer, args) => deleteGroup(viewer, parseId(args.id)),
 });
 objectMutation('createGroupCategory', {
   type: 'GroupCategory',
   description: 'Creates a group category in the viewer\'s district (district administrators).',
-  args: (arg) => ({ input: arg(required(CreateGroupCategoryInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ input: arg(required(CreateGroupCategoryInput, 'The new group category.')) }),
   resolve: (viewer, args, query) => createGroupCategory(viewer, args.input, query),
 });
 objectMutation('addGroupMember', {
   type: 'GroupMembership',
   description: 'Adds a user to a group (its administrators).',
-  args: (arg) => ({ input: arg(required(GroupMemberInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ input: arg(required(GroupMemberInput, 'The group and the user.')) }),
   resolve: (viewer, args, query) => addGroupMember(viewer, args.input, query),
 });
 deleteMutation('removeGroupMember', {
   description: 'Removes a user from a group (its administrators); returns the membership id.',
-  args: (arg) => ({ input: arg(required(GroupMemberInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ input: arg(required(GroupMemberInput, 'The group and the user.')) }),
   resolve: (viewer, args) => removeGroupMember(viewer, args.input),
 });

@@ -44,13 +44,13 @@ function groupToWire(group: ResultOf<typeof RestGroup>, link: LinkBuilder): z.in
   return {
     id: group.id,
     title: group.title,
-    description: group.description,
-    picture_url: group.pictureUrl,
-    website: group.website,
+    description: group.description ?? '',
+    picture_url: group.pictureUrl ?? '',
+    website: group.website ?? '',
     ...(group.accessCode !== null ? { access_code: group.accessCode } : {}),
     privacy_level: privacyLevels[group.privacyLevel],
     category: group.category?.id ?? '',
-    group_code: group.groupCode,
+    group_code: group.groupCode ?? '',
     school_id: group.school.id,
     building_id: group.building?.id ?? '',
     options: {

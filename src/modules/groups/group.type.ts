@@ -1,7 +1,7 @@
 import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readableUsersWhere } from '../users/user.policy';
@@ -17,11 +17,23 @@ function groupCan(viewer: Viewer | null, group: Parameters<typeof groupFacts>[0]
 export const PrivacyLevelEnum = builder.enumType(PrivacyLevel, {
   name: 'PrivacyLevel',
   description: 'Who sees a group: everyone, school members, building members, or group members only (custom is read only).',
+  values: {
+    EVERYONE: { description: 'Every user of the platform sees the group.' },
+    SCHOOL: { description: 'Members of the group\'s school see it (the default).' },
+    BUILDING: { description: 'Members of the group\'s building see it.' },
+    GROUP: { description: 'Only the group\'s own members see it.' },
+    CUSTOM: { description: 'A visibility set up on the platform itself; it is read only and cannot be set.' },
+  },
 });
 
 export const InviteTypeEnum = builder.enumType(InviteType, {
   name: 'InviteType',
   description: 'How people join a group.',
+  values: {
+    INVITE_ONLY: { description: 'Only people its administrators invite (`invite_type` 0, the default).' },
+    REQUEST_TO_JOIN: { description: 'People ask to join and its administrators accept them (`invite_type` 1).' },
+    ANYONE_CAN_JOIN: { description: 'Anyone who sees the group may join it (`invite_type` 2).' },
+  },
 });
 
 export const GroupCategoryType = builder.prismaObject('GroupCategory', {
@@ -40,9 +52,10 @@ export const GroupMembershipType = builder.prismaObject('GroupMembership', {
 export const GroupType = builder.prismaObject('Group', {
   fields: (t) => ({
     ...exposeColumns(t, 'Group', [
-      'id', 'title', 'description', 'pictureUrl', 'website', 'memberPost', 'memberPostComment', 'createDiscussion',
-      'createFiles', 'groupCode', 'createdAt'
+      'id', 'title', 'memberPost', 'memberPostComment', 'createDiscussion',
+      'createFiles', 'createdAt'
     ]),
+    ...exposeOptionalText(t, 'Group', ['description', 'pictureUrl', 'website', 'groupCode']),
     accessCode: t.string({
       nullable: true,
       description: 'Join code; null unless the viewer administers the group.',

@@ -35,7 +35,7 @@ function inviteToWire(invite: ResultOf<typeof RestInvite>): z.input<typeof invit
   const own = { id: Number(invite.id), created: unixTime(invite.createdAt) };
   if (invite.group) {
     const { group } = invite;
-    return { group_id: group.id, group_name: group.title, picture_url: group.pictureUrl, school_name: group.school.title, school_id: group.school.id, ...own };
+    return { group_id: group.id, group_name: group.title, picture_url: group.pictureUrl ?? '', school_name: group.school.title, school_id: group.school.id, ...own };
   }
   const section = invite.section!;
   const { school } = section.course;

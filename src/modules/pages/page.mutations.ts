@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createPage, deletePage, updatePage } from './page.service';
@@ -23,17 +24,20 @@ const UpdatePageInput = pageInput('UpdatePageInput', 'Changes to a page; members
 objectMutation('createPage', {
   type: 'Page',
   description: 'Writes a page in a course section or group (its administrators).',
-  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreatePageInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')), input: arg(required(CreatePageInput, 'The new page.')) }),
   resolve: (viewer, args, query) => createPage(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updatePage', {
   type: 'Page',
   description: 'Changes a page.',
-  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }), input: arg(required(UpdatePageInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')), id: arg.id({ required: true, description: 'The page to change.' }), input: arg(required(UpdatePageInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updatePage(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
 });
 deleteMutation('deletePage', {
   description: 'Deletes a page; pages nested under it move up to the top.',
-  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')), id: arg.id({ required: true, description: 'The page to delete.' }) }),
   resolve: (viewer, args) => deletePage(viewer, realmRef(args.realm), parseId(args.id)),
 });

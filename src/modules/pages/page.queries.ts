@@ -22,7 +22,7 @@ builder.queryFields((t) => ({
     type: PagePage,
     nullable: true,
     description: 'The pages of a realm the viewer sees, oldest first; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true }), ...pageArgs },
+    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose pages to list.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const realm = realmRef(args.realm);
       if (!(await assertReadable(viewer, realm))) return null;

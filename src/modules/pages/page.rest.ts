@@ -34,14 +34,14 @@ export const pageWire = z
   })
   .meta({ id: 'Page', description: 'A page (spec 2.8).' });
 
-type RestPageResult = ResultOf<typeof RestPage> & { body?: string; tags?: readonly string[] };
+type RestPageResult = ResultOf<typeof RestPage> & { body?: string | null; tags?: readonly string[] };
 
 function pageToWire(page: RestPageResult, link: LinkBuilder): z.input<typeof pageWire> {
   const assignees = page.assigneeIds.map(Number);
   return {
     id: Number(page.id),
     title: page.title,
-    ...(page.body !== undefined ? { body: page.body } : {}),
+    ...(page.body !== undefined ? { body: page.body ?? '' } : {}),
     parent: Number(page.parentId ?? 0),
     published: page.published ? 1 : 0,
     inline: page.inline ? 1 : 0,

@@ -1,12 +1,13 @@
 import { can } from '../../auth/policy';
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
 
 builder.prismaObject('Page', {
   fields: (t) => ({
-    ...exposeColumns(t, 'Page', ['id', 'title', 'body', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
+    ...exposeOptionalText(t, 'Page', ['body']),
+    ...exposeColumns(t, 'Page', ['id', 'title', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     tags: t.exposeStringList('tags'),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     childIds: t.idList({

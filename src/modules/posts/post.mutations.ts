@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createPost, deletePost, updatePost } from './post.service';
@@ -22,17 +23,20 @@ const UpdateBlogPostInput = builder.inputType('UpdateBlogPostInput', {
 objectMutation('createBlogPost', {
   type: 'BlogPost',
   description: 'Creates a post in a realm the viewer may post in.',
-  args: (arg) => ({ realm: arg(required(RealmInput)), input: arg(required(CreateBlogPostInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), input: arg(required(CreateBlogPostInput, 'The new blog post.')) }),
   resolve: (viewer, args, query) => createPost(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updateBlogPost', {
   type: 'BlogPost',
   description: 'Changes a post (the realm\'s administrators, or in a group its author while members may post).',
-  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }), input: arg(required(UpdateBlogPostInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), id: arg.id({ required: true, description: 'The blog post to change.' }), input: arg(required(UpdateBlogPostInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updatePost(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
 });
 deleteMutation('deleteBlogPost', {
   description: 'Deletes a post (the realm\'s administrators, or in a group its author while members may post).',
-  args: (arg) => ({ realm: arg(required(RealmInput)), id: arg.id({ required: true }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), id: arg.id({ required: true, description: 'The blog post to delete.' }) }),
   resolve: (viewer, args) => deletePost(viewer, realmRef(args.realm), parseId(args.id)),
 });

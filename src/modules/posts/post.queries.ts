@@ -18,7 +18,7 @@ builder.queryFields((t) => ({
     type: BlogPostPage,
     nullable: true,
     description: 'The posts of a realm, oldest first; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true }), ...pageArgs },
+    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose posts to list.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const realm = realmRef(args.realm);
       if (!(await assertReadable(viewer, realm))) return null;

@@ -16,7 +16,7 @@ function postToWire(post: ResultOf<typeof RestPost>, link: LinkBuilder): z.input
   return {
     id: post.id,
     title: post.title,
-    body: post.body,
+    body: post.body ?? '',
     created: Math.floor(Date.parse(post.createdAt) / 1000),
     links: { self: link(`${realmPath(post.realmType, post.realmId)}/posts/${post.id}`) },
   };

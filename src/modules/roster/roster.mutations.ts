@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { objectMutation, required, resultMutation } from '../../graphql/operations';
 import { createEnrollment, createSection, setParentLink } from './roster.service';
 import { EnrollmentStatusEnum } from './roster.type';
@@ -27,13 +28,15 @@ const CreateEnrollmentInput = builder.inputType('CreateEnrollmentInput', {
 objectMutation('createSection', {
   type: 'Section',
   description: 'Creates a course section (school and district administrators).',
-  args: (arg) => ({ input: arg(required(CreateSectionInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ input: arg(required(CreateSectionInput, 'The new section.')) }),
   resolve: (viewer, args, query) => createSection(viewer, args.input, query),
 });
 objectMutation('createEnrollment', {
   type: 'Enrollment',
   description: 'Enrolls a user in a section (its administrators).',
-  args: (arg) => ({ input: arg(required(CreateEnrollmentInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ input: arg(required(CreateEnrollmentInput, 'The new enrollment.')) }),
   resolve: (viewer, args, query) => createEnrollment(viewer, args.input, query),
 });
 
@@ -57,12 +60,14 @@ const ParentLinkType = builder.objectRef<{ parentId: number; childId: number; li
 resultMutation('linkParent', {
   type: ParentLinkType,
   description: 'Links a parent to their child, so the parent reads the child\'s grades and attendance (the child\'s school\'s administrators).',
-  args: (arg) => ({ input: arg(required(ParentLinkInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ input: arg(required(ParentLinkInput, 'The parent and the child.')) }),
   resolve: (viewer, args) => setParentLink(viewer, args.input, true),
 });
 resultMutation('unlinkParent', {
   type: ParentLinkType,
   description: 'Removes a parent\'s link to their child.',
-  args: (arg) => ({ input: arg(required(ParentLinkInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ input: arg(required(ParentLinkInput, 'The parent and the child.')) }),
   resolve: (viewer, args) => setParentLink(viewer, args.input, false),
 });

@@ -1,11 +1,18 @@
 import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { readableUsersWhere } from '../users/user.policy';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
   description: 'State of an enrollment.',
+  values: {
+    ACTIVE: { description: 'A current member of the section: attends, is graded, sees its materials.' },
+    EXPIRED: { description: 'The membership has ended; the student no longer takes part.' },
+    INVITE_PENDING: { description: 'Invited to the section; becomes active when the user accepts.' },
+    REQUEST_PENDING: { description: 'Asked to join the section; becomes active when a teacher or administrator accepts.' },
+    ARCHIVED: { description: 'Kept for the record after the section ended, such as last year\'s classes.' },
+  },
 });
 
 builder.prismaObject('Course', {
@@ -17,7 +24,8 @@ builder.prismaObject('Course', {
 
 builder.prismaObject('Section', {
   fields: (t) => ({
-    ...exposeColumns(t, 'Section', ['id', 'title', 'sectionCode', 'createdAt']),
+    ...exposeColumns(t, 'Section', ['id', 'title', 'createdAt']),
+    ...exposeOptionalText(t, 'Section', ['sectionCode']),
     course: t.relation('course'),
     // A district administrator may enroll users of several schools; each reader sees only those `user(id)` shows them.
     enrollments: t.relation('enrollments', {

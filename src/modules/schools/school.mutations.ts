@@ -1,4 +1,5 @@
 import { type InputFieldBuilder, builder } from '../../graphql/builder';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { createBuilding, createSchool, deleteSchool, updateSchool } from './school.service';
@@ -30,26 +31,30 @@ const UpdateSchoolInput = builder.inputType('UpdateSchoolInput', {
 objectMutation('createSchool', {
   type: 'School',
   description: 'Creates a school in the viewer\'s district (district administrators).',
-  args: (arg) => ({ input: arg(required(CreateSchoolInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ input: arg(required(CreateSchoolInput, 'The new school.')) }),
   resolve: (viewer, args, query) => createSchool(viewer, args.input, query),
 });
 objectMutation('createBuilding', {
   type: 'School',
   description: 'Creates a building of a school (its district or school administrators).',
+  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
     schoolId: arg.id({ required: true, description: 'The school the building belongs to.' }),
-    input: arg(required(CreateSchoolInput)),
+    input: arg(required(CreateSchoolInput, 'The new building.')),
   }),
   resolve: (viewer, args, query) => createBuilding(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
 });
 objectMutation('updateSchool', {
   type: 'School',
   description: 'Changes a school or building (its district or school administrators).',
-  args: (arg) => ({ id: arg.id({ required: true }), input: arg(required(UpdateSchoolInput)) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The school to change.' }), input: arg(required(UpdateSchoolInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateSchool(viewer, parseId(args.id), args.input, query),
 });
 deleteMutation('deleteSchool', {
   description: 'Deletes a school with everything in it (district administrators), or a building (also its school\'s administrators).',
-  args: (arg) => ({ id: arg.id({ required: true }) }),
+  errors: [ValidationError, NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The school to delete.' }) }),
   resolve: (viewer, args) => deleteSchool(viewer, parseId(args.id)),
 });

@@ -1,11 +1,13 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 
 export const SchoolType = builder.prismaObject('School', {
   fields: (t) => ({
     ...exposeColumns(t, 'School', [
-      'id', 'title', 'address1', 'address2', 'city', 'state', 'postalCode', 'country', 'website', 'phone', 'fax',
-      'pictureUrl', 'buildingCode', 'districtId', 'createdAt'
+      'id', 'title', 'districtId', 'createdAt'
+    ]),
+    ...exposeOptionalText(t, 'School', [
+      'address1', 'address2', 'city', 'state', 'postalCode', 'country', 'website', 'phone', 'fax', 'pictureUrl', 'buildingCode',
     ]),
     isBuilding: t.boolean({
       description: 'Whether this is a building of another school.',

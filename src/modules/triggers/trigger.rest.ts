@@ -20,7 +20,7 @@ export const targetWire = z
 const targetToWire = (target: ResultOf<typeof RestTarget>): z.input<typeof targetWire> => ({
   id: Number(target.id),
   target: target.url,
-  description: target.description,
+  description: target.description ?? '',
 });
 
 /** The wire checks only that `target` is a URL; the service decides whether it may be used (https, public address). */

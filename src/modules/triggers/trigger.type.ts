@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { pageArgs, pageOf } from '../../graphql/paging';
 import { type Trigger, UnknownTriggerError } from '../../events/triggers';
 import type { SampleDelivery } from '../../events/webhooks/sample';
@@ -20,7 +20,8 @@ export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus
 builder.prismaObject('WebhookAttempt', {
   fields: (t) => ({
     id: t.id({ description: 'Attempt id.', resolve: (attempt) => String(attempt.id) }),
-    ...exposeColumns(t, 'WebhookAttempt', ['startedAt', 'latencyMs', 'statusCode', 'responseBody', 'error']),
+    ...exposeColumns(t, 'WebhookAttempt', ['startedAt', 'latencyMs', 'statusCode', 'error']),
+    ...exposeOptionalText(t, 'WebhookAttempt', ['responseBody']),
   }),
 });
 
@@ -49,8 +50,9 @@ export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
 builder.prismaObject('TriggerTarget', {
   fields: (t) => ({
     ...exposeColumns(t, 'TriggerTarget', [
-      'id', 'url', 'description', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
+      'id', 'url', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
     ]),
+    ...exposeOptionalText(t, 'TriggerTarget', ['description']),
     secret: t.string({
       description: 'The Standard Webhooks signing secret (`whsec_...`) receivers verify `webhook-signature` with.',
       select: { secret: true },
@@ -133,7 +135,11 @@ export const SampleDeliveryType = builder.objectRef<SampleDelivery>('SampleEvent
       resolve: (sample) => sample.statusCode !== null && sample.statusCode >= 200 && sample.statusCode < 300,
     }),
     latencyMs: t.exposeInt('latencyMs', { description: 'Milliseconds from sending to the end of the answer (or the failure).' }),
-    responseBody: t.exposeString('responseBody', { description: 'The first kilobyte of the answer\'s body.' }),
+    responseBody: t.string({
+      nullable: true,
+      description: 'The first kilobyte of the answer\'s body; null when no answer came or it had no body.',
+      resolve: (delivery) => delivery.responseBody || null,
+    }),
     error: t.exposeString('error', {
       nullable: true,
       description: 'Why there was no answer: a refused address, a connection failure, or no answer within 5 seconds.',

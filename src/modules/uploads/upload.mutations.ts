@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { type UploadContent, createUpload, receiveUploadContent } from './upload.service';
@@ -18,8 +19,8 @@ builder.mutationField('createUpload', (t) =>
     description:
       'Step one of an upload: announces a file and answers with its `uploadUrl`; step two is a PUT of the raw bytes there ' +
       '(with the same credential), which answers with the stored file. Attach it (album content) before it is swept.',
-    errors: {},
-    args: { input: t.arg(required(CreateUploadInput)) },
+    errors: { types: [ValidationError] },
+    args: { input: t.arg(required(CreateUploadInput, 'The new upload.')) },
     resolve: (query, _root, args, { viewer }) => createUpload(viewer, args.input, query),
   }),
 );
@@ -31,7 +32,7 @@ builder.mutationField('receiveUploadContent', (t) =>
       'Step two of an upload: stores its bytes, checked against the announced size and checksum. `PUT /v1/upload/{id}` ' +
       '(`uploadUrl`) runs it with the raw request body, streamed; over /graphql a small file (up to the body limit) is ' +
       'sent as `contentBase64`. A second write is a ConflictError.',
-    errors: {},
+    errors: { types: [ValidationError, NotFoundError, ConflictError] },
     args: {
       id: t.arg.id({ required: true, description: 'Upload id.' }),
       contentBase64: t.arg.string({ description: 'The file\'s bytes in base64 (over /graphql; PUT larger files to uploadUrl).' }),

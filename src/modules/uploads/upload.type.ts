@@ -5,11 +5,21 @@ import { exposeColumns } from '../../graphql/columns';
 export const UploadStatusEnum = builder.enumType(UploadStatus, {
   name: 'UploadStatus',
   description: 'Whether an upload has received its bytes.',
+  values: {
+    PENDING: { description: 'Created, waiting for its bytes (`PUT` to its location); nothing can attach it yet.' },
+    STORED: { description: 'Its bytes are stored; an album, page or web package may attach it.' },
+  },
 });
 
 export const FileKindEnum = builder.enumType(FileKind, {
   name: 'FileKind',
   description: 'What a stored file is, read from its bytes: an image that decodes, audio, video, or another file.',
+  values: {
+    IMAGE: { description: 'A picture that decodes; it gets a thumbnail and its dimensions.' },
+    VIDEO: { description: 'A video recording.' },
+    AUDIO: { description: 'A sound recording.' },
+    FILE: { description: 'Any other file, such as a document or a worksheet.' },
+  },
 });
 
 /** The location an upload's bytes are sent to with PUT; the same path for legacy and GraphQL clients. */

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { objectMutation, required } from '../../graphql/operations';
 import { createUser } from './user.service';
 import { RoleEnum } from './user.type';
@@ -21,6 +22,7 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
 objectMutation('createUser', {
   type: 'User',
   description: 'Creates a user (school and district administrators).',
-  args: (arg) => ({ input: arg(required(CreateUserInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ input: arg(required(CreateUserInput, 'The new user.')) }),
   resolve: (viewer, args, query) => createUser(viewer, args.input, query),
 });

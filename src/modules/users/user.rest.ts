@@ -38,7 +38,7 @@ function userToWire(user: ResultOf<typeof RestUser>, link: LinkBuilder): z.input
     name_display: user.nameDisplay,
     username: user.username,
     ...(user.email !== null ? { primary_email: user.email } : {}),
-    picture_url: user.pictureUrl,
+    picture_url: user.pictureUrl ?? '',
     links: { self: link(`/users/${user.id}`) },
   };
 }

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { createWebPackage, deleteWebPackage } from './web-package.service';
@@ -17,13 +18,15 @@ objectMutation('createWebPackage', {
     'Adds a web content package to a course section (its administrators): the zip is unpacked safely. An unsafe entry ' +
     '(absolute or .. path, link, special file) is a ValidationError; a zip over the limits on files, size or compression ' +
     'ratio (a zip bomb) is refused with PAYLOAD_TOO_LARGE (HTTP 413). Nothing of a refused zip is kept.',
-  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'Course section id.' }), input: arg(required(CreateWebPackageInput)) }),
+  errors: [ValidationError, NotFoundError, ConflictError],
+  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'Course section id.' }), input: arg(required(CreateWebPackageInput, 'The new web package.')) }),
   resolve: (viewer, args, query) => createWebPackage(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
 });
 
 deleteMutation('deleteWebPackage', {
   description: 'Deletes a web content package and its files (the section\'s administrators).',
-  args: (arg) => ({ id: arg.id({ required: true }), sectionId: arg.id({ description: 'The course section the package must be in.' }) }),
+  errors: [NotFoundError],
+  args: (arg) => ({ id: arg.id({ required: true, description: 'The web package to delete.' }), sectionId: arg.id({ description: 'The course section the package must be in.' }) }),
   resolve: (viewer, args) =>
     deleteWebPackage(viewer, parseId(args.id), args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'sectionId')),
 });
