@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError } from 'graphql';
 import type { Viewer } from '../auth/viewer';
@@ -35,11 +36,13 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
   AuthScopes: { authenticated: boolean };
   AuthContexts: { authenticated: AuthenticatedContext };
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     // Check scopes when a subscription starts, not only when each event resolves.
@@ -61,6 +64,13 @@ export const builder = new SchemaBuilder<{
     defaultTypes: [ValidationError, NotFoundError, ConflictError],
     directResult: true,
     defaultUnionOptions: { description: 'What a mutation returns: the changed object, or a typed error.' },
+  },
+  // Connections beside the offset lists; ids stay the database's (no Node interface yet), so /v1 is unaffected.
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
   },
   prisma: {
     client: () => db(),

@@ -15,7 +15,7 @@ builder.prismaObject('Course', {
   }),
 });
 
-builder.prismaObject('Section', {
+export const SectionType = builder.prismaObject('Section', {
   fields: (t) => ({
     ...exposeColumns(t, 'Section', ['id', 'title', 'sectionCode', 'createdAt']),
     course: t.relation('course'),
