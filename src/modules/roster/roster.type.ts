@@ -2,6 +2,7 @@ import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 import { readableUsersWhere } from '../users/user.policy';
+import { connectionOptions, describedTotalCount, listOrder } from '../../graphql/connections';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -24,6 +25,12 @@ export const SectionType = builder.prismaObject('Section', {
       description: 'Enrollments of users the viewer may see, in the order they were made.',
       query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: { id: 'asc' } }),
     }),
+    enrollmentsConnection: t.relatedConnection('enrollments', {
+      ...connectionOptions,
+      description: 'The enrollments `enrollments` lists, as a Relay connection in the same order.',
+      query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: listOrder }),
+      totalCount: true,
+    }, describedTotalCount),
   }),
 });
 
