@@ -136,6 +136,15 @@ describe('connections beside the offset lists', () => {
     expect(own.data.buildings.total).toBe(1);
   });
 
+  it('price a connection by its page size, as an offset list by its limit', async () => {
+    const query = (first: number) => `{ groupsConnection(first: ${first}) { edges { node { members { user { school { id } } } } } } }`;
+    const costly = await teacher(query(200));
+    expect(costly.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
+    const cheap = await teacher(query(5));
+    expect(cheap.errors).toBeUndefined();
+    expect(cheap.data.groupsConnection.edges).toHaveLength(5);
+  });
+
   it('load a page of 20 groups with a page of members each in as many statements as 5', async () => {
     const query = `query($first: Int!) {
       groupsConnection(first: $first) { totalCount edges { node { id school { title } membersConnection(first: 2) { totalCount edges { node { user { nameFirst } } } } } } }
