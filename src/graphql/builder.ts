@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError } from 'graphql';
 import type { Viewer } from '../auth/viewer';
@@ -34,11 +35,13 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
   AuthScopes: { authenticated: boolean };
   AuthContexts: { authenticated: AuthenticatedContext };
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     // Check scopes when a subscription starts, not only when each event resolves.
@@ -60,6 +63,28 @@ export const builder = new SchemaBuilder<{
   errors: {
     directResult: true,
     defaultUnionOptions: { description: 'What a mutation returns: the changed object, or a typed error.' },
+  },
+  // Connections beside the offset lists; ids stay the database's (no Node interface yet), so /v1 is unaffected.
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    edgesFieldOptions: { nullable: false, description: 'The items of this page, each with its cursor.' },
+    nodeFieldOptions: { nullable: false, description: 'The item.' },
+    cursorFieldOptions: { description: 'Opaque position of the item; pass it as `after` or `before`.' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the list.' },
+    firstArgOptions: { description: 'Page forwards: at most this many items (default 20, at most 200).' },
+    afterArgOptions: { description: 'Only items after this cursor.' },
+    lastArgOptions: { description: 'Page backwards: at most this many items, the last ones (at most 200).' },
+    beforeArgOptions: { description: 'Only items before this cursor.' },
+    pageInfoTypeOptions: { description: 'Relay paging state of a connection page.' },
+    hasNextPageFieldOptions: { description: 'Whether items follow this page (when paging forwards).' },
+    hasPreviousPageFieldOptions: { description: 'Whether items precede this page (when paging backwards).' },
+    startCursorFieldOptions: { description: 'Cursor of the first item of the page; null when it is empty.' },
+    endCursorFieldOptions: { description: 'Cursor of the last item of the page; null when it is empty.' },
+    defaultConnectionTypeOptions: { description: 'A Relay connection: a page of a list, with cursors and the total.' },
+    defaultEdgeTypeOptions: { description: 'An item of a connection page, with its cursor.' },
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
   },
   prisma: {
     client: () => db(),

@@ -171,7 +171,8 @@ function introspectionEstimates(schema: GraphQLSchema): Record<string, number> {
 
 /**
  * The cost model, in estimated objects: a scalar costs 0, an object 1 plus its selection, a paged field (one with a
- * `limit` argument) its limit (default 20, at most 200) times the cost of one item, any other list its estimate times
+ * `limit` argument, or a connection's `first`/`last`) its page size (default 20, at most 200) times the cost of one item
+ * (a connection's `edges` are its items), any other list its estimate times
  * one item, and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) { items {
  * members { user { school { id } } } } }` is 200 × 100 × 3 objects.
  */
@@ -183,13 +184,14 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
     const named = getNamedType(field.type);
     if (!isCompositeType(named)) return extra;
     const introspection = named.name.startsWith('__');
-    if (field.args.some((arg) => arg.name === 'limit')) {
-      const limit = Math.min(Math.max(Number(args.limit ?? defaultPageSize), 1), maxPageSize);
+    if (field.args.some((arg) => arg.name === 'limit' || arg.name === 'first')) {
+      const limit = Math.min(Math.max(Number(args.limit ?? args.first ?? args.last ?? defaultPageSize), 1), maxPageSize);
       return extra + 1 + limit * childComplexity;
     }
     if (isListType(getNullableType(field.type))) {
-      // A page's `items` are sized by the page's `limit`, counted on the field that took it.
-      const size = field.name === 'items' && type.name.endsWith('Page') ? 1 : estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
+      // A page's `items` (a connection's `edges`) are sized by the page's `limit` (`first`/`last`), counted on the field that took it.
+      const paged = (field.name === 'items' && type.name.endsWith('Page')) || (field.name === 'edges' && type.name.endsWith('Connection'));
+      const size = paged ? 1 : estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
       return extra + size * (1 + childComplexity);
     }
     return extra + (introspection ? 0 : 1) + childComplexity;

@@ -7,6 +7,7 @@ import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import type { RealmType } from '../../generated/prisma/enums';
 import { albumReadable, readableAlbumsWhere } from './album.service';
+import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
 
 const AlbumPage = pageOf('Album', 'A page of media albums.');
 const AlbumCommentPage = pageOf('AlbumComment', 'A page of comments on an album item.');
@@ -47,6 +48,18 @@ builder.queryFields((t) => ({
       return paged(args, { findMany: (query) => db().album.findMany({ ...query, where }), count: () => db().album.count({ where }) });
     },
   }),
+  albumsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'Album',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The albums `albums` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
+    args: { realm: t.arg({ type: RealmInput, required: true }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const where = await readableAlbumsWhere(viewer, realmRef(args.realm));
+      return where && db().album.findMany(keysetWindow(selection, where));
+    },
+  }, checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) => db().album.count({ where: (await readableAlbumsWhere(viewer!, realmRef(args.realm)))! }))),
   albumContent: t.withAuth({ authenticated: true }).prismaField({
     type: 'AlbumContent',
     nullable: true,

@@ -1,6 +1,8 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
+import { realmField, userReference } from '../../graphql/references';
+import { UserType } from '../users/user.type';
 import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
 
 /** Where an item's bytes and thumbnail are served, to callers who may see its album. */
@@ -28,6 +30,14 @@ export const AlbumType = builder.prismaObject('Album', {
     ]),
     ...exposeOptionalText(t, 'Album', ['description']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
+    realm: t.field(realmField),
+    creator: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user who made the album (`creatorId`); null when they are gone or hidden from the viewer.',
+      select: { creatorId: true },
+      resolve: (album, _args, context) => userReference(album.creatorId, context),
+    }),
     photoCount: t.relationCount('contents', { where: { upload: { kind: 'IMAGE' } }, description: 'Number of images.' }),
     videoCount: t.relationCount('contents', { where: { upload: { kind: 'VIDEO' } }, description: 'Number of video files.' }),
     audioCount: t.relationCount('contents', { where: { upload: { kind: 'AUDIO' } }, description: 'Number of audio files.' }),
@@ -74,6 +84,13 @@ export const AlbumContentType = builder.prismaObject('AlbumContent', {
       resolve: (item) => dimensions(item.upload.thumbnailWidth, item.upload.thumbnailHeight),
     }),
     album: t.relation('album', { description: 'The album the item is in.' }),
+    creator: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user who added the item (`creatorId`); null when they are gone or hidden from the viewer.',
+      select: { creatorId: true },
+      resolve: (item, _args, context) => userReference(item.creatorId, context),
+    }),
     storedFile: t.field({
       type: StoredFileType,
       nullable: true,
@@ -98,6 +115,13 @@ export const AlbumContentType = builder.prismaObject('AlbumContent', {
 export const AlbumCommentType = builder.prismaObject('AlbumComment', {
   fields: (t) => ({
     ...exposeColumns(t, 'AlbumComment', ['id', 'contentId', 'authorId', 'comment', 'createdAt']),
+    author: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user who wrote the comment (`authorId`); null when they are hidden from the viewer.',
+      select: { authorId: true },
+      resolve: (comment, _args, context) => userReference(comment.authorId, context),
+    }),
     albumId: t.id({ description: 'The album of the item commented on.', select: { content: { select: { albumId: true } } }, resolve: (comment) => comment.content.albumId }),
   }),
 });

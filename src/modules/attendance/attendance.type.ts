@@ -19,6 +19,8 @@ const AttendanceRecordType = builder.prismaObject('AttendanceRecord', {
     ...exposeOptionalText(t, 'AttendanceRecord', ['comment']),
     enrollmentId: t.exposeID('enrollmentId', { description: 'The enrollment.' }),
     sectionId: t.exposeID('sectionId', { description: 'The section.' }),
+    enrollment: t.relation('enrollment', { description: 'The enrollment (`enrollmentId`).' }),
+    section: t.relation('section', { description: 'The section (`sectionId`).' }),
     date: t.string({ description: 'The day, YYYY-MM-DD.', resolve: (record) => dayText(record.date) }),
     status: t.expose('status', { type: AttendanceStatusEnum, description: 'Status on that day.' }),
   }),

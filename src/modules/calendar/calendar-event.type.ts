@@ -5,6 +5,8 @@ import { formatWallClock } from '../../core/date-text';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
+import { realmField, userReference } from '../../graphql/references';
+import { UserType } from '../users/user.type';
 import { CalendarEventType, RsvpPolicy } from '../../generated/prisma/enums';
 import { parseId } from '../../graphql/realm';
 import { realmPath } from '../../rest/router';
@@ -56,6 +58,14 @@ builder.prismaObject('CalendarEvent', {
     ]),
     ...exposeOptionalText(t, 'CalendarEvent', ['description']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
+    realm: t.field(realmField),
+    author: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user who made the event (`authorId`); null when they are gone or hidden from the viewer.',
+      select: { authorId: true },
+      resolve: (event, _args, context) => userReference(event.authorId, context),
+    }),
     type: t.expose('type', { type: CalendarEventTypeEnum }),
     rsvp: t.expose('rsvp', { type: RsvpPolicyEnum }),
     attachments: t.relation('attachments', { description: 'Files attached to the event.', query: { orderBy: { uploadId: 'asc' } } }),

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 
-builder.prismaObject('District', {
+export const DistrictType = builder.prismaObject('District', {
   fields: (t) => ({
     ...exposeColumns(t, 'District', ['id', 'title', 'timeZone', 'attendanceApp', 'incompleteCountsAsZero']),
   }),

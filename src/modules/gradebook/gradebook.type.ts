@@ -17,6 +17,7 @@ export const dayText = (day: Date) => day.toISOString().slice(0, 10);
 builder.prismaObject('GradingPeriod', {
   fields: (t) => ({
     ...exposeColumns(t, 'GradingPeriod', ['id', 'schoolId', 'title', 'weight']),
+    school: t.relation('school', { description: 'The school of the period (`schoolId`).' }),
     startsOn: t.string({ description: 'First day, YYYY-MM-DD.', resolve: (period) => dayText(period.startsOn) }),
     endsOn: t.string({ description: 'Last day, YYYY-MM-DD.', resolve: (period) => dayText(period.endsOn) }),
   }),
@@ -38,6 +39,7 @@ const GradingScaleLevel = builder.objectRef<ScaleLevel>('GradingScaleLevel').imp
 builder.prismaObject('GradingScale', {
   fields: (t) => ({
     ...exposeColumns(t, 'GradingScale', ['id', 'schoolId', 'title']),
+    school: t.relation('school', { description: 'The school of the scale (`schoolId`).' }),
     levels: t.field({ type: [GradingScaleLevel], description: 'The levels, highest first.', resolve: (scale) => scale.levels as unknown as ScaleLevel[] }),
   }),
 });
@@ -49,5 +51,7 @@ builder.prismaObject('Assignment', {
     maxPoints: t.exposeFloat('maxPoints', { description: 'Points the assignment is worth.' }),
     scale: t.relation('scale', { nullable: true, description: 'The grading scale letter grades are read with; null for numeric.' }),
     period: t.relation('period', { nullable: true, description: 'The grading period; null files it under "other".' }),
+    section: t.relation('section', { description: 'The course section of the assignment (`sectionId`).' }),
+    category: t.relation('category', { nullable: true, description: 'The grading category (`categoryId`); null when uncategorized.' }),
   }),
 });

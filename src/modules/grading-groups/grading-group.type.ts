@@ -5,6 +5,7 @@ builder.prismaObject('GradingGroup', {
   fields: (t) => ({
     ...exposeColumns(t, 'GradingGroup', ['id', 'sectionId', 'title', 'createdAt']),
     members: t.relation('members', { description: 'The enrollments in the group.' }),
+    section: t.relation('section', { description: 'The course section of the group (`sectionId`).' }),
   }),
 });
 

@@ -5,6 +5,8 @@ import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
+import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import type { Viewer } from '../../auth/viewer';
 import { groupPolicy, readableGroupsWhere } from './group.policy';
 
 /** An id filter; an id beyond the database's integer range matches nothing (-1) instead of failing the query. */
@@ -14,6 +16,17 @@ const idFilter = (value: string, name: string) => {
 };
 
 const GroupPage = pageOf('Group', 'A page of groups.');
+
+/** The groups `groups` and `groupsConnection` list: those of the district the viewer may see, optionally narrowed. */
+function groupsWhere(viewer: Viewer, args: { buildingId?: string | null; schoolId?: string | null }): Prisma.GroupWhereInput {
+  return {
+    AND: [
+      readableGroupsWhere(viewer),
+      args.buildingId ? { buildingId: idFilter(args.buildingId, 'buildingId') } : {},
+      args.schoolId ? { schoolId: idFilter(args.schoolId, 'schoolId') } : {},
+    ],
+  };
+}
 const GroupCategoryPage = pageOf('GroupCategory', 'A page of group categories.');
 
 objectQuery('group', 'Group', groupPolicy, (selection, id) => db().group.findUnique({ ...selection, where: { id } }));
@@ -28,16 +41,21 @@ builder.queryFields((t) => ({
       schoolId: t.arg.id({ description: 'Only groups of this school.' }),
     },
     resolve: (_root, args, { viewer }) => {
-      const where: Prisma.GroupWhereInput = {
-        AND: [
-          readableGroupsWhere(viewer),
-          args.buildingId ? { buildingId: idFilter(args.buildingId, 'buildingId') } : {},
-          args.schoolId ? { schoolId: idFilter(args.schoolId, 'schoolId') } : {},
-        ],
-      };
+      const where = groupsWhere(viewer, args);
       return paged(args, { findMany: (query) => db().group.findMany({ ...query, where }), count: () => db().group.count({ where }) });
     },
   }),
+  groupsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'Group',
+    ...connectionOptions,
+    description: 'The groups `groups` lists, as a Relay connection in the same order (ascending ids).',
+    args: {
+      buildingId: t.arg.id({ description: 'Only groups of this building.' }),
+      schoolId: t.arg.id({ description: 'Only groups of this school.' }),
+    },
+    resolve: (query, _root, args, { viewer }) => db().group.findMany(keysetWindow(query, groupsWhere(viewer, args))),
+    totalCount: (_root, args, { viewer }) => db().group.count({ where: groupsWhere(viewer, args) }),
+  }, describedTotalCount),
   groupCategories: t.withAuth({ authenticated: true }).field({
     type: GroupCategoryPage,
     description: 'The group categories of the viewer\'s district.',
@@ -50,4 +68,11 @@ builder.queryFields((t) => ({
       });
     },
   }),
+  groupCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'GroupCategory',
+    ...connectionOptions,
+    description: 'The categories `groupCategories` lists, as a Relay connection in the same order (ascending ids).',
+    resolve: (query, _root, _args, { viewer }) => db().groupCategory.findMany(keysetWindow(query, { districtId: viewer.user.districtId })),
+    totalCount: (_root, _args, { viewer }) => db().groupCategory.count({ where: { districtId: viewer.user.districtId } }),
+  }, describedTotalCount),
 }));

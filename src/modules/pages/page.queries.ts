@@ -5,8 +5,16 @@ import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { shownPagesWhere } from './page.policy';
 import { assertReadable } from './page.service';
+import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import type { RealmRef } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
 
 const PagePage = pageOf('Page', 'A page of pages.');
+
+/** The pages of a realm the viewer is shown. */
+const shownPagesOf = async (viewer: Viewer, realm: RealmRef) => ({
+  AND: [{ realmType: realm.type, realmId: realm.id }, await shownPagesWhere(viewer, realm)],
+});
 
 realmObjectQuery('page', 'Page', {
   description:
@@ -26,8 +34,21 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, { viewer }) => {
       const realm = realmRef(args.realm);
       if (!(await assertReadable(viewer, realm))) return null;
-      const where = { AND: [{ realmType: realm.type, realmId: realm.id }, await shownPagesWhere(viewer, realm)] };
+      const where = await shownPagesOf(viewer, realm);
       return paged(args, { findMany: (query) => db().page.findMany({ ...query, where }), count: () => db().page.count({ where }) });
     },
   }),
+  pagesConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'Page',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The pages `pages` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
+    args: { realm: t.arg({ type: RealmInput, required: true }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const realm = realmRef(args.realm);
+      if (!(await assertReadable(viewer, realm))) return null;
+      return db().page.findMany(keysetWindow(selection, await shownPagesOf(viewer, realm)));
+    },
+  }, checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) => db().page.count({ where: await shownPagesOf(viewer!, realmRef(args.realm)) }))),
 }));

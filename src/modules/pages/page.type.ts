@@ -2,6 +2,8 @@ import { can } from '../../auth/policy';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
+import { realmField, userReference } from '../../graphql/references';
+import { UserType } from '../users/user.type';
 import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
 
 builder.prismaObject('Page', {
@@ -10,6 +12,14 @@ builder.prismaObject('Page', {
     ...exposeColumns(t, 'Page', ['id', 'title', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     tags: t.exposeStringList('tags'),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
+    realm: t.field(realmField),
+    author: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user who wrote the page (`authorId`); null when they are gone or hidden from the viewer.',
+      select: { authorId: true },
+      resolve: (page, _args, context) => userReference(page.authorId, context),
+    }),
     childIds: t.idList({
       description: 'The pages nested under this one that the viewer sees, in the order they were made.',
       select: (_args, { viewer }) => ({

@@ -4,8 +4,12 @@ import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { assertReadable } from './post.service';
+import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import type { RealmRef } from '../../auth/realms';
 
 const BlogPostPage = pageOf('BlogPost', 'A page of blog posts.');
+
+const postsOf = (realm: RealmRef) => ({ realmType: realm.type, realmId: realm.id });
 
 realmObjectQuery('blogPost', 'BlogPost', {
   description: 'A post of a realm; null when it or its realm does not exist or is hidden from the viewer.',
@@ -22,8 +26,21 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, { viewer }) => {
       const realm = realmRef(args.realm);
       if (!(await assertReadable(viewer, realm))) return null;
-      const where = { realmType: realm.type, realmId: realm.id };
+      const where = postsOf(realm);
       return paged(args, { findMany: (query) => db().blogPost.findMany({ ...query, where }), count: () => db().blogPost.count({ where }) });
     },
   }),
+  blogPostsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'BlogPost',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The posts `blogPosts` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
+    args: { realm: t.arg({ type: RealmInput, required: true }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const realm = realmRef(args.realm);
+      if (!(await assertReadable(viewer, realm))) return null;
+      return db().blogPost.findMany(keysetWindow(selection, postsOf(realm)));
+    },
+  }, checkedTotalCount((args: { realm: RealmArgument }) => db().blogPost.count({ where: postsOf(realmRef(args.realm)) }))),
 }));

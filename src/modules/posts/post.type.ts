@@ -1,11 +1,21 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
+import { realmField, userReference } from '../../graphql/references';
+import { UserType } from '../users/user.type';
 
 export const BlogPostType = builder.prismaObject('BlogPost', {
   fields: (t) => ({
     ...exposeOptionalText(t, 'BlogPost', ['body']),
     ...exposeColumns(t, 'BlogPost', ['id', 'title', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
+    realm: t.field(realmField),
+    author: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user who wrote the post (`authorId`); null when they are gone or hidden from the viewer.',
+      select: { authorId: true },
+      resolve: (post, _args, context) => userReference(post.authorId, context),
+    }),
   }),
 });

@@ -2,6 +2,7 @@ import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { readableUsersWhere } from '../users/user.policy';
+import { connectionOptions, describedTotalCount, listOrder } from '../../graphql/connections';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -22,7 +23,7 @@ builder.prismaObject('Course', {
   }),
 });
 
-builder.prismaObject('Section', {
+export const SectionType = builder.prismaObject('Section', {
   fields: (t) => ({
     ...exposeColumns(t, 'Section', ['id', 'title', 'createdAt']),
     ...exposeOptionalText(t, 'Section', ['sectionCode']),
@@ -32,6 +33,12 @@ builder.prismaObject('Section', {
       description: 'Enrollments of users the viewer may see, in the order they were made.',
       query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: { id: 'asc' } }),
     }),
+    enrollmentsConnection: t.relatedConnection('enrollments', {
+      ...connectionOptions,
+      description: 'The enrollments `enrollments` lists, as a Relay connection in the same order.',
+      query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: listOrder }),
+      totalCount: true,
+    }, describedTotalCount),
   }),
 });
 

@@ -5,8 +5,18 @@ import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
 import { schoolPolicy } from './school.policy';
+import { checkedTotalCount, connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import type { Viewer } from '../../auth/viewer';
 
 const SchoolPage = pageOf('School', 'A page of schools or buildings.');
+
+const schoolsOf = (viewer: Viewer) => ({ districtId: viewer.user.districtId, parentId: null });
+
+/** The id of a school whose buildings the viewer may list; null when it does not exist or is not visible. */
+async function visibleSchool(viewer: Viewer, schoolId: string) {
+  const parentId = parseId(schoolId, 'schoolId');
+  return (await can(viewer, schoolPolicy, 'read', parentId)) ? parentId : null;
+}
 
 objectQuery('school', 'School', schoolPolicy, (selection, id) => db().school.findUnique({ ...selection, where: { id } }));
 
@@ -16,7 +26,7 @@ builder.queryFields((t) => ({
     description: 'The schools (not buildings) of the viewer\'s district.',
     args: pageArgs,
     resolve: (_root, args, { viewer }) => {
-      const where = { districtId: viewer.user.districtId, parentId: null };
+      const where = schoolsOf(viewer);
       return paged(args, { findMany: (query) => db().school.findMany({ ...query, where }), count: () => db().school.count({ where }) });
     },
   }),
@@ -26,10 +36,29 @@ builder.queryFields((t) => ({
     description: 'The buildings of a school; null when the school does not exist or is not visible.',
     args: { schoolId: t.arg.id({ required: true, description: 'School id.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
-      const parentId = parseId(args.schoolId, 'schoolId');
-      if (!(await can(viewer, schoolPolicy, 'read', parentId))) return null;
+      const parentId = await visibleSchool(viewer, args.schoolId);
+      if (parentId === null) return null;
       const where = { parentId };
       return paged(args, { findMany: (query) => db().school.findMany({ ...query, where }), count: () => db().school.count({ where }) });
     },
   }),
+  schoolsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'School',
+    ...connectionOptions,
+    description: 'The schools `schools` lists, as a Relay connection in the same order (ascending ids).',
+    resolve: (query, _root, _args, { viewer }) => db().school.findMany(keysetWindow(query, schoolsOf(viewer))),
+    totalCount: (_root, _args, { viewer }) => db().school.count({ where: schoolsOf(viewer) }),
+  }, describedTotalCount),
+  buildingsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'School',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The buildings `buildings` lists, as a Relay connection in the same order; null when the school does not exist or is not visible.',
+    args: { schoolId: t.arg.id({ required: true, description: 'School id.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const parentId = await visibleSchool(viewer, args.schoolId);
+      return parentId === null ? null : db().school.findMany(keysetWindow(selection, { parentId }));
+    },
+  }, checkedTotalCount((args: { schoolId: string }) => db().school.count({ where: { parentId: parseId(args.schoolId, 'schoolId') } }))),
 }));

@@ -15,5 +15,6 @@ export const SchoolType = builder.prismaObject('School', {
       resolve: (school) => school.parentId !== null,
     }),
     parent: t.relation('parent', { nullable: true }),
+    district: t.relation('district', { description: 'The district the school is in (`districtId`).' }),
   }),
 });

@@ -1,0 +1,76 @@
+import type { GenericFieldRef } from '@pothos/core';
+import type { Context } from './builder';
+import type { realmRef } from './realm';
+import { defaultPageSize, maxPageSize } from './paging';
+
+/**
+ * What every connection shares with the offset list beside it: the same page sizes and the same order (ascending ids),
+ * so `first`/`after` walk exactly the sequence `start`/`limit` does, and `id` is the cursor column.
+ */
+export const connectionOptions = { cursor: 'id', defaultSize: defaultPageSize, maxSize: maxPageSize } as const;
+
+/** The order of every list: ascending ids, as the offset lists' `orderBy`. */
+export const listOrder = { id: 'asc' } as const;
+
+/** What Pothos' `prismaConnection` hands a resolver: the selection, and the window its cursor arguments ask for. */
+interface ConnectionQuery {
+  cursor?: { id?: number };
+  skip?: number;
+  take?: number;
+}
+
+/**
+ * A connection's window over `where`, as keyset paging: the rows after (`first`/`after`) or before (`last`/`before`) the
+ * cursor's id. Unlike Prisma's cursor (which starts at the cursor row and skips it), this stays right when the cursor's
+ * row has been deleted or is one the viewer no longer sees.
+ */
+export function keysetWindow<Query extends ConnectionQuery, Where extends object>(query: Query, where: Where) {
+  const { cursor, skip: _cursorRow, ...rest } = query;
+  const id = cursor?.id;
+  const beyond = id === undefined ? {} : { id: (rest.take ?? 0) < 0 ? { lt: id } : { gt: id } };
+  return { ...rest, where: { AND: [where, beyond] }, orderBy: listOrder };
+}
+
+/**
+ * The `totalCount` of a connection whose list may be hidden (a realm's posts, pages, albums; a school's buildings).
+ * Pothos' own `totalCount` skips the field's resolver when only the count is selected, and with it the visibility
+ * check that answers null; this field counts from the connection the resolver returned, so a hidden list stays null.
+ */
+export function checkedTotalCount<Args>(count: (args: Args, context: Context) => Promise<number>) {
+  return {
+    fields: (t: TotalCountFieldBuilder) => ({
+      totalCount: t.int({
+        description: 'Number of items in the whole list.',
+        resolve: (connection: object, _args: object, context: Context) => count((connection as { args: Args }).args, context),
+      }),
+    }),
+  };
+}
+
+interface TotalCountFieldBuilder {
+  int(options: {
+    description: string;
+    extensions?: Record<string, unknown>;
+    resolve: (connection: object, args: object, context: Context) => Promise<number>;
+  }): GenericFieldRef<number>;
+}
+
+/** The `realm` argument of a realm's list, as its count receives it. */
+export type RealmArgument = Parameters<typeof realmRef>[0];
+
+/**
+ * Pothos' own `totalCount` field with a description: the same field (the extension lets Pothos skip loading the page
+ * when only the count is asked), reading the count it attaches (a function on query connections, a number on related ones).
+ */
+export const describedTotalCount = {
+  fields: (t: TotalCountFieldBuilder) => ({
+    totalCount: t.int({
+      description: 'Number of items in the whole list.',
+      extensions: { pothosPrismaTotalCount: true },
+      resolve: async (connection: object) => {
+        const { totalCount } = connection as { totalCount: number | (() => Promise<number>) };
+        return typeof totalCount === 'function' ? totalCount() : totalCount;
+      },
+    }),
+  }),
+};
