@@ -1,0 +1,104 @@
+/**
+ * Runs the front-end example (examples/front-end/dashboard.ts, the one docs/front-end.md walks through) against a real
+ * server: cursor pagination over every group, live events carrying their objects, and resuming after a cursor.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../src/modules/access/access.service';
+import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { type DashboardEvent, allGroups, connect, followEvents } from '../../examples/front-end/dashboard';
+import { type World, createGroup, createWorld } from '../support/factories';
+import { listenOnLoopback, useTestServer } from '../support/harness';
+
+const server = useTestServer();
+let world: World;
+let url: string;
+let token: string;
+let tokenId: number;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  world = await createWorld();
+  for (const title of ['Chess', 'Choir', 'Debate', 'Robotics', 'Yearbook']) await createGroup(world.school.id, { title });
+  ({ token, id: tokenId } = await issueAccessToken({ userId: world.schoolAdmin.id }));
+  const listening = await listenOnLoopback(server);
+  url = `http://127.0.0.1:${listening.port}`;
+  close = listening.close;
+});
+
+afterAll(() => close?.());
+
+/** Resolves with the first `count` events the callback receives; `stop` ends the subscription. */
+function collect(count: number, start: (onEvent: (event: DashboardEvent) => void) => () => void) {
+  return new Promise<DashboardEvent[]>((resolve) => {
+    const received: DashboardEvent[] = [];
+    const stop = start((event) => {
+      received.push(event);
+      if (received.length === count) {
+        stop();
+        resolve(received);
+      }
+    });
+  });
+}
+
+/** Resolves when the token's next subscription listens: a change made before that would not reach it. */
+function listening(): Promise<void> {
+  return new Promise((resolve) => {
+    const onListening = (key: string) => {
+      if (key !== `bearer:${tokenId}`) return;
+      subscriptionActivity.off('listening', onListening);
+      resolve();
+    };
+    subscriptionActivity.on('listening', onListening);
+  });
+}
+
+const createGroupAsAdmin = (title: string) =>
+  server
+    .fetch('/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id } } }',
+        variables: { input: { title, schoolId: String(world.school.id) } },
+      }),
+    })
+    .then((response) => response.json());
+
+describe('the front-end example', () => {
+  it('pages through every group the viewer can see with cursors', async () => {
+    const { client, close: closeClient } = connect({ url, token });
+    try {
+      const { total, groups } = await allGroups(client, 2);
+      expect(total).toBe(5);
+      expect(groups.map((group) => group.title)).toEqual(['Chess', 'Choir', 'Debate', 'Robotics', 'Yearbook']);
+      expect(groups[0].school).toMatchObject({ id: String(world.school.id), title: world.school.title });
+    } finally {
+      closeClient();
+    }
+  });
+
+  it('hears a group created in its school with the group itself, and resumes after the last cursor it saw', async () => {
+    const { client, close: closeClient } = connect({ url, token });
+    try {
+      const started = listening();
+      const live = collect(1, (onEvent) => followEvents(client, null, onEvent));
+      await started;
+      await createGroupAsAdmin('Astronomy');
+      const [event] = await live;
+      expect(event.type).toBe('group.create');
+      expect(event.object).toMatchObject({ __typename: 'Group', title: 'Astronomy' });
+
+      // While nobody listens, two more groups are created; following from the last cursor delivers exactly those.
+      await createGroupAsAdmin('Botany');
+      await createGroupAsAdmin('Ceramics');
+      const missed = await collect(2, (onEvent) => followEvents(client, event.cursor, onEvent));
+      expect(missed.map((e) => [e.type, e.object?.title])).toEqual([
+        ['group.create', 'Botany'],
+        ['group.create', 'Ceramics'],
+      ]);
+    } finally {
+      closeClient();
+    }
+  });
+});
