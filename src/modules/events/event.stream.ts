@@ -170,9 +170,15 @@ const contains = (realmKeys: string[], event: DomainEventMessage) => realmKeys.s
 
 /**
  * The subscriber whose access the event's object and its fields are resolved with: a fresh one per event, since the
- * re-checked viewer may know only the event's group among the subscriber's groups.
+ * re-checked viewer may know only the event's group among the subscriber's groups. It starts with the access to the
+ * event's realm just checked, so an object that is that realm (the group of group.update) costs no statement more.
  */
-const payloadViewer = (current: Viewer) => new Viewer(current.user, current.credential);
+function payloadViewer(current: Viewer, event: DomainEventMessage): Viewer {
+  const viewer = new Viewer(current.user, current.credential);
+  const realm = realmOf(event);
+  void viewer.memo(`realm:${realm.type}:${realm.id}`, () => accessTo(current, realm));
+  return viewer;
+}
 
 /** Events a resuming subscriber catches up on per read of the log; its access is checked once per page. */
 const catchUpPage = 100;
@@ -299,7 +305,7 @@ export function followRealm(subscriber: Viewer, followed: Followed, after: Event
         if (!current) return;
         preloadObjects(page.events);
         for (const event of page.events) {
-          if (await hears(current, event, followed)) await push({ event, viewer: payloadViewer(current) });
+          if (await hears(current, event, followed)) await push({ event, viewer: payloadViewer(current, event) });
           if (ended) return;
         }
         handedOver = page.cursor;
@@ -316,7 +322,7 @@ export function followRealm(subscriber: Viewer, followed: Followed, after: Event
       if (handedOver && inFollowed && !isAfter(received.cursor, handedOver)) continue;
       const current = await stillAllowed(received);
       if (!current) return;
-      if (inFollowed && (await hears(current, received, followed))) await push({ event: received, viewer: payloadViewer(current) });
+      if (inFollowed && (await hears(current, received, followed))) await push({ event: received, viewer: payloadViewer(current, received) });
     }
     stop();
   });
