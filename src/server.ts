@@ -52,9 +52,10 @@ function headerIn(headers: unknown, name: string): string | undefined {
 /**
  * The credential of one subscribe message, from the first place that has one: the connection params (graphql-ws
  * clients), the message's `extensions.headers` (GraphiQL sends its headers tab there with an empty connection_init
- * payload), then the WebSocket upgrade request's own headers (clients outside a browser can set them).
+ * payload), then the WebSocket upgrade request's own headers (clients outside a browser can set them; a browser never
+ * adds a bearer token or OAuth signature to an upgrade by itself, so another site's page cannot borrow one).
  */
-export function credentialOf(
+function credentialOf(
   connectionParams: unknown,
   extensions: Record<string, unknown> | null | undefined,
   upgradeHeaders: IncomingHttpHeaders,
@@ -62,8 +63,7 @@ export function credentialOf(
   return (
     headerIn(connectionParams, 'authorization') ??
     headerIn(extensions?.headers, 'authorization') ??
-    upgradeHeaders.authorization ??
-    undefined
+    upgradeHeaders.authorization
   );
 }
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { transform } from 'esbuild';
+import { transform, version as esbuildVersion } from 'esbuild';
 import { type Plugin, shouldRenderGraphiQL } from 'graphql-yoga';
 
 const require = createRequire(import.meta.url);
@@ -88,26 +88,44 @@ interface Served extends Encoded {
 
 interface Prepared {
   page: Served;
-  /** By path under `assetsPath`, each named with its content's hash, so that a new build is a new URL. */
-  assets: Map<string, Served>;
+  /**
+   * By path under `assetsPath`, each named with a hash of its source (and of esbuild's version for a minified one), so
+   * that a new build is a new URL; an asset is minified and compressed when first asked for.
+   */
+  assets: Map<string, () => Promise<Served>>;
 }
 
+/** `make`'s promise, made on the first call and shared; made again after a failure. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () =>
+    (made ??= make().catch((error: unknown) => {
+      made = null;
+      throw error;
+    }));
+}
+
+/** Names the assets and writes the page at once: the slow part (minifying, brotli) waits for each asset's first request. */
 async function prepare(title: string): Promise<Prepared> {
-  const assets = new Map<string, Served>();
+  const assets = new Map<string, () => Promise<Served>>();
   const links: string[] = [];
-  const add = async (name: string, text: Buffer) => {
+  const add = (name: string, text: Buffer, minify = false) => {
     const [base, extension] = name.split(/\.(?=[^.]+$)/);
-    const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    const hash = createHash('sha256').update(text).update(minify ? `esbuild ${esbuildVersion}` : '').digest('hex').slice(0, 12);
     const path = `${base}-${hash}.${extension}`;
-    assets.set(path, { ...(await encode(text)), contentType: contentTypes[extension] });
+    assets.set(
+      path,
+      once(async () => {
+        const body = minify ? Buffer.from((await transform(text.toString('utf8'), { minify: true, loader: 'js' })).code) : text;
+        return { ...(await encode(body)), contentType: contentTypes[extension] };
+      }),
+    );
     links.push(path);
   };
   for (const source of sources) {
-    let text = await readFile(join(await packageDirectory(source.package), source.file));
-    if (source.minify) text = Buffer.from((await transform(text.toString('utf8'), { minify: true, loader: 'js' })).code);
-    await add(source.name, text);
+    add(source.name, await readFile(join(await packageDirectory(source.package), source.file)), source.minify);
   }
-  await add('start.js', Buffer.from(startScript));
+  add('start.js', Buffer.from(startScript));
   const href = (path: string) => `graphiql/assets/${path}`;
   const html = `<!doctype html>
 <html lang="en">
@@ -170,14 +188,7 @@ export const revalidate = 'no-cache';
  * explorer plugin. Replaces yoga's own GraphiQL, which inlines 9 MB of HTML into every answer.
  */
 export function useGraphiQLPage(options: { graphqlEndpoint: string; title: string }): Plugin {
-  let prepared: Promise<Prepared> | null = null;
-  const ready = () => {
-    prepared ??= prepare(options.title).catch((error: unknown) => {
-      prepared = null;
-      throw error;
-    });
-    return prepared;
-  };
+  const ready = once(() => prepare(options.title));
   // Answers of this plugin, whose Vary must keep naming the encoding.
   const answers = new WeakSet<Response>();
   const answer = (response: Response) => {
@@ -187,13 +198,16 @@ export function useGraphiQLPage(options: { graphqlEndpoint: string; title: strin
   return {
     async onRequest({ request, url, endResponse }) {
       if (url.pathname === options.graphqlEndpoint && shouldRenderGraphiQL(request)) {
-        return endResponse(answer(respond(request, (await ready()).page, revalidate)));
+        const { page, assets } = await ready();
+        // The browser asks for the assets next: they are prepared meanwhile (errors reach their own requests).
+        for (const asset of assets.values()) asset().catch(() => {});
+        return endResponse(answer(respond(request, page, revalidate)));
       }
       if ((request.method !== 'GET' && request.method !== 'HEAD') || !url.pathname.startsWith(assetsPath)) return;
       const asset = (await ready()).assets.get(url.pathname.slice(assetsPath.length));
       endResponse(
         asset
-          ? answer(respond(request, asset, immutable))
+          ? answer(respond(request, await asset(), immutable))
           : new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
       );
     },

@@ -32,7 +32,7 @@ const storedQueryBytes = 16 * 1024 * 1024;
 const redisTtlSeconds = 7 * 24 * 3600;
 
 export function memoryQueryStore(maxBytes = storedQueryBytes): PersistedQueryStore {
-  const queries = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (query) => Math.max(1, query.length) });
+  const queries = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (query) => Math.max(1, Buffer.byteLength(query)) });
   return {
     get: async (hash) => queries.get(hash),
     set: async (hash, query) => {

@@ -29,8 +29,9 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${listening.port}`;
   close = listening.close;
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
-  // The first visit prepares the assets (minified and compressed once), which takes a while on a busy machine.
-  await server.fetch('/graphql', { headers: { accept: 'text/html' } });
+  // Each asset is minified and compressed on its first request, which takes a while on a busy machine.
+  const html = await (await server.fetch('/graphql', { headers: { accept: 'text/html' } })).text();
+  await Promise.all([...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((link) => server.fetch(`/${link[1]}`)));
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
