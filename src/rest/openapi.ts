@@ -125,6 +125,10 @@ const errorResponses = {
     headers: { 'WWW-Authenticate': { description: 'The scheme to authenticate with.', schema: { type: 'string' } } },
     content: { 'text/plain': { schema: { type: 'string' } } },
   },
+  NotModified: {
+    description: 'The answer is the one whose `ETag` the request named in `If-None-Match`: no body; use the copy you have.',
+    headers: { ETag: { description: 'The entity tag of the unchanged answer.', schema: { type: 'string' } } },
+  },
   Forbidden: errorResponse('The caller may not do this, or the resource is not available in this realm.'),
   NotFound: errorResponse('Unknown id, or an object the caller may not see.'),
   Conflict: errorResponse('The change conflicts with existing data, such as a title that must be unique.'),
@@ -315,6 +319,8 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
         responses[status] = route.servesFile ? fileResponse(Number(status)) : successResponse(Number(status), schema ? schemas.use(schema) : null);
       }
       const error = (name: keyof typeof errorResponses) => ({ $ref: `#/components/responses/${name}` });
+      // JSON and XML answers to GET carry an ETag (src/http/etag.ts); files keep their own headers.
+      if (route.method === 'GET' && !route.servesFile) responses['304'] = error('NotModified');
       const hasInput = route.body || route.rawBody || route.filters || route.paged;
       if (hasInput) responses['400'] = error('BadRequest');
       responses['401'] = error('Unauthorized');

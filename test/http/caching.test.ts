@@ -17,7 +17,6 @@ beforeAll(async () => {
   groupId = (await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] })).id;
   teacher = await restClientFor(server, world.teacher);
   ({ token } = await issueAccessToken({ userId: world.teacher.id }));
-  // Over a real socket: a 304 has no body, which the in-process wire-contract check does not expect of a route.
   const listening = await listenOnLoopback(server);
   origin = `http://127.0.0.1:${listening.port}`;
   close = listening.close;
@@ -66,6 +65,17 @@ describe('ETag and 304 Not Modified', () => {
     await expectRevalidation(`/v1/groups/${groupId}`, async () => {
       expect((await teacher.put(`/groups/${groupId}`, { title: 'Renamed for REST' })).status).toBe(204);
     });
+  });
+
+  it('declares 304 on /v1 GETs in the API document, and the wire contract holds a 304 to it', async () => {
+    const document = await (await server.fetch('/v1/openapi.json')).json();
+    expect(document.paths['/groups/{id}'].get.responses['304']).toEqual({ $ref: '#/components/responses/NotModified' });
+    expect(document.paths['/groups/{id}'].put.responses['304']).toBeUndefined();
+    // server.fetch checks every /v1 exchange against its contract (test/support/contract.ts).
+    const headers = { authorization: `Bearer ${token}` };
+    const first = await server.fetch(`/v1/groups/${groupId}`, { headers });
+    const again = await server.fetch(`/v1/groups/${groupId}`, { headers: { ...headers, 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
   });
 
   it('not on POST, which is never cached', async () => {

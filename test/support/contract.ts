@@ -114,6 +114,10 @@ export async function assertWireContract(request: Request, response: Response): 
     return;
   }
   if (status >= 400) return checkAgainst(errorBody, request, response, text);
+  if (status === 304) {
+    if (request.method !== 'GET' || text !== '' || !response.headers.get('etag')) fail(request, status, 'a 304 answers a GET, with its ETag and no body', text);
+    return;
+  }
   const found = match(request.method, path);
   // Paths outside the route table (the API document and its reference page) have their own tests.
   if (found.kind !== 'route') return;
