@@ -284,8 +284,12 @@ export function useExecutionDeadline(timeoutMs: number): Plugin {
       // An upload's duration is the client's transfer, bounded by UPLOAD_LIMIT, not work a deadline should cut short.
       if (rawBody) return;
       setExecuteFn(async (execution) => {
-        const deadline = new AbortController();
-        const signals = request?.signal ? [request.signal, deadline.signal] : [deadline.signal];
+        // One controller that the deadline and a disconnecting client both abort. Not AbortSignal.any: on Node 20 a
+        // combined signal that has abort listeners (the executor adds one per execution) is never collected, which
+        // leaked every request's execution state.
+        const abort = new AbortController();
+        const clientGone = () => abort.abort(request?.signal.reason);
+        request?.signal.addEventListener('abort', clientGone, { once: true });
         let timer: NodeJS.Timeout | undefined;
         const expired = new Promise<{ errors: GraphQLError[] }>((resolve) => {
           timer = setTimeout(() => {
@@ -299,13 +303,14 @@ export function useExecutionDeadline(timeoutMs: number): Plugin {
                 ),
               ],
             });
-            deadline.abort(new Error('execution deadline passed'));
+            abort.abort(new Error('execution deadline passed'));
           }, timeoutMs);
         });
         try {
-          return await Promise.race([executeFn({ ...execution, signal: AbortSignal.any(signals) } as typeof execution), expired]);
+          return await Promise.race([executeFn({ ...execution, signal: abort.signal } as typeof execution), expired]);
         } finally {
           clearTimeout(timer);
+          request?.signal.removeEventListener('abort', clientGone);
         }
       });
     },

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import {
   type GraphQLInputType,
   type VariableDefinitionNode,
@@ -229,6 +230,48 @@ describe('the execution deadline', () => {
     expect(response.headers.get('retry-after')).toBe('1');
     const body = await response.json();
     expect(body.errors[0]).toMatchObject({ extensions: { code: 'QUERY_TIMEOUT' } });
+    await expect(aborted).resolves.toBeUndefined();
+  });
+
+  it('aborts the execution when the client goes away, and leaves no listener on the request once it is answered', async () => {
+    let started: () => void;
+    const resolverStarted = new Promise<void>((resolve) => (started = resolve));
+    let aborted: Promise<void> | null = null;
+    const yoga = createYoga({
+      schema: createSchema({
+        typeDefs: 'type Query { fast: Int, slow: Int }',
+        resolvers: {
+          Query: {
+            fast: () => 1,
+            slow: (_parent, _args, _context, info) =>
+              new Promise(() => {
+                const signal = (info as unknown as { signal: AbortSignal }).signal;
+                aborted = new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+                started();
+              }),
+          },
+        },
+      }),
+      plugins: [useExecutionDeadline(60_000)],
+      logging: false,
+    });
+    const post = (query: string, signal?: AbortSignal) =>
+      new Request('http://lectern.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+        signal,
+      });
+
+    const answered = post('{ fast }');
+    expect(await (await yoga.fetch(answered)).json()).toEqual({ data: { fast: 1 } });
+    // A listener left on a request's signal keeps its whole execution alive for as long as the signal lives.
+    expect(getEventListeners(answered.signal, 'abort')).toHaveLength(0);
+
+    const client = new AbortController();
+    void Promise.resolve(yoga.fetch(post('{ slow }', client.signal))).catch(() => undefined);
+    await resolverStarted;
+    client.abort();
     await expect(aborted).resolves.toBeUndefined();
   });
 });
