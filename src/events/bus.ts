@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { RealmType } from '../generated/prisma/enums';
@@ -23,6 +24,9 @@ export interface DomainEventMessage {
 
 type Realm = { type: RealmType; id: number };
 type Listener = (event: DomainEventMessage) => void;
+
+/** Names this process in its commit announcements, `<token>@<event ids>`, so that it can ignore its own. */
+const processToken = randomBytes(6).toString('hex');
 
 /** The channel on which instances tell each other that events were committed (REDIS_URL). */
 export const commitsChannel = 'lectern:events-committed';
@@ -177,9 +181,15 @@ export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
   // until the next poll. An unhandled rejection from a closing connection would end the process.
   subscribeClient.subscribe(commitsChannel).catch(() => undefined);
   subscribeClient.on('message', (channel, message: string) => {
-    if (channel === commitsChannel) expectEvents(message.split(',').filter((id) => /^\d+$/.test(id)));
+    if (channel !== commitsChannel) return;
+    // This process's own announcement comes back after its follower may have read the events already; expecting them
+    // again would make it re-read the log every few milliseconds for seconds after each commit.
+    const [from, ids] = message.includes('@') ? message.split('@', 2) : [null, message];
+    if (from === processToken) return;
+    expectEvents(ids.split(',').filter((id) => /^\d+$/.test(id)));
   });
-  announceToOthers = (eventIds) => void publishClient.publish(commitsChannel, eventIds.join(',')).catch(() => undefined);
+  announceToOthers = (eventIds) =>
+    void publishClient.publish(commitsChannel, `${processToken}@${eventIds.join(',')}`).catch(() => undefined);
 }
 
 const localCommits = new EventTarget();
