@@ -53,7 +53,7 @@ builder.queryFields((t) => ({
     ...connectionOptions,
     nullable: true,
     description: 'The albums `albums` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true }) },
+    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose albums to list.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
       const where = await readableAlbumsWhere(viewer, realmRef(args.realm));

@@ -35,7 +35,7 @@ builder.queryFields((t) => ({
     ...connectionOptions,
     nullable: true,
     description: 'The posts `blogPosts` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true }) },
+    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose posts to list.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
       const realm = realmRef(args.realm);

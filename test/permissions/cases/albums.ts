@@ -112,6 +112,8 @@ export default permissionCases<Shared>(
 
     { graphql: 'query($realm: RealmInput!) { albums(realm: $realm) { items { id } } }', name: 'a section\'s', expect: 'h h o o f o o',
       variables: (f) => ({ realm: input(f.section) }), finds: (answer, f) => hasId(answer.items, f.sectionAlbum) },
+    { graphql: 'query($realm: RealmInput!) { albumsConnection(realm: $realm) { edges { node { id } } } }', name: 'a section\'s', expect: 'h h o o f o o',
+      variables: (f) => ({ realm: input(f.section) }), finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.sectionAlbum) },
     { graphql: 'query($id: ID!) { album(id: $id) { id } }', name: 'unpublished', expect: 'h h h o h o o',
       variables: (f) => ({ id: id(f.unpublished) }) },
     { graphql: 'query($albumId: ID!, $id: ID!) { albumContent(albumId: $albumId, id: $id) { id } }', name: 'in a group', expect: 'h h o o o o o',

@@ -33,6 +33,8 @@ export default permissionCases<Tables>(
       variables: (f) => ({ ...graphqlRealm(f), id: id(f.draft) }) },
     { graphql: 'query($realm: RealmInput!) { pages(realm: $realm, limit: 200) { items { id } } }', name: 'a section\'s', expect: 'h h o o f o o',
       variables: graphqlRealm, finds: (answer, f) => hasId(answer.items, f.page) },
+    { graphql: 'query($realm: RealmInput!) { pagesConnection(realm: $realm, first: 200) { edges { node { id } } } }', name: 'a section\'s', expect: 'h h o o f o o',
+      variables: graphqlRealm, finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.page) },
     { graphql: `mutation($realm: RealmInput!) { createPage(realm: $realm, input: { title: "Notes" }) { ${outcome} } }`,
       name: 'in a section', expect: 'h h f o f o o', variables: graphqlRealm },
     { graphql: `mutation($realm: RealmInput!, $id: ID!) { updatePage(realm: $realm, id: $id, input: { inline: true }) { ${outcome} } }`,

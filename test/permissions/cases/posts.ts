@@ -64,6 +64,8 @@ export default permissionCases(
 
     { graphql: 'query($realm: RealmInput!) { blogPosts(realm: $realm) { items { id } } }', name: 'a section\'s', expect: 'h h o o f o o',
       variables: (f) => ({ realm: input(f.realms.section) }), finds: (answer, f) => hasId(answer.items, f.posts.section) },
+    { graphql: 'query($realm: RealmInput!) { blogPostsConnection(realm: $realm) { edges { node { id } } } }', name: 'a section\'s', expect: 'h h o o f o o',
+      variables: (f) => ({ realm: input(f.realms.section) }), finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.posts.section) },
     { graphql: 'query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { id } }', name: 'in a student\'s realm',
       expect: 'h h o o o o o', variables: (f) => ({ realm: input(f.realms.student), id: id(f.posts.student) }) },
     { graphql: `mutation($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { ${outcome} } }`,
