@@ -79,12 +79,15 @@ describe('references as objects', () => {
     expect(data.group.items.map((post: { authorId: string }) => Number(post.authorId))).toEqual(authors);
   });
 
-  it('load 5 realms × 20 posts with authors and realms in as many statements as 5 × 2', async () => {
+  it('load 5 realms × 20 posts with authors and realms in about as many statements as 5 × 2', async () => {
     await statementsFor(1); // warm the viewer's realm facts once
     const small = await statementsFor(2);
     const large = await statementsFor(20);
     expect(Object.values(large.data).map((page: any) => page.items.length)).toEqual([20, 20, 20, 20, 20]);
-    expect(large.statements).toBe(small.statements);
+    // The loader batches what resolves in one tick; on PostgreSQL the five pages arrive at different moments, so a
+    // kind's batch may split in two, by page and never by post: at most one statement more per page, whatever its size
+    // (one statement per post would be 90 more).
+    expect(Math.abs(large.statements - small.statements)).toBeLessThanOrEqual(5);
   });
 
   it('show no author the viewer may not look up as a user', async () => {
