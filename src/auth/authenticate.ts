@@ -118,9 +118,10 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   }
 
   async function fromBearer(token: string, address: string): Promise<Viewer> {
-    const found = await options.credentials.bearer(hashToken(token), async () => {
+    const tokenHash = hashToken(token);
+    const found = await options.credentials.bearer(tokenHash, async () => {
       const row = await db().accessToken.findUnique({
-        where: { tokenHash: hashToken(token) },
+        where: { tokenHash },
         select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
       });
       return row && { tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null, user: toViewerUser(row.user) };

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { realmVerdict } from '../../auth/policy';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
@@ -42,43 +43,36 @@ const eventObjects: Record<string, { realm?: RealmType }> = {
 const typeOfRow = new WeakMap<object, string>();
 
 type Row = { id: number };
-type Pending = Map<number, ((row: Row | null) => void)[]>;
 
-/** Rows asked for during one turn of the event loop, by type: loaded together, one statement per type. */
-let pending: Map<string, Pending> | null = null;
+/**
+ * One loader per type: rows asked for during one turn of the event loop (a page of catch-up, or one event for all its
+ * subscribers) are read with one statement per type. Nothing is cached: each event reads its object as it is now.
+ */
+const loaders = new Map<string, DataLoader<number, Row | null>>();
 
-async function loadBatch(batch: Map<string, Pending>) {
-  for (const [type, waiting] of batch) {
-    const model = type.charAt(0).toLowerCase() + type.slice(1);
-    // Every type above is a Prisma model of its name; the delegate is picked by that name.
-    // A failed read (the database away) answers null, as for a deleted object, rather than leave subscribers waiting.
-    const rows = await Promise.resolve()
-      .then(() => (db() as unknown as Record<string, { findMany(args: object): Promise<Row[]> }>)[model]!.findMany({ where: { id: { in: [...waiting.keys()] } } }))
-      .catch((): Row[] => []);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const [id, resolvers] of waiting) {
-      const row = byId.get(id) ?? null;
-      if (row) typeOfRow.set(row, type);
-      for (const resolve of resolvers) resolve(row);
-    }
-  }
-}
-
-function loadRow(type: string, id: number): Promise<Row | null> {
-  if (!pending) {
-    const batch = (pending = new Map());
-    setImmediate(() => {
-      pending = null;
-      void loadBatch(batch);
-    });
-  }
-  let waiting = pending.get(type);
-  if (!waiting) pending.set(type, (waiting = new Map()));
-  return new Promise((resolve) => {
-    const resolvers = waiting.get(id) ?? [];
-    resolvers.push(resolve);
-    waiting.set(id, resolvers);
-  });
+function loaderOf(type: string) {
+  let loader = loaders.get(type);
+  if (loader) return loader;
+  const model = type.charAt(0).toLowerCase() + type.slice(1);
+  loader = new DataLoader<number, Row | null>(
+    async (ids) => {
+      // Every type above is a Prisma model of its name; the delegate is picked by that name. A failed read (the
+      // database away) answers null, as for a deleted object, rather than leave subscribers waiting.
+      let rows: Row[] = [];
+      try {
+        const delegate = (db() as unknown as Record<string, { findMany(args: object): Promise<Row[]> }>)[model]!;
+        rows = await delegate.findMany({ where: { id: { in: [...new Set(ids)] } } });
+      } catch {
+        // rows stay empty: every object of the batch answers null
+      }
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      for (const row of rows) typeOfRow.set(row, type);
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+    { cache: false, batchScheduleFn: (run) => setImmediate(run) },
+  );
+  loaders.set(type, loader);
+  return loader;
 }
 
 /** The event's object as stored now (null once deleted), read once per event however many subscribers ask. */
@@ -88,7 +82,7 @@ function objectRow(event: DomainEventMessage): Promise<Row | null> | null {
   const type = eventKind(event.type)?.object;
   if (!type || !Object.hasOwn(eventObjects, type)) return null;
   let row = rowOfEvent.get(event);
-  if (!row) rowOfEvent.set(event, (row = loadRow(type, event.objectId)));
+  if (!row) rowOfEvent.set(event, (row = loaderOf(type).load(event.objectId)));
   return row;
 }
 
