@@ -1,4 +1,5 @@
 import type { GenericFieldRef } from '@pothos/core';
+import { httpError } from '../core/errors';
 import type { Context } from './builder';
 import type { realmRef } from './realm';
 import { defaultPageSize, maxPageSize } from './paging';
@@ -37,11 +38,21 @@ export function keysetWindow<Query extends ConnectionQuery, Where extends object
 /**
  * A connection's window over a list ordered by something other than the id (calendar events by start, grading
  * categories by `delta`): Prisma's own cursor, which finds the cursor row's place in `orderBy` and goes on from there
- * (ids break ties, as in the offset list). The cursor holds only the id, so it needs its row: once that row is deleted,
- * the pages after and before it are empty, and the client starts again from the first page.
+ * (ids break ties, as in the offset list). The cursor holds only the id, so it needs its row (see `refuseLostCursor`).
  */
 export function orderedWindow<Query extends ConnectionQuery, Where extends object, Order>(query: Query, where: Where, orderBy: Order) {
   return { ...query, where, orderBy };
+}
+
+/**
+ * The page of an `orderedWindow`, unless its cursor's row was deleted: Prisma cannot place such a cursor and answers
+ * an empty page, which a client would take for the end of the list. Only an empty page is checked, so a walk over a
+ * list costs no statement more.
+ */
+export async function refuseLostCursor<Row>(query: ConnectionQuery, rows: Row[], exists: (id: number) => Promise<unknown>) {
+  const id = query.cursor?.id;
+  if (rows.length > 0 || id === undefined || (await exists(Number(id)))) return rows;
+  throw httpError(400, 'BAD_USER_INPUT', 'The item at this cursor was deleted: page again from the start of the list');
 }
 
 /**

@@ -263,6 +263,26 @@ describe('connections beside the remaining offset lists', () => {
     expect(subscriptions.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('a cursor of a list ordered by other than the id is refused once its row is deleted, rather than ending the list early', async () => {
+    const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
+    for (const delta of [1, 0, 1]) await db().gradingCategory.create({ data: { sectionId: section.id, delta } });
+    const page = (window: string, cursor: string | null) =>
+      clients.teacher(`query($section: ID!, $cursor: String) { page: gradingCategoriesConnection(sectionId: $section, ${window}) { ${pageSelection} } }`, {
+        section: String(section.id),
+        cursor,
+      });
+    const first = (await page('first: 2, after: $cursor', null)).data.page as Page;
+    const next = await page('first: 2, after: $cursor', first.pageInfo.endCursor);
+    expect(ids(next.data.page)).toHaveLength(1);
+    await db().gradingCategory.delete({ where: { id: Number(first.edges[1]!.node.id) } });
+    const lost = await page('first: 2, after: $cursor', first.pageInfo.endCursor);
+    expect(lost.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(lost.errors?.[0]?.message).toMatch(/deleted/);
+    // A cursor whose row is there still pages, whatever was deleted around it.
+    const before = await page('last: 2, before: $cursor', next.data.page.pageInfo.endCursor);
+    expect(ids(before.data.page)).toEqual([first.edges[0]!.node.id]);
+  });
+
   it('a calendar connection checks its span, as the offset list does', async () => {
     const result = await clients.teacher('{ calendarConnection(from: "2026-09-02T00:00:00Z", to: "2026-09-01T00:00:00Z") { totalCount } }');
     expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');

@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
-import { type RealmArgument, checkedTotalCount, connectionOptions, describedTotalCount, orderedWindow } from '../../graphql/connections';
+import { type RealmArgument, checkedTotalCount, connectionOptions, describedTotalCount, orderedWindow, refuseLostCursor } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import type { Prisma } from '../../generated/prisma/client';
 import { assertReadable, calendarOrder, calendarRealmsWhere, calendarWhere, dayRange, districtTimeZone } from './calendar-event.service';
@@ -45,6 +45,14 @@ async function viewerCalendarWhere(viewer: Viewer, args: CalendarArguments): Pro
   return calendarWhere(calendarRealmsWhere(viewer.user, [...sections.keys()], [...groups.keys()]), args.from, args.to);
 }
 
+type EventsQuery = Pick<Prisma.CalendarEventFindManyArgs, 'select' | 'include' | 'cursor' | 'take' | 'skip'>;
+
+/** A page of a calendar connection, in the order events start. */
+async function eventsPage(query: EventsQuery, where: Prisma.CalendarEventWhereInput) {
+  const events = await db().calendarEvent.findMany(orderedWindow(query, where, calendarOrder));
+  return refuseLostCursor(query, events, (id) => db().calendarEvent.findUnique({ where: { id }, select: { id: true } }));
+}
+
 realmObjectQuery('calendarEvent', 'CalendarEvent', {
   description: 'A calendar event of a realm; null when it or its realm does not exist or is hidden from the viewer.',
   readable: assertReadable,
@@ -79,7 +87,7 @@ builder.queryFields((t) => ({
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
       const where = await realmEventsWhere(viewer, args);
-      return where && db().calendarEvent.findMany(orderedWindow(selection, where, calendarOrder));
+      return where && eventsPage(selection, where);
     },
   }, checkedTotalCount(async (args: RealmEventsArguments, { viewer }) => db().calendarEvent.count({ where: (await realmEventsWhere(viewer!, args))! }))),
   calendar: t.withAuth({ authenticated: true }).field({
@@ -102,8 +110,7 @@ builder.queryFields((t) => ({
     ...connectionOptions,
     description: 'The events `calendar` lists, as a Relay connection in the same order (by start, then id).',
     args: calendarSpanArgs,
-    resolve: async (query, _root, args, { viewer }) =>
-      db().calendarEvent.findMany(orderedWindow(query, await viewerCalendarWhere(viewer, args), calendarOrder)),
+    resolve: async (query, _root, args, { viewer }) => eventsPage(query, await viewerCalendarWhere(viewer, args)),
     totalCount: async (_root, args, { viewer }) => db().calendarEvent.count({ where: await viewerCalendarWhere(viewer, args) }),
   }, describedTotalCount),
 }));

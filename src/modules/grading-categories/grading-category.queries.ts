@@ -5,7 +5,7 @@ import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import { categoryOrder, listCategories, readsCategories } from './grading-category.service';
-import { checkedTotalCount, connectionOptions, orderedWindow } from '../../graphql/connections';
+import { checkedTotalCount, connectionOptions, orderedWindow, refuseLostCursor } from '../../graphql/connections';
 import { GradingCategoryPage } from './grading-category.type';
 
 builder.queryFields((t) => ({
@@ -30,7 +30,8 @@ builder.queryFields((t) => ({
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
       const sectionId = parseId(args.sectionId, 'sectionId');
       if (!(await readsCategories(viewer, sectionId))) return null;
-      return db().gradingCategory.findMany(orderedWindow(selection, { sectionId }, categoryOrder));
+      const categories = await db().gradingCategory.findMany(orderedWindow(selection, { sectionId }, categoryOrder));
+      return refuseLostCursor(selection, categories, (id) => db().gradingCategory.findUnique({ where: { id }, select: { id: true } }));
     },
   }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'sectionId') } }))),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
