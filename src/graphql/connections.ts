@@ -1,4 +1,5 @@
 import type { GenericFieldRef } from '@pothos/core';
+import { httpError } from '../core/errors';
 import type { Context } from './builder';
 import type { realmRef } from './realm';
 import { defaultPageSize, maxPageSize } from './paging';
@@ -14,10 +15,13 @@ export const listOrder = { id: 'asc' } as const;
 
 /** What Pothos' `prismaConnection` hands a resolver: the selection, and the window its cursor arguments ask for. */
 interface ConnectionQuery {
-  cursor?: { id?: number };
+  cursor?: { id?: number | bigint };
   skip?: number;
   take?: number;
 }
+
+/** The type of the id column a connection's cursor holds: `Int` for most models, `BigInt` for webhook deliveries. */
+type CursorId<Query> = Query extends { cursor?: { id?: infer Id } } ? Exclude<Id, undefined> : never;
 
 /**
  * A connection's window over `where`, as keyset paging: the rows after (`first`/`after`) or before (`last`/`before`) the
@@ -26,9 +30,29 @@ interface ConnectionQuery {
  */
 export function keysetWindow<Query extends ConnectionQuery, Where extends object>(query: Query, where: Where) {
   const { cursor, skip: _cursorRow, ...rest } = query;
-  const id = cursor?.id;
+  const id = cursor?.id as CursorId<Query> | undefined;
   const beyond = id === undefined ? {} : { id: (rest.take ?? 0) < 0 ? { lt: id } : { gt: id } };
   return { ...rest, where: { AND: [where, beyond] }, orderBy: listOrder };
+}
+
+/**
+ * A connection's window over a list ordered by something other than the id (calendar events by start, grading
+ * categories by `delta`): Prisma's own cursor, which finds the cursor row's place in `orderBy` and goes on from there
+ * (ids break ties, as in the offset list). The cursor holds only the id, so it needs its row (see `refuseLostCursor`).
+ */
+export function orderedWindow<Query extends ConnectionQuery, Where extends object, Order>(query: Query, where: Where, orderBy: Order) {
+  return { ...query, where, orderBy };
+}
+
+/**
+ * The page of an `orderedWindow`, unless its cursor's row was deleted: Prisma cannot place such a cursor and answers
+ * an empty page, which a client would take for the end of the list. Only an empty page is checked, so a walk over a
+ * list costs no statement more.
+ */
+export async function refuseLostCursor<Row>(query: ConnectionQuery, rows: Row[], exists: (id: number) => Promise<unknown>) {
+  const id = query.cursor?.id;
+  if (rows.length > 0 || id === undefined || (await exists(Number(id)))) return rows;
+  throw httpError(400, 'BAD_USER_INPUT', 'The item at this cursor was deleted: page again from the start of the list');
 }
 
 /**

@@ -9,6 +9,9 @@ import type { RealmType } from '../../generated/prisma/enums';
 import { albumReadable, readableAlbumsWhere } from './album.service';
 import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
 
+/** What names the item whose comments `albumComments` and `albumCommentsConnection` list. */
+type CommentListArguments = { albumId: string | number; contentId: string | number; realm?: RealmArgument | null };
+
 const AlbumPage = pageOf('Album', 'A page of media albums.');
 const AlbumCommentPage = pageOf('AlbumComment', 'A page of comments on an album item.');
 
@@ -93,6 +96,23 @@ builder.queryFields((t) => ({
       return paged(args, { findMany: (query) => db().albumComment.findMany({ ...query, where }), count: () => db().albumComment.count({ where }) });
     },
   }),
+  albumCommentsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'AlbumComment',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The comments `albumComments` lists, as a Relay connection in the same order; null when the item or its album does not exist or is hidden.',
+    args: {
+      albumId: t.arg.id({ required: true, description: 'Album id.' }),
+      contentId: t.arg.id({ required: true, description: 'Content id.' }),
+      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+    },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const [albumId, contentId] = [parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId')];
+      if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
+      return db().albumComment.findMany(keysetWindow(selection, { contentId }));
+    },
+  }, checkedTotalCount((args: CommentListArguments) => db().albumComment.count({ where: { contentId: parseId(args.contentId, 'contentId') } }))),
   albumComment: t.withAuth({ authenticated: true }).prismaField({
     type: 'AlbumComment',
     nullable: true,

@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
+import { connectionOptions, describedTotalCount } from '../../graphql/connections';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
 import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
@@ -51,6 +52,12 @@ export const AlbumType = builder.prismaObject('Album', {
       },
     }),
     contents: t.relation('contents', { query: { orderBy: contentOrder }, description: 'The items, in display order.' }),
+    contentsConnection: t.relatedConnection('contents', {
+      ...connectionOptions,
+      description: 'The items `contents` lists, as a Relay connection in the same (display) order.',
+      query: { orderBy: contentOrder },
+      totalCount: true,
+    }, describedTotalCount),
   }),
 });
 

@@ -1,9 +1,19 @@
 import { builder } from '../../graphql/builder';
 import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
+import { db } from '../../db/database';
+import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { createdAfterArgument } from '../districts/district.type';
-import { pendingFriendRequests } from './friend.service';
+import { pendingFriendRequests, pendingFriendRequestsWhere } from './friend.service';
 import { FriendRequestPage } from './friend.type';
+
+/** What selects the requests `friendRequests` and `friendRequestsConnection` list. */
+const friendRequestListArgs = builder.args((t) => ({
+  userId: t.id({ required: true, description: 'The user asked.' }),
+  createdAfter: t.string(createdAfterArgument),
+}));
+
+type FriendRequestListArguments = { userId: string | number; createdAfter?: string | null };
 
 builder.queryFields((t) => ({
   friendRequests: t.withAuth({ authenticated: true }).field({
@@ -12,11 +22,21 @@ builder.queryFields((t) => ({
     description:
       'Pending friend requests to a user, oldest first: the user\'s own, also readable by their district\'s ' +
       'administrators. Null when the user is hidden from the viewer.',
-    args: {
-      userId: t.arg.id({ required: true, description: 'The user asked.' }),
-      createdAfter: t.arg.string(createdAfterArgument),
-      ...pageArgs,
-    },
+    args: { ...friendRequestListArgs, ...pageArgs },
     resolve: (_root, args, { viewer }) => pendingFriendRequests(viewer, parseId(args.userId, 'userId'), args.createdAfter, args),
   }),
+  friendRequestsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'FriendRequest',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The requests `friendRequests` lists, as a Relay connection in the same order; null when the user is hidden from the viewer.',
+    args: friendRequestListArgs,
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const where = await pendingFriendRequestsWhere(viewer, parseId(args.userId, 'userId'), args.createdAfter);
+      return where && db().friendRequest.findMany(keysetWindow(selection, where));
+    },
+  }, checkedTotalCount(async (args: FriendRequestListArguments, { viewer }) =>
+    db().friendRequest.count({ where: (await pendingFriendRequestsWhere(viewer!, parseId(args.userId, 'userId'), args.createdAfter))! }),
+  )),
 }));

@@ -25,8 +25,14 @@ export const friendRequestEvents = {
 };
 
 /** The user's friends whom the viewer may see as users. */
+export const friendsWhere = (viewer: Viewer | null, userId: number): Prisma.UserWhereInput => ({
+  friendOf: { some: { userId } },
+  AND: [readableUsersWhere(viewer)],
+});
+
+/** The user's friends whom the viewer may see as users, as a list to page. */
 export function friendsOf(viewer: Viewer | null, userId: number): ListSource<Prisma.UserGetPayload<object>> {
-  const where: Prisma.UserWhereInput = { friendOf: { some: { userId } }, AND: [readableUsersWhere(viewer)] };
+  const where = friendsWhere(viewer, userId);
   return { findMany: (query) => db().user.findMany({ ...query, where }), count: () => db().user.count({ where }) };
 }
 
@@ -49,6 +55,10 @@ export async function sendFriendRequest(viewer: Viewer, userId: number, query: R
   }).catch(conflictOnUnique('A request to that user is already pending', 'userId'));
 }
 
+/** The pending requests to a user: null when the user is hidden, a 403 for others who may not read them. */
+export const pendingFriendRequestsWhere = (viewer: Viewer, userId: number, createdAfter: string | null | undefined) =>
+  addressedListWhere(viewer, friendRequestPolicy, userId, createdAfter);
+
 /** Pending requests to a user, oldest first: null when the user is hidden, a 403 for others who may not read them. */
 export async function pendingFriendRequests(
   viewer: Viewer,
@@ -56,7 +66,7 @@ export async function pendingFriendRequests(
   createdAfter: string | null | undefined,
   page: { start?: number | null; limit?: number | null },
 ) {
-  const where = await addressedListWhere(viewer, friendRequestPolicy, userId, createdAfter);
+  const where = await pendingFriendRequestsWhere(viewer, userId, createdAfter);
   if (!where) return null;
   return paged(page, {
     findMany: (query) => db().friendRequest.findMany({ ...query, where }),

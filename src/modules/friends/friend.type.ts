@@ -2,7 +2,9 @@ import { builder } from '../../graphql/builder';
 import { exposeColumns } from '../../graphql/columns';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { RequestActionEnum } from '../invites/invite.type';
-import { friendsOf } from './friend.service';
+import { db } from '../../db/database';
+import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { friendsOf, friendsWhere } from './friend.service';
 
 builder.prismaObject('FriendRequest', {
   fields: (t) => ({
@@ -23,6 +25,16 @@ builder.prismaObjectField('User', 'friends', (t) =>
     select: { id: true },
     resolve: (user, args, { viewer }) => paged(args, friendsOf(viewer, user.id)),
   }),
+);
+
+builder.prismaObjectField('User', 'friendsConnection', (t) =>
+  t.prismaConnection({
+    type: 'User',
+    ...connectionOptions,
+    description: 'The friends `friends` lists, as a Relay connection in the same order.',
+    resolve: (query, user, _args, { viewer }) => db().user.findMany(keysetWindow(query, friendsWhere(viewer, user.id))),
+    totalCount: (user, _args, { viewer }) => db().user.count({ where: friendsWhere(viewer, user.id) }),
+  }, describedTotalCount),
 );
 
 /** What answering a friend request did; the request itself is gone. */

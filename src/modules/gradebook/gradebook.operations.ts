@@ -19,6 +19,8 @@ import {
   updateGradingScale,
 } from './gradebook.service';
 import { GradeItemTypeEnum } from './gradebook.type';
+import type { Viewer } from '../../auth/viewer';
+import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
 
 builder.queryField('gradingPeriods', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
@@ -50,6 +52,9 @@ builder.queryField('gradingScales', (t) =>
 
 const AssignmentPage = pageOf('Assignment', 'A page of a section\'s graded items.');
 
+/** Whether the viewer reads the section's gradebook: false when the section is hidden, a 403 when it is closed to them. */
+const readsGradebook = async (viewer: Viewer, sectionId: number) => allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId));
+
 builder.queryField('assignments', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: AssignmentPage,
@@ -58,11 +63,27 @@ builder.queryField('assignments', (t) =>
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
-      if (!allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId))) return null;
+      if (!(await readsGradebook(viewer, sectionId))) return null;
       const where = { sectionId };
       return paged(args, { findMany: (query) => db().assignment.findMany({ ...query, where }), count: () => db().assignment.count({ where }) });
     },
   }),
+);
+
+builder.queryField('assignmentsConnection', (t) =>
+  t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'Assignment',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The items `assignments` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      if (!(await readsGradebook(viewer, sectionId))) return null;
+      return db().assignment.findMany(keysetWindow(selection, { sectionId }));
+    },
+  }, checkedTotalCount((args: { sectionId: string | number }) => db().assignment.count({ where: { sectionId: parseId(args.sectionId, 'sectionId') } }))),
 );
 
 builder.queryField('assignment', (t) =>

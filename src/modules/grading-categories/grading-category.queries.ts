@@ -4,7 +4,8 @@ import { builder } from '../../graphql/builder';
 import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
-import { listCategories, readsCategories } from './grading-category.service';
+import { categoryOrder, listCategories, readsCategories } from './grading-category.service';
+import { checkedTotalCount, connectionOptions, orderedWindow, refuseLostCursor } from '../../graphql/connections';
 import { GradingCategoryPage } from './grading-category.type';
 
 builder.queryFields((t) => ({
@@ -17,6 +18,22 @@ builder.queryFields((t) => ({
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
     resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'sectionId'), args),
   }),
+  gradingCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'GradingCategory',
+    ...connectionOptions,
+    nullable: true,
+    description:
+      'The categories `gradingCategories` lists, as a Relay connection in the same order (by `delta`, then id); null ' +
+      'when the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      if (!(await readsCategories(viewer, sectionId))) return null;
+      const categories = await db().gradingCategory.findMany(orderedWindow(selection, { sectionId }, categoryOrder));
+      return refuseLostCursor(selection, categories, (id) => db().gradingCategory.findUnique({ where: { id }, select: { id: true } }));
+    },
+  }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'sectionId') } }))),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
     type: 'GradingCategory',
     nullable: true,

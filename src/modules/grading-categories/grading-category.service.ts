@@ -40,12 +40,15 @@ export async function readsCategories(viewer: Viewer, sectionId: number): Promis
   return (await readableReach(viewer, sectionId)) !== null;
 }
 
+/** The order categories are listed in: `delta`, then id. */
+export const categoryOrder = [{ delta: 'asc' as const }, { id: 'asc' as const }];
+
 /** The categories of a section in list order (`delta`, then id); null when the section is hidden. */
 export async function listCategories(viewer: Viewer, sectionId: number, args: { start?: number | null; limit?: number | null }) {
   if (!(await readsCategories(viewer, sectionId))) return null;
   const where = { sectionId };
   return paged(args, {
-    findMany: (query) => db().gradingCategory.findMany({ ...query, where, orderBy: [{ delta: 'asc' }, { id: 'asc' }] }),
+    findMany: (query) => db().gradingCategory.findMany({ ...query, where, orderBy: categoryOrder }),
     count: () => db().gradingCategory.count({ where }),
   });
 }

@@ -60,6 +60,17 @@ export async function createInvite(viewer: Viewer, realm: RealmRef, userId: numb
   }).catch(conflictOnUnique('The user already has a pending invite to this realm', 'userId'));
 }
 
+/** The pending invites of a user to one kind of realm: null when the user is hidden, a 403 for others who may not read them. */
+export async function pendingInvitesWhere(
+  viewer: Viewer,
+  userId: number,
+  realm: InviteRealm,
+  createdAfter: string | null | undefined,
+): Promise<Prisma.InviteWhereInput | null> {
+  const addressed = await addressedListWhere(viewer, invitePolicy, userId, createdAfter);
+  return addressed && { ...addressed, [realmColumn[realm]]: { not: null } };
+}
+
 /** Pending invites of a user, oldest first: null when the user is hidden, a 403 for others who may not read them. */
 export async function pendingInvites(
   viewer: Viewer,
@@ -68,9 +79,8 @@ export async function pendingInvites(
   createdAfter: string | null | undefined,
   page: { start?: number | null; limit?: number | null },
 ) {
-  const addressed = await addressedListWhere(viewer, invitePolicy, userId, createdAfter);
-  if (!addressed) return null;
-  const where: Prisma.InviteWhereInput = { ...addressed, [realmColumn[realm]]: { not: null } };
+  const where = await pendingInvitesWhere(viewer, userId, realm, createdAfter);
+  if (!where) return null;
   return paged(page, { findMany: (query) => db().invite.findMany({ ...query, where }), count: () => db().invite.count({ where }) });
 }
 

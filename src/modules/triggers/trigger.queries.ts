@@ -1,7 +1,9 @@
 import { builder } from '../../graphql/builder';
 import { pageArgs } from '../../graphql/paging';
 import { triggerCatalogue } from '../../events/triggers';
-import { listSubscriptions, listTargets } from './trigger.service';
+import { db } from '../../db/database';
+import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { listSubscriptions, listTargets, subscriptionsWhere, targetsWhere } from './trigger.service';
 import { TriggerSubscriptionPage, TriggerTargetPage, TriggerType } from './trigger.type';
 
 builder.queryFields((t) => ({
@@ -22,4 +24,18 @@ builder.queryFields((t) => ({
     args: pageArgs,
     resolve: (_root, args, { viewer }) => listSubscriptions(viewer, args),
   }),
+  triggerTargetsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'TriggerTarget',
+    ...connectionOptions,
+    description: 'The targets `triggerTargets` lists, as a Relay connection in the same order (trigger administrators).',
+    resolve: async (query, _root, _args, { viewer }) => db().triggerTarget.findMany(keysetWindow(query, await targetsWhere(viewer))),
+    totalCount: async (_root, _args, { viewer }) => db().triggerTarget.count({ where: await targetsWhere(viewer) }),
+  }, describedTotalCount),
+  triggerSubscriptionsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'TriggerSubscription',
+    ...connectionOptions,
+    description: 'The subscriptions `triggerSubscriptions` lists, as a Relay connection in the same order (trigger administrators).',
+    resolve: async (query, _root, _args, { viewer }) => db().triggerSubscription.findMany(keysetWindow(query, await subscriptionsWhere(viewer))),
+    totalCount: async (_root, _args, { viewer }) => db().triggerSubscription.count({ where: await subscriptionsWhere(viewer) }),
+  }, describedTotalCount),
 }));

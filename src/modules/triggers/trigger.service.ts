@@ -48,9 +48,14 @@ async function assertUsableUrl(url: string | undefined) {
 }
 
 /** The viewer's school's targets, in id order (a 403 for viewers without trigger administration). */
-export async function listTargets(viewer: Viewer, page: { start?: number | null; limit?: number | null }) {
+/** The targets of the viewer's school, for its trigger administrators (a 403 for others). */
+export async function targetsWhere(viewer: Viewer) {
   await authorize(viewer, triggerPolicy, 'administer', viewer.user.schoolId, viewer.user.schoolId);
-  const where = { schoolId: viewer.user.schoolId };
+  return { schoolId: viewer.user.schoolId };
+}
+
+export async function listTargets(viewer: Viewer, page: { start?: number | null; limit?: number | null }) {
+  const where = await targetsWhere(viewer);
   return paged(page, { findMany: (query) => db().triggerTarget.findMany({ ...query, where }), count: () => db().triggerTarget.count({ where }) });
 }
 
@@ -121,9 +126,13 @@ export async function rotateTargetSecret(viewer: Viewer, serverKey: Buffer, id: 
 export const targetSecret = (target: { secret: string }, serverKey: Buffer) => decryptSecret(target.secret, serverKey);
 
 /** The subscriptions of the viewer's school's targets, in id order. */
+/** The subscriptions of the viewer's school's targets, for its trigger administrators (a 403 for others). */
+export async function subscriptionsWhere(viewer: Viewer) {
+  return { target: await targetsWhere(viewer) };
+}
+
 export async function listSubscriptions(viewer: Viewer, page: { start?: number | null; limit?: number | null }) {
-  await authorize(viewer, triggerPolicy, 'administer', viewer.user.schoolId, viewer.user.schoolId);
-  const where = { target: { schoolId: viewer.user.schoolId } };
+  const where = await subscriptionsWhere(viewer);
   return paged(page, {
     findMany: (query) => db().triggerSubscription.findMany({ ...query, where }),
     count: () => db().triggerSubscription.count({ where }),
@@ -230,12 +239,15 @@ export async function setTargetPaused(viewer: Viewer, id: number, paused: boolea
   });
 }
 
+/** The deliveries of one status, or all of them. */
+export const deliveryStatusWhere = (args: { status?: WebhookDeliveryStatus | null }) => (args.status ? { status: args.status } : {});
+
 /** The log of a target's deliveries, oldest first, optionally of one status. */
 export function targetDeliveries(
   target: { id: number },
   args: { status?: WebhookDeliveryStatus | null; start?: number | null; limit?: number | null },
 ) {
-  const where = { targetId: target.id, ...(args.status ? { status: args.status } : {}) };
+  const where = { targetId: target.id, ...deliveryStatusWhere(args) };
   return paged(args, { findMany: (query) => db().webhookDelivery.findMany({ ...query, where }), count: () => db().webhookDelivery.count({ where }) });
 }
 

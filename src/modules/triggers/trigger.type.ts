@@ -5,7 +5,8 @@ import { type Trigger, UnknownTriggerError } from '../../events/triggers';
 import type { SampleDelivery } from '../../events/webhooks/sample';
 import { ErrorInterface } from '../../graphql/error-types';
 import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
-import { targetDeliveries, targetSecret } from './trigger.service';
+import { deliveryStatusWhere, targetDeliveries, targetSecret } from './trigger.service';
+import { connectionOptions, describedTotalCount, listOrder } from '../../graphql/connections';
 
 export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description: 'Where a delivery stands.',
@@ -65,6 +66,13 @@ builder.prismaObject('TriggerTarget', {
       args: { status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }), ...pageArgs },
       resolve: (target, args) => targetDeliveries(target, args),
     }),
+    deliveriesConnection: t.relatedConnection('deliveries', {
+      ...connectionOptions,
+      description: 'The deliveries `deliveries` lists, as a Relay connection in the same order.',
+      args: { status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }) },
+      query: (args) => ({ where: deliveryStatusWhere(args), orderBy: listOrder }),
+      totalCount: true,
+    }, describedTotalCount),
   }),
 });
 

@@ -3,9 +3,13 @@ import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
+import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { sectionReadable, webPackageReadable } from './web-package.service';
 
 const WebPackagePage = pageOf('WebPackage', 'A page of web content packages.');
+
+/** The packages of a section, which `webPackages` and `webPackagesConnection` list. */
+const packagesOf = (sectionId: number) => ({ realmType: 'SECTION' as const, realmId: sectionId });
 
 builder.queryFields((t) => ({
   webPackage: t.withAuth({ authenticated: true }).prismaField({
@@ -30,8 +34,21 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'sectionId');
       if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
-      const where = { realmType: 'SECTION' as const, realmId: sectionId };
+      const where = packagesOf(sectionId);
       return paged(args, { findMany: (query) => db().webPackage.findMany({ ...query, where }), count: () => db().webPackage.count({ where }) });
     },
   }),
+  webPackagesConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'WebPackage',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The packages `webPackages` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
+    args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const sectionId = parseId(args.sectionId, 'sectionId');
+      if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
+      return db().webPackage.findMany(keysetWindow(selection, packagesOf(sectionId)));
+    },
+  }, checkedTotalCount((args: { sectionId: string | number }) => db().webPackage.count({ where: packagesOf(parseId(args.sectionId, 'sectionId')) }))),
 }));

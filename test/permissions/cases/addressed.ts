@@ -31,6 +31,8 @@ export default permissionCases(
 
     { graphql: 'query($userId: ID!) { invites(userId: $userId, realm: GROUP) { total } }', name: 'the student\'s group invites',
       expect: 'h h o f f f o', variables: (f) => ({ userId: id(f.student) }) },
+    { graphql: 'query($userId: ID!) { invitesConnection(userId: $userId, realm: GROUP) { totalCount } }', name: 'the student\'s group invites',
+      expect: 'h h o f f f o', variables: (f) => ({ userId: id(f.student) }) },
     { graphql: `mutation($userId: ID!, $id: ID!) { answerInvite(userId: $userId, realm: GROUP, id: $id, action: DENY) { ${outcome} } }`,
       name: 'deny one of the student\'s invites', expect: 'h h o f f f f',
       variables: async (f) => ({ userId: id(f.student), id: id(await freshInvite(f)) }) },
@@ -38,6 +40,8 @@ export default permissionCases(
       name: 'a schoolmate to a school group, by its administrators', expect: 'h h f o f o o',
       variables: async (f) => ({ realm: { type: 'GROUP', id: id(f.schoolGroup) }, userId: await freshStudent(f) }) },
     { graphql: 'query($userId: ID!) { friendRequests(userId: $userId) { total } }', name: 'the student\'s friend requests',
+      expect: 'h h o f f f o', variables: (f) => ({ userId: id(f.student) }) },
+    { graphql: 'query($userId: ID!) { friendRequestsConnection(userId: $userId) { totalCount } }', name: 'the student\'s friend requests',
       expect: 'h h o f f f o', variables: (f) => ({ userId: id(f.student) }) },
     { graphql: `mutation($userId: ID!, $id: ID!) { answerFriendRequest(userId: $userId, id: $id, action: DENY) { ${outcome} } }`,
       name: 'deny one of the student\'s requests', expect: 'h h o f f f f',

@@ -120,6 +120,8 @@ export default permissionCases<Shared>(
       variables: (f) => ({ albumId: id(f.open), id: id(f.item) }) },
     { graphql: 'query($albumId: ID!, $contentId: ID!) { albumComments(albumId: $albumId, contentId: $contentId) { items { id } } }',
       name: 'in a section', expect: 'h h o o f o o', variables: (f) => ({ albumId: id(f.sectionAlbum), contentId: id(f.sectionItem) }) },
+    { graphql: 'query($albumId: ID!, $contentId: ID!) { albumCommentsConnection(albumId: $albumId, contentId: $contentId) { edges { node { id } } } }',
+      name: 'in a section', expect: 'h h o o f o o', variables: (f) => ({ albumId: id(f.sectionAlbum), contentId: id(f.sectionItem) }) },
     { graphql: 'query($albumId: ID!, $contentId: ID!, $id: ID!) { albumComment(albumId: $albumId, contentId: $contentId, id: $id) { id } }',
       name: 'in a group', expect: 'h h o o o o o', variables: (f) => ({ albumId: id(f.open), contentId: id(f.item), id: id(f.comment) }) },
     { graphql: `mutation($realm: RealmInput!, $input: CreateAlbumInput!) { createAlbum(realm: $realm, input: $input) { ${outcome} } }`,

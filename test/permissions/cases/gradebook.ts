@@ -57,6 +57,8 @@ export default permissionCases<Gradebook>(
 
     { graphql: 'query($sectionId: ID!) { assignments(sectionId: $sectionId) { total } }', name: 'the section\'s items',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }) },
+    { graphql: 'query($sectionId: ID!) { assignmentsConnection(sectionId: $sectionId) { totalCount } }', name: 'the section\'s items',
+      expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }) },
     { graphql: 'query($sectionId: ID!, $id: ID!) { assignment(sectionId: $sectionId, id: $id) { id } }', name: 'an item of the section',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section), id: id(f.assignment) }) },
     { graphql: 'query($sectionId: ID!) { sectionGrades(sectionId: $sectionId) { total } }', name: 'the section\'s grades',

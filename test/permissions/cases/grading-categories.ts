@@ -44,6 +44,8 @@ export default permissionCases<Shared>(
 
     { graphql: 'query($sectionId: ID!) { gradingCategories(sectionId: $sectionId, limit: 200) { items { id } } }', name: 'a section\'s',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.items, f.category) },
+    { graphql: 'query($sectionId: ID!) { gradingCategoriesConnection(sectionId: $sectionId, first: 200) { edges { node { id } } } }', name: 'a section\'s',
+      expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.category) },
     { graphql: 'query($sectionId: ID!, $id: ID!) { gradingCategory(sectionId: $sectionId, id: $id) { id } }', name: 'a section\'s',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section), id: id(f.category) }) },
     { graphql: `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {

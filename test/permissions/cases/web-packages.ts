@@ -36,6 +36,8 @@ export default permissionCases<Shared>(
       request: async (f) => ({ realm: f.section, params: { id: (await freshPackage(f)).id } }) },
     { graphql: 'query($sectionId: ID!) { webPackages(sectionId: $sectionId) { items { id } } }', name: 'a section\'s', expect: 'h h o o f o o',
       variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.items, f.package) },
+    { graphql: 'query($sectionId: ID!) { webPackagesConnection(sectionId: $sectionId) { edges { node { id } } } }', name: 'a section\'s', expect: 'h h o o f o o',
+      variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.package) },
     { graphql: 'query($id: ID!) { webPackage(id: $id) { id } }', name: 'a section\'s', expect: 'h h o o f o o',
       variables: (f) => ({ id: id(f.package) }) },
     { graphql: `mutation($sectionId: ID!, $input: CreateWebPackageInput!) { createWebPackage(sectionId: $sectionId, input: $input) { ${outcome} } }`,
