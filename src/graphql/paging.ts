@@ -72,7 +72,7 @@ const isIdList = <Row>(source: ListSource<Row> | IdListSource<Row>): source is I
  * - from its start when the page begins within `directSkipLimit` rows of it: one statement, issued beside the count;
  * - otherwise after the count, from whichever end is nearer, so that the last page costs what the first does
  *   (`ORDER BY id DESC` with the offset counted from the end, then reversed); a page at or past the end needs no
- *   statement at all;
+ *   statement besides the count;
  * - and when that end is still more than `directSkipLimit` rows away, by its ids first (an index scan that builds
  *   nothing for the rows it passes over), then the rows between the first and the last of those ids with their
  *   relations: the list's rows in that id range are exactly the page.

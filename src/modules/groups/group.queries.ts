@@ -27,6 +27,7 @@ function groupsWhere(viewer: Viewer, args: { buildingId?: string | null; schoolI
     ],
   };
 }
+
 /**
  * How many groups `groupsWhere` matches. For a viewer who reads the whole district, unless a building narrows the list,
  * the schools' group counts answer it (kept by triggers in the statements that write groups, so as exact as a count
