@@ -21,11 +21,33 @@ export interface ListSource<Row> {
   count(): Promise<number>;
 }
 
+/** The window of a list a statement reads: `where` narrows the list to an id range (empty: the whole list). */
+export interface IdWindow {
+  where: { id?: { gte: number; lte: number } };
+  skip: number;
+  take: number;
+  orderBy: { id: 'asc' | 'desc' };
+}
+
+/**
+ * A list in ascending id order whose `count` is exactly the number of rows `findMany` pages over, as one snapshot
+ * would see them. Such a list is read from whichever end a page is nearer to, and a page far from both ends by its
+ * ids first (see `readPage`). Both finders add `window.where` to the list's filter.
+ */
+export interface IdListSource<Row> {
+  findMany(query: IdWindow): Promise<Row[]>;
+  /** The ids of a window, and nothing else: no relation is loaded for the rows the offset passes over. */
+  findIds(window: IdWindow): Promise<{ id: number }[]>;
+  count(): Promise<number>;
+}
+
 /** One page of a list, with the same start/limit semantics as the /v1 paging envelope. */
 interface Page<Row> {
   start: number;
   limit: number;
-  source: ListSource<Row>;
+  source: ListSource<Row> | IdListSource<Row>;
+  /** The count, asked once per page: `items` may need it to choose its end, and `total` answers it. */
+  total(): Promise<number>;
 }
 
 /** Checks and clamps paging arguments the way the REST facade does. */
@@ -37,6 +59,48 @@ export function pageWindow(args: { start?: number | null; limit?: number | null 
   return { start, limit: Math.min(limit, maxPageSize) };
 }
 
+/**
+ * How many rows a statement may pass over (OFFSET) while building the items' relations for each of them: beyond this,
+ * a page reads its ids first. PostgreSQL evaluates the select list, relations included, for every row OFFSET skips.
+ */
+const directSkipLimit = maxPageSize;
+
+const isIdList = <Row>(source: ListSource<Row> | IdListSource<Row>): source is IdListSource<Row> => 'findIds' in source;
+
+/**
+ * The items of a page. A plain list reads its window in one statement. An id list:
+ * - from its start when the page begins within `directSkipLimit` rows of it: one statement, issued beside the count;
+ * - otherwise after the count, from whichever end is nearer, so that the last page costs what the first does
+ *   (`ORDER BY id DESC` with the offset counted from the end, then reversed); a page at or past the end needs no
+ *   statement besides the count;
+ * - and when that end is still more than `directSkipLimit` rows away, by its ids first (an index scan that builds
+ *   nothing for the rows it passes over), then the rows between the first and the last of those ids with their
+ *   relations: the list's rows in that id range are exactly the page.
+ */
+async function readPage<Row>(page: Page<Row>, query: object): Promise<Row[]> {
+  const { start, limit, source } = page;
+  // Read up front: Pothos counts the selection as used once it is read, and a page past the end needs no statement.
+  const selection = { ...query };
+  const forwards: IdWindow = { where: {}, skip: start, take: limit, orderBy: { id: 'asc' } };
+  if (!isIdList(source)) return source.findMany({ ...selection, skip: start, take: limit, orderBy: { id: 'asc' } });
+  if (start <= directSkipLimit) return source.findMany({ ...selection, ...forwards });
+  const total = await page.total();
+  if (start >= total) return [];
+  const fromEnd = total - start - limit;
+  const window: IdWindow =
+    fromEnd < start
+      ? { where: {}, skip: Math.max(0, fromEnd), take: Math.min(limit, total - start), orderBy: { id: 'desc' } }
+      : forwards;
+  if (window.skip <= directSkipLimit) {
+    const rows = await source.findMany({ ...selection, ...window });
+    return window.orderBy.id === 'desc' ? rows.reverse() : rows;
+  }
+  const ids = (await source.findIds(window)).map(({ id }) => id);
+  if (ids.length === 0) return [];
+  const [low, high] = [Math.min(...ids), Math.max(...ids)];
+  return source.findMany({ ...selection, where: { id: { gte: low, lte: high } }, skip: 0, take: limit, orderBy: { id: 'asc' } });
+}
+
 /** Declares `<Model>Page { items, total, start, limit }` for any Prisma model. */
 export function pageOf<Name extends Model>(model: Name, description: string) {
   return builder.objectRef<Page<PrismaTypes[Name]['Shape']>>(`${model}Page`).implement({
@@ -45,9 +109,9 @@ export function pageOf<Name extends Model>(model: Name, description: string) {
       items: t.prismaField({
         type: [model],
         description: 'The items of this page, in ascending id order.',
-        resolve: (query, page) => page.source.findMany({ ...query, skip: page.start, take: page.limit, orderBy: { id: 'asc' } }),
+        resolve: (query, page) => readPage(page, query),
       }),
-      total: t.int({ description: 'Number of items in the whole list.', resolve: (page) => page.source.count() }),
+      total: t.int({ description: 'Number of items in the whole list.', resolve: (page) => page.total() }),
       start: t.exposeInt('start', { description: 'Offset of the first item.' }),
       limit: t.exposeInt('limit', { description: 'Page size used.' }),
     }),
@@ -59,5 +123,18 @@ export function pageOf<Name extends Model>(model: Name, description: string) {
  * are issued together.
  */
 export function paged<Row>(args: { start?: number | null; limit?: number | null }, source: ListSource<Row>): Page<Row> {
-  return { ...pageWindow(args), source };
+  return pageFrom(args, source);
+}
+
+/**
+ * A page of an id list (see `IdListSource`): at most three statements whatever the offset and the list's length (the
+ * count, the page's ids, its rows), the first and the last page in two (see `readPage`).
+ */
+export function pagedById<Row>(args: { start?: number | null; limit?: number | null }, source: IdListSource<Row>): Page<Row> {
+  return pageFrom(args, source);
+}
+
+function pageFrom<Row>(args: { start?: number | null; limit?: number | null }, source: ListSource<Row> | IdListSource<Row>): Page<Row> {
+  let total: Promise<number> | undefined;
+  return { ...pageWindow(args), source, total: () => (total ??= source.count()) };
 }

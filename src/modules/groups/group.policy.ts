@@ -43,11 +43,17 @@ registerRealmKind({
   },
 });
 
+/**
+ * Whether the viewer reads every group of their district: `readableGroupsWhere` is then the district alone, and the
+ * schools' group counts (school_group_counts) answer how many groups the viewer reads.
+ */
+export const readsEveryGroupOfDistrict = (viewer: Viewer) => viewer.user.role === 'DISTRICT_ADMIN';
+
 /** The groups of the viewer's district the viewer may read: the SQL twin of the GROUP realm's access rule. */
 export function readableGroupsWhere(viewer: Viewer): Prisma.GroupWhereInput {
   const { user } = viewer;
   const inDistrict: Prisma.GroupWhereInput = { school: { districtId: user.districtId } };
-  if (user.role === 'DISTRICT_ADMIN') return inDistrict;
+  if (readsEveryGroupOfDistrict(viewer)) return inDistrict;
   return {
     ...inDistrict,
     OR: [
