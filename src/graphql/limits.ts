@@ -216,6 +216,15 @@ function rootMutationFields(document: DocumentNode, operationName: string | unde
   return count(operation.selectionSet.selections);
 }
 
+/** The variables as a cache key; null for values JSON cannot write (a BigInt), whose cost is then computed each time. */
+function keyOfVariables(variables: Record<string, unknown>): string | null {
+  try {
+    return JSON.stringify(variables);
+  } catch {
+    return null;
+  }
+}
+
 /** Reads the request's cost computed during validation; undefined for a request that did not reach it (graphql-ws). */
 export const queryCostOf = (context: object): QueryCost | undefined => (context as { queryCost?: QueryCost }).queryCost;
 
@@ -258,8 +267,8 @@ export function useQueryLimits(limits = queryLimits): Plugin {
         if (!estimator) estimators.set(schema, (estimator = costEstimator(schema)));
         const request = (context as { params?: { variables?: Record<string, unknown>; operationName?: string } }).params;
         const operationName = request?.operationName ?? undefined;
-        const variablesKey = JSON.stringify(request?.variables ?? {});
-        const key = variablesKey.length <= maxCostKeyLength ? `${operationName ?? ''}\u0000${variablesKey}` : null;
+        const variablesKey = keyOfVariables(request?.variables ?? {});
+        const key = variablesKey !== null && variablesKey.length <= maxCostKeyLength ? `${operationName ?? ''}\u0000${variablesKey}` : null;
         let byDocument = costs.get(schema);
         if (!byDocument) costs.set(schema, (byDocument = new WeakMap()));
         const known = key === null ? undefined : byDocument.get(documentAST)?.get(key);
