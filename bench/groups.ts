@@ -20,6 +20,7 @@
  *   BENCH_SECONDS=5 BENCH_PARTS=lists npm run bench
  *   BENCH_SIZES=1000,100000,1000000 BENCH_PARTS=sizes npm run bench
  *   BENCH_CPU_PROF=/tmp/prof BENCH_PARTS=lists npm run bench   # node --cpu-prof on the server; prints its top entries
+ *   BENCH_ONLY='XML, OAuth|GraphQL' BENCH_PARTS=lists npm run bench  # only targets whose names contain one of these (and the floor)
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -31,7 +32,7 @@ import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
 import { issueAccessToken, issueApiClient } from '../src/modules/access/access.service';
 import { topLines } from './profile-top';
-import { benchDatabase, residentMiB, startFloorProcess, startServerProcess } from './support';
+import { benchDatabase, cpuMs, residentMiB, startFloorProcess, startServerProcess } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -41,6 +42,7 @@ const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number).
 const memoryRequests = Number(process.env.BENCH_MEMORY_REQUESTS ?? 50_000);
 const sizeSeconds = Number(process.env.BENCH_SIZE_SECONDS ?? Math.min(seconds, 5));
 const profileDir = process.env.BENCH_CPU_PROF;
+const only = process.env.BENCH_ONLY?.split('|');
 const port = Number(process.env.BENCH_PORT ?? 4555);
 const floorPort = port + 1;
 const origin = `http://127.0.0.1:${port}`;
@@ -90,6 +92,8 @@ interface Result {
   rps: number;
   p99: number;
   statements: number;
+  /** CPU time of the process serving the target (server or floor) per request, in ms. */
+  cpu: number;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -135,15 +139,20 @@ async function measure(target: Target, duration = seconds): Promise<Result> {
   await pause(1000);
   const before = [await database.committedTransactions(), Date.now()] as const;
   const idlePerMs = (before[0] - idleStart[0] - 1) / (before[1] - idleStart[1]);
+  const pid = target.origin === floorOrigin ? floorProcess.pid! : server.pid!;
+  const cpuBefore = await cpuMs(pid);
   const result = await load(target, { duration });
+  const cpu = (await cpuMs(pid)) - cpuBefore;
   await pause(1000);
   const after = [await database.committedTransactions(), Date.now()] as const;
   const statements = (after[0] - before[0] - 1 - idlePerMs * (after[1] - before[1])) / result.requests.total;
-  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, statements };
+  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, statements, cpu: cpu / result.requests.total };
 }
 
 /** Runs the targets `rounds` times, interleaved (on a small machine one run is at the mercy of noise), and averages. */
-async function compare(title: string, targets: Target[], duration = seconds) {
+async function compare(title: string, allTargets: Target[], duration = seconds) {
+  // The floor stays: shares are read against it.
+  const targets = allTargets.filter((target, index) => index === 0 || !only || only.some((part) => target.name.includes(part)));
   const runs: Result[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of targets.entries()) runs[index]!.push(await measure(target, duration));
@@ -154,13 +163,14 @@ async function compare(title: string, targets: Target[], duration = seconds) {
     rps: mean(targetRuns.map((r) => r.rps)),
     p99: Math.max(...targetRuns.map((r) => r.p99)),
     statements: mean(targetRuns.map((r) => r.statements)),
+    cpu: mean(targetRuns.map((r) => r.cpu)),
   }));
   const floor = results[0]!.rps;
   console.log(`\n${title}`);
-  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)}`);
+  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)} ${'CPU ms/req'.padStart(11)}`);
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)}`,
+      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)} ${r.cpu.toFixed(2).padStart(11)}`,
     );
   }
   return results;
@@ -293,7 +303,7 @@ const server = await startServerProcess({
   env: { SECRET_KEY: secretKey },
   nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
 });
-const floor = await startFloorProcess({ databaseUrl: database.url, port: floorPort, districtId: seeded.districtId, userId: seeded.userId });
+const floorProcess = await startFloorProcess({ databaseUrl: database.url, port: floorPort, districtId: seeded.districtId, userId: seeded.userId });
 try {
   await pause(2000);
   const idleMiB = await residentMiB(server.pid!);
@@ -357,8 +367,8 @@ try {
   // A process that has already exited (a crash) will not emit `exit` again.
   const ended = (child: typeof server) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
   server.kill('SIGTERM');
-  floor.kill('SIGTERM');
-  await Promise.all([ended(server), ended(floor)]);
+  floorProcess.kill('SIGTERM');
+  await Promise.all([ended(server), ended(floorProcess)]);
   await database.drop();
 }
 if (profileDir) {

@@ -62,6 +62,14 @@ export class Viewer {
   }
 
   /**
+   * Records a membership the viewer's request has just committed (a group it created): a map loaded before the commit
+   * does not hold it, and one loaded later reads it from the database.
+   */
+  joinedGroup(groupId: number, admin: boolean): void {
+    this.groupRoles = this.groupRoles?.then((roles) => roles.set(groupId, admin));
+  }
+
+  /**
    * Sets the viewer's group memberships when they were loaded together with other viewers' (a group's subscribers
    * re-checked for one event, in one statement). Only for a viewer asked about those groups alone: the map names no
    * other group.

@@ -98,7 +98,7 @@ export async function recordEvent<Data extends Prisma.InputJsonObject>(
       actorId: event.actorId,
       districtId: event.scope.districtId,
       schoolId: event.scope.schoolId,
-      ancestors: containingRealms(event.realm, event.scope),
+      ancestors: { set: containingRealms(event.realm, event.scope) },
       data: event.data ?? {},
     },
     select: { id: true },

@@ -216,6 +216,15 @@ function rootMutationFields(document: DocumentNode, operationName: string | unde
   return count(operation.selectionSet.selections);
 }
 
+/** The variables as a cache key; null for values JSON cannot write (a BigInt), whose cost is then computed each time. */
+function keyOfVariables(variables: Record<string, unknown>): string | null {
+  try {
+    return JSON.stringify(variables);
+  } catch {
+    return null;
+  }
+}
+
 /** Reads the request's cost computed during validation; undefined for a request that did not reach it (graphql-ws). */
 export const queryCostOf = (context: object): QueryCost | undefined => (context as { queryCost?: QueryCost }).queryCost;
 
@@ -226,6 +235,14 @@ export const queryCostOf = (context: object): QueryCost | undefined => (context 
  */
 export function useQueryLimits(limits = queryLimits): Plugin {
   const estimators = new WeakMap<GraphQLSchema, ComplexityEstimator>();
+  // The cost is a function of the document, the operation and the variables: the same request costs the same, so it is
+  // computed once per document and variables (a /v1 route runs one document with a few distinct pages; yoga hands the
+  // same parsed document for the same text). Keyed by the variables' JSON, for small variables only.
+  const costs = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, QueryCost>>>();
+  const costsPerDocument = 256;
+  const maxCostKeyLength = 1024;
+  // Each rule makes its visitor per validation, so one set serves every request.
+  const rules = armorRules(limits);
   return {
     // Checked on the request's parameters, so that the refusal is a 400 even for `Accept: application/json`, for which
     // yoga answers parse errors with 200 as the GraphQL-over-HTTP specification asks.
@@ -240,7 +257,7 @@ export function useQueryLimits(limits = queryLimits): Plugin {
       });
     },
     onValidate({ addValidationRule, params, context }) {
-      for (const rule of armorRules(limits)) addValidationRule(rule);
+      for (const rule of rules) addValidationRule(rule);
       // The cost depends on the variables, so its refusal is thrown rather than added to the validation result, which
       // yoga caches per document.
       return ({ valid, extendContext }) => {
@@ -250,6 +267,15 @@ export function useQueryLimits(limits = queryLimits): Plugin {
         if (!estimator) estimators.set(schema, (estimator = costEstimator(schema)));
         const request = (context as { params?: { variables?: Record<string, unknown>; operationName?: string } }).params;
         const operationName = request?.operationName ?? undefined;
+        const variablesKey = keyOfVariables(request?.variables ?? {});
+        const key = variablesKey !== null && variablesKey.length <= maxCostKeyLength ? `${operationName ?? ''}\u0000${variablesKey}` : null;
+        let byDocument = costs.get(schema);
+        if (!byDocument) costs.set(schema, (byDocument = new WeakMap()));
+        const known = key === null ? undefined : byDocument.get(documentAST)?.get(key);
+        if (known) {
+          extendContext({ queryCost: known } as Record<string, unknown>);
+          return;
+        }
         let cost: number;
         try {
           cost = getComplexity({ schema, query: documentAST, variables: request?.variables ?? {}, operationName, estimators: [estimator] });
@@ -265,6 +291,13 @@ export function useQueryLimits(limits = queryLimits): Plugin {
           );
         }
         const queryCost: QueryCost = { cost, mutations: rootMutationFields(documentAST, operationName) };
+        if (key !== null) {
+          let byVariables = byDocument.get(documentAST);
+          if (!byVariables) byDocument.set(documentAST, (byVariables = new Map()));
+          // A document asked with ever new variables (a client paging through) starts over rather than growing.
+          if (byVariables.size >= costsPerDocument) byVariables.clear();
+          byVariables.set(key, queryCost);
+        }
         extendContext({ queryCost } as Record<string, unknown>);
       };
     },

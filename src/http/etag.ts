@@ -18,7 +18,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
  */
 export function useEntityTags(graphqlEndpoint: string): Plugin {
   return {
-    async onResponse({ request, response, setResponse }) {
+    async onResponse({ request, response, setResponse, fetchAPI }) {
       if (request.method !== 'GET' || response.status !== 200 || response.headers.has('etag')) return;
       const { pathname } = new URL(request.url);
       if (pathname !== graphqlEndpoint && pathname !== '/v1' && !pathname.startsWith('/v1/')) return;
@@ -32,9 +32,10 @@ export function useEntityTags(graphqlEndpoint: string): Plugin {
       if (matches(request.headers.get('if-none-match'), etag)) {
         headers.delete('content-length');
         headers.delete('content-type');
-        return setResponse(new Response(null, { status: 304, headers }));
+        return setResponse(new fetchAPI.Response(null, { status: 304, headers }));
       }
-      setResponse(new Response(body, { status: 200, statusText: response.statusText, headers }));
+      // The adapter's own Response, which it writes out as it is (Node's global one would be read back as a stream).
+      setResponse(new fetchAPI.Response(body, { status: 200, statusText: response.statusText, headers }));
     },
   };
 }

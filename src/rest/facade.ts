@@ -119,16 +119,22 @@ async function decodeBody(request: Request, route: RestRoute, limit: number): Pr
   return parsed as Record<string, unknown>;
 }
 
-function render(outcome: RestOutcome, format: WireFormat): Response {
-  const headers = new Headers(outcome.headers);
-  if (!outcome.body) return new Response(null, { status: outcome.status, headers });
-  headers.set('content-type', contentTypes[format]);
+/**
+ * The Response class answers are made of: the server adapter's own (yoga's `fetchAPI`), whose string bodies it writes
+ * to the socket as they are, where Node's global Response would be read back through a stream.
+ */
+type ResponseClass = typeof Response;
+
+function render(outcome: RestOutcome, format: WireFormat, Response: ResponseClass): Response {
+  if (!outcome.body) return new Response(null, { status: outcome.status, headers: outcome.headers });
+  const headers = { ...outcome.headers, 'content-type': contentTypes[format] };
   const text = format === 'xml' ? renderXml(outcome.body) : JSON.stringify(outcome.body);
   return new Response(text, { status: outcome.status, headers });
 }
 
 /** Maps any failure to a status and a short message; unexpected ones are logged with the request id and hidden. */
-function failure(error: unknown, route: RestRoute | null, requestId: string, logger: Logger): RestError {
+function failure(error: unknown, route: RestRoute | null, request: Request, logger: Logger): RestError {
+  const requestId = requestIdOf(request);
   if (error instanceof RestError) return error;
   if (error instanceof MissingObjectError || error instanceof StoredFileMissingError) return new RestError(404, 'Not found');
   if (error instanceof RangeNotSatisfiableError) return new RestError(416, error.message, { 'content-range': `bytes */${error.size}` });
@@ -156,11 +162,13 @@ function failure(error: unknown, route: RestRoute | null, requestId: string, log
   }
   // A masked execution error was logged with its cause and request id by the app's error handler already.
   const masked = error instanceof GraphQLError && error.extensions?.unexpected === true;
-  if (!masked) logger.error({ err: error, requestId }, 'REST request failed');
+  // A client that hung up aborts its request's execution: no fault of the server's, and nobody reads the answer.
+  if (request.signal.aborted) logger.debug({ err: error, requestId }, 'REST request ended: the client went away');
+  else if (!masked) logger.error({ err: error, requestId }, 'REST request failed');
   return new RestError(500, `Internal server error (request id ${requestId})`);
 }
 
-function renderFailure(error: RestError, format: WireFormat): Response {
+function renderFailure(error: RestError, format: WireFormat, Response: ResponseClass): Response {
   // Authentication failures answer in plain text, as the platform's OAuth layer does; clients only read the status.
   if (error.status === 401) {
     return new Response(error.message, {
@@ -170,7 +178,7 @@ function renderFailure(error: RestError, format: WireFormat): Response {
   }
   const body: Record<string, unknown> = { error: error.message };
   if (error.issues.length) body.issues = error.issues;
-  return render({ status: error.status, body, headers: error.headers }, format);
+  return render({ status: error.status, body, headers: error.headers }, format, Response);
 }
 
 const isRestPath = (url: URL) => url.pathname === '/v1' || url.pathname.startsWith('/v1/');
@@ -184,6 +192,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
   // Plugins such as logging read the operation's text; printing each document once keeps that off the request path.
   const documentTexts = new Map(options.routes.map((route) => [route, print(route.document)]));
   let getEnveloped: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>['getEnveloped'];
+  let Response: ResponseClass = globalThis.Response;
 
   async function handle(request: Request, url: URL, serverContext: Record<string, unknown>): Promise<Response> {
     const format = responseFormat(request.headers.get('accept'));
@@ -240,9 +249,9 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
       if (result.errors?.length) throw result.errors[0];
       const outcome = route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
-      return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format);
+      return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format, Response);
     } catch (error) {
-      return renderFailure(failure(error, route, requestIdOf(request), options.logger), format);
+      return renderFailure(failure(error, route, request, options.logger), format, Response);
     } finally {
       // Raw bytes the operation did not read (refused before or while storing them) are drained, not cut off, so the
       // client reads the answer rather than a reset connection.
@@ -253,6 +262,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
   return {
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped as typeof getEnveloped;
+      Response = yoga.fetchAPI.Response;
     },
     async onRequest({ request, url, endResponse, serverContext }) {
       if (!isRestPath(url)) return;

@@ -155,6 +155,10 @@ describe('the cost model', () => {
     expect((await graphql(membersOfGroups('$limit'), { limit: 40 })).status).toBe(400);
     // The same document with a smaller page passes: the cost is not cached with the document's validation.
     expect((await graphql(membersOfGroups('$limit'), { limit: 20 })).status).toBe(200);
+    // Costs are remembered per document and variables: each page size keeps its own answer, asked again in any order.
+    expect((await graphql(membersOfGroups('$limit'), { limit: 40 })).status).toBe(400);
+    expect((await graphql(membersOfGroups('$limit'), { limit: 20 })).status).toBe(200);
+    expect((await graphql(membersOfGroups('$limit'), { limit: 40 })).status).toBe(400);
     const byDefault = await graphql('{ groups { items { members { user { school { id } } } } } }');
     expect(byDefault.errors).toBeUndefined();
     expect(byDefault.status).toBe(200);

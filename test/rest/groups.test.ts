@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/database';
 import type { PrivacyLevel } from '../../src/generated/prisma/enums';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
@@ -169,6 +169,23 @@ describe('POST /groups', () => {
       b: createGroup(input: {title: "B"}) { ... on Group { id accessCode } } }`);
     const stored = await db().group.findMany({ where: { id: { in: [both.data.a.id, both.data.b.id].map(Number) } }, orderBy: { id: 'asc' } });
     expect([both.data.a, both.data.b]).toEqual(stored.map((g) => ({ id: String(g.id), accessCode: g.accessCode })));
+  });
+
+  it('reads no membership of an administrator who creates a group, and shows them the access code', async () => {
+    // An administrator who created thousands of groups would otherwise read every membership on each create; the access
+    // rule answers a school's administrators without them.
+    const findMany = vi.spyOn(db().groupMembership, 'findMany');
+    try {
+      const created = await as.schoolAdmin.post('/groups', { title: 'Counted' });
+      expect(created.status).toBe(201);
+      expect(created.json.access_code).toMatch(codePattern);
+      expect(findMany).not.toHaveBeenCalled();
+      // A teacher's memberships are read before the write (nothing may fail after the commit) and show the new group.
+      expect((await as.teacher.post('/groups', { title: 'Counted too' })).json.access_code).toMatch(codePattern);
+      expect(findMany).toHaveBeenCalledTimes(1);
+    } finally {
+      findMany.mockRestore();
+    }
   });
 });
 
