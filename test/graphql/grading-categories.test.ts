@@ -26,7 +26,7 @@ const update = `mutation($id: ID!, $input: UpdateGradingCategoryInput!, $section
 }`;
 const remove = `mutation($id: ID!, $sectionId: ID) { deleteGradingCategory(id: $id, sectionId: $sectionId) { __typename ... on Deleted { id } ... on Error { message } } }`;
 const list = `query($sectionId: ID!, $start: Int, $limit: Int) {
-  gradingCategories(sectionId: $sectionId, start: $start, limit: $limit) { total start limit items { id title delta } }
+  gradingCategories(sectionId: $sectionId, start: $start, limit: $limit) { total start limit items { id: databaseId title delta } }
 }`;
 const one = `query($sectionId: ID!, $id: ID!) { gradingCategory(sectionId: $sectionId, id: $id) { ${fields} } }`;
 

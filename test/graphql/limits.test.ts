@@ -114,7 +114,7 @@ describe('validation limits', () => {
   });
 
   it('refuses more directives than the limit', async () => {
-    const response = await graphql(`{ viewer { id ${'@include(if: true) '.repeat(queryLimits.directives + 1)} } }`);
+    const response = await graphql(`{ viewer { id: databaseId ${'@include(if: true) '.repeat(queryLimits.directives + 1)} } }`);
     expect(response.status).toBe(400);
     expect(response.errors?.[0]?.extensions?.code).toBe('TOO_MANY_DIRECTIVES');
   });
@@ -155,7 +155,7 @@ describe('the cost model', () => {
     expect((await graphql(membersOfGroups('$limit'), { limit: 40 })).status).toBe(400);
     // The same document with a smaller page passes: the cost is not cached with the document's validation.
     expect((await graphql(membersOfGroups('$limit'), { limit: 20 })).status).toBe(200);
-    const byDefault = await graphql('{ groups { items { members { user { school { id } } } } } }');
+    const byDefault = await graphql('{ groups { items { members { user { school { id: databaseId } } } } } }');
     expect(byDefault.errors).toBeUndefined();
     expect(byDefault.status).toBe(200);
   });

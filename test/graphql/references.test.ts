@@ -93,12 +93,12 @@ describe('references as objects', () => {
   it('show no author the viewer may not look up as a user', async () => {
     const post = (await createBlogPosts({ type: 'SCHOOL', id: world.school.id }, 1, { authorId: world.outsider.id }))[0]!;
     const result = await graphql(
-      `query($school: ID!, $post: ID!) { blogPost(realm: { type: SCHOOL, id: $school }, id: $post) { authorId author { id } } }`,
+      `query($school: ID!, $post: ID!) { blogPost(realm: { type: SCHOOL, id: $school }, id: $post) { authorId author { id: databaseId } } }`,
       { school: realms.school, post: String(post.id) },
     );
     expect(result.errors).toBeUndefined();
     expect(result.data.blogPost).toEqual({ authorId: String(world.outsider.id), author: null });
-    const lookup = await graphql(`query($id: ID!) { user(id: $id) { id } }`, { id: String(world.outsider.id) });
+    const lookup = await graphql(`query($id: ID!) { user(id: $id) { id: databaseId } }`, { id: String(world.outsider.id) });
     expect(lookup.data?.user ?? null).toBeNull();
   });
 });

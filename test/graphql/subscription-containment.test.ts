@@ -112,7 +112,7 @@ const viewerEvents = /* GraphQL */ `subscription ($after: String) { viewerEvents
 
 async function createGroupAs(client: GraphQLClient, title: string, privacyLevel: string, schoolId = world.school.id): Promise<string> {
   const response = await client(
-    `mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id } } }`,
+    `mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }`,
     { input: { title, privacyLevel, schoolId: String(schoolId) } },
   );
   expect(response.data?.createGroup.__typename).toBe('Group');
@@ -121,7 +121,7 @@ async function createGroupAs(client: GraphQLClient, title: string, privacyLevel:
 
 async function postInGroup(groupId: number, title: string): Promise<string> {
   const response = await teacher(
-    `mutation ($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { __typename ... on BlogPost { id } } }`,
+    `mutation ($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { __typename ... on BlogPost { id: databaseId } } }`,
     { realm: { type: 'GROUP', id: String(groupId) }, input: { title, body: 'Body' } },
   );
   expect(response.data?.createBlogPost.__typename).toBe('BlogPost');
@@ -157,7 +157,7 @@ describe('containment: an event reaches every realm that contains its object', (
   it('a building reaches its school\'s subscribers, as a School', async () => {
     const school = await subscribe('student', realmEvents('SCHOOL'), { id: String(world.school.id) });
     const response = await schoolAdmin(
-      `mutation ($schoolId: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $schoolId, input: $input) { __typename ... on School { id } } }`,
+      `mutation ($schoolId: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $schoolId, input: $input) { __typename ... on School { id: databaseId } } }`,
       { schoolId: String(world.school.id), input: { title: 'North building' } },
     );
     expect(response.data?.createBuilding.__typename).toBe('School');

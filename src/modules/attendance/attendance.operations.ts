@@ -3,7 +3,8 @@ import { NotFoundError } from '../../core/errors';
 import { resultMutation } from '../../graphql/operations';
 import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { listAttendance, setAttendance } from './attendance.service';
+import { listAttendance, setAttendance, visibleAttendanceRecords } from './attendance.service';
+import { registerNodeVisibility } from '../../graphql/nodes';
 import { AttendancePageType, AttendanceStatusEnum, AttendanceUpdateType } from './attendance.type';
 
 builder.queryField('attendance', (t) =>
@@ -22,7 +23,7 @@ builder.queryField('attendance', (t) =>
       ...pageArgs,
     },
     resolve: (_root, args, { viewer }) =>
-      listAttendance(viewer, parseId(args.sectionId, 'sectionId'), { ...args, enrollmentId: args.enrollmentId === null || args.enrollmentId === undefined ? null : String(args.enrollmentId) }),
+      listAttendance(viewer, parseId(args.sectionId, 'Section', 'sectionId'), { ...args, enrollmentId: args.enrollmentId === null || args.enrollmentId === undefined ? null : String(parseId(args.enrollmentId, 'Enrollment', 'enrollmentId')) }),
   }),
 );
 
@@ -43,5 +44,7 @@ resultMutation('setAttendance', {
     'its enrollment and day; an item that cannot be written fails alone with its code, the others are written.',
   errors: [NotFoundError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), records: arg({ type: [AttendanceInput], required: true, description: 'One record per enrollment and day; each succeeds or fails alone.' }) }),
-  resolve: (viewer, args) => setAttendance(viewer, parseId(args.sectionId, 'sectionId'), args.records),
+  resolve: (viewer, args) => setAttendance(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.records),
 });
+
+registerNodeVisibility('AttendanceRecord', visibleAttendanceRecords);

@@ -4,6 +4,9 @@ import { parseId } from '../../graphql/realm';
 import { createdAfterArgument } from '../districts/district.type';
 import { pendingFriendRequests } from './friend.service';
 import { FriendRequestPage } from './friend.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import { friendRequestPolicy } from './friend.policy';
+import { can } from '../../auth/policy';
 
 builder.queryFields((t) => ({
   friendRequests: t.withAuth({ authenticated: true }).field({
@@ -17,6 +20,9 @@ builder.queryFields((t) => ({
       createdAfter: t.arg.string(createdAfterArgument),
       ...pageArgs,
     },
-    resolve: (_root, args, { viewer }) => pendingFriendRequests(viewer, parseId(args.userId, 'userId'), args.createdAfter, args),
+    resolve: (_root, args, { viewer }) => pendingFriendRequests(viewer, parseId(args.userId, 'User', 'userId'), args.createdAfter, args),
   }),
 }));
+
+// As the list of what is addressed to a user: whoever may read that user's list.
+registerNodeVisibility('FriendRequest', visibleThrough('FriendRequest', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, (viewer, userId) => can(viewer, friendRequestPolicy, 'read', userId)));

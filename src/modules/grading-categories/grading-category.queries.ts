@@ -6,6 +6,7 @@ import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import { listCategories, readsCategories } from './grading-category.service';
 import { GradingCategoryPage } from './grading-category.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 builder.queryFields((t) => ({
   gradingCategories: t.withAuth({ authenticated: true }).field({
@@ -15,7 +16,7 @@ builder.queryFields((t) => ({
       'The grading categories of a section, ordered by `delta` then id, for everyone who reads its gradebook; null when ' +
       'the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
-    resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'sectionId'), args),
+    resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args),
   }),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
     type: 'GradingCategory',
@@ -25,11 +26,14 @@ builder.queryFields((t) => ({
       'FORBIDDEN when the viewer knows the section but not its gradebook.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), id: t.arg.id({ required: true, description: 'Grading category id.' }) },
     resolve: (query, _root, args, { viewer }) => {
-      const sectionId = parseId(args.sectionId, 'sectionId');
-      const id = parseId(args.id);
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
+      const id = parseId(args.id, 'GradingCategory');
       return findIfVisible(query, readsCategories(viewer, sectionId), (selection) =>
         isStorableId(id) ? db().gradingCategory.findFirst({ ...selection, where: { id, sectionId } }) : Promise.resolve(null),
       );
     },
   }),
 }));
+
+// As `gradingCategory(sectionId, id)`: whoever reads the categories of the category's section.
+registerNodeVisibility('GradingCategory', visibleThrough('GradingCategory', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, readsCategories));

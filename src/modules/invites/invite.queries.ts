@@ -4,6 +4,9 @@ import { parseId } from '../../graphql/realm';
 import { createdAfterArgument } from '../districts/district.type';
 import { pendingInvites } from './invite.service';
 import { InvitePage, InviteRealmEnum } from './invite.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import { invitePolicy } from './invite.policy';
+import { can } from '../../auth/policy';
 
 builder.queryFields((t) => ({
   invites: t.withAuth({ authenticated: true }).field({
@@ -18,6 +21,9 @@ builder.queryFields((t) => ({
       createdAfter: t.arg.string(createdAfterArgument),
       ...pageArgs,
     },
-    resolve: (_root, args, { viewer }) => pendingInvites(viewer, parseId(args.userId, 'userId'), args.realm, args.createdAfter, args),
+    resolve: (_root, args, { viewer }) => pendingInvites(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter, args),
   }),
 }));
+
+// As the list of what is addressed to a user: whoever may read that user's list.
+registerNodeVisibility('Invite', visibleThrough('Invite', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, (viewer, userId) => can(viewer, invitePolicy, 'read', userId)));

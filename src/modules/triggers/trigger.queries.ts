@@ -3,6 +3,8 @@ import { pageArgs } from '../../graphql/paging';
 import { triggerCatalogue } from '../../events/triggers';
 import { listSubscriptions, listTargets } from './trigger.service';
 import { TriggerSubscriptionPage, TriggerTargetPage, TriggerType } from './trigger.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import type { Viewer } from '../../auth/viewer';
 
 builder.queryFields((t) => ({
   triggers: t.withAuth({ authenticated: true }).field({
@@ -23,3 +25,11 @@ builder.queryFields((t) => ({
     resolve: (_root, args, { viewer }) => listSubscriptions(viewer, args),
   }),
 }));
+
+// As `triggerTargets` and `triggerSubscriptions`: the trigger administrators of the school the target belongs to.
+const administersTriggersOf = async (viewer: Viewer, schoolId: number) => viewer.user.triggerAdmin && viewer.user.schoolId === schoolId;
+registerNodeVisibility('TriggerTarget', visibleThrough('TriggerTarget', { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId }, administersTriggersOf));
+registerNodeVisibility(
+  'TriggerSubscription',
+  visibleThrough('TriggerSubscription', { select: { target: { select: { schoolId: true } } }, of: (row: { id: number; target: { schoolId: number } }) => row.target.schoolId }, administersTriggersOf),
+);

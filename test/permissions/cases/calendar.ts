@@ -44,11 +44,11 @@ export default permissionCases<Tables>(
     { route: 'DELETE /[realm]/events/{id}', name: 'a section\'s', expect: 'h h f o f o o',
       request: async (f) => ({ realm: sectionRealm(f), params: { id: (await freshEvent(f)).id } }) },
 
-    { graphql: 'query($realm: RealmInput!, $id: ID!) { calendarEvent(realm: $realm, id: $id) { id } }', name: 'a section\'s',
+    { graphql: 'query($realm: RealmInput!, $id: ID!) { calendarEvent(realm: $realm, id: $id) { id: databaseId } }', name: 'a section\'s',
       expect: 'h h o o f o o', variables: (f) => ({ ...graphqlRealm(f), id: id(f.event) }) },
     { graphql: 'query($realm: RealmInput!) { calendarEvents(realm: $realm) { total } }', name: 'a section\'s',
       expect: 'h h o o f o o', variables: graphqlRealm },
-    { graphql: '{ calendar(from: "2026-08-01T00:00:00Z", to: "2026-10-01T00:00:00Z") { items { id } } }',
+    { graphql: '{ calendar(from: "2026-08-01T00:00:00Z", to: "2026-10-01T00:00:00Z") { items { id: databaseId } } }',
       name: 'a section\'s event, in its users\' calendars', expect: 'h h o o h h h', finds: (answer, f) => hasId(answer.items, f.event) },
     { graphql: `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) { createCalendarEvent(realm: $realm, input: $input) { ${outcome} } }`,
       name: 'in a section', expect: 'h h f o f o o', variables: (f) => ({ ...graphqlRealm(f), input: newEvent }) },
@@ -57,7 +57,7 @@ export default permissionCases<Tables>(
     { graphql: `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { ${outcome} } }`,
       name: 'a section\'s', expect: 'h h f o f o o', variables: async (f) => ({ ...graphqlRealm(f), id: id(await freshEvent(f)) }) },
 
-    { graphql: '{ calendarFeeds { id } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
+    { graphql: '{ calendarFeeds { id: databaseId } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
     { graphql: `mutation { createCalendarFeed { __typename } }`, name: 'of the viewer\'s calendar', expect: 'o o o o o o o' },
     { graphql: `mutation($id: ID!) { deleteCalendarFeed(id: $id) { ${outcome} } }`, name: 'a student\'s', expect: 'h h o h h h h',
       variables: async (f) => ({ id: id(await db().calendarFeed.create({ data: { userId: f.student.id, tokenHash: unique('feed') } })) }) },

@@ -57,7 +57,7 @@ export default permissionCases<Gradebook>(
 
     { graphql: 'query($sectionId: ID!) { assignments(sectionId: $sectionId) { total } }', name: 'the section\'s items',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }) },
-    { graphql: 'query($sectionId: ID!, $id: ID!) { assignment(sectionId: $sectionId, id: $id) { id } }', name: 'an item of the section',
+    { graphql: 'query($sectionId: ID!, $id: ID!) { assignment(sectionId: $sectionId, id: $id) { id: databaseId } }', name: 'an item of the section',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section), id: id(f.assignment) }) },
     { graphql: 'query($sectionId: ID!) { sectionGrades(sectionId: $sectionId) { total } }', name: 'the section\'s grades',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }) },
@@ -73,9 +73,9 @@ export default permissionCases<Gradebook>(
     { graphql: `mutation($id: ID!) { deleteAssignment(id: $id) { ${outcome} } }`, name: 'a fresh item of the section',
       expect: 'h h f o f o o', variables: async (f) => ({ id: id(await freshAssignment(f)) }) },
 
-    { graphql: 'query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id } }', name: 'the school\'s periods',
+    { graphql: 'query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id: databaseId } }', name: 'the school\'s periods',
       expect: 'h o o o o o o', variables: (f) => ({ schoolId: id(f.school) }) },
-    { graphql: 'query($schoolId: ID!) { gradingScales(schoolId: $schoolId) { id } }', name: 'the school\'s scales',
+    { graphql: 'query($schoolId: ID!) { gradingScales(schoolId: $schoolId) { id: databaseId } }', name: 'the school\'s scales',
       expect: 'h o o o o o o', variables: (f) => ({ schoolId: id(f.school) }) },
     { graphql: `mutation($schoolId: ID!) { createGradingPeriod(schoolId: $schoolId, input: { title: "Spring", startsOn: "2027-01-05", endsOn: "2027-05-30" }) { ${outcome} } }`,
       name: 'a period of the school', expect: 'h f f f f o o', variables: (f) => ({ schoolId: id(f.school) }) },

@@ -42,9 +42,9 @@ export default permissionCases(
 
     { graphql: '{ triggers { name } }', name: 'the catalogue, to everyone', expect: 'o o o o o o o',
       finds: (answer) => answer.some((trigger: { name: string }) => trigger.name === 'group') },
-    { graphql: '{ triggerTargets(limit: 200) { items { id } } }', name: 'the school\'s targets', expect: 'h f f f f f o',
+    { graphql: '{ triggerTargets(limit: 200) { items { id: databaseId } } }', name: 'the school\'s targets', expect: 'h f f f f f o',
       finds: (answer, f) => hasId(answer.items, f.target) },
-    { graphql: '{ triggerSubscriptions(limit: 200) { items { target { id } } } }', name: 'the school\'s subscriptions', expect: 'h f f f f f o',
+    { graphql: '{ triggerSubscriptions(limit: 200) { items { target { id: databaseId } } } }', name: 'the school\'s subscriptions', expect: 'h f f f f f o',
       finds: (answer, f) => answer.items.some((item: { target: { id: string } }) => item.target.id === id(f.target)) },
     { graphql: `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ${outcome} } }`,
       name: 'trigger administrators', expect: 'o f f f f f o', variables: () => ({ input: { url: 'https://receiver.test/new' } }) },
