@@ -8,7 +8,7 @@ const server = useTestServer();
 
 type Page = { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number };
 
-const pageSelection = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } }';
+const pageSelection = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id: databaseId } }';
 const ids = (page: Page) => page.edges.map((edge) => edge.node.id);
 
 describe('connections beside the offset lists', () => {

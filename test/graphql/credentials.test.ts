@@ -122,7 +122,7 @@ describe('apiClients and deleteApiClient', () => {
       consumerKey: issued.consumerKey, user: { id: id(world.parent) }, createdAt: rows[index]!.createdAt.toISOString() })));
     expect(JSON.stringify(listed)).not.toContain(first.consumerSecret);
     const type = await gql.parent('{ __type(name: "ApiClient") { fields { name } } }');
-    expect(type.data.__type.fields.map((field: { name: string }) => field.name).sort()).toEqual(['consumerKey', 'createdAt', 'id', 'name', 'user']);
+    expect(type.data.__type.fields.map((field: { name: string }) => field.name).sort()).toEqual(['consumerKey', 'createdAt', 'databaseId', 'id', 'name', 'user']);
   });
 
   it('revokes a client: its signed requests then answer 401', async () => {

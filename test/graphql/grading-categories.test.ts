@@ -14,7 +14,7 @@ let otherTeacher: { id: number };
 let scale: { id: number };
 let foreignScale: { id: number };
 
-const fields = 'id title calculation defaultMaxPoints defaultGradingScale { id title } dropLowest weight delta section { id }';
+const fields = 'id: databaseId title calculation defaultMaxPoints defaultGradingScale { id: databaseId title } dropLowest weight delta section { id: databaseId }';
 const results = `__typename ... on GradingCategoryResults { results { code message issues { field message } category { ${fields} } } }
   ... on Error { message }`;
 const create = `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) { createGradingCategories(sectionId: $sectionId, items: $items) { ${results} } }`;

@@ -8,14 +8,14 @@ const server = useTestServer();
 const realmSelection = /* GraphQL */ `
   realm {
     __typename
-    ... on District { id title }
-    ... on School { id title district { title } }
-    ... on User { id nameDisplay }
-    ... on Section { id title course { title } }
-    ... on Group { id title school { title } }
+    ... on District { id: databaseId title }
+    ... on School { id: databaseId title district { title } }
+    ... on User { id: databaseId nameDisplay }
+    ... on Section { id: databaseId title course { title } }
+    ... on Group { id: databaseId title school { title } }
   }
 `;
-const postSelection = `items { id authorId realmType realmId author { id nameDisplay school { title } } ${realmSelection} }`;
+const postSelection = `items { id: databaseId authorId realmType realmId author { id: databaseId nameDisplay school { title } } ${realmSelection} }`;
 
 /** A page of posts of every kind of realm, each post with its author and its realm. */
 const query = /* GraphQL */ `

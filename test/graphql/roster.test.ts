@@ -25,7 +25,7 @@ beforeAll(async () => {
 // Nested in `... on Error`, so that it fits every result union, whichever errors it lists.
 const errorFields = `... on Error { message ... on ValidationError { issues { field message } }
   ... on NotFoundError { objectType objectId } ... on ConflictError { field } }`;
-const userFields = 'id username schoolUid nameFirst nameLast email role triggerAdmin school { id } building { id }';
+const userFields = 'id: databaseId username schoolUid nameFirst nameLast email role triggerAdmin school { id: databaseId } building { id: databaseId }';
 const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on User { ${userFields} } ${errorFields} } }`;
 const createSectionDoc = `mutation($input: CreateSectionInput!) { createSection(input: $input) { __typename
   ... on Section { id: databaseId title sectionCode course { id: databaseId title courseCode school { id: databaseId } } } ${errorFields} } }`;

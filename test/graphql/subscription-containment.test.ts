@@ -1,3 +1,4 @@
+import { encodeGlobalId } from '../../src/core/global-id';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -140,7 +141,7 @@ describe('containment: an event reaches every realm that contains its object', (
       realmType: 'GROUP',
       realmId: groupId,
       objectId: groupId,
-      object: { __typename: 'Group', id: groupId, title: 'Chess club', privacyLevel: 'SCHOOL' },
+      object: { __typename: 'Group', id: encodeGlobalId('Group', groupId), title: 'Chess club', privacyLevel: 'SCHOOL' },
     };
     expect(await school.next()).toMatchObject(expected);
     const heardByDistrict = await district.next();
@@ -166,7 +167,7 @@ describe('containment: an event reaches every realm that contains its object', (
       type: 'building.create',
       realmType: 'SCHOOL',
       realmId: buildingId,
-      object: { __typename: 'School', id: buildingId, title: 'North building' },
+      object: { __typename: 'School', id: encodeGlobalId('School', buildingId), title: 'North building' },
     });
     await school.close();
   });
@@ -183,7 +184,7 @@ describe('containment: an event reaches every realm that contains its object', (
       type: 'blog_post.create',
       realmType: 'GROUP',
       realmId: String(studentGroupId),
-      object: { __typename: 'BlogPost', id: postId, title: 'Hello members' },
+      object: { __typename: 'BlogPost', id: encodeGlobalId('BlogPost', postId), title: 'Hello members' },
     });
     await school.close();
   });
@@ -199,7 +200,7 @@ describe('viewerEvents', () => {
     expect(await dashboard.next()).toMatchObject({
       type: 'blog_post.create',
       realmId: String(studentGroupId),
-      object: { __typename: 'BlogPost', id: postId },
+      object: { __typename: 'BlogPost', id: encodeGlobalId('BlogPost', postId) },
     });
     const everyone = await createGroupAs(teacher, 'Everyone welcome', 'EVERYONE');
     expect(await dashboard.next()).toMatchObject({ type: 'group.create', objectId: everyone, object: { title: 'Everyone welcome' } });
@@ -213,9 +214,9 @@ describe('viewerEvents', () => {
     const missed = await postInGroup(studentGroupId, 'While away');
     const dashboard = await subscribe('student', viewerEvents, { after: start });
     const caughtUp = await dashboard.next();
-    expect(caughtUp).toMatchObject({ type: 'blog_post.create', object: { id: missed, title: 'While away' } });
+    expect(caughtUp).toMatchObject({ type: 'blog_post.create', object: { id: encodeGlobalId('BlogPost', missed), title: 'While away' } });
     const live = await postInGroup(studentGroupId, 'Back again');
-    expect(await dashboard.next()).toMatchObject({ type: 'blog_post.create', object: { id: live } });
+    expect(await dashboard.next()).toMatchObject({ type: 'blog_post.create', object: { id: encodeGlobalId('BlogPost', live) } });
     await dashboard.close();
   });
 });

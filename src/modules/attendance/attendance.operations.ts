@@ -3,9 +3,17 @@ import { NotFoundError } from '../../core/errors';
 import { resultMutation } from '../../graphql/operations';
 import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
+import { decodeGlobalId } from '../../core/global-id';
 import { listAttendance, setAttendance, visibleAttendanceRecords } from './attendance.service';
 import { registerNodeVisibility } from '../../graphql/nodes';
 import { AttendancePageType, AttendanceStatusEnum, AttendanceUpdateType } from './attendance.type';
+
+/**
+ * The enrollment filter as the service reads it (digits): a global id becomes its database id; other text goes on as
+ * given, for the service to refuse as a ValidationError naming the filter (what /v1 answers for `enrollment_id=x`).
+ */
+const enrollmentIdText = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? null : decodeGlobalId(String(value)) ? String(parseId(value, 'Enrollment', 'enrollmentId')) : String(value);
 
 builder.queryField('attendance', (t) =>
   t.withAuth({ authenticated: true }).field({
@@ -23,7 +31,7 @@ builder.queryField('attendance', (t) =>
       ...pageArgs,
     },
     resolve: (_root, args, { viewer }) =>
-      listAttendance(viewer, parseId(args.sectionId, 'Section', 'sectionId'), { ...args, enrollmentId: args.enrollmentId === null || args.enrollmentId === undefined ? null : String(parseId(args.enrollmentId, 'Enrollment', 'enrollmentId')) }),
+      listAttendance(viewer, parseId(args.sectionId, 'Section', 'sectionId'), { ...args, enrollmentId: enrollmentIdText(args.enrollmentId) }),
   }),
 );
 
