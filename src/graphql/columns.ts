@@ -34,7 +34,7 @@ export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name,
       // A reference by id is a foreign key: the database id, as /v1 has it. Front ends select the object instead.
       if (column.type === 'Int' && name.endsWith('Id')) {
         const object = `\`${name.slice(0, -2)}\``;
-        const description = `${column.documentation} A database id (as /v1 uses); select ${object} where there is one for the object and its global id.`;
+        const description = `${column.documentation} A database id, as /v1 has it; ${object}, where the type has it, is the object with its global id.`;
         return [name, t.exposeID(key, { ...options, description })];
       }
       switch (column.type) {
