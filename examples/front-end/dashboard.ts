@@ -2,6 +2,7 @@
  * A school dashboard's data layer, written as a front end would write it: urql for queries, graphql-ws for live
  * events, a bearer token for both. It lists every group the viewer can see (cursor pagination), then follows
  * `viewerEvents`, whose payload carries the changed object, and resumes after the last cursor it saw when it reconnects.
+ * Every `id` it reads is a global id, which `nodes(ids)` refetches whatever the type (a cache refresh).
  * test/examples/front-end.test.ts runs it against a real server.
  *
  *   LECTERN_URL=http://localhost:4000 LECTERN_TOKEN=<token> npx tsx examples/front-end/dashboard.ts
@@ -67,6 +68,18 @@ const events = gql`
   }
 `;
 
+const refetchNodes = gql`
+  query Refetch($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      __typename
+      id
+      ... on Group { title }
+      ... on BlogPost { title }
+      ... on School { title }
+    }
+  }
+`;
+
 /** One client for both transports: queries over HTTP, subscriptions over graphql-ws, one credential. */
 export function connect({ url, token }: DashboardOptions) {
   const authorization = `Bearer ${token}`;
@@ -104,6 +117,16 @@ export async function allGroups(client: Client, pageSize = 50): Promise<{ total:
     if (!page.pageInfo.hasNextPage) return { total: page.totalCount, groups };
     after = page.pageInfo.endCursor;
   }
+}
+
+/**
+ * The objects these global ids name now, in their order, whatever their types (groups, schools, posts...): one
+ * request for a cache's worth of ids. Null where an object is gone or no longer visible to the viewer.
+ */
+export async function refetch(client: Client, ids: string[]): Promise<({ __typename: string; id: string; title?: string } | null)[]> {
+  const result = await client.query(refetchNodes, { ids }, { requestPolicy: 'network-only' }).toPromise();
+  if (result.error) throw result.error;
+  return result.data.nodes;
 }
 
 /**

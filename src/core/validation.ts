@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from './errors';
+import { type GlobalIdType, readId } from './global-id';
 
 /** Parses input with a resource's zod schema; every problem is reported at once, named by its input path. */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
@@ -24,6 +25,22 @@ export const text = (max: number) =>
 export const requiredText = (max: number) => text(max).min(1, 'is required');
 /** An id given as a string of digits. */
 export const numericId = z.string().regex(/^\d{1,15}$/, 'must be a numeric id');
+/**
+ * An id of an object of `type` from GraphQL input: its database id or its global id, given as the database id (a
+ * string of digits) as numericId gives it. /v1 bodies reach it with digits only (their wire codecs check them first).
+ */
+export const nodeId = (type: GlobalIdType) =>
+  z
+    .string()
+    .transform((value, context) => {
+      const reading = readId(value, type);
+      if ('error' in reading) {
+        context.addIssue({ code: 'custom', message: reading.error });
+        return z.NEVER;
+      }
+      return String(reading.id);
+    })
+    .pipe(numericId);
 export const email = z.union([z.literal(''), z.email('must be an email address')]);
 
 /** What clearing a member stores: the empty string for text, null for a reference. */

@@ -5,6 +5,8 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError } from 'graphql';
 import type { Viewer } from '../auth/viewer';
+import { httpError } from '../core/errors';
+import { decodeGlobalId, encodeGlobalId } from '../core/global-id';
 import { db } from '../db/database';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
@@ -64,8 +66,21 @@ export const builder = new SchemaBuilder<{
     directResult: true,
     defaultUnionOptions: { description: 'What a mutation returns: the changed object, or a typed error.' },
   },
-  // Connections beside the offset lists; ids stay the database's (no Node interface yet), so /v1 is unaffected.
+  // Objects with identity are Nodes: `id` is a global id (base64 of `Type:databaseId`), `databaseId` the row's id, which
+  // /v1 documents select so the wire keeps its ids. `node` and `nodes` are ours (src/graphql/nodes.ts), not the
+  // plugin's, so that they apply each type's read policy instead of loading any row by id.
   relay: {
+    encodeGlobalID: (type, id) => encodeGlobalId(type, String(id)),
+    decodeGlobalID: (globalId) => {
+      const decoded = decodeGlobalId(globalId);
+      if (!decoded) throw httpError(400, 'BAD_USER_INPUT', `${globalId} is not a global id`);
+      return { typename: decoded.type, id: String(decoded.id) };
+    },
+    nodeTypeOptions: { description: 'An object with a global id, which `node(id)` and `nodes(ids)` refetch.' },
+    idFieldOptions: {
+      description:
+        'Global id: unique across types; pass it to `node(id)` and to any argument naming this object. `databaseId` is the id /v1 uses.',
+    },
     clientMutationId: 'omit',
     cursorType: 'String',
     edgesFieldOptions: { nullable: false, description: 'The items of this page, each with its cursor.' },

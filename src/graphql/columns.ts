@@ -30,7 +30,13 @@ export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name,
       const options = { nullable: !column.isRequired };
       // Pothos checks each name against the model's shape; here the names come typed from the same model.
       const key = name as never;
-      if (column.type === 'Int' && (name === 'id' || name.endsWith('Id'))) return [name, t.exposeID(key, options)];
+      if (name === 'id') throw new Error(`${model}.id: a Node's id is global; expose the column as databaseId (exposeDatabaseId)`);
+      // A reference by id is a foreign key: the database id, as /v1 has it. Front ends select the object instead.
+      if (column.type === 'Int' && name.endsWith('Id')) {
+        const object = `\`${name.slice(0, -2)}\``;
+        const description = `${column.documentation} A database id, as /v1 has it; ${object}, where the type has it, is the object with its global id.`;
+        return [name, t.exposeID(key, { ...options, description })];
+      }
       switch (column.type) {
         case 'String':
           return [name, t.exposeString(key, options)];
@@ -45,6 +51,16 @@ export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name,
       }
     }),
   );
+}
+
+/** A Node's `id`: the global id Pothos relay encodes from the row's `id` column (base64 of `Type:databaseId`). */
+export const nodeId = { field: 'id' } as const;
+
+/** A Node's `databaseId`: the row's own id, the one /v1 uses and `<x>Id` references hold. */
+export function exposeDatabaseId(t: ColumnExposer) {
+  return t.exposeID('id' as never, {
+    description: 'The database id: what /v1 and references such as `schoolId` use. `id` is the global id.',
+  });
 }
 
 /** The part of a Prisma object's field builder that declares a computed text field. */

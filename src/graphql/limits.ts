@@ -173,7 +173,7 @@ function introspectionEstimates(schema: GraphQLSchema): Record<string, number> {
  * The cost model, in estimated objects: a scalar costs 0, an object 1 plus its selection, a paged field (one with a
  * `limit` argument, or a connection's `first`/`last`) its page size (default 20, at most 200) times the cost of one item
  * (a connection's `edges` are its items), any other list its estimate times
- * one item, and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) { items {
+ * one item (`nodes` its number of ids), and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) { items {
  * members { user { school { id } } } } }` is 200 × 100 × 3 objects.
  */
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
@@ -191,7 +191,9 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
     if (isListType(getNullableType(field.type))) {
       // A page's `items` (a connection's `edges`) are sized by the page's `limit` (`first`/`last`), counted on the field that took it.
       const paged = (field.name === 'items' && type.name.endsWith('Page')) || (field.name === 'edges' && type.name.endsWith('Connection'));
-      const size = paged ? 1 : estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
+      // `nodes(ids)` answers one object per id: priced by the ids it is given (at most maxNodesPerRequest).
+      const byIds = type.name === 'Query' && field.name === 'nodes' && Array.isArray(args.ids) ? args.ids.length : null;
+      const size = paged ? 1 : byIds ?? estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
       return extra + size * (1 + childComplexity);
     }
     return extra + (introspection ? 0 : 1) + childComplexity;

@@ -7,6 +7,8 @@ import { builder } from './builder';
 import { DeletedType } from './deleted';
 import { RealmInput, parseId, realmRef } from './realm';
 import { findIfVisible } from './visible';
+import { delegateOf, hiddenWhenRefused, registerNodeVisibility, visibleByEach } from './nodes';
+import type { RealmType } from '../generated/prisma/enums';
 
 type Model = keyof PrismaTypes & string;
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -104,28 +106,32 @@ export function objectQuery<Name extends Model>(
       type: type as Model,
       nullable: true,
       description: `The ${type} with this id; null when it does not exist or the viewer may not see it.`,
-      args: { id: t.arg.id({ required: true, description: `${type} id.` }) },
+      args: { id: t.arg.id({ required: true, description: `${type} id: its global id or its databaseId.` }) },
       resolve: (query, _root, args, { viewer }) => {
-        const id = parseId(args.id);
+        const id = parseId(args.id, type);
         return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection as never, id)) as never;
       },
     }),
   );
+  registerNodeVisibility(type, visibleByEach((viewer, id) => can(viewer, policy, 'read', id)));
 }
 
 /**
  * `<name>(realm, id)`: one object a realm owns, or null when it or its realm does not exist or is hidden from the
  * viewer (`readable` answers false, or throws a 403 when the realm's contents are closed to them).
  */
-export function realmObjectQuery<Name extends Model>(
+export function realmObjectQuery<Name extends RealmOwnedModel>(
   name: string,
   type: Name,
   options: {
     description: string;
     readable: (viewer: Viewer, realm: RealmRef) => Promise<boolean>;
-    find: (selection: { select?: never; include?: never }, realm: RealmRef, id: number, viewer: Viewer) => Promise<PrismaTypes[Name]['Shape'] | null>;
+    /** Which of the realm's objects the viewer is shown, when not all of them (unpublished pages). */
+    shown?: (viewer: Viewer, realm: RealmRef) => Promise<object>;
   },
 ) {
+  const delegate = () => delegateOf(type) as unknown as RealmOwnedDelegate;
+  const shownWhere = async (viewer: Viewer, realm: RealmRef) => (options.shown ? [await options.shown(viewer, realm)] : []);
   builder.queryField(name, (t) =>
     t.withAuth({ authenticated: true }).prismaField({
       type: type as Model,
@@ -133,14 +139,44 @@ export function realmObjectQuery<Name extends Model>(
       description: options.description,
       args: {
         realm: t.arg({ type: RealmInput, required: true, description: `The realm (district, school, user, section or group) the ${type} belongs to.` }),
-        id: t.arg.id({ required: true, description: `${type} id.` }),
+        id: t.arg.id({ required: true, description: `${type} id: its global id or its databaseId.` }),
       },
       resolve: (query, _root, args, { viewer }) => {
         const realm = realmRef(args.realm);
-        const id = parseId(args.id);
+        const id = parseId(args.id, type);
         const visible = options.readable(viewer, realm).then((readable) => readable && isStorableId(id));
-        return findIfVisible(query, visible, (selection) => options.find(selection as never, realm, id, viewer)) as never;
+        return findIfVisible(query, visible, async (selection) =>
+          delegate().findFirst({ ...selection, where: { AND: [{ id, realmType: realm.type, realmId: realm.id }, ...(await shownWhere(viewer, realm))] } }),
+        ) as never;
       },
     }),
   );
+  // For `node`: the realms of the ids first, then the same two checks per distinct realm (not per id).
+  registerNodeVisibility(type, async (viewer, ids) => {
+    const rows = await delegate().findMany({ where: { id: { in: ids } }, select: { id: true, realmType: true, realmId: true } });
+    const byRealm = new Map<string, { realm: RealmRef; ids: number[] }>();
+    for (const row of rows) {
+      const key = `${row.realmType}:${row.realmId}`;
+      if (!byRealm.has(key)) byRealm.set(key, { realm: { type: row.realmType, id: row.realmId }, ids: [] });
+      byRealm.get(key)!.ids.push(row.id);
+    }
+    const visible = await Promise.all(
+      [...byRealm.values()].map(async ({ realm, ids: realmIds }) => {
+        if (!(await options.readable(viewer, realm).catch(hiddenWhenRefused))) return [];
+        if (!options.shown) return realmIds;
+        const where = { AND: [{ id: { in: realmIds } }, await options.shown(viewer, realm)] };
+        return (await delegate().findMany({ where, select: { id: true } })).map((row) => row.id);
+      }),
+    );
+    return visible.flat();
+  });
+}
+
+/** Models a realm owns through `realmType` and `realmId` columns. */
+type RealmOwnedModel = 'BlogPost' | 'Page' | 'CalendarEvent';
+
+/** What realmObjectQuery needs of such a model's Prisma delegate. */
+interface RealmOwnedDelegate {
+  findFirst(args: object): Promise<unknown>;
+  findMany(args: object): Promise<{ id: number; realmType: RealmType; realmId: number }[]>;
 }

@@ -2,6 +2,7 @@ import { RealmType } from '../generated/prisma/enums';
 import type { RealmRef } from '../auth/realms';
 import { builder } from './builder';
 import { httpError } from '../core/errors';
+import { type GlobalIdType, readId } from '../core/global-id';
 
 export const RealmTypeEnum = builder.enumType(RealmType, {
   name: 'RealmType',
@@ -19,20 +20,31 @@ export const RealmInput = builder.inputType('RealmInput', {
   description: 'The owner of a realm-scoped resource, such as a group or a course section.',
   fields: (t) => ({
     type: t.field({ type: RealmTypeEnum, required: true, description: 'Kind of owner.' }),
-    id: t.id({ required: true, description: 'Id of the owner.' }),
+    id: t.id({ required: true, description: 'Id of the owner: its global id (`id`) or its `databaseId`.' }),
   }),
 });
 
+/** The GraphQL type each realm kind names: its global ids are of that type. */
+export const realmTypeNames: Record<RealmType, GlobalIdType> = {
+  DISTRICT: 'District',
+  SCHOOL: 'School',
+  USER: 'User',
+  SECTION: 'Section',
+  GROUP: 'Group',
+};
+
 /**
- * GraphQL ids arrive as strings; a non-numeric one is malformed. A numeric one too large for the database is well
- * formed but names nothing: lookups treat it as unknown (isStorableId), so clients get "not found" as for any other.
+ * Reads an id argument that names an object of `type`: its global id (what the object's `id` answers) or its database
+ * id (what /v1 and older clients send), both strings in GraphQL. Anything else, or a global id of another type, is a
+ * 400. A numeric id too large for the database is well formed but names nothing: lookups treat it as unknown
+ * (isStorableId), so clients get "not found" as for any other.
  */
-export function parseId(value: string | number, field = 'id'): number {
-  const text = String(value);
-  if (!/^\d+$/.test(text)) throw httpError(400, 'BAD_USER_INPUT', `${field} must be a numeric id`);
-  return Number(text);
+export function parseId(value: string | number, type: GlobalIdType, field = 'id'): number {
+  const reading = readId(String(value), type);
+  if ('error' in reading) throw httpError(400, 'BAD_USER_INPUT', `${field} ${reading.error}`);
+  return reading.id;
 }
 
 export function realmRef(input: { type: RealmType; id: string | number }): RealmRef {
-  return { type: input.type, id: parseId(input.id, 'realm.id') };
+  return { type: input.type, id: parseId(input.id, realmTypeNames[input.type], 'realm.id') };
 }

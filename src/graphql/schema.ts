@@ -2,6 +2,7 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder';
 import './error-types';
 import './deleted';
+import './nodes';
 import '../modules/schools';
 import '../modules/users';
 import '../modules/groups';

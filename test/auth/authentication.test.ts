@@ -275,7 +275,7 @@ describe('PUBLIC_URL', () => {
 });
 
 describe('credentials on /graphql', () => {
-  const graphql = (headers: Record<string, string>, query = '{ viewer { id } }', variables = {}) =>
+  const graphql = (headers: Record<string, string>, query = '{ viewer { id: databaseId } }', variables = {}) =>
     server.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },

@@ -53,13 +53,13 @@ describe('one budget per user', () => {
       const response =
         index % 3 === 0
           ? await rest.get(`/users/${user.id}`)
-          : await (index % 3 === 1 ? first : second)('{ viewer { id } }').then((r) => ({ status: r.status, headers: r.headers }));
+          : await (index % 3 === 1 ? first : second)('{ viewer { id: databaseId } }').then((r) => ({ status: r.status, headers: r.headers }));
       expect(response.status).toBe(200);
       seen.push(remaining(response.headers));
     }
     expect(seen).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
 
-    const refused = await second('{ viewer { id } }');
+    const refused = await second('{ viewer { id: databaseId } }');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -73,7 +73,7 @@ describe('one budget per user', () => {
     const graphql = await bearer(user);
     const rest = await restClientFor(server, user);
     const before = Math.floor(Date.now() / 1000);
-    const answered = await graphql('{ viewer { id } }');
+    const answered = await graphql('{ viewer { id: databaseId } }');
     expect(answered.headers.get('x-ratelimit-limit')).toBe('15');
     expect(remaining(answered.headers)).toBe(14);
     const reset = Number(answered.headers.get('x-ratelimit-reset'));
@@ -140,7 +140,7 @@ describe('charging each request its cost', () => {
   it('charges a heavy read one point per 1,000 of cost, and shows the cost in extensions when asked', async () => {
     const graphql = await bearer(await createUser(schoolId, 'TEACHER'));
     // 1 + 20 groups × (1 + 100 members × 3 objects) = 6,021: 7 points.
-    const heavy = await graphql('{ groups { items { members { user { school { id } } } } } }', { 'x-lectern-cost': '1' });
+    const heavy = await graphql('{ groups { items { members { user { school { id: databaseId } } } } } }', { 'x-lectern-cost': '1' });
     expect(heavy.status).toBe(200);
     expect(remaining(heavy.headers)).toBe(8);
     expect(heavy.body.extensions.cost).toEqual({
@@ -151,7 +151,7 @@ describe('charging each request its cost', () => {
       remaining: 8,
       resetAt: Number(heavy.headers.get('x-ratelimit-reset')),
     });
-    const plain = await graphql('{ viewer { id } }');
+    const plain = await graphql('{ viewer { id: databaseId } }');
     expect(plain.body.extensions).toBeUndefined();
     expect(remaining(plain.headers)).toBe(7);
   });

@@ -54,7 +54,7 @@ afterAll(async () => {
 
 async function newTarget(path: string): Promise<{ id: string; secret: string }> {
   const answer = await admin(`mutation($input: CreateTriggerTargetInput!) {
-    createTriggerTarget(input: $input) { __typename ... on TriggerTarget { id secret } } }`, { input: { url: urlOf(path) } });
+    createTriggerTarget(input: $input) { __typename ... on TriggerTarget { id: databaseId secret } } }`, { input: { url: urlOf(path) } });
   expect(answer.data.createTriggerTarget.__typename).toBe('TriggerTarget');
   return answer.data.createTriggerTarget;
 }
@@ -127,7 +127,7 @@ describe('sendSampleEvent', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const unreachable = await admin(`mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ... on TriggerTarget { id } } }`,
+    const unreachable = await admin(`mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ... on TriggerTarget { id: databaseId } } }`,
       { input: { url: `http://127.0.0.1:${port}/gone` } });
     const refused = (await admin(send, { targetId: unreachable.data.createTriggerTarget.id, trigger: 'group' })).data.sendSampleEvent;
     expect(refused).toMatchObject({ statusCode: null, succeeded: false, responseBody: null });

@@ -128,7 +128,7 @@ async function subscribedTarget(client: RestClient, path: string, triggers: stri
 }
 
 const secretOf = async (id: number) =>
-  (await gqlAdmin('{ triggerTargets(limit: 200) { items { id secret } } }')).data.triggerTargets.items.find(
+  (await gqlAdmin('{ triggerTargets(limit: 200) { items { id: databaseId secret } } }')).data.triggerTargets.items.find(
     (target: { id: string }) => target.id === String(id),
   ).secret as string;
 
@@ -433,7 +433,7 @@ describe('webhook delivery', () => {
     advance(60_000);
     await deliver();
     const log = async () => {
-      const answer = await gqlAdmin(`{ triggerTargets(limit: 20) { items { id deliveries(limit: 5) { total items {
+      const answer = await gqlAdmin(`{ triggerTargets(limit: 20) { items { id: databaseId deliveries(limit: 5) { total items {
         id eventId type status attempts lastStatusCode payload attemptLog { statusCode responseBody latencyMs error } } } } } }`);
       expect(answer.errors).toBeUndefined();
       return answer.data.triggerTargets.items.find((item: { id: string }) => item.id === String(target)).deliveries;

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { subscriptionActivity } from '../../src/modules/events/event.quota';
-import { type DashboardEvent, allGroups, connect, followEvents } from '../../examples/front-end/dashboard';
+import { type DashboardEvent, allGroups, connect, followEvents, refetch } from '../../examples/front-end/dashboard';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
 
@@ -59,7 +60,7 @@ const createGroupAsAdmin = (title: string) =>
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        query: 'mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id } } }',
+        query: 'mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }',
         variables: { input: { title, schoolId: String(world.school.id) } },
       }),
     })
@@ -72,7 +73,14 @@ describe('the front-end example', () => {
       const { total, groups } = await allGroups(client, 2);
       expect(total).toBe(5);
       expect(groups.map((group) => group.title)).toEqual(['Chess', 'Choir', 'Debate', 'Robotics', 'Yearbook']);
-      expect(groups[0].school).toMatchObject({ id: String(world.school.id), title: world.school.title });
+      expect(groups[0].school).toMatchObject({ id: encodeGlobalId('School', world.school.id), title: world.school.title });
+      // Global ids of different types go back in one request; an id that names nothing comes back null.
+      const ids = [groups[1].id, groups[0].school.id, encodeGlobalId('Group', 2_000_000_000)];
+      expect(await refetch(client, ids)).toEqual([
+        { __typename: 'Group', id: groups[1].id, title: 'Choir' },
+        { __typename: 'School', id: groups[0].school.id, title: world.school.title },
+        null,
+      ]);
     } finally {
       closeClient();
     }
@@ -88,6 +96,9 @@ describe('the front-end example', () => {
       const [event] = await live;
       expect(event.type).toBe('group.create');
       expect(event.object).toMatchObject({ __typename: 'Group', title: 'Astronomy' });
+      // The event's object carries its global id: `node(id)` refetches it.
+      const [created] = await refetch(client, [event.object!.id!]);
+      expect(created).toEqual({ __typename: 'Group', id: event.object!.id, title: 'Astronomy' });
 
       // While nobody listens, two more groups are created; following from the last cursor delivers exactly those.
       await createGroupAsAdmin('Botany');

@@ -27,7 +27,7 @@ describe('grading periods and scales', () => {
     const events = await watchDomainEvents();
     const made = await admin(
       `mutation($schoolId: ID!) { createGradingPeriod(schoolId: $schoolId, input: { title: "Fall", startsOn: "2026-09-01", endsOn: "2026-12-20", weight: 2 }) {
-        ${outcome} ... on GradingPeriod { id title startsOn endsOn weight } } }`,
+        ${outcome} ... on GradingPeriod { id: databaseId title startsOn endsOn weight } } }`,
       { schoolId: String(w.school.id) },
     );
     expect(made.data.createGradingPeriod).toMatchObject({ __typename: 'GradingPeriod', title: 'Fall', startsOn: '2026-09-01', endsOn: '2026-12-20', weight: 2 });
@@ -39,7 +39,7 @@ describe('grading periods and scales', () => {
 
     const scale = await admin(
       `mutation($schoolId: ID!) { createGradingScale(schoolId: $schoolId, input: { title: "Letters", levels: [{ grade: "A", minimum: 90 }, { grade: "F", minimum: 0 }] }) {
-        ${outcome} ... on GradingScale { id levels { grade minimum } } } }`,
+        ${outcome} ... on GradingScale { id: databaseId levels { grade minimum } } } }`,
       { schoolId: String(w.school.id) },
     );
     expect(scale.data.createGradingScale.levels).toEqual([{ grade: 'A', minimum: 90 }, { grade: 'F', minimum: 0 }]);
@@ -49,7 +49,7 @@ describe('grading periods and scales', () => {
     );
     expect(unordered.data.updateGradingScale.issues[0].field).toBe('levels');
 
-    const listed = await (await clients.graphql(w.student))(`query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id } gradingScales(schoolId: $schoolId) { id } }`, {
+    const listed = await (await clients.graphql(w.student))(`query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id: databaseId } gradingScales(schoolId: $schoolId) { id: databaseId } }`, {
       schoolId: String(w.school.id),
     });
     expect(listed.data.gradingPeriods.map((one: { id: string }) => one.id)).toContain(periodId);
@@ -73,7 +73,7 @@ describe('assignments', () => {
 
     const events = await watchDomainEvents();
     const made = await teacher(
-      `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Lab", type: DISCUSSION, maxPoints: 25, isFinal: true }) { ${outcome} ... on Assignment { id } } }`,
+      `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Lab", type: DISCUSSION, maxPoints: 25, isFinal: true }) { ${outcome} ... on Assignment { id: databaseId } } }`,
       { sectionId: String(section.id) },
     );
     const id = Number(made.data.createAssignment.id);

@@ -18,7 +18,7 @@ let items: { quiz: number; test: number; essay: number; loose: number };
 let categories: { homework: number; exams: number };
 
 const createAssignment = `mutation($sectionId: ID!, $input: CreateAssignmentInput!) {
-  createAssignment(sectionId: $sectionId, input: $input) { __typename ... on Assignment { id maxPoints scaleId } ... on ValidationError { issues { field message } } }
+  createAssignment(sectionId: $sectionId, input: $input) { __typename ... on Assignment { id: databaseId maxPoints scaleId } ... on ValidationError { issues { field message } } }
 }`;
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ const server = useTestServer();
 
 type Page = { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number };
 
-const pageSelection = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } }';
+const pageSelection = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id: databaseId } }';
 const ids = (page: Page) => page.edges.map((edge) => edge.node.id);
 
 describe('connections beside the offset lists', () => {
@@ -60,7 +60,7 @@ describe('connections beside the offset lists', () => {
   }
 
   it('groupsConnection walks exactly the groups `groups` lists to the viewer, forwards and backwards', async () => {
-    const offset = await teacher('{ groups(limit: 200) { total items { id } } }');
+    const offset = await teacher('{ groups(limit: 200) { total items { id: databaseId } } }');
     const listed = offset.data.groups.items.map((group: { id: string }) => group.id);
     expect(listed.length).toBeGreaterThanOrEqual(8);
     const hidden = await db().group.findMany({ where: { schoolId: world.otherSchool.id }, select: { id: true } });
@@ -93,8 +93,8 @@ describe('connections beside the offset lists', () => {
   it('membersConnection and enrollmentsConnection show exactly the people `members` and `enrollments` show', async () => {
     const result = await teacher(
       `query($group: ID!, $section: ID!) {
-        group(id: $group) { memberCount members { id } membersConnection(first: 2) { ${pageSelection} } }
-        section(id: $section) { enrollments { id } enrollmentsConnection(first: 200) { ${pageSelection} } }
+        group(id: $group) { memberCount members { id: databaseId } membersConnection(first: 2) { ${pageSelection} } }
+        section(id: $section) { enrollments { id: databaseId } enrollmentsConnection(first: 200) { ${pageSelection} } }
       }`,
       { group: groupId, section: sectionId },
     );
@@ -137,7 +137,7 @@ describe('connections beside the offset lists', () => {
   });
 
   it('price a connection by its page size, as an offset list by its limit', async () => {
-    const query = (first: number) => `{ groupsConnection(first: ${first}) { edges { node { members { user { school { id } } } } } } }`;
+    const query = (first: number) => `{ groupsConnection(first: ${first}) { edges { node { members { user { school { id: databaseId } } } } } } }`;
     const costly = await teacher(query(200));
     expect(costly.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
     const cheap = await teacher(query(5));
@@ -147,7 +147,7 @@ describe('connections beside the offset lists', () => {
 
   it('load a page of 20 groups with a page of members each in as many statements as 5', async () => {
     const query = `query($first: Int!) {
-      groupsConnection(first: $first) { totalCount edges { node { id school { title } membersConnection(first: 2) { totalCount edges { node { user { nameFirst } } } } } } }
+      groupsConnection(first: $first) { totalCount edges { node { id: databaseId school { title } membersConnection(first: 2) { totalCount edges { node { user { nameFirst } } } } } } }
     }`;
     const statements = async (first: number) => {
       const before = server.database.statementCount;

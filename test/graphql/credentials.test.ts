@@ -51,7 +51,7 @@ const bearer = (token: string) =>
   server.fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: '{ viewer { id } }' }),
+    body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
   });
 
 describe('createApiClient', () => {
@@ -78,8 +78,8 @@ describe('createApiClient', () => {
     expect([issued.userId, issued.name]).toEqual([id(world.teacher), null]);
     expect(await events()).toEqual([credentialEvent('api_client.create', world.teacher, issued.id, world.schoolAdmin)]);
     expect((await rest.get('/users/me')).headers.get('location')).toBe(`${v1}/users/${world.teacher.id}`);
-    expect((await gql.teacher('{ apiClients { id } }')).data.apiClients).toContainEqual({ id: issued.id });
-    expect((await gql.schoolAdmin('{ apiClients { id } }')).data.apiClients).not.toContainEqual({ id: issued.id });
+    expect((await gql.teacher('{ apiClients { id: databaseId } }')).data.apiClients).toContainEqual({ id: issued.id });
+    expect((await gql.schoolAdmin('{ apiClients { id: databaseId } }')).data.apiClients).not.toContainEqual({ id: issued.id });
   });
 
   it('lets a district administrator issue credentials for a user of another school of the district', async () => {
@@ -116,13 +116,13 @@ describe('apiClients and deleteApiClient', () => {
   it('lists the viewer\'s clients without secrets', async () => {
     const first = (await issueClient('parent', { name: 'one' })).issued;
     const second = (await issueClient('parent', { name: 'two' })).issued;
-    const listed = await gql.parent('{ apiClients { id name consumerKey user { id } createdAt } }');
+    const listed = await gql.parent('{ apiClients { id: databaseId name consumerKey user { id: databaseId } createdAt } }');
     const rows = await db().apiClient.findMany({ where: { userId: world.parent.id }, orderBy: { id: 'asc' } });
     expect(listed.data.apiClients).toEqual([first, second].map((issued, index) => ({ id: issued.id, name: issued.name,
       consumerKey: issued.consumerKey, user: { id: id(world.parent) }, createdAt: rows[index]!.createdAt.toISOString() })));
     expect(JSON.stringify(listed)).not.toContain(first.consumerSecret);
     const type = await gql.parent('{ __type(name: "ApiClient") { fields { name } } }');
-    expect(type.data.__type.fields.map((field: { name: string }) => field.name).sort()).toEqual(['consumerKey', 'createdAt', 'id', 'name', 'user']);
+    expect(type.data.__type.fields.map((field: { name: string }) => field.name).sort()).toEqual(['consumerKey', 'createdAt', 'databaseId', 'id', 'name', 'user']);
   });
 
   it('revokes a client: its signed requests then answer 401', async () => {
@@ -204,7 +204,7 @@ describe('access tokens', () => {
     const user = await createUser(world.school.id, 'STUDENT');
     const client = await clients.graphql(user);
     const issued = (await client(createAccessTokenDoc, { input: { name: 'Laptop', expiresInDays: 1 } })).data.createAccessToken;
-    const listed = await client('{ accessTokens { id name createdAt expiresAt } }');
+    const listed = await client('{ accessTokens { id: databaseId name createdAt expiresAt } }');
     const rows = await db().accessToken.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
     expect(rows.map((row) => row.name)).toEqual(['test', 'Laptop']);
     expect(listed.data.accessTokens).toEqual(rows.map((row) => ({ id: String(row.id), name: row.name, createdAt: row.createdAt.toISOString(),

@@ -14,7 +14,7 @@ let otherTeacher: { id: number };
 let scale: { id: number };
 let foreignScale: { id: number };
 
-const fields = 'id title calculation defaultMaxPoints defaultGradingScale { id title } dropLowest weight delta section { id }';
+const fields = 'id: databaseId title calculation defaultMaxPoints defaultGradingScale { id: databaseId title } dropLowest weight delta section { id: databaseId }';
 const results = `__typename ... on GradingCategoryResults { results { code message issues { field message } category { ${fields} } } }
   ... on Error { message }`;
 const create = `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) { createGradingCategories(sectionId: $sectionId, items: $items) { ${results} } }`;
@@ -26,7 +26,7 @@ const update = `mutation($id: ID!, $input: UpdateGradingCategoryInput!, $section
 }`;
 const remove = `mutation($id: ID!, $sectionId: ID) { deleteGradingCategory(id: $id, sectionId: $sectionId) { __typename ... on Deleted { id } ... on Error { message } } }`;
 const list = `query($sectionId: ID!, $start: Int, $limit: Int) {
-  gradingCategories(sectionId: $sectionId, start: $start, limit: $limit) { total start limit items { id title delta } }
+  gradingCategories(sectionId: $sectionId, start: $start, limit: $limit) { total start limit items { id: databaseId title delta } }
 }`;
 const one = `query($sectionId: ID!, $id: ID!) { gradingCategory(sectionId: $sectionId, id: $id) { ${fields} } }`;
 

@@ -13,10 +13,10 @@ let enrollments: number[];
 
 const create = `mutation($sectionId: ID!, $input: CreateGradingGroupInput!) {
   createGradingGroup(sectionId: $sectionId, input: $input) {
-    __typename ... on GradingGroup { id title sectionId members { enrollment { id } } } ... on ValidationError { issues { field message } }
+    __typename ... on GradingGroup { id: databaseId title sectionId members { enrollment { id: databaseId } } } ... on ValidationError { issues { field message } }
   }
 }`;
-const list = `query($sectionId: ID!) { gradingGroups(sectionId: $sectionId) { id title members { enrollment { id } } } }`;
+const list = `query($sectionId: ID!) { gradingGroups(sectionId: $sectionId) { id: databaseId title members { enrollment { id: databaseId } } } }`;
 const memberIds = (group: { members: { enrollment: { id: string } }[] }) => group.members.map((member) => member.enrollment.id).sort();
 
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('grading groups', () => {
     expect(memberIds(group)).toEqual(enrollments.map(String).sort());
 
     const renamed = await graphql(
-      `mutation($id: ID!, $input: UpdateGradingGroupInput!) { updateGradingGroup(id: $id, input: $input) { __typename ... on GradingGroup { title members { enrollment { id } } } } }`,
+      `mutation($id: ID!, $input: UpdateGradingGroupInput!) { updateGradingGroup(id: $id, input: $input) { __typename ... on GradingGroup { title members { enrollment { id: databaseId } } } } }`,
       { id: group.id, input: { title: 'Group B', enrollmentIds: [String(enrollments[0])] } },
     );
     expect(renamed.data.updateGradingGroup).toEqual({ __typename: 'GradingGroup', title: 'Group B', members: [{ enrollment: { id: String(enrollments[0]) } }] });

@@ -114,7 +114,7 @@ describe('validation limits', () => {
   });
 
   it('refuses more directives than the limit', async () => {
-    const response = await graphql(`{ viewer { id ${'@include(if: true) '.repeat(queryLimits.directives + 1)} } }`);
+    const response = await graphql(`{ viewer { id: databaseId ${'@include(if: true) '.repeat(queryLimits.directives + 1)} } }`);
     expect(response.status).toBe(400);
     expect(response.errors?.[0]?.extensions?.code).toBe('TOO_MANY_DIRECTIVES');
   });
@@ -159,7 +159,7 @@ describe('the cost model', () => {
     expect((await graphql(membersOfGroups('$limit'), { limit: 40 })).status).toBe(400);
     expect((await graphql(membersOfGroups('$limit'), { limit: 20 })).status).toBe(200);
     expect((await graphql(membersOfGroups('$limit'), { limit: 40 })).status).toBe(400);
-    const byDefault = await graphql('{ groups { items { members { user { school { id } } } } } }');
+    const byDefault = await graphql('{ groups { items { members { user { school { id: databaseId } } } } } }');
     expect(byDefault.errors).toBeUndefined();
     expect(byDefault.status).toBe(200);
   });

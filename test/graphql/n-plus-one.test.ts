@@ -10,7 +10,7 @@ const query = /* GraphQL */ `
   query ($limit: Int!) {
     groups(limit: $limit) {
       total
-      items { id title accessCode school { title } building { title } members { admin user { nameFirst nameLast } } }
+      items { id: databaseId title accessCode school { title } building { title } members { admin user { nameFirst nameLast } } }
     }
   }
 `;
@@ -77,9 +77,9 @@ describe('pending invites and friend requests', () => {
     const before = server.database.statementCount;
     const result = await graphql(
       `query($user: ID!, $limit: Int!) {
-        groups: invites(userId: $user, realm: GROUP, limit: $limit) { total items { id group { title school { title } } } }
-        sections: invites(userId: $user, realm: SECTION, limit: $limit) { total items { id section { title course { school { title } } } } }
-        friendRequests(userId: $user, limit: $limit) { total items { id requester { nameFirst school { title } } } }
+        groups: invites(userId: $user, realm: GROUP, limit: $limit) { total items { id: databaseId group { title school { title } } } }
+        sections: invites(userId: $user, realm: SECTION, limit: $limit) { total items { id: databaseId section { title course { school { title } } } } }
+        friendRequests(userId: $user, limit: $limit) { total items { id: databaseId requester { nameFirst school { title } } } }
       }`,
       { user: String(userId), limit },
     );
@@ -118,7 +118,7 @@ describe('calendar events', () => {
     const before = server.database.statementCount;
     const result = await graphql(
       `query($limit: Int!) {
-        calendar(from: "2026-08-01T00:00:00Z", to: "2026-10-01T00:00:00Z", limit: $limit) { total items { id localStart localEnd editable realmType } }
+        calendar(from: "2026-08-01T00:00:00Z", to: "2026-10-01T00:00:00Z", limit: $limit) { total items { id: databaseId localStart localEnd editable realmType } }
       }`,
       { limit },
     );

@@ -24,7 +24,7 @@ describe('absent optional values', () => {
 
   it('are null in GraphQL and "" on /v1 for a school made with a title only', async () => {
     const created = await gql(`mutation { createSchool(input: { title: "Bare school" }) { __typename ... on School {
-      id address1 address2 city state postalCode country website phone fax pictureUrl buildingCode } } }`);
+      id: databaseId address1 address2 city state postalCode country website phone fax pictureUrl buildingCode } } }`);
     const school = created.data.createSchool;
     expect(school).toEqual({ __typename: 'School', id: school.id, ...Object.fromEntries(schoolText.map((name) => [name, null])) });
     const wire = (await rest.get(`/schools/${school.id}`)).json;

@@ -8,14 +8,14 @@ const server = useTestServer();
 const realmSelection = /* GraphQL */ `
   realm {
     __typename
-    ... on District { id title }
-    ... on School { id title district { title } }
-    ... on User { id nameDisplay }
-    ... on Section { id title course { title } }
-    ... on Group { id title school { title } }
+    ... on District { databaseId title }
+    ... on School { databaseId title district { title } }
+    ... on User { databaseId nameDisplay }
+    ... on Section { databaseId title course { title } }
+    ... on Group { databaseId title school { title } }
   }
 `;
-const postSelection = `items { id authorId realmType realmId author { id nameDisplay school { title } } ${realmSelection} }`;
+const postSelection = `items { databaseId authorId realmType realmId author { databaseId nameDisplay school { title } } ${realmSelection} }`;
 
 /** A page of posts of every kind of realm, each post with its author and its realm. */
 const query = /* GraphQL */ `
@@ -66,14 +66,14 @@ describe('references as objects', () => {
 
   it('resolve author and realm to the rows their ids name', async () => {
     const { data } = await statementsFor(4);
-    expect(data.group.items[0].realm).toMatchObject({ __typename: 'Group', id: realms.group, school: { title: world.school.title } });
-    expect(data.school.items[0].realm).toMatchObject({ __typename: 'School', id: realms.school, district: { title: world.district.title } });
-    expect(data.district.items[0].realm).toMatchObject({ __typename: 'District', id: realms.district, title: world.district.title });
-    expect(data.user.items[0].realm).toMatchObject({ __typename: 'User', id: realms.user });
-    expect(data.section.items[0].realm).toMatchObject({ __typename: 'Section', id: realms.section });
+    expect(data.group.items[0].realm).toMatchObject({ __typename: 'Group', databaseId: realms.group, school: { title: world.school.title } });
+    expect(data.school.items[0].realm).toMatchObject({ __typename: 'School', databaseId: realms.school, district: { title: world.district.title } });
+    expect(data.district.items[0].realm).toMatchObject({ __typename: 'District', databaseId: realms.district, title: world.district.title });
+    expect(data.user.items[0].realm).toMatchObject({ __typename: 'User', databaseId: realms.user });
+    expect(data.section.items[0].realm).toMatchObject({ __typename: 'Section', databaseId: realms.section });
     expect(data.section.items[0].realm.course.title).toEqual(expect.any(String));
-    for (const page of Object.values(data) as { items: { authorId: string; author: { id: string; school: { title: string } } }[] }[]) {
-      expect(page.items.map((post) => post.author.id)).toEqual(page.items.map((post) => post.authorId));
+    for (const page of Object.values(data) as { items: { authorId: string; author: { databaseId: string; school: { title: string } } }[] }[]) {
+      expect(page.items.map((post) => post.author.databaseId)).toEqual(page.items.map((post) => post.authorId));
       expect(page.items.map((post) => post.author.school.title)).toEqual(page.items.map(() => world.school.title));
     }
     expect(data.group.items.map((post: { authorId: string }) => Number(post.authorId))).toEqual(authors);
@@ -93,12 +93,12 @@ describe('references as objects', () => {
   it('show no author the viewer may not look up as a user', async () => {
     const post = (await createBlogPosts({ type: 'SCHOOL', id: world.school.id }, 1, { authorId: world.outsider.id }))[0]!;
     const result = await graphql(
-      `query($school: ID!, $post: ID!) { blogPost(realm: { type: SCHOOL, id: $school }, id: $post) { authorId author { id } } }`,
+      `query($school: ID!, $post: ID!) { blogPost(realm: { type: SCHOOL, id: $school }, id: $post) { authorId author { databaseId } } }`,
       { school: realms.school, post: String(post.id) },
     );
     expect(result.errors).toBeUndefined();
     expect(result.data.blogPost).toEqual({ authorId: String(world.outsider.id), author: null });
-    const lookup = await graphql(`query($id: ID!) { user(id: $id) { id } }`, { id: String(world.outsider.id) });
+    const lookup = await graphql(`query($id: ID!) { user(id: $id) { databaseId } }`, { id: String(world.outsider.id) });
     expect(lookup.data?.user ?? null).toBeNull();
   });
 });

@@ -25,17 +25,17 @@ beforeAll(async () => {
 // Nested in `... on Error`, so that it fits every result union, whichever errors it lists.
 const errorFields = `... on Error { message ... on ValidationError { issues { field message } }
   ... on NotFoundError { objectType objectId } ... on ConflictError { field } }`;
-const userFields = 'id username schoolUid nameFirst nameLast email role triggerAdmin school { id } building { id }';
+const userFields = 'id: databaseId username schoolUid nameFirst nameLast email role triggerAdmin school { id: databaseId } building { id: databaseId }';
 const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on User { ${userFields} } ${errorFields} } }`;
 const createSectionDoc = `mutation($input: CreateSectionInput!) { createSection(input: $input) { __typename
-  ... on Section { id title sectionCode course { id title courseCode school { id } } } ${errorFields} } }`;
+  ... on Section { id: databaseId title sectionCode course { id: databaseId title courseCode school { id: databaseId } } } ${errorFields} } }`;
 const createEnrollmentDoc = `mutation($input: CreateEnrollmentInput!) { createEnrollment(input: $input) { __typename
-  ... on Enrollment { id admin status user { id } section { id } } ${errorFields} } }`;
+  ... on Enrollment { id: databaseId admin status user { id: databaseId } section { id: databaseId } } ${errorFields} } }`;
 const addMemberDoc = `mutation($input: GroupMemberInput!) { addGroupMember(input: $input) { __typename
-  ... on GroupMembership { id admin user { id } } ${errorFields} } }`;
+  ... on GroupMembership { id: databaseId admin user { id: databaseId } } ${errorFields} } }`;
 const removeMemberDoc = `mutation($input: GroupMemberInput!) { removeGroupMember(input: $input) { __typename
   ... on Deleted { id } ${errorFields} } }`;
-const sectionDoc = `query($id: ID!) { section(id: $id) { id title enrollments { admin status user { id } } } }`;
+const sectionDoc = `query($id: ID!) { section(id: $id) { id: databaseId title enrollments { admin status user { id: databaseId } } } }`;
 
 const id = (object: { id: number }) => String(object.id);
 /** Tables are written before the world exists: OTHER and BUILDING stand for its other school and its building. */

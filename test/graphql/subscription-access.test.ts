@@ -306,7 +306,7 @@ describe('WebSocket message limits', () => {
     socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}`, padding: padding(90 * 1024) } }));
     await message('connection_ack');
 
-    const query = (bytes: number) => JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ viewer { id } }', variables: { padding: padding(bytes) } } });
+    const query = (bytes: number) => JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ viewer { id: databaseId } }', variables: { padding: padding(bytes) } } });
     socket.send(query(bodyLimitBytes - 1024));
     expect((await message('next')).payload.data).toEqual({ viewer: { id: String(world.student.id) } });
     socket.send(query(bodyLimitBytes));

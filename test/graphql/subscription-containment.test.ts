@@ -1,3 +1,4 @@
+import { encodeGlobalId } from '../../src/core/global-id';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -112,7 +113,7 @@ const viewerEvents = /* GraphQL */ `subscription ($after: String) { viewerEvents
 
 async function createGroupAs(client: GraphQLClient, title: string, privacyLevel: string, schoolId = world.school.id): Promise<string> {
   const response = await client(
-    `mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id } } }`,
+    `mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }`,
     { input: { title, privacyLevel, schoolId: String(schoolId) } },
   );
   expect(response.data?.createGroup.__typename).toBe('Group');
@@ -121,7 +122,7 @@ async function createGroupAs(client: GraphQLClient, title: string, privacyLevel:
 
 async function postInGroup(groupId: number, title: string): Promise<string> {
   const response = await teacher(
-    `mutation ($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { __typename ... on BlogPost { id } } }`,
+    `mutation ($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { __typename ... on BlogPost { id: databaseId } } }`,
     { realm: { type: 'GROUP', id: String(groupId) }, input: { title, body: 'Body' } },
   );
   expect(response.data?.createBlogPost.__typename).toBe('BlogPost');
@@ -140,7 +141,7 @@ describe('containment: an event reaches every realm that contains its object', (
       realmType: 'GROUP',
       realmId: groupId,
       objectId: groupId,
-      object: { __typename: 'Group', id: groupId, title: 'Chess club', privacyLevel: 'SCHOOL' },
+      object: { __typename: 'Group', id: encodeGlobalId('Group', groupId), title: 'Chess club', privacyLevel: 'SCHOOL' },
     };
     expect(await school.next()).toMatchObject(expected);
     const heardByDistrict = await district.next();
@@ -157,7 +158,7 @@ describe('containment: an event reaches every realm that contains its object', (
   it('a building reaches its school\'s subscribers, as a School', async () => {
     const school = await subscribe('student', realmEvents('SCHOOL'), { id: String(world.school.id) });
     const response = await schoolAdmin(
-      `mutation ($schoolId: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $schoolId, input: $input) { __typename ... on School { id } } }`,
+      `mutation ($schoolId: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $schoolId, input: $input) { __typename ... on School { id: databaseId } } }`,
       { schoolId: String(world.school.id), input: { title: 'North building' } },
     );
     expect(response.data?.createBuilding.__typename).toBe('School');
@@ -166,7 +167,7 @@ describe('containment: an event reaches every realm that contains its object', (
       type: 'building.create',
       realmType: 'SCHOOL',
       realmId: buildingId,
-      object: { __typename: 'School', id: buildingId, title: 'North building' },
+      object: { __typename: 'School', id: encodeGlobalId('School', buildingId), title: 'North building' },
     });
     await school.close();
   });
@@ -183,7 +184,7 @@ describe('containment: an event reaches every realm that contains its object', (
       type: 'blog_post.create',
       realmType: 'GROUP',
       realmId: String(studentGroupId),
-      object: { __typename: 'BlogPost', id: postId, title: 'Hello members' },
+      object: { __typename: 'BlogPost', id: encodeGlobalId('BlogPost', postId), title: 'Hello members' },
     });
     await school.close();
   });
@@ -199,7 +200,7 @@ describe('viewerEvents', () => {
     expect(await dashboard.next()).toMatchObject({
       type: 'blog_post.create',
       realmId: String(studentGroupId),
-      object: { __typename: 'BlogPost', id: postId },
+      object: { __typename: 'BlogPost', id: encodeGlobalId('BlogPost', postId) },
     });
     const everyone = await createGroupAs(teacher, 'Everyone welcome', 'EVERYONE');
     expect(await dashboard.next()).toMatchObject({ type: 'group.create', objectId: everyone, object: { title: 'Everyone welcome' } });
@@ -213,9 +214,9 @@ describe('viewerEvents', () => {
     const missed = await postInGroup(studentGroupId, 'While away');
     const dashboard = await subscribe('student', viewerEvents, { after: start });
     const caughtUp = await dashboard.next();
-    expect(caughtUp).toMatchObject({ type: 'blog_post.create', object: { id: missed, title: 'While away' } });
+    expect(caughtUp).toMatchObject({ type: 'blog_post.create', object: { id: encodeGlobalId('BlogPost', missed), title: 'While away' } });
     const live = await postInGroup(studentGroupId, 'Back again');
-    expect(await dashboard.next()).toMatchObject({ type: 'blog_post.create', object: { id: live } });
+    expect(await dashboard.next()).toMatchObject({ type: 'blog_post.create', object: { id: encodeGlobalId('BlogPost', live) } });
     await dashboard.close();
   });
 });

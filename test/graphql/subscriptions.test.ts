@@ -148,13 +148,13 @@ describe('realmEvents over graphql-ws', () => {
   it('answers queries too, and rejects an invalid token', async () => {
     const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: 'Bearer nope' } });
     // graphql-ws rejects with the operation's GraphQL errors.
-    await expect(client.iterate({ query: '{ viewer { id } }' }).next()).rejects.toEqual([
+    await expect(client.iterate({ query: '{ viewer { id: databaseId } }' }).next()).rejects.toEqual([
       expect.objectContaining({ message: 'Invalid or expired bearer token' }),
     ]);
     await client.dispose();
 
     const valid = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
-    const viewer = await valid.iterate({ query: '{ viewer { id } }' }).next();
+    const viewer = await valid.iterate({ query: '{ viewer { id: databaseId } }' }).next();
     expect(viewer.value?.data).toEqual({ viewer: { id: String(world.student.id) } });
     await valid.dispose();
   });

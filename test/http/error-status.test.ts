@@ -23,8 +23,8 @@ async function statuses(response: Response) {
 
 describe('extensions.http.status on GraphQL errors that set the HTTP status', () => {
   it('401: no credential, or an invalid one', async () => {
-    expect(await statuses(await graphql(JSON.stringify({ query: '{ viewer { id } }' })))).toEqual({ status: 401, http: [{ status: 401 }] });
-    expect(await statuses(await graphql(JSON.stringify({ query: '{ viewer { id } }' }), { authorization: 'Bearer nope' }))).toEqual({
+    expect(await statuses(await graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' })))).toEqual({ status: 401, http: [{ status: 401 }] });
+    expect(await statuses(await graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' }), { authorization: 'Bearer nope' }))).toEqual({
       status: 401,
       http: [{ status: 401 }],
     });
@@ -52,12 +52,12 @@ describe('extensions.http.status on GraphQL errors that set the HTTP status', ()
   });
 
   it('413: a body over the limit', async () => {
-    const response = await graphql(JSON.stringify({ query: `{ viewer { id } } # ${'x'.repeat(2000)}` }));
+    const response = await graphql(JSON.stringify({ query: `{ viewer { id: databaseId } } # ${'x'.repeat(2000)}` }));
     expect(await statuses(response)).toEqual({ status: 413, http: [{ status: 413 }] });
   });
 
   it('429: over the rate limit, without the headers in the body', async () => {
-    const ask = () => graphql(JSON.stringify({ query: '{ viewer { id } }' }), { authorization: `Bearer ${studentToken}` });
+    const ask = () => graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' }), { authorization: `Bearer ${studentToken}` });
     let response = await ask();
     while (response.status === 200) response = await ask();
     expect(response.headers.get('retry-after')).toMatch(/^\d+$/);

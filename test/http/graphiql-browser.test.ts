@@ -75,7 +75,7 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
           await iterator.return?.();
           return value;
         };
-        const query = await run('{ viewer { id } }');
+        const query = await run('{ viewer { id: databaseId } }');
         const event = await run(`subscription { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`);
         return { query, event };
       },

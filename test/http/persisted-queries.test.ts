@@ -58,7 +58,7 @@ const get = (params: Record<string, unknown>) => {
 
 describe('automatic persisted queries', () => {
   it('answer an unknown hash with PersistedQueryNotFound, register a query with its checked hash, then run it by hash', async () => {
-    const query = '{ viewer { id apqPost: id } }';
+    const query = '{ viewer { id: databaseId apqPost: databaseId } }';
     const hash = sha256(query);
     const persistedQuery = { version: 1, sha256Hash: hash };
     const unknown = await post({ extensions: { persistedQuery } });
@@ -82,7 +82,7 @@ describe('automatic persisted queries', () => {
   });
 
   it('work over GET too, registering on the fallback request', async () => {
-    const query = '{ viewer { apqGet: id } }';
+    const query = '{ viewer { apqGet: databaseId } }';
     const persistedQuery = { version: 1, sha256Hash: sha256(query) };
     expect((await (await get({ extensions: { persistedQuery } })).json()).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
     expect((await (await get({ query, extensions: { persistedQuery } })).json()).data).toEqual({ viewer: { apqGet: String(world.student.id) } });
@@ -101,7 +101,7 @@ describe('automatic persisted queries', () => {
     const query = gql`
       query ApolloViewer {
         viewer {
-          id
+          id: databaseId
           username
         }
       }
@@ -128,7 +128,7 @@ describe('automatic persisted queries', () => {
         preferGetMethod: false,
         exchanges: [persistedExchange({ preferGetForPersistedQueries: false }), fetchExchange],
       });
-    const query = 'query UrqlViewer { viewer { id role } }';
+    const query = 'query UrqlViewer { viewer { id: databaseId role } }';
     const first = await client().query(query, {}).toPromise();
     expect(first.error).toBeUndefined();
     expect(first.data).toMatchObject({ viewer: { id: String(world.student.id), role: 'STUDENT' } });
@@ -156,10 +156,10 @@ describe('registered queries', () => {
     const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
     try {
       const store = redisQueryStore(redis);
-      const hash = sha256(`{ viewer { id } } # ${Math.random()}`);
+      const hash = sha256(`{ viewer { id: databaseId } } # ${Math.random()}`);
       expect(await store.get(hash)).toBeUndefined();
-      await store.set(hash, '{ viewer { id } }');
-      expect(await redisQueryStore(redis).get(hash)).toBe('{ viewer { id } }');
+      await store.set(hash, '{ viewer { id: databaseId } }');
+      expect(await redisQueryStore(redis).get(hash)).toBe('{ viewer { id: databaseId } }');
       expect(await redis.ttl(`lectern:apq:${hash}`)).toBeGreaterThan(6 * 24 * 3600);
       await redis.del(`lectern:apq:${hash}`);
     } finally {

@@ -28,7 +28,7 @@ const withUpgradeHeaders = (headers: Record<string, string>) =>
     }
   };
 
-const viewerQuery = '{ viewer { id } }';
+const viewerQuery = '{ viewer { id: databaseId } }';
 
 describe('credentials of graphql-ws operations', () => {
   it('come from the connection params', async () => {

@@ -20,8 +20,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** The operations a front end was built with, as Apollo's generate-persisted-query-manifest lists them. */
 const operations = {
-  TrustedViewer: 'query TrustedViewer { viewer { id username __typename } }',
-  TrustedRole: 'query TrustedRole { viewer { id role __typename } }',
+  TrustedViewer: 'query TrustedViewer { viewer { id: databaseId username __typename } }',
+  TrustedRole: 'query TrustedRole { viewer { id: databaseId role __typename } }',
 };
 const idOf = Object.fromEntries(Object.entries(operations).map(([name, body]) => [name, sha256(body)]));
 const folder = mkdtempSync(join(tmpdir(), 'lectern-trusted-'));
@@ -81,15 +81,15 @@ describe('trusted documents (TRUSTED_DOCUMENTS)', () => {
   });
 
   it('refuse any other operation, sent as text or by an unknown hash', async () => {
-    const text = await post({ query: '{ viewer { id } }' });
+    const text = await post({ query: '{ viewer { id: databaseId } }' });
     expect(text.status).toBe(400);
     expect((await text.json()).errors).toEqual([
       { message: 'PersistedQueryOnly', extensions: { code: 'CANNOT_SEND_PQ_ID_AND_BODY', http: { status: 400 } } },
     ]);
     // Registering does not work either: only the manifest lists operations.
-    const registering = await post({ query: '{ viewer { id } }', extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id } }') } } });
+    const registering = await post({ query: '{ viewer { id: databaseId } }', extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id: databaseId } }') } } });
     expect(registering.status).toBe(400);
-    const unknown = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id } }') } } });
+    const unknown = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id: databaseId } }') } } });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).errors).toEqual([
       { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } } },
@@ -101,7 +101,7 @@ describe('trusted documents (TRUSTED_DOCUMENTS)', () => {
     const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
     const listed = await client.iterate({ query: operations.TrustedRole }).next();
     expect(listed.value?.data).toEqual({ viewer: { id: String(world.student.id), role: 'STUDENT', __typename: 'User' } });
-    await expect(client.iterate({ query: '{ viewer { id } }' }).next()).rejects.toEqual([
+    await expect(client.iterate({ query: '{ viewer { id: databaseId } }' }).next()).rejects.toEqual([
       expect.objectContaining({ message: 'PersistedQueryOnly', extensions: expect.objectContaining({ code: 'PERSISTED_QUERY_NOT_IN_LIST' }) }),
     ]);
     await client.dispose();

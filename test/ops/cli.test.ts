@@ -151,13 +151,13 @@ describe('the lectern command line', () => {
       const graphql = await fetch(`${base}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${bearerToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ viewer { id } }' }),
+        body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
       });
       expect(await graphql.json()).toEqual({ data: { viewer: { id: demo.userId } } });
       const demoToken = await fetch(`${base}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ viewer { id } }' }),
+        body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
       });
       expect(await demoToken.json()).toEqual({ data: { viewer: { id: demo.userId } } });
 

@@ -152,7 +152,7 @@ describe('first start on an empty embedded database', () => {
   });
 
   it('the bearer token answers on /graphql', async () => {
-    expect(await graphql(server.base, printed.token, '{ viewer { id } }')).toEqual({ data: { viewer: { id: printed.userId } } });
+    expect(await graphql(server.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({ data: { viewer: { id: printed.userId } } });
   });
 
   it('the consumer key and secret sign /v1 requests', async () => {
@@ -205,7 +205,7 @@ describe('first start on an empty embedded database', () => {
       expect(next.output()).not.toContain('consumer secret');
       expect(next.output()).not.toContain('demo district created');
       // The first start's credentials still work: nothing was replaced.
-      expect(await graphql(next.base, printed.token, '{ viewer { id } }')).toEqual({ data: { viewer: { id: printed.userId } } });
+      expect(await graphql(next.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({ data: { viewer: { id: printed.userId } } });
       await stop(next);
       expect(await districtsIn(dataDir)).toBe(1);
     });
@@ -262,7 +262,7 @@ describe.skipIf(!serverUrl)('first start on PostgreSQL (TEST_DATABASE_URL)', () 
       // Several processes share PostgreSQL, so the hint does not ask to stop the server.
       expect(other.output()).toMatch(/^Demo credentials are printed on first start only; npx lectern seed-demo makes new ones\.$/m);
       const printed = parseBlock(seeded[0].output());
-      expect(await graphql(other.base, printed.token, '{ viewer { id } }')).toEqual({ data: { viewer: { id: printed.userId } } });
+      expect(await graphql(other.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({ data: { viewer: { id: printed.userId } } });
     } finally {
       await Promise.all(servers.map(stop));
     }

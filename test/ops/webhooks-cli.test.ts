@@ -183,7 +183,7 @@ describe('lectern webhooks send-sample', () => {
       const response = await fetch(`${server.base}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: `mutation($url: String!) { createTriggerTarget(input: { url: $url }) { ... on TriggerTarget { id secret } } }`, variables: { url } }),
+        body: JSON.stringify({ query: `mutation($url: String!) { createTriggerTarget(input: { url: $url }) { ... on TriggerTarget { id: databaseId secret } } }`, variables: { url } }),
       });
       return ((await response.json()) as { data: { createTriggerTarget: { id: string; secret: string } } }).data.createTriggerTarget;
     } finally {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   }
 });
 
-const groupDoc = 'query($id: ID!) { group(id: $id) { memberCount members { admin user { id } } } }';
+const groupDoc = 'query($id: ID!) { group(id: $id) { memberCount members { admin user { id: databaseId } } } }';
 
 describe('group members', () => {
   it.each([
@@ -48,7 +48,7 @@ describe('section enrollments', () => {
       { userId: world.otherSchoolStudent.id },
       { userId: world.student.id },
     ]);
-    const doc = 'query($id: ID!) { section(id: $id) { enrollments { user { id } } } }';
+    const doc = 'query($id: ID!) { section(id: $id) { enrollments { user { id: databaseId } } } }';
     const seen = async (person: 'teacher' | 'otherSchoolStudent' | 'districtAdmin') =>
       (await (await clients.graphql(world[person]))(doc, { id: id(section) })).data.section.enrollments.map(
         (enrollment: { user: { id: string } }) => enrollment.user.id,
@@ -60,7 +60,7 @@ describe('section enrollments', () => {
 });
 
 describe('a page of groups with visible members', () => {
-  const pageDoc = 'query($limit: Int!) { groups(limit: $limit) { items { id memberCount members { user { id nameFirst } } } } }';
+  const pageDoc = 'query($limit: Int!) { groups(limit: $limit) { items { id: databaseId memberCount members { user { id: databaseId nameFirst } } } } }';
 
   it.each(['student', 'districtAdmin'] as const)('loads 20 groups in as many statements as 5, for a %s', async (person) => {
     const graphql = await clients.graphql(world[person]);

@@ -299,20 +299,20 @@ describe('GraphQL twin', () => {
     const graphql = await clients.graphql(w.teacher);
     const realm = { type: 'GROUP', id: String(group.id) };
     const album = (
-      await graphql(`mutation($realm: RealmInput!) { createAlbum(realm: $realm, input: { title: "Twin", settingMemberPost: true }) { __typename ... on Album { id published settingComments } } }`, { realm })
+      await graphql(`mutation($realm: RealmInput!) { createAlbum(realm: $realm, input: { title: "Twin", settingMemberPost: true }) { __typename ... on Album { id: databaseId published settingComments } } }`, { realm })
     ).data.createAlbum;
     expect(album).toMatchObject({ __typename: 'Album', published: true, settingComments: true });
     const file = await upload('teacher', png, 'g.png');
     const added = await graphql(
       `mutation($albumId: ID!, $input: CreateAlbumContentInput!) {
-        createAlbumContent(albumId: $albumId, input: $input) { __typename ... on CreatedAlbumContent { items { id kind caption albumCover contentDimensions } } }
+        createAlbumContent(albumId: $albumId, input: $input) { __typename ... on CreatedAlbumContent { items { id: databaseId kind caption albumCover contentDimensions } } }
       }`,
       { albumId: album.id, input: { files: [String(file)], extras: [{ fid: String(file), caption: 'Twin photo' }] } },
     );
     expect(added.data.createAlbumContent.items).toEqual([{ id: expect.any(String), kind: 'IMAGE', caption: 'Twin photo', albumCover: true, contentDimensions: '640x480' }]);
     const itemId = added.data.createAlbumContent.items[0].id;
     const read = await (await clients.graphql(w.student))(
-      `query($realm: RealmInput!) { albums(realm: $realm, limit: 200) { items { id photoCount videoCount coverImageUrl contents { id contentUrl } } } }`,
+      `query($realm: RealmInput!) { albums(realm: $realm, limit: 200) { items { id: databaseId photoCount videoCount coverImageUrl contents { id: databaseId contentUrl } } } }`,
       { realm },
     );
     const twin = read.data.albums.items.find((item: { id: string }) => item.id === album.id);
@@ -341,7 +341,7 @@ describe('GraphQL twin', () => {
     }
     const graphql = await clients.graphql(w.teacher);
     const query = `query($realm: RealmInput!, $limit: Int!) { albums(realm: $realm, limit: $limit) { total items {
-      id photoCount videoCount audioCount coverImageUrl contents { id kind filesize contentUrl thumbnailUrl contentDimensions } } } }`;
+      id: databaseId photoCount videoCount audioCount coverImageUrl contents { id: databaseId kind filesize contentUrl thumbnailUrl contentDimensions } } } }`;
     const statementsFor = async (limit: number) => {
       const before = server.database.statementCount;
       const result = await graphql(query, { realm: { type: 'GROUP', id: String(owner.id) }, limit });

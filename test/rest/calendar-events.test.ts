@@ -316,7 +316,7 @@ describe('GraphQL', () => {
     const created = await graphql(
       `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) {
         createCalendarEvent(realm: $realm, input: $input) {
-          __typename ... on CalendarEvent { id title localStart hasEnd localEnd allDay rsvp commentsEnabled type realmType realmId editable }
+          __typename ... on CalendarEvent { id: databaseId title localStart hasEnd localEnd allDay rsvp commentsEnabled type realmType realmId editable }
         }
       }`,
       { realm, input: { title: 'Quiz review', start: '2026-05-20 14:00:00', hasEnd: true, end: '2026-05-20 15:00:00', rsvp: 'INVITED' } },
@@ -365,7 +365,7 @@ describe('GraphQL', () => {
   describe('calendar: the viewer\'s events between two instants, across realms', () => {
     let cast: World;
     const calendarQuery = `query($from: DateTime!, $to: DateTime!, $limit: Int) {
-      calendar(from: $from, to: $to, limit: $limit) { total items { id title realmType } }
+      calendar(from: $from, to: $to, limit: $limit) { total items { id: databaseId title realmType } }
     }`;
 
     beforeAll(async () => {

@@ -76,7 +76,7 @@ describe('private iCalendar feeds', () => {
     const graphql = await clients.graphql(w.teacher);
     const feed = (await graphql(createFeed)).data.createCalendarFeed;
     expect((await subscribe(feed.url)).titles).toEqual(['District meeting', 'Section quiz', 'Teacher only', 'Winter break']);
-    const listed = await graphql('{ calendarFeeds { id createdAt } }');
+    const listed = await graphql('{ calendarFeeds { id: databaseId createdAt } }');
     expect(listed.data.calendarFeeds).toEqual([{ id: feed.id, createdAt: feed.createdAt }]);
 
     // Only its owner revokes a feed; to anyone else it does not exist.
@@ -89,7 +89,7 @@ describe('private iCalendar feeds', () => {
     expect(await events()).toEqual([['calendar_feed.delete', 'USER', w.teacher.id, Number(feed.id), w.teacher.id, w.district.id, w.school.id]]);
     const revoked = await subscribe(feed.url);
     expect([revoked.response.status, revoked.text]).toEqual([404, 'Not Found']);
-    expect((await graphql('{ calendarFeeds { id } }')).data.calendarFeeds).toEqual([]);
+    expect((await graphql('{ calendarFeeds { id: databaseId } }')).data.calendarFeeds).toEqual([]);
   });
 
   it('answers 404 for a token that opens no feed and for paths that are not feeds, and 405 for other methods', async () => {

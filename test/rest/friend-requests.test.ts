@@ -49,7 +49,7 @@ const requestXml = (request: Record<string, unknown>) => `<request>${Object.entr
 
 const ids = (response: { json: { request: { id: string }[] } }) => response.json.request.map((request) => Number(request.id));
 const friendIds = async (client: GraphQLClient, user: { id: number }) =>
-  (await client(`query($id: ID!) { user(id: $id) { friends { total items { id } } } }`, { id: String(user.id) })).data.user.friends;
+  (await client(`query($id: ID!) { user(id: $id) { friends { total items { id: databaseId } } } }`, { id: String(user.id) })).data.user.friends;
 const friendships = (a: { id: number }, b: { id: number }) =>
   db().friendship.findMany({
     where: { OR: [{ userId: a.id, friendId: b.id }, { userId: b.id, friendId: a.id }] },
@@ -257,12 +257,12 @@ describe('PUT /users/{id}/requests/friends/{id}', () => {
 
 describe('GraphQL twins', () => {
   const sendDoc = `mutation($userId: ID!) { sendFriendRequest(userId: $userId) { __typename
-    ... on FriendRequest { id createdAt requester { id } user { id } }
+    ... on FriendRequest { id: databaseId createdAt requester { id: databaseId } user { id: databaseId } }
     ... on Error { message } ... on ConflictError { field } ... on ValidationError { issues { field message } } } }`;
   const answerDoc = `mutation($userId: ID!, $id: ID!, $action: RequestAction!) { answerFriendRequest(userId: $userId, id: $id, action: $action) {
     __typename ... on AnsweredFriendRequest { id action requesterId } ... on Error { message } } }`;
   const listDoc = `query($userId: ID!, $createdAfter: String) { friendRequests(userId: $userId, createdAfter: $createdAfter) {
-    total items { id createdAt requester { id nameDisplay } user { id } } } }`;
+    total items { id: databaseId createdAt requester { id: databaseId nameDisplay } user { id: databaseId } } } }`;
 
   it('sendFriendRequest asks a user the viewer sees: friend_request.create in the realm of the user asked; listed on /v1', async () => {
     const asked = await classmate();

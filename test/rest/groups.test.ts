@@ -80,9 +80,9 @@ describe('POST /groups', () => {
     expect(await events()).toEqual([['group.create', 'GROUP', id, id, world.teacher.id, world.district.id, world.school.id]]);
     expect((await as.teacher.get(`/groups/${id}`)).json).toEqual(expected);
 
-    const twin = await gqlTeacher(`query($id: ID!) { group(id: $id) { id title description pictureUrl website accessCode
-      privacyLevel category { id } groupCode inviteType memberPost memberPostComment createDiscussion createFiles
-      school { id } building { id } } }`, { id: String(id) });
+    const twin = await gqlTeacher(`query($id: ID!) { group(id: $id) { id: databaseId title description pictureUrl website accessCode
+      privacyLevel category { id: databaseId } groupCode inviteType memberPost memberPostComment createDiscussion createFiles
+      school { id: databaseId } building { id: databaseId } } }`, { id: String(id) });
     expect(twin.data.group).toEqual({
       id: String(id), title: 'Chess club', description: 'Knights', pictureUrl: 'https://img.test/c.png', website: 'https://chess.test',
       accessCode: created.json.access_code, privacyLevel: 'BUILDING', category: { id: String(clubs.id) }, groupCode: 'EXT-7',
@@ -165,8 +165,8 @@ describe('POST /groups', () => {
       issues: [{ field: 'title', message: 'is required' }, { field: 'privacyLevel', message: 'custom is read only and cannot be set' }],
     });
     // Every group a document creates shows its access code to its creator (the viewer's memberships are memoised).
-    const both = await gqlTeacher(`mutation { a: createGroup(input: {title: "A"}) { ... on Group { id accessCode } }
-      b: createGroup(input: {title: "B"}) { ... on Group { id accessCode } } }`);
+    const both = await gqlTeacher(`mutation { a: createGroup(input: {title: "A"}) { ... on Group { id: databaseId accessCode } }
+      b: createGroup(input: {title: "B"}) { ... on Group { id: databaseId accessCode } } }`);
     const stored = await db().group.findMany({ where: { id: { in: [both.data.a.id, both.data.b.id].map(Number) } }, orderBy: { id: 'asc' } });
     expect([both.data.a, both.data.b]).toEqual(stored.map((g) => ({ id: String(g.id), accessCode: g.accessCode })));
   });
@@ -223,7 +223,7 @@ describe('GET /groups/{id}', () => {
     }
     const xml = await as.teacher.get('/groups/999999', { accept: 'xml' });
     expect([xml.status, xml.text]).toEqual([404, `${xmlHead}<result><error>Not found</error></result>`]);
-    expect((await gqlTeacher('{ group(id: "999999") { id title school { id } } }')).data).toEqual({ group: null });
+    expect((await gqlTeacher('{ group(id: "999999") { id: databaseId title school { id: databaseId } } }')).data).toEqual({ group: null });
     expect((await as.teacher.request('OPTIONS', '/groups/1')).headers.get('allow')).toBe('GET, PUT, DELETE, OPTIONS');
   });
 });
@@ -253,7 +253,7 @@ describe('GET /groups (paged)', () => {
   it('lists what the caller may see, with total and links.self showing the effective start and limit', async () => {
     const page = await teacher.get('/groups');
     expect([page.status, page.json]).toEqual([200, { group: [shown(0), shown(1), shown(3)], total: 3, links: self('start=0&limit=20') }]);
-    const twin = await (await clients.graphql(w.teacher))('{ groups { total start limit items { id } } }');
+    const twin = await (await clients.graphql(w.teacher))('{ groups { total start limit items { id: databaseId } } }');
     expect(twin.data.groups).toEqual({ total: 3, start: 0, limit: 20, items: [0, 1, 3].map((i) => ({ id: String(groups[i]!.id) })) });
   });
 
@@ -390,7 +390,7 @@ describe('DELETE /groups/{id}', () => {
     const group = await createGroup(world.school.id, { admins: [world.districtAdmin.id] });
     const deleted = await gqlDistrictAdmin(`mutation { deleteGroup(id: "${group.id}") { __typename ... on Deleted { id } } }`);
     expect(deleted.data.deleteGroup).toEqual({ __typename: 'Deleted', id: String(group.id) });
-    expect((await gqlDistrictAdmin(`{ group(id: "${group.id}") { id } }`)).data.group).toBeNull();
+    expect((await gqlDistrictAdmin(`{ group(id: "${group.id}") { id: databaseId } }`)).data.group).toBeNull();
   });
 });
 
@@ -429,7 +429,7 @@ describe('GET /groups/categories', () => {
 
   it('twin: createGroupCategory is for district administrators, records group_category.create, refuses duplicates', async () => {
     const mutation = `mutation($title: String!) { createGroupCategory(input: {title: $title}) { __typename
-      ... on GroupCategory { id title } ... on ConflictError { message field } } }`;
+      ... on GroupCategory { id: databaseId title } ... on ConflictError { message field } } }`;
     const refused = await expectNothingWritten(() => gqlTeacher(mutation, { title: 'Mine' }));
     expect([refused.status, refused.errors?.[0]?.extensions?.code]).toEqual([403, 'FORBIDDEN']);
     const events = await watchDomainEvents();

@@ -155,7 +155,7 @@ describe('Idempotency-Key on /v1 writes', () => {
 });
 
 describe('Idempotency-Key on GraphQL mutations', () => {
-  const createGroup = `mutation($input: CreateGroupInput!) { createGroup(input: $input) { ... on Group { id title accessCode } } }`;
+  const createGroup = `mutation($input: CreateGroupInput!) { createGroup(input: $input) { ... on Group { id: databaseId title accessCode } } }`;
 
   it('replays a mutation, and refuses another with the same key as IDEMPOTENCY_KEY_REUSED (422)', async () => {
     const key = randomUUID();

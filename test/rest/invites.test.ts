@@ -250,7 +250,7 @@ describe('created_offset: only invites created after it, read in the district\'s
     }
     const districtId = (await db().school.findUniqueOrThrow({ where: { id: place.schoolId } })).districtId;
     const admin = await db().user.findFirstOrThrow({ where: { schoolId: place.schoolId, role: 'DISTRICT_ADMIN' } });
-    const read = await (await clients.graphql(admin))(`query($id: ID!) { district(id: $id) { id timeZone } }`, { id: String(districtId) });
+    const read = await (await clients.graphql(admin))(`query($id: ID!) { district(id: $id) { id: databaseId timeZone } }`, { id: String(districtId) });
     expect(read.data.district).toEqual({ id: String(districtId), timeZone: 'Asia/Kathmandu' });
   });
 
@@ -297,7 +297,7 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     ]);
     expect(await inviteEventData(invite.id)).toEqual([{ type: 'invite.accept', data: { userId: user.id } }]);
     expect((await rest.get(`/users/${user.id}/invites/groups`)).json).toMatchObject({ invite: [], total: 0 });
-    const members = await gql.teacher(`query($id: ID!) { group(id: $id) { members { user { id } admin } } }`, { id: String(group.id) });
+    const members = await gql.teacher(`query($id: ID!) { group(id: $id) { members { user { id: databaseId } admin } } }`, { id: String(group.id) });
     expect(members.data.group.members).toContainEqual({ user: { id: String(user.id) }, admin: false });
   });
 
@@ -451,14 +451,14 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
 
 describe('GraphQL twins', () => {
   const createInviteDoc = `mutation($realm: RealmInput!, $userId: ID!) { createInvite(realm: $realm, userId: $userId) { __typename
-    ... on Invite { id realm user { id } inviter { id } group { id } section { id } }
+    ... on Invite { id: databaseId realm user { id: databaseId } inviter { id: databaseId } group { id: databaseId } section { id: databaseId } }
     ... on Error { message } ... on ConflictError { field } ... on ValidationError { issues { field message } } } }`;
   const answerInviteDoc = `mutation($userId: ID!, $realm: InviteRealm!, $id: ID!, $action: RequestAction!) {
     answerInvite(userId: $userId, realm: $realm, id: $id, action: $action) { __typename
       ... on AnsweredInvite { id action realm realmId } ... on Error { message } } }`;
   const invitesDoc = `query($userId: ID!, $realm: InviteRealm!, $createdAfter: String, $start: Int, $limit: Int) {
     invites(userId: $userId, realm: $realm, createdAfter: $createdAfter, start: $start, limit: $limit) {
-      total start limit items { id createdAt realm user { id } inviter { id } group { id title } section { id title } } } }`;
+      total start limit items { id: databaseId createdAt realm user { id: databaseId } inviter { id: databaseId } group { id: databaseId title } section { id: databaseId title } } } }`;
   const realm = (type: string, id: number) => ({ type, id: String(id) });
 
   it('createInvite: a group or section administrator invites a user they see; invite.create; the invitee lists it', async () => {

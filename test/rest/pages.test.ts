@@ -277,7 +277,7 @@ describe('GraphQL', () => {
     const realm = { type: 'SECTION', id: String(section.id) };
     const created = await graphql(
       `mutation($realm: RealmInput!, $input: CreatePageInput!) {
-        createPage(realm: $realm, input: $input) { __typename ... on Page { id title body published inline parentId childIds assigneeIds gradingGroupIds realmType realmId } }
+        createPage(realm: $realm, input: $input) { __typename ... on Page { id: databaseId title body published inline parentId childIds assigneeIds gradingGroupIds realmType realmId } }
       }`,
       { realm, input: { title: 'From GraphQL', body: '<p onclick="x()">Hello</p>', assigneeIds: [String(enrollment.student)] } },
     );
@@ -298,7 +298,7 @@ describe('GraphQL', () => {
     });
     const rest = await (await as(w.teacher)).get(`/sections/${section.id}/pages/${page.id}`);
     expect(rest.json).toMatchObject({ id: Number(page.id), title: 'From GraphQL', body: '<p>Hello</p>', assignees: [enrollment.student] });
-    const listed = await graphql(`query($realm: RealmInput!) { pages(realm: $realm, limit: 200) { total items { id } } }`, { realm });
+    const listed = await graphql(`query($realm: RealmInput!) { pages(realm: $realm, limit: 200) { total items { id: databaseId } } }`, { realm });
     expect(listed.data.pages.items.map((item: { id: string }) => Number(item.id))).toEqual(ids(await (await as(w.teacher)).get(`/sections/${section.id}/pages?limit=200`)));
     const refused = await graphql(
       `mutation($realm: RealmInput!, $id: ID!) { updatePage(realm: $realm, id: $id, input: { parentId: $id }) { __typename ... on ValidationError { issues { field message } } } }`,

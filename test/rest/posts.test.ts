@@ -248,7 +248,7 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
     const graphql = await clients.graphql(w[realm.reader]);
     const realmArg = { type: realm.type, id: String(realm.id()) };
     const list = await graphql(
-      `query($realm: RealmInput!) { blogPosts(realm: $realm, limit: 200) { total start limit items { id title body realmType realmId createdAt } } }`,
+      `query($realm: RealmInput!) { blogPosts(realm: $realm, limit: 200) { total start limit items { id: databaseId title body realmType realmId createdAt } } }`,
       { realm: realmArg },
     );
     expect(list.data.blogPosts).toMatchObject({ total: rest.json.total, start: 0, limit: 200 });
@@ -262,7 +262,7 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
     }));
     expect(twin).toEqual(rest.json.post);
     expect(list.data.blogPosts.items.every((p: { realmType: string; realmId: string }) => p.realmType === realm.type && p.realmId === String(realm.id()))).toBe(true);
-    const one = await graphql(`query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { id title } }`, {
+    const one = await graphql(`query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { id: databaseId title } }`, {
       realm: realmArg,
       id: twin[0].id,
     });
@@ -437,7 +437,7 @@ describe('routing, paging defaults and realm deletion', () => {
   it('creates through the GraphQL union and reports typed errors there', async () => {
     const graphql = await clients.graphql(w.teacher);
     const create = `mutation($realm: RealmInput!, $title: String!) { createBlogPost(realm: $realm, input: { title: $title, body: "b" }) {
-      __typename ... on BlogPost { id title body realmType realmId authorId } ... on ValidationError { issues { field message } } ... on Error { message } } }`;
+      __typename ... on BlogPost { id: databaseId title body realmType realmId authorId } ... on ValidationError { issues { field message } } ... on Error { message } } }`;
     const realm = { type: 'GROUP', id: String(group.id) };
     const created = await graphql(create, { realm, title: 'Via GraphQL' });
     const post = created.data.createBlogPost;
@@ -467,7 +467,7 @@ describe('routing, paging defaults and realm deletion', () => {
     expect((await teacher.get(`/groups/${doomed.id}/posts/${created.json.id}`)).status).toBe(404);
     expect(await db().blogPost.count({ where: { realmType: 'GROUP', realmId: doomed.id } })).toBe(0);
     const graphql = await clients.graphql(w.districtAdmin);
-    const twin = await graphql(`{ blogPost(realm: {type: GROUP, id: "${doomed.id}"}, id: "${created.json.id}") { id } }`);
+    const twin = await graphql(`{ blogPost(realm: {type: GROUP, id: "${doomed.id}"}, id: "${created.json.id}") { id: databaseId } }`);
     expect(twin.data).toEqual({ blogPost: null });
   });
 });

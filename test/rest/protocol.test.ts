@@ -32,7 +32,7 @@ async function signed(method: string, path: string, init: { headers?: Record<str
   return server.app.fetch(new Request(url, { method, headers, body: init.body, ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}) }));
 }
 
-const graphqlAs = (client: RestClient, query = '{ viewer { id } }') =>
+const graphqlAs = (client: RestClient, query = '{ viewer { id: databaseId } }') =>
   server.app.fetch(
     new Request(`${testOrigin}/graphql`, {
       method: 'POST',
@@ -313,7 +313,7 @@ describe('body limit (1kb)', () => {
   });
 
   it('answers 413 on /graphql too, chunked bodies included', async () => {
-    const query = JSON.stringify({ query: `{ viewer { id } } # ${'x'.repeat(2000)}` });
+    const query = JSON.stringify({ query: `{ viewer { id: databaseId } } # ${'x'.repeat(2000)}` });
     const declared = await server.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-length': String(query.length) },

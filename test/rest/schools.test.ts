@@ -77,7 +77,7 @@ describe('GET /schools/{id}', () => {
     expect((await as.otherSchoolStudent.get(`/schools/${world.building.id}`)).json).toEqual(wire(world.building));
     const xml = await as.student.get(`/schools/${world.school.id}`, { accept: 'xml' });
     expect([xml.headers.get('content-type'), xml.text]).toEqual(['text/xml; charset=utf-8', `${xmlHead}${schoolXml(expected, 'result')}`]);
-    const twin = await gqlSchoolAdmin(`{ school(id: "${world.building.id}") { id title city buildingCode isBuilding parent { id } } }`);
+    const twin = await gqlSchoolAdmin(`{ school(id: "${world.building.id}") { id: databaseId title city buildingCode isBuilding parent { id: databaseId } } }`);
     expect(twin.data.school).toEqual({ id: String(world.building.id), title: world.building.title, city: null, buildingCode: null,
       isBuilding: true, parent: { id: String(world.school.id) } });
   });
@@ -88,7 +88,7 @@ describe('GET /schools/{id}', () => {
     }
     const xml = await as.outsider.get(`/schools/${world.school.id}`, { accept: 'xml' });
     expect([xml.status, xml.text]).toEqual([404, `${xmlHead}<result><error>Not found</error></result>`]);
-    expect((await gqlDistrictAdmin(`{ school(id: "${world.farSchool.id}") { id parent { id } } }`)).data).toEqual({ school: null });
+    expect((await gqlDistrictAdmin(`{ school(id: "${world.farSchool.id}") { id: databaseId parent { id: databaseId } } }`)).data).toEqual({ school: null });
   });
 });
 
@@ -123,7 +123,7 @@ describe('GET /schools and GET /schools/{id}/buildings (paged)', () => {
     expect((await client.get(`/schools/${w.building.id}/buildings`)).json)
       .toEqual({ building: [], total: 0, links: { self: `${v1}/schools/${w.building.id}/buildings?start=0&limit=20` } });
     expect((await client.get(`${path}?start=x`)).status).toBe(400);
-    const twin = await (await clients.graphql(w.student))(`{ buildings(schoolId: "${w.school.id}", start: 1) { total items { id } } }`);
+    const twin = await (await clients.graphql(w.student))(`{ buildings(schoolId: "${w.school.id}", start: 1) { total items { id: databaseId } } }`);
     expect(twin.data.buildings).toEqual({ total: 3, items: buildings.slice(1).map((b) => ({ id: String(b.id) })) });
   });
 });
@@ -191,7 +191,7 @@ describe('POST /schools/{id}/buildings', () => {
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1]!;
     expect([created.status, created.text]).toEqual([201, `${xmlHead}${schoolXml(wire({ id, title: 'Gym' }), 'result')}`]);
     const twin = await gqlDistrictAdmin(`mutation { createBuilding(schoolId: "${world.otherSchool.id}", input: {title: "Lab"}) {
-      __typename ... on School { title parent { id } } } }`);
+      __typename ... on School { title parent { id: databaseId } } } }`);
     expect(twin.data.createBuilding).toEqual({ __typename: 'School', title: 'Lab', parent: { id: String(world.otherSchool.id) } });
   });
 
@@ -248,7 +248,7 @@ describe('PUT /schools/{id}', () => {
 
   it('twin: updateSchool answers with the School or a typed error', async () => {
     const update = async (id: number | string, input: object) => (await gqlSchoolAdmin(`mutation($id: ID!, $input: UpdateSchoolInput!) {
-      updateSchool(id: $id, input: $input) { __typename ... on School { id country } ... on NotFoundError { objectType objectId } } }`,
+      updateSchool(id: $id, input: $input) { __typename ... on School { id: databaseId country } ... on NotFoundError { objectType objectId } } }`,
     { id: String(id), input })).data?.updateSchool;
     expect(await update(world.building.id, { country: 'NZ' })).toEqual({ __typename: 'School', id: String(world.building.id), country: 'NZ' });
     expect(await update(999999, { country: 'NZ' })).toEqual({ __typename: 'NotFoundError', objectType: 'School', objectId: '999999' });
@@ -308,7 +308,7 @@ describe('DELETE /schools/{id}', () => {
     const school = await createSchool(world.district.id);
     const deleted = await gqlDistrictAdmin(`mutation { deleteSchool(id: "${school.id}") { __typename ... on Deleted { id } } }`);
     expect(deleted.data.deleteSchool).toEqual({ __typename: 'Deleted', id: String(school.id) });
-    expect((await gqlDistrictAdmin(`{ school(id: "${school.id}") { id } }`)).data.school).toBeNull();
+    expect((await gqlDistrictAdmin(`{ school(id: "${school.id}") { id: databaseId } }`)).data.school).toBeNull();
     expect((await as.districtAdmin.request('OPTIONS', `/schools/${school.id}`)).headers.get('allow')).toBe('GET, PUT, DELETE, OPTIONS');
   });
 });

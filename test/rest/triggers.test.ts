@@ -223,7 +223,7 @@ describe('GraphQL', () => {
   it('creates a target with a Standard Webhooks secret and rotates it', async () => {
     const created = await gqlAdmin(
       `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) {
-        __typename ... on TriggerTarget { id url secret previousSecretExpiresAt } ... on Error { message } } }`,
+        __typename ... on TriggerTarget { id: databaseId url secret previousSecretExpiresAt } ... on Error { message } } }`,
       { input: { url: 'https://receiver.test/gql' } },
     );
     const target = created.data.createTriggerTarget;
@@ -268,7 +268,7 @@ describe('GraphQL', () => {
       { status: 200, message: null, item: { trigger: 'user', targetUrl: 'https://receiver.test/hook' } },
       { status: 400, message: 'The trigger with name nope does not exist', item: { trigger: 'nope', targetUrl: 'https://receiver.test/hook' } },
     ]);
-    const listed = await gqlAdmin('{ triggerSubscriptions(limit: 200) { items { trigger includeObject target { id } } } }');
+    const listed = await gqlAdmin('{ triggerSubscriptions(limit: 200) { items { trigger includeObject target { id: databaseId } } } }');
     expect(listed.data.triggerSubscriptions.items).toContainEqual({ trigger: 'user', includeObject: true, target: { id: String(target) } });
   });
 });

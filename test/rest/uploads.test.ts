@@ -253,7 +253,7 @@ describe('GraphQL twin', () => {
     const graphql = await clients.graphql(w.student);
     const bytes = randomBytes(64);
     const created = await graphql(
-      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on Upload { id uploadUrl status filesize } } }`,
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on Upload { id: databaseId uploadUrl status filesize } } }`,
       { input: { filename: 'g.bin', filesize: 64, md5Checksum: md5(bytes) } },
     );
     const upload = created.data.createUpload;
@@ -277,7 +277,7 @@ describe('GraphQL twin', () => {
     expect(stored.status).toBe(200);
     const read = await graphql(`query($id: ID!) { upload(id: $id) { status kind attached } }`, { id: upload.id });
     expect(read.data.upload).toEqual({ status: 'STORED', kind: 'FILE', attached: false });
-    const other = await (await clients.graphql(w.teacher))(`query($id: ID!) { upload(id: $id) { id } }`, { id: upload.id });
+    const other = await (await clients.graphql(w.teacher))(`query($id: ID!) { upload(id: $id) { id: databaseId } }`, { id: upload.id });
     expect(other.data.upload).toBeNull();
   });
 
@@ -298,7 +298,7 @@ describe('GraphQL twin', () => {
   it('receiveUploadContent takes a small file as contentBase64, checked like a PUT', async () => {
     const graphql = await clients.graphql(w.teacher);
     const bytes = randomBytes(3000);
-    const created = await graphql(`mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id } } }`, {
+    const created = await graphql(`mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id: databaseId } } }`, {
       input: { filename: 'small.bin', filesize: bytes.length, md5Checksum: md5(bytes) },
     });
     const id = created.data.createUpload.id;

@@ -140,7 +140,7 @@ describe('GET /v1/users/me', () => {
 });
 
 describe('GraphQL twins', () => {
-  const fields = 'id username nameFirst nameLast nameDisplay email pictureUrl schoolUid role school { id } building { id }';
+  const fields = 'id: databaseId username nameFirst nameLast nameDisplay email pictureUrl schoolUid role school { id: databaseId } building { id: databaseId }';
   const toWire = (user: Record<string, any>) => ({
     id: Number(user.id),
     uid: Number(user.id),

@@ -32,7 +32,7 @@ beforeAll(async () => {
 const createDocument = `mutation($sectionId: ID!, $input: CreateWebPackageInput!) {
   createWebPackage(sectionId: $sectionId, input: $input) {
     __typename
-    ... on WebPackage { id title creatorId sectionId entryPath url }
+    ... on WebPackage { id: databaseId title creatorId sectionId entryPath url }
     ... on ValidationError { issues { field message } }
   }
 }`;

@@ -42,11 +42,11 @@ deleteMutation('deleteApiClient', {
   description: 'Revokes consumer credentials.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The API client to delete.' }) }),
-  resolve: (viewer, args) => revokeApiClient(viewer, parseId(args.id)),
+  resolve: (viewer, args) => revokeApiClient(viewer, parseId(args.id, 'ApiClient')),
 });
 deleteMutation('deleteAccessToken', {
   description: 'Revokes a bearer token.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The access token to delete.' }) }),
-  resolve: (viewer, args) => revokeAccessToken(viewer, parseId(args.id)),
+  resolve: (viewer, args) => revokeAccessToken(viewer, parseId(args.id, 'AccessToken')),
 });

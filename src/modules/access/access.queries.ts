@@ -1,5 +1,7 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import type { Viewer } from '../../auth/viewer';
 
 builder.queryFields((t) => ({
   apiClients: t.withAuth({ authenticated: true }).prismaField({
@@ -15,3 +17,8 @@ builder.queryFields((t) => ({
       db().accessToken.findMany({ ...query, where: { userId: viewer.id }, orderBy: { id: 'asc' } }),
   }),
 }));
+
+// As `apiClients` and `accessTokens`: the viewer's own.
+const ownedByViewer = async (viewer: Viewer, userId: number) => userId === viewer.id;
+registerNodeVisibility('ApiClient', visibleThrough('ApiClient', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, ownedByViewer));
+registerNodeVisibility('AccessToken', visibleThrough('AccessToken', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, ownedByViewer));

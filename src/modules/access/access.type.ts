@@ -1,18 +1,22 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import type { IssuedAccessToken, IssuedApiClient } from './access.service';
 
-builder.prismaObject('ApiClient', {
+builder.prismaNode('ApiClient', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'ApiClient', ['id', 'consumerKey', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'ApiClient', ['consumerKey', 'createdAt']),
     ...exposeOptionalText(t, 'ApiClient', ['name']),
     user: t.relation('user'),
   }),
 });
 
-builder.prismaObject('AccessToken', {
+builder.prismaNode('AccessToken', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'AccessToken', ['id', 'createdAt', 'expiresAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'AccessToken', ['createdAt', 'expiresAt']),
     ...exposeOptionalText(t, 'AccessToken', ['name']),
   }),
 });

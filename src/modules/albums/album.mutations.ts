@@ -78,13 +78,13 @@ objectMutation('updateAlbum', {
   description: 'Changes an album (the administrators of its section or group).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The album to change.' }), realm: arg(optionalRealm), input: arg(required(UpdateAlbumInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateAlbum(viewer, parseId(args.id), realmOf(args.realm), args.input, query),
+  resolve: (viewer, args, query) => updateAlbum(viewer, parseId(args.id, 'Album'), realmOf(args.realm), args.input, query),
 });
 deleteMutation('deleteAlbum', {
   description: 'Deletes an album with its content, comments and files (the administrators of its section or group).',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The album to delete.' }), realm: arg(optionalRealm) }),
-  resolve: (viewer, args) => deleteAlbum(viewer, parseId(args.id), realmOf(args.realm)),
+  resolve: (viewer, args) => deleteAlbum(viewer, parseId(args.id, 'Album'), realmOf(args.realm)),
 });
 resultMutation('createAlbumContent', {
   type: CreatedAlbumContent,
@@ -93,7 +93,7 @@ resultMutation('createAlbumContent', {
     'is on). A file that is unknown, someone else\'s, not stored yet or attached already fails the whole request.',
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({ albumId: arg.id({ required: true, description: 'The album.' }), realm: arg(optionalRealm), input: arg(required(CreateAlbumContentInput, 'The new album item.')) }),
-  resolve: (viewer, args) => createAlbumContent(viewer, parseId(args.albumId, 'albumId'), realmOf(args.realm), args.input),
+  resolve: (viewer, args) => createAlbumContent(viewer, parseId(args.albumId, 'Album', 'albumId'), realmOf(args.realm), args.input),
 });
 objectMutation('updateAlbumContent', {
   type: 'AlbumContent',
@@ -105,13 +105,13 @@ objectMutation('updateAlbumContent', {
     realm: arg(optionalRealm),
     input: arg(required(UpdateAlbumContentInput, 'What to change; members left out keep their values.')),
   }),
-  resolve: (viewer, args, query) => updateAlbumContent(viewer, parseId(args.albumId, 'albumId'), parseId(args.id), realmOf(args.realm), args.input, query),
+  resolve: (viewer, args, query) => updateAlbumContent(viewer, parseId(args.albumId, 'Album', 'albumId'), parseId(args.id, 'AlbumContent'), realmOf(args.realm), args.input, query),
 });
 deleteMutation('deleteAlbumContent', {
   description: 'Removes an item with its comments and file (whoever added it, or the album\'s administrators); a removed cover moves to the first image left.',
   errors: [NotFoundError],
   args: (arg) => ({ albumId: arg.id({ required: true, description: 'The album.' }), id: arg.id({ required: true, description: 'The album item to delete.' }), realm: arg(optionalRealm) }),
-  resolve: (viewer, args) => deleteAlbumContent(viewer, parseId(args.albumId, 'albumId'), parseId(args.id), realmOf(args.realm)),
+  resolve: (viewer, args) => deleteAlbumContent(viewer, parseId(args.albumId, 'Album', 'albumId'), parseId(args.id, 'AlbumContent'), realmOf(args.realm)),
 });
 objectMutation('createAlbumComment', {
   type: 'AlbumComment',
@@ -124,12 +124,12 @@ objectMutation('createAlbumComment', {
     input: arg(required(CreateAlbumCommentInput, 'The new comment.')),
   }),
   resolve: (viewer, args, query) =>
-    createAlbumComment(viewer, parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), realmOf(args.realm), args.input, query),
+    createAlbumComment(viewer, parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId'), realmOf(args.realm), args.input, query),
 });
 deleteMutation('deleteAlbumComment', {
   description: 'Deletes a comment (its author, or the album\'s administrators).',
   errors: [NotFoundError],
   args: (arg) => ({ albumId: arg.id({ required: true, description: 'The album.' }), contentId: arg.id({ required: true, description: 'The album item commented on.' }), id: arg.id({ required: true, description: 'The album comment to delete.' }), realm: arg(optionalRealm) }),
   resolve: (viewer, args) =>
-    deleteAlbumComment(viewer, parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), parseId(args.id), realmOf(args.realm)),
+    deleteAlbumComment(viewer, parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId'), parseId(args.id, 'AlbumComment'), realmOf(args.realm)),
 });

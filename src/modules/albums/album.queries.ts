@@ -8,6 +8,7 @@ import { findIfVisible } from '../../graphql/visible';
 import type { RealmType } from '../../generated/prisma/enums';
 import { albumReadable, readableAlbumsWhere } from './album.service';
 import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { registerNodeVisibility, visibleByEach, visibleThrough } from '../../graphql/nodes';
 
 /** What names the item whose comments `albumComments` and `albumCommentsConnection` list. */
 type CommentListArguments = { albumId: string | number; contentId: string | number; realm?: RealmArgument | null };
@@ -34,7 +35,7 @@ builder.queryFields((t) => ({
       realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
     },
     resolve: (query, _root, args, { viewer }) => {
-      const id = parseId(args.id);
+      const id = parseId(args.id, 'Album');
       return findIfVisible(query, albumReadable(viewer, id, realmOf(args.realm)), (selection) =>
         db().album.findUnique({ ...selection, where: { id } }),
       );
@@ -73,7 +74,7 @@ builder.queryFields((t) => ({
       realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
     },
     resolve: (query, _root, args, { viewer }) => {
-      const [albumId, id] = [parseId(args.albumId, 'albumId'), parseId(args.id)];
+      const [albumId, id] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.id, 'AlbumContent')];
       return findIfVisible(query, contentVisible(viewer, albumId, id, realmOf(args.realm)), (selection) =>
         db().albumContent.findUnique({ ...selection, where: { id } }),
       );
@@ -90,7 +91,7 @@ builder.queryFields((t) => ({
       ...pageArgs,
     },
     resolve: async (_root, args, { viewer }) => {
-      const [albumId, contentId] = [parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId')];
+      const [albumId, contentId] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId')];
       if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
       const where = { contentId };
       return paged(args, { findMany: (query) => db().albumComment.findMany({ ...query, where }), count: () => db().albumComment.count({ where }) });
@@ -108,11 +109,11 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const [albumId, contentId] = [parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId')];
+      const [albumId, contentId] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId')];
       if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
       return db().albumComment.findMany(keysetWindow(selection, { contentId }));
     },
-  }, checkedTotalCount((args: CommentListArguments) => db().albumComment.count({ where: { contentId: parseId(args.contentId, 'contentId') } }))),
+  }, checkedTotalCount((args: CommentListArguments) => db().albumComment.count({ where: { contentId: parseId(args.contentId, 'AlbumContent', 'contentId') } }))),
   albumComment: t.withAuth({ authenticated: true }).prismaField({
     type: 'AlbumComment',
     nullable: true,
@@ -124,10 +125,22 @@ builder.queryFields((t) => ({
       realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
     },
     resolve: (query, _root, args, { viewer }) => {
-      const [albumId, contentId, id] = [parseId(args.albumId, 'albumId'), parseId(args.contentId, 'contentId'), parseId(args.id)];
+      const [albumId, contentId, id] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId'), parseId(args.id, 'AlbumComment')];
       return findIfVisible(query, contentVisible(viewer, albumId, contentId, realmOf(args.realm)), (selection) =>
         findByStorableId(id, (id) => db().albumComment.findFirst({ ...selection, where: { id, contentId } })),
       );
     },
   }),
 }));
+
+// `node` shows what `album`, `albumContent` and `albumComment` show when no realm is given: what the album's rule allows.
+registerNodeVisibility('Album', visibleByEach((viewer, id) => albumReadable(viewer, id, null)));
+registerNodeVisibility('AlbumContent', visibleThrough('AlbumContent', { select: { albumId: true }, of: (row: { id: number; albumId: number }) => row.albumId }, (viewer, albumId) => albumReadable(viewer, albumId, null)));
+registerNodeVisibility(
+  'AlbumComment',
+  visibleThrough(
+    'AlbumComment',
+    { select: { content: { select: { albumId: true } } }, of: (row: { id: number; content: { albumId: number } }) => row.content.albumId },
+    (viewer, albumId) => albumReadable(viewer, albumId, null),
+  ),
+);

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { connectionOptions, describedTotalCount } from '../../graphql/connections';
 import { realmField, userReference } from '../../graphql/references';
@@ -24,10 +24,12 @@ export const contentOrder = [{ displayOrder: 'asc' as const }, { id: 'asc' as co
 
 const dimensions = (width: number | null, height: number | null) => (width && height ? `${width}x${height}` : null);
 
-export const AlbumType = builder.prismaObject('Album', {
+export const AlbumType = builder.prismaNode('Album', {
+  id: nodeId,
   fields: (t) => ({
+    databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Album', [
-      'id', 'title', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
+      'title', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
     ]),
     ...exposeOptionalText(t, 'Album', ['description']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
@@ -65,9 +67,11 @@ const fileSelection = {
   upload: { select: { kind: true, filename: true, filesize: true, md5Checksum: true, mimeType: true, width: true, height: true, thumbnailKey: true, thumbnailWidth: true, thumbnailHeight: true } },
 };
 
-export const AlbumContentType = builder.prismaObject('AlbumContent', {
+export const AlbumContentType = builder.prismaNode('AlbumContent', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'AlbumContent', ['id', 'albumId', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'AlbumContent', ['albumId', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
     ...exposeOptionalText(t, 'AlbumContent', ['caption']),
     kind: t.field({ type: FileKindEnum, description: 'What the file is.', select: fileSelection, resolve: (item) => item.upload.kind ?? 'FILE' }),
     filename: t.string({ description: 'The file\'s name as uploaded.', select: fileSelection, resolve: (item) => item.upload.filename }),
@@ -119,9 +123,11 @@ export const AlbumContentType = builder.prismaObject('AlbumContent', {
   }),
 });
 
-export const AlbumCommentType = builder.prismaObject('AlbumComment', {
+export const AlbumCommentType = builder.prismaNode('AlbumComment', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'AlbumComment', ['id', 'contentId', 'authorId', 'comment', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'AlbumComment', ['contentId', 'authorId', 'comment', 'createdAt']),
     author: t.field({
       type: UserType,
       nullable: true,

@@ -6,18 +6,18 @@ import { type LinkBuilder, selfLink } from '../../rest/route';
 
 export const RestAlbumContent = graphql(`
   fragment RestAlbumContent on AlbumContent @_unmask {
-    id albumId kind caption displayOrder createdAt albumCover contentUrl filesize md5Checksum thumbnailUrl
+    id: databaseId albumId kind caption displayOrder createdAt albumCover contentUrl filesize md5Checksum thumbnailUrl
     thumbnailDimensions contentDimensions
   }
 `);
 
 export const RestAlbum = graphql(`
   fragment RestAlbum on Album @_unmask {
-    id title description settingComments settingMemberPost published photoCount videoCount audioCount coverImageUrl createdAt
+    id: databaseId title description settingComments settingMemberPost published photoCount videoCount audioCount coverImageUrl createdAt
   }
 `);
 
-export const RestAlbumComment = graphql(`fragment RestAlbumComment on AlbumComment @_unmask { id albumId contentId authorId comment createdAt }`);
+export const RestAlbumComment = graphql(`fragment RestAlbumComment on AlbumComment @_unmask { id: databaseId albumId contentId authorId comment createdAt }`);
 
 const bit = z.union([z.literal(0), z.literal(1)]);
 const unixTime = (date: string) => Math.floor(Date.parse(date) / 1000);

@@ -3,8 +3,17 @@ import { NotFoundError } from '../../core/errors';
 import { resultMutation } from '../../graphql/operations';
 import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { listAttendance, setAttendance } from './attendance.service';
+import { decodeGlobalId } from '../../core/global-id';
+import { listAttendance, setAttendance, visibleAttendanceRecords } from './attendance.service';
+import { registerNodeVisibility } from '../../graphql/nodes';
 import { AttendancePageType, AttendanceStatusEnum, AttendanceUpdateType } from './attendance.type';
+
+/**
+ * The enrollment filter as the service reads it (digits): a global id becomes its database id; other text goes on as
+ * given, for the service to refuse as a ValidationError naming the filter (what /v1 answers for `enrollment_id=x`).
+ */
+const enrollmentIdText = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? null : decodeGlobalId(String(value)) ? String(parseId(value, 'Enrollment', 'enrollmentId')) : String(value);
 
 builder.queryField('attendance', (t) =>
   t.withAuth({ authenticated: true }).field({
@@ -22,7 +31,7 @@ builder.queryField('attendance', (t) =>
       ...pageArgs,
     },
     resolve: (_root, args, { viewer }) =>
-      listAttendance(viewer, parseId(args.sectionId, 'sectionId'), { ...args, enrollmentId: args.enrollmentId === null || args.enrollmentId === undefined ? null : String(args.enrollmentId) }),
+      listAttendance(viewer, parseId(args.sectionId, 'Section', 'sectionId'), { ...args, enrollmentId: enrollmentIdText(args.enrollmentId) }),
   }),
 );
 
@@ -43,5 +52,7 @@ resultMutation('setAttendance', {
     'its enrollment and day; an item that cannot be written fails alone with its code, the others are written.',
   errors: [NotFoundError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), records: arg({ type: [AttendanceInput], required: true, description: 'One record per enrollment and day; each succeeds or fails alone.' }) }),
-  resolve: (viewer, args) => setAttendance(viewer, parseId(args.sectionId, 'sectionId'), args.records),
+  resolve: (viewer, args) => setAttendance(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.records),
 });
+
+registerNodeVisibility('AttendanceRecord', visibleAttendanceRecords);

@@ -7,6 +7,8 @@ import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
 import type { AttendanceStatus } from '../../generated/prisma/enums';
 import { pageWindow } from '../../graphql/paging';
+import { hiddenWhenRefused } from '../../graphql/nodes';
+import { GraphQLError } from 'graphql';
 import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
 import { attendanceItemSchema, dayRange, dayText, maxAttendanceItems } from './attendance.validation';
 
@@ -38,7 +40,7 @@ export const attendanceEvents = {
  * A district that keeps attendance in a third-party student-information-system app has none here: 410 Gone, as on the
  * platform. Asked after the viewer's access, so that only those who may see the section learn it.
  */
-async function assertAttendanceKeptHere(viewer: Viewer, sectionId: number) {
+export async function assertAttendanceKeptHere(viewer: Viewer, sectionId: number) {
   const { districtId } = await realmFacts(viewer, section(sectionId));
   const district = await db().district.findUnique({ where: { id: districtId }, select: { attendanceApp: true } });
   if (district?.attendanceApp) {
@@ -202,4 +204,31 @@ export async function setAttendance(viewer: Viewer, sectionId: number, items: re
     });
   }
   return { results };
+}
+
+/**
+ * For `node`: the attendance records among `ids` the viewer reads in `attendance(sectionId)`: of a section they reach,
+ * of an enrollment within their reach, in a district that keeps attendance here (else the list is GONE: hidden).
+ */
+export async function visibleAttendanceRecords(viewer: Viewer, ids: number[]): Promise<number[]> {
+  const rows = await db().attendanceRecord.findMany({ where: { id: { in: ids } }, select: { id: true, sectionId: true, enrollmentId: true } });
+  const sectionIds = [...new Set(rows.map((row) => row.sectionId))];
+  const reaches = await Promise.all(
+    sectionIds.map(async (sectionId) => {
+      const reach = await readableReach(viewer, sectionId).catch(hiddenWhenRefused);
+      if (!reach) return null;
+      const kept = await assertAttendanceKeptHere(viewer, sectionId).then(() => true, (error: unknown) => {
+        if (error instanceof GraphQLError && error.extensions.code === 'GONE') return false;
+        throw error;
+      });
+      return kept ? reach : null;
+    }),
+  );
+  const reachOf = new Map(sectionIds.map((sectionId, index) => [sectionId, reaches[index]]));
+  return rows
+    .filter((row) => {
+      const reach = reachOf.get(row.sectionId);
+      return reach && (reach.all || reach.enrollmentIds.includes(row.enrollmentId));
+    })
+    .map((row) => row.id);
 }

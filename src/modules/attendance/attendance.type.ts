@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import type { AttendanceDay, AttendancePage, AttendanceResult } from './attendance.service';
 import { dayText } from './attendance.validation';
 
@@ -13,9 +13,11 @@ export const AttendanceStatusEnum = builder.enumType('AttendanceStatus', {
   } as const,
 });
 
-const AttendanceRecordType = builder.prismaObject('AttendanceRecord', {
+const AttendanceRecordType = builder.prismaNode('AttendanceRecord', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'AttendanceRecord', ['id', 'updatedAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'AttendanceRecord', ['updatedAt']),
     ...exposeOptionalText(t, 'AttendanceRecord', ['comment']),
     enrollmentId: t.exposeID('enrollmentId', { description: 'The enrollment.' }),
     sectionId: t.exposeID('sectionId', { description: 'The section.' }),

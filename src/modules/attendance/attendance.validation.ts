@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readDay } from '../../core/date-text';
 import { invalidArgument } from '../../core/errors';
-import { numericId, storableText } from '../../core/validation';
+import { nodeId, storableText } from '../../core/validation';
 
 /** A calendar day as `YYYY-MM-DD` (the platform's only form for attendance), as a UTC midnight for a `@db.Date` column. */
 export function dayOf(text: string): Date | null {
@@ -23,7 +23,7 @@ const day = z.string().transform((text, context) => {
  * status) fails alone with its own message while the others are written.
  */
 export const attendanceItemSchema = z.object({
-  enrollmentId: numericId.transform(Number),
+  enrollmentId: nodeId('Enrollment').transform(Number),
   date: day,
   status: z.enum(['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'], { error: 'must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' }),
   comment: storableText(1_000).nullish().transform((comment) => comment ?? ''),

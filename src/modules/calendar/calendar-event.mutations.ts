@@ -43,11 +43,11 @@ objectMutation('updateCalendarEvent', {
   description: 'Changes a calendar event (not a due event, which changes with its assignment or discussion).',
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), id: arg.id({ required: true, description: 'The calendar event to change.' }), input: arg(required(UpdateCalendarEventInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateCalendarEvent(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent'), args.input, query),
 });
 deleteMutation('deleteCalendarEvent', {
   description: 'Deletes a calendar event (not a due event, which goes with its assignment or discussion).',
   errors: [NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), id: arg.id({ required: true, description: 'The calendar event to delete.' }) }),
-  resolve: (viewer, args) => deleteCalendarEvent(viewer, realmRef(args.realm), parseId(args.id)),
+  resolve: (viewer, args) => deleteCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent')),
 });

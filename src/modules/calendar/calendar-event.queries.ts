@@ -56,7 +56,6 @@ async function eventsPage(query: EventsQuery, where: Prisma.CalendarEventWhereIn
 realmObjectQuery('calendarEvent', 'CalendarEvent', {
   description: 'A calendar event of a realm; null when it or its realm does not exist or is hidden from the viewer.',
   readable: assertReadable,
-  find: (selection, realm, id) => db().calendarEvent.findFirst({ ...selection, where: { id, realmType: realm.type, realmId: realm.id } }),
 });
 
 builder.queryFields((t) => ({

@@ -19,12 +19,12 @@ import { everyRealm } from './calendar-event.service';
 
 const RestCalendarEvent = graphql(`
   fragment RestCalendarEvent on CalendarEvent @_unmask {
-    id title description localStart hasEnd localEnd allDay editable rsvp commentsEnabled type realmType realmId
+    id: databaseId title description localStart hasEnd localEnd allDay editable rsvp commentsEnabled type realmType realmId
   }
 `);
 const RestAttachments = graphql(`
   fragment RestAttachments on CalendarEvent @_unmask {
-    attachments { downloadUrl file { id filename filesize md5Checksum } }
+    attachments { downloadUrl file { id: databaseId filename filesize md5Checksum } }
   }
 `);
 

@@ -3,7 +3,7 @@ import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { formatWallClock } from '../../core/date-text';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
@@ -51,10 +51,12 @@ builder.prismaObject('CalendarEventAttachment', {
   }),
 });
 
-builder.prismaObject('CalendarEvent', {
+builder.prismaNode('CalendarEvent', {
+  id: nodeId,
   fields: (t) => ({
+    databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'CalendarEvent', [
-      'id', 'title', 'start', 'end', 'allDay', 'commentsEnabled', 'realmId', 'authorId', 'createdAt', 'updatedAt',
+      'title', 'start', 'end', 'allDay', 'commentsEnabled', 'realmId', 'authorId', 'createdAt', 'updatedAt',
     ]),
     ...exposeOptionalText(t, 'CalendarEvent', ['description']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
@@ -75,7 +77,7 @@ builder.prismaObject('CalendarEvent', {
       description: 'Where an attached file\'s bytes are kept, for the /v1 route that serves them; null for a file not attached.',
       args: { fileId: t.arg.id({ required: true, description: 'The attached upload.' }) },
       select: (args) => {
-        const fileId = parseId(args.fileId, 'fileId');
+        const fileId = parseId(args.fileId, 'Upload', 'fileId');
         // An id the database cannot hold names no file.
         return { attachments: { where: { uploadId: isStorableId(fileId) ? fileId : -1 }, select: { upload: { select: storedFileSelection } } } };
       },

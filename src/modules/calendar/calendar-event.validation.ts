@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, numericId, requiredText, storableText, updateInput } from '../../core/validation';
+import { clearable, createInput, nodeId, requiredText, storableText, updateInput } from '../../core/validation';
 
 /** `YYYY-MM-DD HH:MM:SS`, the platform's datetime; read in the district's time zone by the service. */
 const wallClock = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
@@ -17,7 +17,7 @@ const eventFields = {
   // Due events come with their assignment or discussion; through this API only events of their own are written.
   type: z.literal('EVENT', 'must be event: assignment and discussion due events come with their assignment or discussion'),
   // Uploaded files; on an update, the list replaces the event's files.
-  fileIds: z.array(numericId.transform(Number)).max(20, 'must list at most 20 files'),
+  fileIds: z.array(nodeId('Upload').transform(Number)).max(20, 'must list at most 20 files'),
 };
 
 export const createCalendarEventSchema = createInput(eventFields, ['title', 'start']);

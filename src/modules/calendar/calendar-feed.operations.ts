@@ -5,6 +5,8 @@ import { deleteMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { createCalendarFeed, deleteCalendarFeed, feedPath } from './calendar-feed.service';
 import { IssuedCalendarFeedType } from './calendar-feed.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import type { Viewer } from '../../auth/viewer';
 
 builder.queryField('calendarFeeds', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
@@ -31,5 +33,9 @@ deleteMutation('deleteCalendarFeed', {
   description: 'Revokes one of the viewer\'s calendar feeds: its URL answers 404 from then on.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The calendar feed to delete.' }) }),
-  resolve: (viewer, args) => deleteCalendarFeed(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteCalendarFeed(viewer, parseId(args.id, 'CalendarFeed')),
 });
+
+// As `calendarFeeds`: the viewer's own.
+const ownedByViewer = async (viewer: Viewer, userId: number) => userId === viewer.id;
+registerNodeVisibility('CalendarFeed', visibleThrough('CalendarFeed', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, ownedByViewer));

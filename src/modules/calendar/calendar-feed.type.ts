@@ -1,9 +1,11 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 
-builder.prismaObject('CalendarFeed', {
+builder.prismaNode('CalendarFeed', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'CalendarFeed', ['id', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'CalendarFeed', ['createdAt']),
   }),
 });
 

@@ -21,5 +21,5 @@ objectMutation('updateDistrict', {
   description: 'Changes a district\'s name, time zone or gradebook settings (its district administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The district to change.' }), input: arg(required(UpdateDistrictInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateDistrict(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateDistrict(viewer, parseId(args.id, 'District'), args.input, query),
 });

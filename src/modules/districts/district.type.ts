@@ -1,9 +1,11 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 
-export const DistrictType = builder.prismaObject('District', {
+export const DistrictType = builder.prismaNode('District', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'District', ['id', 'title', 'timeZone', 'attendanceApp', 'incompleteCountsAsZero']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'District', ['title', 'timeZone', 'attendanceApp', 'incompleteCountsAsZero']),
   }),
 });
 

@@ -10,7 +10,7 @@ objectMutation('sendFriendRequest', {
   description: 'Asks a user the viewer can see to be friends.',
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({ userId: arg.id({ required: true, description: 'The user to ask.' }) }),
-  resolve: (viewer, args, query) => sendFriendRequest(viewer, parseId(args.userId, 'userId'), query),
+  resolve: (viewer, args, query) => sendFriendRequest(viewer, parseId(args.userId, 'User', 'userId'), query),
 });
 resultMutation('answerFriendRequest', {
   type: AnsweredFriendRequestType,
@@ -21,5 +21,5 @@ resultMutation('answerFriendRequest', {
     id: arg.id({ required: true, description: 'Friend request id.' }),
     action: arg({ type: RequestActionEnum, required: true, description: 'Accept or decline the request.' }),
   }),
-  resolve: (viewer, args) => answerFriendRequest(viewer, parseId(args.userId, 'userId'), parseId(args.id), args.action),
+  resolve: (viewer, args) => answerFriendRequest(viewer, parseId(args.userId, 'User', 'userId'), parseId(args.id, 'FriendRequest'), args.action),
 });

@@ -6,9 +6,9 @@ import { WireInputError, oneOf, text, wireBody } from '../../rest/wire-body';
 
 const RestFriendRequest = graphql(`
   fragment RestFriendRequest on FriendRequest @_unmask {
-    id
+    id: databaseId
     createdAt
-    requester { id nameDisplay pictureUrl school { id title } }
+    requester { id: databaseId nameDisplay pictureUrl school { id: databaseId title } }
   }
 `);
 

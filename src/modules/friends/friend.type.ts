@@ -1,14 +1,16 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { RequestActionEnum } from '../invites/invite.type';
 import { db } from '../../db/database';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import { friendsOf, friendsWhere } from './friend.service';
 
-builder.prismaObject('FriendRequest', {
+builder.prismaNode('FriendRequest', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'FriendRequest', ['id', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'FriendRequest', ['createdAt']),
     requester: t.relation('requester'),
     user: t.relation('user'),
   }),

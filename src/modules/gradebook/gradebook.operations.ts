@@ -7,6 +7,7 @@ import { deleteMutation, objectMutation, required } from '../../graphql/operatio
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { gradebookPolicy, schoolGradingPolicy } from './gradebook.policy';
+import type { Viewer } from '../../auth/viewer';
 import {
   createAssignment,
   createGradingPeriod,
@@ -19,8 +20,8 @@ import {
   updateGradingScale,
 } from './gradebook.service';
 import { GradeItemTypeEnum } from './gradebook.type';
-import type { Viewer } from '../../auth/viewer';
 import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 builder.queryField('gradingPeriods', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
@@ -29,7 +30,7 @@ builder.queryField('gradingPeriods', (t) =>
     description: 'The grading periods of a school, by first day; null when the school does not exist or is hidden.',
     args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
     resolve: async (query, _root, args, { viewer }) => {
-      const schoolId = parseId(args.schoolId, 'schoolId');
+      const schoolId = parseId(args.schoolId, 'School', 'schoolId');
       if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
       return db().gradingPeriod.findMany({ ...query, where: { schoolId }, orderBy: [{ startsOn: 'asc' }, { id: 'asc' }] });
     },
@@ -43,7 +44,7 @@ builder.queryField('gradingScales', (t) =>
     description: 'The grading scales of a school; null when the school does not exist or is hidden.',
     args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
     resolve: async (query, _root, args, { viewer }) => {
-      const schoolId = parseId(args.schoolId, 'schoolId');
+      const schoolId = parseId(args.schoolId, 'School', 'schoolId');
       if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
       return db().gradingScale.findMany({ ...query, where: { schoolId }, orderBy: { id: 'asc' } });
     },
@@ -62,7 +63,7 @@ builder.queryField('assignments', (t) =>
     description: 'The graded items of a section, for those who read its gradebook; null when the section does not exist or is hidden.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
-      const sectionId = parseId(args.sectionId, 'sectionId');
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await readsGradebook(viewer, sectionId))) return null;
       const where = { sectionId };
       return paged(args, { findMany: (query) => db().assignment.findMany({ ...query, where }), count: () => db().assignment.count({ where }) });
@@ -79,11 +80,11 @@ builder.queryField('assignmentsConnection', (t) =>
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const sectionId = parseId(args.sectionId, 'sectionId');
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await readsGradebook(viewer, sectionId))) return null;
       return db().assignment.findMany(keysetWindow(selection, { sectionId }));
     },
-  }, checkedTotalCount((args: { sectionId: string | number }) => db().assignment.count({ where: { sectionId: parseId(args.sectionId, 'sectionId') } }))),
+  }, checkedTotalCount((args: { sectionId: string | number }) => db().assignment.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }))),
 );
 
 builder.queryField('assignment', (t) =>
@@ -93,9 +94,9 @@ builder.queryField('assignment', (t) =>
     description: 'A graded item of a section; null when it or the section does not exist or is hidden.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), id: t.arg.id({ required: true, description: 'Assignment id.' }) },
     resolve: async (query, _root, args, { viewer }) => {
-      const sectionId = parseId(args.sectionId, 'sectionId');
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId))) return null;
-      const id = parseId(args.id);
+      const id = parseId(args.id, 'Assignment');
       return isStorableId(id) ? db().assignment.findFirst({ ...query, where: { id, sectionId } }) : null;
     },
   }),
@@ -154,58 +155,70 @@ objectMutation('createGradingPeriod', {
   description: 'Adds a grading period to a school (its administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ schoolId: arg.id({ required: true, description: 'The school.' }), input: arg(required(CreatePeriod, 'The new grading period.')) }),
-  resolve: (viewer, args, query) => createGradingPeriod(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
+  resolve: (viewer, args, query) => createGradingPeriod(viewer, parseId(args.schoolId, 'School', 'schoolId'), args.input, query),
 });
 objectMutation('updateGradingPeriod', {
   type: 'GradingPeriod',
   description: 'Changes a grading period.',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading period to change.' }), input: arg(required(UpdatePeriod, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateGradingPeriod(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateGradingPeriod(viewer, parseId(args.id, 'GradingPeriod'), args.input, query),
 });
 deleteMutation('deleteGradingPeriod', {
   description: 'Deletes a grading period; its assignments are filed under "other" and its comments and overrides are removed.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading period to delete.' }) }),
-  resolve: (viewer, args) => deleteGradingPeriod(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteGradingPeriod(viewer, parseId(args.id, 'GradingPeriod')),
 });
 objectMutation('createGradingScale', {
   type: 'GradingScale',
   description: 'Adds a grading scale to a school (its administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ schoolId: arg.id({ required: true, description: 'The school.' }), input: arg(required(CreateScale, 'The new grading scale.')) }),
-  resolve: (viewer, args, query) => createGradingScale(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
+  resolve: (viewer, args, query) => createGradingScale(viewer, parseId(args.schoolId, 'School', 'schoolId'), args.input, query),
 });
 objectMutation('updateGradingScale', {
   type: 'GradingScale',
   description: 'Changes a grading scale; grades already given keep their points.',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading scale to change.' }), input: arg(required(UpdateScale, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateGradingScale(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateGradingScale(viewer, parseId(args.id, 'GradingScale'), args.input, query),
 });
 deleteMutation('deleteGradingScale', {
   description: 'Deletes a grading scale; assignments and categories that used it become numeric.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading scale to delete.' }) }),
-  resolve: (viewer, args) => deleteGradingScale(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteGradingScale(viewer, parseId(args.id, 'GradingScale')),
 });
 objectMutation('createAssignment', {
   type: 'Assignment',
   description: 'Adds a graded item to a section (its teachers and administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), input: arg(required(CreateAssignment, 'The new assignment.')) }),
-  resolve: (viewer, args, query) => createAssignment(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
+  resolve: (viewer, args, query) => createAssignment(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
 objectMutation('updateAssignment', {
   type: 'Assignment',
   description: 'Changes a graded item.',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The assignment to change.' }), input: arg(required(UpdateAssignment, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateAssignment(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateAssignment(viewer, parseId(args.id, 'Assignment'), args.input, query),
 });
 deleteMutation('deleteAssignment', {
   description: 'Deletes a graded item and its grades.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The assignment to delete.' }) }),
-  resolve: (viewer, args) => deleteAssignment(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteAssignment(viewer, parseId(args.id, 'Assignment')),
 });
+
+/** For `node`: an object of a school's or a section's gradebook is seen by whoever its list query shows it to. */
+const bySchool = (viewer: Viewer, schoolId: number) => verdictOf(viewer, schoolGradingPolicy, 'read', schoolId).then(allowsReading);
+const schoolOf = { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId };
+registerNodeVisibility('GradingPeriod', visibleThrough('GradingPeriod', schoolOf, bySchool));
+registerNodeVisibility('GradingScale', visibleThrough('GradingScale', schoolOf, bySchool));
+registerNodeVisibility(
+  'Assignment',
+  visibleThrough('Assignment', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, (viewer, sectionId) =>
+    verdictOf(viewer, gradebookPolicy, 'read', sectionId).then(allowsReading),
+  ),
+);

@@ -4,7 +4,7 @@ import { type LinkBuilder, listRoute, selfLink, viewRoute, wireBit } from '../..
 
 const RestAssignment = graphql(`
   fragment RestAssignment on Assignment @_unmask {
-    id sectionId title type maxPoints isFinal categoryId scaleId periodId
+    id: databaseId sectionId title type maxPoints isFinal categoryId scaleId periodId
   }
 `);
 

@@ -1,6 +1,6 @@
 import { GradeItemType } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 
 export const GradeItemTypeEnum = builder.enumType(GradeItemType, {
   name: 'GradeItemType',
@@ -14,9 +14,11 @@ export const GradeItemTypeEnum = builder.enumType(GradeItemType, {
 /** A day column (`@db.Date`) as `YYYY-MM-DD`. */
 export const dayText = (day: Date) => day.toISOString().slice(0, 10);
 
-builder.prismaObject('GradingPeriod', {
+builder.prismaNode('GradingPeriod', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'GradingPeriod', ['id', 'schoolId', 'title', 'weight']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'GradingPeriod', ['schoolId', 'title', 'weight']),
     school: t.relation('school', { description: 'The school of the period (`schoolId`).' }),
     startsOn: t.string({ description: 'First day, YYYY-MM-DD.', resolve: (period) => dayText(period.startsOn) }),
     endsOn: t.string({ description: 'Last day, YYYY-MM-DD.', resolve: (period) => dayText(period.endsOn) }),
@@ -36,17 +38,21 @@ const GradingScaleLevel = builder.objectRef<ScaleLevel>('GradingScaleLevel').imp
   }),
 });
 
-builder.prismaObject('GradingScale', {
+builder.prismaNode('GradingScale', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'GradingScale', ['id', 'schoolId', 'title']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'GradingScale', ['schoolId', 'title']),
     school: t.relation('school', { description: 'The school of the scale (`schoolId`).' }),
     levels: t.field({ type: [GradingScaleLevel], description: 'The levels, highest first.', resolve: (scale) => scale.levels as unknown as ScaleLevel[] }),
   }),
 });
 
-builder.prismaObject('Assignment', {
+builder.prismaNode('Assignment', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'Assignment', ['id', 'sectionId', 'title', 'categoryId', 'scaleId', 'periodId', 'isFinal', 'createdAt', 'updatedAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'Assignment', ['sectionId', 'title', 'categoryId', 'scaleId', 'periodId', 'isFinal', 'createdAt', 'updatedAt']),
     type: t.expose('type', { type: GradeItemTypeEnum, description: 'Kind of graded item.' }),
     maxPoints: t.exposeFloat('maxPoints', { description: 'Points the assignment is worth.' }),
     scale: t.relation('scale', { nullable: true, description: 'The grading scale letter grades are read with; null for numeric.' }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readDay } from '../../core/date-text';
-import { clearable, createInput, numericId, requiredText, updateInput } from '../../core/validation';
+import { clearable, createInput, nodeId, requiredText, updateInput } from '../../core/validation';
 
 const day = z.string().refine((value) => readDay(value) !== null, 'must be a date, YYYY-MM-DD');
 const points = z.number().min(0, 'must be 0 or more').max(1_000_000, 'must be at most 1,000,000');
@@ -24,9 +24,9 @@ const assignmentFields = {
   title: requiredText(255),
   type: z.enum(['ASSIGNMENT', 'DISCUSSION']),
   maxPoints: points,
-  categoryId: clearable(numericId.transform(Number), null),
-  scaleId: clearable(numericId.transform(Number), null),
-  periodId: clearable(numericId.transform(Number), null),
+  categoryId: clearable(nodeId('GradingCategory').transform(Number), null),
+  scaleId: clearable(nodeId('GradingScale').transform(Number), null),
+  periodId: clearable(nodeId('GradingPeriod').transform(Number), null),
   isFinal: z.boolean(),
 };
 export const createAssignmentSchema = createInput(assignmentFields, ['title']);

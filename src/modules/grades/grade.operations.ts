@@ -1,3 +1,4 @@
+import type { GlobalIdType } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
 import { parseId } from '../../graphql/realm';
 import { NotFoundError, ValidationError } from '../../core/errors';
@@ -5,7 +6,7 @@ import { resultMutation } from '../../graphql/operations';
 import { setFinalComments, setGrades, sectionGrades, userGrades } from './grade.service';
 import { GradeExceptionEnum, GradesWrittenType, SectionGradesType } from './grade.type';
 
-const optionalId = (value: string | null | undefined, argument: string) => (value == null ? null : parseId(value, argument));
+const optionalId = (value: string | null | undefined, type: GlobalIdType, argument: string) => (value == null ? null : parseId(value, type, argument));
 
 builder.queryFields((t) => ({
   sectionGrades: t.withAuth({ authenticated: true }).field({
@@ -19,9 +20,9 @@ builder.queryFields((t) => ({
       changedSince: t.arg({ type: 'DateTime', description: 'Only grades changed at or after this time (server time).' }),
     },
     resolve: (_root, args, { viewer }) =>
-      sectionGrades(viewer, parseId(args.sectionId, 'sectionId'), {
-        assignmentId: optionalId(args.assignmentId, 'assignmentId'),
-        enrollmentId: optionalId(args.enrollmentId, 'enrollmentId'),
+      sectionGrades(viewer, parseId(args.sectionId, 'Section', 'sectionId'), {
+        assignmentId: optionalId(args.assignmentId, 'Assignment', 'assignmentId'),
+        enrollmentId: optionalId(args.enrollmentId, 'Enrollment', 'enrollmentId'),
         changedSince: args.changedSince ?? null,
       }),
   }),
@@ -35,7 +36,7 @@ builder.queryFields((t) => ({
       userId: t.arg.id({ required: true, description: 'The student.' }),
       sectionId: t.arg.id({ description: 'The course section; without it the answer is FORBIDDEN, as on the platform.' }),
     },
-    resolve: (_root, args, { viewer }) => userGrades(viewer, parseId(args.userId, 'userId'), optionalId(args.sectionId, 'sectionId')),
+    resolve: (_root, args, { viewer }) => userGrades(viewer, parseId(args.userId, 'User', 'userId'), optionalId(args.sectionId, 'Section', 'sectionId')),
   }),
 }));
 
@@ -76,7 +77,7 @@ resultMutation('setSectionGrades', {
     finalComments: arg({ type: [FinalCommentInput], description: 'Comments on period and final grades to set.' }),
   }),
   resolve: (viewer, { sectionId, grades, finalComments }) => {
-    const section = parseId(sectionId, 'sectionId');
+    const section = parseId(sectionId, 'Section', 'sectionId');
     // An empty list counts as left out: a client that sends `grades` with no items means the comments.
     const given = (list: unknown[] | null | undefined) => (list?.length ? list : null);
     if ((given(grades) === null) === (given(finalComments) === null)) {

@@ -1,7 +1,8 @@
+import type { GlobalIdType } from '../../core/global-id';
 import { z } from 'zod';
-import { numericId, text } from '../../core/validation';
+import { nodeId, text } from '../../core/validation';
 
-const id = z.union([numericId, z.int().min(0)]).transform(Number);
+const id = (type: GlobalIdType) => z.union([nodeId(type), z.int().min(0)]).transform(Number);
 
 /** A grade as given: points, a letter of the assignment's scale, or nothing with an exception. */
 const gradeValue = z.union([z.number(), z.string().trim().max(20, 'must be at most 20 characters'), z.null()]);
@@ -10,8 +11,8 @@ export const gradeItemsSchema = z.object({
   grades: z
   .array(
     z.object({
-      assignmentId: id,
-      enrollmentId: id,
+      assignmentId: id('Assignment'),
+      enrollmentId: id('Enrollment'),
       grade: gradeValue.optional(),
       exception: z.union([z.literal(0), z.literal(1), z.literal(2)]).nullish(),
       comment: text(4000).nullish(),
@@ -33,7 +34,7 @@ export const finalCommentItemsSchema = z.object({
   finalComments: z
   .array(
     z.object({
-      enrollmentId: id,
+      enrollmentId: id('Enrollment'),
       periodId: period,
       comment: text(4000),
       commentVisible: z.boolean().nullish(),

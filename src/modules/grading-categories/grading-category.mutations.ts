@@ -40,7 +40,7 @@ resultMutation('createGradingCategories', {
     'written (code 400) does not stop the others, and each good item is committed. At most 200 items.',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), items: arg({ type: [CreateGradingCategoryInput], required: true, description: 'The new categories; each succeeds or fails alone.' }) }),
-  resolve: (viewer, args) => createCategories(viewer, parseId(args.sectionId, 'sectionId'), args.items),
+  resolve: (viewer, args) => createCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.items),
 });
 resultMutation('updateGradingCategories', {
   type: GradingCategoryResultsType,
@@ -49,7 +49,7 @@ resultMutation('updateGradingCategories', {
     'section); each good item is committed. At most 200 items.',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), items: arg({ type: [GradingCategoryChangeInput], required: true, description: 'The changes, one per category; each succeeds or fails alone.' }) }),
-  resolve: (viewer, args) => updateCategories(viewer, parseId(args.sectionId, 'sectionId'), args.items),
+  resolve: (viewer, args) => updateCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.items),
 });
 objectMutation('updateGradingCategory', {
   type: 'GradingCategory',
@@ -61,11 +61,11 @@ objectMutation('updateGradingCategory', {
     sectionId: arg.id({ description: sectionArg }),
   }),
   resolve: (viewer, args, query) =>
-    updateCategory(viewer, parseId(args.id), args.sectionId == null ? null : parseId(args.sectionId, 'sectionId'), args.input, query),
+    updateCategory(viewer, parseId(args.id, 'GradingCategory'), args.sectionId == null ? null : parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
 deleteMutation('deleteGradingCategory', {
   description: 'Deletes a grading category; its assignments stay, ungraded until they are given another.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading category to delete.' }), sectionId: arg.id({ description: sectionArg }) }),
-  resolve: (viewer, args) => deleteCategory(viewer, parseId(args.id), args.sectionId == null ? null : parseId(args.sectionId, 'sectionId')),
+  resolve: (viewer, args) => deleteCategory(viewer, parseId(args.id, 'GradingCategory'), args.sectionId == null ? null : parseId(args.sectionId, 'Section', 'sectionId')),
 });

@@ -7,6 +7,7 @@ import { findIfVisible } from '../../graphql/visible';
 import { categoryOrder, listCategories, readsCategories } from './grading-category.service';
 import { checkedTotalCount, connectionOptions, orderedWindow, refuseLostCursor } from '../../graphql/connections';
 import { GradingCategoryPage } from './grading-category.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 builder.queryFields((t) => ({
   gradingCategories: t.withAuth({ authenticated: true }).field({
@@ -16,7 +17,7 @@ builder.queryFields((t) => ({
       'The grading categories of a section, ordered by `delta` then id, for everyone who reads its gradebook; null when ' +
       'the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
-    resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'sectionId'), args),
+    resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args),
   }),
   gradingCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection({
     type: 'GradingCategory',
@@ -28,12 +29,12 @@ builder.queryFields((t) => ({
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const sectionId = parseId(args.sectionId, 'sectionId');
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await readsCategories(viewer, sectionId))) return null;
       const categories = await db().gradingCategory.findMany(orderedWindow(selection, { sectionId }, categoryOrder));
       return refuseLostCursor(selection, categories, (id) => db().gradingCategory.findUnique({ where: { id }, select: { id: true } }));
     },
-  }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'sectionId') } }))),
+  }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }))),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
     type: 'GradingCategory',
     nullable: true,
@@ -42,11 +43,14 @@ builder.queryFields((t) => ({
       'FORBIDDEN when the viewer knows the section but not its gradebook.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), id: t.arg.id({ required: true, description: 'Grading category id.' }) },
     resolve: (query, _root, args, { viewer }) => {
-      const sectionId = parseId(args.sectionId, 'sectionId');
-      const id = parseId(args.id);
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
+      const id = parseId(args.id, 'GradingCategory');
       return findIfVisible(query, readsCategories(viewer, sectionId), (selection) =>
         isStorableId(id) ? db().gradingCategory.findFirst({ ...selection, where: { id, sectionId } }) : Promise.resolve(null),
       );
     },
   }),
 }));
+
+// As `gradingCategory(sectionId, id)`: whoever reads the categories of the category's section.
+registerNodeVisibility('GradingCategory', visibleThrough('GradingCategory', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, readsCategories));

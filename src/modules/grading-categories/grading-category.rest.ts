@@ -7,7 +7,7 @@ import { maxCategoryItems } from './grading-category.validation';
 
 const RestCategory = graphql(`
   fragment RestGradingCategory on GradingCategory @_unmask {
-    id title calculation defaultMaxPoints defaultGradingScale { id } dropLowest weight delta section { id }
+    id: databaseId title calculation defaultMaxPoints defaultGradingScale { id: databaseId } dropLowest weight delta section { id: databaseId }
   }
 `);
 type Category = ResultOf<typeof RestCategory>;

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { FieldIssueType } from '../../graphql/error-types';
 import { pageOf } from '../../graphql/paging';
 import type { CategoryResult } from './grading-category.service';
@@ -12,9 +12,11 @@ export const GradingCalculationEnum = builder.enumType('GradingCalculation', {
   },
 });
 
-export const GradingCategoryType = builder.prismaObject('GradingCategory', {
+export const GradingCategoryType = builder.prismaNode('GradingCategory', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'GradingCategory', ['id', 'dropLowest', 'weight', 'delta']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'GradingCategory', ['dropLowest', 'weight', 'delta']),
     ...exposeOptionalText(t, 'GradingCategory', ['title']),
     section: t.relation('section'),
     calculation: t.expose('calculation', { type: GradingCalculationEnum }),

@@ -6,6 +6,7 @@ import { deleteMutation, objectMutation, required } from '../../graphql/operatio
 import { parseId } from '../../graphql/realm';
 import { gradingGroupPolicy } from './grading-group.policy';
 import { createGradingGroup, deleteGradingGroup, updateGradingGroup } from './grading-group.service';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 builder.queryField('gradingGroups', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
@@ -14,7 +15,7 @@ builder.queryField('gradingGroups', (t) =>
     description: 'The grading groups of a section, for its administrators; null when the section does not exist or is hidden.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
     resolve: async (query, _root, args, { viewer }) => {
-      const sectionId = parseId(args.sectionId, 'sectionId');
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       const verdict = await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId);
       if (verdict === 'hide') return null;
       if (verdict !== 'allow') throw forbidden(verdict.forbid);
@@ -39,18 +40,24 @@ objectMutation('createGradingGroup', {
   description: 'Makes a grading group of enrollments of a section (its administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), input: arg(required(CreateGradingGroupInput, 'The new grading group.')) }),
-  resolve: (viewer, args, query) => createGradingGroup(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
+  resolve: (viewer, args, query) => createGradingGroup(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
 objectMutation('updateGradingGroup', {
   type: 'GradingGroup',
   description: 'Renames a grading group or replaces its enrollments.',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading group to change.' }), input: arg(required(UpdateGradingGroupInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateGradingGroup(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateGradingGroup(viewer, parseId(args.id, 'GradingGroup'), args.input, query),
 });
 deleteMutation('deleteGradingGroup', {
   description: 'Deletes a grading group; what was assigned to it is no longer assigned through it.',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading group to delete.' }) }),
-  resolve: (viewer, args) => deleteGradingGroup(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteGradingGroup(viewer, parseId(args.id, 'GradingGroup')),
 });
+
+// As `gradingGroups(sectionId)`: the section's administrators.
+registerNodeVisibility(
+  'GradingGroup',
+  visibleThrough('GradingGroup', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, async (viewer, sectionId) => (await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId)) === 'allow'),
+);

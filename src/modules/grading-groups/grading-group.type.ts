@@ -1,9 +1,11 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 
-builder.prismaObject('GradingGroup', {
+builder.prismaNode('GradingGroup', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'GradingGroup', ['id', 'sectionId', 'title', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'GradingGroup', ['sectionId', 'title', 'createdAt']),
     members: t.relation('members', { description: 'The enrollments in the group.' }),
     section: t.relation('section', { description: 'The course section of the group (`sectionId`).' }),
   }),

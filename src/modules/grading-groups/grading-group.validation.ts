@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { createInput, numericId, requiredText, updateInput } from '../../core/validation';
+import { createInput, nodeId, requiredText, updateInput } from '../../core/validation';
 
 const gradingGroupFields = {
   title: requiredText(255),
-  enrollmentIds: z.array(numericId.transform(Number)).max(1_000, 'must list at most 1,000 enrollments'),
+  enrollmentIds: z.array(nodeId('Enrollment').transform(Number)).max(1_000, 'must list at most 1,000 enrollments'),
 };
 
 export const createGradingGroupSchema = createInput(gradingGroupFields, ['title']);

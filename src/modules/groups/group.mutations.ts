@@ -61,13 +61,13 @@ objectMutation('updateGroup', {
   description: 'Changes a group (its administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The group to change.' }), input: arg(required(UpdateGroupInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateGroup(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateGroup(viewer, parseId(args.id, 'Group'), args.input, query),
 });
 deleteMutation('deleteGroup', {
   description: 'Deletes a group with its memberships and posts (its administrators).',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The group to delete.' }) }),
-  resolve: (viewer, args) => deleteGroup(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteGroup(viewer, parseId(args.id, 'Group')),
 });
 objectMutation('createGroupCategory', {
   type: 'GroupCategory',

@@ -8,10 +8,14 @@ import { objectQuery } from '../../graphql/operations';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import { groupPolicy, readableGroupsWhere, readsEveryGroupOfDistrict } from './group.policy';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import { can } from '../../auth/policy';
+import { userPolicy } from '../users/user.policy';
 
 /** An id filter; an id beyond the database's integer range matches nothing (-1) instead of failing the query. */
 const idFilter = (value: string, name: string) => {
-  const id = parseId(value, name);
+  // Buildings are School rows: a building's global id is a School's.
+  const id = parseId(value, 'School', name);
   return isStorableId(id) ? id : -1;
 };
 
@@ -101,3 +105,14 @@ builder.queryFields((t) => ({
     totalCount: (_root, _args, { viewer }) => db().groupCategory.count({ where: { districtId: viewer.user.districtId } }),
   }, describedTotalCount),
 }));
+
+// As `groupCategories`: the categories of the viewer's district.
+registerNodeVisibility('GroupCategory', visibleThrough('GroupCategory', { select: { districtId: true }, of: (row: { id: number; districtId: number }) => row.districtId }, async (viewer, districtId) => districtId === viewer.user.districtId));
+// As `Group.members`: a membership of a group the viewer reads, of a user the viewer may see.
+const membershipOfReadableGroup = visibleThrough('GroupMembership', { select: { groupId: true }, of: (row: { id: number; groupId: number }) => row.groupId }, (viewer, groupId) => can(viewer, groupPolicy, 'read', groupId));
+const membershipOfReadableUser = visibleThrough('GroupMembership', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, (viewer, userId) => can(viewer, userPolicy, 'read', userId));
+registerNodeVisibility('GroupMembership', async (viewer, ids) => {
+  const [ofGroups, ofUsers] = await Promise.all([membershipOfReadableGroup(viewer, ids), membershipOfReadableUser(viewer, ids)]);
+  const readableUsers = new Set(ofUsers);
+  return [...ofGroups].filter((id) => readableUsers.has(id));
+});

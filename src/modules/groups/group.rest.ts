@@ -6,8 +6,8 @@ import { flag, id, oneOf, text, wireBody, withoutMembers } from '../../rest/wire
 
 const RestGroup = graphql(`
   fragment RestGroup on Group @_unmask {
-    id title description pictureUrl website accessCode privacyLevel category { id } groupCode
-    inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id }
+    id: databaseId title description pictureUrl website accessCode privacyLevel category { id: databaseId } groupCode
+    inviteType memberPost memberPostComment createDiscussion createFiles school { id: databaseId } building { id: databaseId }
   }
 `);
 
@@ -84,7 +84,7 @@ const groupMembers = {
   },
 };
 
-const RestGroupCategory = graphql(`fragment RestGroupCategory on GroupCategory @_unmask { id title }`);
+const RestGroupCategory = graphql(`fragment RestGroupCategory on GroupCategory @_unmask { id: databaseId title }`);
 const categoryWire = z.object({ id: z.string(), title: z.string() }).meta({ id: 'GroupCategory', description: 'A group category.' });
 
 export const groupRoutes = [

@@ -1,7 +1,7 @@
 import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readableUsersWhere } from '../users/user.policy';
@@ -37,23 +37,29 @@ export const InviteTypeEnum = builder.enumType(InviteType, {
   },
 });
 
-export const GroupCategoryType = builder.prismaObject('GroupCategory', {
+export const GroupCategoryType = builder.prismaNode('GroupCategory', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'GroupCategory', ['id', 'title']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'GroupCategory', ['title']),
   }),
 });
 
-export const GroupMembershipType = builder.prismaObject('GroupMembership', {
+export const GroupMembershipType = builder.prismaNode('GroupMembership', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'GroupMembership', ['id', 'admin', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'GroupMembership', ['admin', 'createdAt']),
     user: t.relation('user'),
   }),
 });
 
-export const GroupType = builder.prismaObject('Group', {
+export const GroupType = builder.prismaNode('Group', {
+  id: nodeId,
   fields: (t) => ({
+    databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Group', [
-      'id', 'title', 'memberPost', 'memberPostComment', 'createDiscussion',
+      'title', 'memberPost', 'memberPostComment', 'createDiscussion',
       'createFiles', 'createdAt'
     ]),
     ...exposeOptionalText(t, 'Group', ['description', 'pictureUrl', 'website', 'groupCode']),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, numericId, requiredText, text, updateInput } from '../../core/validation';
+import { clearable, createInput, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
 const groupFields = {
   title: requiredText(255),
@@ -10,8 +10,8 @@ const groupFields = {
   privacyLevel: z.enum(['EVERYONE', 'SCHOOL', 'BUILDING', 'GROUP', 'CUSTOM']).refine((level) => level !== 'CUSTOM', {
     message: 'custom is read only and cannot be set',
   }),
-  categoryId: clearable(numericId.nullable(), null),
-  buildingId: clearable(numericId.nullable(), null),
+  categoryId: clearable(nodeId('GroupCategory').nullable(), null),
+  buildingId: clearable(nodeId('School').nullable(), null),
   groupCode: clearable(text(255), ''),
   inviteType: z.enum(['INVITE_ONLY', 'REQUEST_TO_JOIN', 'ANYONE_CAN_JOIN']),
   memberPost: z.boolean(),
@@ -21,9 +21,9 @@ const groupFields = {
 };
 
 // Without a school (left out, or null as XML clients send `<school_id />`), a group is created in the viewer's school.
-export const createGroupSchema = createInput({ ...groupFields, schoolId: numericId }, ['title']);
+export const createGroupSchema = createInput({ ...groupFields, schoolId: nodeId('School') }, ['title']);
 export const updateGroupSchema = updateInput(groupFields);
 
 export const groupCategorySchema = createInput({ title: requiredText(255) }, ['title']);
 
-export const groupMemberSchema = createInput({ groupId: numericId, userId: numericId, admin: z.boolean() }, ['groupId', 'userId']);
+export const groupMemberSchema = createInput({ groupId: nodeId('Group'), userId: nodeId('User'), admin: z.boolean() }, ['groupId', 'userId']);

@@ -9,7 +9,7 @@ objectMutation('createInvite', {
   description: 'Invites a user the viewer can see to join a group or course section the viewer administers.',
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The group or course section to invite the user to.')), userId: arg.id({ required: true, description: 'The user to invite.' }) }),
-  resolve: (viewer, args, query) => createInvite(viewer, realmRef(args.realm), parseId(args.userId, 'userId'), query),
+  resolve: (viewer, args, query) => createInvite(viewer, realmRef(args.realm), parseId(args.userId, 'User', 'userId'), query),
 });
 resultMutation('answerInvite', {
   type: AnsweredInviteType,
@@ -21,5 +21,5 @@ resultMutation('answerInvite', {
     id: arg.id({ required: true, description: 'Invite id.' }),
     action: arg({ type: RequestActionEnum, required: true, description: 'Accept (join) or decline the invite.' }),
   }),
-  resolve: (viewer, args) => answerInvite(viewer, parseId(args.userId, 'userId'), args.realm, parseId(args.id), args.action),
+  resolve: (viewer, args) => answerInvite(viewer, parseId(args.userId, 'User', 'userId'), args.realm, parseId(args.id, 'Invite'), args.action),
 });

@@ -6,6 +6,9 @@ import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphq
 import { createdAfterArgument } from '../districts/district.type';
 import { pendingInvites, pendingInvitesWhere } from './invite.service';
 import { InvitePage, InviteRealmEnum } from './invite.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import { invitePolicy } from './invite.policy';
+import { can } from '../../auth/policy';
 
 /** What selects the invites `invites` and `invitesConnection` list. */
 const inviteListArgs = builder.args((t) => ({
@@ -24,7 +27,7 @@ builder.queryFields((t) => ({
       'Pending invites of a user to groups or to course sections, oldest first: the user\'s own, also readable by ' +
       'their district\'s administrators. Null when the user is hidden from the viewer.',
     args: { ...inviteListArgs, ...pageArgs },
-    resolve: (_root, args, { viewer }) => pendingInvites(viewer, parseId(args.userId, 'userId'), args.realm, args.createdAfter, args),
+    resolve: (_root, args, { viewer }) => pendingInvites(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter, args),
   }),
   invitesConnection: t.withAuth({ authenticated: true }).prismaConnection({
     type: 'Invite',
@@ -34,10 +37,13 @@ builder.queryFields((t) => ({
     args: inviteListArgs,
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const where = await pendingInvitesWhere(viewer, parseId(args.userId, 'userId'), args.realm, args.createdAfter);
+      const where = await pendingInvitesWhere(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter);
       return where && db().invite.findMany(keysetWindow(selection, where));
     },
   }, checkedTotalCount(async (args: InviteListArguments, { viewer }) =>
-    db().invite.count({ where: (await pendingInvitesWhere(viewer!, parseId(args.userId, 'userId'), args.realm, args.createdAfter))! }),
+    db().invite.count({ where: (await pendingInvitesWhere(viewer!, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter))! }),
   )),
 }));
+
+// As the list of what is addressed to a user: whoever may read that user's list.
+registerNodeVisibility('Invite', visibleThrough('Invite', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, (viewer, userId) => can(viewer, invitePolicy, 'read', userId)));

@@ -6,10 +6,10 @@ import { WireInputError, oneOf, text, wireBody } from '../../rest/wire-body';
 
 const RestInvite = graphql(`
   fragment RestInvite on Invite @_unmask {
-    id
+    id: databaseId
     createdAt
-    group { id title pictureUrl school { id title } }
-    section { id title course { school { id title } } }
+    group { id: databaseId title pictureUrl school { id: databaseId title } }
+    section { id: databaseId title course { school { id: databaseId title } } }
   }
 `);
 

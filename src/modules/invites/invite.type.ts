@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageOf } from '../../graphql/paging';
 
 export const InviteRealmEnum = builder.enumType('InviteRealm', {
@@ -18,9 +18,11 @@ export const RequestActionEnum = builder.enumType('RequestAction', {
   },
 });
 
-builder.prismaObject('Invite', {
+builder.prismaNode('Invite', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'Invite', ['id', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'Invite', ['createdAt']),
     realm: t.field({
       type: InviteRealmEnum,
       description: 'Whether the invite is to a group or a course section.',

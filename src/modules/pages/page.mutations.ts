@@ -33,11 +33,11 @@ objectMutation('updatePage', {
   description: 'Changes a page.',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')), id: arg.id({ required: true, description: 'The page to change.' }), input: arg(required(UpdatePageInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updatePage(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updatePage(viewer, realmRef(args.realm), parseId(args.id, 'Page'), args.input, query),
 });
 deleteMutation('deletePage', {
   description: 'Deletes a page; pages nested under it move up to the top.',
   errors: [NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')), id: arg.id({ required: true, description: 'The page to delete.' }) }),
-  resolve: (viewer, args) => deletePage(viewer, realmRef(args.realm), parseId(args.id)),
+  resolve: (viewer, args) => deletePage(viewer, realmRef(args.realm), parseId(args.id, 'Page')),
 });

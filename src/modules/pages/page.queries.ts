@@ -21,8 +21,7 @@ realmObjectQuery('page', 'Page', {
     'A page of a realm; null when it or its realm does not exist or is hidden from the viewer, or when the page is ' +
     'unpublished or assigned to others (only the realm\'s administrators see those).',
   readable: assertReadable,
-  find: async (selection, realm, id, viewer) =>
-    db().page.findFirst({ ...selection, where: { AND: [{ id, realmType: realm.type, realmId: realm.id }, await shownPagesWhere(viewer, realm)] } }),
+  shown: shownPagesWhere,
 });
 
 builder.queryFields((t) => ({

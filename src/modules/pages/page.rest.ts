@@ -8,7 +8,7 @@ import { pageRealms } from './page.service';
 
 const RestPage = graphql(`
   fragment RestPage on Page @_unmask {
-    id title published inline parentId childIds createdAt assigneeIds gradingGroupIds realmType realmId
+    id: databaseId title published inline parentId childIds createdAt assigneeIds gradingGroupIds realmType realmId
   }
 `);
 

@@ -1,15 +1,17 @@
 import { can } from '../../auth/policy';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
 import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
 
-builder.prismaObject('Page', {
+builder.prismaNode('Page', {
+  id: nodeId,
   fields: (t) => ({
     ...exposeOptionalText(t, 'Page', ['body']),
-    ...exposeColumns(t, 'Page', ['id', 'title', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'Page', ['title', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     tags: t.exposeStringList('tags'),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     realm: t.field(realmField),

@@ -32,11 +32,11 @@ objectMutation('updateBlogPost', {
   description: 'Changes a post (the realm\'s administrators, or in a group its author while members may post).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), id: arg.id({ required: true, description: 'The blog post to change.' }), input: arg(required(UpdateBlogPostInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updatePost(viewer, realmRef(args.realm), parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updatePost(viewer, realmRef(args.realm), parseId(args.id, 'BlogPost'), args.input, query),
 });
 deleteMutation('deleteBlogPost', {
   description: 'Deletes a post (the realm\'s administrators, or in a group its author while members may post).',
   errors: [NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the post belongs to.')), id: arg.id({ required: true, description: 'The blog post to delete.' }) }),
-  resolve: (viewer, args) => deletePost(viewer, realmRef(args.realm), parseId(args.id)),
+  resolve: (viewer, args) => deletePost(viewer, realmRef(args.realm), parseId(args.id, 'BlogPost')),
 });

@@ -14,7 +14,6 @@ const postsOf = (realm: RealmRef) => ({ realmType: realm.type, realmId: realm.id
 realmObjectQuery('blogPost', 'BlogPost', {
   description: 'A post of a realm; null when it or its realm does not exist or is hidden from the viewer.',
   readable: assertReadable,
-  find: (selection, realm, id) => db().blogPost.findFirst({ ...selection, where: { id, realmType: realm.type, realmId: realm.id } }),
 });
 
 builder.queryFields((t) => ({

@@ -5,7 +5,7 @@ import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute
 import { realmPath } from '../../rest/router';
 import { text, wireBody } from '../../rest/wire-body';
 
-const RestPost = graphql(`fragment RestPost on BlogPost @_unmask { id title body realmType realmId createdAt }`);
+const RestPost = graphql(`fragment RestPost on BlogPost @_unmask { id: databaseId title body realmType realmId createdAt }`);
 
 /** Post ids are strings and `created` a unix timestamp on the wire (spec 2.10). */
 export const postWire = z

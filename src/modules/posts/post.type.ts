@@ -1,13 +1,15 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
 
-export const BlogPostType = builder.prismaObject('BlogPost', {
+export const BlogPostType = builder.prismaNode('BlogPost', {
+  id: nodeId,
   fields: (t) => ({
     ...exposeOptionalText(t, 'BlogPost', ['body']),
-    ...exposeColumns(t, 'BlogPost', ['id', 'title', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'BlogPost', ['title', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     realm: t.field(realmField),
     author: t.field({

@@ -1,6 +1,6 @@
 import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { readableUsersWhere } from '../users/user.policy';
 import { connectionOptions, describedTotalCount, listOrder } from '../../graphql/connections';
 
@@ -16,16 +16,20 @@ export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   },
 });
 
-builder.prismaObject('Course', {
+builder.prismaNode('Course', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'Course', ['id', 'title', 'courseCode']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'Course', ['title', 'courseCode']),
     school: t.relation('school'),
   }),
 });
 
-export const SectionType = builder.prismaObject('Section', {
+export const SectionType = builder.prismaNode('Section', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'Section', ['id', 'title', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'Section', ['title', 'createdAt']),
     ...exposeOptionalText(t, 'Section', ['sectionCode']),
     course: t.relation('course'),
     // A district administrator may enroll users of several schools; each reader sees only those `user(id)` shows them.
@@ -42,9 +46,11 @@ export const SectionType = builder.prismaObject('Section', {
   }),
 });
 
-builder.prismaObject('Enrollment', {
+builder.prismaNode('Enrollment', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'Enrollment', ['id', 'admin']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'Enrollment', ['admin']),
     status: t.expose('status', { type: EnrollmentStatusEnum }),
     user: t.relation('user'),
     section: t.relation('section'),

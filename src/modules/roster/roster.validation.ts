@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { createInput, numericId, requiredText, text } from '../../core/validation';
+import { createInput, nodeId, requiredText, text } from '../../core/validation';
 
 export const createSectionSchema = createInput(
-  { schoolId: numericId, courseTitle: requiredText(255), courseCode: requiredText(255), title: requiredText(255), sectionCode: text(255) },
+  { schoolId: nodeId('School'), courseTitle: requiredText(255), courseCode: requiredText(255), title: requiredText(255), sectionCode: text(255) },
   ['courseTitle', 'courseCode', 'title'],
 );
 
 export const createEnrollmentSchema = createInput(
   {
-    sectionId: numericId,
-    userId: numericId,
+    sectionId: nodeId('Section'),
+    userId: nodeId('User'),
     admin: z.boolean(),
     status: z.enum(['ACTIVE', 'EXPIRED', 'INVITE_PENDING', 'REQUEST_PENDING', 'ARCHIVED']),
   },
   ['sectionId', 'userId'],
 );
 
-export const parentLinkSchema = z.object({ parentId: numericId.transform(Number), childId: numericId.transform(Number) });
+export const parentLinkSchema = z.object({ parentId: nodeId('User').transform(Number), childId: nodeId('User').transform(Number) });

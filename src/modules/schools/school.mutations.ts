@@ -43,18 +43,18 @@ objectMutation('createBuilding', {
     schoolId: arg.id({ required: true, description: 'The school the building belongs to.' }),
     input: arg(required(CreateSchoolInput, 'The new building.')),
   }),
-  resolve: (viewer, args, query) => createBuilding(viewer, parseId(args.schoolId, 'schoolId'), args.input, query),
+  resolve: (viewer, args, query) => createBuilding(viewer, parseId(args.schoolId, 'School', 'schoolId'), args.input, query),
 });
 objectMutation('updateSchool', {
   type: 'School',
   description: 'Changes a school or building (its district or school administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The school to change.' }), input: arg(required(UpdateSchoolInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateSchool(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateSchool(viewer, parseId(args.id, 'School'), args.input, query),
 });
 deleteMutation('deleteSchool', {
   description: 'Deletes a school with everything in it (district administrators), or a building (also its school\'s administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The school to delete.' }) }),
-  resolve: (viewer, args) => deleteSchool(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteSchool(viewer, parseId(args.id, 'School')),
 });

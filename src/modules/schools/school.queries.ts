@@ -14,7 +14,7 @@ const schoolsOf = (viewer: Viewer) => ({ districtId: viewer.user.districtId, par
 
 /** The id of a school whose buildings the viewer may list; null when it does not exist or is not visible. */
 async function visibleSchool(viewer: Viewer, schoolId: string) {
-  const parentId = parseId(schoolId, 'schoolId');
+  const parentId = parseId(schoolId, 'School', 'schoolId');
   return (await can(viewer, schoolPolicy, 'read', parentId)) ? parentId : null;
 }
 
@@ -60,5 +60,5 @@ builder.queryFields((t) => ({
       const parentId = await visibleSchool(viewer, args.schoolId);
       return parentId === null ? null : db().school.findMany(keysetWindow(selection, { parentId }));
     },
-  }, checkedTotalCount((args: { schoolId: string }) => db().school.count({ where: { parentId: parseId(args.schoolId, 'schoolId') } }))),
+  }, checkedTotalCount((args: { schoolId: string }) => db().school.count({ where: { parentId: parseId(args.schoolId, 'School', 'schoolId') } }))),
 }));

@@ -6,7 +6,7 @@ import { text, wireBody } from '../../rest/wire-body';
 
 const RestSchool = graphql(`
   fragment RestSchool on School @_unmask {
-    id title address1 address2 city state postalCode country website phone fax pictureUrl buildingCode
+    id: databaseId title address1 address2 city state postalCode country website phone fax pictureUrl buildingCode
   }
 `);
 

@@ -1,10 +1,12 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 
-export const SchoolType = builder.prismaObject('School', {
+export const SchoolType = builder.prismaNode('School', {
+  id: nodeId,
   fields: (t) => ({
+    databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'School', [
-      'id', 'title', 'districtId', 'createdAt'
+      'title', 'districtId', 'createdAt'
     ]),
     ...exposeOptionalText(t, 'School', [
       'address1', 'address2', 'city', 'state', 'postalCode', 'country', 'website', 'phone', 'fax', 'pictureUrl', 'buildingCode',

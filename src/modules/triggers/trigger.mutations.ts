@@ -49,7 +49,7 @@ builder.mutationFields((t) => ({
     description: 'Gives a target a new signing secret; deliveries are signed with the old one too for 24 hours.',
     errors: { types: [NotFoundError] },
     args: { id: t.arg.id({ required: true, description: 'The target that gets a new secret.' }) },
-    resolve: (query, _root, args, { viewer, serverKey }) => rotateTargetSecret(viewer, serverKey, parseId(args.id), query),
+    resolve: (query, _root, args, { viewer, serverKey }) => rotateTargetSecret(viewer, serverKey, parseId(args.id, 'TriggerTarget'), query),
   }),
   // Signing needs the target's secret, unsealed with the server key, which only the context holds.
   sendSampleEvent: t.withAuth({ authenticated: true }).field({
@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
       trigger: t.arg.string({ required: true, description: 'Name of a trigger `triggers` lists.' }),
       operation: t.arg.string({ description: 'One of the trigger\'s operations; its first (usually `create`) by default.' }),
     },
-    resolve: (_root, args, { viewer, serverKey }) => sendSample(viewer, serverKey, parseId(args.targetId), args.trigger, args.operation),
+    resolve: (_root, args, { viewer, serverKey }) => sendSample(viewer, serverKey, parseId(args.targetId, 'TriggerTarget', 'targetId'), args.trigger, args.operation),
   }),
 }));
 
@@ -72,13 +72,13 @@ objectMutation('updateTriggerTarget', {
   description: 'Changes a webhook target of the viewer\'s school (trigger administrators).',
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The webhook target to change.' }), input: arg(required(UpdateTriggerTargetInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateTarget(viewer, parseId(args.id), args.input, query),
+  resolve: (viewer, args, query) => updateTarget(viewer, parseId(args.id, 'TriggerTarget'), args.input, query),
 });
 deleteMutation('deleteTriggerTarget', {
   description: 'Deletes a webhook target with its subscriptions and pending deliveries (trigger administrators).',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The webhook target to delete.' }) }),
-  resolve: (viewer, args) => deleteTarget(viewer, parseId(args.id)),
+  resolve: (viewer, args) => deleteTarget(viewer, parseId(args.id, 'TriggerTarget')),
 });
 resultMutation('updateTriggerSubscriptions', {
   type: SubscriptionUpdateType,
@@ -94,14 +94,14 @@ objectMutation('pauseTriggerTarget', {
   description: 'Holds a target\'s deliveries: events still queue for it and are sent on resume (trigger administrators).',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The target to pause.' }) }),
-  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id), true, query),
+  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id, 'TriggerTarget'), true, query),
 });
 objectMutation('resumeTriggerTarget', {
   type: 'TriggerTarget',
   description: 'Sends a paused or disabled target what queued for it, and what comes (trigger administrators).',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The target to resume.' }) }),
-  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id), false, query),
+  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id, 'TriggerTarget'), false, query),
 });
 objectMutation('redeliverWebhook', {
   type: 'WebhookDelivery',
@@ -115,5 +115,5 @@ resultMutation('replayTriggerTarget', {
   description: 'Sends a target again every delivery queued for it since a time (trigger administrators).',
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The target to send the deliveries to again.' }), since: arg({ type: 'DateTime', required: true, description: 'From when.' }) }),
-  resolve: (viewer, args) => replayTarget(viewer, parseId(args.id), args.since),
+  resolve: (viewer, args) => replayTarget(viewer, parseId(args.id, 'TriggerTarget'), args.since),
 });

@@ -5,6 +5,8 @@ import { db } from '../../db/database';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import { listSubscriptions, listTargets, subscriptionsWhere, targetsWhere } from './trigger.service';
 import { TriggerSubscriptionPage, TriggerTargetPage, TriggerType } from './trigger.type';
+import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import type { Viewer } from '../../auth/viewer';
 
 builder.queryFields((t) => ({
   triggers: t.withAuth({ authenticated: true }).field({
@@ -39,3 +41,11 @@ builder.queryFields((t) => ({
     totalCount: async (_root, _args, { viewer }) => db().triggerSubscription.count({ where: await subscriptionsWhere(viewer) }),
   }, describedTotalCount),
 }));
+
+// As `triggerTargets` and `triggerSubscriptions`: the trigger administrators of the school the target belongs to.
+const administersTriggersOf = async (viewer: Viewer, schoolId: number) => viewer.user.triggerAdmin && viewer.user.schoolId === schoolId;
+registerNodeVisibility('TriggerTarget', visibleThrough('TriggerTarget', { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId }, administersTriggersOf));
+registerNodeVisibility(
+  'TriggerSubscription',
+  visibleThrough('TriggerSubscription', { select: { target: { select: { schoolId: true } } }, of: (row: { id: number; target: { schoolId: number } }) => row.target.schoolId }, administersTriggersOf),
+);

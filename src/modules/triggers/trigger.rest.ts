@@ -4,9 +4,9 @@ import { MutationError } from '../../rest/mutation-error';
 import { bulkRoute, createRoute, deleteRoute, listRoute, updateRoute } from '../../rest/route';
 import { type WireField, flag, list, text, wireBody } from '../../rest/wire-body';
 
-const RestTarget = graphql(`fragment RestTriggerTarget on TriggerTarget @_unmask { id url description }`);
+const RestTarget = graphql(`fragment RestTriggerTarget on TriggerTarget @_unmask { id: databaseId url description }`);
 const RestSubscription = graphql(`
-  fragment RestTriggerSubscription on TriggerSubscription @_unmask { trigger version includeObject target { id url } }
+  fragment RestTriggerSubscription on TriggerSubscription @_unmask { trigger version includeObject target { id: databaseId url } }
 `);
 
 const bit = (value: boolean) => (value ? 1 : 0) as 0 | 1;

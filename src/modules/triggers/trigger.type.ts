@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf } from '../../graphql/paging';
 import { type Trigger, UnknownTriggerError } from '../../events/triggers';
 import type { SampleDelivery } from '../../events/webhooks/sample';
@@ -48,10 +48,12 @@ export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
   }),
 });
 
-builder.prismaObject('TriggerTarget', {
+builder.prismaNode('TriggerTarget', {
+  id: nodeId,
   fields: (t) => ({
+    databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'TriggerTarget', [
-      'id', 'url', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
+      'url', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
     ]),
     ...exposeOptionalText(t, 'TriggerTarget', ['description']),
     secret: t.string({
@@ -76,9 +78,11 @@ builder.prismaObject('TriggerTarget', {
   }),
 });
 
-builder.prismaObject('TriggerSubscription', {
+builder.prismaNode('TriggerSubscription', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'TriggerSubscription', ['id', 'trigger', 'version', 'includeObject', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'TriggerSubscription', ['trigger', 'version', 'includeObject', 'createdAt']),
     target: t.relation('target'),
   }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, numericId, requiredText, text, updateInput } from '../../core/validation';
+import { clearable, createInput, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
 /** An absolute http(s) URL; which hosts and schemes are allowed is the address policy's (src/events/webhooks/address.ts). */
 const targetUrl = requiredText(2048).refine((value) => {
@@ -20,7 +20,7 @@ export const maxSubscriptionItems = 200;
 
 /** One item of a bulk subscription change; items are judged one by one, so a bad one does not fail the others. */
 export const subscriptionItemSchema = z.object({
-  targetId: numericId,
+  targetId: nodeId('TriggerTarget'),
   trigger: requiredText(255),
   subscribed: z.boolean(),
   includeObject: z.boolean().nullish().transform((value) => value ?? false),

@@ -43,7 +43,7 @@ builder.mutationField('receiveUploadContent', (t) =>
         : args.contentBase64 != null
           ? { kind: 'base64', text: args.contentBase64 }
           : { kind: 'none' };
-      return receiveUploadContent(viewer, parseId(args.id), content, query);
+      return receiveUploadContent(viewer, parseId(args.id, 'Upload'), content, query);
     },
   }),
 );

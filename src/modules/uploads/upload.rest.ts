@@ -6,7 +6,7 @@ import { integer, text, wireBody } from '../../rest/wire-body';
 
 const RestUpload = graphql(`
   fragment RestUpload on Upload @_unmask {
-    id filename filesize md5Checksum status kind mimeType width height uploadUrl createdAt
+    id: databaseId filename filesize md5Checksum status kind mimeType width height uploadUrl createdAt
   }
 `);
 

@@ -1,6 +1,6 @@
 import { FileKind, UploadStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 
 export const UploadStatusEnum = builder.enumType(UploadStatus, {
   name: 'UploadStatus',
@@ -25,9 +25,11 @@ export const FileKindEnum = builder.enumType(FileKind, {
 /** The location an upload's bytes are sent to with PUT; the same path for legacy and GraphQL clients. */
 export const uploadLocation = (origin: string, id: number | string) => `${origin}/v1/upload/${id}`;
 
-export const UploadType = builder.prismaObject('Upload', {
+export const UploadType = builder.prismaNode('Upload', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'Upload', ['id', 'filename', 'filesize', 'md5Checksum', 'mimeType', 'width', 'height', 'createdAt', 'storedAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'Upload', ['filename', 'filesize', 'md5Checksum', 'mimeType', 'width', 'height', 'createdAt', 'storedAt']),
     status: t.expose('status', { type: UploadStatusEnum }),
     kind: t.expose('kind', { type: FileKindEnum, nullable: true }),
     uploadUrl: t.string({

@@ -4,7 +4,7 @@ import { type LinkBuilder, redirectRoute, selfLink, viewRoute } from '../../rest
 
 const RestUser = graphql(`
   fragment RestUser on User @_unmask {
-    id username schoolUid nameFirst nameLast nameDisplay email pictureUrl school { id } building { id }
+    id: databaseId username schoolUid nameFirst nameLast nameDisplay email pictureUrl school { id: databaseId } building { id: databaseId }
   }
 `);
 
@@ -56,7 +56,7 @@ export const userRoutes = [
   redirectRoute({
     path: '/users/me',
     summary: 'Redirect (303) to the user the credentials act as',
-    document: graphql(`query { viewer { id } }`),
+    document: graphql(`query { viewer { id: databaseId } }`),
     variables: () => ({}),
     location: (viewer) => `/users/${viewer.id}`,
   }),

@@ -1,7 +1,7 @@
 import { can } from '../../auth/policy';
 import { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { knownRealm } from '../../auth/realms';
 import { userFacts, userFactsSelection, userPolicy } from './user.policy';
 
@@ -17,10 +17,12 @@ export const RoleEnum = builder.enumType(Role, {
   },
 });
 
-export const UserType = builder.prismaObject('User', {
+export const UserType = builder.prismaNode('User', {
+  id: nodeId,
   fields: (t) => ({
+    databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'User', [
-      'id', 'username', 'schoolUid', 'nameFirst', 'nameLast', 'triggerAdmin', 'createdAt'
+      'username', 'schoolUid', 'nameFirst', 'nameLast', 'triggerAdmin', 'createdAt'
     ]),
     ...exposeOptionalText(t, 'User', ['pictureUrl']),
     nameDisplay: t.string({

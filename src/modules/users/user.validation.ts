@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { clearable, createInput, email, numericId, requiredText, text } from '../../core/validation';
+import { clearable, createInput, email, nodeId, requiredText, text } from '../../core/validation';
 
 export const createUserSchema = createInput(
   {
-    schoolId: numericId,
-    buildingId: numericId,
+    schoolId: nodeId('School'),
+    buildingId: nodeId('School'),
     username: requiredText(255).regex(/^\S+$/, 'must not contain spaces'),
     schoolUid: clearable(text(255).min(1, 'must not be empty').nullable(), null),
     nameFirst: requiredText(255),

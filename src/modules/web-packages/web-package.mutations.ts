@@ -20,7 +20,7 @@ objectMutation('createWebPackage', {
     'ratio (a zip bomb) is refused with PAYLOAD_TOO_LARGE (HTTP 413). Nothing of a refused zip is kept.',
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'Course section id.' }), input: arg(required(CreateWebPackageInput, 'The new web package.')) }),
-  resolve: (viewer, args, query) => createWebPackage(viewer, parseId(args.sectionId, 'sectionId'), args.input, query),
+  resolve: (viewer, args, query) => createWebPackage(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
 
 deleteMutation('deleteWebPackage', {
@@ -28,5 +28,5 @@ deleteMutation('deleteWebPackage', {
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The web package to delete.' }), sectionId: arg.id({ description: 'The course section the package must be in.' }) }),
   resolve: (viewer, args) =>
-    deleteWebPackage(viewer, parseId(args.id), args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'sectionId')),
+    deleteWebPackage(viewer, parseId(args.id, 'WebPackage'), args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'Section', 'sectionId')),
 });

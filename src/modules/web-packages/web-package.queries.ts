@@ -5,6 +5,7 @@ import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { sectionReadable, webPackageReadable } from './web-package.service';
+import { registerNodeVisibility, visibleByEach } from '../../graphql/nodes';
 
 const WebPackagePage = pageOf('WebPackage', 'A page of web content packages.');
 
@@ -21,8 +22,8 @@ builder.queryFields((t) => ({
       sectionId: t.arg.id({ description: 'The course section the package must be in.' }),
     },
     resolve: (query, _root, args, { viewer }) => {
-      const id = parseId(args.id);
-      const sectionId = args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'sectionId');
+      const id = parseId(args.id, 'WebPackage');
+      const sectionId = args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'Section', 'sectionId');
       return findIfVisible(query, webPackageReadable(viewer, id, sectionId), (selection) => db().webPackage.findUnique({ ...selection, where: { id } }));
     },
   }),
@@ -32,7 +33,7 @@ builder.queryFields((t) => ({
     description: 'The web content packages of a course section, oldest first; null when the section does not exist or is hidden.',
     args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
-      const sectionId = parseId(args.sectionId, 'sectionId');
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
       const where = packagesOf(sectionId);
       return paged(args, { findMany: (query) => db().webPackage.findMany({ ...query, where }), count: () => db().webPackage.count({ where }) });
@@ -46,9 +47,12 @@ builder.queryFields((t) => ({
     args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const sectionId = parseId(args.sectionId, 'sectionId');
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
       return db().webPackage.findMany(keysetWindow(selection, packagesOf(sectionId)));
     },
-  }, checkedTotalCount((args: { sectionId: string | number }) => db().webPackage.count({ where: packagesOf(parseId(args.sectionId, 'sectionId')) }))),
+  }, checkedTotalCount((args: { sectionId: string | number }) => db().webPackage.count({ where: packagesOf(parseId(args.sectionId, 'Section', 'sectionId')) }))),
 }));
+
+// As `webPackage(id)` without a section: whoever reads the package's section.
+registerNodeVisibility('WebPackage', visibleByEach((viewer, id) => webPackageReadable(viewer, id, null)));

@@ -1,13 +1,15 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { launchGrant, launchPath } from './web-package.launch';
 import { loadRealm, userReference } from '../../graphql/references';
 import { SectionType } from '../roster/roster.type';
 import { UserType } from '../users/user.type';
 
-export const WebPackageObject = builder.prismaObject('WebPackage', {
+export const WebPackageObject = builder.prismaNode('WebPackage', {
+  id: nodeId,
   fields: (t) => ({
-    ...exposeColumns(t, 'WebPackage', ['id', 'title', 'creatorId', 'entryPath', 'createdAt']),
+    databaseId: exposeDatabaseId(t),
+    ...exposeColumns(t, 'WebPackage', ['title', 'creatorId', 'entryPath', 'createdAt']),
     sectionId: t.exposeID('realmId', { description: 'The course section the package belongs to.' }),
     section: t.field({
       type: SectionType,

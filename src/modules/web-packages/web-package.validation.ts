@@ -1,3 +1,3 @@
-import { createInput, numericId, requiredText } from '../../core/validation';
+import { createInput, nodeId, requiredText } from '../../core/validation';
 
-export const createWebPackageSchema = createInput({ title: requiredText(255), uploadId: numericId.transform(Number) }, ['title', 'uploadId']);
+export const createWebPackageSchema = createInput({ title: requiredText(255), uploadId: nodeId('Upload').transform(Number) }, ['title', 'uploadId']);

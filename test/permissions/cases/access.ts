@@ -15,8 +15,8 @@ export default permissionCases(
   'access',
   async (world) => ({ otherSchoolAdmin: await createUser(world.school.id, 'SCHOOL_ADMIN') }),
   [
-    { graphql: '{ apiClients { id } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
-    { graphql: '{ accessTokens { id } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
+    { graphql: '{ apiClients { id: databaseId } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
+    { graphql: '{ accessTokens { id: databaseId } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
     { graphql: createApiClientDoc, name: 'for the viewer', expect: 'o o o o o o o', variables: () => ({ input: {} }) },
     { graphql: createApiClientDoc, name: 'for a student', expect: 'h h o f f o o', variables: (f) => ({ input: { userId: id(f.student) } }) },
     { graphql: createApiClientDoc, name: 'for a teacher', expect: 'h h f o f o o', variables: (f) => ({ input: { userId: id(f.teacher) } }) },

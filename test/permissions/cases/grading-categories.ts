@@ -42,11 +42,11 @@ export default permissionCases<Shared>(
     { route: 'DELETE /[realm]/grading_categories/{id}', name: 'a section\'s', expect: 'h h f o f o o',
       request: async (f) => ({ realm: f.section, params: { id: (await freshCategory(f)).id } }) },
 
-    { graphql: 'query($sectionId: ID!) { gradingCategories(sectionId: $sectionId, limit: 200) { items { id } } }', name: 'a section\'s',
+    { graphql: 'query($sectionId: ID!) { gradingCategories(sectionId: $sectionId, limit: 200) { items { id: databaseId } } }', name: 'a section\'s',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.items, f.category) },
-    { graphql: 'query($sectionId: ID!) { gradingCategoriesConnection(sectionId: $sectionId, first: 200) { edges { node { id } } } }', name: 'a section\'s',
+    { graphql: 'query($sectionId: ID!) { gradingCategoriesConnection(sectionId: $sectionId, first: 200) { edges { node { id: databaseId } } } }', name: 'a section\'s',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.category) },
-    { graphql: 'query($sectionId: ID!, $id: ID!) { gradingCategory(sectionId: $sectionId, id: $id) { id } }', name: 'a section\'s',
+    { graphql: 'query($sectionId: ID!, $id: ID!) { gradingCategory(sectionId: $sectionId, id: $id) { id: databaseId } }', name: 'a section\'s',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section), id: id(f.category) }) },
     { graphql: `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {
         createGradingCategories(sectionId: $sectionId, items: $items) { ${outcome} ... on GradingCategoryResults { results { code } } } }`,

@@ -29,11 +29,11 @@ export default permissionCases<Tables>(
     { route: 'DELETE /[realm]/pages/{id}', name: 'a section\'s', expect: 'h h f o f o o',
       request: async (f) => ({ realm: sectionRealm(f), params: { id: (await createPage(sectionRealm(f))).id } }) },
 
-    { graphql: 'query($realm: RealmInput!, $id: ID!) { page(realm: $realm, id: $id) { id } }', name: 'a draft', expect: 'h h h o f o o',
+    { graphql: 'query($realm: RealmInput!, $id: ID!) { page(realm: $realm, id: $id) { id: databaseId } }', name: 'a draft', expect: 'h h h o f o o',
       variables: (f) => ({ ...graphqlRealm(f), id: id(f.draft) }) },
-    { graphql: 'query($realm: RealmInput!) { pages(realm: $realm, limit: 200) { items { id } } }', name: 'a section\'s', expect: 'h h o o f o o',
+    { graphql: 'query($realm: RealmInput!) { pages(realm: $realm, limit: 200) { items { id: databaseId } } }', name: 'a section\'s', expect: 'h h o o f o o',
       variables: graphqlRealm, finds: (answer, f) => hasId(answer.items, f.page) },
-    { graphql: 'query($realm: RealmInput!) { pagesConnection(realm: $realm, first: 200) { edges { node { id } } } }', name: 'a section\'s', expect: 'h h o o f o o',
+    { graphql: 'query($realm: RealmInput!) { pagesConnection(realm: $realm, first: 200) { edges { node { id: databaseId } } } }', name: 'a section\'s', expect: 'h h o o f o o',
       variables: graphqlRealm, finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.page) },
     { graphql: `mutation($realm: RealmInput!) { createPage(realm: $realm, input: { title: "Notes" }) { ${outcome} } }`,
       name: 'in a section', expect: 'h h f o f o o', variables: graphqlRealm },
@@ -42,7 +42,7 @@ export default permissionCases<Tables>(
     { graphql: `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { ${outcome} } }`,
       name: 'a section\'s', expect: 'h h f o f o o', variables: async (f) => ({ ...graphqlRealm(f), id: id(await createPage(sectionRealm(f))) }) },
 
-    { graphql: 'query($sectionId: ID!) { gradingGroups(sectionId: $sectionId) { id } }', name: 'a section\'s', expect: 'h h f o f o o',
+    { graphql: 'query($sectionId: ID!) { gradingGroups(sectionId: $sectionId) { id: databaseId } }', name: 'a section\'s', expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section) }) },
     { graphql: `mutation($sectionId: ID!) { createGradingGroup(sectionId: $sectionId, input: { title: "A" }) { ${outcome} } }`,
       name: 'in a section', expect: 'h h f o f o o', variables: (f) => ({ sectionId: id(f.section) }) },

@@ -5,7 +5,7 @@ const id = (object: { id: number }) => String(object.id);
 type Enrollment = { user: { id: string } };
 const enrolls = (section: { enrollments: Enrollment[] }, user: { id: number }) =>
   section.enrollments.some((enrollment) => enrollment.user.id === id(user));
-const enrollmentsDoc = 'query($id: ID!) { section(id: $id) { enrollments { user { id username } } } }';
+const enrollmentsDoc = 'query($id: ID!) { section(id: $id) { enrollments { user { id: databaseId username } } } }';
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 export default permissionCases(
@@ -20,7 +20,7 @@ export default permissionCases(
     ]),
   }),
   [
-    { graphql: 'query($id: ID!) { section(id: $id) { id } }', name: 'enrolled users and administrators', expect: 'h h o o h o o',
+    { graphql: 'query($id: ID!) { section(id: $id) { id: databaseId } }', name: 'enrolled users and administrators', expect: 'h h o o h o o',
       variables: (f) => ({ id: id(f.section) }) },
     { graphql: `mutation($input: CreateSectionInput!) { createSection(input: $input) { ${outcome} } }`,
       name: 'in the cast\'s school', expect: 'h f f f f o o',

@@ -22,6 +22,6 @@ export default permissionCases('uploads', async () => ({}), [
   { graphql: `mutation($id: ID!, $content: String) { receiveUploadContent(id: $id, contentBase64: $content) { ${outcome} } }`,
     name: 'the teacher\'s upload', expect: 'h h h o h h h',
     variables: async (f) => ({ id: String((await teachersUpload(f)).id), content: bytes.toString('base64') }) },
-  { graphql: 'query($id: ID!) { upload(id: $id) { id } }', name: 'the teacher\'s upload', expect: 'h h h o h h h',
+  { graphql: 'query($id: ID!) { upload(id: $id) { id: databaseId } }', name: 'the teacher\'s upload', expect: 'h h h o h h h',
     variables: async (f) => ({ id: String((await teachersUpload(f)).id) }) },
 ]);

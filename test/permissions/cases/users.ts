@@ -16,8 +16,8 @@ export default permissionCases('users', async () => ({}), [
     request: (f) => ({ params: { id: f.outsider.id } }) },
   { route: 'GET /users/me', name: 'redirects everyone to themselves', expect: 'o o o o o o o' },
 
-  { graphql: 'query($id: ID!) { user(id: $id) { id } }', name: 'a student', expect: 'h h o o o o o', variables: (f) => ({ id: id(f.student) }) },
-  { graphql: '{ viewer { id } }', name: 'everyone', expect: 'o o o o o o o' },
+  { graphql: 'query($id: ID!) { user(id: $id) { id: databaseId } }', name: 'a student', expect: 'h h o o o o o', variables: (f) => ({ id: id(f.student) }) },
+  { graphql: '{ viewer { id: databaseId } }', name: 'everyone', expect: 'o o o o o o o' },
   { graphql: createUserDoc, name: 'a student of the cast\'s school', expect: 'h f f f f o o', variables: (f) => newUser(f.school.id) },
   { graphql: createUserDoc, name: 'a student of another school', expect: 'h f f f f f o', variables: (f) => newUser(f.otherSchool.id) },
   { graphql: createUserDoc, name: 'a district administrator', expect: 'h f f f f f o',
