@@ -21,7 +21,9 @@ const server = useTestServer();
 type Page = { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number };
 type OffsetList = { items: { id: string }[]; total: number };
 
-const pageSelection = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } }';
+/** A page with its items' database ids (Nodes answer them as `databaseId`; webhook deliveries are no Nodes). */
+const selectionOf = (idField: string) => `totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id: ${idField} } }`;
+const pageSelection = selectionOf('databaseId');
 const ids = (page: Page) => page.edges.map((edge) => edge.node.id);
 const stringIds = (rows: { id: number | bigint }[]) => rows.map((row) => String(row.id));
 const day = (n: number) => new Date(Date.UTC(2026, 8, 1 + n, 9));
@@ -139,59 +141,59 @@ describe('connections beside the remaining offset lists', () => {
   const teacherVariables = () => ({ user: String(world.teacher.id) });
   const cases: ListCase[] = [
     { name: 'albumCommentsConnection', viewer: 'teacher', variables: commentVariables,
-      offset: 'query($album: ID!, $item: ID!) { list: albumComments(albumId: $album, contentId: $item, limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: 'query($album: ID!, $item: ID!) { list: albumComments(albumId: $album, contentId: $item, limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($album: ID!, $item: ID!, $cursor: String) { page: albumCommentsConnection(albumId: $album, contentId: $item, ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.comments) },
     { name: 'Album.contentsConnection', viewer: 'teacher', variables: () => ({ album: String(fixture.album.id) }),
-      offset: 'query($album: ID!) { album(id: $album) { contents { id } } }', pickList: (data) => data.album.contents,
+      offset: 'query($album: ID!) { album(id: $album) { contents { id: databaseId } } }', pickList: (data) => data.album.contents,
       connection: (window) => `query($album: ID!, $cursor: String) { album(id: $album) { contentsConnection(${window}) { ${pageSelection} } } }`,
       pickPage: (data) => data.album.contentsConnection, expected: () => stringIds(fixture.items) },
     { name: 'assignmentsConnection', viewer: 'teacher', variables: sectionVariables,
-      offset: 'query($section: ID!) { list: assignments(sectionId: $section, limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: 'query($section: ID!) { list: assignments(sectionId: $section, limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($section: ID!, $cursor: String) { page: assignmentsConnection(sectionId: $section, ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.assignments) },
     { name: 'gradingCategoriesConnection', viewer: 'teacher', variables: sectionVariables,
-      offset: 'query($section: ID!) { list: gradingCategories(sectionId: $section, limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: 'query($section: ID!) { list: gradingCategories(sectionId: $section, limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($section: ID!, $cursor: String) { page: gradingCategoriesConnection(sectionId: $section, ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.categories) },
     { name: 'webPackagesConnection', viewer: 'teacher', variables: sectionVariables,
-      offset: 'query($section: ID!) { list: webPackages(sectionId: $section, limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: 'query($section: ID!) { list: webPackages(sectionId: $section, limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($section: ID!, $cursor: String) { page: webPackagesConnection(sectionId: $section, ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.packages) },
     { name: 'calendarEventsConnection', viewer: 'teacher', variables: realmVariables,
-      offset: 'query($realm: RealmInput!) { list: calendarEvents(realm: $realm, startDate: "2026-09-01", endDate: "2026-09-04", limit: 200) { total items { id } } }',
+      offset: 'query($realm: RealmInput!) { list: calendarEvents(realm: $realm, startDate: "2026-09-01", endDate: "2026-09-04", limit: 200) { total items { id: databaseId } } }',
       pickList: (data) => data.list,
       connection: (window) =>
         `query($realm: RealmInput!, $cursor: String) { page: calendarEventsConnection(realm: $realm, startDate: "2026-09-01", endDate: "2026-09-04", ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.schoolEvents) },
     { name: 'calendarConnection', viewer: 'teacher', variables: () => ({}),
-      offset: '{ list: calendar(from: "2026-09-01T00:00:00Z", to: "2026-09-30T00:00:00Z", limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: '{ list: calendar(from: "2026-09-01T00:00:00Z", to: "2026-09-30T00:00:00Z", limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($cursor: String) { page: calendarConnection(from: "2026-09-01T00:00:00Z", to: "2026-09-30T00:00:00Z", ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.calendar) },
     { name: 'invitesConnection', viewer: 'teacher', variables: teacherVariables,
-      offset: 'query($user: ID!) { list: invites(userId: $user, realm: GROUP, limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: 'query($user: ID!) { list: invites(userId: $user, realm: GROUP, limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($user: ID!, $cursor: String) { page: invitesConnection(userId: $user, realm: GROUP, ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.invites) },
     { name: 'friendRequestsConnection', viewer: 'teacher', variables: teacherVariables,
-      offset: 'query($user: ID!) { list: friendRequests(userId: $user, limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: 'query($user: ID!) { list: friendRequests(userId: $user, limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($user: ID!, $cursor: String) { page: friendRequestsConnection(userId: $user, ${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.requests) },
     { name: 'User.friendsConnection', viewer: 'teacher', variables: teacherVariables,
-      offset: 'query($user: ID!) { user(id: $user) { friends(limit: 200) { total items { id } } } }', pickList: (data) => data.user.friends,
+      offset: 'query($user: ID!) { user(id: $user) { friends(limit: 200) { total items { id: databaseId } } } }', pickList: (data) => data.user.friends,
       connection: (window) => `query($user: ID!, $cursor: String) { user(id: $user) { friendsConnection(${window}) { ${pageSelection} } } }`,
       pickPage: (data) => data.user.friendsConnection, expected: () => stringIds(fixture.friends) },
     { name: 'triggerTargetsConnection', viewer: 'triggerAdmin', variables: () => ({}),
-      offset: '{ list: triggerTargets(limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: '{ list: triggerTargets(limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($cursor: String) { page: triggerTargetsConnection(${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.targets) },
     { name: 'triggerSubscriptionsConnection', viewer: 'triggerAdmin', variables: () => ({}),
-      offset: '{ list: triggerSubscriptions(limit: 200) { total items { id } } }', pickList: (data) => data.list,
+      offset: '{ list: triggerSubscriptions(limit: 200) { total items { id: databaseId } } }', pickList: (data) => data.list,
       connection: (window) => `query($cursor: String) { page: triggerSubscriptionsConnection(${window}) { ${pageSelection} } }`,
       pickPage: (data) => data.page, expected: () => stringIds(fixture.subscriptions) },
     { name: 'TriggerTarget.deliveriesConnection', viewer: 'triggerAdmin', variables: () => ({}),
       offset: '{ triggerTargets(limit: 1) { items { deliveries(status: FAILED, limit: 200) { total items { id } } } } }',
       pickList: (data) => data.triggerTargets.items[0].deliveries,
-      connection: (window) => `query($cursor: String) { triggerTargetsConnection(first: 1) { edges { node { deliveriesConnection(status: FAILED, ${window}) { ${pageSelection} } } } } }`,
+      connection: (window) => `query($cursor: String) { triggerTargetsConnection(first: 1) { edges { node { deliveriesConnection(status: FAILED, ${window}) { ${selectionOf('id')} } } } } }`,
       pickPage: (data) => data.triggerTargetsConnection.edges[0].node.deliveriesConnection, expected: () => stringIds(fixture.failed) },
   ];
 

@@ -79,7 +79,7 @@ function startsFor(total: number, limit: number) {
 
 const pageQuery = `query($start: Int!, $limit: Int!, $buildingId: ID, $schoolId: ID) {
   groups(start: $start, limit: $limit, buildingId: $buildingId, schoolId: $schoolId) {
-    total start limit items { id title school { id } building { id } category { id } }
+    total start limit items { id: databaseId title school { id: databaseId } building { id: databaseId } category { id: databaseId } }
   }
 }`;
 
