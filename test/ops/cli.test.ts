@@ -4,8 +4,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OAuth from 'oauth-1.0a';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cleanEnvironment, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
+
+// Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
+// test file shares the machine's two cores.
+vi.setConfig({ testTimeout: 120_000 });
 
 // The command-line tool as a person runs it: `node bin/lectern.mjs <command>` (what `npx lectern` runs), each command
 // its own process on one embedded database. PGlite allows one process per data folder, so the steps run in order and

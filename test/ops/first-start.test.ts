@@ -5,9 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OAuth from 'oauth-1.0a';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database';
 import { type ServerProcess, startServerProcess } from '../support/process';
+
+// Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
+// test file shares the machine's two cores.
+vi.setConfig({ testTimeout: 120_000 });
 
 // `npm start` as a newcomer runs it: the first start on an empty embedded database seeds the demo district and prints
 // credentials for both APIs, once. Each start is a real server process; waits are on its output, never on a clock.

@@ -3,9 +3,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { newSigningSecret } from '../../src/events/webhooks/signing';
 import { cleanEnvironment, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
+
+// Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
+// test file shares the machine's two cores.
+vi.setConfig({ testTimeout: 120_000 });
 
 // `lectern webhooks ...` as a receiver developer runs them: each its own process. The listener runs on a free port
 // (--port 0), ready once it prints where it listens; it opens no database. send-sample runs on an embedded database
