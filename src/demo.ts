@@ -246,7 +246,7 @@ export function demoCredentialsText(demo: DemoDistrict, baseUrl: string): string
     `GraphQL takes the bearer token (in GraphiQL at ${baseUrl}/graphql, put {"Authorization": "Bearer <token>"}`,
     'in the headers tab):',
     '',
-    `  curl -s ${baseUrl}/graphql -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"query":"{ viewer { id username } }"}'`,
+    `  curl -s ${baseUrl}/graphql -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"query":"{ viewer { id databaseId username } }"}'`,
     '',
     'REST (/v1) takes two-legged OAuth 1.0a with the consumer key and secret: sign with any OAuth 1.0a client library',
     '(HMAC-SHA1), or send PLAINTEXT, which carries the secret itself (so only on this machine or over HTTPS), from bash or zsh:',

@@ -1,3 +1,4 @@
+import { encodeGlobalId } from '../../src/core/global-id';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -169,7 +170,9 @@ describe('first start on an empty embedded database', () => {
     expect(printed.graphqlCurl).toContain(`${server.base}/graphql`);
     const viewer = await shell(printed.graphqlCurl);
     expect(viewer, viewer.stderr).toMatchObject({ code: 0 });
-    expect(JSON.parse(viewer.stdout)).toEqual({ data: { viewer: { id: printed.userId, username: expect.any(String) } } });
+    expect(JSON.parse(viewer.stdout)).toEqual({
+      data: { viewer: { id: encodeGlobalId('User', printed.userId), databaseId: printed.userId, username: expect.any(String) } },
+    });
 
     // Twice: each run must send a fresh nonce, or the second would be refused as a replay.
     for (let run = 0; run < 2; run++) {
