@@ -251,7 +251,9 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       const outcome = route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
       return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format, Response);
     } catch (error) {
-      return renderFailure(failure(error, route, request, options.logger), format, Response);
+      // Failures keep Node's Response: the adapter's is written out at once, and a 413 sent before the rest of an
+      // over-limit body is drained would end the connection the client keeps using (test/rest/chunked-body.test.ts).
+      return renderFailure(failure(error, route, request, options.logger), format, globalThis.Response);
     } finally {
       // Raw bytes the operation did not read (refused before or while storing them) are drained, not cut off, so the
       // client reads the answer rather than a reset connection.
