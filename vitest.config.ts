@@ -10,9 +10,11 @@ export default defineConfig({
     // Each file runs in its own process with its own database (PGlite in memory, or a fresh PostgreSQL database when
     // TEST_DATABASE_URL is set), so files are independent and the process-wide database handle stays simple.
     pool: 'forks',
-    // Vitest's default on two cores is one worker, which leaves a core idle while a file waits on PostgreSQL, a child
-    // process or a socket; two files at a time keep both cores busy.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // On PGlite each file has its own in-process database, so two files at a time keep both cores busy (Vitest's
+    // default on two cores is one worker). On PostgreSQL files share one server, and the event stream reads only below
+    // the server-wide snapshot horizon (src/events/stream.ts): another file's open transaction would hold its reads
+    // back, so files run one at a time there.
+    maxWorkers: process.env.TEST_DATABASE_URL ? 1 : Math.max(2, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: 'test' },
