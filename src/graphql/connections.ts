@@ -1,5 +1,8 @@
-import type { GenericFieldRef } from '@pothos/core';
-import { httpError } from '../core/errors';
+import { type GenericFieldRef, type InputFieldMap, type InputShapeFromFields, getConnectionPageSize, validateConnectionArguments } from '@pothos/core';
+import { formatPrismaCursor, parsePrismaCursor, type prismaModelKey } from '@pothos/plugin-prisma';
+import { httpError, invalidArgument } from '../core/errors';
+import type PrismaTypes from '../generated/pothos-types';
+import { getDatamodel } from '../generated/pothos-types';
 import type { Context } from './builder';
 import type { realmRef } from './realm';
 import { defaultPageSize, maxPageSize } from './paging';
@@ -98,3 +101,121 @@ export const describedTotalCount = {
     }),
   }),
 };
+
+type Model = keyof PrismaTypes & string;
+type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
+type Row = Record<string, unknown>;
+/** A row as it reaches a nested connection: its relation's page and the relation's count, loaded with the row. */
+type LoadedParent = { _count?: Record<string, number> } & Row;
+
+/** The part of a Prisma object's field builder that makes a Relay connection field (the Relay plugin's `t.connection`). */
+interface ConnectionFieldBuilder {
+  connection(options: never, connectionOptions: never): GenericFieldRef<unknown>;
+}
+
+const datamodel = getDatamodel().datamodel.models;
+
+/**
+ * A list relation as a Relay connection loaded with its parent's query, as Pothos' `relatedConnection` is (one
+ * statement for a page of parents), but paged by keyset: `after` is every row past the cursor's place in `order`, and
+ * `before` every row short of it. Prisma's own cursor starts at the cursor's row, so once that row is deleted it
+ * answers an empty page, which a client takes for the end of the list; a keyset needs no row to stand on.
+ *
+ * The cursor holds the `order` columns of its row, Pothos' cursor encoding: `id` alone is the cursor of the top-level
+ * id-ordered connections (`connectionOptions`); a list in another order holds its order key and the id after it.
+ * `totalCount` counts the rows `where` admits, loaded with the page as `relatedConnection` counts them.
+ */
+export function keysetRelatedConnection<Node extends Model, Args extends InputFieldMap = {}>(
+  t: ConnectionFieldBuilder,
+  relation: string,
+  options: {
+    /** The node's type: a Prisma object of the relation's model. */
+    type: { modelName: string; [prismaModelKey]: { Name: Node } };
+    description: string;
+    /** The list's order, ascending column by column; the last column is unique (the id) so the order is total. */
+    order: readonly Partial<Record<keyof PrismaTypes[Node]['Shape'] & string, 'asc'>>[];
+    args?: Args;
+    where?: (args: InputShapeFromFields<Args>, context: Context) => PrismaTypes[Node]['Where'];
+  },
+) {
+  const modelName = options.type.modelName as Node;
+  const key = options.order.map((column) => Object.keys(column)[0]!);
+  const keyTypes = key.map((column) => datamodel[modelName]!.fields.find((field) => field.name === column)!.type);
+  const cursorOf = (row: Row) => formatPrismaCursor(row, key.length === 1 ? key[0]! : key);
+
+  /** The key of the row a cursor stands for; anything else (another list's cursor, a forged one) is refused. */
+  function positionOf(argument: 'after' | 'before', cursor: string) {
+    let decoded: unknown;
+    try {
+      decoded = parsePrismaCursor(cursor);
+    } catch {
+      throw invalidArgument(argument, 'is not a cursor of this list');
+    }
+    const values = key.length === 1 ? [decoded] : decoded;
+    const fits = (value: unknown, type: string) =>
+      type === 'BigInt' ? typeof value === 'bigint' : typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 2 ** 31;
+    if (!Array.isArray(values) || values.length !== key.length || !values.every((value, index) => fits(value, keyTypes[index]!))) {
+      throw invalidArgument(argument, 'is not a cursor of this list');
+    }
+    return values as unknown[];
+  }
+
+  /** The rows past a position in the order (`gt`) or short of it (`lt`): `(a > x) OR (a = x AND b > y)`, and so on. */
+  function beyond(position: unknown[], direction: 'gt' | 'lt') {
+    return {
+      OR: key.map((column, index) => ({
+        ...Object.fromEntries(key.slice(0, index).map((earlier, at) => [earlier, position[at]])),
+        [column]: { [direction]: position[index] },
+      })),
+    };
+  }
+
+  /** The page the arguments ask for, checked as Pothos checks `relatedConnection`'s; one row more tells if more follow. */
+  function windowOf(args: ConnectionArgs) {
+    validateConnectionArguments(args);
+    if (args.after != null && args.before != null) throw invalidArgument('before', 'cannot be given with after');
+    if (args.before != null && args.first != null) throw invalidArgument('first', 'cannot be given with before: page backwards with last');
+    if (args.after != null && args.last != null) throw invalidArgument('last', 'cannot be given with after: page forwards with first');
+    const { limit } = getConnectionPageSize({ args, defaultSize: defaultPageSize, maxSize: maxPageSize });
+    return { limit, backwards: args.before != null || args.last != null };
+  }
+
+  const select = (args: InputShapeFromFields<Args> & ConnectionArgs, context: Context, nestedSelection: NestedSelection) => {
+    const { limit, backwards } = windowOf(args);
+    const where = options.where?.(args, context) ?? {};
+    const keyset = args.after != null ? beyond(positionOf('after', args.after), 'gt') : args.before != null ? beyond(positionOf('before', args.before), 'lt') : {};
+    // A negative take is Prisma's last rows of the order, still answered in the order.
+    const page = nestedSelection({ where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit }, ['edges', 'node']);
+    // A node type that selects its columns may not select the key; the cursor needs it.
+    const withKey = page.select ? { ...page, select: { ...Object.fromEntries(key.map((column) => [column, true])), ...page.select } } : page;
+    return { [relation]: withKey, _count: { select: { [relation]: { where } } } };
+  };
+
+  const resolve = (parent: LoadedParent, args: ConnectionArgs) => {
+    const { limit, backwards } = windowOf(args);
+    const rows = parent[relation] as Row[];
+    const more = rows.length === limit;
+    const nodes = more ? (backwards ? rows.slice(1) : rows.slice(0, -1)) : rows;
+    const edges = nodes.map((node) => ({ cursor: cursorOf(node), node }));
+    return {
+      totalCount: parent._count![relation]!,
+      edges,
+      pageInfo: {
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+        // As Pothos' connections answer: a page before a cursor has that cursor's row after it, and one after a cursor
+        // the cursor's row before it; the other side is known from the extra row.
+        hasPreviousPage: args.after != null ? true : backwards ? more : false,
+        hasNextPage: args.before != null ? true : backwards ? false : more,
+      },
+    };
+  };
+
+  return t.connection(
+    { type: options.type, description: options.description, args: options.args, select, resolve } as never,
+    describedTotalCount as never,
+  );
+}
+
+/** The `nestedSelection` Pothos hands a field's `select`: the selection beneath `path`, merged with a relation query. */
+type NestedSelection = (query: object, path: string[]) => { select?: object };

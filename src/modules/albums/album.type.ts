@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
-import { connectionOptions, describedTotalCount } from '../../graphql/connections';
+import { keysetRelatedConnection } from '../../graphql/connections';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
 import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
@@ -54,12 +54,11 @@ export const AlbumType = builder.prismaNode('Album', {
       },
     }),
     contents: t.relation('contents', { query: { orderBy: contentOrder }, description: 'The items, in display order.' }),
-    contentsConnection: t.relatedConnection('contents', {
-      ...connectionOptions,
+    contentsConnection: keysetRelatedConnection(t, 'contents', {
+      type: AlbumContentType,
       description: 'The items `contents` lists, as a Relay connection in the same (display) order.',
-      query: { orderBy: contentOrder },
-      totalCount: true,
-    }, describedTotalCount),
+      order: contentOrder,
+    }),
   }),
 });
 

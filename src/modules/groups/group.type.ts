@@ -5,7 +5,7 @@ import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../
 import { knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readableUsersWhere } from '../users/user.policy';
-import { connectionOptions, describedTotalCount, listOrder } from '../../graphql/connections';
+import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 import { groupFacts, groupFactsSelection, groupPolicy } from './group.policy';
 
 /** Asks the group policy about a group whose row is loaded, without loading it again. */
@@ -89,12 +89,12 @@ export const GroupType = builder.prismaNode('Group', {
       description: 'Members of the group the viewer may see as users, in the order they joined.',
       query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: { id: 'asc' } }),
     }),
-    membersConnection: t.relatedConnection('memberships', {
-      ...connectionOptions,
+    membersConnection: keysetRelatedConnection(t, 'memberships', {
+      type: GroupMembershipType,
       description: 'The members `members` lists, as a Relay connection in the same order.',
-      query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: listOrder }),
-      totalCount: true,
-    }, describedTotalCount),
+      order: [listOrder],
+      where: (_args, { viewer }) => ({ user: readableUsersWhere(viewer) }),
+    }),
     memberCount: t.relationCount('memberships', {
       description: 'Number of members the viewer may see (the length of `members`).',
       where: (_args, { viewer }) => ({ user: readableUsersWhere(viewer) }),

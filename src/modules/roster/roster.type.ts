@@ -2,7 +2,7 @@ import { EnrollmentStatus } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { readableUsersWhere } from '../users/user.policy';
-import { connectionOptions, describedTotalCount, listOrder } from '../../graphql/connections';
+import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -37,16 +37,16 @@ export const SectionType = builder.prismaNode('Section', {
       description: 'Enrollments of users the viewer may see, in the order they were made.',
       query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: { id: 'asc' } }),
     }),
-    enrollmentsConnection: t.relatedConnection('enrollments', {
-      ...connectionOptions,
+    enrollmentsConnection: keysetRelatedConnection(t, 'enrollments', {
+      type: EnrollmentType,
       description: 'The enrollments `enrollments` lists, as a Relay connection in the same order.',
-      query: (_args, { viewer }) => ({ where: { user: readableUsersWhere(viewer) }, orderBy: listOrder }),
-      totalCount: true,
-    }, describedTotalCount),
+      order: [listOrder],
+      where: (_args, { viewer }) => ({ user: readableUsersWhere(viewer) }),
+    }),
   }),
 });
 
-builder.prismaNode('Enrollment', {
+export const EnrollmentType = builder.prismaNode('Enrollment', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),

@@ -6,7 +6,7 @@ import type { SampleDelivery } from '../../events/webhooks/sample';
 import { ErrorInterface } from '../../graphql/error-types';
 import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
 import { deliveryStatusWhere, targetDeliveries, targetSecret } from './trigger.service';
-import { connectionOptions, describedTotalCount, listOrder } from '../../graphql/connections';
+import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 
 export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description: 'Where a delivery stands.',
@@ -26,7 +26,7 @@ builder.prismaObject('WebhookAttempt', {
   }),
 });
 
-builder.prismaObject('WebhookDelivery', {
+const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
   fields: (t) => ({
     id: t.id({ description: 'Delivery id.', resolve: (delivery) => String(delivery.id) }),
     eventId: t.id({ description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.', resolve: (delivery) => String(delivery.eventId) }),
@@ -68,13 +68,13 @@ builder.prismaNode('TriggerTarget', {
       args: { status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }), ...pageArgs },
       resolve: (target, args) => targetDeliveries(target, args),
     }),
-    deliveriesConnection: t.relatedConnection('deliveries', {
-      ...connectionOptions,
+    deliveriesConnection: keysetRelatedConnection(t, 'deliveries', {
+      type: WebhookDeliveryType,
       description: 'The deliveries `deliveries` lists, as a Relay connection in the same order.',
+      order: [listOrder],
       args: { status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }) },
-      query: (args) => ({ where: deliveryStatusWhere(args), orderBy: listOrder }),
-      totalCount: true,
-    }, describedTotalCount),
+      where: (args) => deliveryStatusWhere(args),
+    }),
   }),
 });
 
