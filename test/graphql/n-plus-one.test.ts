@@ -15,12 +15,12 @@ const query = /* GraphQL */ `
   }
 `;
 
-/** SQL statements one GraphQL request sends, authentication included. */
-async function statementsFor(graphql: GraphQLClient, limit: number) {
+/** SQL statements one GraphQL request for `limit` groups sends, authentication included. */
+async function statementsFor(graphql: GraphQLClient, limit: number, document = query) {
   const before = server.database.statementCount;
-  const result = await graphql(query, { limit });
+  const result = await graphql(document, { limit });
   expect(result.errors).toBeUndefined();
-  return { statements: server.database.statementCount - before, items: result.data.groups.items.length };
+  return { statements: server.database.statementCount - before, items: result.data.groups.items.length, groups: result.data.groups.items };
 }
 
 describe('list queries', () => {
@@ -48,6 +48,22 @@ describe('list queries', () => {
     expect(twenty.statements).toBe(five.statements);
     // token with its user; the page with school, building and members joined; the count; the viewer's memberships
     expect(twenty.statements).toBe(4);
+  });
+
+  it('load 20 groups with a page of members each in as many statements as 5', async () => {
+    const pages = /* GraphQL */ `
+      query ($limit: Int!) {
+        groups(limit: $limit) { items { membersConnection(first: 2) { totalCount edges { node { user { id } } } } } }
+      }
+    `;
+    await statementsFor(graphql, 1, pages);
+    const five = await statementsFor(graphql, 5, pages);
+    const twenty = await statementsFor(graphql, 20, pages);
+    expect(twenty.items).toBe(20);
+    for (const group of twenty.groups) expect([group.membersConnection.totalCount, group.membersConnection.edges.length]).toEqual([4, 2]);
+    expect(twenty.statements).toBe(five.statements);
+    // token with its user; the page with each group's first members, their users and their count joined
+    expect(twenty.statements).toBe(2);
   });
 });
 
