@@ -1,4 +1,4 @@
-import { type GenericFieldRef, type InputFieldMap, type InputShapeFromFields, getConnectionPageSize, validateConnectionArguments } from '@pothos/core';
+import { type GenericFieldRef, type InputFieldMap, type InputShapeFromFields, getConnectionPageSize } from '@pothos/core';
 import { formatPrismaCursor, parsePrismaCursor, type prismaModelKey } from '@pothos/plugin-prisma';
 import { httpError, invalidArgument } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
@@ -107,6 +107,8 @@ type ConnectionArgs = { first?: number | null; last?: number | null; after?: str
 type Row = Record<string, unknown>;
 /** A row as it reaches a nested connection: its relation's page and the relation's count, loaded with the row. */
 type LoadedParent = { _count?: Record<string, number> } & Row;
+/** The `nestedSelection` Pothos hands a field's selection: what the document selects beneath `path`, with a relation query. */
+type NestedSelection = (query: object, path: string[]) => { select?: object };
 
 /** The part of a Prisma object's field builder that makes a Relay connection field (the Relay plugin's `t.connection`). */
 interface ConnectionFieldBuilder {
@@ -121,9 +123,9 @@ const datamodel = getDatamodel().datamodel.models;
  * `before` every row short of it. Prisma's own cursor starts at the cursor's row, so once that row is deleted it
  * answers an empty page, which a client takes for the end of the list; a keyset needs no row to stand on.
  *
- * The cursor holds the `order` columns of its row, Pothos' cursor encoding: `id` alone is the cursor of the top-level
- * id-ordered connections (`connectionOptions`); a list in another order holds its order key and the id after it.
- * `totalCount` counts the rows `where` admits, loaded with the page as `relatedConnection` counts them.
+ * A cursor holds its row's `order` columns in Pothos' cursor encoding, so an id-ordered list's cursor is the id alone,
+ * as the top-level connections' are (`connectionOptions`), and a list in another order holds its order key and the id.
+ * `totalCount` counts the rows `where` admits, as `relatedConnection` counts them.
  */
 export function keysetRelatedConnection<Node extends Model, Args extends InputFieldMap = {}>(
   t: ConnectionFieldBuilder,
@@ -172,7 +174,8 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
 
   /** The page the arguments ask for, checked as Pothos checks `relatedConnection`'s; one row more tells if more follow. */
   function windowOf(args: ConnectionArgs) {
-    validateConnectionArguments(args);
+    if (args.first != null && args.first < 0) throw invalidArgument('first', 'must be 0 or more');
+    if (args.last != null && args.last < 0) throw invalidArgument('last', 'must be 0 or more');
     if (args.after != null && args.before != null) throw invalidArgument('before', 'cannot be given with after');
     if (args.before != null && args.first != null) throw invalidArgument('first', 'cannot be given with before: page backwards with last');
     if (args.after != null && args.last != null) throw invalidArgument('last', 'cannot be given with after: page forwards with first');
@@ -180,25 +183,38 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     return { limit, backwards: args.before != null || args.last != null };
   }
 
-  const select = (args: InputShapeFromFields<Args> & ConnectionArgs, context: Context, nestedSelection: NestedSelection) => {
+  /**
+   * What the field loads with its parent row. This is Pothos' own hook for a field's selection (the `select` option
+   * becomes it), taken directly because it is also told what the document selects beneath the field: the count is
+   * loaded only when `totalCount` is asked, and the page only when more than the count is, as `relatedConnection` does.
+   */
+  const pothosPrismaSelect = (
+    args: InputShapeFromFields<Args> & ConnectionArgs,
+    context: Context,
+    nestedSelection: NestedSelection,
+    selected: () => ReadonlySet<string>,
+  ) => {
     const { limit, backwards } = windowOf(args);
     const where = options.where?.(args, context) ?? {};
     const keyset = args.after != null ? beyond(positionOf('after', args.after), 'gt') : args.before != null ? beyond(positionOf('before', args.before), 'lt') : {};
+    const fields = selected();
+    const countOnly = [...fields].every((field) => field === 'totalCount' || field === '__typename');
     // A negative take is Prisma's last rows of the order, still answered in the order.
-    const page = nestedSelection({ where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit }, ['edges', 'node']);
+    const page = countOnly ? undefined : nestedSelection({ where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit }, ['edges', 'node']);
     // A node type that selects its columns may not select the key; the cursor needs it.
-    const withKey = page.select ? { ...page, select: { ...Object.fromEntries(key.map((column) => [column, true])), ...page.select } } : page;
-    return { [relation]: withKey, _count: { select: { [relation]: { where } } } };
+    const withKey = page?.select ? { ...page, select: { ...Object.fromEntries(key.map((column) => [column, true])), ...page.select } } : page;
+    const count = fields.has('totalCount') ? { _count: { select: { [relation]: { where } } } } : {};
+    return { select: { [relation]: withKey, ...count } };
   };
 
   const resolve = (parent: LoadedParent, args: ConnectionArgs) => {
     const { limit, backwards } = windowOf(args);
-    const rows = parent[relation] as Row[];
+    const rows = (parent[relation] ?? []) as Row[];
     const more = rows.length === limit;
     const nodes = more ? (backwards ? rows.slice(1) : rows.slice(0, -1)) : rows;
     const edges = nodes.map((node) => ({ cursor: cursorOf(node), node }));
     return {
-      totalCount: parent._count![relation]!,
+      totalCount: parent._count?.[relation],
       edges,
       pageInfo: {
         startCursor: edges[0]?.cursor ?? null,
@@ -212,10 +228,7 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
   };
 
   return t.connection(
-    { type: options.type, description: options.description, args: options.args, select, resolve } as never,
+    { type: options.type, description: options.description, args: options.args, extensions: { pothosPrismaSelect }, resolve } as never,
     describedTotalCount as never,
   );
 }
-
-/** The `nestedSelection` Pothos hands a field's `select`: the selection beneath `path`, merged with a relation query. */
-type NestedSelection = (query: object, path: string[]) => { select?: object };

@@ -203,6 +203,20 @@ describe('nested connections page by keyset', () => {
     });
   });
 
+  it('counts with the parent\'s own query when only the count is asked', async () => {
+    const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id, world.otherSchoolStudent.id] });
+    const statements = async (selection: string) => {
+      const before = server.database.statementCount;
+      const result = await teacher(`query($group: ID!) { group(id: $group) { ${selection} } }`, { group: String(group.id) });
+      expect(result.errors).toBeUndefined();
+      return { statements: server.database.statementCount - before, group: result.data.group };
+    };
+    const alone = await statements('memberCount');
+    const both = await statements('memberCount membersConnection { totalCount }');
+    expect(both.group).toEqual({ memberCount: 2, membersConnection: { totalCount: 2 } });
+    expect(both.statements).toBe(alone.statements);
+  });
+
   it('an album item cursor holds the display order, so an id cursor of another list does not place it', async () => {
     const album = await cases[2]!.create();
     const members = await cases[0]!.create();
