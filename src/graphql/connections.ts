@@ -219,8 +219,8 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
       pageInfo: {
         startCursor: edges[0]?.cursor ?? null,
         endCursor: edges.at(-1)?.cursor ?? null,
-        // As Pothos' connections answer: a page before a cursor has that cursor's row after it, and one after a cursor
-        // the cursor's row before it; the other side is known from the extra row.
+        // As Pothos' connections answer: a page after a cursor reports items before it, and a page before a cursor items
+        // after it, without looking; the other side is known from the extra row.
         hasPreviousPage: args.after != null ? true : backwards ? more : false,
         hasNextPage: args.before != null ? true : backwards ? false : more,
       },
