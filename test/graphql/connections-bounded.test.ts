@@ -4,7 +4,7 @@ import { db } from '../../src/db/database';
 import { triggerCatalogue } from '../../src/events/triggers';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
-import { createGradingGroup, createSection, createUser, createWorld, type World } from '../support/factories';
+import { createCalendarEvent, createGradingGroup, createSection, createStoredUpload, createUser, createWorld, type World } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
@@ -33,7 +33,7 @@ interface ListCase {
   name: string;
   /** What its cursors are: positions in the list (computed or in-memory lists), or ids (rows). */
   cursors: 'offset' | 'id';
-  viewer: 'teacher' | 'student';
+  viewer: 'teacher' | 'student' | 'triggerAdmin';
   variables: () => Record<string, unknown>;
   node: string;
   key: (node: any) => string;
@@ -66,7 +66,8 @@ describe('connections beside the bounded lists and the computed views', () => {
     for (const [title, startsOn] of [['Spring', '2027-01-05'], ['Fall', '2026-09-01'], ['Summer', '2027-06-01'], ['Fall bis', '2026-09-01']]) {
       await db().gradingPeriod.create({ data: { schoolId: school.id, title, startsOn: day(startsOn), endsOn: day('2027-08-01') } });
     }
-    for (let index = 0; index < 3; index++) await db().gradingScale.create({ data: { schoolId: school.id, title: `Scale ${index}`, levels: [{ grade: 'P', minimum: 50 }] } });
+    const levels = [{ grade: 'A', minimum: 90 }, { grade: 'B', minimum: 80 }, { grade: 'C', minimum: 70 }, { grade: 'F', minimum: 0 }];
+    for (let index = 0; index < 3; index++) await db().gradingScale.create({ data: { schoolId: school.id, title: `Scale ${index}`, levels } });
     await db().gradingPeriod.create({ data: { schoolId: farSchool.id, title: 'Far', startsOn: day('2026-09-01'), endsOn: day('2027-06-01') } });
     await db().gradingScale.create({ data: { schoolId: farSchool.id, title: 'Far', levels: [] } });
 
@@ -76,7 +77,8 @@ describe('connections beside the bounded lists and the computed views', () => {
     const section = await createSection(school.id, [{ userId: teacher.id, admin: true }, ...classmates.map((user) => ({ userId: user.id }))]);
     const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id, admin: false }, orderBy: { id: 'asc' } });
     fixture.section = section;
-    for (let index = 0; index < 3; index++) await createGradingGroup(section.id, [enrollments[index]!.id]);
+    await createGradingGroup(section.id, enrollments.map((enrollment) => enrollment.id).reverse());
+    for (let index = 0; index < 2; index++) await createGradingGroup(section.id, [enrollments[index]!.id]);
     const statuses = ['ABSENT', 'LATE', 'PRESENT', 'EXCUSED'] as const;
     for (const [index, date] of ['2026-09-03', '2026-09-01', '2026-09-02', '2026-09-20'].entries()) {
       await db().attendanceRecord.createMany({
@@ -88,12 +90,25 @@ describe('connections beside the bounded lists and the computed views', () => {
       data: enrollments.flatMap((enrollment, at) => assignments.map((assignment, index) => ({ enrollmentId: enrollment.id, assignmentId: assignment.id, sectionId: section.id, grade: at + index }))),
     });
 
+    // The parts of objects: a webhook target of the school with subscriptions and a delivery tried three times, and an
+    // event with files (their uploads out of id order).
+    const target = await db().triggerTarget.create({ data: { schoolId: school.id, url: 'https://receiver.test/hook', secret: 'sealed' } });
+    for (const trigger of ['group', 'blog_post', 'section']) await db().triggerSubscription.create({ data: { targetId: target.id, trigger } });
+    const delivery = await db().webhookDelivery.create({ data: { targetId: target.id, eventId: 1n, type: 'group.create', payload: {}, status: 'FAILED' } });
+    for (const statusCode of [500, 502, 503]) await db().webhookAttempt.create({ data: { deliveryId: delivery.id, startedAt: new Date(), latencyMs: 5, statusCode } });
+    const event = await createCalendarEvent({ type: 'SCHOOL', id: school.id }, { start: day('2026-09-01') });
+    const uploads = [];
+    for (let index = 0; index < 3; index++) uploads.push(await createStoredUpload(teacher.id, { attached: true }));
+    for (const upload of uploads.reverse()) await db().calendarEventAttachment.create({ data: { eventId: event.id, uploadId: upload.id } });
+    fixture.event = event;
+
     const farSection = await createSection(farSchool.id, [{ userId: world.outsider.id, admin: true }]);
     await createGradingGroup(farSection.id);
     fixture.farSection = farSection;
 
     clients.teacher = await graphqlClientFor(server, teacher);
     clients.student = await graphqlClientFor(server, student);
+    clients.triggerAdmin = await graphqlClientFor(server, await createUser(school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }));
 
     // What each list must show, read from the database (after the clients' own tokens were issued).
     const owned = { where: { userId: teacher.id }, orderBy: { id: 'asc' as const } };
@@ -104,6 +119,11 @@ describe('connections beside the bounded lists and the computed views', () => {
     fixture.scales = ownRows(await db().gradingScale.findMany({ where: { schoolId: school.id }, orderBy: { id: 'asc' } }));
     fixture.groups = ownRows(await db().gradingGroup.findMany({ where: { sectionId: fixture.section.id }, orderBy: { id: 'asc' } }));
     fixture.triggers = triggerCatalogue().map((trigger) => trigger.name);
+    fixture.subscriptions = ownRows(await db().triggerSubscription.findMany({ where: { targetId: target.id }, orderBy: { id: 'asc' } }));
+    fixture.attempts = ownRows(await db().webhookAttempt.findMany({ where: { deliveryId: delivery.id }, orderBy: { id: 'asc' } }));
+    fixture.attachments = ownRows(uploads.sort((a, b) => a.id - b.id));
+    fixture.members = ownRows([...enrollments]);
+    fixture.levels = levels.map((level) => level.grade);
     // The computed answers, as the lists compute them: grades by enrollment then item, days with their records by status.
     const own = enrollments[0]!.id; // the student's
     const grades = await db().grade.findMany({ where: { sectionId: fixture.section.id }, orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }] });
@@ -126,7 +146,7 @@ describe('connections beside the bounded lists and the computed views', () => {
   const sectionVariables = () => ({ section: String(fixture.section.id) });
   const byId = { node: 'id: databaseId', key: (node: { id: string }) => node.id };
   const gradeNode = { node: 'enrollmentId assignmentId grade', key: (node: { enrollmentId: string; assignmentId: string }) => `${node.enrollmentId}/${node.assignmentId}` };
-  const ownRows = (rows: { id: number }[]) => rows.map((row) => String(row.id));
+  const ownRows = (rows: { id: number | bigint }[]) => rows.map((row) => String(row.id));
 
   const cases: ListCase[] = [
     { name: 'triggersConnection', cursors: 'offset', viewer: 'teacher', variables: () => ({}), node: 'name', key: (node) => node.name,
@@ -180,6 +200,31 @@ describe('connections beside the bounded lists and the computed views', () => {
       connection: (window) =>
         `query($section: ID!, $user: ID!, $cursor: String) { list: userGrades(userId: $user, sectionId: $section) { page: gradesConnection(${window}) { ${pageInfo} edges { cursor node { enrollmentId assignmentId grade } } } } }`,
       pickPage: (data) => data.list.page, expected: () => fixture.ownGrades },
+    { name: 'TriggerTarget.subscriptionsConnection', cursors: 'id', viewer: 'triggerAdmin', variables: () => ({}), ...byId,
+      list: '{ list: triggerTargets(limit: 1) { items { subscriptions { id: databaseId } } } }', pickList: (data) => data.list.items[0].subscriptions,
+      connection: (window) => `query($cursor: String) { list: triggerTargets(limit: 1) { items { page: subscriptionsConnection(${window}) { ${pageInfo} edges { cursor node { id: databaseId } } } } } }`,
+      pickPage: (data) => data.list.items[0].page, expected: () => fixture.subscriptions },
+    { name: 'WebhookDelivery.attemptLogConnection', cursors: 'id', viewer: 'triggerAdmin', variables: () => ({}), node: 'id', key: (node) => node.id,
+      list: '{ list: triggerTargets(limit: 1) { items { deliveries(limit: 1) { items { attemptLog { id } } } } } }', pickList: (data) => data.list.items[0].deliveries.items[0].attemptLog,
+      connection: (window) =>
+        `query($cursor: String) { list: triggerTargets(limit: 1) { items { deliveries(limit: 1) { items { page: attemptLogConnection(${window}) { ${pageInfo} edges { cursor node { id } } } } } } } }`,
+      pickPage: (data) => data.list.items[0].deliveries.items[0].page, expected: () => fixture.attempts },
+    { name: 'CalendarEvent.attachmentsConnection', cursors: 'id', viewer: 'teacher', variables: () => ({ realm: { type: 'SCHOOL', id: String(world.school.id) }, event: String(fixture.event.id) }),
+      node: 'file { id: databaseId }', key: (node) => node.file.id,
+      list: 'query($realm: RealmInput!, $event: ID!) { list: calendarEvent(realm: $realm, id: $event) { attachments { file { id: databaseId } } } }', pickList: (data) => data.list.attachments,
+      connection: (window) =>
+        `query($realm: RealmInput!, $event: ID!, $cursor: String) { list: calendarEvent(realm: $realm, id: $event) { page: attachmentsConnection(${window}) { ${pageInfo} edges { cursor node { file { id: databaseId } } } } } }`,
+      pickPage: (data) => data.list.page, expected: () => fixture.attachments },
+    { name: 'GradingGroup.membersConnection', cursors: 'id', viewer: 'teacher', variables: sectionVariables, node: 'enrollment { id: databaseId }', key: (node) => node.enrollment.id,
+      list: 'query($section: ID!) { list: gradingGroups(sectionId: $section) { members { enrollment { id: databaseId } } } }', pickList: (data) => data.list[0].members,
+      connection: (window) =>
+        `query($section: ID!, $cursor: String) { list: gradingGroupsConnection(sectionId: $section, first: 1) { edges { node { page: membersConnection(${window}) { ${pageInfo} edges { cursor node { enrollment { id: databaseId } } } } } } } }`,
+      pickPage: (data) => data.list.edges[0].node.page, expected: () => fixture.members },
+    { name: 'GradingScale.levelsConnection', cursors: 'offset', viewer: 'teacher', variables: schoolVariables, node: 'grade', key: (node) => node.grade,
+      list: 'query($school: ID!) { list: gradingScales(schoolId: $school) { levels { grade } } }', pickList: (data) => data.list[0].levels,
+      connection: (window) =>
+        `query($school: ID!, $cursor: String) { list: gradingScalesConnection(schoolId: $school, first: 1) { edges { node { page: levelsConnection(${window}) { ${pageInfo} edges { cursor node { grade } } } } } } }`,
+      pickPage: (data) => data.list.edges[0].node.page, expected: () => fixture.levels },
   ];
 
   /** Every page of a connection, walking forwards with `first`/`after` or backwards with `last`/`before`. */

@@ -4,6 +4,7 @@ import type { Viewer } from '../../auth/viewer';
 import { formatWallClock } from '../../core/date-text';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { connectionOptions, describedTotalCount } from '../../graphql/connections';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
@@ -51,6 +52,9 @@ builder.prismaObject('CalendarEventAttachment', {
   }),
 });
 
+/** The order of an event's files: by upload, whose id a file keeps. */
+const attachmentOrder = { uploadId: 'asc' } as const;
+
 builder.prismaNode('CalendarEvent', {
   id: nodeId,
   fields: (t) => ({
@@ -70,7 +74,14 @@ builder.prismaNode('CalendarEvent', {
     }),
     type: t.expose('type', { type: CalendarEventTypeEnum }),
     rsvp: t.expose('rsvp', { type: RsvpPolicyEnum }),
-    attachments: t.relation('attachments', { description: 'Files attached to the event.', query: { orderBy: { uploadId: 'asc' } } }),
+    attachments: t.relation('attachments', { description: 'Files attached to the event.', query: { orderBy: attachmentOrder } }),
+    attachmentsConnection: t.relatedConnection('attachments', {
+      ...connectionOptions,
+      cursor: 'uploadId',
+      description: 'The files `attachments` lists, as a Relay connection in the same order.',
+      query: { orderBy: attachmentOrder },
+      totalCount: true,
+    }, describedTotalCount),
     storedFile: t.field({
       type: StoredFileType,
       nullable: true,

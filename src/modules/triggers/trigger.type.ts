@@ -33,7 +33,13 @@ builder.prismaObject('WebhookDelivery', {
     ...exposeColumns(t, 'WebhookDelivery', ['type', 'attempts', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'deliveredAt']),
     status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
     payload: t.string({ description: 'The event object, as the JSON text sent.', resolve: (delivery) => JSON.stringify(delivery.payload) }),
-    attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: { id: 'asc' } } }),
+    attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: listOrder } }),
+    attemptLogConnection: t.relatedConnection('attemptLog', {
+      ...connectionOptions,
+      description: 'The attempts `attemptLog` lists, as a Relay connection in the same order.',
+      query: { orderBy: listOrder },
+      totalCount: true,
+    }, describedTotalCount),
   }),
 });
 
@@ -61,7 +67,13 @@ builder.prismaNode('TriggerTarget', {
       select: { secret: true },
       resolve: (target, _args, { serverKey }) => targetSecret(target, serverKey),
     }),
-    subscriptions: t.relation('subscriptions', { description: 'The triggers the target is subscribed to.' }),
+    subscriptions: t.relation('subscriptions', { description: 'The triggers the target is subscribed to, oldest first.', query: { orderBy: listOrder } }),
+    subscriptionsConnection: t.relatedConnection('subscriptions', {
+      ...connectionOptions,
+      description: 'The subscriptions `subscriptions` lists, as a Relay connection in the same order.',
+      query: { orderBy: listOrder },
+      totalCount: true,
+    }, describedTotalCount),
     deliveries: t.field({
       type: WebhookDeliveryPage,
       description: 'The delivery log: what was sent or is queued, oldest first, with every attempt.',
