@@ -27,7 +27,7 @@ async function createAssignments(sectionId: number, count: number) {
 /**
  * A list that stays a plain list (or an offset page over a computed answer) and the connection beside it, for one
  * viewer: `list` asks for the whole list, `connection(window)` for one page (its document declares `$cursor: String`),
- * both selecting `node` on each item, which `key` names; `expected` are the keys the viewer must see, in order.
+ * `key` names an item of either; `expected` are the keys the viewer must see, in order.
  */
 interface ListCase {
   name: string;
@@ -35,7 +35,6 @@ interface ListCase {
   cursors: 'offset' | 'id';
   viewer: 'teacher' | 'student' | 'triggerAdmin';
   variables: () => Record<string, unknown>;
-  node: string;
   key: (node: any) => string;
   list: string;
   pickList: (data: any) => any[];
@@ -144,12 +143,12 @@ describe('connections beside the bounded lists and the computed views', () => {
 
   const schoolVariables = () => ({ school: String(world.school.id) });
   const sectionVariables = () => ({ section: String(fixture.section.id) });
-  const byId = { node: 'id: databaseId', key: (node: { id: string }) => node.id };
-  const gradeNode = { node: 'enrollmentId assignmentId grade', key: (node: { enrollmentId: string; assignmentId: string }) => `${node.enrollmentId}/${node.assignmentId}` };
+  const byId = { key: (node: { id: string }) => node.id };
+  const byGrade = { key: (node: { enrollmentId: string; assignmentId: string }) => `${node.enrollmentId}/${node.assignmentId}` };
   const ownRows = (rows: { id: number | bigint }[]) => rows.map((row) => String(row.id));
 
   const cases: ListCase[] = [
-    { name: 'triggersConnection', cursors: 'offset', viewer: 'teacher', variables: () => ({}), node: 'name', key: (node) => node.name,
+    { name: 'triggersConnection', cursors: 'offset', viewer: 'teacher', variables: () => ({}), key: (node) => node.name,
       list: '{ list: triggers { name } }', pickList: (data) => data.list,
       connection: (window) => `query($cursor: String) { page: triggersConnection(${window}) { ${pageInfo} edges { cursor node { name } } } }`,
       pickPage: (data) => data.page, expected: () => fixture.triggers },
@@ -177,24 +176,24 @@ describe('connections beside the bounded lists and the computed views', () => {
       list: 'query($section: ID!) { list: gradingGroups(sectionId: $section) { id: databaseId } }', pickList: (data) => data.list,
       connection: (window) => `query($section: ID!, $cursor: String) { page: gradingGroupsConnection(sectionId: $section, ${window}) { ${pageInfo} edges { cursor node { id: databaseId } } } }`,
       pickPage: (data) => data.page, expected: () => fixture.groups },
-    { name: 'attendanceConnection', cursors: 'offset', viewer: 'teacher', variables: sectionVariables, node: 'date statuses { status records { enrollmentId } }', key: (node) => JSON.stringify(node),
+    { name: 'attendanceConnection', cursors: 'offset', viewer: 'teacher', variables: sectionVariables, key: (node) => JSON.stringify(node),
       list: 'query($section: ID!) { list: attendance(sectionId: $section, startDate: "2026-09-01", endDate: "2026-09-10", limit: 200) { items { date statuses { status records { enrollmentId } } } } }',
       pickList: (data) => data.list.items,
       connection: (window) =>
         `query($section: ID!, $cursor: String) { page: attendanceConnection(sectionId: $section, startDate: "2026-09-01", endDate: "2026-09-10", ${window}) { ${pageInfo} edges { cursor node { date statuses { status records { enrollmentId } } } } } }`,
       pickPage: (data) => data.page, expected: () => fixture.days },
-    { name: 'attendanceConnection of a student', cursors: 'offset', viewer: 'student', variables: sectionVariables, node: 'date statuses { status records { enrollmentId } }', key: (node) => JSON.stringify(node),
+    { name: 'attendanceConnection of a student', cursors: 'offset', viewer: 'student', variables: sectionVariables, key: (node) => JSON.stringify(node),
       list: 'query($section: ID!) { list: attendance(sectionId: $section, limit: 200) { items { date statuses { status records { enrollmentId } } } } }',
       pickList: (data) => data.list.items,
       connection: (window) => `query($section: ID!, $cursor: String) { page: attendanceConnection(sectionId: $section, ${window}) { ${pageInfo} edges { cursor node { date statuses { status records { enrollmentId } } } } } }`,
       pickPage: (data) => data.page, expected: () => fixture.ownDays },
-    { name: 'SectionGrades.gradesConnection', cursors: 'offset', viewer: 'teacher', variables: sectionVariables, ...gradeNode,
+    { name: 'SectionGrades.gradesConnection', cursors: 'offset', viewer: 'teacher', variables: sectionVariables, ...byGrade,
       list: 'query($section: ID!) { list: sectionGrades(sectionId: $section) { grades(limit: 200) { enrollmentId assignmentId grade } } }',
       pickList: (data) => data.list.grades,
       connection: (window) =>
         `query($section: ID!, $cursor: String) { list: sectionGrades(sectionId: $section) { page: gradesConnection(${window}) { ${pageInfo} edges { cursor node { enrollmentId assignmentId grade } } } } }`,
       pickPage: (data) => data.list.page, expected: () => fixture.grades },
-    { name: 'SectionGrades.gradesConnection of userGrades', cursors: 'offset', viewer: 'student', variables: () => ({ ...sectionVariables(), user: String(world.student.id) }), ...gradeNode,
+    { name: 'SectionGrades.gradesConnection of userGrades', cursors: 'offset', viewer: 'student', variables: () => ({ ...sectionVariables(), user: String(world.student.id) }), ...byGrade,
       list: 'query($section: ID!, $user: ID!) { list: userGrades(userId: $user, sectionId: $section) { grades(limit: 200) { enrollmentId assignmentId grade } } }',
       pickList: (data) => data.list.grades,
       connection: (window) =>
@@ -204,23 +203,23 @@ describe('connections beside the bounded lists and the computed views', () => {
       list: '{ list: triggerTargets(limit: 1) { items { subscriptions { id: databaseId } } } }', pickList: (data) => data.list.items[0].subscriptions,
       connection: (window) => `query($cursor: String) { list: triggerTargets(limit: 1) { items { page: subscriptionsConnection(${window}) { ${pageInfo} edges { cursor node { id: databaseId } } } } } }`,
       pickPage: (data) => data.list.items[0].page, expected: () => fixture.subscriptions },
-    { name: 'WebhookDelivery.attemptLogConnection', cursors: 'id', viewer: 'triggerAdmin', variables: () => ({}), node: 'id', key: (node) => node.id,
+    { name: 'WebhookDelivery.attemptLogConnection', cursors: 'id', viewer: 'triggerAdmin', variables: () => ({}), key: (node) => node.id,
       list: '{ list: triggerTargets(limit: 1) { items { deliveries(limit: 1) { items { attemptLog { id } } } } } }', pickList: (data) => data.list.items[0].deliveries.items[0].attemptLog,
       connection: (window) =>
         `query($cursor: String) { list: triggerTargets(limit: 1) { items { deliveries(limit: 1) { items { page: attemptLogConnection(${window}) { ${pageInfo} edges { cursor node { id } } } } } } } }`,
       pickPage: (data) => data.list.items[0].deliveries.items[0].page, expected: () => fixture.attempts },
     { name: 'CalendarEvent.attachmentsConnection', cursors: 'id', viewer: 'teacher', variables: () => ({ realm: { type: 'SCHOOL', id: String(world.school.id) }, event: String(fixture.event.id) }),
-      node: 'file { id: databaseId }', key: (node) => node.file.id,
+      key: (node) => node.file.id,
       list: 'query($realm: RealmInput!, $event: ID!) { list: calendarEvent(realm: $realm, id: $event) { attachments { file { id: databaseId } } } }', pickList: (data) => data.list.attachments,
       connection: (window) =>
         `query($realm: RealmInput!, $event: ID!, $cursor: String) { list: calendarEvent(realm: $realm, id: $event) { page: attachmentsConnection(${window}) { ${pageInfo} edges { cursor node { file { id: databaseId } } } } } }`,
       pickPage: (data) => data.list.page, expected: () => fixture.attachments },
-    { name: 'GradingGroup.membersConnection', cursors: 'id', viewer: 'teacher', variables: sectionVariables, node: 'enrollment { id: databaseId }', key: (node) => node.enrollment.id,
+    { name: 'GradingGroup.membersConnection', cursors: 'id', viewer: 'teacher', variables: sectionVariables, key: (node) => node.enrollment.id,
       list: 'query($section: ID!) { list: gradingGroups(sectionId: $section) { members { enrollment { id: databaseId } } } }', pickList: (data) => data.list[0].members,
       connection: (window) =>
         `query($section: ID!, $cursor: String) { list: gradingGroupsConnection(sectionId: $section, first: 1) { edges { node { page: membersConnection(${window}) { ${pageInfo} edges { cursor node { enrollment { id: databaseId } } } } } } } }`,
       pickPage: (data) => data.list.edges[0].node.page, expected: () => fixture.members },
-    { name: 'GradingScale.levelsConnection', cursors: 'offset', viewer: 'teacher', variables: schoolVariables, node: 'grade', key: (node) => node.grade,
+    { name: 'GradingScale.levelsConnection', cursors: 'offset', viewer: 'teacher', variables: schoolVariables, key: (node) => node.grade,
       list: 'query($school: ID!) { list: gradingScales(schoolId: $school) { levels { grade } } }', pickList: (data) => data.list[0].levels,
       connection: (window) =>
         `query($school: ID!, $cursor: String) { list: gradingScalesConnection(schoolId: $school, first: 1) { edges { node { page: levelsConnection(${window}) { ${pageInfo} edges { cursor node { grade } } } } } } }`,
