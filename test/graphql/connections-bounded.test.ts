@@ -341,6 +341,23 @@ describe('connections beside the bounded lists and the computed views', () => {
     await refusals(clients.teacher, [['query($user: ID!) { userGrades(userId: $user) { total } }', 'query($user: ID!) { userGrades(userId: $user) { gradesConnection { totalCount } } }']], { user: String(world.student.id) });
   });
 
+  it('a grading period cursor is refused once its period is deleted, as the other lists not in id order refuse theirs', async () => {
+    const school = { school: String(world.school.id) };
+    const page = (cursor: string | null) =>
+      clients.teacher('query($school: ID!, $cursor: String) { page: gradingPeriodsConnection(schoolId: $school, first: 1, after: $cursor) { pageInfo { endCursor } edges { node { id: databaseId } } } }', { ...school, cursor });
+    const period = await db().gradingPeriod.create({ data: { schoolId: world.school.id, title: 'Last', startsOn: day('2030-01-01'), endsOn: day('2030-06-01') } });
+    let cursor: string | null = null;
+    for (;;) {
+      const next: Page = (await page(cursor)).data.page;
+      cursor = next.pageInfo.endCursor;
+      if (next.edges[0]!.node.id === String(period.id)) break;
+    }
+    await db().gradingPeriod.delete({ where: { id: period.id } });
+    const lost = await page(cursor);
+    expect(lost.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(lost.errors?.[0]?.message).toMatch(/deleted/);
+  });
+
   it('attendanceConnection carries the totals of the whole span, as attendance does', async () => {
     const answer = await clients.teacher(
       `query($section: ID!) {
