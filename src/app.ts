@@ -11,6 +11,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
 import type { Context } from './graphql/builder';
+import { refusedConnectionArgument } from './graphql/connections';
 import { queryCostOf, useExecutionDeadline, useQueryLimits } from './graphql/limits';
 import { schema } from './graphql/schema';
 import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './logging';
@@ -112,9 +113,11 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     graphiql: false,
     cors: corsPolicy(config.corsOrigins),
     logging: yogaLogger(logger),
-    // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500.
+    // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500. A
+    // connection argument Pothos refuses (a malformed cursor) is the request's: 400.
     maskedErrors: {
-      maskError: (error, message, isDev) => (isDatabaseUnavailable(error) ? serviceUnavailable() : maskError(error, message, isDev)),
+      maskError: (error, message, isDev) =>
+        isDatabaseUnavailable(error) ? serviceUnavailable() : (refusedConnectionArgument(error) ?? maskError(error, message, isDev)),
     },
     context: async (initialContext): Promise<Context> => {
       const { request } = initialContext;

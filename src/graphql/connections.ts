@@ -1,5 +1,7 @@
-import { type GenericFieldRef, type InputFieldMap, type InputShapeFromFields, getConnectionPageSize } from '@pothos/core';
+import { type GenericFieldRef, type InputFieldMap, type InputShapeFromFields, PothosValidationError, getConnectionPageSize } from '@pothos/core';
 import { formatPrismaCursor, parsePrismaCursor, type prismaModelKey } from '@pothos/plugin-prisma';
+import { type DefaultConnectionArguments, cursorToOffset, offsetToCursor, resolveArrayConnection } from '@pothos/plugin-relay';
+import { GraphQLError } from 'graphql';
 import { httpError, invalidArgument } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
@@ -232,3 +234,58 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     describedTotalCount as never,
   );
 }
+/**
+ * The answer for a connection argument Pothos refuses while reading it (a cursor that is not one, a negative `first`):
+ * the input's fault, so BAD_USER_INPUT (400) rather than an error with no code. Undefined for any other error.
+ */
+export function refusedConnectionArgument(error: unknown) {
+  if (!(error instanceof GraphQLError) || !(error.originalError instanceof PothosValidationError)) return undefined;
+  const { nodes, source, positions, path } = error;
+  return new GraphQLError(error.message, { nodes, source, positions, path, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+}
+
+/** A cursor `arrayConnection` hands out: the item's position, checked exactly (the relay plugin reads `1x` as 1). */
+function assertOffsetCursor(cursor: string | null | undefined, argument: 'after' | 'before') {
+  if (cursor == null) return;
+  let offset = Number.NaN;
+  try {
+    offset = cursorToOffset(cursor);
+  } catch {
+    // Not an offset cursor at all: refused below, as a forged one is.
+  }
+  if (!Number.isSafeInteger(offset) || offset < 0 || offsetToCursor(offset) !== cursor) throw invalidArgument(argument, 'is not a cursor of this list');
+}
+
+/**
+ * A connection over a list held whole in memory (the trigger catalogue, a section's computed grades, the days
+ * attendance was taken): positions are its cursors, and `render` turns only the page's items into its nodes (loading
+ * their records, say). Same page sizes as every connection; `totalCount` is the list's length (see `arrayTotalCount`).
+ */
+export async function arrayConnection<Item, Node = Item>(
+  args: DefaultConnectionArguments,
+  items: readonly Item[],
+  render: (page: Item[]) => Node[] | Promise<Node[]> = (page) => page as unknown as Node[],
+) {
+  assertOffsetCursor(args.after, 'after');
+  assertOffsetCursor(args.before, 'before');
+  const { edges, pageInfo, totalCount } = resolveArrayConnection({ args, defaultSize: defaultPageSize, maxSize: maxPageSize }, items);
+  const page = edges.flatMap((edge) => (edge ? [edge] : []));
+  const nodes = await render(page.map((edge) => edge.node as Item));
+  const empty = page.length === 0;
+  return {
+    edges: page.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index]! })),
+    // An empty page has no first or last item, as the Prisma connections answer.
+    pageInfo: { ...pageInfo, startCursor: empty ? null : pageInfo.startCursor, endCursor: empty ? null : pageInfo.endCursor },
+    totalCount,
+  };
+}
+
+/** The `totalCount` of an `arrayConnection`: the length it read. */
+export const arrayTotalCount = {
+  fields: (t: TotalCountFieldBuilder) => ({
+    totalCount: t.int({
+      description: 'Number of items in the whole list.',
+      resolve: async (connection: object) => (connection as { totalCount: number }).totalCount,
+    }),
+  }),
+};

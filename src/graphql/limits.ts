@@ -85,6 +85,7 @@ export const listEstimates: Record<string, number> = {
   'Query.apiClients': 10,
   // A day's attendance: at most four statuses, and the few students not present in each; a page of 200 days fits.
   'AttendancePage.totals': 4,
+  'QueryAttendanceConnection.totals': 4,
   'AttendanceDay.statuses': 3,
   'AttendanceStatusGroup.records': 8,
 };

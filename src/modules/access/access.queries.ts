@@ -1,5 +1,6 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
+import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 import type { Viewer } from '../../auth/viewer';
 
@@ -16,6 +17,20 @@ builder.queryFields((t) => ({
     resolve: (query, _root, _args, { viewer }) =>
       db().accessToken.findMany({ ...query, where: { userId: viewer.id }, orderBy: { id: 'asc' } }),
   }),
+  apiClientsConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'ApiClient',
+    ...connectionOptions,
+    description: 'The credentials `apiClients` lists, as a Relay connection in the same order.',
+    resolve: (query, _root, _args, { viewer }) => db().apiClient.findMany(keysetWindow(query, { userId: viewer.id })),
+    totalCount: (_root, _args, { viewer }) => db().apiClient.count({ where: { userId: viewer.id } }),
+  }, describedTotalCount),
+  accessTokensConnection: t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'AccessToken',
+    ...connectionOptions,
+    description: 'The tokens `accessTokens` lists, as a Relay connection in the same order.',
+    resolve: (query, _root, _args, { viewer }) => db().accessToken.findMany(keysetWindow(query, { userId: viewer.id })),
+    totalCount: (_root, _args, { viewer }) => db().accessToken.count({ where: { userId: viewer.id } }),
+  }, describedTotalCount),
 }));
 
 // As `apiClients` and `accessTokens`: the viewer's own.

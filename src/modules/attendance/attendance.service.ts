@@ -71,30 +71,40 @@ export interface AttendancePage {
   totals: { status: AttendanceStatus; count: number }[];
 }
 
-export interface AttendanceQuery {
+export interface AttendanceFilters {
   startDate?: string | null;
   endDate?: string | null;
   enrollmentId?: string | null;
+}
+
+export interface AttendanceQuery extends AttendanceFilters {
   start?: number | null;
   limit?: number | null;
 }
 
+/** The days attendance was taken in a section's range, which both `attendance` and `attendanceConnection` page over. */
+export interface AttendanceSpan {
+  /** Every day attendance was taken in the range, earliest first. */
+  days: Date[];
+  /** Some of `days` with their records other than present, grouped by status. */
+  daysOf(days: Date[]): Promise<AttendanceDay[]>;
+  /** Per status, the enrollment-days of the whole range (see `listAttendance`); asked once, when wanted. */
+  totals(): Promise<AttendancePage['totals']>;
+}
+
 /**
- * A section's attendance by day, for the days attendance was taken (any record of the section exists that day) in the
- * range: each day with its records grouped by status, present records left out. `totals` count over every day of
- * the range (not only this page), each active student enrollment once a day: its recorded status, or present when it
- * has no record that day. A student sees only their own records, a parent their children's; null for a hidden section.
+ * The days attendance was taken (any record of the section exists that day) in a section's range, as the viewer reads
+ * them: a student only their own records, a parent their children's; null for a hidden section.
  */
-export async function listAttendance(viewer: Viewer, sectionId: number, query: AttendanceQuery): Promise<AttendancePage | null> {
+export async function attendanceSpan(viewer: Viewer, sectionId: number, filters: AttendanceFilters): Promise<AttendanceSpan | null> {
   const reach = await readableReach(viewer, sectionId);
   if (!reach) return null;
   await assertAttendanceKeptHere(viewer, sectionId);
-  const { start, limit } = pageWindow(query);
-  const date = dayRange(query.startDate, query.endDate);
+  const date = dayRange(filters.startDate, filters.endDate);
   let enrollments = reach.all ? null : reach.enrollmentIds;
-  if (query.enrollmentId !== null && query.enrollmentId !== undefined && query.enrollmentId !== '') {
-    const wanted = Number(query.enrollmentId);
-    if (!/^\d+$/.test(query.enrollmentId) || !isStorableId(wanted)) throw invalidArgument('enrollmentId', 'must be a numeric id');
+  if (filters.enrollmentId !== null && filters.enrollmentId !== undefined && filters.enrollmentId !== '') {
+    const wanted = Number(filters.enrollmentId);
+    if (!/^\d+$/.test(filters.enrollmentId) || !isStorableId(wanted)) throw invalidArgument('enrollmentId', 'must be a numeric id');
     // Lists are filtered, not failed: an enrollment the viewer may not see has no records for them.
     enrollments = enrollments === null || enrollments.includes(wanted) ? [wanted] : [];
   }
@@ -105,35 +115,51 @@ export async function listAttendance(viewer: Viewer, sectionId: number, query: A
     db().enrollment.findMany({ where: { sectionId, admin: false, status: 'ACTIVE', ...(enrollments === null ? {} : { id: { in: enrollments } }) }, select: { id: true } }),
   ]);
   const days = taken.map((row) => row.date);
-  const pageDays = days.slice(start, start + limit);
   const countedIds = counted.map((enrollment) => enrollment.id);
-  const [records, absences] = await Promise.all([
-    pageDays.length
-      ? db().attendanceRecord.findMany({
+
+  const daysOf = async (pageDays: Date[]) => {
+    const records = pageDays.length
+      ? await db().attendanceRecord.findMany({
           where: { sectionId, date: { in: pageDays }, status: { not: 'PRESENT' }, ...whose },
           orderBy: [{ date: 'asc' }, { status: 'asc' }, { enrollmentId: 'asc' }],
         })
-      : [],
-    db().attendanceRecord.groupBy({
+      : [];
+    return pageDays.map((day): AttendanceDay => {
+      const ofDay = records.filter((record) => record.date.getTime() === day.getTime());
+      const statuses = statusOrder
+        .map((status) => ({ status, records: ofDay.filter((record) => record.status === status) }))
+        .filter((group) => group.records.length > 0);
+      return { date: dayText(day), statuses };
+    });
+  };
+  let totals: Promise<AttendancePage['totals']> | undefined;
+  const countTotals = async () => {
+    const absences = await db().attendanceRecord.groupBy({
       by: ['status'],
       where: { sectionId, date, status: { not: 'PRESENT' }, enrollmentId: { in: countedIds } },
       _count: { _all: true },
-    }),
-  ]);
+    });
+    const notPresent = new Map(absences.map((row) => [row.status, row._count._all]));
+    const absent = [...notPresent.values()].reduce((sum, count) => sum + count, 0);
+    return statusOrder
+      .map((status) => ({ status, count: status === 'PRESENT' ? days.length * countedIds.length - absent : (notPresent.get(status) ?? 0) }))
+      .filter((total) => total.count > 0);
+  };
+  return { days, daysOf, totals: () => (totals ??= countTotals()) };
+}
 
-  const items = pageDays.map((day): AttendanceDay => {
-    const ofDay = records.filter((record) => record.date.getTime() === day.getTime());
-    const statuses = statusOrder
-      .map((status) => ({ status, records: ofDay.filter((record) => record.status === status) }))
-      .filter((group) => group.records.length > 0);
-    return { date: dayText(day), statuses };
-  });
-  const notPresent = new Map(absences.map((row) => [row.status, row._count._all]));
-  const absent = [...notPresent.values()].reduce((sum, count) => sum + count, 0);
-  const totals = statusOrder
-    .map((status) => ({ status, count: status === 'PRESENT' ? days.length * countedIds.length - absent : (notPresent.get(status) ?? 0) }))
-    .filter((total) => total.count > 0);
-  return { items, total: days.length, start, limit, totals };
+/**
+ * A section's attendance by day, paged over the days attendance was taken in the range (see `attendanceSpan`): each
+ * day with its records grouped by status, present records left out. `totals` count over every day of the range (not
+ * only this page), each active student enrollment once a day: its recorded status, or present when it has no record
+ * that day.
+ */
+export async function listAttendance(viewer: Viewer, sectionId: number, query: AttendanceQuery): Promise<AttendancePage | null> {
+  const span = await attendanceSpan(viewer, sectionId, query);
+  if (!span) return null;
+  const { start, limit } = pageWindow(query);
+  const [items, totals] = await Promise.all([span.daysOf(span.days.slice(start, start + limit)), span.totals()]);
+  return { items, total: span.days.length, start, limit, totals };
 }
 
 export interface AttendanceResult {

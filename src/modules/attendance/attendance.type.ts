@@ -36,7 +36,7 @@ const AttendanceStatusGroup = builder.objectRef<AttendanceDay['statuses'][number
   }),
 });
 
-const AttendanceDayType = builder.objectRef<AttendanceDay>('AttendanceDay').implement({
+export const AttendanceDayType = builder.objectRef<AttendanceDay>('AttendanceDay').implement({
   description: 'A day attendance was taken in a section, with its records other than present, grouped by status.',
   fields: (t) => ({
     date: t.exposeString('date', { description: 'The day, YYYY-MM-DD.' }),
@@ -44,13 +44,17 @@ const AttendanceDayType = builder.objectRef<AttendanceDay>('AttendanceDay').impl
   }),
 });
 
-const AttendanceTotal = builder.objectRef<AttendancePage['totals'][number]>('AttendanceTotal').implement({
+export const AttendanceTotalType = builder.objectRef<AttendancePage['totals'][number]>('AttendanceTotal').implement({
   description: 'How many enrollment-days had a status.',
   fields: (t) => ({
     status: t.expose('status', { type: AttendanceStatusEnum, description: 'The status.' }),
     count: t.exposeInt('count', { description: 'Enrollment-days with it.' }),
   }),
 });
+
+export const attendanceTotalsDescription =
+  'Per status, the enrollment-days in the whole range (every page): each active student enrollment the viewer ' +
+  'reads counts once a day attendance was taken, with its status, or present without a record. Statuses with none are left out.';
 
 export const AttendancePageType = builder.objectRef<AttendancePage>('AttendancePage').implement({
   description: 'A page of the days attendance was taken in a section, with totals over the whole range.',
@@ -60,10 +64,8 @@ export const AttendancePageType = builder.objectRef<AttendancePage>('AttendanceP
     start: t.exposeInt('start', { description: 'Offset of the first day.' }),
     limit: t.exposeInt('limit', { description: 'Page size used.' }),
     totals: t.field({
-      type: [AttendanceTotal],
-      description:
-        'Per status, the enrollment-days in the whole range (every page): each active student enrollment the viewer ' +
-        'reads counts once a day attendance was taken, with its status, or present without a record. Statuses with none are left out.',
+      type: [AttendanceTotalType],
+      description: attendanceTotalsDescription,
       resolve: (page) => page.totals,
     }),
   }),

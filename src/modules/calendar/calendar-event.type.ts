@@ -4,6 +4,7 @@ import type { Viewer } from '../../auth/viewer';
 import { formatWallClock } from '../../core/date-text';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { keysetRelatedConnection } from '../../graphql/connections';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
@@ -39,7 +40,7 @@ export const RsvpPolicyEnum = builder.enumType(RsvpPolicy, {
  */
 const wallClock = async (instant: Date, viewer: Viewer) => formatWallClock(instant, await districtTimeZone(viewer, viewer.user.districtId));
 
-builder.prismaObject('CalendarEventAttachment', {
+const CalendarEventAttachmentType = builder.prismaObject('CalendarEventAttachment', {
   fields: (t) => ({
     file: t.relation('upload'),
     downloadUrl: t.string({
@@ -50,6 +51,9 @@ builder.prismaObject('CalendarEventAttachment', {
     }),
   }),
 });
+
+/** The order of an event's files: by upload, whose id a file keeps. */
+const attachmentOrder = { uploadId: 'asc' } as const;
 
 builder.prismaNode('CalendarEvent', {
   id: nodeId,
@@ -70,7 +74,12 @@ builder.prismaNode('CalendarEvent', {
     }),
     type: t.expose('type', { type: CalendarEventTypeEnum }),
     rsvp: t.expose('rsvp', { type: RsvpPolicyEnum }),
-    attachments: t.relation('attachments', { description: 'Files attached to the event.', query: { orderBy: { uploadId: 'asc' } } }),
+    attachments: t.relation('attachments', { description: 'Files attached to the event.', query: { orderBy: attachmentOrder } }),
+    attachmentsConnection: keysetRelatedConnection(t, 'attachments', {
+      type: CalendarEventAttachmentType,
+      description: 'The files `attachments` lists, as a Relay connection in the same order.',
+      order: [attachmentOrder],
+    }),
     storedFile: t.field({
       type: StoredFileType,
       nullable: true,

@@ -1,6 +1,7 @@
 import { db } from '../../db/database';
 import { NotFoundError } from '../../core/errors';
 import { builder } from '../../graphql/builder';
+import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import { deleteMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { createCalendarFeed, deleteCalendarFeed, feedPath } from './calendar-feed.service';
@@ -14,6 +15,16 @@ builder.queryField('calendarFeeds', (t) =>
     description: 'The viewer\'s private iCalendar feeds (their URLs were shown once, when made).',
     resolve: (query, _root, _args, { viewer }) => db().calendarFeed.findMany({ ...query, where: { userId: viewer.id }, orderBy: { id: 'asc' } }),
   }),
+);
+
+builder.queryField('calendarFeedsConnection', (t) =>
+  t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'CalendarFeed',
+    ...connectionOptions,
+    description: 'The feeds `calendarFeeds` lists, as a Relay connection in the same order.',
+    resolve: (query, _root, _args, { viewer }) => db().calendarFeed.findMany(keysetWindow(query, { userId: viewer.id })),
+    totalCount: (_root, _args, { viewer }) => db().calendarFeed.count({ where: { userId: viewer.id } }),
+  }, describedTotalCount),
 );
 
 builder.mutationField('createCalendarFeed', (t) =>

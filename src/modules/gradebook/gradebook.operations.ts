@@ -20,8 +20,11 @@ import {
   updateGradingScale,
 } from './gradebook.service';
 import { GradeItemTypeEnum } from './gradebook.type';
-import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { checkedTotalCount, connectionOptions, keysetWindow, orderedWindow, refuseLostCursor } from '../../graphql/connections';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+
+/** The order of a school's grading periods: by first day, ids breaking ties. */
+const periodOrder = [{ startsOn: 'asc' as const }, { id: 'asc' as const }];
 
 builder.queryField('gradingPeriods', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
@@ -32,9 +35,26 @@ builder.queryField('gradingPeriods', (t) =>
     resolve: async (query, _root, args, { viewer }) => {
       const schoolId = parseId(args.schoolId, 'School', 'schoolId');
       if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
-      return db().gradingPeriod.findMany({ ...query, where: { schoolId }, orderBy: [{ startsOn: 'asc' }, { id: 'asc' }] });
+      return db().gradingPeriod.findMany({ ...query, where: { schoolId }, orderBy: periodOrder });
     },
   }),
+);
+
+builder.queryField('gradingPeriodsConnection', (t) =>
+  t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'GradingPeriod',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The periods `gradingPeriods` lists, as a Relay connection in the same order (by first day); null when the school does not exist or is hidden.',
+    args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const schoolId = parseId(args.schoolId, 'School', 'schoolId');
+      if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
+      const periods = await db().gradingPeriod.findMany(orderedWindow(selection, { schoolId }, periodOrder));
+      return refuseLostCursor(selection, periods, (id) => db().gradingPeriod.findUnique({ where: { id }, select: { id: true } }));
+    },
+  }, checkedTotalCount((args: { schoolId: string | number }) => db().gradingPeriod.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }))),
 );
 
 builder.queryField('gradingScales', (t) =>
@@ -49,6 +69,22 @@ builder.queryField('gradingScales', (t) =>
       return db().gradingScale.findMany({ ...query, where: { schoolId }, orderBy: { id: 'asc' } });
     },
   }),
+);
+
+builder.queryField('gradingScalesConnection', (t) =>
+  t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'GradingScale',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The scales `gradingScales` lists, as a Relay connection in the same order; null when the school does not exist or is hidden.',
+    args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const schoolId = parseId(args.schoolId, 'School', 'schoolId');
+      if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
+      return db().gradingScale.findMany(keysetWindow(selection, { schoolId }));
+    },
+  }, checkedTotalCount((args: { schoolId: string | number }) => db().gradingScale.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }))),
 );
 
 const AssignmentPage = pageOf('Assignment', 'A page of a section\'s graded items.');

@@ -1,6 +1,7 @@
 import { GradeItemType } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { arrayConnection, arrayTotalCount } from '../../graphql/connections';
 
 export const GradeItemTypeEnum = builder.enumType(GradeItemType, {
   name: 'GradeItemType',
@@ -45,6 +46,11 @@ builder.prismaNode('GradingScale', {
     ...exposeColumns(t, 'GradingScale', ['schoolId', 'title']),
     school: t.relation('school', { description: 'The school of the scale (`schoolId`).' }),
     levels: t.field({ type: [GradingScaleLevel], description: 'The levels, highest first.', resolve: (scale) => scale.levels as unknown as ScaleLevel[] }),
+    levelsConnection: t.connection({
+      type: GradingScaleLevel,
+      description: 'The levels `levels` lists, as a Relay connection in the same order (cursors are positions in the scale).',
+      resolve: (scale, args) => arrayConnection(args, scale.levels as unknown as ScaleLevel[]),
+    }, arrayTotalCount),
   }),
 });
 

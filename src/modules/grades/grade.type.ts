@@ -1,6 +1,7 @@
 import { GradeException } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageWindow } from '../../graphql/paging';
+import { arrayConnection, arrayTotalCount } from '../../graphql/connections';
 import { GradeItemTypeEnum } from '../gradebook/gradebook.type';
 import type { EnrollmentGradesView, GradeView, PeriodGradeView, PeriodView, SectionGradesView } from './grade.service';
 
@@ -100,6 +101,11 @@ export const SectionGradesType = builder.objectRef<SectionGradesView>('SectionGr
         return view.grades.slice(start, start + limit).map(view.viewOf);
       },
     }),
+    gradesConnection: t.connection({
+      type: GradeType,
+      description: 'The grades `grades` pages, as a Relay connection in the same order (cursors are positions in this answer).',
+      resolve: (view, args) => arrayConnection(args, view.grades, (page) => page.map(view.viewOf)),
+    }, arrayTotalCount),
     total: t.int({ description: 'Number of grades the filters select.', resolve: (view) => view.grades.length }),
     periods: t.field({ type: [GradebookPeriodType], description: 'The periods the section\'s items are in, by first day, then `other`.', resolve: (view) => view.periods }),
     categories: t.field({ type: [GradebookCategoryType], description: 'The section\'s grading categories.', resolve: (view) => view.categories }),

@@ -7,6 +7,16 @@ import { parseId } from '../../graphql/realm';
 import { gradingGroupPolicy } from './grading-group.policy';
 import { createGradingGroup, deleteGradingGroup, updateGradingGroup } from './grading-group.service';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import type { Viewer } from '../../auth/viewer';
+
+/** Whether the viewer reads the section's grading groups (its administrators): false when it is hidden, a 403 when closed to them. */
+async function readsGradingGroups(viewer: Viewer, sectionId: number) {
+  const verdict = await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId);
+  if (verdict === 'hide') return false;
+  if (verdict !== 'allow') throw forbidden(verdict.forbid);
+  return true;
+}
 
 builder.queryField('gradingGroups', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
@@ -16,12 +26,26 @@ builder.queryField('gradingGroups', (t) =>
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-      const verdict = await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId);
-      if (verdict === 'hide') return null;
-      if (verdict !== 'allow') throw forbidden(verdict.forbid);
+      if (!(await readsGradingGroups(viewer, sectionId))) return null;
       return db().gradingGroup.findMany({ ...query, where: { sectionId }, orderBy: { id: 'asc' } });
     },
   }),
+);
+
+builder.queryField('gradingGroupsConnection', (t) =>
+  t.withAuth({ authenticated: true }).prismaConnection({
+    type: 'GradingGroup',
+    ...connectionOptions,
+    nullable: true,
+    description: 'The groups `gradingGroups` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
+    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
+    resolve: async (query, _root, args, { viewer }) => {
+      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
+      if (!(await readsGradingGroups(viewer, sectionId))) return null;
+      return db().gradingGroup.findMany(keysetWindow(selection, { sectionId }));
+    },
+  }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingGroup.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }))),
 );
 
 const gradingGroupInput = (name: string, description: string, create: boolean) =>

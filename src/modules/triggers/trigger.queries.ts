@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder';
 import { pageArgs } from '../../graphql/paging';
 import { triggerCatalogue } from '../../events/triggers';
 import { db } from '../../db/database';
-import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { arrayConnection, arrayTotalCount, connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import { listSubscriptions, listTargets, subscriptionsWhere, targetsWhere } from './trigger.service';
 import { TriggerSubscriptionPage, TriggerTargetPage, TriggerType } from './trigger.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
@@ -14,6 +14,11 @@ builder.queryFields((t) => ({
     description: 'Every trigger webhook targets may subscribe to (only those something fires).',
     resolve: () => triggerCatalogue(),
   }),
+  triggersConnection: t.withAuth({ authenticated: true }).connection({
+    type: TriggerType,
+    description: 'The triggers `triggers` lists, as a Relay connection in the same order.',
+    resolve: (_root, args) => arrayConnection(args, triggerCatalogue()),
+  }, arrayTotalCount),
   triggerTargets: t.withAuth({ authenticated: true }).field({
     type: TriggerTargetPage,
     description: 'The webhook targets of the viewer\'s school, oldest first (trigger administrators).',

@@ -18,7 +18,7 @@ export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus
   },
 });
 
-builder.prismaObject('WebhookAttempt', {
+const WebhookAttemptType = builder.prismaObject('WebhookAttempt', {
   fields: (t) => ({
     id: t.id({ description: 'Attempt id.', resolve: (attempt) => String(attempt.id) }),
     ...exposeColumns(t, 'WebhookAttempt', ['startedAt', 'latencyMs', 'statusCode', 'error']),
@@ -33,7 +33,12 @@ const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
     ...exposeColumns(t, 'WebhookDelivery', ['type', 'attempts', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'deliveredAt']),
     status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
     payload: t.string({ description: 'The event object, as the JSON text sent.', resolve: (delivery) => JSON.stringify(delivery.payload) }),
-    attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: { id: 'asc' } } }),
+    attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: listOrder } }),
+    attemptLogConnection: keysetRelatedConnection(t, 'attemptLog', {
+      type: WebhookAttemptType,
+      description: 'The attempts `attemptLog` lists, as a Relay connection in the same order.',
+      order: [listOrder],
+    }),
   }),
 });
 
@@ -61,7 +66,12 @@ builder.prismaNode('TriggerTarget', {
       select: { secret: true },
       resolve: (target, _args, { serverKey }) => targetSecret(target, serverKey),
     }),
-    subscriptions: t.relation('subscriptions', { description: 'The triggers the target is subscribed to.' }),
+    subscriptions: t.relation('subscriptions', { description: 'The triggers the target is subscribed to, oldest first.', query: { orderBy: listOrder } }),
+    subscriptionsConnection: keysetRelatedConnection(t, 'subscriptions', {
+      type: TriggerSubscriptionType,
+      description: 'The subscriptions `subscriptions` lists, as a Relay connection in the same order.',
+      order: [listOrder],
+    }),
     deliveries: t.field({
       type: WebhookDeliveryPage,
       description: 'The delivery log: what was sent or is queued, oldest first, with every attempt.',
@@ -78,7 +88,7 @@ builder.prismaNode('TriggerTarget', {
   }),
 });
 
-builder.prismaNode('TriggerSubscription', {
+const TriggerSubscriptionType = builder.prismaNode('TriggerSubscription', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),

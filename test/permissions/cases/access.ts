@@ -17,6 +17,8 @@ export default permissionCases(
   [
     { graphql: '{ apiClients { id: databaseId } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
     { graphql: '{ accessTokens { id: databaseId } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
+    { graphql: '{ apiClientsConnection { totalCount } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
+    { graphql: '{ accessTokensConnection { totalCount } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
     { graphql: createApiClientDoc, name: 'for the viewer', expect: 'o o o o o o o', variables: () => ({ input: {} }) },
     { graphql: createApiClientDoc, name: 'for a student', expect: 'h h o f f o o', variables: (f) => ({ input: { userId: id(f.student) } }) },
     { graphql: createApiClientDoc, name: 'for a teacher', expect: 'h h f o f o o', variables: (f) => ({ input: { userId: id(f.teacher) } }) },

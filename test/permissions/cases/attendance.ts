@@ -17,6 +17,9 @@ type GraphQLDay = { statuses: { records: { enrollmentId: string }[] }[] };
 const showsOnGraphQL = (answer: { items: GraphQLDay[] } | null, enrollment: number) =>
   !!answer?.items.some((day) => day.statuses.some((group) => group.records.some((record) => record.enrollmentId === String(enrollment))));
 const list = `query($sectionId: ID!) { attendance(sectionId: $sectionId) { items { statuses { records { enrollmentId } } } } }`;
+/** A connection's days, as the offset list holds them. */
+const daysOf = (connection: { edges: { node: GraphQLDay }[] } | null) => connection && { items: connection.edges.map((edge) => edge.node) };
+const connection = `query($sectionId: ID!) { attendanceConnection(sectionId: $sectionId, first: 200) { edges { node { statuses { records { enrollmentId } } } } } }`;
 const body = (f: F) => ({ attendances: { attendance: [{ enrollment_id: f.own, date: '2026-01-06', status: 3 }] } });
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
@@ -54,6 +57,10 @@ export default permissionCases<Shared>(
       variables: (f) => ({ sectionId: String(f.section.id) }), finds: (answer, f) => showsOnGraphQL(answer, f.own) },
     { graphql: list, name: 'a classmate\'s records', expect: 'h h h o h o o',
       variables: (f) => ({ sectionId: String(f.section.id) }), finds: (answer, f) => showsOnGraphQL(answer, f.classmate) },
+    { graphql: connection, name: 'the student\'s own records', expect: 'h h o o o o o',
+      variables: (f) => ({ sectionId: String(f.section.id) }), finds: (answer, f) => showsOnGraphQL(daysOf(answer), f.own) },
+    { graphql: connection, name: 'a classmate\'s records', expect: 'h h h o h o o',
+      variables: (f) => ({ sectionId: String(f.section.id) }), finds: (answer, f) => showsOnGraphQL(daysOf(answer), f.classmate) },
     { graphql: `mutation($sectionId: ID!, $records: [AttendanceInput!]!) { setAttendance(sectionId: $sectionId, records: $records) { ${outcome} } }`,
       name: 'take attendance', expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: String(f.section.id), records: [{ enrollmentId: String(f.own), date: '2026-01-06', status: 'LATE' }] }) },

@@ -62,6 +62,7 @@ export default permissionCases<Tables>(
       name: 'a section\'s', expect: 'h h f o f o o', variables: async (f) => ({ ...graphqlRealm(f), id: id(await freshEvent(f)) }) },
 
     { graphql: '{ calendarFeeds { id: databaseId } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
+    { graphql: '{ calendarFeedsConnection { totalCount } }', name: 'the viewer\'s own', expect: 'o o o o o o o' },
     { graphql: `mutation { createCalendarFeed { __typename } }`, name: 'of the viewer\'s calendar', expect: 'o o o o o o o' },
     { graphql: `mutation($id: ID!) { deleteCalendarFeed(id: $id) { ${outcome} } }`, name: 'a student\'s', expect: 'h h o h h h h',
       variables: async (f) => ({ id: id(await db().calendarFeed.create({ data: { userId: f.student.id, tokenHash: unique('feed') } })) }) },

@@ -44,6 +44,8 @@ export default permissionCases<Tables>(
 
     { graphql: 'query($sectionId: ID!) { gradingGroups(sectionId: $sectionId) { id: databaseId } }', name: 'a section\'s', expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section) }) },
+    { graphql: 'query($sectionId: ID!) { gradingGroupsConnection(sectionId: $sectionId) { totalCount } }', name: 'a section\'s', expect: 'h h f o f o o',
+      variables: (f) => ({ sectionId: id(f.section) }) },
     { graphql: `mutation($sectionId: ID!) { createGradingGroup(sectionId: $sectionId, input: { title: "A" }) { ${outcome} } }`,
       name: 'in a section', expect: 'h h f o f o o', variables: (f) => ({ sectionId: id(f.section) }) },
     { graphql: `mutation($id: ID!) { updateGradingGroup(id: $id, input: { title: "B" }) { ${outcome} } }`,

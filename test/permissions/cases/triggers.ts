@@ -42,6 +42,8 @@ export default permissionCases(
 
     { graphql: '{ triggers { name } }', name: 'the catalogue, to everyone', expect: 'o o o o o o o',
       finds: (answer) => answer.some((trigger: { name: string }) => trigger.name === 'group') },
+    { graphql: '{ triggersConnection(first: 200) { edges { node { name } } } }', name: 'the catalogue, to everyone', expect: 'o o o o o o o',
+      finds: (answer) => answer.edges.some((edge: { node: { name: string } }) => edge.node.name === 'group') },
     { graphql: '{ triggerTargets(limit: 200) { items { id: databaseId } } }', name: 'the school\'s targets', expect: 'h f f f f f o',
       finds: (answer, f) => hasId(answer.items, f.target) },
     { graphql: '{ triggerTargetsConnection(first: 200) { edges { node { id: databaseId } } } }', name: 'the school\'s targets', expect: 'h f f f f f o',
