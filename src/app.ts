@@ -10,6 +10,7 @@ import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
+import { asUserInputError } from './graphql/connections';
 import type { Context } from './graphql/builder';
 import { queryCostOf, useExecutionDeadline, useQueryLimits } from './graphql/limits';
 import { schema } from './graphql/schema';
@@ -114,7 +115,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     logging: yogaLogger(logger),
     // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500.
     maskedErrors: {
-      maskError: (error, message, isDev) => (isDatabaseUnavailable(error) ? serviceUnavailable() : maskError(error, message, isDev)),
+      maskError: (error, message, isDev) =>
+        isDatabaseUnavailable(error) ? serviceUnavailable() : (asUserInputError(error) ?? maskError(error, message, isDev)),
     },
     context: async (initialContext): Promise<Context> => {
       const { request } = initialContext;
