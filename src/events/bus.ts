@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
+import { db } from '../db/database';
 import type { RealmType } from '../generated/prisma/enums';
 import { realmKey } from './realm-key';
 import { type EventCursor, endOfStream, readCommittedEvents } from './stream';
@@ -48,6 +49,8 @@ let subscriberCount = 0;
 interface Follower {
   ready: Promise<void>;
   wake(): void;
+  /** The database whose log it reads: a process that opens another one (tests do, file after file) needs a new follower. */
+  database: ReturnType<typeof db>;
 }
 let follower: Follower | null = null;
 /** Ids of events this process committed that the follower has not read yet, with when they were committed. */
@@ -69,6 +72,7 @@ function dispatch(events: DomainEventMessage[]) {
  * the listeners of every realm that contains it (its `ancestors`), all of them sharing the one event object. It starts at the end of the log.
  */
 function startFollower(): Follower {
+  const database = db();
   let alarm: (() => void) | null = null;
   let rung = false;
   let timer: NodeJS.Timeout | undefined;
@@ -84,6 +88,7 @@ function startFollower(): Follower {
     });
   let started!: () => void;
   const self: Follower = {
+    database,
     ready: new Promise<void>((resolve) => (started = resolve)),
     wake() {
       rung = true;
@@ -92,28 +97,28 @@ function startFollower(): Follower {
   };
   void (async () => {
     let cursor: EventCursor | null = null;
+    // Ends when nobody listens any more, or when another follower took over.
+    const done = () => {
+      if (subscriberCount > 0 && follower === self) return false;
+      if (follower === self) follower = null;
+      return true;
+    };
     while (cursor === null) {
       try {
-        cursor = await endOfStream();
+        cursor = await endOfStream(database);
       } catch {
-        // The database is away: try again at the poll, unless nobody listens any more.
+        // The database is away: try again at the poll.
         await sleep(pollMs);
-        if (subscriberCount === 0) {
-          follower = null;
-          return;
-        }
+        if (done()) return;
       }
     }
     unread.clear();
     started();
     for (;;) {
-      if (subscriberCount === 0) {
-        follower = null;
-        return;
-      }
+      if (done()) return;
       let read = 0;
       try {
-        const page = await readCommittedEvents(cursor, batchSize);
+        const page = await readCommittedEvents(cursor, batchSize, database);
         read = page.events.length;
         cursor = page.cursor!;
         dispatch(page.events);
@@ -142,7 +147,7 @@ export function listenToRealms(realms: Realm[], listener: Listener): { ready: Pr
     set.add(listener);
   }
   subscriberCount++;
-  follower ??= startFollower();
+  if (follower?.database !== db()) follower = startFollower();
   let stopped = false;
   return {
     ready: follower.ready,

@@ -34,7 +34,7 @@ type CursorId<Query> = Query extends { cursor?: { id?: infer Id } } ? Exclude<Id
  * row has been deleted or is one the viewer no longer sees.
  */
 export function keysetWindow<Query extends ConnectionQuery, Where extends object>(query: Query, where: Where) {
-  const { cursor, skip: _cursorRow, ...rest } = query;
+  const { cursor, skip: _cursorRow, ...rest } = checkedCursor(query);
   const id = cursor?.id as CursorId<Query> | undefined;
   const beyond = id === undefined ? {} : { id: (rest.take ?? 0) < 0 ? { lt: id } : { gt: id } };
   return { ...rest, where: { AND: [where, beyond] }, orderBy: listOrder };
@@ -46,7 +46,17 @@ export function keysetWindow<Query extends ConnectionQuery, Where extends object
  * (ids break ties, as in the offset list). The cursor holds only the id, so it needs its row (see `refuseLostCursor`).
  */
 export function orderedWindow<Query extends ConnectionQuery, Where extends object, Order>(query: Query, where: Where, orderBy: Order) {
-  return { ...query, where, orderBy };
+  return { ...checkedCursor(query), where, orderBy };
+}
+
+/**
+ * The window, once its cursor is known to hold an id. Pothos decodes any well-formed cursor, whatever it holds (text, a
+ * fraction, a date), and Prisma would fail on such an id as on a server error; it is the client's mistake.
+ */
+function checkedCursor<Query extends ConnectionQuery>(query: Query) {
+  const id = query.cursor?.id;
+  if (id === undefined || (typeof id === 'number' && Number.isInteger(id) && Math.abs(id) < 2 ** 31)) return query;
+  throw invalidArgument((query.take ?? 0) < 0 ? 'before' : 'after', 'is not a cursor of this list');
 }
 
 /**

@@ -136,6 +136,23 @@ describe('connections beside the offset lists', () => {
     expect(own.data.buildings.total).toBe(1);
   });
 
+  it('refuses a cursor or window it cannot use as BAD_USER_INPUT, not as a server error', async () => {
+    const cursor = (text: string) => Buffer.from(text).toString('base64');
+    const refusals = [
+      ['(after: "garbage")', 'Invalid cursor'],
+      [`(after: "${cursor('GPC:N:abc')}")`, 'after: is not a cursor of this list'],
+      [`(after: "${cursor('GPC:N:1.5')}")`, 'after: is not a cursor of this list'],
+      [`(last: 2, before: "${cursor('GPC:S:7')}")`, 'before: is not a cursor of this list'],
+      [`(first: 2, before: "${cursor('GPC:N:7')}")`, ''],
+    ];
+    for (const [args, message] of refusals) {
+      const result = await teacher(`{ groupsConnection${args} { totalCount edges { cursor } } }`);
+      expect(result.data, args).toBeNull();
+      expect(result.errors?.[0]?.extensions?.code, args).toBe('BAD_USER_INPUT');
+      expect(result.errors?.[0]?.message, args).toContain(message);
+    }
+  });
+
   it('price a connection by its page size, as an offset list by its limit', async () => {
     const query = (first: number) => `{ groupsConnection(first: ${first}) { edges { node { members { user { school { id: databaseId } } } } } } }`;
     const costly = await teacher(query(200));
