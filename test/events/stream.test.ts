@@ -24,19 +24,34 @@ async function readAll(cursor: string | null, pageSize: number) {
   }
 }
 
+const settling = { timeout: 10_000 };
+
+/**
+ * The end of the stream once everything committed so far is readable: the horizon has passed a transaction begun now.
+ * Another test file's open transaction (in another database on the same PostgreSQL) can hold the horizon back.
+ */
+async function settledEnd() {
+  const [{ txid }] = await db().$queryRaw<{ txid: string }[]>`SELECT pg_current_xact_id()::text AS txid`;
+  await expect
+    .poll(async () => (await db().$queryRaw<{ passed: boolean }[]>`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${txid}::xid8 AS passed`)[0]!.passed, settling)
+    .toBe(true);
+  return (await readAll(null, 200)).cursor;
+}
+
 describe('the domain event stream', () => {
   it('is read in order, page by page, from a cursor that only moves forward', async () => {
-    const start = (await readAll(null, 50)).cursor;
+    const start = await settledEnd();
     const created = await teacher.post('/groups', { title: 'Streamed' });
     await teacher.put(`/groups/${created.json.id}`, { description: 'changed' });
     await teacher.post(`/groups/${created.json.id}/posts`, { title: 'Hello' });
-    const { types, cursor } = await readAll(start, 2);
-    expect(types.map((type) => type.split('#')[0])).toEqual(['group.create', 'group.update', 'blog_post.create']);
+    const typesRead = async () => (await readAll(start, 2)).types.map((type) => type.split('#')[0]);
+    await expect.poll(typesRead, settling).toEqual(['group.create', 'group.update', 'blog_post.create']);
+    const { cursor } = await readAll(start, 2);
     expect((await readCommittedEvents(cursor)).events).toEqual([]);
   });
 
   it('reads the events of one transaction in numeric id order, in pages smaller than the transaction', async () => {
-    const start = (await readAll(null, 200)).cursor;
+    const start = await settledEnd();
     // Ids either side of a million, in one transaction: compared as text (1000000 < 999997) a page's cursor would
     // skip 999997 to 999999.
     const ids = [999_997, 999_998, 999_999, 1_000_000, 1_000_001, 1_000_002];
@@ -45,12 +60,12 @@ describe('the domain event stream', () => {
         await tx.$executeRaw`INSERT INTO domain_events (id, type, "realmType", "realmId", "objectId") VALUES (${id}, 'test.page', 'DISTRICT', 1, ${id})`;
       }
     });
-    expect((await readAll(start, 2)).types).toEqual(ids.map((id) => `test.page#${id}`));
+    await expect.poll(async () => (await readAll(start, 2)).types, settling).toEqual(ids.map((id) => `test.page#${id}`));
   });
 
   const serverUrl = process.env.TEST_DATABASE_URL;
   it.skipIf(!serverUrl)('never skips an event whose transaction commits after a later one', async () => {
-    const start = (await readAll(null, 50)).cursor;
+    const start = await settledEnd();
     const url = server.config.databaseUrl!;
     const slow = new pg.Client({ connectionString: url });
     const fast = new pg.Client({ connectionString: url });
@@ -67,7 +82,7 @@ describe('the domain event stream', () => {
       // Reading by id alone would return fast.second now, and skip slow.first once it commits.
       expect((await readAll(start, 10)).types).toEqual([]);
       await slow.query('COMMIT');
-      expect((await readAll(start, 10)).types).toEqual(['slow.first#1', 'fast.second#1']);
+      await expect.poll(async () => (await readAll(start, 10)).types, settling).toEqual(['slow.first#1', 'fast.second#1']);
     } finally {
       await Promise.all([slow.end(), fast.end()]);
     }

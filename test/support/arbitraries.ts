@@ -421,8 +421,19 @@ const graphqlScalars: Record<string, fc.Arbitrary<unknown>> = {
  * where it is not allowed, a required member missing, unknown members).
  */
 export function graphqlInputArbitrary(type: GraphQLInputType, name: string, parent = ''): fc.Arbitrary<unknown> {
+  if (name === 'after' || name === 'before') return connectionCursor;
   return fc.oneof({ weight: 15, arbitrary: validShape(type, name, parent) }, { weight: 1, arbitrary: hostileValue });
 }
+
+/**
+ * A connection's `after`/`before`: mostly none or one shaped as the connections hand them out (Pothos' `GPC:` cursor
+ * on an id), so that fuzzed pages get past cursor reading as often as real clients' do; sometimes anything at all.
+ */
+const connectionCursor = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(null) },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: 1_000_000 }).map((id) => Buffer.from(`GPC:N:${id}`).toString('base64')) },
+  { weight: 1, arbitrary: hostileValue },
+);
 
 function validShape(type: GraphQLInputType, name: string, parent: string): fc.Arbitrary<unknown> {
   if (type instanceof GraphQLNonNull) return nonNull(type.ofType, name, parent);
