@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -17,6 +18,11 @@ export interface Database {
   kind: 'pglite' | 'postgresql';
   /** SQL statements sent since start; tests and the benchmark read it to catch N+1 queries. */
   readonly statementCount: number;
+  /**
+   * The statements `work` sends itself, leaving out what runs beside it meanwhile (the event follower's reads), for
+   * tests that count a request's statements while background work goes on.
+   */
+  countStatements(work: () => Promise<unknown>): Promise<number>;
   migrate(log?: (message: string) => void): Promise<string[]>;
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
@@ -68,7 +74,12 @@ export function db(): PrismaClient {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (current) throw new Error('a database is already open in this process');
   let statements = 0;
-  const count = () => void statements++;
+  const counted = new AsyncLocalStorage<{ statements: number }>();
+  const count = () => {
+    statements++;
+    const counter = counted.getStore();
+    if (counter) counter.statements++;
+  };
 
   let prisma: PrismaClient;
   let withSession: <T>(fn: (session: SqlSession) => Promise<T>) => Promise<T>;
@@ -119,6 +130,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind: options.databaseUrl ? 'postgresql' : 'pglite',
     get statementCount() {
       return statements;
+    },
+    async countStatements(work) {
+      const counter = { statements: 0 };
+      await counted.run(counter, work);
+      return counter.statements;
     },
     migrate: (log) => withSession(async (session) => (await applyMigrations(session, migrationsDir, log)).applied),
     pendingMigrations: () => withSession((session) => pendingMigrations(session, migrationsDir)),

@@ -41,13 +41,14 @@ export function credentialCacheTests(server: TestServer, redis: Redis | null) {
   const signer = (key: string, secret: string) =>
     new OAuth({ consumer: { key, secret }, signature_method: 'HMAC-SHA1', hash_function: (base, k) => createHmac('sha1', k).update(base).digest('base64') });
   const signed = (oauth: OAuth) => oauth.toHeader(oauth.authorize({ method: 'GET', url: `${testOrigin}/v1/groups` }, { key: '', secret: '' })).Authorization;
-  const statementsOf = async (request: () => Promise<Response> | Response) => {
-    const before = server.database.statementCount;
-    const response = await request();
-    expect(response.status).toBe(200);
-    await response.text();
-    return server.database.statementCount - before;
-  };
+  // The request's own statements: the event follower reads the log meanwhile, and on a PostgreSQL server shared with
+  // other test files it reads again every few milliseconds until their transactions let it see a revocation.
+  const statementsOf = (request: () => Promise<Response> | Response) =>
+    server.database.countStatements(async () => {
+      const response = await request();
+      expect(response.status).toBe(200);
+      await response.text();
+    });
   /** Polls until `check` holds, for at most 5 s (no timing is asserted: the deadline only ends a broken run). */
   const eventually = async (check: () => Promise<boolean>) => {
     const deadline = Date.now() + 5000;
