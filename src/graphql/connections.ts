@@ -2,12 +2,15 @@ import { type GenericFieldRef, type InputFieldMap, type InputShapeFromFields, Po
 import { formatPrismaCursor, parsePrismaCursor, type prismaModelKey } from '@pothos/plugin-prisma';
 import { type DefaultConnectionArguments, cursorToOffset, offsetToCursor, resolveArrayConnection } from '@pothos/plugin-relay';
 import { GraphQLError } from 'graphql';
-import { httpError, invalidArgument } from '../core/errors';
+import { invalidArgument } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import type { Context } from './builder';
 import type { realmRef } from './realm';
 import { defaultPageSize, maxPageSize } from './paging';
+
+type Model = keyof PrismaTypes & string;
+const datamodel = getDatamodel().datamodel.models;
 
 /**
  * What every connection shares with the offset list beside it: the same page sizes and the same order (ascending ids),
@@ -40,13 +43,57 @@ export function keysetWindow<Query extends ConnectionQuery, Where extends object
   return { ...rest, where: { AND: [where, beyond] }, orderBy: listOrder };
 }
 
+/** What Pothos hands a connection whose cursor names a compound unique (`start_id`): the columns of the cursor's row. */
+interface OrderedQuery {
+  cursor?: object;
+  skip?: number;
+  take?: number;
+}
+
 /**
- * A connection's window over a list ordered by something other than the id (calendar events by start, grading
- * categories by `delta`): Prisma's own cursor, which finds the cursor row's place in `orderBy` and goes on from there
- * (ids break ties, as in the offset list). The cursor holds only the id, so it needs its row (see `refuseLostCursor`).
+ * A connection's window over a list ordered by something other than the id alone (calendar events by start, grading
+ * categories by `delta`, grading periods by first day; the id breaks ties, as in the offset list), as keyset paging on
+ * the order's columns. The connection's cursor names the compound unique of those columns (`cursor: 'start_id'`), so
+ * it holds the row's place in the order, and a cursor whose row was deleted still pages on from that place.
  */
-export function orderedWindow<Query extends ConnectionQuery, Where extends object, Order>(query: Query, where: Where, orderBy: Order) {
-  return { ...checkedCursor(query), where, orderBy };
+export function orderedWindow<Query extends OrderedQuery, Where extends object, Order extends object[]>(
+  model: Model,
+  query: Query,
+  where: Where,
+  orderBy: Order,
+) {
+  const { cursor, skip: _cursorRow, ...rest } = query;
+  return { ...rest, where: { AND: [where, cursor ? pastCursor(model, cursor, orderBy, (rest.take ?? 0) < 0 ? 'lt' : 'gt') : {}] }, orderBy };
+}
+
+/** The rows past the place a compound cursor names in `orderBy`; a cursor holding other values is refused. */
+function pastCursor(model: Model, cursor: object, orderBy: object[], direction: 'gt' | 'lt') {
+  const key = orderBy.map((column) => Object.keys(column)[0]!);
+  const row = Object.values(cursor)[0] as Record<string, unknown>;
+  const position = key.map((column) => row[column]);
+  if (!position.every((value, index) => fitsColumn(value, columnType(model, key[index]!)))) {
+    throw invalidArgument(direction === 'lt' ? 'before' : 'after', 'is not a cursor of this list');
+  }
+  return beyondPosition(key, position, direction);
+}
+
+const columnType = (model: Model, column: string) => datamodel[model]!.fields.find((field) => field.name === column)!.type;
+
+/** Whether a value read from a cursor can stand for a column of this type: Pothos decodes whatever a cursor holds. */
+function fitsColumn(value: unknown, type: string) {
+  if (type === 'BigInt') return typeof value === 'bigint';
+  if (type === 'DateTime') return value instanceof Date && !Number.isNaN(value.getTime());
+  return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 2 ** 31;
+}
+
+/** The rows past a position in an order of columns (`gt`) or short of it (`lt`): `(a > x) OR (a = x AND b > y)`, and so on. */
+function beyondPosition(key: readonly string[], position: readonly unknown[], direction: 'gt' | 'lt') {
+  return {
+    OR: key.map((column, index) => ({
+      ...Object.fromEntries(key.slice(0, index).map((earlier, at) => [earlier, position[at]])),
+      [column]: { [direction]: position[index] },
+    })),
+  };
 }
 
 /**
@@ -57,17 +104,6 @@ function checkedCursor<Query extends ConnectionQuery>(query: Query) {
   const id = query.cursor?.id;
   if (id === undefined || (typeof id === 'number' && Number.isInteger(id) && Math.abs(id) < 2 ** 31)) return query;
   throw invalidArgument((query.take ?? 0) < 0 ? 'before' : 'after', 'is not a cursor of this list');
-}
-
-/**
- * The page of an `orderedWindow`, unless its cursor's row was deleted: Prisma cannot place such a cursor and answers
- * an empty page, which a client would take for the end of the list. Only an empty page is checked, so a walk over a
- * list costs no statement more.
- */
-export async function refuseLostCursor<Row>(query: ConnectionQuery, rows: Row[], exists: (id: number) => Promise<unknown>) {
-  const id = query.cursor?.id;
-  if (rows.length > 0 || id === undefined || (await exists(Number(id)))) return rows;
-  throw httpError(400, 'BAD_USER_INPUT', 'The item at this cursor was deleted: page again from the start of the list');
 }
 
 /**
@@ -114,7 +150,6 @@ export const describedTotalCount = {
   }),
 };
 
-type Model = keyof PrismaTypes & string;
 type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
 type Row = Record<string, unknown>;
 /** A row as it reaches a nested connection: its relation's page and the relation's count, loaded with the row. */
@@ -126,8 +161,6 @@ type NestedSelection = (query: object, path: string[]) => { select?: object };
 interface ConnectionFieldBuilder {
   connection(options: never, connectionOptions: never): GenericFieldRef<unknown>;
 }
-
-const datamodel = getDatamodel().datamodel.models;
 
 /**
  * A list relation as a Relay connection loaded with its parent's query, as Pothos' `relatedConnection` is (one
@@ -154,7 +187,7 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
 ) {
   const modelName = options.type.modelName as Node;
   const key = options.order.map((column) => Object.keys(column)[0]!);
-  const keyTypes = key.map((column) => datamodel[modelName]!.fields.find((field) => field.name === column)!.type);
+  const keyTypes = key.map((column) => columnType(modelName, column));
   const cursorOf = (row: Row) => formatPrismaCursor(row, key.length === 1 ? key[0]! : key);
 
   /** The key of the row a cursor stands for; anything else (another list's cursor, a forged one) is refused. */
@@ -166,22 +199,10 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
       throw invalidArgument(argument, 'is not a cursor of this list');
     }
     const values = key.length === 1 ? [decoded] : decoded;
-    const fits = (value: unknown, type: string) =>
-      type === 'BigInt' ? typeof value === 'bigint' : typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 2 ** 31;
-    if (!Array.isArray(values) || values.length !== key.length || !values.every((value, index) => fits(value, keyTypes[index]!))) {
+    if (!Array.isArray(values) || values.length !== key.length || !values.every((value, index) => fitsColumn(value, keyTypes[index]!))) {
       throw invalidArgument(argument, 'is not a cursor of this list');
     }
     return values as unknown[];
-  }
-
-  /** The rows past a position in the order (`gt`) or short of it (`lt`): `(a > x) OR (a = x AND b > y)`, and so on. */
-  function beyond(position: unknown[], direction: 'gt' | 'lt') {
-    return {
-      OR: key.map((column, index) => ({
-        ...Object.fromEntries(key.slice(0, index).map((earlier, at) => [earlier, position[at]])),
-        [column]: { [direction]: position[index] },
-      })),
-    };
   }
 
   /** The page the arguments ask for, checked as Pothos checks `relatedConnection`'s; one row more tells if more follow. */
@@ -208,7 +229,7 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
   ) => {
     const { limit, backwards } = windowOf(args);
     const where = options.where?.(args, context) ?? {};
-    const keyset = args.after != null ? beyond(positionOf('after', args.after), 'gt') : args.before != null ? beyond(positionOf('before', args.before), 'lt') : {};
+    const keyset = args.after != null ? beyondPosition(key, positionOf('after', args.after), 'gt') : args.before != null ? beyondPosition(key, positionOf('before', args.before), 'lt') : {};
     const fields = selected();
     const countOnly = [...fields].every((field) => field === 'totalCount' || field === '__typename');
     // A negative take is Prisma's last rows of the order, still answered in the order.

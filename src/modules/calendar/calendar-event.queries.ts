@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
-import { type RealmArgument, checkedTotalCount, connectionOptions, describedTotalCount, orderedWindow, refuseLostCursor } from '../../graphql/connections';
+import { type RealmArgument, checkedTotalCount, connectionOptions, describedTotalCount, orderedWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import type { Prisma } from '../../generated/prisma/client';
 import { assertReadable, calendarOrder, calendarRealmsWhere, calendarWhere, dayRange, districtTimeZone } from './calendar-event.service';
@@ -49,8 +49,7 @@ type EventsQuery = Pick<Prisma.CalendarEventFindManyArgs, 'select' | 'include' |
 
 /** A page of a calendar connection, in the order events start. */
 async function eventsPage(query: EventsQuery, where: Prisma.CalendarEventWhereInput) {
-  const events = await db().calendarEvent.findMany(orderedWindow(query, where, calendarOrder));
-  return refuseLostCursor(query, events, (id) => db().calendarEvent.findUnique({ where: { id }, select: { id: true } }));
+  return db().calendarEvent.findMany(orderedWindow('CalendarEvent', query, where, calendarOrder));
 }
 
 realmObjectQuery('calendarEvent', 'CalendarEvent', {
@@ -78,6 +77,7 @@ builder.queryFields((t) => ({
   calendarEventsConnection: t.withAuth({ authenticated: true }).prismaConnection({
     type: 'CalendarEvent',
     ...connectionOptions,
+    cursor: 'start_id',
     nullable: true,
     description:
       'The events `calendarEvents` lists, as a Relay connection in the same order (by start, then id); null when the ' +
@@ -107,6 +107,7 @@ builder.queryFields((t) => ({
   calendarConnection: t.withAuth({ authenticated: true }).prismaConnection({
     type: 'CalendarEvent',
     ...connectionOptions,
+    cursor: 'start_id',
     description: 'The events `calendar` lists, as a Relay connection in the same order (by start, then id).',
     args: calendarSpanArgs,
     resolve: async (query, _root, args, { viewer }) => eventsPage(query, await viewerCalendarWhere(viewer, args)),

@@ -20,7 +20,7 @@ import {
   updateGradingScale,
 } from './gradebook.service';
 import { GradeItemTypeEnum } from './gradebook.type';
-import { checkedTotalCount, connectionOptions, keysetWindow, orderedWindow, refuseLostCursor } from '../../graphql/connections';
+import { checkedTotalCount, connectionOptions, keysetWindow, orderedWindow } from '../../graphql/connections';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 /** The order of a school's grading periods: by first day, ids breaking ties. */
@@ -44,6 +44,8 @@ builder.queryField('gradingPeriodsConnection', (t) =>
   t.withAuth({ authenticated: true }).prismaConnection({
     type: 'GradingPeriod',
     ...connectionOptions,
+    // The cursor holds the period's place in the order (first day, id): see orderedWindow.
+    cursor: 'startsOn_id',
     nullable: true,
     description: 'The periods `gradingPeriods` lists, as a Relay connection in the same order (by first day); null when the school does not exist or is hidden.',
     args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
@@ -51,8 +53,7 @@ builder.queryField('gradingPeriodsConnection', (t) =>
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
       const schoolId = parseId(args.schoolId, 'School', 'schoolId');
       if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
-      const periods = await db().gradingPeriod.findMany(orderedWindow(selection, { schoolId }, periodOrder));
-      return refuseLostCursor(selection, periods, (id) => db().gradingPeriod.findUnique({ where: { id }, select: { id: true } }));
+      return db().gradingPeriod.findMany(orderedWindow('GradingPeriod', selection, { schoolId }, periodOrder));
     },
   }, checkedTotalCount((args: { schoolId: string | number }) => db().gradingPeriod.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }))),
 );

@@ -5,7 +5,7 @@ import { pageArgs } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import { categoryOrder, listCategories, readsCategories } from './grading-category.service';
-import { checkedTotalCount, connectionOptions, orderedWindow, refuseLostCursor } from '../../graphql/connections';
+import { checkedTotalCount, connectionOptions, orderedWindow } from '../../graphql/connections';
 import { GradingCategoryPage } from './grading-category.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
@@ -22,6 +22,8 @@ builder.queryFields((t) => ({
   gradingCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection({
     type: 'GradingCategory',
     ...connectionOptions,
+    // The cursor holds the category's place in the order (delta, id): see orderedWindow.
+    cursor: 'delta_id',
     nullable: true,
     description:
       'The categories `gradingCategories` lists, as a Relay connection in the same order (by `delta`, then id); null ' +
@@ -31,8 +33,7 @@ builder.queryFields((t) => ({
       const selection = { ...query }; // consumed on the null path too (see findIfVisible)
       const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await readsCategories(viewer, sectionId))) return null;
-      const categories = await db().gradingCategory.findMany(orderedWindow(selection, { sectionId }, categoryOrder));
-      return refuseLostCursor(selection, categories, (id) => db().gradingCategory.findUnique({ where: { id }, select: { id: true } }));
+      return db().gradingCategory.findMany(orderedWindow('GradingCategory', selection, { sectionId }, categoryOrder));
     },
   }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }))),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
