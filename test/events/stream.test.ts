@@ -5,6 +5,7 @@ import { readCommittedEvents } from '../../src/events/stream';
 import { type RestClient, restClientFor } from '../support/client';
 import { createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { streamSettled } from '../support/stream';
 
 const server = useTestServer();
 let teacher: RestClient;
@@ -24,17 +25,9 @@ async function readAll(cursor: string | null, pageSize: number) {
   }
 }
 
-const settling = { timeout: 10_000 };
-
-/**
- * The end of the stream once everything committed so far is readable: the horizon has passed a transaction begun now.
- * Another test file's open transaction (in another database on the same PostgreSQL) can hold the horizon back.
- */
+/** The end of the stream once everything committed so far is readable. */
 async function settledEnd() {
-  const [{ txid }] = await db().$queryRaw<{ txid: string }[]>`SELECT pg_current_xact_id()::text AS txid`;
-  await expect
-    .poll(async () => (await db().$queryRaw<{ passed: boolean }[]>`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${txid}::xid8 AS passed`)[0]!.passed, settling)
-    .toBe(true);
+  await streamSettled();
   return (await readAll(null, 200)).cursor;
 }
 
@@ -45,7 +38,7 @@ describe('the domain event stream', () => {
     await teacher.put(`/groups/${created.json.id}`, { description: 'changed' });
     await teacher.post(`/groups/${created.json.id}/posts`, { title: 'Hello' });
     const typesRead = async () => (await readAll(start, 2)).types.map((type) => type.split('#')[0]);
-    await expect.poll(typesRead, settling).toEqual(['group.create', 'group.update', 'blog_post.create']);
+    await expect.poll(typesRead).toEqual(['group.create', 'group.update', 'blog_post.create']);
     const { cursor } = await readAll(start, 2);
     expect((await readCommittedEvents(cursor)).events).toEqual([]);
   });
@@ -60,7 +53,7 @@ describe('the domain event stream', () => {
         await tx.$executeRaw`INSERT INTO domain_events (id, type, "realmType", "realmId", "objectId") VALUES (${id}, 'test.page', 'DISTRICT', 1, ${id})`;
       }
     });
-    await expect.poll(async () => (await readAll(start, 2)).types, settling).toEqual(ids.map((id) => `test.page#${id}`));
+    await expect.poll(async () => (await readAll(start, 2)).types).toEqual(ids.map((id) => `test.page#${id}`));
   });
 
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -82,7 +75,7 @@ describe('the domain event stream', () => {
       // Reading by id alone would return fast.second now, and skip slow.first once it commits.
       expect((await readAll(start, 10)).types).toEqual([]);
       await slow.query('COMMIT');
-      await expect.poll(async () => (await readAll(start, 10)).types, settling).toEqual(['slow.first#1', 'fast.second#1']);
+      await expect.poll(async () => (await readAll(start, 10)).types).toEqual(['slow.first#1', 'fast.second#1']);
     } finally {
       await Promise.all([slow.end(), fast.end()]);
     }

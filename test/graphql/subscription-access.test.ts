@@ -7,6 +7,7 @@ import { accessRevokedClose, bytesBeforeConnectionInit, tooMuchBeforeConnectionI
 import { RestClient, clientsFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, testOrigin, useTestServer } from '../support/harness';
+import { streamSettled } from '../support/stream';
 
 const bodyLimitBytes = 256 * 1024;
 const server = useTestServer({ BODY_LIMIT: '256kb' });
@@ -167,6 +168,7 @@ describe('a revoked or expired credential ends its subscriptions within a second
   let groupId: number;
   beforeAll(async () => {
     groupId = (await createGroup(world.school.id, { privacyLevel: 'SCHOOL', admins: [world.teacher.id] })).id;
+    await streamSettled();
   });
 
   it('over server-sent events: an error event, then the stream completes; the user\'s other tokens carry on', async () => {

@@ -2,12 +2,12 @@ import { encodeGlobalId } from '../../src/core/global-id';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { endOfStream } from '../../src/events/stream';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { subscriptionActivity } from '../../src/modules/events/event.quota';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
+import { settledEndOfStream, streamSettled } from '../support/stream';
 
 // Events reach the subscribers of every realm that contains their object, carry that object as the subscriber may
 // see it, and `viewerEvents` delivers what the viewer may read: over real graphql-ws.
@@ -40,6 +40,7 @@ beforeAll(async () => {
   const listening = await listenOnLoopback(server);
   url = `ws://127.0.0.1:${listening.port}/graphql`;
   closeHttp = listening.close;
+  await streamSettled();
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.dispose()));
@@ -209,7 +210,7 @@ describe('viewerEvents', () => {
 
   it('resumes after a cursor: the missed events the viewer may read, then live ones', async () => {
     await postInGroup(studentGroupId, 'Before the gap');
-    const start = await endOfStream();
+    const start = await settledEndOfStream();
     await createGroupAs(teacher, 'Hidden while away', 'GROUP');
     const missed = await postInGroup(studentGroupId, 'While away');
     const dashboard = await subscribe('student', viewerEvents, { after: start });
@@ -224,7 +225,7 @@ describe('viewerEvents', () => {
 describe('resuming a school subscription', () => {
   it('catches up on the events of the realms inside it; a deleted object is null', async () => {
     await postInGroup(studentGroupId, 'Mark');
-    const start = await endOfStream();
+    const start = await settledEndOfStream();
     const groupId = await createGroupAs(teacher, 'Short-lived', 'SCHOOL');
     const deleted = await teacher(`mutation ($id: ID!) { deleteGroup(id: $id) { __typename } }`, { id: groupId });
     expect(deleted.data?.deleteGroup.__typename).not.toMatch(/Error$/);

@@ -9,6 +9,7 @@ import { backlogLimit } from '../../src/modules/events/event.stream';
 import { type GraphQLClient, type RestClient, graphqlClientFor, restClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
+import { streamSettled } from '../support/stream';
 import { type ServerProcess, startServerProcess, waitUntilReady } from '../support/process';
 
 const server = useTestServer();
@@ -35,6 +36,7 @@ beforeAll(async () => {
   const listening = await listenOnLoopback(server);
   wsUrl = `ws://127.0.0.1:${listening.port}/graphql`;
   closeHttp = listening.close;
+  await streamSettled();
 });
 afterAll(() => closeHttp());
 

@@ -8,6 +8,7 @@ import { subscriptionActivity } from '../../src/modules/events/event.quota';
 import { type RestClient, graphqlClientFor, restClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
+import { streamSettled } from '../support/stream';
 
 const server = useTestServer();
 let world: World;
@@ -26,6 +27,7 @@ beforeAll(async () => {
   groupId = group.id;
   groupAdmin = await restClientFor(server, world.teacher);
   ({ token, id: tokenId } = await issueAccessToken({ userId: world.student.id }));
+  await streamSettled();
 });
 
 /** Resolves when the next subscription of the student's token (or another) listens (bounded); call it before subscribing. */
