@@ -102,7 +102,7 @@ function beyondPosition(key: readonly string[], position: readonly unknown[], di
  */
 function checkedCursor<Query extends ConnectionQuery>(query: Query) {
   const id = query.cursor?.id;
-  if (id === undefined || (typeof id === 'number' && Number.isInteger(id) && Math.abs(id) < 2 ** 31)) return query;
+  if (id === undefined || fitsColumn(id, 'Int')) return query;
   throw invalidArgument((query.take ?? 0) < 0 ? 'before' : 'after', 'is not a cursor of this list');
 }
 
@@ -265,6 +265,7 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     describedTotalCount as never,
   );
 }
+
 /**
  * The answer for a connection argument Pothos refuses while reading it (a cursor that is not one, a negative `first`):
  * the input's fault, so BAD_USER_INPUT (400) rather than an error with no code. Undefined for any other error.

@@ -53,12 +53,28 @@ export function visibleThrough<Row extends { id: number }>(
   owner: { select: object; of: (row: Row) => number },
   readable: (viewer: Viewer, ownerId: number) => Promise<boolean>,
 ): VisibleIds {
+  return visibleThroughAll<Row>(model, [{ ...owner, readable }]);
+}
+
+/**
+ * Visibility through several owners at once (a membership: its group and its user): the owners of the ids in one
+ * statement, one check per distinct owner of each kind, and an id is visible when every one of its owners is.
+ */
+export function visibleThroughAll<Row extends { id: number }>(
+  model: Model,
+  owners: { select: object; of: (row: Row) => number; readable: (viewer: Viewer, ownerId: number) => Promise<boolean> }[],
+): VisibleIds {
   return async (viewer, ids) => {
-    const rows = (await delegateOf(model).findMany({ where: { id: { in: ids } }, select: { id: true, ...owner.select } })) as Row[];
-    const owners = [...new Set(rows.map(owner.of))];
-    const verdicts = await Promise.all(owners.map((id) => readable(viewer, id).catch(hiddenWhenRefused)));
-    const visible = new Set(owners.filter((_id, index) => verdicts[index]));
-    return rows.filter((row) => visible.has(owner.of(row))).map((row) => row.id);
+    const select = Object.assign({ id: true }, ...owners.map((owner) => owner.select));
+    const rows = (await delegateOf(model).findMany({ where: { id: { in: ids } }, select })) as Row[];
+    const visibleOwners = await Promise.all(
+      owners.map(async (owner) => {
+        const ownerIds = [...new Set(rows.map(owner.of))];
+        const verdicts = await Promise.all(ownerIds.map((id) => owner.readable(viewer, id).catch(hiddenWhenRefused)));
+        return new Set(ownerIds.filter((_id, index) => verdicts[index]));
+      }),
+    );
+    return rows.filter((row) => owners.every((owner, index) => visibleOwners[index]!.has(owner.of(row)))).map((row) => row.id);
   };
 }
 

@@ -5,7 +5,7 @@ import { readCommittedEvents } from '../../src/events/stream';
 import { type RestClient, restClientFor } from '../support/client';
 import { createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
-import { streamSettled } from '../support/stream';
+import { settledEndOfStream } from '../support/stream';
 
 const server = useTestServer();
 let teacher: RestClient;
@@ -25,15 +25,9 @@ async function readAll(cursor: string | null, pageSize: number) {
   }
 }
 
-/** The end of the stream once everything committed so far is readable. */
-async function settledEnd() {
-  await streamSettled();
-  return (await readAll(null, 200)).cursor;
-}
-
 describe('the domain event stream', () => {
   it('is read in order, page by page, from a cursor that only moves forward', async () => {
-    const start = await settledEnd();
+    const start = await settledEndOfStream();
     const created = await teacher.post('/groups', { title: 'Streamed' });
     await teacher.put(`/groups/${created.json.id}`, { description: 'changed' });
     await teacher.post(`/groups/${created.json.id}/posts`, { title: 'Hello' });
@@ -44,7 +38,7 @@ describe('the domain event stream', () => {
   });
 
   it('reads the events of one transaction in numeric id order, in pages smaller than the transaction', async () => {
-    const start = await settledEnd();
+    const start = await settledEndOfStream();
     // Ids either side of a million, in one transaction: compared as text (1000000 < 999997) a page's cursor would
     // skip 999997 to 999999.
     const ids = [999_997, 999_998, 999_999, 1_000_000, 1_000_001, 1_000_002];
@@ -58,7 +52,7 @@ describe('the domain event stream', () => {
 
   const serverUrl = process.env.TEST_DATABASE_URL;
   it.skipIf(!serverUrl)('never skips an event whose transaction commits after a later one', async () => {
-    const start = await settledEnd();
+    const start = await settledEndOfStream();
     const url = server.config.databaseUrl!;
     const slow = new pg.Client({ connectionString: url });
     const fast = new pg.Client({ connectionString: url });

@@ -1,11 +1,12 @@
 import DataLoader from 'dataloader';
 import { realmVerdict } from '../../auth/policy';
 import type { Viewer } from '../../auth/viewer';
-import { db } from '../../db/database';
 import type { DomainEventMessage } from '../../events/bus';
 import { eventKind } from '../../events/catalogue';
 import type { RealmType } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { delegateOf } from '../../graphql/nodes';
+import type { Prisma } from '../../generated/prisma/client';
 
 /**
  * The objects an event's payload may carry, by GraphQL type (the catalogue's `object`), each a Prisma model of the
@@ -53,15 +54,13 @@ const loaders = new Map<string, DataLoader<number, Row | null>>();
 function loaderOf(type: string) {
   let loader = loaders.get(type);
   if (loader) return loader;
-  const model = type.charAt(0).toLowerCase() + type.slice(1);
   loader = new DataLoader<number, Row | null>(
     async (ids) => {
-      // Every type above is a Prisma model of its name; the delegate is picked by that name. A failed read (the
-      // database away) answers null, as for a deleted object, rather than leave subscribers waiting.
+      // Every type above is a Prisma model of its name. A failed read (the database away) answers null, as for a
+      // deleted object, rather than leave subscribers waiting.
       let rows: Row[] = [];
       try {
-        const delegate = (db() as unknown as Record<string, { findMany(args: object): Promise<Row[]> }>)[model]!;
-        rows = await delegate.findMany({ where: { id: { in: [...new Set(ids)] } } });
+        rows = await delegateOf(type as Prisma.ModelName).findMany({ where: { id: { in: [...new Set(ids)] } } });
       } catch {
         // rows stay empty: every object of the batch answers null
       }

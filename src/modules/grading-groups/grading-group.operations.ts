@@ -1,5 +1,5 @@
-import { verdictOf } from '../../auth/policy';
-import { forbidden, NotFoundError, ValidationError } from '../../core/errors';
+import { allowsReading, verdictOf } from '../../auth/policy';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
@@ -11,12 +11,7 @@ import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphq
 import type { Viewer } from '../../auth/viewer';
 
 /** Whether the viewer reads the section's grading groups (its administrators): false when it is hidden, a 403 when closed to them. */
-async function readsGradingGroups(viewer: Viewer, sectionId: number) {
-  const verdict = await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId);
-  if (verdict === 'hide') return false;
-  if (verdict !== 'allow') throw forbidden(verdict.forbid);
-  return true;
-}
+const readsGradingGroups = async (viewer: Viewer, sectionId: number) => allowsReading(await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId));
 
 builder.queryField('gradingGroups', (t) =>
   t.withAuth({ authenticated: true }).prismaField({

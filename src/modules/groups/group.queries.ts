@@ -8,7 +8,7 @@ import { objectQuery } from '../../graphql/operations';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import { groupPolicy, readableGroupsWhere, readsEveryGroupOfDistrict } from './group.policy';
-import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import { registerNodeVisibility, visibleThrough, visibleThroughAll } from '../../graphql/nodes';
 import { can } from '../../auth/policy';
 import { userPolicy } from '../users/user.policy';
 
@@ -109,10 +109,10 @@ builder.queryFields((t) => ({
 // As `groupCategories`: the categories of the viewer's district.
 registerNodeVisibility('GroupCategory', visibleThrough('GroupCategory', { select: { districtId: true }, of: (row: { id: number; districtId: number }) => row.districtId }, async (viewer, districtId) => districtId === viewer.user.districtId));
 // As `Group.members`: a membership of a group the viewer reads, of a user the viewer may see.
-const membershipOfReadableGroup = visibleThrough('GroupMembership', { select: { groupId: true }, of: (row: { id: number; groupId: number }) => row.groupId }, (viewer, groupId) => can(viewer, groupPolicy, 'read', groupId));
-const membershipOfReadableUser = visibleThrough('GroupMembership', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, (viewer, userId) => can(viewer, userPolicy, 'read', userId));
-registerNodeVisibility('GroupMembership', async (viewer, ids) => {
-  const [ofGroups, ofUsers] = await Promise.all([membershipOfReadableGroup(viewer, ids), membershipOfReadableUser(viewer, ids)]);
-  const readableUsers = new Set(ofUsers);
-  return [...ofGroups].filter((id) => readableUsers.has(id));
-});
+registerNodeVisibility(
+  'GroupMembership',
+  visibleThroughAll<{ id: number; groupId: number; userId: number }>('GroupMembership', [
+    { select: { groupId: true }, of: (row) => row.groupId, readable: (viewer, groupId) => can(viewer, groupPolicy, 'read', groupId) },
+    { select: { userId: true }, of: (row) => row.userId, readable: (viewer, userId) => can(viewer, userPolicy, 'read', userId) },
+  ]),
+);

@@ -1,7 +1,7 @@
 import { db } from '../../db/database';
 import { objectQuery } from '../../graphql/operations';
 import { sectionPolicy } from './roster.policy';
-import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
+import { registerNodeVisibility, visibleThrough, visibleThroughAll } from '../../graphql/nodes';
 import { can, realmVerdict } from '../../auth/policy';
 import { userPolicy } from '../users/user.policy';
 
@@ -10,10 +10,10 @@ objectQuery('section', 'Section', sectionPolicy, (selection, id) => db().section
 // A course is seen through its sections; `node` shows it to whoever may read its school.
 registerNodeVisibility('Course', visibleThrough('Course', { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId }, async (viewer, schoolId) => (await realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'read')) === 'allow'));
 // As `Section.enrollments`: an enrollment in a section the viewer reads, of a user the viewer may see.
-const enrollmentInReadableSection = visibleThrough('Enrollment', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, (viewer, sectionId) => can(viewer, sectionPolicy, 'read', sectionId));
-const enrollmentOfReadableUser = visibleThrough('Enrollment', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, (viewer, userId) => can(viewer, userPolicy, 'read', userId));
-registerNodeVisibility('Enrollment', async (viewer, ids) => {
-  const [inSections, ofUsers] = await Promise.all([enrollmentInReadableSection(viewer, ids), enrollmentOfReadableUser(viewer, ids)]);
-  const readableUsers = new Set(ofUsers);
-  return [...inSections].filter((id) => readableUsers.has(id));
-});
+registerNodeVisibility(
+  'Enrollment',
+  visibleThroughAll<{ id: number; sectionId: number; userId: number }>('Enrollment', [
+    { select: { sectionId: true }, of: (row) => row.sectionId, readable: (viewer, sectionId) => can(viewer, sectionPolicy, 'read', sectionId) },
+    { select: { userId: true }, of: (row) => row.userId, readable: (viewer, userId) => can(viewer, userPolicy, 'read', userId) },
+  ]),
+);
