@@ -68,7 +68,7 @@ export async function endOfStream(client: Reader = db()): Promise<EventCursor> {
   const [last] = await client.$queryRaw<{ txid: string; id: string }[]>`
     SELECT txid::text, id::text FROM domain_events
     WHERE txid < pg_snapshot_xmin(pg_current_snapshot())
-    ORDER BY txid DESC, id DESC
+    ORDER BY domain_events.txid DESC, domain_events.id DESC
     LIMIT 1`;
   return last ? `${last.txid}:${last.id}` : '0:0';
 }

@@ -48,6 +48,8 @@ describe('the domain event stream', () => {
       }
     });
     await expect.poll(async () => (await readAll(start, 2)).types).toEqual(ids.map((id) => `test.page#${id}`));
+    // The end of the stream is the last of them too: ordered by the selected text (`id::text`), 999999 would be.
+    expect(await settledEndOfStream()).toBe((await readAll(start, 2)).cursor);
   });
 
   const serverUrl = process.env.TEST_DATABASE_URL;
