@@ -19,10 +19,10 @@ export interface Database {
   /** SQL statements sent since start; tests and the benchmark read it to catch N+1 queries. */
   readonly statementCount: number;
   /**
-   * The statements `work` sends itself, leaving out what runs beside it meanwhile (the event follower's reads), for
-   * tests that count a request's statements while background work goes on.
+   * The SQL of the statements `work` sends itself, leaving out what runs beside it meanwhile (the event follower's
+   * reads), for tests that count or read a request's statements while background work goes on.
    */
-  countStatements(work: () => Promise<unknown>): Promise<number>;
+  statementsOf(work: () => Promise<unknown>): Promise<string[]>;
   migrate(log?: (message: string) => void): Promise<string[]>;
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
@@ -42,7 +42,7 @@ export interface DatabaseOptions {
 }
 
 /** Counts statements at the driver-adapter boundary, which sees every query Prisma sends, inside transactions too. */
-function countingAdapter(factory: AdapterFactory, onStatement: () => void): AdapterFactory {
+function countingAdapter(factory: AdapterFactory, onStatement: (sql: string) => void): AdapterFactory {
   const countCalls = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(object, property, receiver) {
@@ -50,7 +50,7 @@ function countingAdapter(factory: AdapterFactory, onStatement: () => void): Adap
         if (typeof value !== 'function') return value;
         if (property === 'queryRaw' || property === 'executeRaw') {
           return (...args: unknown[]) => {
-            onStatement();
+            onStatement((args[0] as { sql: string }).sql);
             return value.apply(object, args);
           };
         }
@@ -74,11 +74,10 @@ export function db(): PrismaClient {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (current) throw new Error('a database is already open in this process');
   let statements = 0;
-  const counted = new AsyncLocalStorage<{ statements: number }>();
-  const count = () => {
+  const recorded = new AsyncLocalStorage<string[]>();
+  const count = (sql: string) => {
     statements++;
-    const counter = counted.getStore();
-    if (counter) counter.statements++;
+    recorded.getStore()?.push(sql);
   };
 
   let prisma: PrismaClient;
@@ -131,10 +130,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     get statementCount() {
       return statements;
     },
-    async countStatements(work) {
-      const counter = { statements: 0 };
-      await counted.run(counter, work);
-      return counter.statements;
+    async statementsOf(work) {
+      const sent: string[] = [];
+      await recorded.run(sent, work);
+      return sent;
     },
     migrate: (log) => withSession(async (session) => (await applyMigrations(session, migrationsDir, log)).applied),
     pendingMigrations: () => withSession((session) => pendingMigrations(session, migrationsDir)),

@@ -43,12 +43,14 @@ export function credentialCacheTests(server: TestServer, redis: Redis | null) {
   const signed = (oauth: OAuth) => oauth.toHeader(oauth.authorize({ method: 'GET', url: `${testOrigin}/v1/groups` }, { key: '', secret: '' })).Authorization;
   // The request's own statements: the event follower reads the log meanwhile, and on a PostgreSQL server shared with
   // other test files it reads again every few milliseconds until their transactions let it see a revocation.
-  const statementsOf = (request: () => Promise<Response> | Response) =>
-    server.database.countStatements(async () => {
-      const response = await request();
-      expect(response.status).toBe(200);
-      await response.text();
-    });
+  const statementsOf = async (request: () => Promise<Response> | Response) =>
+    (
+      await server.database.statementsOf(async () => {
+        const response = await request();
+        expect(response.status).toBe(200);
+        await response.text();
+      })
+    ).length;
   /** Polls until `check` holds, for at most 5 s (no timing is asserted: the deadline only ends a broken run). */
   const eventually = async (check: () => Promise<boolean>) => {
     const deadline = Date.now() + 5000;

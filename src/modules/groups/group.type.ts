@@ -1,7 +1,8 @@
 import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, exposeReference, nodeId } from '../../graphql/columns';
+import { SchoolType } from '../schools/school.type';
 import { knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readableUsersWhere } from '../users/user.policy';
@@ -80,10 +81,10 @@ export const GroupType = builder.prismaNode('Group', {
       resolve: (group, _args, { viewer }) => groupCan(viewer, group, 'comment'),
     }),
     privacyLevel: t.expose('privacyLevel', { type: PrivacyLevelEnum }),
-    category: t.relation('category', { nullable: true }),
+    category: exposeReference(t, 'Group', 'category', GroupCategoryType),
     inviteType: t.expose('inviteType', { type: InviteTypeEnum }),
-    school: t.relation('school'),
-    building: t.relation('building', { nullable: true }),
+    school: exposeReference(t, 'Group', 'school', SchoolType),
+    building: exposeReference(t, 'Group', 'building', SchoolType),
     // A group open to everyone must not list, nor count, the people of other schools that `user(id)` hides.
     members: t.relation('memberships', {
       description: 'Members of the group the viewer may see as users, in the order they joined.',

@@ -1,7 +1,8 @@
 import { can } from '../../auth/policy';
 import { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeOptionalText, exposeDatabaseId, exposeReference, nodeId } from '../../graphql/columns';
+import { SchoolType } from '../schools/school.type';
 import { knownRealm } from '../../auth/realms';
 import { userFacts, userFactsSelection, userPolicy } from './user.policy';
 
@@ -41,7 +42,7 @@ export const UserType = builder.prismaNode('User', {
       },
     }),
     role: t.expose('role', { type: RoleEnum }),
-    school: t.relation('school'),
-    building: t.relation('building', { nullable: true }),
+    school: exposeReference(t, 'User', 'school', SchoolType),
+    building: exposeReference(t, 'User', 'building', SchoolType),
   }),
 });
