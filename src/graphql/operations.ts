@@ -1,6 +1,6 @@
 import type { InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/core';
 import { type Policy, type Verdict, can } from '../auth/policy';
-import { type RealmRef, isStorableId } from '../auth/realms';
+import { type RealmFacts, type RealmRef, isStorableId, knownRealm } from '../auth/realms';
 import type { Viewer } from '../auth/viewer';
 import type PrismaTypes from '../generated/pothos-types';
 import { builder } from './builder';
@@ -92,6 +92,39 @@ export function deleteMutation<Args extends InputFieldMap>(
 type ReadPolicy = Policy<{ read: (viewer: Viewer, id: number) => Verdict | Promise<Verdict> }>;
 
 /**
+ * The realm an object is (a group, a user) when its policy's `read` is that realm's access: the columns the access
+ * rule reads, and its facts from a row that has them.
+ */
+interface RealmOfRow {
+  type: RealmType;
+  selection: Record<string, unknown>;
+  facts: (row: never) => RealmFacts;
+}
+
+/**
+ * A Prisma query with `extra` (a select map) loaded too: merged into its `select`, or, in include mode where every
+ * column is loaded, its relations added to the `include`; relations both name are merged the same way.
+ */
+function withSelected(query: PrismaQuery, extra: Record<string, unknown>): PrismaQuery {
+  if (query.select) return { ...query, select: mergeSelections(query.select, extra) };
+  const relations = Object.fromEntries(Object.entries(extra).filter(([, value]) => typeof value === 'object'));
+  return { ...query, include: mergeSelections(query.include ?? {}, relations) };
+}
+
+type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
+
+function mergeSelections(map: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...map };
+  for (const [key, value] of Object.entries(extra)) {
+    const present = merged[key];
+    // `true` selects a column, or a relation with all its columns, which holds whatever the extra selects of it.
+    if (present === true) continue;
+    merged[key] = !present || value === true ? value : withSelected(present as PrismaQuery, (value as { select: Record<string, unknown> }).select);
+  }
+  return merged;
+}
+
+/**
  * `<name>(id)`: one object, or null when it does not exist or its policy does not let the viewer read it, so that a
  * hidden object and a missing one look the same.
  */
@@ -100,6 +133,7 @@ export function objectQuery<Name extends Model>(
   type: Name,
   policy: ReadPolicy,
   find: (selection: { select?: never; include?: never }, id: number) => Promise<PrismaTypes[Name]['Shape'] | null>,
+  realm?: RealmOfRow,
 ) {
   builder.queryField(name, (t) =>
     t.withAuth({ authenticated: true }).prismaField({
@@ -107,9 +141,16 @@ export function objectQuery<Name extends Model>(
       nullable: true,
       description: `The ${type} with this id; null when it does not exist or the viewer may not see it.`,
       args: { id: t.arg.id({ required: true, description: `${type} id: its global id or its databaseId.` }) },
-      resolve: (query, _root, args, { viewer }) => {
+      resolve: async (query, _root, args, { viewer }) => {
         const id = parseId(args.id, type);
-        return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection as never, id)) as never;
+        if (!realm) return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection as never, id)) as never;
+        // The row and the facts its access rule reads in one statement; a hidden row is loaded but not answered.
+        const selection = withSelected(query, realm.selection); // the query is read on the null paths too (see findIfVisible)
+        if (!isStorableId(id)) return null;
+        const row = await find(selection as never, id);
+        if (!row) return null;
+        knownRealm(viewer, { type: realm.type, id }, realm.facts(row as never));
+        return ((await can(viewer, policy, 'read', id)) ? row : null) as never;
       },
     }),
   );

@@ -7,7 +7,7 @@ import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
-import { groupPolicy, readableGroupsWhere, readsEveryGroupOfDistrict } from './group.policy';
+import { groupFacts, groupFactsSelection, groupPolicy, readableGroupsWhere, readsEveryGroupOfDistrict } from './group.policy';
 import { registerNodeVisibility, visibleThrough, visibleThroughAll } from '../../graphql/nodes';
 import { can } from '../../auth/policy';
 import { userPolicy } from '../users/user.policy';
@@ -61,7 +61,11 @@ function groupsSource(viewer: Viewer, args: { buildingId?: string | null; school
 
 const GroupCategoryPage = pageOf('GroupCategory', 'A page of group categories.');
 
-objectQuery('group', 'Group', groupPolicy, (selection, id) => db().group.findUnique({ ...selection, where: { id } }));
+objectQuery('group', 'Group', groupPolicy, (selection, id) => db().group.findUnique({ ...selection, where: { id } }), {
+  type: 'GROUP',
+  selection: groupFactsSelection,
+  facts: groupFacts,
+});
 
 builder.queryFields((t) => ({
   groups: t.withAuth({ authenticated: true }).field({

@@ -1,9 +1,13 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { objectQuery } from '../../graphql/operations';
-import { userPolicy } from './user.policy';
+import { userFacts, userFactsSelection, userPolicy } from './user.policy';
 
-objectQuery('user', 'User', userPolicy, (selection, id) => db().user.findUnique({ ...selection, where: { id } }));
+objectQuery('user', 'User', userPolicy, (selection, id) => db().user.findUnique({ ...selection, where: { id } }), {
+  type: 'USER',
+  selection: userFactsSelection,
+  facts: userFacts,
+});
 
 builder.queryFields((t) => ({
   viewer: t.withAuth({ authenticated: true }).prismaField({
