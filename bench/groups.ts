@@ -9,8 +9,9 @@
  *   lists    a page of 20 groups with the total: floor; GraphQL `groups(start, limit)` Bearer; GET /v1/groups JSON and
  *            XML, each with a Bearer token and with OAuth HMAC-SHA1 (freshly signed per request, as clients do)
  *   objects  GET /v1/groups/{id} and POST /v1/groups, each against the floor endpoint doing the same statements
- *   memory   resident size of the server process idle and after each of three runs of BENCH_MEMORY_REQUESTS (50,000)
- *            list requests, and the growth between the second and the third
+ *   memory   resident size and live heap (after a full collection, read through the server's inspector) of the server
+ *            process idle and after each of three runs of BENCH_MEMORY_REQUESTS (50,000) list requests, and the growth
+ *            between the second and the third
  *   sizes    the list at each of BENCH_SIZES groups (1000,100000 by default; add 1000000 for the million, which takes
  *            a minute to seed), at start 0 and at the last page: req/s of ours and the floor's, and the database time
  *            of every statement of the page (count, ids, rows: captured from Prisma in this process, timed with
@@ -32,7 +33,7 @@ import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
 import { issueAccessToken, issueApiClient } from '../src/modules/access/access.service';
 import { topLines } from './profile-top';
-import { benchDatabase, cpuMs, residentMiB, startFloorProcess, startServerProcess } from './support';
+import { benchDatabase, cpuMs, liveHeapMiB, residentMiB, startFloorProcess, startServerProcess } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -45,6 +46,8 @@ const profileDir = process.env.BENCH_CPU_PROF;
 const only = process.env.BENCH_ONLY?.split('|');
 const port = Number(process.env.BENCH_PORT ?? 4555);
 const floorPort = port + 1;
+// The memory part reads the server's live heap through its inspector.
+const inspectorPort = port + 2;
 const origin = `http://127.0.0.1:${port}`;
 const floorOrigin = `http://127.0.0.1:${floorPort}`;
 const secretKey = randomBytes(32).toString('hex');
@@ -301,7 +304,7 @@ const server = await startServerProcess({
   databaseUrl: database.url,
   port,
   env: { SECRET_KEY: secretKey },
-  nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+  nodeArgs: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(parts.has('memory') ? [`--inspect=127.0.0.1:${inspectorPort}`] : [])],
 });
 const floorProcess = await startFloorProcess({ databaseUrl: database.url, port: floorPort, districtId: seeded.districtId, userId: seeded.userId });
 try {
@@ -329,16 +332,21 @@ try {
 
   if (parts.has('memory')) {
     const target = listTargets(0)[2]!;
-    const readings = [await residentMiB(server.pid!)];
-    console.log(`\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time`);
-    console.log(`  before: ${readings[0]!.toFixed(1)} MiB (idle after start: ${idleMiB.toFixed(1)} MiB)`);
+    const reading = async () => ({ resident: await residentMiB(server.pid!), heap: await liveHeapMiB(inspectorPort) });
+    const describe = ({ resident, heap }: { resident: number; heap: number }) => `resident ${resident.toFixed(1)} MiB, live heap ${heap.toFixed(1)} MiB`;
+    const readings = [await reading()];
+    console.log(`\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time (live heap: after a full collection)`);
+    console.log(`  before: ${describe(readings[0]!)} (resident idle after start: ${idleMiB.toFixed(1)} MiB)`);
     for (let run = 1; run <= 3; run++) {
       await load(target, { amount: memoryRequests });
       await pause(1000);
-      readings.push(await residentMiB(server.pid!));
-      console.log(`  after ${(run * memoryRequests).toLocaleString('en')}: ${readings[run]!.toFixed(1)} MiB`);
+      readings.push(await reading());
+      console.log(`  after ${(run * memoryRequests).toLocaleString('en')}: ${describe(readings[run]!)}`);
     }
-    console.log(`  growth between the 2nd and the 3rd ${memoryRequests.toLocaleString('en')}: ${(readings[3]! - readings[2]!).toFixed(1)} MiB`);
+    const [second, third] = [readings[2]!, readings[3]!];
+    console.log(
+      `  growth between the 2nd and the 3rd ${memoryRequests.toLocaleString('en')}: resident ${(third.resident - second.resident).toFixed(1)} MiB, live heap ${(third.heap - second.heap).toFixed(1)} MiB`,
+    );
   }
 
   if (parts.has('sizes')) {

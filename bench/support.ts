@@ -127,3 +127,33 @@ export async function cpuMs(pid: number): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
+
+/**
+ * The live JavaScript heap of a process started with `--inspect=127.0.0.1:<inspectorPort>`, in MiB, after a full
+ * garbage collection (Chrome DevTools protocol: HeapProfiler.collectGarbage, then Runtime.getHeapUsage). Resident size
+ * also holds heap V8 has grown and not returned; this is what the process still references.
+ */
+export async function liveHeapMiB(inspectorPort: number): Promise<number> {
+  const { default: WebSocket } = await import('ws');
+  const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+  const socket = new WebSocket(target!.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  let nextId = 0;
+  const call = (method: string) =>
+    new Promise<Record<string, number>>((resolve) => {
+      const id = ++nextId;
+      socket.on('message', function answer(data) {
+        const message = JSON.parse(String(data)) as { id?: number; result: Record<string, number> };
+        if (message.id !== id) return;
+        socket.off('message', answer);
+        resolve(message.result);
+      });
+      socket.send(JSON.stringify({ id, method }));
+    });
+  try {
+    await call('HeapProfiler.collectGarbage');
+    return (await call('Runtime.getHeapUsage')).usedSize! / 2 ** 20;
+  } finally {
+    socket.close();
+  }
+}

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type GraphQLClient, graphqlClientFor, restClientFor } from '../support/client';
+import { type GraphQLClient, type GraphQLResponse, graphqlClientFor, restClientFor } from '../support/client';
 import { createGroup, createWorld, type World } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
@@ -25,7 +25,7 @@ describe('one object by id', () => {
 
   /** The answer, and how many statements of the request read `table`. */
   async function ask(document: string, variables: Record<string, unknown>, table: string) {
-    let result: Awaited<ReturnType<GraphQLClient>> = { status: 0 };
+    let result: GraphQLResponse = { status: 0 };
     const statements = await server.database.statementsOf(async () => {
       result = await teacher(document, variables);
     });
