@@ -87,14 +87,17 @@ export function credentialCacheTests(server: TestServer, redis: Redis | null) {
     const { token } = await issueAccessToken({ userId: world.districtAdmin.id });
     const authorization = `Bearer ${token}`;
     expect(await statementsOf(() => list(second, authorization))).toBeGreaterThan(2);
-    expect(await statementsOf(() => list(second, authorization))).toBe(2);
+    // The cache drops the user's entries on any event of theirs it reads after caching, and the shared follower may
+    // read the token's own creation (or an earlier test's event) only then: the next request reads it again, once.
+    await expect.poll(() => statementsOf(() => list(second, authorization))).toBe(2);
   });
 
   it.skipIf(redis !== null)('answers an OAuth list request in three statements (nonce, page, count) once the consumer key is cached', async () => {
     const client = await issueApiClient(server.serverKey, { userId: world.districtAdmin.id });
     const oauth = signer(client.consumerKey, client.consumerSecret);
-    await statementsOf(() => list(second, signed(oauth)));
-    expect(await statementsOf(() => list(second, signed(oauth)))).toBe(3);
+    expect(await statementsOf(() => list(second, signed(oauth)))).toBeGreaterThan(3);
+    // As above: the client's creation may reach the cache after its first answer.
+    await expect.poll(() => statementsOf(() => list(second, signed(oauth)))).toBe(3);
   });
 
   it('still refuses a replayed nonce on the other instance', async () => {
