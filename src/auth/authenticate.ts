@@ -2,7 +2,6 @@ import type { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
 import { db } from '../db/database';
 import { httpError } from '../core/errors';
-import { isUniqueViolation } from '../core/unique';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import type { CredentialCache } from './credential-cache';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
@@ -106,15 +105,12 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         // Redis went away between the check and the command: the database keeps the record instead.
       }
     }
-    try {
-      await db().oAuthNonce.create({
-        data: { consumerKey: credentials.consumerKey, timestamp: credentials.timestamp, nonce: credentials.nonce },
-      });
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
+    // ON CONFLICT DO NOTHING: a replay inserts no row, without an error to raise and catch.
+    const { count } = await db().oAuthNonce.createMany({
+      data: [{ consumerKey: credentials.consumerKey, timestamp: credentials.timestamp, nonce: credentials.nonce }],
+      skipDuplicates: true,
+    });
+    return count === 1;
   }
 
   async function fromBearer(token: string, address: string): Promise<Viewer> {

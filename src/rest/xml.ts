@@ -9,16 +9,21 @@ export function renderXml(value: object): string {
   return declaration + renderElement('result', value);
 }
 
+// One string built by concatenation, and text escaped only when it holds a character to escape: a page of 20 groups is
+// about 500 elements, and a list request renders one per response.
 function renderElement(name: string, value: unknown): string {
   if (Array.isArray(value)) {
-    return value.length === 0 ? `<${name} />` : value.map((item) => renderElement(name, item)).join('');
+    if (value.length === 0) return `<${name} />`;
+    let items = '';
+    for (const item of value) items += renderElement(name, item);
+    return items;
   }
-  const content =
-    typeof value === 'object' && value !== null
-      ? Object.entries(value)
-          .map(([key, child]) => renderElement(key, child))
-          .join('')
-      : escapeText(scalarText(value));
+  let content = '';
+  if (typeof value === 'object' && value !== null) {
+    for (const key in value) content += renderElement(key, (value as Record<string, unknown>)[key]);
+  } else {
+    content = escapeText(scalarText(value));
+  }
   return content === '' ? `<${name} />` : `<${name}>${content}</${name}>`;
 }
 
@@ -28,7 +33,10 @@ function scalarText(value: unknown): string {
   return String(value);
 }
 
+const escapedCharacters = /[&<>]/;
+
 function escapeText(text: string): string {
+  if (!escapedCharacters.test(text)) return text;
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
