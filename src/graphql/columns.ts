@@ -4,7 +4,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 
-type Model = keyof PrismaTypes & string;
+export type Model = keyof PrismaTypes & string;
 type Column<Name extends Model> = keyof PrismaTypes[Name]['Shape'] & string;
 
 /** The part of a Prisma object's field builder that exposes columns. */
@@ -18,16 +18,18 @@ interface ColumnExposer {
 
 const datamodel = getDatamodel().datamodel.models;
 
+/** A field of a model as the data model describes it (type, nullability, relation keys, `///` documentation). */
+export const modelField = (model: Model, name: string) => datamodel[model]!.fields.find((field) => field.name === name);
+
 /**
  * Exposes columns of a model under their own names, typed as the data model says (`id` and `<x>Id` as ID, text as
  * String, integers as Int, flags as Boolean, times as DateTime, nullable where the column is) and described by their
  * `///` documentation in prisma/schema.prisma. Enums, relations and computed or guarded fields are declared by hand.
  */
 export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name, columns: readonly Column<Name>[]) {
-  const fields = datamodel[model]!.fields;
   return Object.fromEntries(
     columns.map((name): [string, GenericFieldRef<unknown>] => {
-      const column = fields.find((field) => field.name === name);
+      const column = modelField(model, name);
       if (!column?.documentation) throw new Error(`${model}.${name} needs a /// description in prisma/schema.prisma`);
       const options = { nullable: !column.isRequired };
       // Pothos checks each name against the model's shape; here the names come typed from the same model.
@@ -75,10 +77,9 @@ interface TextFieldMaker {
  * as nullable Strings that answer null for it: GraphQL tells "no value" apart from text. Described like exposeColumns.
  */
 export function exposeOptionalText<Name extends Model>(t: TextFieldMaker, model: Name, columns: readonly Column<Name>[]) {
-  const fields = datamodel[model]!.fields;
   return Object.fromEntries(
     columns.map((name): [string, GenericFieldRef<unknown>] => {
-      const column = fields.find((field) => field.name === name);
+      const column = modelField(model, name);
       if (!column?.documentation) throw new Error(`${model}.${name} needs a /// description in prisma/schema.prisma`);
       if (column.type !== 'String' || !column.isRequired) throw new Error(`${model}.${name} is not a text column that holds '' when empty`);
       const resolve = (row: Record<string, unknown>) => (row[name] as string) || null;
@@ -93,8 +94,11 @@ interface ObjectFieldMaker {
   field(options: never): GenericFieldRef<unknown>;
 }
 
-/** What an object's own key answers without its row. */
-const keyFields = new Set(['id', 'databaseId', '__typename']);
+/** Whether a selection asks only for what an object's own key answers without its row. */
+function asksOnlyKeys(names: ReadonlySet<string>) {
+  for (const name of names) if (name !== 'id' && name !== 'databaseId' && name !== '__typename') return false;
+  return true;
+}
 
 /**
  * A to-one relation (such as a group's `school`) read through its foreign key when the document asks only for the
@@ -104,17 +108,17 @@ const keyFields = new Set(['id', 'databaseId', '__typename']);
  * Typed, nullable and described as the data model says; `type` is the related model's object type.
  */
 export function exposeReference<Name extends Model>(t: ObjectFieldMaker, model: Name, relation: keyof PrismaTypes[Name]['Relations'] & string, type: unknown) {
-  const field = datamodel[model]!.fields.find((candidate) => candidate.name === relation);
+  const field = modelField(model, relation);
   const column = field?.relationFromFields?.[0];
   if (!field || !column || field.relationFromFields!.length !== 1) throw new Error(`${model}.${relation} is not a to-one relation with one key column`);
   // Pothos' own hook for a field's selection, as keysetRelatedConnection uses it: it is told what is selected beneath.
   const pothosPrismaSelect = (_args: unknown, _context: unknown, nestedSelection: (query: true) => unknown, selected: () => ReadonlySet<string>) =>
-    [...selected()].every((name) => keyFields.has(name))
+    asksOnlyKeys(selected())
       ? { select: { [column]: true } }
       : { select: { [column]: true, [relation]: nestedSelection(true) } };
   // Decided again from every node of the field, as merged for execution: another field may load part of the relation
   // for itself (a policy's facts), so a loaded relation does not mean this field's selection was loaded.
   const resolve = (row: Record<string, unknown>, _args: unknown, context: object, info: GraphQLResolveInfo) =>
-    [...selectedFieldNames(context, info)].every((name) => keyFields.has(name)) ? (row[column] == null ? null : { id: row[column] }) : row[relation];
+    asksOnlyKeys(selectedFieldNames(context, info)) ? (row[column] == null ? null : { id: row[column] }) : row[relation];
   return t.field({ type, nullable: !field.isRequired, description: field.documentation, extensions: { pothosPrismaSelect }, resolve } as never);
 }

@@ -4,13 +4,11 @@ import { type DefaultConnectionArguments, cursorToOffset, offsetToCursor, resolv
 import { GraphQLError } from 'graphql';
 import { invalidArgument } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
-import { getDatamodel } from '../generated/pothos-types';
 import type { Context } from './builder';
+import { type Model, modelField } from './columns';
 import type { realmRef } from './realm';
 import { defaultPageSize, maxPageSize } from './paging';
 
-type Model = keyof PrismaTypes & string;
-const datamodel = getDatamodel().datamodel.models;
 
 /**
  * What every connection shares with the offset list beside it: the same page sizes and the same order (ascending ids),
@@ -77,7 +75,7 @@ function pastCursor(model: Model, cursor: object, orderBy: object[], direction: 
   return beyondPosition(key, position, direction);
 }
 
-const columnType = (model: Model, column: string) => datamodel[model]!.fields.find((field) => field.name === column)!.type;
+const columnType = (model: Model, column: string) => modelField(model, column)!.type;
 
 /** Whether a value read from a cursor can stand for a column of this type: Pothos decodes whatever a cursor holds. */
 function fitsColumn(value: unknown, type: string) {
