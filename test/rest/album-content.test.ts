@@ -6,7 +6,7 @@ import { fileStore } from '../../src/modules/uploads/file-store';
 import { clientsFor } from '../support/client';
 import { type World, createAlbum, createGroup, createSection, createStoredUpload, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
-import { md5, uploadFile } from '../support/uploads';
+import { md5, plainBytes, uploadFile } from '../support/uploads';
 import { v1 } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
 
@@ -92,7 +92,7 @@ describe('album content', () => {
 
   it('reads the platform\'s XML form: nested ids and repeated extras', async () => {
     const album = await groupAlbum();
-    const [first, second] = [await upload('teacher', png, 'a.png'), await upload('teacher', randomBytes(300), 'notes.txt')];
+    const [first, second] = [await upload('teacher', png, 'a.png'), await upload('teacher', plainBytes(300), 'notes.txt')];
     const created = await (await as(w.teacher)).post(
       `${base(album.id)}/content`,
       `<body><file-attachment><id><id>${first}</id><id>${second}</id></id></file-attachment>` +

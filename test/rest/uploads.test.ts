@@ -7,6 +7,7 @@ import { sweepUploads } from '../../src/modules/uploads/upload.service';
 import { clientsFor } from '../support/client';
 import { type World, createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { plainBytes } from '../support/uploads';
 import { v1, xmlHead } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
 
@@ -108,7 +109,7 @@ describe('POST /v1/upload (step one)', () => {
 
 describe('PUT /v1/upload/{id} (step two)', () => {
   it('stores the raw bytes, answers with the file object, and refuses a second write with 409', async () => {
-    const bytes = randomBytes(300_000);
+    const bytes = plainBytes(300_000);
     const { id } = await announced(bytes);
     const stored = await put(id, bytes, { headers: { 'content-type': 'text/plain' } });
     expect(stored.status).toBe(200);
@@ -202,7 +203,7 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     const png = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#fff' } }).png().toBuffer();
     const truncated = png.subarray(0, 60);
     for (const [bytes, name] of [
-      [randomBytes(500), 'photo.jpg'],
+      [plainBytes(500), 'photo.jpg'],
       [truncated, 'cut.png'],
     ] as const) {
       const { id } = await announced(bytes, name);
@@ -251,7 +252,7 @@ describe('PUT /v1/upload/{id} (step two)', () => {
 describe('GraphQL twin', () => {
   it('createUpload answers with the uploadUrl, which takes the bytes with a bearer token', async () => {
     const graphql = await clients.graphql(w.student);
-    const bytes = randomBytes(64);
+    const bytes = plainBytes(64);
     const created = await graphql(
       `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on Upload { id: databaseId uploadUrl status filesize } } }`,
       { input: { filename: 'g.bin', filesize: 64, md5Checksum: md5(bytes) } },
