@@ -29,6 +29,7 @@ import { useWebPackageSites } from './modules/web-packages/web-package.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './events/webhooks/address';
 import { corsPolicy } from './http/cors';
+import { useGraphQLBodyLimit } from './http/body-limit';
 import { useEntityTags } from './http/etag';
 import { useHttpStatusInErrors } from './http/error-status';
 import { useGraphiQLPage } from './http/graphiql';
@@ -106,8 +107,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    // Checked against Content-Length and while reading, so a chunked body cannot exceed it either; /v1 has its own.
-    maxRequestBodySize: config.bodyLimitBytes,
+    // useGraphQLBodyLimit checks it; /v1 has its own.
+    maxRequestBodySize: false,
     landingPage: false,
     // Served by useGraphiQLPage: a small page and cacheable, compressed assets.
     graphiql: false,
@@ -134,6 +135,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     },
     plugins: [
       useRequestLogging(logger),
+      useGraphQLBodyLimit(config.bodyLimitBytes),
       useHealthChecks(database, redis),
       useGraphiQLPage({ graphqlEndpoint: '/graphql', title: 'Lectern GraphQL' }),
       // Trusted documents (TRUSTED_DOCUMENTS) replace automatic persisted queries, which would register any query.

@@ -1,3 +1,4 @@
+import { type MaybePromise, isPromise, thenMaybe } from '../core/maybe-promise';
 import type { PrivacyLevel, RealmType } from '../generated/prisma/enums';
 import type { Viewer } from './viewer';
 
@@ -76,21 +77,31 @@ export async function findByStorableId<T>(id: number | string, lookup: (id: numb
   return isStorableId(value) ? lookup(value) : null;
 }
 
-/** The viewer's access to a realm, or null when the realm does not exist. Memoised per request. */
-export function accessTo(viewer: Viewer, realm: RealmRef): Promise<{ access: Access; facts: RealmFacts } | null> {
+type RealmAccess = { access: Access; facts: RealmFacts } | null;
+
+/**
+ * The viewer's access to a realm, or null when the realm does not exist. Memoised per request, and answered without a
+ * promise once known (see `knownRealm`).
+ */
+export function accessTo(viewer: Viewer, realm: RealmRef): MaybePromise<RealmAccess> {
   return viewer.memo(`realm:${realm.type}:${realm.id}`, async () => {
-    const kind = kindOf(realm.type);
-    const facts = isStorableId(realm.id) ? await kind.load(realm.id) : null;
-    return facts && { access: await kind.access(viewer, facts), facts };
+    const facts = isStorableId(realm.id) ? await kindOf(realm.type).load(realm.id) : null;
+    return facts && accessWith(viewer, realm, facts);
   });
 }
 
+const accessWith = (viewer: Viewer, realm: RealmRef, facts: RealmFacts): MaybePromise<RealmAccess> =>
+  thenMaybe(kindOf(realm.type).access(viewer, facts), (access) => ({ access, facts }));
+
 /**
  * Hands the engine the facts of a realm whose row a resolver has already loaded (a field of a listed object), so that
- * asking the policy about each object of a page costs no statement per object.
+ * asking the policy about each object of a page costs no statement per object, and no promise when the rule answers
+ * from the facts alone (an administrator's).
  */
 export function knownRealm(viewer: Viewer, realm: RealmRef, facts: RealmFacts): void {
-  void viewer.memo(`realm:${realm.type}:${realm.id}`, async () => ({ access: await kindOf(realm.type).access(viewer, facts), facts }));
+  const known = viewer.memo(`realm:${realm.type}:${realm.id}`, () => accessWith(viewer, realm, facts));
+  // A rule that fails is reported to whoever asks for the verdict, not as an unhandled rejection here.
+  if (isPromise(known)) known.catch(() => {});
 }
 
 /** The facts of a realm an authorized operation works on (its existence already established by the policy). */

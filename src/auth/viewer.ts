@@ -1,3 +1,4 @@
+import { type MaybePromise, isPromise } from '../core/maybe-promise';
 import type { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
 import { db } from '../db/database';
@@ -21,19 +22,26 @@ export type Credential = { kind: 'oauth'; consumerKey: string } | { kind: 'beare
 export class Viewer {
   private groupRoles?: Promise<Map<number, boolean>>;
   private sectionRoles?: Promise<Map<number, boolean>>;
-  private readonly memos = new Map<string, Promise<unknown>>();
+  private readonly memos = new Map<string, unknown>();
 
   constructor(
     readonly user: ViewerUser,
     readonly credential: Credential,
   ) {}
 
-  /** Runs `load` once per key for this request; permission checks of the same realm share one lookup. */
-  memo<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let value = this.memos.get(key) as Promise<T> | undefined;
-    if (!value) {
-      value = load();
-      this.memos.set(key, value);
+  /**
+   * Runs `load` once per key for this request; permission checks of the same realm share one lookup. Once a promise
+   * settles its value replaces it, so later checks (one per row of a page) answer without waiting on a promise.
+   */
+  memo<T>(key: string, load: () => MaybePromise<T>): MaybePromise<T> {
+    if (this.memos.has(key)) return this.memos.get(key) as MaybePromise<T>;
+    const value = load();
+    this.memos.set(key, value);
+    if (isPromise(value)) {
+      value.then(
+        (settled) => this.memos.get(key) === value && this.memos.set(key, settled),
+        () => {}, // the caller awaiting `value` sees the failure
+      );
     }
     return value;
   }

@@ -23,6 +23,8 @@ export interface Database {
    * reads), for tests that count or read a request's statements while background work goes on.
    */
   statementsOf(work: () => Promise<unknown>): Promise<string[]>;
+  /** See `directQuery`. */
+  directQuery<Row>(sql: string, params: unknown[]): Promise<Row[]>;
   migrate(log?: (message: string) => void): Promise<string[]>;
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
@@ -71,6 +73,17 @@ export function db(): PrismaClient {
   return current.prisma;
 }
 
+/**
+ * One statement outside any transaction, for the few that every request of a kind sends (a list's total, an OAuth
+ * nonce). On PostgreSQL it goes to the pool's driver directly: Prisma's raw path costs three to four times the CPU of
+ * the statement itself (0.23 ms against 0.06 for a list's total). PGlite is one connection that Prisma's open
+ * transactions hold, so there it goes through Prisma.
+ */
+export function directQuery<Row>(sql: string, params: unknown[]): Promise<Row[]> {
+  if (!current) throw new Error('database is not open: call openDatabase() first');
+  return current.directQuery<Row>(sql, params);
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (current) throw new Error('a database is already open in this process');
   let statements = 0;
@@ -83,6 +96,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let prisma: PrismaClient;
   let withSession: <T>(fn: (session: SqlSession) => Promise<T>) => Promise<T>;
   let closeDriver: () => Promise<void>;
+  let directQuery: <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
 
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, statement_timeout: options.statementTimeoutMs });
@@ -102,6 +116,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     };
     closeDriver = () => pool.end();
+    directQuery = async <Row>(sql: string, params: unknown[]) => {
+      count(sql);
+      return (await pool.query(sql, params)).rows as Row[];
+    };
   } else {
     const inMemory = options.dataDir === 'memory://';
     let unlock = () => {};
@@ -118,6 +136,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     prisma = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pglite), count) });
     withSession = (fn) => fn(pgliteSession(pglite));
+    directQuery = <Row>(sql: string, params: unknown[]) => prisma.$queryRawUnsafe<Row[]>(sql, ...params);
     closeDriver = async () => {
       await pglite.close();
       unlock();
@@ -130,6 +149,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     get statementCount() {
       return statements;
     },
+    directQuery,
     async statementsOf(work) {
       const sent: string[] = [];
       await recorded.run(sent, work);

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../core/maybe-promise';
 import { brandWithType } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
@@ -39,8 +40,8 @@ export function registerNodeVisibility(type: Model, visibleIds: VisibleIds) {
 }
 
 /** Visibility by a rule about one id at a time (a policy's `read`); the checks run together, so memoised loads batch. */
-export const visibleByEach = (visible: (viewer: Viewer, id: number) => Promise<boolean>): VisibleIds => async (viewer, ids) => {
-  const verdicts = await Promise.all(ids.map((id) => visible(viewer, id).catch(hiddenWhenRefused)));
+export const visibleByEach = (visible: (viewer: Viewer, id: number) => MaybePromise<boolean>): VisibleIds => async (viewer, ids) => {
+  const verdicts = await Promise.all(ids.map((id) => Promise.resolve().then(() => visible(viewer, id)).catch(hiddenWhenRefused)));
   return ids.filter((_id, index) => verdicts[index]);
 };
 
@@ -51,7 +52,7 @@ export const visibleByEach = (visible: (viewer: Viewer, id: number) => Promise<b
 export function visibleThrough<Row extends { id: number }>(
   model: Model,
   owner: { select: object; of: (row: Row) => number },
-  readable: (viewer: Viewer, ownerId: number) => Promise<boolean>,
+  readable: (viewer: Viewer, ownerId: number) => MaybePromise<boolean>,
 ): VisibleIds {
   return visibleThroughAll<Row>(model, [{ ...owner, readable }]);
 }
@@ -62,7 +63,7 @@ export function visibleThrough<Row extends { id: number }>(
  */
 export function visibleThroughAll<Row extends { id: number }>(
   model: Model,
-  owners: { select: object; of: (row: Row) => number; readable: (viewer: Viewer, ownerId: number) => Promise<boolean> }[],
+  owners: { select: object; of: (row: Row) => number; readable: (viewer: Viewer, ownerId: number) => MaybePromise<boolean> }[],
 ): VisibleIds {
   return async (viewer, ids) => {
     const select = Object.assign({ id: true }, ...owners.map((owner) => owner.select));
@@ -70,7 +71,7 @@ export function visibleThroughAll<Row extends { id: number }>(
     const visibleOwners = await Promise.all(
       owners.map(async (owner) => {
         const ownerIds = [...new Set(rows.map(owner.of))];
-        const verdicts = await Promise.all(ownerIds.map((id) => owner.readable(viewer, id).catch(hiddenWhenRefused)));
+        const verdicts = await Promise.all(ownerIds.map((id) => Promise.resolve().then(() => owner.readable(viewer, id)).catch(hiddenWhenRefused)));
         return new Set(ownerIds.filter((_id, index) => verdicts[index]));
       }),
     );

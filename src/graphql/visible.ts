@@ -1,3 +1,5 @@
+import type { MaybePromise } from '../core/maybe-promise';
+
 /**
  * Loads an object only when the viewer may see it, answering null otherwise. Pothos' Prisma plugin treats a `query`
  * the resolver never reads as a forgotten spread (an error outside production, since it would cost N+1 queries), even
@@ -5,7 +7,7 @@
  */
 export async function findIfVisible<Query extends object, T>(
   query: Query,
-  visible: Promise<boolean>,
+  visible: MaybePromise<boolean>,
   find: (selection: Query) => Promise<T>,
 ): Promise<T | null> {
   const selection = { ...query };

@@ -11,6 +11,20 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+const entityTagOf = (body: string | Uint8Array) => `"${createHash('sha256').update(body).digest('base64url')}"`;
+
+/**
+ * A 200 answer to a GET whose body its maker holds as text (the /v1 facade): tagged here rather than read back from
+ * the Response by `useEntityTags`, or a 304 when the client holds that body already.
+ */
+export function taggedAnswer(request: Request, text: string, headers: Record<string, string>, Response: typeof globalThis.Response): Response {
+  const etag = entityTagOf(text);
+  const tagged: Record<string, string> = { ...headers, etag, 'cache-control': headers['cache-control'] ?? 'private, no-cache' };
+  if (!matches(request.headers.get('if-none-match'), etag)) return new Response(text, { status: 200, headers: tagged });
+  const { 'content-type': _type, ...notModified } = tagged;
+  return new Response(null, { status: 304, headers: notModified });
+}
+
 /**
  * ETag and `304 Not Modified` for GET on the GraphQL endpoint and /v1: the request still runs (nothing is cached on the
  * server), the tag only spares sending an unchanged body again. `Cache-Control: private, no-cache` lets a browser keep
@@ -25,7 +39,7 @@ export function useEntityTags(graphqlEndpoint: string): Plugin {
       // Files and streams (content-disposition, server-sent events) keep their own headers.
       if (!validatedTypes.test(response.headers.get('content-type') ?? '') || response.headers.has('content-disposition')) return;
       const body = new Uint8Array(await response.arrayBuffer());
-      const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+      const etag = entityTagOf(body);
       const headers = new Headers(response.headers);
       headers.set('etag', etag);
       if (!headers.has('cache-control')) headers.set('cache-control', 'private, no-cache');

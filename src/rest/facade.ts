@@ -10,6 +10,7 @@ import { type LinkBuilder, MissingObjectError, type Page, PayloadError, type Res
 import { createRouter } from './router';
 import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
+import { taggedAnswer } from '../http/etag';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
@@ -125,10 +126,11 @@ async function decodeBody(request: Request, route: RestRoute, limit: number): Pr
  */
 type ResponseClass = typeof Response;
 
-function render(outcome: RestOutcome, format: WireFormat, Response: ResponseClass): Response {
+function render(outcome: RestOutcome, format: WireFormat, Response: ResponseClass, request?: Request): Response {
   if (!outcome.body) return new Response(null, { status: outcome.status, headers: outcome.headers });
   const headers = { ...outcome.headers, 'content-type': contentTypes[format] };
   const text = format === 'xml' ? renderXml(outcome.body) : JSON.stringify(outcome.body);
+  if (request?.method === 'GET' && outcome.status === 200) return taggedAnswer(request, text, headers, Response);
   return new Response(text, { status: outcome.status, headers });
 }
 
@@ -249,7 +251,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
       if (result.errors?.length) throw result.errors[0];
       const outcome = route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
-      return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format, Response);
+      return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format, Response, request);
     } catch (error) {
       // Failures keep Node's Response: the adapter's is written out at once, and a 413 sent before the rest of an
       // over-limit body is drained would end the connection the client keeps using (test/rest/chunked-body.test.ts).

@@ -1,6 +1,6 @@
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendInChunks } from '../support/chunks';
 import { listenOnLoopback, useTestServer } from '../support/harness';
 
 // An over-limit body without Content-Length can only be noticed while reading it: the 413 must still reach a client
@@ -16,33 +16,13 @@ afterAll(() => close?.());
 
 describe('an over-limit chunked /v1 body', () => {
   it('answers 413 with the error body to a client still sending in chunks', async () => {
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const outgoing = request({
-        host: '127.0.0.1',
-        port,
-        path: '/v1/groups',
-        method: 'POST',
-        agent: false,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'transfer-encoding': 'chunked' },
-      });
-      let answered = false;
-      outgoing.on('error', reject);
-      outgoing.on('response', (response) => {
-        answered = true;
-        outgoing.end();
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body }));
-        response.on('error', reject);
-      });
-      // One chunk after another, each once the previous one is written, up to 64 times the limit.
-      const send = (sent: number) => {
-        if (answered) return;
-        if (sent === 256) return outgoing.end();
-        outgoing.write(`"${'x'.repeat(254)}"`, () => send(sent + 1));
-      };
-      send(0);
+    // Up to 64 times the limit.
+    const answer = await sendInChunks({
+      port,
+      method: 'POST',
+      path: '/v1/groups',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'transfer-encoding': 'chunked' },
+      chunks: Array.from({ length: 256 }, () => `"${'x'.repeat(254)}"`),
     });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ error: 'Request body exceeds the limit of 1024 bytes' });
@@ -72,5 +52,31 @@ describe('an over-limit chunked /v1 body', () => {
     await closed;
     expect([...received.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((match) => match[1])).toEqual(['413', '200']);
     expect(received).toContain('{"error":"Request body exceeds the limit of 1024 bytes"}');
+  });
+});
+
+describe('the /graphql body limit over a real socket', () => {
+  /** Sends `chunks` as a chunked POST to /graphql (or with `headers` instead), stopping once the answer comes. */
+  const post = (chunks: string[], headers: Record<string, string> = { 'transfer-encoding': 'chunked' }) =>
+    sendInChunks({ port, method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, chunks });
+
+  it('reads a chunked body within the limit', async () => {
+    const answer = await post(['{"query":', '"{ __typename }"}']);
+    expect(answer).toMatchObject({ status: 200, body: '{"data":{"__typename":"Query"}}' });
+  });
+
+  it('answers 413 to a chunked body once it passes the limit', async () => {
+    const answer = await post(['{"query":"{ __typename }", "extensions": {"padding": "', ...Array.from({ length: 64 }, () => 'x'.repeat(254)), '"}}']);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).errors[0]).toMatchObject({ message: 'Request body too large', extensions: { code: 'REQUEST_ENTITY_TOO_LARGE' } });
+  });
+
+  it('answers 413 to a declared Content-Length over the limit before reading the body, and reads one within it', async () => {
+    const body = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2000)}` });
+    const refused = await post([body], { 'content-length': String(Buffer.byteLength(body)) });
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body).errors[0].extensions.code).toBe('REQUEST_ENTITY_TOO_LARGE');
+    const small = JSON.stringify({ query: '{ __typename }' });
+    expect(await post([small], { 'content-length': String(Buffer.byteLength(small)) })).toMatchObject({ status: 200, body: '{"data":{"__typename":"Query"}}' });
   });
 });

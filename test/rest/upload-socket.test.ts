@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { fileStore } from '../../src/modules/uploads/file-store';
 import { createDistrict, createSchool, createUser } from '../support/factories';
+import { sendInChunks } from '../support/chunks';
 import { listenOnLoopback, useTestServer } from '../support/harness';
 
 // Uploads over a real socket, as clients send them: the body streams to storage as it arrives, and a refusal while
@@ -38,36 +38,14 @@ async function announce(size: number, checksum: string): Promise<number> {
 }
 
 /** PUTs `chunks` one after another, each once the previous one is written, until the server answers. */
-function putInChunks(id: number, chunks: Buffer[], headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
-    const outgoing = request({
-      host: '127.0.0.1',
-      port,
-      path: `/v1/upload/${id}`,
-      method: 'PUT',
-      agent: false,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/octet-stream', ...headers },
-    });
-    let answered = false;
-    let sent = 0;
-    outgoing.on('error', reject);
-    outgoing.on('response', (response) => {
-      answered = true;
-      outgoing.end();
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (text) => (body += text));
-      response.on('end', () => resolve({ status: response.statusCode!, body, sent }));
-    });
-    const send = (index: number) => {
-      if (answered) return;
-      if (index === chunks.length) return outgoing.end();
-      sent += chunks[index]!.length;
-      outgoing.write(chunks[index], () => send(index + 1));
-    };
-    send(0);
+const putInChunks = (id: number, chunks: Buffer[], headers: Record<string, string> = {}) =>
+  sendInChunks({
+    port,
+    method: 'PUT',
+    path: `/v1/upload/${id}`,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/octet-stream', ...headers },
+    chunks,
   });
-}
 
 describe('PUT /v1/upload/{id} over a socket', () => {
   it('stores 24 MB sent in 64 KB chunks, checked against its size and checksum', async () => {

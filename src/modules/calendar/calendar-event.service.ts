@@ -34,7 +34,7 @@ export const calendarEventEvents = {
 export const calendarOrder = [{ start: 'asc' }, { id: 'asc' }] satisfies Prisma.CalendarEventOrderByWithRelationInput[];
 
 /** The IANA time zone in which a district's dates and times are written and read, once per request. */
-export function districtTimeZone(viewer: Viewer, districtId: number): Promise<string> {
+export async function districtTimeZone(viewer: Viewer, districtId: number): Promise<string> {
   return viewer.memo(`time-zone:${districtId}`, async () => {
     const district = await db().district.findUnique({ where: { id: districtId }, select: { timeZone: true } });
     return district?.timeZone ?? 'UTC';

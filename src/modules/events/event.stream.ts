@@ -46,7 +46,7 @@ async function mayRead(viewer: Viewer, realm: RealmRef, event: DomainEventMessag
     if (!byRealm) factsAtEvent.set(event, (byRealm = new Map()));
     const key = `${realm.type}:${realm.id}`;
     const shared = byRealm.get(key);
-    if (!shared) byRealm.set(key, accessTo(viewer, realm).then((result) => result?.facts ?? null));
+    if (!shared) byRealm.set(key, Promise.resolve(accessTo(viewer, realm)).then((result) => result?.facts ?? null));
     else {
       const facts = await shared;
       if (!facts) return false;

@@ -1,3 +1,4 @@
+import { thenMaybe } from '../../core/maybe-promise';
 import { allowsReading, verdictOf } from '../../auth/policy';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { isStorableId } from '../../auth/realms';
@@ -249,13 +250,13 @@ deleteMutation('deleteAssignment', {
 });
 
 /** For `node`: an object of a school's or a section's gradebook is seen by whoever its list query shows it to. */
-const bySchool = (viewer: Viewer, schoolId: number) => verdictOf(viewer, schoolGradingPolicy, 'read', schoolId).then(allowsReading);
+const bySchool = (viewer: Viewer, schoolId: number) => thenMaybe(verdictOf(viewer, schoolGradingPolicy, 'read', schoolId), allowsReading);
 const schoolOf = { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId };
 registerNodeVisibility('GradingPeriod', visibleThrough('GradingPeriod', schoolOf, bySchool));
 registerNodeVisibility('GradingScale', visibleThrough('GradingScale', schoolOf, bySchool));
 registerNodeVisibility(
   'Assignment',
   visibleThrough('Assignment', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, (viewer, sectionId) =>
-    verdictOf(viewer, gradebookPolicy, 'read', sectionId).then(allowsReading),
+    thenMaybe(verdictOf(viewer, gradebookPolicy, 'read', sectionId), allowsReading),
   ),
 );

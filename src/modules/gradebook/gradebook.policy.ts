@@ -15,7 +15,7 @@ export type GradebookReach = { all: true } | { all: false; enrollmentIds: number
 
 type Reach = GradebookReach | Exclude<Verdict, 'allow'>;
 
-export function gradebookReach(viewer: Viewer, sectionId: number): Promise<Reach> {
+export async function gradebookReach(viewer: Viewer, sectionId: number): Promise<Reach> {
   return viewer.memo(`gradebook:${sectionId}`, async (): Promise<Reach> => {
     if (!isStorableId(sectionId)) return 'hide';
     const verdict = await realmVerdict(viewer, section(sectionId), 'administer');

@@ -1,5 +1,5 @@
 import { isStorableId } from '../../auth/realms';
-import { db } from '../../db/database';
+import { db, directQuery } from '../../db/database';
 import type { Group, Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
 import { type IdListSource, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
@@ -39,14 +39,15 @@ function groupsWhere(viewer: Viewer, args: { buildingId?: string | null; schoolI
  */
 async function countGroups(viewer: Viewer, args: { buildingId?: string | null; schoolId?: string | null }): Promise<number> {
   if (!readsEveryGroupOfDistrict(viewer) || args.buildingId) return db().group.count({ where: groupsWhere(viewer, args) });
-  // Raw SQL: every list request of a district administrator sends it, and Prisma's aggregate costs 0.13 ms of CPU
-  // where the same statement sent raw costs 0.09.
+  // Sent directly: every list request of a district administrator sends it (see `directQuery`).
   const schoolId = args.schoolId ? idFilter(args.schoolId, 'schoolId') : null;
-  const [{ total }] = await db().$queryRaw<{ total: bigint }[]>`
-    SELECT COALESCE(SUM(counts.count), 0)::int8 AS total
-    FROM school_group_counts counts JOIN schools ON schools.id = counts."schoolId"
-    WHERE schools."districtId" = ${viewer.user.districtId} AND (${schoolId}::int4 IS NULL OR counts."schoolId" = ${schoolId}::int4)`;
-  return Number(total);
+  const [{ total }] = await directQuery<{ total: number }>(
+    `SELECT COALESCE(SUM(counts.count), 0)::int4 AS total
+     FROM school_group_counts counts JOIN schools ON schools.id = counts."schoolId"
+     WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR counts."schoolId" = $2::int4)`,
+    [viewer.user.districtId, schoolId],
+  );
+  return total;
 }
 
 /** The list `groups` pages: ordered by id and counted exactly, so its pages are read from the nearer end. */

@@ -1,3 +1,4 @@
+import { thenMaybe } from '../../core/maybe-promise';
 import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
@@ -9,7 +10,10 @@ import { readableUsersWhere } from '../users/user.policy';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 import { groupFacts, groupFactsSelection, groupPolicy } from './group.policy';
 
-/** Asks the group policy about a group whose row is loaded, without loading it again. */
+/**
+ * Asks the group policy about a group whose row is loaded, without loading it again; for an administrator, without a
+ * promise (see `can`), so a page's rows resolve synchronously.
+ */
 function groupCan(viewer: Viewer | null, group: Parameters<typeof groupFacts>[0], action: 'administer' | 'post' | 'comment') {
   if (!viewer) return false;
   knownRealm(viewer, { type: 'GROUP', id: group.id }, groupFacts(group));
@@ -68,7 +72,8 @@ export const GroupType = builder.prismaNode('Group', {
       nullable: true,
       description: 'Join code; null unless the viewer administers the group.',
       select: { accessCode: true, ...groupFactsSelection },
-      resolve: async (group, _args, { viewer }) => ((await groupCan(viewer, group, 'administer')) ? group.accessCode : null),
+      resolve: (group, _args, { viewer }) =>
+        thenMaybe(groupCan(viewer, group, 'administer'), (administers) => (administers ? group.accessCode : null)),
     }),
     viewerCanPost: t.boolean({
       description: 'Whether the viewer may post in the group (administrators; members when memberPost is on).',
