@@ -29,11 +29,9 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import OAuth from 'oauth-1.0a';
 import pg from 'pg';
-import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
-import { issueAccessToken, issueApiClient } from '../src/modules/access/access.service';
 import { topLines } from './profile-top';
-import { benchDatabase, cpuMs, liveHeapMiB, residentMiB, startFloorProcess, startServerProcess } from './support';
+import { benchDatabase, cpuMs, liveHeapMiB, residentMiB, seedGroups, startFloorProcess, startServerProcess } from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -53,32 +51,6 @@ const floorOrigin = `http://127.0.0.1:${floorPort}`;
 const secretKey = randomBytes(32).toString('hex');
 const database = benchDatabase();
 const initialGroups = 1000;
-
-const groupRow = (index: number, schoolId: number) => ({
-  schoolId,
-  title: `Group ${index + 1}`,
-  description: 'A group for benchmarking & <testing>',
-  accessCode: `BENCH-${String(index).padStart(7, '0')}`,
-});
-
-async function seed() {
-  const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
-  await seeding.migrate();
-  const prisma = seeding.prisma;
-  const district = await prisma.district.create({ data: { title: 'Bench District' } });
-  const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
-  const user = await prisma.user.create({
-    data: { schoolId: school.id, username: 'bench', nameFirst: 'Bench', nameLast: 'Admin', role: 'DISTRICT_ADMIN' },
-  });
-  await prisma.group.createMany({ data: Array.from({ length: initialGroups }, (_, index) => groupRow(index, school.id)) });
-  const client = await issueApiClient(deriveKey(secretKey), { userId: user.id, name: 'bench' });
-  const token = await issueAccessToken({ userId: user.id, name: 'bench' });
-  // A live database has planner statistics (autovacuum); without them a freshly bulk-loaded table gets plans that
-  // evaluate every row before the LIMIT, and the benchmark would measure that instead of the server.
-  await prisma.$executeRawUnsafe('ANALYZE');
-  await seeding.close();
-  return { client, token: token.token, districtId: district.id, schoolId: school.id, userId: user.id };
-}
 
 type Auth = 'none' | 'bearer' | 'oauth';
 interface Target {
@@ -292,7 +264,7 @@ function mainThreadProfile(dir: string, since: number): string | null {
 
 const startedAt = Date.now();
 await database.create();
-const seeded = await seed();
+const seeded = await seedGroups(database.url, secretKey, initialGroups);
 bearer = seeded.token;
 signer = new OAuth({
   consumer: { key: seeded.client.consumerKey, secret: seeded.client.consumerSecret },

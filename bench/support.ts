@@ -6,6 +6,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { deriveKey } from '../src/auth/secrets';
+import { openDatabase } from '../src/db/database';
+import { issueAccessToken, issueApiClient } from '../src/modules/access/access.service';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -49,11 +52,20 @@ export function benchDatabase() {
 }
 
 /**
- * Starts `src/main.ts` as its own process on `databaseUrl` at `port` (rate limits off, production mode) and waits
- * until it is ready; `env` adds to its environment, `nodeArgs` to its command line (`--cpu-prof`).
+ * Starts `src/main.ts` (of `cwd`, or this checkout) as its own process on `databaseUrl` at `port` (rate limits off,
+ * production mode) and waits until it is ready; `env` adds to its environment, `nodeArgs` to its command line
+ * (`--cpu-prof`).
  */
-export async function startServerProcess(options: { databaseUrl: string; port: number; env: Record<string, string>; nodeArgs?: string[] }) {
+export async function startServerProcess(options: {
+  databaseUrl: string;
+  port: number;
+  env: Record<string, string>;
+  nodeArgs?: string[];
+  /** The checkout to run (another version's worktree); this one by default. */
+  cwd?: string;
+}) {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
+    cwd: options.cwd,
     env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(options.port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -156,4 +168,34 @@ export async function liveHeapMiB(inspectorPort: number): Promise<number> {
   } finally {
     socket.close();
   }
+}
+
+/**
+ * Migrates the database at `databaseUrl` and seeds what the group benchmarks read: one district and school, a district
+ * administrator with an API client and a bearer token (under `secretKey`), and `groups` groups of that school.
+ */
+export async function seedGroups(databaseUrl: string, secretKey: string, groups: number) {
+  const seeding = await openDatabase({ databaseUrl, dataDir: '' });
+  await seeding.migrate();
+  const prisma = seeding.prisma;
+  const district = await prisma.district.create({ data: { title: 'Bench District' } });
+  const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
+  const user = await prisma.user.create({
+    data: { schoolId: school.id, username: 'bench', nameFirst: 'Bench', nameLast: 'Admin', role: 'DISTRICT_ADMIN' },
+  });
+  await prisma.group.createMany({
+    data: Array.from({ length: groups }, (_, index) => ({
+      schoolId: school.id,
+      title: `Group ${index + 1}`,
+      description: 'A group for benchmarking & <testing>',
+      accessCode: `BENCH-${String(index).padStart(7, '0')}`,
+    })),
+  });
+  const client = await issueApiClient(deriveKey(secretKey), { userId: user.id, name: 'bench' });
+  const token = await issueAccessToken({ userId: user.id, name: 'bench' });
+  // A live database has planner statistics (autovacuum); without them a freshly bulk-loaded table gets plans that
+  // evaluate every row before the LIMIT, and the benchmark would measure that instead of the server.
+  await prisma.$executeRawUnsafe('ANALYZE');
+  await seeding.close();
+  return { client, token: token.token, districtId: district.id, schoolId: school.id, userId: user.id };
 }

@@ -1,0 +1,131 @@
+/**
+ * This checkout against another version of it, side by side on PostgreSQL: both servers run at once on one database
+ * (1,000 groups, as `npm run bench` seeds it), and short loads alternate between them (ABBA order), so that a machine
+ * whose speed drifts from minute to minute (other sessions, a shared host) slows both alike. Prints, per target, CPU
+ * ms per request of each (read from /proc), the median ratio of the pairs, req/s and the worst p99.
+ *
+ *   npm run bench:versus -- <git ref>                   # BENCH_DATABASE_URL as for `npm run bench`
+ *   BENCH_VERSUS_ROUNDS=10 BENCH_VERSUS_SECONDS=3 BENCH_ONLY='list|object' npm run bench:versus -- HEAD~1
+ *
+ * The other version is checked out in a temporary worktree with this checkout's node_modules and its own generated
+ * Prisma client. Both must have the same migrations (one database serves both): a version that changes the schema is
+ * compared with `npm run bench` on each.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import OAuth from 'oauth-1.0a';
+import { benchDatabase, cpuMs, seedGroups, startServerProcess } from './support';
+
+const ref = process.argv[2];
+if (!ref) {
+  console.error('usage: npm run bench:versus -- <git ref>');
+  process.exit(2);
+}
+const rounds = Number(process.env.BENCH_VERSUS_ROUNDS ?? 6);
+const seconds = Number(process.env.BENCH_VERSUS_SECONDS ?? 2);
+const only = process.env.BENCH_ONLY?.split('|');
+const port = Number(process.env.BENCH_PORT ?? 4555);
+const here = resolve(import.meta.dirname, '..');
+const git = (...args: string[]) => execFileSync('git', args, { cwd: here, encoding: 'utf8' }).trim();
+
+if (git('diff', '--name-only', ref, '--', 'prisma/migrations')) {
+  console.error(`${ref} has other migrations than this checkout; compare them with \`npm run bench\` on each`);
+  process.exit(2);
+}
+const worktree = mkdtempSync(join(tmpdir(), 'lectern-versus-'));
+git('worktree', 'add', '--detach', worktree, ref);
+symlinkSync(join(here, 'node_modules'), join(worktree, 'node_modules'));
+execFileSync(process.execPath, [join(here, 'node_modules/prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: 'ignore' });
+
+const database = benchDatabase();
+const secretKey = randomBytes(32).toString('hex');
+const versions = [
+  { name: ref, cwd: worktree, port },
+  { name: 'this checkout', cwd: here, port: port + 1 },
+];
+const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
+try {
+  await database.create();
+  const seeded = await seedGroups(database.url, secretKey, 1000);
+  for (const version of versions) {
+    servers.push(await startServerProcess({ databaseUrl: database.url, port: version.port, env: { SECRET_KEY: secretKey }, cwd: version.cwd }));
+  }
+  const signer = new OAuth({
+    consumer: { key: seeded.client.consumerKey, secret: seeded.client.consumerSecret },
+    signature_method: 'HMAC-SHA1',
+    hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+  });
+  const list = '/v1/groups?start=0&limit=20';
+  const graphqlList = `{ groups(start: 0, limit: 20) { total items { id title description pictureUrl website accessCode privacyLevel
+    category { id } groupCode inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id } } } }`;
+  const targets = [
+    { name: 'GraphQL list, Bearer', method: 'POST', path: '/graphql', accept: 'application/json', body: JSON.stringify({ query: graphqlList }) },
+    { name: 'GET /v1/groups JSON, Bearer', method: 'GET', path: list, accept: 'application/json' },
+    { name: 'GET /v1/groups XML, Bearer', method: 'GET', path: list, accept: 'text/xml' },
+    { name: 'GET /v1/groups JSON, OAuth', method: 'GET', path: list, accept: 'application/json', oauth: true },
+    { name: 'GET /v1/groups/{id} object, Bearer', method: 'GET', path: '/v1/groups/500', accept: 'application/json' },
+    {
+      name: 'POST /v1/groups create, Bearer',
+      method: 'POST',
+      path: '/v1/groups',
+      accept: 'application/json',
+      body: JSON.stringify({ title: 'Bench group', description: 'Created by the benchmark', school_id: String(seeded.schoolId) }),
+    },
+  ].filter((target) => !only || only.some((part) => target.name.includes(part)));
+
+  type Target = (typeof targets)[number];
+  async function load(index: number, target: Target, duration: number) {
+    const origin = `http://127.0.0.1:${versions[index]!.port}`;
+    const authorization = () =>
+      target.oauth
+        ? signer.toHeader(signer.authorize({ url: `${origin}${target.path}`, method: target.method }, { key: '', secret: '' })).Authorization
+        : `Bearer ${seeded.token}`;
+    const headers = { accept: target.accept, ...(target.body ? { 'content-type': 'application/json' } : {}) };
+    const before = await cpuMs(servers[index]!.pid!);
+    const result = await autocannon({
+      url: origin,
+      connections: 10,
+      duration,
+      requests: [{ method: target.method as 'GET' | 'POST', path: target.path, body: target.body, setupRequest: (request) => ({ ...request, headers: { ...headers, authorization: authorization() } }) }],
+    });
+    if (result.non2xx || result.errors) throw new Error(`${versions[index]!.name}, ${target.name}: ${result.non2xx} responses were not 2xx, ${result.errors} errors`);
+    return { cpu: ((await cpuMs(servers[index]!.pid!)) - before) / result.requests.total, rps: result.requests.average, p99: result.latency.p99 };
+  }
+
+  // Warm-up: JIT, pools, caches.
+  for (const target of targets) for (const index of [0, 1]) await load(index, target, 2);
+  const runs = targets.map(() => [[], []] as { cpu: number; rps: number; p99: number }[][]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [t, target] of targets.entries()) {
+      for (const index of round % 2 ? [1, 0] : [0, 1]) runs[t]![index]!.push(await load(index, target, seconds));
+    }
+  }
+
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`${rounds} rounds of ${seconds} s per target and version, 10 connections; CPU ms/req of the server process`);
+  console.log(`A: ${ref}   B: this checkout`);
+  console.log(`${'target'.padEnd(36)} ${'A CPU'.padStart(7)} ${'B CPU'.padStart(7)} ${'B/A'.padStart(6)} ${'A req/s'.padStart(8)} ${'B req/s'.padStart(8)} ${'A p99'.padStart(6)} ${'B p99'.padStart(6)}`);
+  for (const [t, target] of targets.entries()) {
+    const [a, b] = runs[t]!;
+    const ratio = median(a!.map((run, index) => b![index]!.cpu / run.cpu));
+    console.log(
+      `${target.name.padEnd(36)} ${mean(a!.map((r) => r.cpu)).toFixed(2).padStart(7)} ${mean(b!.map((r) => r.cpu)).toFixed(2).padStart(7)} ${ratio.toFixed(2).padStart(6)} ` +
+        `${mean(a!.map((r) => r.rps)).toFixed(0).padStart(8)} ${mean(b!.map((r) => r.rps)).toFixed(0).padStart(8)} ` +
+        `${String(Math.max(...a!.map((r) => r.p99))).padStart(6)} ${String(Math.max(...b!.map((r) => r.p99))).padStart(6)}`,
+    );
+  }
+} finally {
+  // A process that has already exited (a crash) will not emit `exit` again.
+  const ended = (child: (typeof servers)[number]) =>
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+  for (const server of servers) server.kill('SIGTERM');
+  await Promise.all(servers.map(ended));
+  await database.drop();
+  git('worktree', 'remove', '--force', worktree);
+  rmSync(worktree, { recursive: true, force: true });
+}
