@@ -17,7 +17,12 @@ const entityTagOf = (body: string | Uint8Array) => `"${createHash('sha256').upda
  * A 200 answer to a GET whose body its maker holds as text (the /v1 facade): tagged here rather than read back from
  * the Response by `useEntityTags`, or a 304 when the client holds that body already.
  */
-export function taggedAnswer(request: Request, text: string, headers: Record<string, string>, Response: typeof globalThis.Response): Response {
+export function taggedAnswer(
+  request: Request,
+  text: string,
+  headers: Record<string, string>,
+  Response: typeof globalThis.Response,
+): Response {
   const etag = entityTagOf(text);
   const tagged: Record<string, string> = { ...headers, etag, 'cache-control': headers['cache-control'] ?? 'private, no-cache' };
   if (!matches(request.headers.get('if-none-match'), etag)) return new Response(text, { status: 200, headers: tagged });
