@@ -23,7 +23,7 @@
  *   BENCH_CPU_PROF=/tmp/prof BENCH_PARTS=lists npm run bench   # node --cpu-prof on the server; prints its top entries
  *   BENCH_ONLY='XML, OAuth|GraphQL' BENCH_PARTS=lists npm run bench  # only targets whose names contain one of these (and the floor)
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,7 +31,18 @@ import OAuth from 'oauth-1.0a';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database';
 import { topLines } from './profile-top';
-import { benchDatabase, cpuMs, liveHeapMiB, residentMiB, seedGroups, startFloorProcess, startServerProcess } from './support';
+import {
+  benchDatabase,
+  cpuMs,
+  graphqlGroupsQuery,
+  liveHeapMiB,
+  oauthSigner,
+  residentMiB,
+  seedGroups,
+  startFloorProcess,
+  startServerProcess,
+  stopProcesses,
+} from './support';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -151,10 +162,6 @@ async function compare(title: string, allTargets: Target[], duration = seconds) 
   return results;
 }
 
-const graphqlQuery = `query { groups(start: 0, limit: 20) { total items {
-  id title description pictureUrl website accessCode privacyLevel category { id } groupCode
-  inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id } } } }`;
-
 const json = { accept: 'application/json' };
 const listTargets = (start: number): Target[] => [
   { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'none' },
@@ -164,7 +171,7 @@ const listTargets = (start: number): Target[] => [
     method: 'POST',
     path: '/graphql',
     headers: { 'content-type': 'application/json', ...json },
-    body: JSON.stringify({ query: graphqlQuery.replace('start: 0', `start: ${start}`) }),
+    body: JSON.stringify({ query: graphqlGroupsQuery(start) }),
     auth: 'bearer',
   },
   { name: 'GET /v1/groups JSON, Bearer', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'bearer' },
@@ -266,11 +273,7 @@ const startedAt = Date.now();
 await database.create();
 const seeded = await seedGroups(database.url, secretKey, initialGroups);
 bearer = seeded.token;
-signer = new OAuth({
-  consumer: { key: seeded.client.consumerKey, secret: seeded.client.consumerSecret },
-  signature_method: 'HMAC-SHA1',
-  hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
-});
+signer = oauthSigner(seeded.client);
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 const server = await startServerProcess({
   databaseUrl: database.url,
@@ -344,11 +347,7 @@ try {
     }
   }
 } finally {
-  // A process that has already exited (a crash) will not emit `exit` again.
-  const ended = (child: typeof server) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
-  server.kill('SIGTERM');
-  floorProcess.kill('SIGTERM');
-  await Promise.all([ended(server), ended(floorProcess)]);
+  await stopProcesses([server, floorProcess]);
   await database.drop();
 }
 if (profileDir) {

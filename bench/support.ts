@@ -3,8 +3,9 @@
  * (`BENCH_DATABASE_URL`), the server started on it as its own process, and PostgreSQL's count of committed transactions
  * (every statement outside a transaction is one), from which statements per request are read.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
 import pg from 'pg';
 import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
@@ -198,4 +199,26 @@ export async function seedGroups(databaseUrl: string, secretKey: string, groups:
   await prisma.$executeRawUnsafe('ANALYZE');
   await seeding.close();
   return { client, token: token.token, districtId: district.id, schoolId: school.id, userId: user.id };
+}
+
+/** The group list the benchmarks ask GraphQL for: the fields `GET /v1/groups` answers with, for a page of 20. */
+export const graphqlGroupsQuery = (start: number) => `query { groups(start: ${start}, limit: 20) { total items {
+  id title description pictureUrl website accessCode privacyLevel category { id } groupCode
+  inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id } } } }`;
+
+/** Signs requests as a seeded API client with OAuth 1.0a HMAC-SHA1, as the platform's client libraries do. */
+export const oauthSigner = (client: { consumerKey: string; consumerSecret: string }) =>
+  new OAuth({
+    consumer: { key: client.consumerKey, secret: client.consumerSecret },
+    signature_method: 'HMAC-SHA1',
+    hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+  });
+
+/** Ends benchmark processes (SIGTERM) and waits until they have exited. */
+export async function stopProcesses(children: ChildProcess[]) {
+  // A process that has already exited (a crash) will not emit `exit` again.
+  const ended = (child: ChildProcess) =>
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map(ended));
 }

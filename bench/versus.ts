@@ -12,13 +12,12 @@
  * compared with `npm run bench` on each.
  */
 import { execFileSync } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import OAuth from 'oauth-1.0a';
-import { benchDatabase, cpuMs, seedGroups, startServerProcess } from './support';
+import { benchDatabase, cpuMs, graphqlGroupsQuery, oauthSigner, seedGroups, startServerProcess, stopProcesses } from './support';
 
 const ref = process.argv[2];
 if (!ref) {
@@ -54,16 +53,10 @@ try {
   for (const version of versions) {
     servers.push(await startServerProcess({ databaseUrl: database.url, port: version.port, env: { SECRET_KEY: secretKey }, cwd: version.cwd }));
   }
-  const signer = new OAuth({
-    consumer: { key: seeded.client.consumerKey, secret: seeded.client.consumerSecret },
-    signature_method: 'HMAC-SHA1',
-    hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
-  });
+  const signer = oauthSigner(seeded.client);
   const list = '/v1/groups?start=0&limit=20';
-  const graphqlList = `{ groups(start: 0, limit: 20) { total items { id title description pictureUrl website accessCode privacyLevel
-    category { id } groupCode inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id } } } }`;
   const targets = [
-    { name: 'GraphQL list, Bearer', method: 'POST', path: '/graphql', accept: 'application/json', body: JSON.stringify({ query: graphqlList }) },
+    { name: 'GraphQL list, Bearer', method: 'POST', path: '/graphql', accept: 'application/json', body: JSON.stringify({ query: graphqlGroupsQuery(0) }) },
     { name: 'GET /v1/groups JSON, Bearer', method: 'GET', path: list, accept: 'application/json' },
     { name: 'GET /v1/groups XML, Bearer', method: 'GET', path: list, accept: 'text/xml' },
     { name: 'GET /v1/groups JSON, OAuth', method: 'GET', path: list, accept: 'application/json', oauth: true },
@@ -120,11 +113,7 @@ try {
     );
   }
 } finally {
-  // A process that has already exited (a crash) will not emit `exit` again.
-  const ended = (child: (typeof servers)[number]) =>
-    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-  for (const server of servers) server.kill('SIGTERM');
-  await Promise.all(servers.map(ended));
+  await stopProcesses(servers);
   await database.drop();
   git('worktree', 'remove', '--force', worktree);
   rmSync(worktree, { recursive: true, force: true });

@@ -9,7 +9,6 @@ import { type Model, modelField } from './columns';
 import type { realmRef } from './realm';
 import { defaultPageSize, maxPageSize } from './paging';
 
-
 /**
  * What every connection shares with the offset list beside it: the same page sizes and the same order (ascending ids),
  * so `first`/`after` walk exactly the sequence `start`/`limit` does, and `id` is the cursor column.

@@ -41,7 +41,7 @@ export function registerNodeVisibility(type: Model, visibleIds: VisibleIds) {
 
 /** Visibility by a rule about one id at a time (a policy's `read`); the checks run together, so memoised loads batch. */
 export const visibleByEach = (visible: (viewer: Viewer, id: number) => MaybePromise<boolean>): VisibleIds => async (viewer, ids) => {
-  const verdicts = await Promise.all(ids.map((id) => Promise.resolve().then(() => visible(viewer, id)).catch(hiddenWhenRefused)));
+  const verdicts = await Promise.all(ids.map((id) => readableUnlessRefused(() => visible(viewer, id))));
   return ids.filter((_id, index) => verdicts[index]);
 };
 
@@ -71,7 +71,7 @@ export function visibleThroughAll<Row extends { id: number }>(
     const visibleOwners = await Promise.all(
       owners.map(async (owner) => {
         const ownerIds = [...new Set(rows.map(owner.of))];
-        const verdicts = await Promise.all(ownerIds.map((id) => Promise.resolve().then(() => owner.readable(viewer, id)).catch(hiddenWhenRefused)));
+        const verdicts = await Promise.all(ownerIds.map((id) => readableUnlessRefused(() => owner.readable(viewer, id))));
         return new Set(ownerIds.filter((_id, index) => verdicts[index]));
       }),
     );
@@ -87,6 +87,9 @@ export function hiddenWhenRefused(error: unknown): false {
   if (error instanceof GraphQLError && (error.extensions.http as { status?: number } | undefined)?.status === 403) return false;
   throw error;
 }
+
+/** A read check's answer, a refusal (thrown at once or by a promise) counted as hidden. */
+const readableUnlessRefused = (check: () => MaybePromise<boolean>) => Promise.resolve().then(check).catch(hiddenWhenRefused);
 
 /**
  * Loads the objects global ids name, in their order: null for an id that is not a global id, names no Node type, no

@@ -11,23 +11,24 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-const entityTagOf = (body: string | Uint8Array) => `"${createHash('sha256').update(body).digest('base64url')}"`;
-
 /**
- * A 200 answer to a GET whose body its maker holds as text (the /v1 facade): tagged here rather than read back from
- * the Response by `useEntityTags`, or a 304 when the client holds that body already.
+ * A 200 answer to a GET with its entity tag, or a 304 when the client holds that body already. The /v1 facade calls it
+ * with the text it has just rendered; `useEntityTags` with the body it reads back from other answers.
  */
 export function taggedAnswer(
   request: Request,
-  text: string,
-  headers: Record<string, string>,
+  body: string | Uint8Array<ArrayBuffer>,
+  init: HeadersInit,
   Response: typeof globalThis.Response,
 ): Response {
-  const etag = entityTagOf(text);
-  const tagged: Record<string, string> = { ...headers, etag, 'cache-control': headers['cache-control'] ?? 'private, no-cache' };
-  if (!matches(request.headers.get('if-none-match'), etag)) return new Response(text, { status: 200, headers: tagged });
-  const { 'content-type': _type, ...notModified } = tagged;
-  return new Response(null, { status: 304, headers: notModified });
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  const headers = new Headers(init);
+  headers.set('etag', etag);
+  if (!headers.has('cache-control')) headers.set('cache-control', 'private, no-cache');
+  if (!matches(request.headers.get('if-none-match'), etag)) return new Response(body, { status: 200, headers });
+  headers.delete('content-length');
+  headers.delete('content-type');
+  return new Response(null, { status: 304, headers });
 }
 
 /**
@@ -43,18 +44,8 @@ export function useEntityTags(graphqlEndpoint: string): Plugin {
       if (pathname !== graphqlEndpoint && pathname !== '/v1' && !pathname.startsWith('/v1/')) return;
       // Files and streams (content-disposition, server-sent events) keep their own headers.
       if (!validatedTypes.test(response.headers.get('content-type') ?? '') || response.headers.has('content-disposition')) return;
-      const body = new Uint8Array(await response.arrayBuffer());
-      const etag = entityTagOf(body);
-      const headers = new Headers(response.headers);
-      headers.set('etag', etag);
-      if (!headers.has('cache-control')) headers.set('cache-control', 'private, no-cache');
-      if (matches(request.headers.get('if-none-match'), etag)) {
-        headers.delete('content-length');
-        headers.delete('content-type');
-        return setResponse(new fetchAPI.Response(null, { status: 304, headers }));
-      }
       // The adapter's own Response, which it writes out as it is (Node's global one would be read back as a stream).
-      setResponse(new fetchAPI.Response(body, { status: 200, statusText: response.statusText, headers }));
+      setResponse(taggedAnswer(request, new Uint8Array(await response.arrayBuffer()), response.headers, fetchAPI.Response));
     },
   };
 }
