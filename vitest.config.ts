@@ -1,5 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// These files start the server or the CLI as child processes on an embedded database of their own (the children never
+// see TEST_DATABASE_URL), so the PostgreSQL pass would run exactly what the PGlite pass ran: they run once, there.
+// test/ops/first-start.test.ts stays in both: it starts a server on TEST_DATABASE_URL's server too.
+const embeddedProcessTests = ['test/ops/cli.test.ts', 'test/ops/webhooks-cli.test.ts', 'test/ops/server-process.test.ts', 'test/ops/redis-startup.test.ts'];
 
 export default defineConfig({
   // Vite would resolve graphql's ESM build for our code while Node loads its CommonJS build for Pothos and yoga;
@@ -7,6 +12,8 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    exclude: process.env.TEST_DATABASE_URL ? [...configDefaults.exclude, ...embeddedProcessTests] : configDefaults.exclude,
     // Each file opens its own database (PGlite in memory, or a fresh PostgreSQL database when TEST_DATABASE_URL is set)
     // and closes it when done, so files are independent and the process-wide database handle stays simple. A worker
     // process runs its files one after another and keeps the modules it loaded (src, Prisma, the schema) between

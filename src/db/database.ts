@@ -41,6 +41,11 @@ export interface DatabaseOptions {
    * that outlives the request's deadline. Migrations lift it. PGlite runs in this process and has no cancellation.
    */
   statementTimeoutMs?: number;
+  /**
+   * An in-memory embedded database starts as a copy of this data directory (PGlite's `dumpDataDir`, uncompressed)
+   * instead of running initdb: the test suite gives every file a copy of one migrated database.
+   */
+  pgliteTemplate?: Blob;
 }
 
 /** Counts statements at the driver-adapter boundary, which sees every query Prisma sends, inside transactions too. */
@@ -129,7 +134,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     let pglite: PGlite;
     try {
-      pglite = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`);
+      pglite = await PGlite.create(inMemory ? { loadDataDir: options.pgliteTemplate } : { dataDir: `${options.dataDir}/pglite` });
     } catch (error) {
       unlock();
       throw error;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type App, createApp } from '../../src/app';
 import { loadServerKey } from '../../src/auth/server-key';
 import { type Config, loadConfig } from '../../src/config';
@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logging';
 import { openFileStore, useFileStore } from '../../src/modules/uploads/file-store';
 import { createHttpServer } from '../../src/server';
 import { assertWireContract } from './contract';
+import { withClient } from './postgres';
 import { testOrigin } from './wire';
 
 export { testOrigin };
@@ -23,22 +24,19 @@ export interface TestServer {
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
-/** A uniquely named PostgreSQL database on TEST_DATABASE_URL's server, dropped by the returned function. */
+/**
+ * A uniquely named PostgreSQL database on TEST_DATABASE_URL's server, a copy of the run's migrated template
+ * (test/support/global-setup.ts), dropped by the returned function.
+ */
 async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lectern_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.href,
     async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }
@@ -62,6 +60,10 @@ export async function listenOnLoopback(server: TestServer): Promise<{ port: numb
     },
   };
 }
+
+// Read once per worker process: the worker keeps its modules from file to file (vitest.config.ts).
+let pgliteTemplate: Promise<Blob> | undefined;
+const migratedPGlite = () => (pgliteTemplate ??= readFile(inject('pgliteTemplateFile')).then((bytes) => new Blob([bytes])));
 
 export function useTestServer(env: Record<string, string> = {}): TestServer {
   const server = {} as TestServer;
@@ -92,8 +94,11 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
       CREDENTIAL_CACHE_MS: '0',
       ...env,
     });
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    await database.migrate();
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgliteTemplate: config.databaseUrl ? undefined : await migratedPGlite(),
+    });
     const serverKey = await loadServerKey(config);
     const files = await openFileStore(config);
     useFileStore(files);
