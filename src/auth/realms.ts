@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type MaybePromise, thenMaybe } from '../core/maybe-promise';
 import type { PrivacyLevel, RealmType } from '../generated/prisma/enums';
 import type { Viewer } from './viewer';
@@ -40,6 +41,24 @@ export const placementOf = (row: Placed) => ({
   schoolId: row.schoolId,
   buildingId: row.buildingId,
 });
+
+type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
+
+/**
+ * A create's query, for a row whose district its writer knows already: when the query's only use of the school
+ * relation is the placement's district (what an answer's access facts select), the relation is left out and `place`
+ * puts the district back on the created row. Prisma answers a create that selects no relation from its INSERT, where a
+ * relation makes it read the row again. A query that wants more of the school keeps it.
+ */
+export function withKnownDistrict<Query extends PrismaQuery>(query: Query, districtId: number) {
+  const selection = query.select ?? query.include;
+  if (!selection || !isDeepStrictEqual(selection.school, placementSelection.school)) return { query, place: <Row>(row: Row) => row };
+  const { school: _known, ...rest } = selection;
+  return {
+    query: (query.select ? { select: rest } : { include: rest }) as Query,
+    place: <Row>(row: Row) => ({ ...row, school: { districtId } }),
+  };
+}
 
 /** What the module owning a kind of realm tells the access engine: how to find one, and who may do what in it. */
 export interface RealmKind {

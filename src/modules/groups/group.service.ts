@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { authorize } from '../../auth/policy';
-import { findByStorableId, realmFacts } from '../../auth/realms';
+import { findByStorableId, realmFacts, withKnownDistrict } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, ValidationError } from '../../core/errors';
 import { deleteRealmContents } from '../../core/realm-content';
@@ -69,20 +69,23 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   // an error, or a retrying client creates the group twice. Not for the school's administrators, whom the access rule
   // answers without them: an administrator who created thousands of groups would read every membership on each create.
   if (!viewer.isSchoolAdmin(school.districtId, schoolId)) await viewer.groupMemberships();
+  // The creator's membership is its own statement rather than a nested create, which would also make Prisma read the
+  // group again after inserting it.
+  const { query: insertQuery, place } = withKnownDistrict(query, school.districtId);
   const created = await writeTransaction(async (tx) => {
     const group = await tx.group.create({
-      ...query,
+      ...insertQuery,
       data: {
         ...fields,
         schoolId,
         buildingId: reference(building),
         categoryId: reference(categoryId),
         accessCode: newAccessCode(),
-        memberships: { create: { userId: viewer.id, admin: true } },
       },
     });
+    await tx.groupMembership.create({ data: { groupId: group.id, userId: viewer.id, admin: true }, select: { id: true } });
     await recordEvent(tx, groupEvents.create, { realm: groupRealm(group.id), objectId: group.id, actorId: viewer.id, scope: { ...school, buildingId: reference(building) ?? null } });
-    return group;
+    return place(group);
   });
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.

@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
+import { type GraphQLResponse, graphqlClientFor, restClientFor } from '../support/client';
+import { createWorld, type World } from '../support/factories';
+import { useTestServer } from '../support/harness';
+
+const server = useTestServer();
+
+/**
+ * A group's create answers from its INSERT: the school's district, which the answer's access facts need, is known
+ * before the write, so the row is not read again after it; a document asking more of the school still gets it.
+ */
+describe('creating a group', () => {
+  let world: World;
+
+  beforeAll(async () => {
+    world = await createWorld();
+  });
+
+  const groupStatements = (statements: string[]) => statements.filter((sql) => sql.includes('"public"."groups"'));
+
+  it.each(['schoolAdmin', 'teacher'] as const)('POST /v1/groups by a %s inserts the group once and reads no group back', async (role) => {
+    const rest = await restClientFor(server, world[role]);
+    let created: Awaited<ReturnType<typeof rest.post>> | undefined;
+    const statements = await server.database.statementsOf(async () => {
+      created = await rest.post('/groups', { title: `Made by a ${role}`, privacy_level: 'school' });
+    });
+    expect(created!.status).toBe(201);
+    // The creator administers the new group, so its access code is theirs to see.
+    expect(created!.json).toMatchObject({ title: `Made by a ${role}`, school_id: String(world.school.id), access_code: expect.stringMatching(/^\w{5}-\w{5}$/) });
+    const touching = groupStatements(statements);
+    expect(touching).toHaveLength(1);
+    expect(touching[0]).toMatch(/^INSERT INTO "public"."groups" .* RETURNING /);
+    expect(statements.filter((sql) => sql.startsWith('INSERT INTO "public"."group_memberships"'))).toHaveLength(1);
+
+    const id = Number(created!.json.id);
+    expect(await db().groupMembership.findMany({ where: { groupId: id }, select: { userId: true, admin: true } })).toEqual([
+      { userId: world[role].id, admin: true },
+    ]);
+    expect((await rest.get(`/groups/${id}`)).json).toMatchObject({ id: String(id), access_code: created!.json.access_code });
+  });
+
+  it('answers a document that asks for more of the school by reading the new row with it', async () => {
+    const graphql = await graphqlClientFor(server, world.teacher);
+    const document = `mutation($input: CreateGroupInput!) { createGroup(input: $input) {
+      ... on Group { databaseId accessCode school { title district { title } } building { databaseId } } } }`;
+    let answer: GraphQLResponse | undefined;
+    const statements = await server.database.statementsOf(async () => {
+      answer = await graphql(document, { input: { title: 'Asks for its school', buildingId: String(world.building.id) } });
+    });
+    expect(answer!.errors).toBeUndefined();
+    expect(answer!.data.createGroup).toEqual({
+      databaseId: expect.any(String),
+      accessCode: expect.stringMatching(/^\w{5}-\w{5}$/),
+      school: { title: world.school.title, district: { title: world.district.title } },
+      building: { databaseId: String(world.building.id) },
+    });
+    expect(groupStatements(statements).some((sql) => sql.startsWith('SELECT'))).toBe(true);
+  });
+});
