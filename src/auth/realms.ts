@@ -45,18 +45,21 @@ export const placementOf = (row: Placed) => ({
 type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
 /**
- * A create's query, for a row whose district its writer knows already: when the query's only use of the school
- * relation is the placement's district (what an answer's access facts select), the relation is left out and `place`
- * puts the district back on the created row. Prisma answers a create that selects no relation from its INSERT, where a
- * relation makes it read the row again. A query that wants more of the school keeps it.
+ * How a create answers with a row whose district its writer knows already. Prisma answers a create from its INSERT
+ * when the query selects no relation; a relation makes it read the row again. When the query's only relation is the
+ * school, and only for the placement's district (what an answer's access facts select), `fromInsert` is true: `query`
+ * leaves the school out and `place` puts the district back on the created row. A query that wants more (the school's
+ * title, the new row's members) is returned as it is, with `fromInsert` false.
  */
 export function withKnownDistrict<Query extends PrismaQuery>(query: Query, districtId: number) {
-  const selection = query.select ?? query.include;
-  if (!selection || !isDeepStrictEqual(selection.school, placementSelection.school)) return { query, place: <Row>(row: Row) => row };
-  const { school: _known, ...rest } = selection;
+  const { school, ...rest } = query.select ?? query.include ?? {};
+  // In a selection, scalars are booleans; relations and counts are objects.
+  const fromInsert =
+    (school === undefined || isDeepStrictEqual(school, placementSelection.school)) && Object.values(rest).every((value) => typeof value !== 'object');
   return {
-    query: (query.select ? { select: rest } : { include: rest }) as Query,
-    place: <Row>(row: Row) => ({ ...row, school: { districtId } }),
+    fromInsert,
+    query: fromInsert ? ((query.select ? { select: rest } : { include: rest }) as Query) : query,
+    place: <Row>(row: Row) => (fromInsert ? { ...row, school: { districtId } } : row),
   };
 }
 

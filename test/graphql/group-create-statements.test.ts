@@ -57,4 +57,17 @@ describe('creating a group', () => {
     });
     expect(groupStatements(statements).some((sql) => sql.startsWith('SELECT'))).toBe(true);
   });
+
+  it('reads the new group after its creator joined it when the document asks for its members', async () => {
+    const graphql = await graphqlClientFor(server, world.teacher);
+    const document = `mutation($input: CreateGroupInput!) { createGroup(input: $input) {
+      ... on Group { accessCode memberCount members { admin user { databaseId } } school { id } } } }`;
+    const answer = await graphql(document, { input: { title: 'Asks for its members' } });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.createGroup).toMatchObject({
+      accessCode: expect.stringMatching(/^\w{5}-\w{5}$/),
+      memberCount: 1,
+      members: [{ admin: true, user: { databaseId: String(world.teacher.id) } }],
+    });
+  });
 });
