@@ -14,10 +14,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     exclude: process.env.TEST_DATABASE_URL ? [...configDefaults.exclude, ...embeddedProcessTests] : configDefaults.exclude,
-    // Each file opens its own database (PGlite in memory, or a fresh PostgreSQL database when TEST_DATABASE_URL is set)
-    // and closes it when done, so files are independent and the process-wide database handle stays simple. A worker
-    // process runs its files one after another and keeps the modules it loaded (src, Prisma, the schema) between
-    // them: loading them again for every file was half the suite's time.
+    // Each file opens its own database (PGlite in memory, or a PostgreSQL database when TEST_DATABASE_URL is set), a copy
+    // of the one test/support/global-setup.ts migrated for the run, and closes it when done, so files are independent
+    // and the process-wide database handle stays simple. A worker process runs its files one after another and keeps
+    // the modules it loaded (src, Prisma, the schema) between them: loading them again for every file was half the
+    // suite's time.
     pool: 'forks',
     isolate: false,
     // On PGlite two files at a time keep both cores busy (Vitest's default on two cores is one worker). On PostgreSQL

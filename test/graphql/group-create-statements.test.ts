@@ -8,7 +8,8 @@ const server = useTestServer();
 
 /**
  * A group's create answers from its INSERT: the school's district, which the answer's access facts need, is known
- * before the write, so the row is not read again after it; a document asking more of the school still gets it.
+ * before the write, so the row is not read again after it. A document asking more of the school, or for the new
+ * group's members, gets the group read once the creator's membership exists.
  */
 describe('creating a group', () => {
   let world: World;
