@@ -45,21 +45,20 @@ export const placementOf = (row: Placed) => ({
 type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
 /**
- * How a create answers with a row whose district its writer knows already. Prisma answers a create from its INSERT
- * when the query selects no relation; a relation makes it read the row again. When the query's only relation is the
- * school, and only for the placement's district (what an answer's access facts select), `fromInsert` is true: `query`
- * leaves the school out and `place` puts the district back on the created row. A query that wants more (the school's
- * title, the new row's members) is returned as it is, with `fromInsert` false.
+ * How a create answers from its INSERT a row whose district its writer knows already. Prisma answers a create from the
+ * INSERT when the query selects no relation; a relation makes it read the row again. When the query's only relation is
+ * the school, and only for the placement's district (what an answer's access facts select), this gives the query
+ * without the school and `place`, which puts the district back on the created row. Null for a query that wants more
+ * (the school's title, the new row's members): the row must be read.
  */
 export function withKnownDistrict<Query extends PrismaQuery>(query: Query, districtId: number) {
   const { school, ...rest } = query.select ?? query.include ?? {};
+  const schoolForFactsOnly = school === undefined || isDeepStrictEqual(school, placementSelection.school);
   // In a selection, scalars are booleans; relations and counts are objects.
-  const fromInsert =
-    (school === undefined || isDeepStrictEqual(school, placementSelection.school)) && Object.values(rest).every((value) => typeof value !== 'object');
+  if (!schoolForFactsOnly || Object.values(rest).some((value) => typeof value === 'object')) return null;
   return {
-    fromInsert,
-    query: fromInsert ? ((query.select ? { select: rest } : { include: rest }) as Query) : query,
-    place: <Row>(row: Row) => (fromInsert ? { ...row, school: { districtId } } : row),
+    query: (query.select ? { select: rest } : { include: rest }) as Query,
+    place: <Row>(row: Row) => ({ ...row, school: { districtId } }),
   };
 }
 

@@ -72,10 +72,10 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   // The creator's membership is its own statement rather than a nested create, which would make Prisma read the group
   // again even when the INSERT can answer. A query that needs the read (the new group's members) gets it after the
   // membership exists.
-  const answer = withKnownDistrict(query, school.districtId);
+  const fromInsert = withKnownDistrict(query, school.districtId);
   const created = await writeTransaction(async (tx) => {
     const group = await tx.group.create({
-      ...(answer.fromInsert ? answer.query : { select: { id: true } }),
+      ...(fromInsert?.query ?? { select: { id: true } }),
       data: {
         ...fields,
         schoolId,
@@ -86,7 +86,7 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
     });
     await tx.groupMembership.create({ data: { groupId: group.id, userId: viewer.id, admin: true }, select: { id: true } });
     await recordEvent(tx, groupEvents.create, { realm: groupRealm(group.id), objectId: group.id, actorId: viewer.id, scope: { ...school, buildingId: reference(building) ?? null } });
-    return answer.fromInsert ? answer.place(group) : tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } });
+    return fromInsert ? fromInsert.place(group) : tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } });
   });
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.
