@@ -4,6 +4,7 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY scripts ./scripts
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 EXPOSE 4000

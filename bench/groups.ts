@@ -5,6 +5,10 @@
  * Every result is printed as req/s, p99 and share of the floor's req/s, with SQL statements per request as
  * PostgreSQL counted them (committed transactions: every statement outside a transaction is one).
  *
+ * Beside the floor runs bench/bare-stack.ts: graphql-yoga, Pothos and Prisma with nothing of Lectern's (no
+ * authentication, no permission checks, no limits), answering the same GraphQL list, single group and create. Its
+ * share of the floor is what any server built on that stack can reach at best.
+ *
  * Parts (BENCH_PARTS, comma-separated, all by default):
  *   lists    a page of 20 groups with the total: floor; GraphQL `groups(start, limit)` Bearer; GET /v1/groups JSON and
  *            XML, each with a Bearer token and with OAuth HMAC-SHA1 (freshly signed per request, as clients do)
@@ -32,6 +36,8 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/database';
 import { topLines } from './profile-top';
 import {
+  bareCreateMutation,
+  bareGroupQuery,
   benchDatabase,
   cpuMs,
   graphqlGroupsQuery,
@@ -39,6 +45,7 @@ import {
   oauthSigner,
   residentMiB,
   seedGroups,
+  startBareStackProcess,
   startFloorProcess,
   startServerProcess,
   stopProcesses,
@@ -57,8 +64,10 @@ const port = Number(process.env.BENCH_PORT ?? 4555);
 const floorPort = port + 1;
 // The memory part reads the server's live heap through its inspector.
 const inspectorPort = port + 2;
+const barePort = port + 3;
 const origin = `http://127.0.0.1:${port}`;
 const floorOrigin = `http://127.0.0.1:${floorPort}`;
+const bareOrigin = `http://127.0.0.1:${barePort}`;
 const secretKey = randomBytes(32).toString('hex');
 const database = benchDatabase();
 const initialGroups = 1000;
@@ -118,14 +127,24 @@ async function load(target: Target, options: { duration?: number; amount?: numbe
   return result;
 }
 
+/** A GraphQL answer is 200 even when it failed: one request first, so that a target answering errors is not timed. */
+async function expectData(target: Target) {
+  const headers = { ...target.headers, ...(target.auth === 'bearer' ? { authorization: `Bearer ${bearer}` } : {}) };
+  const answer = (await (await fetch(`${target.origin}${target.path}`, { method: target.method, headers, body: target.body })).json()) as {
+    errors?: unknown;
+  };
+  if (answer.errors) throw new Error(`${target.name}: ${JSON.stringify(answer.errors)}`);
+}
+
 async function measure(target: Target, duration = seconds): Promise<Result> {
+  if (target.path === '/graphql') await expectData(target);
   await load(target, { duration: Math.min(5, duration) }); // warm-up: JIT, pools, caches
   // What the idle server commits by itself (the event log's follower, sweeps) is measured first and taken out.
   const idleStart = [await database.committedTransactions(), Date.now()] as const;
   await pause(1000);
   const before = [await database.committedTransactions(), Date.now()] as const;
   const idlePerMs = (before[0] - idleStart[0] - 1) / (before[1] - idleStart[1]);
-  const pid = target.origin === floorOrigin ? floorProcess.pid! : server.pid!;
+  const pid = { [floorOrigin]: floorProcess.pid!, [bareOrigin]: bareProcess.pid! }[target.origin] ?? server.pid!;
   const cpuBefore = await cpuMs(pid);
   const result = await load(target, { duration });
   const cpu = (await cpuMs(pid)) - cpuBefore;
@@ -163,17 +182,11 @@ async function compare(title: string, allTargets: Target[], duration = seconds) 
 }
 
 const json = { accept: 'application/json' };
+const graphqlPost = (query: string) => ({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...json }, body: JSON.stringify({ query }) }) as const;
 const listTargets = (start: number): Target[] => [
   { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'none' },
-  {
-    name: 'GraphQL groups(start, limit), Bearer',
-    origin,
-    method: 'POST',
-    path: '/graphql',
-    headers: { 'content-type': 'application/json', ...json },
-    body: JSON.stringify({ query: graphqlGroupsQuery(start) }),
-    auth: 'bearer',
-  },
+  { name: 'bare stack: yoga + Pothos + Prisma, no auth', origin: bareOrigin, ...graphqlPost(graphqlGroupsQuery(start)), auth: 'none' },
+  { name: 'GraphQL groups(start, limit), Bearer', origin, ...graphqlPost(graphqlGroupsQuery(start)), auth: 'bearer' },
   { name: 'GET /v1/groups JSON, Bearer', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'bearer' },
   { name: 'GET /v1/groups XML, Bearer', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: { accept: 'text/xml' }, auth: 'bearer' },
   { name: 'GET /v1/groups JSON, OAuth HMAC-SHA1', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'oauth' },
@@ -282,6 +295,7 @@ const server = await startServerProcess({
   nodeArgs: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(parts.has('memory') ? [`--inspect=127.0.0.1:${inspectorPort}`] : [])],
 });
 const floorProcess = await startFloorProcess({ databaseUrl: database.url, port: floorPort, districtId: seeded.districtId, userId: seeded.userId });
+const bareProcess = await startBareStackProcess({ databaseUrl: database.url, port: barePort, districtId: seeded.districtId, userId: seeded.userId });
 try {
   await pause(2000);
   const idleMiB = await residentMiB(server.pid!);
@@ -291,9 +305,11 @@ try {
   if (parts.has('lists')) await compare(`List: ${initialGroups.toLocaleString('en')} groups, a page of 20 with the total`, listTargets(0));
 
   if (parts.has('objects')) {
-    const path = `/v1/groups/${Math.floor(initialGroups / 2)}`;
+    const id = Math.floor(initialGroups / 2);
+    const path = `/v1/groups/${id}`;
     await compare('Single object: GET /v1/groups/{id}', [
       { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path, headers: json, auth: 'none' },
+      { name: 'bare stack: GraphQL group(id)', origin: bareOrigin, ...graphqlPost(bareGroupQuery(id)), auth: 'none' },
       { name: 'GET /v1/groups/{id} JSON, Bearer', origin, method: 'GET', path, headers: json, auth: 'bearer' },
       { name: 'GET /v1/groups/{id} JSON, OAuth HMAC-SHA1', origin, method: 'GET', path, headers: json, auth: 'oauth' },
     ]);
@@ -301,12 +317,13 @@ try {
     const post = { 'content-type': 'application/json', ...json };
     await compare('Create: POST /v1/groups', [
       { name: 'floor: node:http + pg', origin: floorOrigin, method: 'POST', path: '/v1/groups', headers: post, body, auth: 'none' },
+      { name: 'bare stack: GraphQL createGroup', origin: bareOrigin, ...graphqlPost(bareCreateMutation(seeded.schoolId)), auth: 'none' },
       { name: 'POST /v1/groups JSON, Bearer', origin, method: 'POST', path: '/v1/groups', headers: post, body, auth: 'bearer' },
     ]);
   }
 
   if (parts.has('memory')) {
-    const target = listTargets(0)[2]!;
+    const target = listTargets(0)[3]!;
     const reading = async () => ({ resident: await residentMiB(server.pid!), heap: await liveHeapMiB(inspectorPort) });
     const describe = ({ resident, heap }: { resident: number; heap: number }) => `resident ${resident.toFixed(1)} MiB, live heap ${heap.toFixed(1)} MiB`;
     const readings = [await reading()];
@@ -339,7 +356,7 @@ try {
           console.log(`${size.toLocaleString('en').padStart(9)} ${start.toLocaleString('en').padStart(9)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(6)} ${time.ms.toFixed(2).padStart(11)}  ${statements}`);
           continue;
         }
-        const [floorResult, ours] = [await measure(listTargets(start)[0]!, sizeSeconds), await measure(listTargets(start)[2]!, sizeSeconds)];
+        const [floorResult, ours] = [await measure(listTargets(start)[0]!, sizeSeconds), await measure(listTargets(start)[3]!, sizeSeconds)];
         console.log(
           `${size.toLocaleString('en').padStart(9)} ${start.toLocaleString('en').padStart(9)} ${ours.rps.toFixed(0).padStart(7)} ${String(ours.p99).padStart(7)} ${floorResult.rps.toFixed(0).padStart(7)} ${(ours.rps / floorResult.rps).toFixed(2).padStart(6)} ${time.ms.toFixed(2).padStart(11)}  ${statements}`,
         );
@@ -347,7 +364,7 @@ try {
     }
   }
 } finally {
-  await stopProcesses([server, floorProcess]);
+  await stopProcesses([server, floorProcess, bareProcess]);
   await database.drop();
 }
 if (profileDir) {

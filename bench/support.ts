@@ -96,29 +96,57 @@ async function waitForAnswer(url: string) {
   throw new Error(`${url} did not answer`);
 }
 
-/**
- * Starts bench/floor.ts (the hand-written `node:http` + `pg` endpoint the benchmarks compare with) as its own process
- * on `databaseUrl` at `port`, serving the groups of `districtId` as created by `userId`.
- */
-export async function startFloorProcess(options: { databaseUrl: string; port: number; districtId: number; userId: number }) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], {
-    env: {
-      ...process.env,
-      FLOOR_DATABASE_URL: options.databaseUrl,
-      FLOOR_PORT: String(options.port),
-      FLOOR_DISTRICT_ID: String(options.districtId),
-      FLOOR_USER_ID: String(options.userId),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+/** Starts a script of bench/ as its own process with `env` added, and waits until `readyUrl` answers. */
+async function startBenchScript(script: string, env: Record<string, string>, readyUrl: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   try {
-    await waitForAnswer(`http://127.0.0.1:${options.port}/`);
+    await waitForAnswer(readyUrl);
   } catch (error) {
     child.kill();
     throw error;
   }
   return child;
 }
+
+interface ComparedProcessOptions {
+  databaseUrl: string;
+  port: number;
+  districtId: number;
+  userId: number;
+}
+
+/**
+ * Starts bench/floor.ts (the hand-written `node:http` + `pg` endpoint the benchmarks compare with) as its own process
+ * on `databaseUrl` at `port`, serving the groups of `districtId` as created by `userId`.
+ */
+export const startFloorProcess = (options: ComparedProcessOptions) =>
+  startBenchScript(
+    'bench/floor.ts',
+    {
+      FLOOR_DATABASE_URL: options.databaseUrl,
+      FLOOR_PORT: String(options.port),
+      FLOOR_DISTRICT_ID: String(options.districtId),
+      FLOOR_USER_ID: String(options.userId),
+    },
+    `http://127.0.0.1:${options.port}/`,
+  );
+
+/**
+ * Starts bench/bare-stack.ts (yoga, Pothos and Prisma with nothing of Lectern's) as its own process in production
+ * mode, as the server runs, on `databaseUrl` at `port`, serving the groups of `districtId` as created by `userId`.
+ */
+export const startBareStackProcess = (options: ComparedProcessOptions) =>
+  startBenchScript(
+    'bench/bare-stack.ts',
+    {
+      NODE_ENV: 'production',
+      BARE_DATABASE_URL: options.databaseUrl,
+      BARE_PORT: String(options.port),
+      BARE_DISTRICT_ID: String(options.districtId),
+      BARE_USER_ID: String(options.userId),
+    },
+    `http://127.0.0.1:${options.port}/graphql`,
+  );
 
 /** Resident set size of a process of this machine, in MiB (Linux /proc). */
 export async function residentMiB(pid: number): Promise<number> {
@@ -201,10 +229,19 @@ export async function seedGroups(databaseUrl: string, secretKey: string, groups:
   return { client, token: token.token, districtId: district.id, schoolId: school.id, userId: user.id };
 }
 
+/** The fields of a group that `GET /v1/groups` answers with. */
+const groupFields = `id title description pictureUrl website accessCode privacyLevel category { id } groupCode
+  inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id }`;
+
 /** The group list the benchmarks ask GraphQL for: the fields `GET /v1/groups` answers with, for a page of 20. */
-export const graphqlGroupsQuery = (start: number) => `query { groups(start: ${start}, limit: 20) { total items {
-  id title description pictureUrl website accessCode privacyLevel category { id } groupCode
-  inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id } } } }`;
+export const graphqlGroupsQuery = (start: number) => `query { groups(start: ${start}, limit: 20) { total items { ${groupFields} } } }`;
+
+/** One group by its database id, as bench/bare-stack.ts takes it (Lectern's `group` takes a global id). */
+export const bareGroupQuery = (id: number) => `query { group(id: ${id}) { ${groupFields} } }`;
+
+/** The create of bench/bare-stack.ts, answered with the fields `POST /v1/groups` answers with. */
+export const bareCreateMutation = (schoolId: number) =>
+  `mutation { createGroup(title: "Bench group", description: "Created by the benchmark", schoolId: ${schoolId}) { ${groupFields} } }`;
 
 /** Signs requests as a seeded API client with OAuth 1.0a HMAC-SHA1, as the platform's client libraries do. */
 export const oauthSigner = (client: { consumerKey: string; consumerSecret: string }) =>
