@@ -2,12 +2,13 @@
  * What the fixed stack costs by itself: graphql-yoga, a Pothos schema with its Prisma plugin, and Prisma's client over
  * a `pg` pool (as many connections as the server's), with nothing of Lectern's. No authentication, no permission
  * checks, no query limits, no REST facade. It answers the GraphQL list of `npm run bench` (the same document: a page
- * of 20 groups of the district with the total, the references as ids from their key columns) and `group(id)`.
+ * of 20 groups of the district with the total, the references as ids from their key columns), `group(id)`, and
+ * `createGroup`, which does what the floor's create does: in one interactive transaction, the school checked against
+ * the district, the group, its creator's admin membership and the domain event.
  *
- * Started by bench/groups.ts as its own process (BARE_DATABASE_URL, BARE_PORT, BARE_DISTRICT_ID), beside the floor
- * and the server, so that the shares of floor it prints read as the ceiling for any server built on this stack.
- * `createGroup` does what the floor's create does: in one interactive transaction, the school checked against the
- * district, the group, its creator's admin membership and the domain event.
+ * Started by bench/groups.ts as its own process (BARE_DATABASE_URL, BARE_PORT, BARE_DISTRICT_ID, BARE_USER_ID),
+ * beside the floor and the server, so that the shares of the floor it prints read as the ceiling for any server built
+ * on this stack.
  */
 import { randomInt } from 'node:crypto';
 import { createServer } from 'node:http';
