@@ -6,42 +6,28 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
-import pg from 'pg';
+import type pg from 'pg';
 import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
 import { issueAccessToken, issueApiClient } from '../src/modules/access/access.service';
+import { databaseUrl, withClient } from '../test/support/postgres';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 /** Runs `work` with a client of the PostgreSQL server itself (not the temporary database). */
-export async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+export const admin = <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => withClient(serverUrl, work);
 
 /** A temporary database: `create` it, seed it through `url`, `drop` it at the end. */
 export function benchDatabase() {
   const name = `lectern_bench_${randomBytes(4).toString('hex')}`;
+  const url = databaseUrl(serverUrl, name);
   return {
     name,
-    url: Object.assign(new URL(serverUrl), { pathname: `/${name}` }).href,
+    url,
     create: () => admin((client) => client.query(`CREATE DATABASE ${name}`)),
     drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
     /** Runs `work` with a client of the temporary database. */
-    sql: async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-      const client = new pg.Client({ connectionString: Object.assign(new URL(serverUrl), { pathname: `/${name}` }).href });
-      await client.connect();
-      try {
-        return await work(client);
-      } finally {
-        await client.end();
-      }
-    },
+    sql: <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => withClient(url, work),
     committedTransactions: () =>
       admin(async (client) => {
         // Statistics are flushed lazily; ask for a fresh snapshot.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database';
+import { databaseUrl, withClient } from '../support/postgres';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
@@ -11,22 +11,15 @@ describe.skipIf(!serverUrl)('statement_timeout on PostgreSQL (QUERY_TIMEOUT)', (
   let database: Database;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = Object.assign(new URL(serverUrl!), { pathname: `/${name}` }).href;
-    database = await openDatabase({ databaseUrl: url, dataDir: '', statementTimeoutMs: 200 });
+    await withClient(serverUrl!, (admin) => admin.query(`CREATE DATABASE ${name}`));
+    database = await openDatabase({ databaseUrl: databaseUrl(serverUrl!, name), dataDir: '', statementTimeoutMs: 200 });
     // Migrations run without the deadline.
     await database.migrate();
   });
 
   afterAll(async () => {
     await database?.close();
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await withClient(serverUrl!, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   });
 
   it('cancels a statement running past the deadline; migrations still apply', async () => {

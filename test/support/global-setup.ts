@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { migrationsDir } from '../../src/db/database';
 import { applyMigrations, pgClientSession, pgliteSession } from '../../src/db/migrate';
-import { withClient } from './postgres';
+import { databaseUrl, withClient } from './postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,10 +27,8 @@ export default async function setup(project: TestProject) {
   if (serverUrl) {
     const template = `lectern_template_${randomBytes(6).toString('hex')}`;
     await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${template}`));
-    const url = new URL(serverUrl);
-    url.pathname = `/${template}`;
     // Closed before any file copies it: CREATE DATABASE refuses a template that has connections.
-    await withClient(url.href, (client) => applyMigrations(pgClientSession(client), migrationsDir));
+    await withClient(databaseUrl(serverUrl, template), (client) => applyMigrations(pgClientSession(client), migrationsDir));
     project.provide('postgresTemplate', template);
     return async () => {
       await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));

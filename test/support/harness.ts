@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logging';
 import { openFileStore, useFileStore } from '../../src/modules/uploads/file-store';
 import { createHttpServer } from '../../src/server';
 import { assertWireContract } from './contract';
-import { withClient } from './postgres';
+import { databaseUrl, withClient } from './postgres';
 import { testOrigin } from './wire';
 
 export { testOrigin };
@@ -31,10 +31,8 @@ export interface TestServer {
 async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lectern_test_${randomBytes(6).toString('hex')}`;
   await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   return {
-    url: url.href,
+    url: databaseUrl(serverUrl, name),
     async drop() {
       await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
