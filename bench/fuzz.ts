@@ -13,7 +13,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import pg from 'pg';
 import { createApp } from '../src/app';
 import { loadServerKey } from '../src/auth/server-key';
 import { loadConfig } from '../src/config';
@@ -26,6 +25,7 @@ import { Stages } from '../test/fuzz/stage';
 import { type FuzzTarget, Tally, graphqlTargets, restTargets } from '../test/fuzz/targets';
 import { assertWireContract } from '../test/support/contract';
 import type { TestServer } from '../test/support/harness';
+import { databaseUrl, withClient } from '../test/support/postgres';
 import { testOrigin } from '../test/support/wire';
 
 const { values: options } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string' } } });
@@ -36,13 +36,9 @@ if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Er
 /** A fresh database on DATABASE_URL's server, dropped at the end, so a run never writes into a real one. */
 async function temporaryDatabase(serverUrl: string) {
   const name = `lectern_fuzz_${randomBytes(4).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
+  const admin = (sql: string) => withClient(serverUrl, (client) => client.query(sql));
   await admin(`CREATE DATABASE ${name}`);
-  return { url: Object.assign(new URL(serverUrl), { pathname: `/${name}` }).href, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { url: databaseUrl(serverUrl, name), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 async function startServer(databaseUrl: string | null): Promise<TestServer> {

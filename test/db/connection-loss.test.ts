@@ -1,24 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { restClientFor, type RestClient } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { type TestServer, useTestServer } from '../support/harness';
+import { withClient } from '../support/postgres';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
 /** Runs SQL on the PostgreSQL server as its administrator (not through the app's pool). */
-async function asAdministrator(sql: string, params: unknown[] = []) {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    return (await admin.query(sql, params)).rows;
-  } finally {
-    await admin.end();
-  }
-}
+const asAdministrator = (sql: string, params: unknown[] = []) => withClient(serverUrl!, async (admin) => (await admin.query(sql, params)).rows);
 
 /** The world of a write case, with a group the district administrator administers. */
 type Scene = World & { group: { id: number } };
