@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlQuery } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
@@ -48,8 +49,11 @@ export interface DatabaseOptions {
   pgliteTemplate?: Blob;
 }
 
-/** Counts statements at the driver-adapter boundary, which sees every query Prisma sends, inside transactions too. */
-function countingAdapter(factory: AdapterFactory, onStatement: (sql: string) => void): AdapterFactory {
+/**
+ * Hands `onStatement` every statement at the driver-adapter boundary, which sees every query Prisma sends (its text,
+ * values and their types), inside transactions too: what counts them here and what tests record.
+ */
+export function observedAdapter(factory: AdapterFactory, onStatement: (query: SqlQuery) => void): AdapterFactory {
   const countCalls = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(object, property, receiver) {
@@ -57,7 +61,7 @@ function countingAdapter(factory: AdapterFactory, onStatement: (sql: string) => 
         if (typeof value !== 'function') return value;
         if (property === 'queryRaw' || property === 'executeRaw') {
           return (...args: unknown[]) => {
-            onStatement((args[0] as { sql: string }).sql);
+            onStatement(args[0] as SqlQuery);
             return value.apply(object, args);
           };
         }
@@ -108,7 +112,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Prisma's adapter listens for dropped idle connections only while connected; without a listener for the pool's
     // whole life, a connection the server terminates during shutdown would crash the process.
     pool.on('error', options.onConnectionError ?? ((error) => console.warn(`database connection lost: ${error.message}`)));
-    prisma = new PrismaClient({ adapter: countingAdapter(new PrismaPg(pool), count) });
+    prisma = new PrismaClient({ adapter: observedAdapter(new PrismaPg(pool), ({ sql }) => count(sql)) });
     withSession = async (fn) => {
       const client = await pool.connect();
       try {
@@ -139,7 +143,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       unlock();
       throw error;
     }
-    prisma = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pglite), count) });
+    prisma = new PrismaClient({ adapter: observedAdapter(new PrismaPGlite(pglite), ({ sql }) => count(sql)) });
     withSession = (fn) => fn(pgliteSession(pglite));
     directQuery = <Row>(sql: string, params: unknown[]) => prisma.$queryRawUnsafe<Row[]>(sql, ...params);
     closeDriver = async () => {

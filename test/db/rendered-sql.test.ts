@@ -2,36 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery } from '@prisma/driver-adapter-utils';
+import type { SqlQuery } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsDir } from '../../src/db/database';
+import { migrationsDir, observedAdapter } from '../../src/db/database';
 import { applyMigrations, pgliteSession } from '../../src/db/migrate';
 import { PrismaClient } from '../../src/generated/prisma/client';
-
-/** The adapter's factory, recording every statement Prisma hands the driver. */
-function recording(factory: SqlDriverAdapterFactory, sent: SqlQuery[]): SqlDriverAdapterFactory {
-  return new Proxy(factory, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property !== 'connect') return typeof value === 'function' ? value.bind(target) : value;
-      return async () => {
-        const adapter: SqlDriverAdapter = await target.connect();
-        return new Proxy(adapter, {
-          get(inner, name, innerReceiver) {
-            const method = Reflect.get(inner, name, innerReceiver);
-            if (typeof method !== 'function') return method;
-            if (name !== 'queryRaw' && name !== 'executeRaw') return method.bind(inner);
-            return (query: SqlQuery) => {
-              sent.push(query);
-              return method.call(inner, query);
-            };
-          },
-        });
-      };
-    },
-  });
-}
 
 // scripts/patch-prisma-runtime.mjs: Prisma renders the SQL of a plain template once per query plan (README, sixth
 // throughput round). The driver gets the same statements either way, so these check the values each one carries.
@@ -43,7 +19,7 @@ describe("Prisma's SQL for a query's shape", () => {
   beforeAll(async () => {
     pglite = await PGlite.create();
     await applyMigrations(pgliteSession(pglite), migrationsDir);
-    prisma = new PrismaClient({ adapter: recording(new PrismaPGlite(pglite), sent) });
+    prisma = new PrismaClient({ adapter: observedAdapter(new PrismaPGlite(pglite), (query) => sent.push(query)) });
   });
 
   afterAll(async () => {
