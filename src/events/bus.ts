@@ -171,7 +171,7 @@ let announceToOthers: ((eventIds: readonly string[]) => void) | null = null;
  * readable only once every older transaction has ended (on a shared PostgreSQL server, other databases' too).
  */
 function expectEvents(eventIds: readonly string[]) {
-  if (!follower) return;
+  if (!follower || eventIds.length === 0) return;
   const now = Date.now();
   for (const id of eventIds) unread.set(id, now);
   follower.wake();
@@ -200,11 +200,22 @@ export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
 const localCommits = new EventTarget();
 setMaxListeners(0, localCommits);
 
-/** Tells the followers of every instance that this process committed the events with these ids. */
-export function announceCommit(eventIds: readonly string[]) {
-  if (eventIds.length === 0) return;
-  expectEvents(eventIds);
-  announceToOthers?.(eventIds);
+/** An event this process committed: its id, and the realms that contain it (its `ancestors`). */
+export interface CommitNotice {
+  id: string;
+  ancestors: readonly string[];
+}
+
+/**
+ * Tells the followers of every instance that this process committed these events. The follower here reads at once
+ * only for an event a listener here hears: under a burst of writes nobody here listens to (the credential cache
+ * listens to the realms of the users it holds), it would otherwise read the log after every commit, for nothing. It
+ * reads the others at its next wake or poll, in order, as ever.
+ */
+export function announceCommit(events: readonly CommitNotice[]) {
+  if (events.length === 0) return;
+  expectEvents(events.filter(({ ancestors }) => ancestors.some((realm) => listeners.has(realm))).map(({ id }) => id));
+  announceToOthers?.(events.map(({ id }) => id));
   localCommits.dispatchEvent(new Event('commit'));
 }
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RealmRef } from '../auth/realms';
 import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
-import { announceCommit } from './bus';
+import { type CommitNotice, announceCommit } from './bus';
 import { type EventKind, assertCatalogued } from './catalogue';
 import { realmKey } from './realm-key';
 
@@ -18,8 +18,8 @@ export interface DomainEventInput<Data> {
   data?: Data;
 }
 
-/** The ids of the events each open write transaction recorded, announced once it commits. */
-const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, string[]>();
+/** The events each open write transaction recorded, announced once it commits. */
+const eventsOfTransaction = new WeakMap<Prisma.TransactionClient, CommitNotice[]>();
 const tasksAfterCommit = new WeakMap<Prisma.TransactionClient, (() => Promise<void>)[]>();
 
 /**
@@ -48,7 +48,7 @@ export function joinWriteTransactions<T>(hook: TransactionHook, run: () => T): T
  * the log (subscriptions, webhooks) read them at once. Events of a rolled-back write are never stored.
  */
 export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  const recorded: string[] = [];
+  const recorded: CommitNotice[] = [];
   const tasks: (() => Promise<void>)[] = [];
   const hook = transactionHooks.getStore();
   const result = await db().$transaction(async (tx) => {
@@ -89,6 +89,7 @@ export async function recordEvent<Data extends Prisma.InputJsonObject>(
   const recorded = eventsOfTransaction.get(tx);
   if (!recorded) throw new Error('recordEvent must run inside writeTransaction');
   assertCatalogued(kind, event.realm.type, event.data ?? {});
+  const ancestors = containingRealms(event.realm, event.scope);
   const row = await tx.domainEvent.create({
     data: {
       type: kind.type,
@@ -98,10 +99,10 @@ export async function recordEvent<Data extends Prisma.InputJsonObject>(
       actorId: event.actorId,
       districtId: event.scope.districtId,
       schoolId: event.scope.schoolId,
-      ancestors: { set: containingRealms(event.realm, event.scope) },
+      ancestors: { set: ancestors },
       data: event.data ?? {},
     },
     select: { id: true },
   });
-  recorded.push(String(row.id));
+  recorded.push({ id: String(row.id), ancestors });
 }

@@ -245,11 +245,11 @@ describe('resuming realmEvents over server-sent events with Last-Event-ID', () =
     const [seen] = await started;
     // More events than a subscription holds, committed at once while its client reads nothing.
     const flood = backlogLimit + 100;
-    const rows = await db().$queryRaw<{ id: string }[]>`
+    const rows = await db().$queryRaw<{ id: string; ancestors: string[] }[]>`
       INSERT INTO domain_events (type, "realmType", "realmId", "objectId", ancestors)
       SELECT 'group.update', 'GROUP', ${groupId}, n, ARRAY[${`GROUP:${groupId}`}] FROM generate_series(1, ${flood}) AS n
-      RETURNING id::text`;
-    announceCommit(rows.map((row) => row.id));
+      RETURNING id::text, ancestors`;
+    announceCommit(rows);
     const received: SseEvent[] = [];
     let ending: any = null;
     for (let event = await stream.next(); event && event.event !== 'complete'; event = await stream.next()) {

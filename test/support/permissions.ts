@@ -185,12 +185,12 @@ async function prepareSubscription<F>(entry: GraphQLCase<F>, fixture: Fixture<F>
     });
     const first = firstEvent(response);
     if ((await Promise.race([listening, first.then(() => 'answered' as const)])) === 'listening') {
-      const [{ id }] = await db().$queryRaw<{ id: string }[]>`
+      const [event] = await db().$queryRaw<{ id: string; ancestors: string[] }[]>`
         INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "districtId", ancestors)
         VALUES ('group.update', ${realm.type}::"RealmType", ${Number(realm.id)}, ${Number(realm.id)}, ${fixture.district.id},
                 ARRAY[${`${realm.type}:${realm.id}`}])
-        RETURNING id::text`;
-      announceCommit([id]);
+        RETURNING id::text, ancestors`;
+      announceCommit([event!]);
     }
     const event = await first;
     const error = event?.errors?.[0];
