@@ -13,9 +13,9 @@
  *   lists    a page of 20 groups with the total: floor; GraphQL `groups(start, limit)` Bearer; GET /v1/groups JSON and
  *            XML, each with a Bearer token and with OAuth HMAC-SHA1 (freshly signed per request, as clients do)
  *   objects  GET /v1/groups/{id} and POST /v1/groups, each against the floor endpoint doing the same statements
- *   memory   resident size and live heap (after a full collection, read through the server's inspector) of the server
- *            process idle and after each of three runs of BENCH_MEMORY_REQUESTS (50,000) list requests, and the growth
- *            between the second and the third
+ *   memory   resident size, live heap and the heap V8 holds (after a full collection, read through the server's
+ *            inspector) of the server process idle and after each of three runs of BENCH_MEMORY_REQUESTS (50,000) list
+ *            requests, and the growth between the second and the third
  *   sizes    the list at each of BENCH_SIZES groups (1000,100000 by default; add 1000000 for the million, which takes
  *            a minute to seed), at start 0 and at the last page: req/s of ours and the floor's, and the database time
  *            of every statement of the page (count, ids, rows: captured from Prisma in this process, timed with
@@ -41,7 +41,7 @@ import {
   benchDatabase,
   cpuMs,
   graphqlGroupsQuery,
-  liveHeapMiB,
+  heapMiB,
   oauthSigner,
   residentMiB,
   seedGroups,
@@ -324,10 +324,16 @@ try {
 
   if (parts.has('memory')) {
     const target = listTargets(0)[3]!;
-    const reading = async () => ({ resident: await residentMiB(server.pid!), heap: await liveHeapMiB(inspectorPort) });
-    const describe = ({ resident, heap }: { resident: number; heap: number }) => `resident ${resident.toFixed(1)} MiB, live heap ${heap.toFixed(1)} MiB`;
+    // Resident size after the collection too, so that it holds no garbage the next scavenge would have freed.
+    const reading = async () => {
+      const heap = await heapMiB(inspectorPort);
+      return { resident: await residentMiB(server.pid!), ...heap };
+    };
+    type Reading = Awaited<ReturnType<typeof reading>>;
+    const describe = ({ resident, live, committed }: Reading) =>
+      `resident ${resident.toFixed(1)} MiB, live heap ${live.toFixed(1)} MiB (V8 holds ${committed.toFixed(1)} MiB for it)`;
     const readings = [await reading()];
-    console.log(`\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time (live heap: after a full collection)`);
+    console.log(`\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time (read after a full collection)`);
     console.log(`  before: ${describe(readings[0]!)} (resident idle after start: ${idleMiB.toFixed(1)} MiB)`);
     for (let run = 1; run <= 3; run++) {
       await load(target, { amount: memoryRequests });
@@ -337,7 +343,7 @@ try {
     }
     const [second, third] = [readings[2]!, readings[3]!];
     console.log(
-      `  growth between the 2nd and the 3rd ${memoryRequests.toLocaleString('en')}: resident ${(third.resident - second.resident).toFixed(1)} MiB, live heap ${(third.heap - second.heap).toFixed(1)} MiB`,
+      `  growth between the 2nd and the 3rd ${memoryRequests.toLocaleString('en')}: resident ${(third.resident - second.resident).toFixed(1)} MiB, live heap ${(third.live - second.live).toFixed(1)} MiB, V8's heap ${(third.committed - second.committed).toFixed(1)} MiB`,
     );
   }
 

@@ -156,11 +156,12 @@ export async function cpuMs(pid: number): Promise<number> {
 }
 
 /**
- * The live JavaScript heap of a process started with `--inspect=127.0.0.1:<inspectorPort>`, in MiB, after a full
- * garbage collection (Chrome DevTools protocol: HeapProfiler.collectGarbage, then Runtime.getHeapUsage). Resident size
- * also holds heap V8 has grown and not returned; this is what the process still references.
+ * The JavaScript heap of a process started with `--inspect=127.0.0.1:<inspectorPort>`, in MiB, after a full garbage
+ * collection (Chrome DevTools protocol: HeapProfiler.collectGarbage, then Runtime.getHeapUsage): `live`, what the
+ * process still references, and `committed`, what V8 holds for the heap. Resident size also holds heap V8 has grown
+ * and not yet returned, so it moves with `committed` while `live` stays flat.
  */
-export async function liveHeapMiB(inspectorPort: number): Promise<number> {
+export async function heapMiB(inspectorPort: number): Promise<{ live: number; committed: number }> {
   const { default: WebSocket } = await import('ws');
   const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
   const socket = new WebSocket(target!.webSocketDebuggerUrl);
@@ -179,7 +180,8 @@ export async function liveHeapMiB(inspectorPort: number): Promise<number> {
     });
   try {
     await call('HeapProfiler.collectGarbage');
-    return (await call('Runtime.getHeapUsage')).usedSize! / 2 ** 20;
+    const { usedSize, totalSize } = await call('Runtime.getHeapUsage');
+    return { live: usedSize! / 2 ** 20, committed: totalSize! / 2 ** 20 };
   } finally {
     socket.close();
   }
