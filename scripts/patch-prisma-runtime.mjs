@@ -10,7 +10,7 @@
  *
  * Prisma's runtime is minified, one line of 100 KB, so a patch-package diff would carry the line twice; this replaces
  * the one `switch` case by its anchor instead. An anchor not found (an upgraded @prisma/client) fails the install: the
- * change must be redone or dropped, never silently lost. README, "Sixth throughput round".
+ * change must be redone or dropped, never silently lost. docs/performance.md, "Sixth throughput round".
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -9,7 +9,7 @@ import { migrationsDir, observedAdapter } from '../../src/db/database';
 import { applyMigrations, pgliteSession } from '../../src/db/migrate';
 import { PrismaClient } from '../../src/generated/prisma/client';
 
-// scripts/patch-prisma-runtime.mjs: Prisma renders the SQL of a plain template once per query plan (README, sixth
+// scripts/patch-prisma-runtime.mjs: Prisma renders the SQL of a plain template once per query plan (docs/performance.md, sixth
 // throughput round). The driver gets the same statements either way, so these check the values each one carries.
 describe("Prisma's SQL for a query's shape", () => {
   const sent: SqlQuery[] = [];
