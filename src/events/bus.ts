@@ -164,7 +164,16 @@ export function listenToRealms(realms: Realm[], listener: Listener): { ready: Pr
   };
 }
 
-let announceToOthers: ((eventIds: readonly string[]) => void) | null = null;
+/** An event this process committed: its id, and the realms that contain it (its `ancestors`). */
+export interface CommitNotice {
+  id: string;
+  ancestors: readonly string[];
+}
+
+let announceToOthers: ((events: readonly CommitNotice[]) => void) | null = null;
+
+/** Whether a listener of this process hears an event filed in any of these realms. */
+const heardHere = (realms: readonly string[]) => realms.some((realm) => listeners.has(realm));
 
 /**
  * Commits whose events the follower has not read yet: it reads again shortly until it has them, since an event is
@@ -187,35 +196,35 @@ export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
   subscribeClient.subscribe(commitsChannel).catch(() => undefined);
   subscribeClient.on('message', (channel, message: string) => {
     if (channel !== commitsChannel) return;
-    // This process's own announcement comes back after its follower may have read the events already; expecting them
-    // again would make it re-read the log every few milliseconds for seconds after each commit.
-    const [from, ids] = message.includes('@') ? message.split('@', 2) : [null, message];
+    // `<process>@<event ids>@<their realms>`. This process's own announcement comes back after its follower may have
+    // read the events already; expecting them again would make it re-read the log every few milliseconds for seconds
+    // after each commit. An announcement without realms (from an instance of an earlier version) wakes it whatever
+    // its listeners hear.
+    const [from, ids, realms] = message.includes('@') ? message.split('@', 3) : [null, message, undefined];
     if (from === processToken) return;
+    if (realms !== undefined && !heardHere(realms.split(','))) return;
     expectEvents(ids.split(',').filter((id) => /^\d+$/.test(id)));
   });
-  announceToOthers = (eventIds) =>
-    void publishClient.publish(commitsChannel, `${processToken}@${eventIds.join(',')}`).catch(() => undefined);
+  announceToOthers = (events) => {
+    const realms = new Set(events.flatMap(({ ancestors }) => ancestors));
+    const message = `${processToken}@${events.map(({ id }) => id).join(',')}@${[...realms].join(',')}`;
+    void publishClient.publish(commitsChannel, message).catch(() => undefined);
+  };
 }
 
 const localCommits = new EventTarget();
 setMaxListeners(0, localCommits);
 
-/** An event this process committed: its id, and the realms that contain it (its `ancestors`). */
-export interface CommitNotice {
-  id: string;
-  ancestors: readonly string[];
-}
-
 /**
- * Tells the followers of every instance that this process committed these events. The follower here reads at once
- * only for an event a listener here hears: under a burst of writes nobody here listens to (the credential cache
+ * Tells the followers of every instance that this process committed these events. A follower reads at once only for
+ * an event a listener of its process hears: under a burst of writes nobody there listens to (the credential cache
  * listens to the realms of the users it holds), it would otherwise read the log after every commit, for nothing. It
  * reads the others at its next wake or poll, in order, as ever.
  */
 export function announceCommit(events: readonly CommitNotice[]) {
   if (events.length === 0) return;
-  expectEvents(events.filter(({ ancestors }) => ancestors.some((realm) => listeners.has(realm))).map(({ id }) => id));
-  announceToOthers?.(events.map(({ id }) => id));
+  expectEvents(events.filter(({ ancestors }) => heardHere(ancestors)).map(({ id }) => id));
+  announceToOthers?.(events);
   localCommits.dispatchEvent(new Event('commit'));
 }
 

@@ -1,5 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { listenToRealms } from '../../src/events/bus';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
+import { commitsChannel, listenToRealms, useRedisEventBus } from '../../src/events/bus';
 import { recordEvent, writeTransaction } from '../../src/events/record';
 import { groupEvents } from '../../src/modules/groups/group.service';
 import { type World, createGroup, createWorld } from '../support/factories';
@@ -27,17 +29,25 @@ const changeGroup = async (groupId: number) =>
     )
   ).length;
 
+/**
+ * Listens to `heardGroup`'s realm and waits until the follower has handed over an event of it: it has just read the log
+ * and sleeps until the next wake, or for its one-second poll. Nothing else in this process reads or writes meanwhile
+ * (tests run no webhook worker).
+ */
+async function listenAndSettle(heardGroup: number, delivered: number[]) {
+  const listening = listenToRealms([{ type: 'GROUP', id: heardGroup }], (event) => delivered.push(event.objectId));
+  await listening.ready;
+  await changeGroup(heardGroup);
+  await expect.poll(() => delivered.length).toBe(1);
+  return listening;
+}
+
 describe("the event-log follower's wake on a local commit", () => {
   it('reads the log for a commit a listener here hears, not for one nobody here listens to', async () => {
     const [heardGroup, unheardGroup] = [await createGroup(world.school.id), await createGroup(world.school.id)];
     const delivered: number[] = [];
-    const listening = listenToRealms([{ type: 'GROUP', id: heardGroup.id }], (event) => delivered.push(event.objectId));
+    const listening = await listenAndSettle(heardGroup.id, delivered);
     try {
-      await listening.ready;
-      // Once the follower has handed over a heard event it has just read the log: it sleeps until the next wake, or
-      // for its one-second poll. Nothing else in this process reads or writes meanwhile (tests run no webhook worker).
-      await changeGroup(heardGroup.id);
-      await expect.poll(() => delivered.length).toBe(1);
       const before = server.database.statementCount;
 
       const written = (await changeGroup(unheardGroup.id)) + (await changeGroup(heardGroup.id));
@@ -46,6 +56,60 @@ describe("the event-log follower's wake on a local commit", () => {
       // One read of the log, woken by the second commit: the first, which nobody here hears, woke nothing. (A wake by
       // it would read at once, before the second commit could even begin.)
       expect(server.database.statementCount - before - written).toBe(1);
+    } finally {
+      listening.stop();
+    }
+  });
+});
+
+describe("the event-log follower's wake on another instance's announcement over Redis", () => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const [publisher, subscriber, otherInstance] = [1, 2, 3].map(() => new Redis(redisUrl, { lazyConnect: true }));
+
+  beforeAll(async () => {
+    await Promise.all([publisher, subscriber, otherInstance].map((client) => client.connect()));
+    useRedisEventBus(publisher!, subscriber!);
+    // Subscribed before the first announcement is published.
+    await subscriber!.subscribe(commitsChannel);
+  });
+  afterAll(async () => {
+    await Promise.all([publisher, subscriber, otherInstance].map((client) => client.quit()));
+  });
+
+  /**
+   * An event as another instance commits it (one statement here), announced as that instance announces it; returns
+   * once this process has received the announcement (its bus listens first, so it has acted on it by then).
+   */
+  const commitElsewhere = async (groupId: number) => {
+    const [event] = await db().$queryRaw<{ id: string; ancestors: string[] }[]>`
+      INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "districtId", "schoolId", ancestors)
+      VALUES ('group.update', 'GROUP', ${groupId}, ${groupId}, ${world.district.id}, ${world.school.id},
+              ARRAY[${`GROUP:${groupId}`}, ${`SCHOOL:${world.school.id}`}, ${`DISTRICT:${world.district.id}`}])
+      RETURNING id::text, ancestors`;
+    const announcement = `another-instance@${event!.id}@${event!.ancestors.join(',')}`;
+    const received = new Promise<void>((resolve) => {
+      const receive = (_channel: string, message: string) => {
+        if (message !== announcement) return;
+        subscriber!.off('message', receive);
+        resolve();
+      };
+      subscriber!.on('message', receive);
+    });
+    await otherInstance!.publish(commitsChannel, announcement);
+    await received;
+  };
+
+  it('reads the log for an announced event a listener here hears, not for one nobody here listens to', async () => {
+    const [heardGroup, unheardGroup] = [await createGroup(world.school.id), await createGroup(world.school.id)];
+    const delivered: number[] = [];
+    const listening = await listenAndSettle(heardGroup.id, delivered);
+    try {
+      const before = server.database.statementCount;
+      await commitElsewhere(unheardGroup.id);
+      await commitElsewhere(heardGroup.id);
+      await expect.poll(() => delivered.length).toBe(2);
+      // Two inserts and one read: a wake by the first announcement would read before the second insert could begin.
+      expect(server.database.statementCount - before).toBe(3);
     } finally {
       listening.stop();
     }
