@@ -54,7 +54,7 @@ export interface DatabaseOptions {
  * values and their types), inside transactions too: what counts them here and what tests record.
  */
 export function observedAdapter(factory: AdapterFactory, onStatement: (query: SqlQuery) => void): AdapterFactory {
-  const countCalls = <T extends object>(target: T): T =>
+  const observe = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(object, property, receiver) {
         const value = Reflect.get(object, property, receiver);
@@ -66,12 +66,12 @@ export function observedAdapter(factory: AdapterFactory, onStatement: (query: Sq
           };
         }
         if (property === 'connect' || property === 'startTransaction') {
-          return async (...args: unknown[]) => countCalls(await value.apply(object, args));
+          return async (...args: unknown[]) => observe(await value.apply(object, args));
         }
         return value.bind(object);
       },
     });
-  return countCalls(factory);
+  return observe(factory);
 }
 
 let current: Database | null = null;

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { commitsChannel, listenToRealms, useRedisEventBus } from '../../src/events/bus';
-import { recordEvent, writeTransaction } from '../../src/events/record';
+import { containingRealms, recordEvent, writeTransaction } from '../../src/events/record';
 import { groupEvents } from '../../src/modules/groups/group.service';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
@@ -30,36 +30,34 @@ const changeGroup = async (groupId: number) =>
   ).length;
 
 /**
- * Listens to `heardGroup`'s realm and waits until the follower has handed over an event of it: it has just read the log
- * and sleeps until the next wake, or for its one-second poll. Nothing else in this process reads or writes meanwhile
- * (tests run no webhook worker).
+ * Runs `check` while listening to the realm of a new group, `heard` (beside it a group nobody listens to, `unheard`),
+ * once the follower has handed over an event of `heard`: it has just read the log and sleeps until the next wake, or
+ * for its one-second poll. Nothing else in this process reads or writes meanwhile (tests run no webhook worker).
  */
-async function listenAndSettle(heardGroup: number, delivered: number[]) {
-  const listening = listenToRealms([{ type: 'GROUP', id: heardGroup }], (event) => delivered.push(event.objectId));
-  await listening.ready;
-  await changeGroup(heardGroup);
-  await expect.poll(() => delivered.length).toBe(1);
-  return listening;
+async function whileListening(check: (groups: { heard: number; unheard: number }, delivered: number[]) => Promise<void>) {
+  const [heard, unheard] = [(await createGroup(world.school.id)).id, (await createGroup(world.school.id)).id];
+  const delivered: number[] = [];
+  const listening = listenToRealms([{ type: 'GROUP', id: heard }], (event) => delivered.push(event.objectId));
+  try {
+    await listening.ready;
+    await changeGroup(heard);
+    await expect.poll(() => delivered.length).toBe(1);
+    await check({ heard, unheard }, delivered);
+  } finally {
+    listening.stop();
+  }
 }
 
 describe("the event-log follower's wake on a local commit", () => {
-  it('reads the log for a commit a listener here hears, not for one nobody here listens to', async () => {
-    const [heardGroup, unheardGroup] = [await createGroup(world.school.id), await createGroup(world.school.id)];
-    const delivered: number[] = [];
-    const listening = await listenAndSettle(heardGroup.id, delivered);
-    try {
+  it('reads the log for a commit a listener here hears, not for one nobody here listens to', () =>
+    whileListening(async ({ heard, unheard }, delivered) => {
       const before = server.database.statementCount;
-
-      const written = (await changeGroup(unheardGroup.id)) + (await changeGroup(heardGroup.id));
+      const written = (await changeGroup(unheard)) + (await changeGroup(heard));
       await expect.poll(() => delivered.length).toBe(2);
-
       // One read of the log, woken by the second commit: the first, which nobody here hears, woke nothing. (A wake by
       // it would read at once, before the second commit could even begin.)
       expect(server.database.statementCount - before - written).toBe(1);
-    } finally {
-      listening.stop();
-    }
-  });
+    }));
 });
 
 describe("the event-log follower's wake on another instance's announcement over Redis", () => {
@@ -81,12 +79,12 @@ describe("the event-log follower's wake on another instance's announcement over 
    * once this process has received the announcement (its bus listens first, so it has acted on it by then).
    */
   const commitElsewhere = async (groupId: number) => {
-    const [event] = await db().$queryRaw<{ id: string; ancestors: string[] }[]>`
+    const ancestors = containingRealms({ type: 'GROUP', id: groupId }, { districtId: world.district.id, schoolId: world.school.id });
+    const [event] = await db().$queryRaw<{ id: string }[]>`
       INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "districtId", "schoolId", ancestors)
-      VALUES ('group.update', 'GROUP', ${groupId}, ${groupId}, ${world.district.id}, ${world.school.id},
-              ARRAY[${`GROUP:${groupId}`}, ${`SCHOOL:${world.school.id}`}, ${`DISTRICT:${world.district.id}`}])
-      RETURNING id::text, ancestors`;
-    const announcement = `another-instance@${event!.id}@${event!.ancestors.join(',')}`;
+      VALUES ('group.update', 'GROUP', ${groupId}, ${groupId}, ${world.district.id}, ${world.school.id}, ${ancestors})
+      RETURNING id::text`;
+    const announcement = `another-instance@${event!.id}@${ancestors.join(',')}`;
     const received = new Promise<void>((resolve) => {
       const receive = (_channel: string, message: string) => {
         if (message !== announcement) return;
@@ -99,19 +97,13 @@ describe("the event-log follower's wake on another instance's announcement over 
     await received;
   };
 
-  it('reads the log for an announced event a listener here hears, not for one nobody here listens to', async () => {
-    const [heardGroup, unheardGroup] = [await createGroup(world.school.id), await createGroup(world.school.id)];
-    const delivered: number[] = [];
-    const listening = await listenAndSettle(heardGroup.id, delivered);
-    try {
+  it('reads the log for an announced event a listener here hears, not for one nobody here listens to', () =>
+    whileListening(async ({ heard, unheard }, delivered) => {
       const before = server.database.statementCount;
-      await commitElsewhere(unheardGroup.id);
-      await commitElsewhere(heardGroup.id);
+      await commitElsewhere(unheard);
+      await commitElsewhere(heard);
       await expect.poll(() => delivered.length).toBe(2);
       // Two inserts and one read: a wake by the first announcement would read before the second insert could begin.
       expect(server.database.statementCount - before).toBe(3);
-    } finally {
-      listening.stop();
-    }
-  });
+    }));
 });
