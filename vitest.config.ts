@@ -1,10 +1,25 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // These files start the server or the CLI as child processes on an embedded database of their own (the children never
 // see TEST_DATABASE_URL), so the PostgreSQL pass would run exactly what the PGlite pass ran: they run once, there.
 // test/ops/first-start.test.ts stays in both: it starts a server on TEST_DATABASE_URL's server too.
 const embeddedProcessTests = ['test/ops/cli.test.ts', 'test/ops/webhooks-cli.test.ts', 'test/ops/server-process.test.ts', 'test/ops/redis-startup.test.ts'];
+
+// Files that take 15 s or more start first, so that no worker runs one alone at the end. Vitest would start them late:
+// on a fresh clone it has no timings and starts the largest files first, and the PGlite pass times the webhook fault
+// run, which only PostgreSQL runs, as instant (on PostgreSQL it ended the pass alone: 167 s against 150 s).
+const slowFiles = ['test/fuzz/', 'test/ops/', 'test/events/webhook-faults.test.ts', 'test/db/migrations.test.ts', 'test/permissions/matrix.test.ts'];
+
+class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const isSlow = (file: TestSpecification) => slowFiles.some((path) => relative(file.project.config.root, file.moduleId).startsWith(path));
+    return [...sorted.filter(isSlow), ...sorted.filter((file) => !isSlow(file))];
+  }
+}
 
 export default defineConfig({
   // Vite would resolve graphql's ESM build for our code while Node loads its CommonJS build for Pothos and yoga;
@@ -21,12 +36,14 @@ export default defineConfig({
     // suite's time.
     pool: 'forks',
     isolate: false,
-    // On PGlite two files at a time keep both cores busy (Vitest's default on two cores is one worker). On PostgreSQL
-    // the files share one server, whose event stream reads stop at the server-wide snapshot horizon
-    // (src/events/stream.ts): another file's open transaction delays every event, so a test that expects exactly
-    // which events come next must wait for the horizon (test/support/stream.ts). The stream and subscription tests
-    // do, and two workers passed, but one rehearsal in two caught a test that did not: files run one at a time there.
-    maxWorkers: process.env.TEST_DATABASE_URL ? 1 : Math.max(2, availableParallelism()),
+    // Two files at a time keep both cores busy (Vitest's default on two cores is one worker). On PostgreSQL the files
+    // share one server, whose event stream reads stop at the server-wide snapshot horizon (src/events/stream.ts):
+    // another file's open transaction delays every event, so a test that expects exactly which events come next waits
+    // for the horizon first (test/support/stream.ts). To find one that does not, run the PostgreSQL pass while another
+    // connection keeps overlapping transactions open (in a shell loop, every 0.15 s in the background:
+    // psql -c "BEGIN; SELECT pg_current_xact_id(); SELECT pg_sleep(0.3); COMMIT;").
+    maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: SlowFilesFirst },
     testTimeout: 30_000,
     // A poll waits for background work (webhook delivery, the event follower); a loaded machine needs more than 1 s.
     expect: { poll: { timeout: 10_000 } },

@@ -70,8 +70,9 @@ export interface Config {
   bootstrap: { consumerKey: string; consumerSecret: string } | null;
   seedDemo: SeedDemoMode;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  production: boolean;
   webhooks: WebhookAddressPolicy;
+  /** How long a webhook receiver has to answer one attempt, in milliseconds; leases are sized from it. */
+  webhookTimeoutMs: number;
   /** Days the delivery log keeps finished deliveries (and their attempts). */
   webhookLogRetentionDays: number;
   /** Origins (`https://host[:port]`) whose scripts may call the APIs (CORS); any origin when null. */
@@ -189,10 +190,10 @@ const environmentSchema = z
       .transform((value) => value?.toLowerCase())
       .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('off')),
     WEBHOOK_LOG_RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(30)),
+    WEBHOOK_TIMEOUT: optional.default('10s'),
     CORS_ORIGINS: optional.default('*'),
     TRUSTED_DOCUMENTS: optional,
     LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
-    NODE_ENV: optional,
   });
 
 /**
@@ -237,6 +238,10 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   const webPackageBytes = parseSize(value('WEB_PACKAGE_MAX_BYTES') ?? '500mb');
   if (webPackageBytes === null || webPackageBytes < 1 || webPackageBytes > Number.MAX_SAFE_INTEGER) {
     problems.push('WEB_PACKAGE_MAX_BYTES: must be a size such as 500mb or 2gb');
+  }
+  const webhookTimeout = parseDurationMs(value('WEBHOOK_TIMEOUT') ?? '10s');
+  if (webhookTimeout === null || webhookTimeout < 1000 || webhookTimeout > 60_000) {
+    problems.push('WEBHOOK_TIMEOUT: must be a duration from 1s to 1m, such as 10s or 30s');
   }
   if (parseDurationMs(value('UPLOAD_UNATTACHED_TTL') ?? '24h') === null) {
     problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
@@ -313,8 +318,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
-    production: e.NODE_ENV === 'production',
     webhooks: { allowHosts: new Set(parseHostList(e.WEBHOOK_ALLOW_HOSTS)), allowHttp: e.WEBHOOK_ALLOW_HTTP === 'on' },
+    webhookTimeoutMs: parseDurationMs(e.WEBHOOK_TIMEOUT)!,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     corsOrigins: corsOrigins && new Set(corsOrigins),
     trustedDocumentsPath: e.TRUSTED_DOCUMENTS ?? null,

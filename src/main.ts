@@ -101,7 +101,7 @@ function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
 }
 // Webhook delivery runs in every instance: on PostgreSQL the instances share the work (src/events/webhooks/worker.ts).
 const publicBase = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
-const webhooks = createWebhookWorker({ serverKey, linkBase: publicBase, logger });
+const webhooks = createWebhookWorker({ serverKey, linkBase: publicBase, logger, attemptTimeoutMs: config.webhookTimeoutMs });
 webhooks.start();
 
 const sweeps = [

@@ -9,6 +9,7 @@ import { type DashboardEvent, allGroups, connect, followEvents, refetch } from '
 import { encodeGlobalId } from '../../src/core/global-id';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
+import { streamSettled } from '../support/stream';
 
 const server = useTestServer();
 let world: World;
@@ -21,6 +22,8 @@ beforeAll(async () => {
   world = await createWorld();
   for (const title of ['Chess', 'Choir', 'Debate', 'Robotics', 'Yearbook']) await createGroup(world.school.id, { title });
   ({ token, id: tokenId } = await issueAccessToken({ userId: world.schoolAdmin.id }));
+  // A subscription from the end of the stream must not hear these writes arrive late (test/support/stream.ts).
+  await streamSettled();
   const listening = await listenOnLoopback(server);
   url = `http://127.0.0.1:${listening.port}`;
   close = listening.close;
