@@ -7,6 +7,7 @@ COPY scripts ./scripts
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
+RUN node scripts/build.mjs
 EXPOSE 4000
 ENV HOST=0.0.0.0 PORT=4000
-CMD ["npx", "tsx", "src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/src/main.mjs"]

@@ -5,12 +5,15 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import OAuth from 'oauth-1.0a';
 import type pg from 'pg';
 import { deriveKey } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
 import { issueAccessToken, issueApiClient } from '../src/modules/access/access.service';
 import { databaseUrl, withClient } from '../test/support/postgres';
+import { buildServer, compiledServer, projectRoot } from '../test/support/process';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -38,10 +41,17 @@ export function benchDatabase() {
   };
 }
 
+/** The server's command line after node in a checkout: compiled, or through tsx in one from before the build step. */
+export function serverCommand(cwd = projectRoot): string[] {
+  if (!existsSync(join(cwd, 'scripts/build.mjs'))) return ['--import', 'tsx', 'src/main.ts'];
+  buildServer(cwd);
+  return compiledServer;
+}
+
 /**
- * Starts `src/main.ts` (of `cwd`, or this checkout) as its own process on `databaseUrl` at `port` (rate limits off,
- * production mode) and waits until it is ready; `env` adds to its environment, `nodeArgs` to its command line
- * (`--cpu-prof`).
+ * Starts the server of `cwd` (or this checkout) as `npm start` runs it, compiled first, or through tsx in a checkout
+ * from before the build step, as its own process on `databaseUrl` at `port` (rate limits off, production mode) and
+ * waits until it is ready; `env` adds to its environment, `nodeArgs` to its command line (`--cpu-prof`).
  */
 export async function startServerProcess(options: {
   databaseUrl: string;
@@ -51,7 +61,7 @@ export async function startServerProcess(options: {
   /** The checkout to run (another version's worktree); this one by default. */
   cwd?: string;
 }) {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverCommand(options.cwd)], {
     cwd: options.cwd,
     env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(options.port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database';
 import { type ServerProcess, startServerProcess } from '../support/process';
 
-// Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
-// test file shares the machine's two cores.
+// Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
+// shares the machine's two cores.
 vi.setConfig({ testTimeout: 120_000 });
 
 // `npm start` as a newcomer runs it: the first start on an empty embedded database seeds the demo district and prints

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServerProcess } from '../support/process';
 
-// Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
-// test file shares the machine's two cores.
+// Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
+// shares the machine's two cores.
 vi.setConfig({ testTimeout: 120_000 });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-redis-startup-'));

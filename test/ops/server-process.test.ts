@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServerProcess, waitUntilReady } from '../support/process';
 
-// Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
-// test file shares the machine's two cores.
+// Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
+// shares the machine's two cores.
 vi.setConfig({ testTimeout: 120_000 });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-process-'));
@@ -47,6 +47,20 @@ describe('the server process', () => {
     expect(lines.some((line) => line.msg === 'request' && line.status === 303 && line.requestId && line.durationMs >= 0)).toBe(true);
     expect(lines.at(-1).msg).toBe('stopped');
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
+
+  it('starts with `npm start`, which compiles it first, and stops on Ctrl-C', async () => {
+    const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, ['npm', 'start']);
+    await waitUntilReady(server);
+    expect((await fetch(`${server.base}/v1/users/me`)).status).toBe(401);
+    // A terminal's Ctrl-C: SIGINT to npm and the server it started (npm does not pass a SIGTERM of its own on).
+    const closed = new Promise((resolve) => server.child.once('close', resolve));
+    process.kill(-server.child.pid!, 'SIGINT');
+    // Once the server has exited too: it writes to the output npm handed it.
+    await closed;
+    const lines = server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(lines.at(-1)?.msg, server.output()).toBe('stopped');
+    await expect(fetch(`${server.base}/healthz`)).rejects.toThrow();
   });
 
   it('refuses to start with a clear message for each bad setting', async () => {

@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { migrationsDir } from '../../src/db/database';
 import { applyMigrations, pgClientSession, pgliteSession } from '../../src/db/migrate';
 import { databaseUrl, withClient } from './postgres';
+import { buildServer } from './process';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,11 +19,13 @@ declare module 'vitest' {
 }
 
 /**
- * Migrates the run's database once, so that a test file copies a migrated database instead of creating and migrating
- * its own: with TEST_DATABASE_URL a template database on its server (CREATE DATABASE ... TEMPLATE), otherwise a dump
- * of an embedded one (a fresh one from initdb takes over a second, a copy of the dump a third of one).
+ * Compiles the server for the tests that start it as a process, as `npm start` does. Migrates the run's database
+ * once, so that a test file copies a migrated database instead of creating and migrating its own: with
+ * TEST_DATABASE_URL a template database on its server (CREATE DATABASE ... TEMPLATE), otherwise a dump of an embedded
+ * one (a fresh one from initdb takes over a second, a copy of the dump a third of one).
  */
 export default async function setup(project: TestProject) {
+  buildServer();
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const template = `lectern_template_${randomBytes(6).toString('hex')}`;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -32,10 +32,23 @@ export interface ServerProcess {
   output(): string;
 }
 
-/** Starts `npm start`'s entry point as its own process on a free port (unless `env` names one), as an operator runs it. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** The server's command line after node, as `npm start` runs it once scripts/build.mjs has compiled it. */
+export const compiledServer = ['--enable-source-maps', 'dist/src/main.mjs'];
+
+/** Compiles the server of a checkout (this one by default) into its dist/ with `npm start`'s build step. */
+export function buildServer(cwd = projectRoot) {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd, stdio: 'inherit' });
+}
+
+/**
+ * Starts the server as `npm start` runs it, from what test/support/global-setup.ts compiled for the run (or with
+ * `command`), as its own process on a free port (unless `env` names one).
+ */
+export async function startServerProcess(env: Record<string, string>, command = [process.execPath, ...compiledServer]): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(command[0]!, command.slice(1), {
+    // A process group of its own, as a terminal runs a command, so that Ctrl-C can be sent to all of it.
+    detached: true,
     cwd: projectRoot,
     env: cleanEnvironment({ NODE_ENV: 'production', ...env, PORT: port }),
     stdio: ['ignore', 'pipe', 'pipe'],
