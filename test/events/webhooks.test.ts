@@ -475,6 +475,35 @@ describe('webhook delivery', () => {
     expect(await db().webhookAttempt.count({ where: { delivery: { targetId: target } } })).toBe(1);
   });
 
+  it('in the background, fans out a commit that fires no target in one read, and claims nothing for it', async () => {
+    const live = newWorker({ idleMs: 600_000 });
+    await live.runOnce();
+    // The loops run in the context they were started in, so `sent` goes on collecting their statements.
+    const sent = await server.database.statementsOf(async () => live.start());
+    // What each statement is for; transaction control is left out (PostgreSQL's driver sends it as statements).
+    const steps = () => sent.filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql)).map(step);
+    const step = (sql: string) =>
+      /FROM domain_events/.test(sql) ? 'read the log'
+        : /trigger_subscriptions/.test(sql) ? 'find subscriptions'
+          : /UPDATE webhook_cursors/.test(sql) ? 'move the cursor'
+            : /FROM trigger_targets/.test(sql) ? 'claim'
+              : sql;
+    try {
+      // Starting, it reads the log and claims, finding nothing either time.
+      await expect.poll(steps).toEqual(['read the log', 'claim']);
+      for (const title of ['Unheard', 'Unheard again']) {
+        await teacher.post('/groups', { title });
+        await expect.poll(() => live.caughtUp()).toBe(true);
+      }
+      // Per commit: no read after the cursor moved to find the log's end (a commit since would have woken it), and
+      // no claim, since nothing was queued.
+      const perCommit = ['read the log', 'find subscriptions', 'move the cursor'];
+      expect(steps().slice(2)).toEqual([...perCommit, ...perCommit]);
+    } finally {
+      await live.stop();
+    }
+  });
+
   it('runs in the background, woken by this process\'s commits rather than its poll, and stops cleanly', async () => {
     await subscribedTarget(admin, '/live', ['group', 'blog_post']);
     // A poll interval far beyond the test's patience: only the wake-up on commit can deliver in time.

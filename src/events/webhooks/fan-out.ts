@@ -21,6 +21,14 @@ interface Queued {
 }
 const fanOutBatch = 500;
 
+export interface FanOutResult {
+  /** Events read, and deliveries queued for them. */
+  read: number;
+  queued: number;
+  /** Whether a whole batch was read, so more events may be waiting. */
+  more: boolean;
+}
+
 export function createFanOut(options: { now: () => Date; linkBase: string }) {
   const { now } = options;
 
@@ -64,19 +72,19 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
   let known: { cursor: string | null } | null = null;
 
   /**
-   * Fans out the next batch of events: the number read (0 when caught up or when another instance moved the cursor
-   * meanwhile). Objects are rendered before the transaction (the embedded database has one connection, which the
-   * transaction holds); the transaction then moves the cursor, only if it has not moved, and commits the deliveries
-   * with it.
+   * Fans out the next batch of events: how many it read and queued deliveries for (0 when caught up or when another
+   * instance moved the cursor meanwhile), and whether a full batch was read, so more may be waiting. Objects are
+   * rendered before the transaction (the embedded database has one connection, which the transaction holds); the
+   * transaction then moves the cursor, only if it has not moved, and commits the deliveries with it.
    */
-  async function fanOut(): Promise<number> {
+  async function fanOut(): Promise<FanOutResult> {
     if (!known) {
       await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
       known = { cursor: (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor };
     }
     const from = known.cursor;
     const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
-    if (events.length === 0) return 0;
+    if (events.length === 0) return { read: 0, queued: 0, more: false };
     const deliveries = await deliveriesFor(events);
     // Moving the cursor first locks its row: a concurrent fan-out from the same position waits, then finds it moved.
     const moveCursor = (client: Pick<Prisma.TransactionClient, '$executeRaw'>) => client.$executeRaw`
@@ -94,7 +102,7 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
             ON CONFLICT ("targetId", "eventId") DO NOTHING`.then(() => 1);
         });
     known = moved ? { cursor } : null;
-    return moved ? events.length : 0;
+    return moved ? { read: events.length, queued: deliveries.length, more: events.length === fanOutBatch } : { read: 0, queued: 0, more: false };
   }
 
   async function caughtUp(): Promise<boolean> {

@@ -5,10 +5,11 @@
  */
 import type { Logger } from 'pino';
 import { onLocalCommit } from '../bus';
+import type { FanOutResult } from './fan-out';
 
 export interface DeliverySteps<Claim, Outcome> {
-  /** Fans out the next events; the number read. */
-  fanOut(): Promise<number>;
+  /** Fans out the next events. */
+  fanOut(): Promise<FanOutResult>;
   claim(max: number): Promise<Claim[]>;
   attempt(claim: Claim): Promise<Outcome>;
   record(finished: { delivery: Claim; outcome: Outcome }[]): Promise<unknown>;
@@ -90,16 +91,17 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
   const fanOutStep = async () => {
     const expected = unreadSince;
     unreadSince = null;
-    const read = await steps.fanOut();
-    if (read) {
-      unreadRetries = 0;
-      alarms.send.ring();
-    } else if (expected !== null && performance.now() - expected < unreadRetryForMs) {
+    const { read, queued, more } = await steps.fanOut();
+    // The sender claims when something was queued, or at its own poll (retries falling due, another instance's queue).
+    if (queued) alarms.send.ring();
+    if (read) unreadRetries = 0;
+    else if (expected !== null && performance.now() - expected < unreadRetryForMs) {
       unreadSince ??= expected;
       await new Promise((resolve) => setTimeout(resolve, unreadRetryMs(unreadRetries++)).unref());
       return true;
     } else unreadRetries = 0;
-    return read > 0;
+    // Less than a whole batch read the log to its end: a commit since has rung the alarm, so the next read waits for it.
+    return more;
   };
   const sendStep = async () => {
     const free = concurrency - inFlight.size;

@@ -292,7 +292,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   /** One full round: fan out every committed event, then send everything due. */
   async function runOnce() {
     let events = 0;
-    for (let read = await fanOut(); read > 0; read = await fanOut()) events += read;
+    for (let batch = await fanOut(); batch.read > 0; batch = await fanOut()) events += batch.read;
     return { events, ...(await sendDue()) };
   }
 
