@@ -100,7 +100,7 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
       await new Promise((resolve) => setTimeout(resolve, unreadRetryMs(unreadRetries++)).unref());
       return true;
     } else unreadRetries = 0;
-    // Less than a whole batch read the log to its end: a commit since has rung the alarm, so the next read waits for it.
+    // Less than a whole batch read the log to its end; a commit since has rung the alarm, which ends the next pause.
     return more;
   };
   const sendStep = async () => {
