@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import OAuth from 'oauth-1.0a';
 import pg from 'pg';
-import { type ServerProcess, startServerProcess, waitUntilReady } from '../test/support/process';
+import { type ServerProcess, buildServer, startServerProcess, waitUntilReady } from '../test/support/process';
 
 const { values } = parseArgs({ options: { writes: { type: 'string', default: '500' }, kills: { type: 'string', default: '3' } } });
 const writes = Number(values.writes);
@@ -34,6 +34,7 @@ const env = {
   LOG_LEVEL: 'error',
   SEED_DEMO: 'off',
 };
+buildServer();
 let server: ServerProcess = await startServerProcess(env);
 await waitUntilReady(server);
 const port = new URL(server.base).port;

@@ -10,15 +10,23 @@ import { openFileStore, useFileStore } from './modules/uploads/file-store';
  * uploaded files (`DATA_DIR/files`).
  */
 export async function boot(config: Config, logger: Logger): Promise<{ database: Database; serverKey: Buffer }> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    statementTimeoutMs: config.queryTimeoutMs,
-    onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
-  });
+  const open = () =>
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      statementTimeoutMs: config.queryTimeoutMs,
+      onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost; the pool reconnects'),
+    });
+  let database = await open();
   try {
     const applied = await database.migrate((message) => logger.info(message));
     if (applied.length) logger.info({ applied }, 'migrations applied');
+    if (applied.length && database.kind === 'pglite') {
+      // The embedded database's WebAssembly memory grows to what the migrations needed and never shrinks; opened
+      // again, it holds what serving needs.
+      await database.close();
+      database = await open();
+    }
     const serverKey = await loadServerKey(config);
     useFileStore(await openFileStore(config));
     if (config.bootstrap) {
