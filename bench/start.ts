@@ -7,13 +7,13 @@
  * BENCH_DATABASE_URL names a PostgreSQL server (default postgres@127.0.0.1:5432); a fresh database is made there.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { buildServer, startServerProcess, waitUntilReady } from '../test/support/process';
-import { benchDatabase } from './support';
+import { benchDatabase, residentMiB } from './support';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 
@@ -24,10 +24,10 @@ async function measure(env: Record<string, string>) {
   await waitUntilReady(server);
   const readyMs = performance.now() - started;
   await sleep(3_000);
-  const residentKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))![1]);
+  const resident = await residentMiB(server.child.pid!);
   server.child.kill('SIGTERM');
   await server.exited;
-  return `ready in ${(readyMs / 1000).toFixed(2)} s, resident ${(residentKiB / 1024).toFixed(0)} MiB`;
+  return `ready in ${(readyMs / 1000).toFixed(2)} s, resident ${resident.toFixed(0)} MiB`;
 }
 
 buildServer();

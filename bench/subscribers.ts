@@ -20,7 +20,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { hashToken, randomToken } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
-import { buildServer, compiledServer } from '../test/support/process';
+import { serverCommand } from './support';
 
 const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '3' } } });
 const subscribers = Number(values.subscribers);
@@ -87,8 +87,7 @@ try {
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  buildServer();
-  server = spawn(process.execPath, compiledServer, {
+  server = spawn(process.execPath, serverCommand(), {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url.href, SECRET_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'off', LOG_LEVEL: 'error', REDIS_URL: '' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

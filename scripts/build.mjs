@@ -8,12 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const outfile = 'dist/src/main.mjs';
 
 const result = await build({
   absWorkingDir: projectRoot,
   entryPoints: ['src/main.ts'],
-  outfile,
+  outfile: 'dist/src/main.mjs',
   bundle: true,
   platform: 'node',
   format: 'esm',

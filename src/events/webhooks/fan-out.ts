@@ -29,6 +29,8 @@ export interface FanOutResult {
   more: boolean;
 }
 
+const nothingRead: FanOutResult = { read: 0, queued: 0, more: false };
+
 export function createFanOut(options: { now: () => Date; linkBase: string }) {
   const { now } = options;
 
@@ -84,7 +86,7 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
     }
     const from = known.cursor;
     const { events, cursor } = await readCommittedEvents(from, fanOutBatch);
-    if (events.length === 0) return { read: 0, queued: 0, more: false };
+    if (events.length === 0) return nothingRead;
     const deliveries = await deliveriesFor(events);
     // Moving the cursor first locks its row: a concurrent fan-out from the same position waits, then finds it moved.
     const moveCursor = (client: Pick<Prisma.TransactionClient, '$executeRaw'>) => client.$executeRaw`
@@ -102,7 +104,7 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
             ON CONFLICT ("targetId", "eventId") DO NOTHING`.then(() => 1);
         });
     known = moved ? { cursor } : null;
-    return moved ? { read: events.length, queued: deliveries.length, more: events.length === fanOutBatch } : { read: 0, queued: 0, more: false };
+    return moved ? { read: events.length, queued: deliveries.length, more: events.length === fanOutBatch } : nothingRead;
   }
 
   async function caughtUp(): Promise<boolean> {
