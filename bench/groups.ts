@@ -12,7 +12,8 @@
  * Parts (BENCH_PARTS, comma-separated, all by default):
  *   lists    a page of 20 groups with the total: floor; GraphQL `groups(start, limit)` Bearer; GET /v1/groups JSON and
  *            XML, each with a Bearer token and with OAuth HMAC-SHA1 (freshly signed per request, as clients do)
- *   objects  GET /v1/groups/{id} and POST /v1/groups, each against the floor endpoint doing the same statements
+ *   objects  GET /v1/groups/{id} (each request another of the groups, at random) and POST /v1/groups, each against
+ *            the floor endpoint doing the same statements
  *   memory   resident size, live heap and the heap V8 holds (after a full collection, read through the server's
  *            inspector) of the server process idle and after each of three runs of BENCH_MEMORY_REQUESTS (50,000) list
  *            requests, and the growth between the second and the third
@@ -27,7 +28,7 @@
  *   BENCH_CPU_PROF=/tmp/prof BENCH_PARTS=lists npm run bench   # node --cpu-prof on the server; prints its top entries
  *   BENCH_ONLY='XML, OAuth|GraphQL' BENCH_PARTS=lists npm run bench  # only targets whose names contain one of these (and the floor)
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -81,6 +82,8 @@ interface Target {
   headers?: Record<string, string>;
   body?: string;
   auth: Auth;
+  /** A request of its own each time (another group), in place of `path` and `body`. */
+  each?: () => { path: string; body?: string };
 }
 interface Result {
   name: string;
@@ -97,12 +100,11 @@ let signer: OAuth;
 let bearer: string;
 
 function loadOptions(target: Target): autocannon.Options {
-  const url = `${target.origin}${target.path}`;
   const authorization =
     target.auth === 'bearer'
       ? () => `Bearer ${bearer}`
       : target.auth === 'oauth'
-        ? () => signer.toHeader(signer.authorize({ method: target.method, url }, { key: '', secret: '' })).Authorization
+        ? (url: string) => signer.toHeader(signer.authorize({ method: target.method, url }, { key: '', secret: '' })).Authorization
         : null;
   return {
     url: target.origin,
@@ -112,10 +114,11 @@ function loadOptions(target: Target): autocannon.Options {
         method: target.method,
         path: target.path,
         body: target.body,
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...target.headers, ...(authorization ? { authorization: authorization() } : {}) },
-        }),
+        setupRequest: (request) => {
+          const { path, body } = target.each?.() ?? { path: target.path, body: target.body };
+          const headers = { ...target.headers, ...(authorization ? { authorization: authorization(`${target.origin}${path}`) } : {}) };
+          return { ...request, path, body, headers };
+        },
       },
     ],
   };
@@ -305,13 +308,21 @@ try {
   if (parts.has('lists')) await compare(`List: ${initialGroups.toLocaleString('en')} groups, a page of 20 with the total`, listTargets(0));
 
   if (parts.has('objects')) {
-    const id = Math.floor(initialGroups / 2);
-    const path = `/v1/groups/${id}`;
-    await compare('Single object: GET /v1/groups/{id}', [
-      { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path, headers: json, auth: 'none' },
-      { name: 'bare stack: GraphQL group(id)', origin: bareOrigin, ...graphqlPost(bareGroupQuery(id)), auth: 'none' },
-      { name: 'GET /v1/groups/{id} JSON, Bearer', origin, method: 'GET', path, headers: json, auth: 'bearer' },
-      { name: 'GET /v1/groups/{id} JSON, OAuth HMAC-SHA1', origin, method: 'GET', path, headers: json, auth: 'oauth' },
+    // Every request asks for a group of its own, as clients do: concurrent requests for one id would share a row.
+    const anyGroup = () => 1 + randomInt(initialGroups);
+    const path = `/v1/groups/${initialGroups / 2}`;
+    const anyPath = () => ({ path: `/v1/groups/${anyGroup()}` });
+    await compare('Single object: GET /v1/groups/{id}, a random one of the groups', [
+      { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path, headers: json, auth: 'none', each: anyPath },
+      {
+        name: 'bare stack: GraphQL group(id)',
+        origin: bareOrigin,
+        ...graphqlPost(bareGroupQuery(initialGroups / 2)),
+        auth: 'none',
+        each: () => ({ path: '/graphql', body: JSON.stringify({ query: bareGroupQuery(anyGroup()) }) }),
+      },
+      { name: 'GET /v1/groups/{id} JSON, Bearer', origin, method: 'GET', path, headers: json, auth: 'bearer', each: anyPath },
+      { name: 'GET /v1/groups/{id} JSON, OAuth HMAC-SHA1', origin, method: 'GET', path, headers: json, auth: 'oauth', each: anyPath },
     ]);
     const body = JSON.stringify({ title: 'Bench group', description: 'Created by the benchmark', school_id: String(seeded.schoolId) });
     const post = { 'content-type': 'application/json', ...json };

@@ -12,7 +12,7 @@
  * compared with `npm run bench` on each.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -60,7 +60,9 @@ try {
     { name: 'GET /v1/groups JSON, Bearer', method: 'GET', path: list, accept: 'application/json' },
     { name: 'GET /v1/groups XML, Bearer', method: 'GET', path: list, accept: 'text/xml' },
     { name: 'GET /v1/groups JSON, OAuth', method: 'GET', path: list, accept: 'application/json', oauth: true },
-    { name: 'GET /v1/groups/{id} object, Bearer', method: 'GET', path: '/v1/groups/500', accept: 'application/json' },
+    // Each request another of the groups, at random, as clients ask: concurrent requests for one id would share a row.
+    { name: 'GET /v1/groups/{id} object, Bearer', method: 'GET', path: '/v1/groups/500', accept: 'application/json', anyGroup: true },
+    { name: 'GET /v1/groups/{id} object, OAuth', method: 'GET', path: '/v1/groups/500', accept: 'application/json', oauth: true, anyGroup: true },
     {
       name: 'POST /v1/groups create, Bearer',
       method: 'POST',
@@ -73,9 +75,9 @@ try {
   type Target = (typeof targets)[number];
   async function load(index: number, target: Target, duration: number) {
     const origin = `http://127.0.0.1:${versions[index]!.port}`;
-    const authorization = () =>
+    const authorization = (path: string) =>
       target.oauth
-        ? signer.toHeader(signer.authorize({ url: `${origin}${target.path}`, method: target.method }, { key: '', secret: '' })).Authorization
+        ? signer.toHeader(signer.authorize({ url: `${origin}${path}`, method: target.method }, { key: '', secret: '' })).Authorization
         : `Bearer ${seeded.token}`;
     const headers = { accept: target.accept, ...(target.body ? { 'content-type': 'application/json' } : {}) };
     const before = await cpuMs(servers[index]!.pid!);
@@ -83,7 +85,10 @@ try {
       url: origin,
       connections: 10,
       duration,
-      requests: [{ method: target.method as 'GET' | 'POST', path: target.path, body: target.body, setupRequest: (request) => ({ ...request, headers: { ...headers, authorization: authorization() } }) }],
+      requests: [{ method: target.method as 'GET' | 'POST', path: target.path, body: target.body, setupRequest: (request) => {
+        const path = target.anyGroup ? `/v1/groups/${1 + randomInt(1000)}` : target.path;
+        return { ...request, path, headers: { ...headers, authorization: authorization(path) } };
+      } }],
     });
     if (result.non2xx || result.errors) throw new Error(`${versions[index]!.name}, ${target.name}: ${result.non2xx} responses were not 2xx, ${result.errors} errors`);
     return { cpu: ((await cpuMs(servers[index]!.pid!)) - before) / result.requests.total, rps: result.requests.average, p99: result.latency.p99 };

@@ -56,7 +56,60 @@ export function signedUrls(request: Request, publicUrl: URL | null): string[] {
   return [...new Set(candidates)];
 }
 
+/** The most nonces one statement records: three parameters each, well inside PostgreSQL's 65,535. */
+const noncesPerStatement = 500;
+
+/**
+ * Records nonces in the database, the nonces of every request that reaches this point in one turn of the event loop
+ * with one statement: concurrent OAuth requests arrive together, and under load each round trip to PostgreSQL costs
+ * the server far more CPU than the statement itself (see docs/performance.md, ninth round). Resolves true for a nonce
+ * it recorded, false for one recorded before, or twice in the same turn (the later one is the replay).
+ */
+function databaseNonceRecorder(): (credentials: OAuthCredentials) => Promise<boolean> {
+  type Waiting = { credentials: OAuthCredentials; resolve(recorded: boolean): void; reject(error: unknown): void };
+  let waiting: Waiting[] = [];
+  const keyOf = (consumerKey: string, timestamp: bigint | number | string, nonce: string) => `${consumerKey}\n${timestamp}\n${nonce}`;
+
+  async function record(batch: Waiting[]) {
+    const first = new Map<string, Waiting>();
+    for (const entry of batch) {
+      const { consumerKey, timestamp, nonce } = entry.credentials;
+      const key = keyOf(consumerKey, timestamp, nonce);
+      if (first.has(key)) entry.resolve(false);
+      else first.set(key, entry);
+    }
+    const entries = [...first.values()];
+    try {
+      // A replay inserts no row (ON CONFLICT DO NOTHING), so what comes back is exactly the nonces seen first here.
+      const inserted = await directQuery<{ consumerKey: string; timestamp: bigint | string; nonce: string }>(
+        `INSERT INTO oauth_nonces ("consumerKey", "timestamp", nonce)
+         VALUES ${entries.map((_, index) => `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`).join(', ')}
+         ON CONFLICT DO NOTHING RETURNING "consumerKey", "timestamp", nonce`,
+        entries.flatMap(({ credentials }) => [credentials.consumerKey, credentials.timestamp, credentials.nonce]),
+      );
+      const recorded = new Set(inserted.map((row) => keyOf(row.consumerKey, row.timestamp, row.nonce)));
+      for (const [key, entry] of first) entry.resolve(recorded.has(key));
+    } catch (error) {
+      for (const entry of entries) entry.reject(error);
+    }
+  }
+
+  return (credentials) =>
+    new Promise((resolve, reject) => {
+      // After the I/O callbacks of this turn (setImmediate), so every request read in it has joined the batch.
+      if (waiting.length === 0) {
+        setImmediate(() => {
+          const batch = waiting;
+          waiting = [];
+          for (let start = 0; start < batch.length; start += noncesPerStatement) void record(batch.slice(start, start + noncesPerStatement));
+        });
+      }
+      waiting.push({ credentials, resolve, reject });
+    });
+}
+
 export function createAuthenticator(options: AuthenticatorOptions) {
+  const recordInDatabase = databaseNonceRecorder();
   /** Counts the failure before answering 401, so that the next attempt from the address or with the key sees it. */
   async function refused(attempt: AuthAttempt, message: string): Promise<GraphQLError> {
     await options.failures.recordFailure(attempt);
@@ -105,13 +158,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         // Redis went away between the check and the command: the database keeps the record instead.
       }
     }
-    // A replay inserts no row (ON CONFLICT DO NOTHING), with no error to raise and catch. Sent directly: every OAuth
-    // request without Redis runs it (see `directQuery`).
-    const inserted = await directQuery(
-      'INSERT INTO oauth_nonces ("consumerKey", "timestamp", nonce) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1',
-      [credentials.consumerKey, credentials.timestamp, credentials.nonce],
-    );
-    return inserted.length === 1;
+    return recordInDatabase(credentials);
   }
 
   async function fromBearer(token: string, address: string): Promise<Viewer> {

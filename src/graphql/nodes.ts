@@ -19,8 +19,9 @@ export const maxNodesPerRequest = 100;
 /** The ids among `ids` the viewer may see, by the rule of the type's own query (`group(id)` for a Group). */
 export type VisibleIds = (viewer: Viewer, ids: number[]) => Promise<Iterable<number>>;
 
-/** What `nodes` needs of a Prisma delegate: one statement for a set of ids. */
+/** What `nodes` and `readById` need of a Prisma delegate: one row by its id, or the rows of a set of ids. */
 interface NodeDelegate {
+  findUnique(args: object): Promise<{ id: number } | null>;
   findMany(args: object): Promise<{ id: number }[]>;
 }
 

@@ -7,6 +7,7 @@ import { builder } from './builder';
 import { DeletedType } from './deleted';
 import { RealmInput, parseId, realmRef } from './realm';
 import { findIfVisible } from './visible';
+import { readById } from './reads-by-id';
 import { delegateOf, hiddenWhenRefused, registerNodeVisibility, visibleByEach } from './nodes';
 import type { RealmType } from '../generated/prisma/enums';
 
@@ -128,13 +129,9 @@ function mergeSelections(map: Record<string, unknown>, extra: Record<string, unk
  * `<name>(id)`: one object, or null when it does not exist or its policy does not let the viewer read it, so that a
  * hidden object and a missing one look the same.
  */
-export function objectQuery<Name extends Model>(
-  name: string,
-  type: Name,
-  policy: ReadPolicy,
-  find: (selection: { select?: never; include?: never }, id: number) => Promise<PrismaTypes[Name]['Shape'] | null>,
-  realm?: RealmOfRow,
-) {
+export function objectQuery<Name extends Model>(name: string, type: Name, policy: ReadPolicy, realm?: RealmOfRow) {
+  // Read together with the same object queries of concurrent requests (see `readById`).
+  const find = (selection: PrismaQuery, id: number) => readById<PrismaTypes[Name]['Shape']>(type, selection, id);
   builder.queryField(name, (t) =>
     t.withAuth({ authenticated: true }).prismaField({
       type: type as Model,
@@ -143,11 +140,11 @@ export function objectQuery<Name extends Model>(
       args: { id: t.arg.id({ required: true, description: `${type} id: its global id or its databaseId.` }) },
       resolve: async (query, _root, args, { viewer }) => {
         const id = parseId(args.id, type);
-        if (!realm) return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection as never, id)) as never;
+        if (!realm) return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection, id)) as never;
         // The row and the facts its access rule reads in one statement; a hidden row is loaded but not answered.
         const selection = withSelected(query, realm.selection); // the query is read on the null paths too (see findIfVisible)
         if (!isStorableId(id)) return null;
-        const row = await find(selection as never, id);
+        const row = await find(selection, id);
         if (!row) return null;
         knownRealm(viewer, { type: realm.type, id }, realm.facts(row as never));
         return ((await can(viewer, policy, 'read', id)) ? row : null) as never;

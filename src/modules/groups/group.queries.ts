@@ -62,7 +62,7 @@ function groupsSource(viewer: Viewer, args: { buildingId?: string | null; school
 
 const GroupCategoryPage = pageOf('GroupCategory', 'A page of group categories.');
 
-objectQuery('group', 'Group', groupPolicy, (selection, id) => db().group.findUnique({ ...selection, where: { id } }), {
+objectQuery('group', 'Group', groupPolicy, {
   type: 'GROUP',
   selection: groupFactsSelection,
   facts: groupFacts,

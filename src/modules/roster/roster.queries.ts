@@ -1,11 +1,10 @@
-import { db } from '../../db/database';
 import { objectQuery } from '../../graphql/operations';
 import { sectionPolicy } from './roster.policy';
 import { registerNodeVisibility, visibleThrough, visibleThroughAll } from '../../graphql/nodes';
 import { can, realmVerdict } from '../../auth/policy';
 import { userPolicy } from '../users/user.policy';
 
-objectQuery('section', 'Section', sectionPolicy, (selection, id) => db().section.findUnique({ ...selection, where: { id } }));
+objectQuery('section', 'Section', sectionPolicy);
 
 // A course is seen through its sections; `node` shows it to whoever may read its school.
 registerNodeVisibility('Course', visibleThrough('Course', { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId }, async (viewer, schoolId) => (await realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'read')) === 'allow'));

@@ -18,7 +18,7 @@ async function visibleSchool(viewer: Viewer, schoolId: string) {
   return (await can(viewer, schoolPolicy, 'read', parentId)) ? parentId : null;
 }
 
-objectQuery('school', 'School', schoolPolicy, (selection, id) => db().school.findUnique({ ...selection, where: { id } }));
+objectQuery('school', 'School', schoolPolicy);
 
 builder.queryFields((t) => ({
   schools: t.withAuth({ authenticated: true }).field({

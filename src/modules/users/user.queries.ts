@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder';
 import { objectQuery } from '../../graphql/operations';
 import { userFacts, userFactsSelection, userPolicy } from './user.policy';
 
-objectQuery('user', 'User', userPolicy, (selection, id) => db().user.findUnique({ ...selection, where: { id } }), {
+objectQuery('user', 'User', userPolicy, {
   type: 'USER',
   selection: userFactsSelection,
   facts: userFacts,
