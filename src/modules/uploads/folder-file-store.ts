@@ -31,10 +31,14 @@ export async function createFolderFileStore(folder: string): Promise<FileStore> 
     async write(key, source) {
       const target = pathOf(key);
       const partial = join(folder, `.partial-${randomBytes(8).toString('hex')}`);
+      const file = createWriteStream(partial, { flags: 'wx' });
       try {
-        await pipeline(Readable.from(source), createWriteStream(partial, { flags: 'wx' }));
+        await pipeline(Readable.from(source), file);
         await rename(partial, target);
       } catch (error) {
+        // A source that fails at once ends the pipeline while the file is still being opened: removed before it is
+        // closed, it would appear afterwards.
+        if (!file.closed) await new Promise<void>((closed) => file.once('close', () => closed()));
         await rm(partial, { force: true });
         throw error;
       }
