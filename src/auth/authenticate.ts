@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
 import { db, directQuery } from '../db/database';
@@ -56,56 +57,43 @@ export function signedUrls(request: Request, publicUrl: URL | null): string[] {
   return [...new Set(candidates)];
 }
 
-/** The most nonces one statement records: three parameters each, well inside PostgreSQL's 65,535. */
-const noncesPerStatement = 500;
+/** A nonce's identity: the same nonce with another key or timestamp is another nonce. */
+const nonceKey = (consumerKey: string, timestamp: bigint | number | string, nonce: string) => `${consumerKey}\n${timestamp}\n${nonce}`;
+
+/**
+ * Records the nonces of one turn with one statement; true for each nonce it recorded, false for one recorded before,
+ * or already earlier in the same batch (the later request is the replay).
+ */
+async function recordNoncesTogether(batch: readonly OAuthCredentials[]): Promise<boolean[]> {
+  const keys = batch.map(({ consumerKey, timestamp, nonce }) => nonceKey(consumerKey, timestamp, nonce));
+  const firstOf = new Map<string, number>();
+  for (const [index, key] of keys.entries()) if (!firstOf.has(key)) firstOf.set(key, index);
+  const unique = [...firstOf.values()].map((index) => batch[index]!);
+  // A replay inserts no row (ON CONFLICT DO NOTHING), so what comes back is exactly the nonces seen first here.
+  const inserted = await directQuery<{ consumerKey: string; timestamp: bigint | string; nonce: string }>(
+    `INSERT INTO oauth_nonces ("consumerKey", "timestamp", nonce)
+     VALUES ${unique.map((_, index) => `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`).join(', ')}
+     ON CONFLICT DO NOTHING RETURNING "consumerKey", "timestamp", nonce`,
+    unique.flatMap(({ consumerKey, timestamp, nonce }) => [consumerKey, timestamp, nonce]),
+  );
+  const recorded = new Set(inserted.map((row) => nonceKey(row.consumerKey, row.timestamp, row.nonce)));
+  return keys.map((key, index) => firstOf.get(key) === index && recorded.has(key));
+}
 
 /**
  * Records nonces in the database, the nonces of every request that reaches this point in one turn of the event loop
  * with one statement: concurrent OAuth requests arrive together, and under load each round trip to PostgreSQL costs
- * the server far more CPU than the statement itself (see docs/performance.md, ninth round). Resolves true for a nonce
- * it recorded, false for one recorded before, or twice in the same turn (the later one is the replay).
+ * the server far more CPU than the statement itself (see docs/performance.md, ninth round).
  */
 function databaseNonceRecorder(): (credentials: OAuthCredentials) => Promise<boolean> {
-  type Waiting = { credentials: OAuthCredentials; resolve(recorded: boolean): void; reject(error: unknown): void };
-  let waiting: Waiting[] = [];
-  const keyOf = (consumerKey: string, timestamp: bigint | number | string, nonce: string) => `${consumerKey}\n${timestamp}\n${nonce}`;
-
-  async function record(batch: Waiting[]) {
-    const first = new Map<string, Waiting>();
-    for (const entry of batch) {
-      const { consumerKey, timestamp, nonce } = entry.credentials;
-      const key = keyOf(consumerKey, timestamp, nonce);
-      if (first.has(key)) entry.resolve(false);
-      else first.set(key, entry);
-    }
-    const entries = [...first.values()];
-    try {
-      // A replay inserts no row (ON CONFLICT DO NOTHING), so what comes back is exactly the nonces seen first here.
-      const inserted = await directQuery<{ consumerKey: string; timestamp: bigint | string; nonce: string }>(
-        `INSERT INTO oauth_nonces ("consumerKey", "timestamp", nonce)
-         VALUES ${entries.map((_, index) => `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`).join(', ')}
-         ON CONFLICT DO NOTHING RETURNING "consumerKey", "timestamp", nonce`,
-        entries.flatMap(({ credentials }) => [credentials.consumerKey, credentials.timestamp, credentials.nonce]),
-      );
-      const recorded = new Set(inserted.map((row) => keyOf(row.consumerKey, row.timestamp, row.nonce)));
-      for (const [key, entry] of first) entry.resolve(recorded.has(key));
-    } catch (error) {
-      for (const entry of entries) entry.reject(error);
-    }
-  }
-
-  return (credentials) =>
-    new Promise((resolve, reject) => {
-      // After the I/O callbacks of this turn (setImmediate), so every request read in it has joined the batch.
-      if (waiting.length === 0) {
-        setImmediate(() => {
-          const batch = waiting;
-          waiting = [];
-          for (let start = 0; start < batch.length; start += noncesPerStatement) void record(batch.slice(start, start + noncesPerStatement));
-        });
-      }
-      waiting.push({ credentials, resolve, reject });
-    });
+  const nonces = new DataLoader(recordNoncesTogether, {
+    cache: false,
+    // Three parameters a nonce, well inside PostgreSQL's 65,535.
+    maxBatchSize: 500,
+    // After the I/O callbacks of this turn, so every request read in it has joined the batch.
+    batchScheduleFn: (dispatch) => setImmediate(dispatch),
+  });
+  return (credentials) => nonces.load(credentials);
 }
 
 export function createAuthenticator(options: AuthenticatorOptions) {

@@ -1,23 +1,60 @@
+import DataLoader from 'dataloader';
 import type PrismaTypes from '../generated/pothos-types';
 import { delegateOf } from './nodes';
 
 type Model = keyof PrismaTypes & string;
 type Selection = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
-interface Reader {
-  id: number;
-  resolve(row: unknown): void;
-  reject(error: unknown): void;
-}
-
-interface Batch {
+interface Read {
   model: Model;
   selection: Selection;
-  readers: Reader[];
+  id: number;
 }
 
-/** What this turn of the event loop has asked so far, by model and selection. */
-const waiting = new Map<string, Batch>();
+/** A selection's filters may hold BigInt values, which JSON has no form for. */
+const bigIntsAsText = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
+
+/**
+ * The reads of one turn: one statement for each model and selection. A failed statement fails only its own reads
+ * (DataLoader rejects the loads whose value is an Error).
+ */
+async function readTogether(reads: readonly Read[]): Promise<unknown[]> {
+  const alike = new Map<string, Read[]>();
+  for (const read of reads) {
+    const key = `${read.model}:${JSON.stringify(read.selection, bigIntsAsText)}`;
+    const batch = alike.get(key);
+    if (batch) batch.push(read);
+    else alike.set(key, [read]);
+  }
+  const found = new Map<Read, unknown>();
+  await Promise.all(
+    [...alike.values()].map(async (batch) => {
+      const [{ model, selection }] = batch as [Read];
+      try {
+        if (batch.length === 1) {
+          found.set(batch[0]!, await delegateOf(model).findUnique({ ...selection, where: { id: batch[0]!.id } }));
+          return;
+        }
+        // The rows are matched to their readers by id, which a `select` might leave out.
+        const query = selection.select ? { ...selection, select: { ...selection.select, id: true } } : selection;
+        const rows = await delegateOf(model).findMany({ ...query, where: { id: { in: [...new Set(batch.map(({ id }) => id))] } } });
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        for (const read of batch) found.set(read, byId.get(read.id) ?? null);
+      } catch (error) {
+        for (const read of batch) found.set(read, error);
+      }
+    }),
+  );
+  return reads.map((read) => found.get(read) ?? null);
+}
+
+/** Uncached: every read reaches the database. */
+const reads = new DataLoader<Read, unknown>(readTogether, {
+  cache: false,
+  // After the I/O callbacks of this turn, so every request read in it has asked; DataLoader's default waits only for
+  // the current tick, which two requests never share.
+  batchScheduleFn: (dispatch) => setImmediate(dispatch),
+});
 
 /**
  * One row of `model` by id with Prisma's `selection`, read together with the rows other requests ask of the same
@@ -29,38 +66,5 @@ const waiting = new Map<string, Batch>();
  * arrived.
  */
 export function readById<Row>(model: Model, selection: Selection, id: number): Promise<Row | null> {
-  return new Promise((resolve, reject) => {
-    // After the I/O callbacks of this turn (setImmediate), so every request read in it has asked.
-    if (waiting.size === 0) setImmediate(readWaiting);
-    const key = `${model}:${JSON.stringify(selection, bigIntsAsText)}`;
-    let batch = waiting.get(key);
-    if (!batch) waiting.set(key, (batch = { model, selection, readers: [] }));
-    batch.readers.push({ id, resolve: resolve as Reader['resolve'], reject });
-  });
-}
-
-/** A selection's filters may hold BigInt values, which JSON has no form for. */
-const bigIntsAsText = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
-
-function readWaiting() {
-  const batches = [...waiting.values()];
-  waiting.clear();
-  for (const batch of batches) void read(batch);
-}
-
-async function read({ model, selection, readers }: Batch) {
-  try {
-    if (readers.length === 1) {
-      const [reader] = readers as [Reader];
-      reader.resolve(await delegateOf(model).findUnique({ ...selection, where: { id: reader.id } }));
-      return;
-    }
-    // The rows are matched to their readers by id, which a `select` might leave out.
-    const query = selection.select ? { ...selection, select: { ...selection.select, id: true } } : selection;
-    const rows = await delegateOf(model).findMany({ ...query, where: { id: { in: [...new Set(readers.map(({ id }) => id))] } } });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const reader of readers) reader.resolve(byId.get(reader.id) ?? null);
-  } catch (error) {
-    for (const reader of readers) reader.reject(error);
-  }
+  return reads.load({ model, selection, id }) as Promise<Row | null>;
 }
