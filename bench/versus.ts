@@ -41,6 +41,8 @@ symlinkSync(join(here, 'node_modules'), join(worktree, 'node_modules'));
 execFileSync(process.execPath, [join(here, 'node_modules/prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: 'ignore' });
 
 const database = benchDatabase();
+/** Groups seeded, with ids 1 to this. */
+const groups = 1000;
 const secretKey = randomBytes(32).toString('hex');
 const versions = [
   { name: ref, cwd: worktree, port },
@@ -49,7 +51,7 @@ const versions = [
 const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
 try {
   await database.create();
-  const seeded = await seedGroups(database.url, secretKey, 1000);
+  const seeded = await seedGroups(database.url, secretKey, groups);
   for (const version of versions) {
     servers.push(await startServerProcess({ databaseUrl: database.url, port: version.port, env: { SECRET_KEY: secretKey }, cwd: version.cwd }));
   }
@@ -86,7 +88,7 @@ try {
       connections: 10,
       duration,
       requests: [{ method: target.method as 'GET' | 'POST', path: target.path, body: target.body, setupRequest: (request) => {
-        const path = target.anyGroup ? `/v1/groups/${1 + randomInt(1000)}` : target.path;
+        const path = target.anyGroup ? `/v1/groups/${1 + randomInt(groups)}` : target.path;
         return { ...request, path, headers: { ...headers, authorization: authorization(path) } };
       } }],
     });

@@ -112,7 +112,8 @@ function withSelected(query: PrismaQuery, extra: Record<string, unknown>): Prism
   return { ...query, include: mergeSelections(query.include ?? {}, relations) };
 }
 
-type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
+/** A Prisma query's selection: `select` (these columns and relations) or `include` (every column, and these relations). */
+export type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
 function mergeSelections(map: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
   const merged = { ...map };

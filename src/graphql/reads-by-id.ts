@@ -1,13 +1,11 @@
 import DataLoader from 'dataloader';
-import type PrismaTypes from '../generated/pothos-types';
+import type { Model } from './columns';
 import { delegateOf } from './nodes';
-
-type Model = keyof PrismaTypes & string;
-type Selection = { select?: Record<string, unknown>; include?: Record<string, unknown> };
+import type { PrismaQuery } from './operations';
 
 interface Read {
   model: Model;
-  selection: Selection;
+  selection: PrismaQuery;
   id: number;
 }
 
@@ -29,10 +27,11 @@ async function readTogether(reads: readonly Read[]): Promise<unknown[]> {
   const found = new Map<Read, unknown>();
   await Promise.all(
     [...alike.values()].map(async (batch) => {
-      const [{ model, selection }] = batch as [Read];
+      const [first] = batch as [Read];
+      const { model, selection } = first;
       try {
         if (batch.length === 1) {
-          found.set(batch[0]!, await delegateOf(model).findUnique({ ...selection, where: { id: batch[0]!.id } }));
+          found.set(first, await delegateOf(model).findUnique({ ...selection, where: { id: first.id } }));
           return;
         }
         // The rows are matched to their readers by id, which a `select` might leave out.
@@ -65,6 +64,6 @@ const reads = new DataLoader<Read, unknown>(readTogether, {
  * share and two requests never do. Nothing outlives the turn: every row is read after the requests asking for it
  * arrived.
  */
-export function readById<Row>(model: Model, selection: Selection, id: number): Promise<Row | null> {
+export function readById<Row>(model: Model, selection: PrismaQuery, id: number): Promise<Row | null> {
   return reads.load({ model, selection, id }) as Promise<Row | null>;
 }
