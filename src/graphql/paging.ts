@@ -39,6 +39,11 @@ export interface IdListSource<Row> {
   /** The ids of a window, and nothing else: no relation is loaded for the rows the offset passes over. */
   findIds(window: IdWindow): Promise<{ id: number }[]>;
   count(): Promise<number>;
+  /**
+   * A window from the list's start and the count, read in one statement, for a selection the source can answer that
+   * way; undefined for any other (`findMany` and `count` then read them apart).
+   */
+  findManyCounted?(query: object, window: IdWindow): Promise<{ rows: Row[]; total: number }> | undefined;
 }
 
 /** One page of a list, with the same start/limit semantics as the /v1 paging envelope. */
@@ -48,6 +53,8 @@ interface Page<Row> {
   source: ListSource<Row> | IdListSource<Row>;
   /** The count, asked once per page: `items` may need it to choose its end, and `total` answers it. */
   total(): Promise<number>;
+  /** The page's rows and the count, when `items` read them in one statement (see `IdListSource.findManyCounted`). */
+  counted?: Promise<{ rows: Row[]; total: number }>;
 }
 
 /** Checks and clamps paging arguments the way the REST facade does. */
@@ -69,7 +76,8 @@ const isIdList = <Row>(source: ListSource<Row> | IdListSource<Row>): source is I
 
 /**
  * The items of a page. A plain list reads its window in one statement. An id list:
- * - from its start when the page begins within `directSkipLimit` rows of it: one statement, issued beside the count;
+ * - from its start when the page begins within `directSkipLimit` rows of it: one statement, issued beside the count,
+ *   or holding the count when the source reads both at once;
  * - otherwise after the count, from whichever end is nearer, so that the last page costs what the first does
  *   (`ORDER BY id DESC` with the offset counted from the end, then reversed); a page at or past the end needs no
  *   statement besides the count;
@@ -83,7 +91,10 @@ async function readPage<Row>(page: Page<Row>, query: object): Promise<Row[]> {
   const selection = { ...query };
   const forwards: IdWindow = { where: {}, skip: start, take: limit, orderBy: { id: 'asc' } };
   if (!isIdList(source)) return source.findMany({ ...selection, skip: start, take: limit, orderBy: { id: 'asc' } });
-  if (start <= directSkipLimit) return source.findMany({ ...selection, ...forwards });
+  if (start <= directSkipLimit) {
+    page.counted = source.findManyCounted?.(selection, forwards);
+    return page.counted ? (await page.counted).rows : source.findMany({ ...selection, ...forwards });
+  }
   const total = await page.total();
   if (start >= total) return [];
   const fromEnd = total - start - limit;
@@ -136,5 +147,19 @@ export function pagedById<Row>(args: { start?: number | null; limit?: number | n
 
 function pageFrom<Row>(args: { start?: number | null; limit?: number | null }, source: ListSource<Row> | IdListSource<Row>): Page<Row> {
   let total: Promise<number> | undefined;
-  return { ...pageWindow(args), source, total: () => (total ??= source.count()) };
+  const page: Page<Row> = {
+    ...pageWindow(args),
+    source,
+    total: () => (total ??= isIdList(source) && source.findManyCounted && page.start <= directSkipLimit ? countAfterItems(page) : source.count()),
+  };
+  return page;
+}
+
+/**
+ * The count of a page whose items may carry it. GraphQL resolves `total` and `items` side by side, in the document's
+ * order, so the count waits one microtask, until `items` has started its read.
+ */
+async function countAfterItems<Row>(page: Page<Row>): Promise<number> {
+  await null;
+  return page.counted ? (await page.counted).total : page.source.count();
 }

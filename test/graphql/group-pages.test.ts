@@ -168,16 +168,87 @@ describe('statements of a page', () => {
     return server.database.statementCount - before;
   }
 
-  it('the first and the last page take the count and one statement; a page far from both ends its ids and its rows', async () => {
+  it('the first page holds its count; the last takes the count and one statement; a page far from both ends its ids and its rows', async () => {
     const total = expected.districtAdmin.length;
-    // token, count, page
-    expect(await statementsAt(0)).toBe(3);
+    // token, the page with its count
+    expect(await statementsAt(0)).toBe(2);
+    expect(await statementsAt(200)).toBe(2);
     expect(await statementsAt(total - 20)).toBe(3);
     expect(await statementsAt(total - 7)).toBe(3);
     // token, count, the page's ids, its rows: at most three statements for the list itself, wherever the page is
     expect(await statementsAt(Math.floor(total / 2))).toBe(4);
     // token, count: nothing lies past the end
     expect(await statementsAt(total)).toBe(2);
+  });
+});
+
+describe("a district administrator's first pages, read with their total in one statement", () => {
+  /** Every field a group's row answers, its permission fields, and its references. */
+  const everyColumn = `databaseId title description pictureUrl website groupCode memberPost memberPostComment createDiscussion
+    createFiles createdAt privacyLevel inviteType accessCode viewerCanPost viewerCanComment school { id } building { id } category { id }`;
+  const firstPages = (extra: string) => `query($start: Int!, $schoolId: ID) {
+    groups(start: $start, limit: 30, schoolId: $schoolId) { total start items { ${everyColumn} ${extra} } }
+  }`;
+
+  /** The page as the one statement reads it, and as Prisma reads it (`memberCount` needs a relation count). */
+  async function bothWays(variables: Record<string, unknown>) {
+    const before = server.database.statementCount;
+    const together = await graphql.districtAdmin(firstPages(''), variables);
+    const statements = server.database.statementCount - before;
+    const apart = await graphql.districtAdmin(firstPages('memberCount'), variables);
+    expect(together.errors).toBeUndefined();
+    expect(apart.errors).toBeUndefined();
+    const withoutCount = apart.data.groups.items.map(({ memberCount: _count, ...item }: Record<string, unknown>) => item);
+    return { together: together.data.groups, apart: { ...apart.data.groups, items: withoutCount }, statements };
+  }
+
+  it.each([
+    ['the whole district', {}],
+    ['one school', { schoolId: 'otherSchool' }],
+  ] as const)('%s: the same rows and total as Prisma reads them, in one statement after the token', async (_name, filter) => {
+    const list = 'schoolId' in filter ? expected.otherSchool : expected.districtAdmin;
+    const schoolId = 'schoolId' in filter ? String(world.otherSchool.id) : undefined;
+    for (const start of [0, 17, 200]) {
+      const { together, apart, statements } = await bothWays({ start, schoolId });
+      expect(statements).toBe(2);
+      expect(together).toEqual(apart);
+      expect(together.total).toBe(list.length);
+      expect(together.items.map((item: { databaseId: string }) => Number(item.databaseId))).toEqual(list.slice(start, start + 30));
+    }
+  });
+
+  it('past the end: the total without rows; a school of another district: none', async () => {
+    const { together } = await bothWays({ start: 180, schoolId: String(world.otherSchool.id) });
+    expect(together).toEqual({ total: expected.otherSchool.length, start: 180, items: [] });
+    expect(expected.otherSchool.length).toBeLessThan(180);
+    expect((await bothWays({ start: 0, schoolId: String(world.farSchool.id) })).together).toEqual({ total: 0, start: 0, items: [] });
+  });
+
+  it('reads creation times as UTC whatever the time zone of the process', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Pacific/Auckland';
+    try {
+      expect(new Date(2026, 0, 1).getTimezoneOffset()).not.toBe(0);
+      const { together, apart } = await bothWays({ start: 0 });
+      expect(together.items.map((item: { createdAt: string }) => item.createdAt)).toEqual(apart.items.map((item: { createdAt: string }) => item.createdAt));
+      const stored = await db().group.findUniqueOrThrow({ where: { id: Number(together.items[0].databaseId) } });
+      expect(together.items[0].createdAt).toBe(stored.createdAt.toISOString());
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
+  it('GET /v1/groups, with its rows\' access facts: one statement after authentication', async () => {
+    let response!: Awaited<ReturnType<RestClient['get']>>;
+    const statements = await server.database.statementsOf(async () => {
+      response = await rest.get('/groups?start=0&limit=20');
+    });
+    // The signed request's API client and nonce, then the page with its count.
+    expect(statements).toHaveLength(3);
+    expect(statements[2]).toMatch(/school_group_counts[\s\S]*FROM groups/);
+    expect(response.json.total).toBe(expected.districtAdmin.length);
+    expect(response.json.group.map((group: { id: string }) => Number(group.id))).toEqual(expected.districtAdmin.slice(0, 20));
   });
 });
 

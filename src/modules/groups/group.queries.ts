@@ -1,8 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import { isStorableId } from '../../auth/realms';
 import { db, directQuery } from '../../db/database';
 import type { Group, Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
-import { type IdListSource, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
+import { type IdListSource, type IdWindow, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
@@ -21,8 +22,10 @@ const idFilter = (value: string, name: string) => {
 
 const GroupPage = pageOf('Group', 'A page of groups.');
 
+type GroupFilters = { buildingId?: string | null; schoolId?: string | null };
+
 /** The groups `groups` and `groupsConnection` list: those of the district the viewer may see, optionally narrowed. */
-function groupsWhere(viewer: Viewer, args: { buildingId?: string | null; schoolId?: string | null }): Prisma.GroupWhereInput {
+function groupsWhere(viewer: Viewer, args: GroupFilters): Prisma.GroupWhereInput {
   return {
     AND: [
       readableGroupsWhere(viewer),
@@ -33,30 +36,69 @@ function groupsWhere(viewer: Viewer, args: { buildingId?: string | null; schoolI
 }
 
 /**
- * How many groups `groupsWhere` matches. For a viewer who reads the whole district, unless a building narrows the list,
- * the schools' group counts answer it (kept by triggers in the statements that write groups, so as exact as a count
- * of the rows): a few rows read instead of every group of the district.
+ * Whether the schools' group counts answer how many groups `groupsWhere` matches (kept by triggers in the statements
+ * that write groups, so as exact as a count of the rows): for a viewer who reads the whole district, unless a building
+ * narrows the list. A few rows are read instead of every group of the district.
  */
-async function countGroups(viewer: Viewer, args: { buildingId?: string | null; schoolId?: string | null }): Promise<number> {
-  if (!readsEveryGroupOfDistrict(viewer) || args.buildingId) return db().group.count({ where: groupsWhere(viewer, args) });
+const countedBySchools = (viewer: Viewer, args: GroupFilters) => readsEveryGroupOfDistrict(viewer) && !args.buildingId;
+
+/** The district's groups (`$1`), or one school's (`$2`, when not null): the sum of their schools' counts. */
+const districtGroupTotal = `SELECT COALESCE(SUM(counts.count), 0)::int4 AS total
+  FROM school_group_counts counts JOIN schools ON schools.id = counts."schoolId"
+  WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR counts."schoolId" = $2::int4)`;
+
+/** How many groups `groupsWhere` matches. */
+async function countGroups(viewer: Viewer, args: GroupFilters): Promise<number> {
+  if (!countedBySchools(viewer, args)) return db().group.count({ where: groupsWhere(viewer, args) });
   // Sent directly: every list request of a district administrator sends it (see `directQuery`).
-  const schoolId = args.schoolId ? idFilter(args.schoolId, 'schoolId') : null;
-  const [{ total }] = await directQuery<{ total: number }>(
-    `SELECT COALESCE(SUM(counts.count), 0)::int4 AS total
-     FROM school_group_counts counts JOIN schools ON schools.id = counts."schoolId"
-     WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR counts."schoolId" = $2::int4)`,
-    [viewer.user.districtId, schoolId],
-  );
+  const [{ total }] = await directQuery<{ total: number }>(districtGroupTotal, [viewer.user.districtId, schoolFilter(args)]);
   return total;
 }
 
+const schoolFilter = (args: GroupFilters) => (args.schoolId ? idFilter(args.schoolId, 'schoolId') : null);
+
+/** The facts' relation of a group's access rule: its school's district. */
+const schoolDistrict = { select: { districtId: true } };
+
+/** A page's Prisma selection, as Pothos makes it: relations are selected with `include`. */
+type PageSelection = { select?: unknown; include?: Record<string, unknown> };
+
+/**
+ * Whether a page's selection asks only what a group's row holds, and its school's district: what `groupsWithTotal`
+ * answers. A selection asking for more is read by Prisma.
+ */
+const rowAndDistrict = (query: PageSelection) =>
+  !query.select && Object.entries(query.include ?? {}).every(([relation, selection]) => relation === 'school' && isDeepStrictEqual(selection, schoolDistrict));
+
+/**
+ * A window from the start of a district administrator's list and its total, in one statement (so both are of one
+ * snapshot), with the rows as Prisma reads them: every column, and the school's district when `withDistrict`. Sent
+ * directly, since every list request of a district administrator sends it: one round trip instead of two, and no
+ * Prisma mapping of the page. The total comes with no rows past the end.
+ */
+async function groupsWithTotal(viewer: Viewer, args: GroupFilters, window: IdWindow, withDistrict: boolean) {
+  const found = await directQuery<Group & { listTotal: number; schoolDistrictId: number | null }>(
+    `WITH total AS (${districtGroupTotal}),
+     page AS (SELECT groups.*, schools."districtId" AS "schoolDistrictId" FROM groups JOIN schools ON schools.id = groups."schoolId"
+       WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR groups."schoolId" = $2::int4) ORDER BY groups.id LIMIT $3 OFFSET $4)
+     SELECT total.total AS "listTotal", page.* FROM total LEFT JOIN page ON true ORDER BY page.id`,
+    [viewer.user.districtId, schoolFilter(args), window.take, window.skip],
+  );
+  const rows = found
+    .filter((row) => row.id !== null)
+    .map(({ listTotal: _total, schoolDistrictId, ...group }) => (withDistrict ? { ...group, school: { districtId: schoolDistrictId } } : group) as Group);
+  return { rows, total: found[0]!.listTotal };
+}
+
 /** The list `groups` pages: ordered by id and counted exactly, so its pages are read from the nearer end. */
-function groupsSource(viewer: Viewer, args: { buildingId?: string | null; schoolId?: string | null }): IdListSource<Group> {
+function groupsSource(viewer: Viewer, args: GroupFilters): IdListSource<Group> {
   const where = groupsWhere(viewer, args);
   return {
     findMany: (query) => db().group.findMany({ ...query, where: { AND: [where, query.where] } }),
     findIds: (window) => db().group.findMany({ ...window, where: { AND: [where, window.where] }, select: { id: true } }),
     count: () => countGroups(viewer, args),
+    findManyCounted: (query: PageSelection, window) =>
+      countedBySchools(viewer, args) && rowAndDistrict(query) ? groupsWithTotal(viewer, args, window, Boolean(query.include?.school)) : undefined,
   };
 }
 
