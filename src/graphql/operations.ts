@@ -7,7 +7,7 @@ import { builder } from './builder';
 import { DeletedType } from './deleted';
 import { RealmInput, parseId, realmRef } from './realm';
 import { findIfVisible } from './visible';
-import { readById } from './reads-by-id';
+import { type DirectRows, readById } from './reads-by-id';
 import { delegateOf, hiddenWhenRefused, registerNodeVisibility, visibleByEach } from './nodes';
 import type { RealmType } from '../generated/prisma/enums';
 
@@ -94,12 +94,14 @@ type ReadPolicy = Policy<{ read: (viewer: Viewer, id: number) => Verdict | Promi
 
 /**
  * The realm an object is (a group, a user) when its policy's `read` is that realm's access: the columns the access
- * rule reads, and its facts from a row that has them.
+ * rule reads, and its facts from a row that has them; and how its rows are read without Prisma, if they are (see
+ * `readById`).
  */
 interface RealmOfRow {
   type: RealmType;
   selection: Record<string, unknown>;
   facts: (row: never) => RealmFacts;
+  direct?: DirectRows;
 }
 
 /**
@@ -132,7 +134,7 @@ function mergeSelections(map: Record<string, unknown>, extra: Record<string, unk
  */
 export function objectQuery<Name extends Model>(name: string, type: Name, policy: ReadPolicy, realm?: RealmOfRow) {
   // Read together with the same object queries of concurrent requests (see `readById`).
-  const find = (selection: PrismaQuery, id: number) => readById<PrismaTypes[Name]['Shape']>(type, selection, id);
+  const find = (selection: PrismaQuery, id: number) => readById<PrismaTypes[Name]['Shape']>(type, selection, id, realm?.direct);
   builder.queryField(name, (t) =>
     t.withAuth({ authenticated: true }).prismaField({
       type: type as Model,

@@ -3,10 +3,21 @@ import type { Model } from './columns';
 import { delegateOf } from './nodes';
 import type { PrismaQuery } from './operations';
 
+/**
+ * A model's rows read by id with SQL of its own instead of Prisma's, for the selections `answers` accepts: for the
+ * hottest reads, where Prisma's client costs more than the statement (docs/performance.md, tenth round). `byIds` must
+ * answer exactly as Prisma would, which a test holds it to field by field.
+ */
+export interface DirectRows {
+  answers(selection: PrismaQuery): boolean;
+  byIds(ids: number[], selection: PrismaQuery): Promise<{ id: number }[]>;
+}
+
 interface Read {
   model: Model;
   selection: PrismaQuery;
   id: number;
+  direct?: DirectRows;
 }
 
 /** A selection's filters may hold BigInt values, which JSON has no form for. */
@@ -28,15 +39,21 @@ async function readTogether(reads: readonly Read[]): Promise<unknown[]> {
   await Promise.all(
     [...alike.values()].map(async (batch) => {
       const [first] = batch as [Read];
-      const { model, selection } = first;
+      const { model, selection, direct } = first;
       try {
+        const ids = [...new Set(batch.map(({ id }) => id))];
+        if (direct?.answers(selection)) {
+          const byId = new Map((await direct.byIds(ids, selection)).map((row) => [row.id, row]));
+          for (const read of batch) found.set(read, byId.get(read.id) ?? null);
+          return;
+        }
         if (batch.length === 1) {
           found.set(first, await delegateOf(model).findUnique({ ...selection, where: { id: first.id } }));
           return;
         }
         // The rows are matched to their readers by id, which a `select` might leave out.
         const query = selection.select ? { ...selection, select: { ...selection.select, id: true } } : selection;
-        const rows = await delegateOf(model).findMany({ ...query, where: { id: { in: [...new Set(batch.map(({ id }) => id))] } } });
+        const rows = await delegateOf(model).findMany({ ...query, where: { id: { in: ids } } });
         const byId = new Map(rows.map((row) => [row.id, row]));
         for (const read of batch) found.set(read, byId.get(read.id) ?? null);
       } catch (error) {
@@ -62,8 +79,8 @@ const reads = new DataLoader<Read, unknown>(readTogether, {
  * round trip to PostgreSQL costs the server several times the CPU of the statement it carries (docs/performance.md,
  * ninth round). Prisma batches `findUnique` calls itself, but only within one tick, which the resolvers of one request
  * share and two requests never do. Nothing outlives the turn: every row is read after the requests asking for it
- * arrived.
+ * arrived. A model's `direct` reading, when it answers the selection, reads them instead of Prisma.
  */
-export function readById<Row>(model: Model, selection: PrismaQuery, id: number): Promise<Row | null> {
-  return reads.load({ model, selection, id }) as Promise<Row | null>;
+export function readById<Row>(model: Model, selection: PrismaQuery, id: number, direct?: DirectRows): Promise<Row | null> {
+  return reads.load({ model, selection, id, direct }) as Promise<Row | null>;
 }

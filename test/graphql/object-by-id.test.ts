@@ -49,6 +49,25 @@ describe('one object by id', () => {
     expect(statements).toBe(1);
   });
 
+  it('reads a group asking for no relation with a statement of its own, answering every field as Prisma reads it', async () => {
+    const columns = `databaseId title description pictureUrl website groupCode memberPost memberPostComment createDiscussion createFiles
+      createdAt privacyLevel inviteType accessCode viewerCanPost viewerCanComment school { id } building { id } category { id }`;
+    // `memberCount` needs a relation count, which only Prisma reads.
+    const [direct, throughPrisma] = [`query ($id: ID!) { group(id: $id) { ${columns} } }`, `query ($id: ID!) { group(id: $id) { ${columns} memberCount } }`];
+    const administrator = await graphqlClientFor(server, world.districtAdmin);
+    for (const [viewer, id, seen] of [[teacher, visibleGroup, true], [administrator, visibleGroup, true], [administrator, hiddenGroup, true], [teacher, hiddenGroup, false], [teacher, 2_147_483_647, false]] as const) {
+      let read: GraphQLResponse = { status: 0 };
+      const statements = await server.database.statementsOf(async () => {
+        read = await viewer(direct, { id: String(id) });
+      });
+      expect(statements.filter((sql) => sql.includes('FROM groups JOIN schools'))).toHaveLength(1);
+      expect(statements.filter((sql) => sql.includes('"public"."groups"'))).toEqual([]);
+      const { memberCount, ...prisma } = (await viewer(throughPrisma, { id: String(id) })).data.group ?? { memberCount: null };
+      expect(read.data.group).toEqual(seen ? prisma : null);
+      if (seen) expect(memberCount).toEqual(expect.any(Number));
+    }
+  });
+
   it('answers null for a group the viewer may not see, a missing one and an id no row can have', async () => {
     for (const id of [hiddenGroup, 2_147_483_647, 2_147_483_648]) {
       const { data, statements } = await ask(groupDocument, { id: String(id) }, 'groups');

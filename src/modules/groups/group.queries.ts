@@ -5,7 +5,8 @@ import type { Group, Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
 import { type IdListSource, type IdWindow, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { objectQuery } from '../../graphql/operations';
+import { objectQuery, type PrismaQuery } from '../../graphql/operations';
+import type { DirectRows } from '../../graphql/reads-by-id';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import { groupFacts, groupFactsSelection, groupPolicy, readableGroupsWhere, readsEveryGroupOfDistrict } from './group.policy';
@@ -60,33 +61,44 @@ const schoolFilter = (args: GroupFilters) => (args.schoolId ? idFilter(args.scho
 /** The facts' relation of a group's access rule: its school's district. */
 const schoolDistrict = { select: { districtId: true } };
 
-/** A page's Prisma selection, as Pothos makes it: relations are selected with `include`. */
-type PageSelection = { select?: unknown; include?: Record<string, unknown> };
+/**
+ * Whether a Prisma selection asks only for a group's columns and its school's district, the access rule's facts
+ * (Pothos selects relations with `include`): what the direct readings answer, and all that `/v1` asks.
+ */
+const rowAndDistrict = (selection: PrismaQuery) =>
+  !selection.select && Object.entries(selection.include ?? {}).every(([relation, value]) => relation === 'school' && isDeepStrictEqual(value, schoolDistrict));
+
+/** Every column of a group, and its school's district, for the direct readings. */
+const groupRows = `SELECT groups.*, schools."districtId" AS "schoolDistrictId" FROM groups JOIN schools ON schools.id = groups."schoolId"`;
+
+/** A row of `groupRows` as Prisma reads it for `selection`: the school's district only when asked. */
+function asPrismaRow({ schoolDistrictId, ...group }: Group & { schoolDistrictId: number }, selection: PrismaQuery): Group {
+  return (selection.include?.school ? { ...group, school: { districtId: schoolDistrictId } } : group) as Group;
+}
 
 /**
- * Whether a page's selection asks only what a group's row holds, and its school's district: what `groupsWithTotal`
- * answers. A selection asking for more is read by Prisma.
+ * Groups by id read directly: every `GET /v1/groups/{id}` and `group(id)` that asks no relation reads its row this
+ * way, where Prisma's client costs more than the statement.
  */
-const rowAndDistrict = (query: PageSelection) =>
-  !query.select && Object.entries(query.include ?? {}).every(([relation, selection]) => relation === 'school' && isDeepStrictEqual(selection, schoolDistrict));
+const groupsById: DirectRows = {
+  answers: rowAndDistrict,
+  byIds: async (ids, selection) =>
+    (await directQuery<Group & { schoolDistrictId: number }>(`${groupRows} WHERE groups.id = ANY($1::int4[])`, [ids])).map((row) => asPrismaRow(row, selection)),
+};
 
 /**
  * A window from the start of a district administrator's list and its total, in one statement (so both are of one
- * snapshot), with the rows as Prisma reads them: every column, and the school's district when `withDistrict`. Sent
- * directly, since every list request of a district administrator sends it: one round trip instead of two, and no
- * Prisma mapping of the page. The total comes with no rows past the end.
+ * snapshot), with the rows as Prisma reads them. Sent directly, since every list request of a district administrator
+ * sends it: one round trip instead of two, and no Prisma mapping of the page. The total comes with no rows past the end.
  */
-async function groupsWithTotal(viewer: Viewer, args: GroupFilters, window: IdWindow, withDistrict: boolean) {
-  const found = await directQuery<Group & { listTotal: number; schoolDistrictId: number | null }>(
+async function groupsWithTotal(viewer: Viewer, args: GroupFilters, window: IdWindow, selection: PrismaQuery) {
+  const found = await directQuery<Group & { schoolDistrictId: number; listTotal: number }>(
     `WITH total AS (${districtGroupTotal}),
-     page AS (SELECT groups.*, schools."districtId" AS "schoolDistrictId" FROM groups JOIN schools ON schools.id = groups."schoolId"
-       WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR groups."schoolId" = $2::int4) ORDER BY groups.id LIMIT $3 OFFSET $4)
+     page AS (${groupRows} WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR groups."schoolId" = $2::int4) ORDER BY groups.id LIMIT $3 OFFSET $4)
      SELECT total.total AS "listTotal", page.* FROM total LEFT JOIN page ON true ORDER BY page.id`,
     [viewer.user.districtId, schoolFilter(args), window.take, window.skip],
   );
-  const rows = found
-    .filter((row) => row.id !== null)
-    .map(({ listTotal: _total, schoolDistrictId, ...group }) => (withDistrict ? { ...group, school: { districtId: schoolDistrictId } } : group) as Group);
+  const rows = found.filter((row) => row.id !== null).map(({ listTotal: _total, ...row }) => asPrismaRow(row, selection));
   return { rows, total: found[0]!.listTotal };
 }
 
@@ -97,8 +109,8 @@ function groupsSource(viewer: Viewer, args: GroupFilters): IdListSource<Group> {
     findMany: (query) => db().group.findMany({ ...query, where: { AND: [where, query.where] } }),
     findIds: (window) => db().group.findMany({ ...window, where: { AND: [where, window.where] }, select: { id: true } }),
     count: () => countGroups(viewer, args),
-    findManyCounted: (query: PageSelection, window) =>
-      countedBySchools(viewer, args) && rowAndDistrict(query) ? groupsWithTotal(viewer, args, window, Boolean(query.include?.school)) : undefined,
+    findManyCounted: (query: PrismaQuery, window) =>
+      countedBySchools(viewer, args) && rowAndDistrict(query) ? groupsWithTotal(viewer, args, window, query) : undefined,
   };
 }
 
@@ -108,6 +120,7 @@ objectQuery('group', 'Group', groupPolicy, {
   type: 'GROUP',
   selection: groupFactsSelection,
   facts: groupFacts,
+  direct: groupsById,
 });
 
 builder.queryFields((t) => ({
