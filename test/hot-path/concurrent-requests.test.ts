@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readById } from '../../src/graphql/reads-by-id';
+import { issueAccessToken } from '../../src/modules/access/access.service';
 import { type ApiResponse, type RestClient, restClientFor } from '../support/client';
 import { createGroup, createWorld, type World } from '../support/factories';
 import { testOrigin, useTestServer } from '../support/harness';
@@ -9,8 +10,8 @@ const server = useTestServer({ CREDENTIAL_CACHE_MS: '600000' });
 
 /**
  * What concurrent requests share: the OAuth nonces of the requests that reach the check in one turn of the event loop
- * are recorded by one INSERT, and the objects they ask for by id are read by one SELECT. Each request is still
- * answered by its own viewer's rules.
+ * are recorded by one INSERT, and the objects they ask for by id, and the realms whose access they check, are read by
+ * one SELECT. Each request is still answered by its own viewer's rules.
  */
 describe('concurrent requests', () => {
   let world: World;
@@ -72,6 +73,32 @@ describe('concurrent requests', () => {
     // would have joined them on PGlite, which answers without I/O); without readById each request reads its own.
     expect(statements.filter((sql) => sql.includes('FROM groups JOIN schools'))).toHaveLength(1);
     expect(statements.filter((sql) => sql.includes('"public"."groups"'))).toEqual([]);
+  });
+
+  it('read the realm facts their writes check with one statement: the schools of concurrent creates', async () => {
+    const { token } = await issueAccessToken({ userId: world.districtAdmin.id });
+    const create = (school: { id: number }, title: string) =>
+      server.app.fetch(
+        new Request(`${testOrigin}/v1/groups`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ title, school_id: String(school.id) }),
+        }),
+      );
+    expect((await create(world.school, 'Caches the token')).status).toBe(201);
+    // Started in turn, each after the process's queued ticks ran: arriving apart as over the network, and not in the
+    // same tick, where Prisma's own batching would join their reads.
+    const { answers, statements } = await together(
+      [world.school, world.otherSchool, world.school, world.farSchool].map((school, index) => async () => {
+        for (let tick = 0; tick < index; tick++) await new Promise((resolve) => process.nextTick(resolve));
+        return create(school, `Made together ${index}`);
+      }),
+    );
+    expect(answers.map(({ status }) => status)).toEqual([201, 201, 201, 404]);
+    const created = await Promise.all(answers.slice(0, 3).map(async (answer) => (await answer.json()).school_id));
+    expect(created).toEqual([world.school.id, world.otherSchool.id, world.school.id].map(String));
+    // Each create's writes are its own; the schools' facts before them come in one read.
+    expect(statements.filter((sql) => /FROM "public"\."schools" AS "t0"/.test(sql))).toHaveLength(1);
   });
 
   it('match rows to their readers when the selection leaves the id out, and fail every reader of a failed read', async () => {

@@ -46,8 +46,13 @@ async function mayRead(viewer: Viewer, realm: RealmRef, event: DomainEventMessag
     if (!byRealm) factsAtEvent.set(event, (byRealm = new Map()));
     const key = `${realm.type}:${realm.id}`;
     const shared = byRealm.get(key);
-    if (!shared) byRealm.set(key, Promise.resolve(accessTo(viewer, realm)).then((result) => result?.facts ?? null));
-    else {
+    if (!shared) {
+      const facts = Promise.resolve(accessTo(viewer, realm)).then((result) => result?.facts ?? null);
+      // This subscriber learns of a failed read from its own verdict below; the others from awaiting it. Without one
+      // of them, a read failing while the database is away would be an unhandled rejection, which ends the process.
+      facts.catch(() => {});
+      byRealm.set(key, facts);
+    } else {
       const facts = await shared;
       if (!facts) return false;
       knownRealm(viewer, realm, facts);

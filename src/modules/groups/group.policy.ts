@@ -2,6 +2,7 @@ import { type Verdict, can, definePolicy, forbid, realmVerdict } from '../../aut
 import { type Access, type RealmFacts, type RealmRef, accessTo, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
+import { readById } from '../../graphql/reads-by-id';
 import type { Prisma } from '../../generated/prisma/client';
 
 /** What the access rule reads of a group row; fields that show per-group permissions select it too. */
@@ -16,7 +17,7 @@ registerRealmKind({
   type: 'GROUP',
   noun: 'group',
   load: async (id) => {
-    const group = await db().group.findUnique({ where: { id }, select: groupFactsSelection });
+    const group = await readById<Prisma.GroupGetPayload<{ select: typeof groupFactsSelection }>>('Group', { select: groupFactsSelection }, id);
     return group && groupFacts(group);
   },
   access: (viewer, facts) => {

@@ -1,17 +1,18 @@
 import { definePolicy, realmVerdict } from '../../auth/policy';
 import { registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { db } from '../../db/database';
+import { readById } from '../../graphql/reads-by-id';
 
 // Sections are known to their school; their contents to their enrolled users (teachers administer) and administrators.
 registerRealmKind({
   type: 'SECTION',
   noun: 'section',
   load: async (id) => {
-    const section = await db().section.findUnique({
-      where: { id },
-      select: { course: { select: { schoolId: true, school: { select: { districtId: true } } } } },
-    });
+    const section = await readById<{ course: { schoolId: number; school: { districtId: number } } }>(
+      'Section',
+      { select: { course: { select: { schoolId: true, school: { select: { districtId: true } } } } } },
+      id,
+    );
     return section && { districtId: section.course.school.districtId, schoolId: section.course.schoolId, buildingId: null, sectionId: id };
   },
   access: async (viewer, facts) => {

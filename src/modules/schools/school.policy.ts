@@ -1,13 +1,13 @@
 import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
 import { accessTo, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { db } from '../../db/database';
+import { readById } from '../../graphql/reads-by-id';
 
 registerRealmKind({
   type: 'DISTRICT',
   noun: 'district',
   load: async (id) => {
-    const district = await db().district.findUnique({ where: { id }, select: { id: true } });
+    const district = await readById<{ id: number }>('District', { select: { id: true } }, id);
     return district && { districtId: district.id, schoolId: null, buildingId: null };
   },
   access: (viewer, facts) =>
@@ -19,7 +19,7 @@ registerRealmKind({
   type: 'SCHOOL',
   noun: 'school',
   load: async (id) => {
-    const school = await db().school.findUnique({ where: { id }, select: { districtId: true, parentId: true } });
+    const school = await readById<{ districtId: number; parentId: number | null }>('School', { select: { districtId: true, parentId: true } }, id);
     return school && { districtId: school.districtId, schoolId: school.parentId ?? id, buildingId: school.parentId ? id : null };
   },
   access: (viewer, facts) =>

@@ -1,7 +1,7 @@
 import { type Verdict, definePolicy, forbid, realmVerdict } from '../../auth/policy';
 import { type RealmFacts, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { db } from '../../db/database';
+import { readById } from '../../graphql/reads-by-id';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Role } from '../../generated/prisma/enums';
 
@@ -18,7 +18,7 @@ registerRealmKind({
   type: 'USER',
   noun: 'user',
   load: async (id) => {
-    const user = await db().user.findUnique({ where: { id }, select: userFactsSelection });
+    const user = await readById<Prisma.UserGetPayload<{ select: typeof userFactsSelection }>>('User', { select: userFactsSelection }, id);
     return user && userFacts(user);
   },
   access: (viewer, facts) => {
