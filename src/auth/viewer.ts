@@ -1,6 +1,7 @@
 import { type MaybePromise, isPromise } from '../core/maybe-promise';
 import type { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
+import DataLoader from 'dataloader';
 import { db } from '../db/database';
 
 export interface ViewerUser {
@@ -14,6 +15,37 @@ export interface ViewerUser {
 }
 
 export type Credential = { kind: 'oauth'; consumerKey: string } | { kind: 'bearer'; tokenId: number };
+
+/**
+ * A per-user map (realm id -> admin) of the users whose requests ask for it in one turn of the event loop, read with
+ * one statement for them all, as `readById` reads objects: concurrent requests share the round trip, which costs the
+ * server far more than the statement (docs/performance.md, ninth round). Uncached: every request reads after it
+ * arrived, and gets a map of its own, which it may add to (`joinedGroup`).
+ */
+function rolesReadTogether<Row extends { userId: number; admin: boolean }>(read: (userIds: number[]) => Promise<Row[]>, realmIdOf: (row: Row) => number) {
+  return new DataLoader<number, Map<number, boolean>>(
+    async (userIds) => {
+      const byUser = new Map<number, Row[]>();
+      for (const row of await read([...new Set(userIds)])) {
+        const rows = byUser.get(row.userId);
+        if (rows) rows.push(row);
+        else byUser.set(row.userId, [row]);
+      }
+      return userIds.map((userId) => new Map((byUser.get(userId) ?? []).map((row) => [realmIdOf(row), row.admin])));
+    },
+    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  );
+}
+
+const groupRolesOf = rolesReadTogether(
+  (userIds) => db().groupMembership.findMany({ where: { userId: { in: userIds } }, select: { userId: true, groupId: true, admin: true } }),
+  (row) => row.groupId,
+);
+
+const sectionRolesOf = rolesReadTogether(
+  (userIds) => db().enrollment.findMany({ where: { userId: { in: userIds }, status: 'ACTIVE' }, select: { userId: true, sectionId: true, admin: true } }),
+  (row) => row.sectionId,
+);
 
 /**
  * The authenticated user behind one request. Membership lookups are memoised here, so a request that checks many
@@ -63,9 +95,7 @@ export class Viewer {
 
   /** Group id -> whether the viewer administers it, for every group the viewer belongs to. */
   groupMemberships(): Promise<Map<number, boolean>> {
-    this.groupRoles ??= db()
-      .groupMembership.findMany({ where: { userId: this.id }, select: { groupId: true, admin: true } })
-      .then((rows) => new Map(rows.map((row) => [row.groupId, row.admin])));
+    this.groupRoles ??= groupRolesOf.load(this.id);
     return this.groupRoles;
   }
 
@@ -88,9 +118,7 @@ export class Viewer {
 
   /** Section id -> whether the viewer administers it (a teacher enrollment), for every active enrollment. */
   sectionEnrollments(): Promise<Map<number, boolean>> {
-    this.sectionRoles ??= db()
-      .enrollment.findMany({ where: { userId: this.id, status: 'ACTIVE' }, select: { sectionId: true, admin: true } })
-      .then((rows) => new Map(rows.map((row) => [row.sectionId, row.admin])));
+    this.sectionRoles ??= sectionRolesOf.load(this.id);
     return this.sectionRoles;
   }
 }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
 import { readById } from '../../src/graphql/reads-by-id';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { type ApiResponse, type RestClient, restClientFor } from '../support/client';
@@ -99,6 +100,29 @@ describe('concurrent requests', () => {
     expect(created).toEqual([world.school.id, world.otherSchool.id, world.school.id].map(String));
     // Each create's writes are its own; the schools' facts before them come in one read.
     expect(statements.filter((sql) => /FROM "public"\."schools" AS "t0"/.test(sql))).toHaveLength(1);
+  });
+
+  it("read their viewers' group memberships with one statement, each request its own map", async () => {
+    // The teacher belongs to the hidden group (of another school, members only); the student does not.
+    const member = await db().groupMembership.create({ data: { groupId: hidden.id, userId: world.teacher.id, admin: false } });
+    try {
+      const tokens = new Map<number, string>();
+      for (const user of [world.teacher, world.student]) tokens.set(user.id, (await issueAccessToken({ userId: user.id })).token);
+      const read = (user: { id: number }, group: { id: number }) =>
+        server.app.fetch(new Request(`${testOrigin}/v1/groups/${group.id}`, { headers: { authorization: `Bearer ${tokens.get(user.id)}`, accept: 'application/json' } }));
+      for (const user of [world.teacher, world.student]) expect((await read(user, visible)).status).toBe(200); // tokens cached
+      // Started a tick apart, as requests arriving over the network are (see the creates above).
+      const { answers, statements } = await together(
+        [[world.teacher, hidden], [world.student, hidden], [world.teacher, visible], [world.student, visible]].map(([user, group], index) => async () => {
+          for (let tick = 0; tick < index; tick++) await new Promise((resolve) => process.nextTick(resolve));
+          return read(user!, group!);
+        }),
+      );
+      expect(answers.map(({ status }) => status)).toEqual([200, 404, 200, 200]);
+      expect(statements.filter((sql) => sql.includes('FROM "public"."group_memberships"'))).toHaveLength(1);
+    } finally {
+      await db().groupMembership.delete({ where: { id: member.id } });
+    }
   });
 
   it('match rows to their readers when the selection leaves the id out, and fail every reader of a failed read', async () => {
