@@ -218,13 +218,22 @@ export async function seedGroups(databaseUrl: string, secretKey: string, groups:
       accessCode: `BENCH-${String(index).padStart(7, '0')}`,
     })),
   });
+  // A teacher of the school, member of every tenth group: their reads of a group check their memberships.
+  const teacher = await prisma.user.create({
+    data: { schoolId: school.id, username: 'bench-teacher', nameFirst: 'Bench', nameLast: 'Teacher', role: 'TEACHER' },
+  });
+  const seededGroups = await prisma.group.findMany({ where: { schoolId: school.id }, select: { id: true }, orderBy: { id: 'asc' } });
+  await prisma.groupMembership.createMany({
+    data: seededGroups.filter((_, index) => index % 10 === 0).map(({ id }) => ({ groupId: id, userId: teacher.id })),
+  });
   const client = await issueApiClient(deriveKey(secretKey), { userId: user.id, name: 'bench' });
   const token = await issueAccessToken({ userId: user.id, name: 'bench' });
+  const teacherToken = await issueAccessToken({ userId: teacher.id, name: 'bench' });
   // A live database has planner statistics (autovacuum); without them a freshly bulk-loaded table gets plans that
   // evaluate every row before the LIMIT, and the benchmark would measure that instead of the server.
   await prisma.$executeRawUnsafe('ANALYZE');
   await seeding.close();
-  return { client, token: token.token, districtId: district.id, schoolId: school.id, userId: user.id };
+  return { client, token: token.token, teacherToken: teacherToken.token, districtId: district.id, schoolId: school.id, userId: user.id };
 }
 
 /** The fields of a group that `GET /v1/groups` answers with. */

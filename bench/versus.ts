@@ -65,6 +65,8 @@ try {
     // Each request another of the groups, at random, as clients ask: concurrent requests for one id would share a row.
     { name: 'GET /v1/groups/{id} object, Bearer', method: 'GET', path: '/v1/groups/500', accept: 'application/json', anyGroup: true },
     { name: 'GET /v1/groups/{id} object, OAuth', method: 'GET', path: '/v1/groups/500', accept: 'application/json', oauth: true, anyGroup: true },
+    // A teacher's read checks their group memberships, which an administrator's does not.
+    { name: 'GET /v1/groups/{id} object, teacher', method: 'GET', path: '/v1/groups/500', accept: 'application/json', teacher: true, anyGroup: true },
     {
       name: 'POST /v1/groups create, Bearer',
       method: 'POST',
@@ -80,7 +82,7 @@ try {
     const authorization = (path: string) =>
       target.oauth
         ? signer.toHeader(signer.authorize({ url: `${origin}${path}`, method: target.method }, { key: '', secret: '' })).Authorization
-        : `Bearer ${seeded.token}`;
+        : `Bearer ${target.teacher ? seeded.teacherToken : seeded.token}`;
     const headers = { accept: target.accept, ...(target.body ? { 'content-type': 'application/json' } : {}) };
     const before = await cpuMs(servers[index]!.pid!);
     const result = await autocannon({
