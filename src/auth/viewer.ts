@@ -1,7 +1,7 @@
+import DataLoader from 'dataloader';
 import { type MaybePromise, isPromise } from '../core/maybe-promise';
 import type { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
-import DataLoader from 'dataloader';
 import { db } from '../db/database';
 
 export interface ViewerUser {

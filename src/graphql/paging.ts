@@ -146,12 +146,10 @@ export function pagedById<Row>(args: { start?: number | null; limit?: number | n
 }
 
 function pageFrom<Row>(args: { start?: number | null; limit?: number | null }, source: ListSource<Row> | IdListSource<Row>): Page<Row> {
+  const window = pageWindow(args);
+  const itemsMayCount = isIdList(source) && source.findManyCounted !== undefined && window.start <= directSkipLimit;
   let total: Promise<number> | undefined;
-  const page: Page<Row> = {
-    ...pageWindow(args),
-    source,
-    total: () => (total ??= isIdList(source) && source.findManyCounted && page.start <= directSkipLimit ? countAfterItems(page) : source.count()),
-  };
+  const page: Page<Row> = { ...window, source, total: () => (total ??= itemsMayCount ? countAfterItems(page) : source.count()) };
   return page;
 }
 
