@@ -1,6 +1,6 @@
-import DataLoader from 'dataloader';
 import type { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
+import { perTurnLoader } from '../core/per-turn-loader';
 import { db, directQuery } from '../db/database';
 import { httpError } from '../core/errors';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
@@ -82,17 +82,11 @@ async function recordNoncesTogether(batch: readonly OAuthCredentials[]): Promise
 
 /**
  * Records nonces in the database, the nonces of every request that reaches this point in one turn of the event loop
- * with one statement: concurrent OAuth requests arrive together, and under load each round trip to PostgreSQL costs
- * the server far more CPU than the statement itself (see docs/performance.md, ninth round).
+ * with one statement (see `perTurnLoader`).
  */
 function databaseNonceRecorder(): (credentials: OAuthCredentials) => Promise<boolean> {
-  const nonces = new DataLoader(recordNoncesTogether, {
-    cache: false,
-    // Three parameters a nonce, well inside PostgreSQL's 65,535.
-    maxBatchSize: 500,
-    // After the I/O callbacks of this turn, so every request read in it has joined the batch.
-    batchScheduleFn: (dispatch) => setImmediate(dispatch),
-  });
+  // Three parameters a nonce, well inside PostgreSQL's 65,535.
+  const nonces = perTurnLoader(recordNoncesTogether, { maxBatchSize: 500 });
   return (credentials) => nonces.load(credentials);
 }
 

@@ -1,5 +1,5 @@
-import DataLoader from 'dataloader';
 import { type MaybePromise, isPromise } from '../core/maybe-promise';
+import { perTurnLoader } from '../core/per-turn-loader';
 import type { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
 import { db } from '../db/database';
@@ -18,23 +18,19 @@ export type Credential = { kind: 'oauth'; consumerKey: string } | { kind: 'beare
 
 /**
  * A per-user map (realm id -> admin) of the users whose requests ask for it in one turn of the event loop, read with
- * one statement for them all, as `readById` reads objects: concurrent requests share the round trip, which costs the
- * server far more than the statement (docs/performance.md, ninth round). Uncached: every request reads after it
- * arrived, and gets a map of its own, which it may add to (`joinedGroup`).
+ * one statement for them all (see `perTurnLoader`). Each request gets a map of its own, which it may add to
+ * (`joinedGroup`).
  */
 function rolesReadTogether<Row extends { userId: number; admin: boolean }>(read: (userIds: number[]) => Promise<Row[]>, realmIdOf: (row: Row) => number) {
-  return new DataLoader<number, Map<number, boolean>>(
-    async (userIds) => {
-      const byUser = new Map<number, Row[]>();
-      for (const row of await read([...new Set(userIds)])) {
-        const rows = byUser.get(row.userId);
-        if (rows) rows.push(row);
-        else byUser.set(row.userId, [row]);
-      }
-      return userIds.map((userId) => new Map((byUser.get(userId) ?? []).map((row) => [realmIdOf(row), row.admin])));
-    },
-    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
-  );
+  return perTurnLoader<number, Map<number, boolean>>(async (userIds) => {
+    const byUser = new Map<number, Row[]>();
+    for (const row of await read([...new Set(userIds)])) {
+      const rows = byUser.get(row.userId);
+      if (rows) rows.push(row);
+      else byUser.set(row.userId, [row]);
+    }
+    return userIds.map((userId) => new Map((byUser.get(userId) ?? []).map((row) => [realmIdOf(row), row.admin])));
+  });
 }
 
 const groupRolesOf = rolesReadTogether(

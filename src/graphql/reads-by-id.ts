@@ -1,4 +1,4 @@
-import DataLoader from 'dataloader';
+import { perTurnLoader } from '../core/per-turn-loader';
 import type { Model } from './columns';
 import { delegateOf } from './nodes';
 import type { PrismaQuery } from './operations';
@@ -41,19 +41,15 @@ async function readTogether(reads: readonly Read[]): Promise<unknown[]> {
       const [first] = batch as [Read];
       const { model, selection, direct } = first;
       try {
-        const ids = [...new Set(batch.map(({ id }) => id))];
-        if (direct?.answers(selection)) {
-          const byId = new Map((await direct.byIds(ids, selection)).map((row) => [row.id, row]));
-          for (const read of batch) found.set(read, byId.get(read.id) ?? null);
-          return;
-        }
-        if (batch.length === 1) {
+        const readDirectly = direct?.answers(selection) ?? false;
+        if (batch.length === 1 && !readDirectly) {
           found.set(first, await delegateOf(model).findUnique({ ...selection, where: { id: first.id } }));
           return;
         }
+        const ids = [...new Set(batch.map(({ id }) => id))];
         // The rows are matched to their readers by id, which a `select` might leave out.
         const query = selection.select ? { ...selection, select: { ...selection.select, id: true } } : selection;
-        const rows = await delegateOf(model).findMany({ ...query, where: { id: { in: ids } } });
+        const rows = readDirectly ? await direct!.byIds(ids, selection) : await delegateOf(model).findMany({ ...query, where: { id: { in: ids } } });
         const byId = new Map(rows.map((row) => [row.id, row]));
         for (const read of batch) found.set(read, byId.get(read.id) ?? null);
       } catch (error) {
@@ -64,22 +60,15 @@ async function readTogether(reads: readonly Read[]): Promise<unknown[]> {
   return reads.map((read) => found.get(read) ?? null);
 }
 
-/** Uncached: every read reaches the database. */
-const reads = new DataLoader<Read, unknown>(readTogether, {
-  cache: false,
-  // After the I/O callbacks of this turn, so every request read in it has asked; DataLoader's default waits only for
-  // the current tick, which two requests never share.
-  batchScheduleFn: (dispatch) => setImmediate(dispatch),
-});
+const reads = perTurnLoader<Read, unknown>(readTogether);
 
 /**
  * One row of `model` by id with Prisma's `selection`, read together with the rows other requests ask of the same
- * model with the same selection in this turn of the event loop: one `findMany ... WHERE id IN (...)` for all of them,
- * and `findUnique` as before for a request that is alone. Concurrent requests arrive in one turn, and under load each
- * round trip to PostgreSQL costs the server several times the CPU of the statement it carries (docs/performance.md,
- * ninth round). Prisma batches `findUnique` calls itself, but only within one tick, which the resolvers of one request
- * share and two requests never do. Nothing outlives the turn: every row is read after the requests asking for it
- * arrived. A model's `direct` reading, when it answers the selection, reads them instead of Prisma.
+ * model with the same selection in this turn of the event loop (see `perTurnLoader`): one `findMany ... WHERE id IN
+ * (...)` for all of them, and `findUnique` as before for a request that is alone. Prisma batches `findUnique` calls
+ * itself, but only within one tick, which the resolvers of one request share and two requests never do. Nothing
+ * outlives the turn: every row is read after the requests asking for it arrived. A model's `direct` reading, when it
+ * answers the selection, reads them instead of Prisma.
  */
 export function readById<Row>(model: Model, selection: PrismaQuery, id: number, direct?: DirectRows): Promise<Row | null> {
   return reads.load({ model, selection, id, direct }) as Promise<Row | null>;

@@ -25,6 +25,9 @@ const GroupPage = pageOf('Group', 'A page of groups.');
 
 type GroupFilters = { buildingId?: string | null; schoolId?: string | null };
 
+/** The school a list is narrowed to, if any. */
+const schoolFilter = (args: GroupFilters) => (args.schoolId ? idFilter(args.schoolId, 'schoolId') : null);
+
 /** The groups `groups` and `groupsConnection` list: those of the district the viewer may see, optionally narrowed. */
 function groupsWhere(viewer: Viewer, args: GroupFilters): Prisma.GroupWhereInput {
   return {
@@ -55,8 +58,6 @@ async function countGroups(viewer: Viewer, args: GroupFilters): Promise<number> 
   const [{ total }] = await directQuery<{ total: number }>(districtGroupTotal, [viewer.user.districtId, schoolFilter(args)]);
   return total;
 }
-
-const schoolFilter = (args: GroupFilters) => (args.schoolId ? idFilter(args.schoolId, 'schoolId') : null);
 
 /** The facts' relation of a group's access rule: its school's district. */
 const schoolDistrict = { select: { districtId: true } };
