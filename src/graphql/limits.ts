@@ -12,6 +12,7 @@ import {
   Source,
   TokenKind,
   type ValidationContext,
+  type ValueNode,
   getNamedType,
   getNullableType,
   isCompositeType,
@@ -21,7 +22,9 @@ import {
   isObjectType,
   isUnionType,
   isListType,
+  getVariableValues,
   parse,
+  visit,
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
@@ -177,6 +180,10 @@ function introspectionEstimates(schema: GraphQLSchema): Record<string, number> {
  * one item (`nodes` its number of ids), and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) { items {
  * members { user { school { id } } } } }` is 200 × 100 × 3 objects.
  */
+/** The arguments whose values `costEstimator` reads; @include and @skip decide which fields are counted at all. */
+const costArguments = new Set(['limit', 'first', 'last', 'ids']);
+const conditionalDirectives = new Set(['include', 'skip']);
+
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const estimates = { ...introspectionEstimates(schema), ...listEstimates };
   const mutationType = schema.getMutationType();
@@ -219,13 +226,47 @@ function rootMutationFields(document: DocumentNode, operationName: string | unde
   return count(operation.selectionSet.selections);
 }
 
-/** The variables as a cache key; null for values JSON cannot write (a BigInt), whose cost is then computed each time. */
-function keyOfVariables(variables: Record<string, unknown>): string | null {
+/**
+ * The variables a document's cost depends on: those given to an argument the cost model reads or to @include/@skip.
+ * Any other variable (a group's id, a filter, a mutation's input) leaves the cost as it is.
+ */
+function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (value: ValueNode) =>
+    visit(value, {
+      Variable: (variable) => {
+        names.add(variable.name.value);
+      },
+    });
+  visit(document, {
+    Field: (field) => field.arguments?.forEach((argument) => costArguments.has(argument.name.value) && collect(argument.value)),
+    Directive: (directive) => {
+      if (conditionalDirectives.has(directive.name.value)) directive.arguments?.forEach((argument) => collect(argument.value));
+    },
+  });
+  return [...names];
+}
+
+/** The cost-bearing variables as a cache key; null for values JSON cannot write (a BigInt), whose cost is then computed each time. */
+function keyOfVariables(names: string[], variables: Record<string, unknown>): string | null {
   try {
-    return JSON.stringify(variables);
+    // A variable left out (its default applies) stays apart from one given as null.
+    return JSON.stringify(Object.fromEntries(names.filter((name) => name in variables).map((name) => [name, variables[name]])));
   } catch {
     return null;
   }
+}
+
+/**
+ * The error `getComplexity` reports for variables that do not coerce (the last of them), for a request whose cost was
+ * known already: another request with the same cost-bearing variables says nothing about this one's others.
+ */
+function variablesError(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>) {
+  const errors = document.definitions
+    .filter((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION)
+    .filter((operation) => operationName === undefined || operation.name?.value === operationName)
+    .flatMap((operation) => getVariableValues(schema, operation.variableDefinitions ?? [], variables).errors ?? []);
+  return errors.at(-1);
 }
 
 /** Reads the request's cost computed during validation; undefined for a request that did not reach it (graphql-ws). */
@@ -238,10 +279,11 @@ export const queryCostOf = (context: object): QueryCost | undefined => (context 
  */
 export function useQueryLimits(limits = queryLimits): Plugin {
   const estimators = new WeakMap<GraphQLSchema, ComplexityEstimator>();
-  // The cost is a function of the document, the operation and the variables: the same request costs the same, so it is
-  // computed once per document and variables (a /v1 route runs one document with a few distinct pages; yoga hands the
-  // same parsed document for the same text). Keyed by the variables' JSON, for small variables only.
+  // The cost is a function of the document, the operation and the variables the cost model reads: it is computed once
+  // per document and values of those (a /v1 route runs one document with a few distinct page sizes, for any id; yoga
+  // hands the same parsed document for the same text). Keyed by their JSON, for small values only.
   const costs = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, QueryCost>>>();
+  const costVariablesOf = new WeakMap<DocumentNode, string[]>();
   const costsPerDocument = 256;
   const maxCostKeyLength = 1024;
   // Each rule makes its visitor per validation, so one set serves every request.
@@ -270,18 +312,23 @@ export function useQueryLimits(limits = queryLimits): Plugin {
         if (!estimator) estimators.set(schema, (estimator = costEstimator(schema)));
         const request = (context as { params?: { variables?: Record<string, unknown>; operationName?: string } }).params;
         const operationName = request?.operationName ?? undefined;
-        const variablesKey = keyOfVariables(request?.variables ?? {});
+        const variables = request?.variables ?? {};
+        let names = costVariablesOf.get(documentAST);
+        if (!names) costVariablesOf.set(documentAST, (names = costVariables(documentAST)));
+        const variablesKey = keyOfVariables(names, variables);
         const key = variablesKey !== null && variablesKey.length <= maxCostKeyLength ? `${operationName ?? ''}\u0000${variablesKey}` : null;
         let byDocument = costs.get(schema);
         if (!byDocument) costs.set(schema, (byDocument = new WeakMap()));
         const known = key === null ? undefined : byDocument.get(documentAST)?.get(key);
         if (known) {
+          const error = variablesError(schema, documentAST, operationName, variables);
+          if (error) throw limitError('BAD_USER_INPUT', error.message);
           extendContext({ queryCost: known } as Record<string, unknown>);
           return;
         }
         let cost: number;
         try {
-          cost = getComplexity({ schema, query: documentAST, variables: request?.variables ?? {}, operationName, estimators: [estimator] });
+          cost = getComplexity({ schema, query: documentAST, variables, operationName, estimators: [estimator] });
         } catch (error) {
           // Variables that do not coerce, or a document whose fragments expand past the estimator's node budget.
           const message = (error as Error).message;

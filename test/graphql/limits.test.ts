@@ -12,9 +12,11 @@ import {
 import { createSchema, createYoga } from 'graphql-yoga';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { queryCostOf, queryLimits, useExecutionDeadline } from '../../src/graphql/limits';
+import { encodeGlobalId } from '../../src/core/global-id';
+import { queryCostOf, queryLimits, useExecutionDeadline, useQueryLimits } from '../../src/graphql/limits';
 import { schema } from '../../src/graphql/schema';
 import { createLogger } from '../../src/logging';
+import { issueAccessToken } from '../../src/modules/access/access.service';
 import { restRoutes } from '../../src/rest/routes';
 import { type GraphQLClient, clientsFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
@@ -162,6 +164,72 @@ describe('the cost model', () => {
     const byDefault = await graphql('{ groups { items { members { user { school { id: databaseId } } } } } }');
     expect(byDefault.errors).toBeUndefined();
     expect(byDefault.status).toBe(200);
+  });
+
+  /** A request as a district administrator that reports its cost (`X-Lectern-Cost: 1`). */
+  async function costed(query: string, variables: Record<string, unknown>) {
+    const { token } = await issueAccessToken({ userId: world.districtAdmin.id, name: 'costs' });
+    const response = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-lectern-cost': '1' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { errors?: { message: string; extensions?: { code?: string } }[]; extensions?: { cost?: { requestedQueryCost: number } } };
+    return { status: response.status, cost: body.extensions?.cost?.requestedQueryCost, error: body.errors?.[0] };
+  }
+
+  it('computes a cost once for the variables it depends on, whatever the others', async () => {
+    const schema = createSchema({
+      typeDefs: 'type Query { item(id: ID!): Item items(limit: Int): [Item] } type Item { id: ID }',
+      resolvers: { Query: { item: (_: unknown, { id }: { id: string }) => ({ id }), items: () => [] } },
+    });
+    // The cost model reads every object field's arguments each time it prices a document: counted here.
+    const item = schema.getQueryType()!.getFields().item!;
+    const itemArguments = item.args;
+    let pricings = 0;
+    Object.defineProperty(item, 'args', { get: () => (pricings++, itemArguments) });
+    const yoga = createYoga({ schema, plugins: [useQueryLimits()], logging: false });
+    const query = 'query One($id: ID!, $limit: Int) { item(id: $id) { id } items(limit: $limit) { id } }';
+    // What one request reads of them: execution reads them too, pricing only for a cost not known yet.
+    const readsOf = async (variables: Record<string, unknown>) => {
+      const before = pricings;
+      const response = await yoga.fetch('http://lectern.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      expect(response.status).toBe(200);
+      return pricings - before;
+    };
+    await readsOf({ id: '1', limit: 5 });
+    const executionOnly = await readsOf({ id: '2', limit: 5 });
+    const priced = await readsOf({ id: '3', limit: 6 });
+    expect(priced).toBeGreaterThan(executionOnly);
+    expect(await readsOf({ id: '4', limit: 6 })).toBe(executionOnly);
+    // Left out (the default page of 20) is not the same as any value given.
+    expect(await readsOf({ id: '5' })).toBe(priced);
+  });
+
+  it('prices again when the ids of `nodes` or an @include condition change', async () => {
+    const ids = [encodeGlobalId('School', world.school.id), encodeGlobalId('District', world.district.id)];
+    const nodes = 'query Nodes($ids: [ID!]!) { nodes(ids: $ids) { id } }';
+    expect((await costed(nodes, { ids: ids.slice(0, 1) })).cost).toBe(1);
+    expect((await costed(nodes, { ids })).cost).toBe(2);
+    expect((await costed(nodes, { ids: ids.slice(1) })).cost).toBe(1);
+    const members = 'query Members($all: Boolean!) { groups(limit: 2) { items { title members @include(if: $all) { id } } } }';
+    expect((await costed(members, { all: false })).cost).toBe(3);
+    expect((await costed(members, { all: true })).cost).toBe(2 * 100 + 3);
+    expect((await costed(members, { all: false })).cost).toBe(3);
+  });
+
+  it('refuses variables that do not coerce as before, when the cost is known from other values', async () => {
+    const query = 'query Title($id: ID!) { group(id: $id) { title } }';
+    expect((await costed(query, { id: '1' })).status).toBe(200);
+    const known = await costed(query, { id: { not: 'an id' } });
+    // The same document, new to the cost model: what any first request with those variables gets.
+    const fresh = await costed(`${query} `, { id: { not: 'an id' } });
+    expect(known).toEqual(fresh);
+    expect(known).toMatchObject({ status: 400, error: { message: expect.stringContaining('Variable "$id" got invalid value'), extensions: { code: 'BAD_USER_INPUT' } } });
   });
 
   it('keeps every /v1 route under every limit, at the largest page', () => {
