@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 
-// patches/ changes how two libraries of the GraphQL execution path allocate per field (docs/performance.md, "Twelfth
+// patches/ changes how three packages of the GraphQL execution path work per field (docs/performance.md, "Eleventh
 // round"). Yoga loads their ES module builds and a CommonJS caller their CommonJS builds: both must carry the change.
 const require = createRequire(import.meta.url);
 const builds = {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isStorableId } from '../../auth/realms';
 import { db, directQuery } from '../../db/database';
-import type { Group, Prisma } from '../../generated/prisma/client';
+import { type Group, Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
 import { type IdListSource, type IdWindow, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
@@ -69,8 +69,14 @@ const schoolDistrict = { select: { districtId: true } };
 const rowAndDistrict = (selection: PrismaQuery) =>
   !selection.select && Object.entries(selection.include ?? {}).every(([relation, value]) => relation === 'school' && isDeepStrictEqual(value, schoolDistrict));
 
+/**
+ * A group's columns, named rather than `*`: the direct readings are prepared statements (`directQuery`), whose result
+ * must keep its shape when a migration adds a column while an instance of the version before still runs.
+ */
+const groupColumns = Object.values(Prisma.GroupScalarFieldEnum).map((column) => `groups."${column}"`).join(', ');
+
 /** Every column of a group, and its school's district, for the direct readings. */
-const groupRows = `SELECT groups.*, schools."districtId" AS "schoolDistrictId" FROM groups JOIN schools ON schools.id = groups."schoolId"`;
+const groupRows = `SELECT ${groupColumns}, schools."districtId" AS "schoolDistrictId" FROM groups JOIN schools ON schools.id = groups."schoolId"`;
 
 /** A row of `groupRows` as Prisma reads it for `selection`: the school's district only when asked. */
 function asPrismaRow({ schoolDistrictId, ...group }: Group & { schoolDistrictId: number }, selection: PrismaQuery): Group {
@@ -88,6 +94,19 @@ const groupsById: DirectRows = {
 };
 
 /**
+ * The first `$3 + $4` groups of each school of district `$1` (or of school `$2` alone), as `groupRows` reads them: the
+ * window of the district's list is among them. Read school by school through the (schoolId, id) index, however few of
+ * the table's groups are the district's; ordered by the whole table's id, PostgreSQL would walk past every other
+ * district's groups to find them (100 ms for a district of 30 groups after a million others). The school is matched
+ * with BETWEEN, not `=`: from an equality the planner drops `schoolId` from the order and walks the primary key again.
+ */
+const schoolsFirstGroups = `SELECT ${groupColumns}, schools."districtId" AS "schoolDistrictId" FROM schools
+  CROSS JOIN LATERAL (
+    SELECT ${groupColumns} FROM groups WHERE groups."schoolId" BETWEEN schools.id AND schools.id ORDER BY groups."schoolId", groups.id LIMIT $3::int4 + $4::int4
+  ) groups
+  WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR schools.id = $2::int4)`;
+
+/**
  * A window from the start of a district administrator's list and its total, in one statement (so both are of one
  * snapshot), with the rows as Prisma reads them. Sent directly, since every list request of a district administrator
  * sends it: one round trip instead of two, and no Prisma mapping of the page. The total comes with no rows past the end.
@@ -95,7 +114,7 @@ const groupsById: DirectRows = {
 async function groupsWithTotal(viewer: Viewer, args: GroupFilters, window: IdWindow, selection: PrismaQuery) {
   const found = await directQuery<Group & { schoolDistrictId: number; listTotal: number }>(
     `WITH total AS (${districtGroupTotal}),
-     page AS (${groupRows} WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR groups."schoolId" = $2::int4) ORDER BY groups.id LIMIT $3 OFFSET $4)
+     page AS (${schoolsFirstGroups} ORDER BY groups.id LIMIT $3 OFFSET $4)
      SELECT total.total AS "listTotal", page.* FROM total LEFT JOIN page ON true ORDER BY page.id`,
     [viewer.user.districtId, schoolFilter(args), window.take, window.skip],
   );
