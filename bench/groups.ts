@@ -20,7 +20,8 @@
  *   sizes    the list at each of BENCH_SIZES groups (1000,100000 by default; add 1000000 for the million, which takes
  *            a minute to seed), at start 0 and at the last page: req/s of ours and the floor's, and the database time
  *            of every statement of the page (count, ids, rows, or rows with count: captured at the driver in this
- *            process, timed with EXPLAIN ANALYZE), each and summed; the middle page's database time too
+ *            process, timed with EXPLAIN ANALYZE), each and summed; the middle page's database time too; and the
+ *            first page of a small district (30 groups) made after the largest size, in database time
  *
  *   npm run bench                      # BENCH_DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/postgres
  *   BENCH_SECONDS=5 BENCH_PARTS=lists npm run bench
@@ -209,6 +210,33 @@ async function growTo(size: number, schoolId: number) {
   });
 }
 
+/**
+ * A district of its own with 30 groups in two schools, made after the table has grown (so its groups have the highest
+ * ids), and its administrator: the first page of a small district among large ones. Made once; later calls add no groups.
+ */
+let smallDistrict: Promise<number> | undefined;
+const smallDistrictAdmin = () =>
+  (smallDistrict ??= (async () => {
+    const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
+    try {
+      const district = await seeding.prisma.district.create({ data: { title: 'Small District' } });
+      const schools = [
+        await seeding.prisma.school.create({ data: { districtId: district.id, title: 'Small School' } }),
+        await seeding.prisma.school.create({ data: { districtId: district.id, title: 'Small School 2' } }),
+      ];
+      await seeding.prisma.group.createMany({
+        data: Array.from({ length: 30 }, (_, index) => ({ schoolId: schools[index % 2]!.id, title: `Small group ${index + 1}`, accessCode: `SMALL-${index}` })),
+      });
+      const admin = await seeding.prisma.user.create({
+        data: { schoolId: schools[0]!.id, username: 'small-admin', nameFirst: 'Small', nameLast: 'Admin', role: 'DISTRICT_ADMIN' },
+      });
+      await seeding.prisma.$executeRawUnsafe('ANALYZE');
+      return admin.id;
+    } finally {
+      await seeding.close();
+    }
+  })());
+
 /** What a statement of the list does, read from its SQL, for the printed breakdown. */
 function statementRole(text: string): string {
   if (/^\s*WITH total AS/i.test(text)) return 'rows with count';
@@ -223,7 +251,7 @@ function statementRole(text: string): string {
  * the `pg` driver (the count, the page's ids and its rows, or the first rows with the count, whichever the request
  * sends), and each is timed with EXPLAIN ANALYZE (planning plus execution, median of 5), alone and summed.
  */
-async function pageDatabaseTime(start: number): Promise<{ ms: number; statements: { role: string; ms: number }[] }> {
+async function pageDatabaseTime(start: number, userId?: number): Promise<{ ms: number; statements: { role: string; ms: number }[] }> {
   const { createApp } = await import('../src/app');
   const { loadConfig } = await import('../src/config');
   const { loadServerKey } = await import('../src/auth/server-key');
@@ -236,8 +264,10 @@ async function pageDatabaseTime(start: number): Promise<{ ms: number; statements
   const originalQuery = pg.Client.prototype.query;
   try {
     const app = createApp({ config, database: opened, serverKey: await loadServerKey(config) });
+    const { issueAccessToken } = await import('../src/modules/access/access.service');
+    const token = userId ? (await issueAccessToken({ userId, name: 'bench' })).token : bearer;
     const request = () =>
-      app.fetch(new Request(`${origin}/v1/groups?start=${start}&limit=20`, { headers: { ...json, authorization: `Bearer ${bearer}` } }));
+      app.fetch(new Request(`${origin}/v1/groups?start=${start}&limit=20`, { headers: { ...json, authorization: `Bearer ${token}` } }));
     await (await request()).text();
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloads
     (pg.Client.prototype as any).query = function (this: pg.Client, config: unknown, values?: unknown, ...rest: unknown[]) {
@@ -380,6 +410,11 @@ try {
         );
       }
     }
+    // Made after the largest size: its 30 groups come after every other group of the table.
+    const small = await pageDatabaseTime(0, await smallDistrictAdmin());
+    console.log(
+      `${'30'.padStart(9)} ${'0'.padStart(9)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(6)} ${small.ms.toFixed(2).padStart(11)}  ${small.statements.map(({ role, ms }) => `${role} ${ms.toFixed(2)}`).join(', ')}  (a district of its own, after the ${sizes.at(-1)!.toLocaleString('en')} others)`,
+    );
   }
 } finally {
   await stopProcesses([server, floorProcess, bareProcess]);
