@@ -78,9 +78,13 @@ const groupColumns = Object.values(Prisma.GroupScalarFieldEnum).map((column) => 
 /** Every column of a group, and its school's district, for the direct readings. */
 const groupRows = `SELECT ${groupColumns}, schools."districtId" AS "schoolDistrictId" FROM groups JOIN schools ON schools.id = groups."schoolId"`;
 
-/** A row of `groupRows` as Prisma reads it for `selection`: the school's district only when asked. */
-function asPrismaRow({ schoolDistrictId, ...group }: Group & { schoolDistrictId: number }, selection: PrismaQuery): Group {
-  return (selection.include?.school ? { ...group, school: { districtId: schoolDistrictId } } : group) as Group;
+/**
+ * A row of `groupRows` as Prisma reads it for `selection`: the school's district only when asked. The driver's own row,
+ * not a copy (a page's copies were 6% of its CPU): the columns Prisma would not carry stay on it, and nothing reads them.
+ */
+function asPrismaRow(row: Group & { schoolDistrictId: number; school?: { districtId: number } }, selection: PrismaQuery): Group {
+  if (selection.include?.school) row.school = { districtId: row.schoolDistrictId };
+  return row;
 }
 
 /**
@@ -118,7 +122,7 @@ async function groupsWithTotal(viewer: Viewer, args: GroupFilters, window: IdWin
      SELECT total.total AS "listTotal", page.* FROM total LEFT JOIN page ON true ORDER BY page.id`,
     [viewer.user.districtId, schoolFilter(args), window.take, window.skip],
   );
-  const rows = found.filter((row) => row.id !== null).map(({ listTotal: _total, ...row }) => asPrismaRow(row, selection));
+  const rows = found.filter((row) => row.id !== null).map((row) => asPrismaRow(row, selection));
   return { rows, total: found[0]!.listTotal };
 }
 
