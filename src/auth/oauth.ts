@@ -161,11 +161,10 @@ export function verifySignature(
   request: { method: string; url: string },
   consumerSecret: string,
 ): boolean {
-  const candidates =
-    creds.signatureMethod === 'PLAINTEXT'
-      ? plaintextCandidates(consumerSecret)
-      : baseStringVariants(creds, request).map((base) => hmacSha1(base, `${percentEncode(consumerSecret)}&`));
-  return candidates.some((expected) => constantTimeEqual(expected, creds.signature));
+  if (creds.signatureMethod === 'PLAINTEXT') return plaintextCandidates(consumerSecret).some((expected) => constantTimeEqual(expected, creds.signature));
+  const key = `${percentEncode(consumerSecret)}&`;
+  // Each variant is signed only when the ones before it did not match: most requests match the first.
+  return baseStringVariants(creds, request).some((baseString) => constantTimeEqual(hmacSha1(baseString(), key), creds.signature));
 }
 
 // The signature is `enc(secret)&` (§3.4.4); clients differ on whether they encode the secret and
@@ -176,8 +175,8 @@ function plaintextCandidates(consumerSecret: string): string[] {
 }
 
 // With an empty token, some clients sign `oauth_token=` and others leave it out: accept either.
-function baseStringVariants(creds: OAuthCredentials, request: { method: string; url: string }): string[] {
-  const signed = (params: Record<string, string>) => signatureBaseString(request.method, request.url, params);
+function baseStringVariants(creds: OAuthCredentials, request: { method: string; url: string }): (() => string)[] {
+  const signed = (params: Record<string, string>) => () => signatureBaseString(request.method, request.url, params);
   if (creds.token !== '') return [signed(creds.params)];
   const withoutToken = Object.fromEntries(Object.entries(creds.params).filter(([name]) => name !== 'oauth_token'));
   return [signed({ ...withoutToken, oauth_token: '' }), signed(withoutToken)];
