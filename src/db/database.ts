@@ -96,7 +96,7 @@ export function db(): PrismaClient {
  * administrator's first pages of groups, an OAuth nonce). On PostgreSQL it goes to the pool's driver directly: Prisma's
  * raw path costs three to four times the CPU of the statement itself (0.23 ms against 0.06 for a list's total). There
  * each text is a named prepared statement: PostgreSQL parses it once per connection and, after five executions, plans it
- * once too (planning the first page's statement cost 0.37 ms of the server's CPU, running it 0.1). PGlite is one
+ * once too (planning the first page's statement cost PostgreSQL 0.37 ms of CPU, running it 0.1). PGlite is one
  * connection that Prisma's open transactions hold, so there it goes through Prisma.
  */
 export function directQuery<Row>(sql: string, params: unknown[]): Promise<Row[]> {

@@ -173,6 +173,10 @@ function introspectionEstimates(schema: GraphQLSchema): Record<string, number> {
   };
 }
 
+/** The arguments whose values `costEstimator` reads; @include and @skip decide which fields are counted at all. */
+const costArguments = new Set(['limit', 'first', 'last', 'ids']);
+const conditionalDirectives = new Set(['include', 'skip']);
+
 /**
  * The cost model, in estimated objects: a scalar costs 0, an object 1 plus its selection, a paged field (one with a
  * `limit` argument, or a connection's `first`/`last`) its page size (default 20, at most 200) times the cost of one item
@@ -180,10 +184,6 @@ function introspectionEstimates(schema: GraphQLSchema): Record<string, number> {
  * one item (`nodes` its number of ids), and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) { items {
  * members { user { school { id } } } } }` is 200 × 100 × 3 objects.
  */
-/** The arguments whose values `costEstimator` reads; @include and @skip decide which fields are counted at all. */
-const costArguments = new Set(['limit', 'first', 'last', 'ids']);
-const conditionalDirectives = new Set(['include', 'skip']);
-
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const estimates = { ...introspectionEstimates(schema), ...listEstimates };
   const mutationType = schema.getMutationType();
