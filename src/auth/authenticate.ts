@@ -69,12 +69,13 @@ async function recordNoncesTogether(batch: readonly OAuthCredentials[]): Promise
   const firstOf = new Map<string, number>();
   for (const [index, key] of keys.entries()) if (!firstOf.has(key)) firstOf.set(key, index);
   const unique = [...firstOf.values()].map((index) => batch[index]!);
-  // A replay inserts no row (ON CONFLICT DO NOTHING), so what comes back is exactly the nonces seen first here.
+  // A replay inserts no row (ON CONFLICT DO NOTHING), so what comes back is exactly the nonces seen first here. The
+  // nonces go as three arrays, so that every batch size is one text: one prepared statement (see `directQuery`).
   const inserted = await directQuery<{ consumerKey: string; timestamp: bigint | string; nonce: string }>(
     `INSERT INTO oauth_nonces ("consumerKey", "timestamp", nonce)
-     VALUES ${unique.map((_, index) => `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`).join(', ')}
+     SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
      ON CONFLICT DO NOTHING RETURNING "consumerKey", "timestamp", nonce`,
-    unique.flatMap(({ consumerKey, timestamp, nonce }) => [consumerKey, timestamp, nonce]),
+    [unique.map(({ consumerKey }) => consumerKey), unique.map(({ timestamp }) => timestamp), unique.map(({ nonce }) => nonce)],
   );
   const recorded = new Set(inserted.map((row) => nonceKey(row.consumerKey, row.timestamp, row.nonce)));
   return keys.map((key, index) => firstOf.get(key) === index && recorded.has(key));
@@ -85,8 +86,7 @@ async function recordNoncesTogether(batch: readonly OAuthCredentials[]): Promise
  * with one statement (see `perTurnLoader`).
  */
 function databaseNonceRecorder(): (credentials: OAuthCredentials) => Promise<boolean> {
-  // Three parameters a nonce, well inside PostgreSQL's 65,535.
-  const nonces = perTurnLoader(recordNoncesTogether, { maxBatchSize: 500 });
+  const nonces = perTurnLoader(recordNoncesTogether);
   return (credentials) => nonces.load(credentials);
 }
 

@@ -136,7 +136,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     };
     closeDriver = () => pool.end();
-    // The texts are the code's own, so the names stay few (the nonce insert's one per batch size, up to 500).
+    // The texts are the code's own and fixed, so the names stay few.
     const statementNames = new Map<string, string>();
     directQuery = async <Row>(sql: string, params: unknown[]) => {
       count(sql);

@@ -191,6 +191,15 @@ describe('OAuth 1.0a over /v1', () => {
     expect((await me(handBuilt({ timestamp, nonce: 'another-nonce' }))).status).toBe(303);
   });
 
+  it('records a nonce of any characters as sent, quotes, commas, braces, backslashes and the word NULL included', async () => {
+    const timestamp = now();
+    const header = handBuilt({ timestamp, nonce: 'a,b "c" {d} \\e NULL' });
+    expect((await me(header)).status).toBe(303);
+    await expect401(await me(header), 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+    const stored = await db().oAuthNonce.findMany({ where: { nonce: { startsWith: 'a,b' } }, select: { nonce: true } });
+    expect(stored).toEqual([{ nonce: 'a,b "c" {d} \\e NULL' }]);
+  });
+
   it('prunes exactly the nonces whose timestamps can no longer pass, whatever the database clock says', async () => {
     const t = now();
     const recorded = (timestamp: number, nonce: string, createdAt = new Date()) => ({ consumerKey: 'prune-key', timestamp, nonce, createdAt });

@@ -75,8 +75,11 @@ const rowAndDistrict = (selection: PrismaQuery) =>
  */
 const groupColumns = Object.values(Prisma.GroupScalarFieldEnum).map((column) => `groups."${column}"`).join(', ');
 
-/** Every column of a group, and its school's district, for the direct readings. */
-const groupRows = `SELECT ${groupColumns}, schools."districtId" AS "schoolDistrictId" FROM groups JOIN schools ON schools.id = groups."schoolId"`;
+/** What the direct readings select: every column of a group, and its school's district. */
+const groupRowColumns = `${groupColumns}, schools."districtId" AS "schoolDistrictId"`;
+
+/** Groups with their schools, to read `groupRowColumns` from. */
+const groupRows = `SELECT ${groupRowColumns} FROM groups JOIN schools ON schools.id = groups."schoolId"`;
 
 /**
  * A row of `groupRows` as Prisma reads it for `selection`: the school's district only when asked. The driver's own row,
@@ -104,7 +107,7 @@ const groupsById: DirectRows = {
  * district's groups to find them (100 ms for a district of 30 groups after a million others). The school is matched
  * with BETWEEN, not `=`: from an equality the planner drops `schoolId` from the order and walks the primary key again.
  */
-const schoolsFirstGroups = `SELECT ${groupColumns}, schools."districtId" AS "schoolDistrictId" FROM schools
+const schoolsFirstGroups = `SELECT ${groupRowColumns} FROM schools
   CROSS JOIN LATERAL (
     SELECT ${groupColumns} FROM groups WHERE groups."schoolId" BETWEEN schools.id AND schools.id ORDER BY groups."schoolId", groups.id LIMIT $3::int4 + $4::int4
   ) groups
