@@ -18,9 +18,9 @@ describe('creating a group', () => {
     world = await createWorld();
   });
 
-  const groupStatements = (statements: string[]) => statements.filter((sql) => sql.includes('"public"."groups"'));
+  const groupStatements = (statements: string[]) => statements.filter((sql) => /"(public"\.")?groups"/.test(sql));
 
-  it.each(['schoolAdmin', 'teacher'] as const)('POST /v1/groups by a %s inserts the group once and reads no group back', async (role) => {
+  it.each(['schoolAdmin', 'teacher'] as const)('POST /v1/groups by a %s writes the group, its membership and its event in one statement', async (role) => {
     const rest = await restClientFor(server, world[role]);
     let created: Awaited<ReturnType<typeof rest.post>> | undefined;
     const statements = await server.database.statementsOf(async () => {
@@ -31,14 +31,39 @@ describe('creating a group', () => {
     expect(created!.json).toMatchObject({ title: `Made by a ${role}`, school_id: String(world.school.id), access_code: expect.stringMatching(/^\w{5}-\w{5}$/) });
     const touching = groupStatements(statements);
     expect(touching).toHaveLength(1);
-    expect(touching[0]).toMatch(/^INSERT INTO "public"."groups" .* RETURNING /);
-    expect(statements.filter((sql) => sql.startsWith('INSERT INTO "public"."group_memberships"'))).toHaveLength(1);
+    expect(touching[0]).toMatch(/^WITH created AS \(INSERT INTO "groups" [^]* RETURNING /);
+    expect(touching[0]).toContain('INSERT INTO group_memberships');
+    expect(touching[0]).toContain('INSERT INTO domain_events');
+    // No transaction: a statement commits whole or not at all.
+    expect(statements).not.toContain('COMMIT');
 
     const id = Number(created!.json.id);
-    expect(await db().groupMembership.findMany({ where: { groupId: id }, select: { userId: true, admin: true } })).toEqual([
-      { userId: world[role].id, admin: true },
+    const group = await db().group.findUniqueOrThrow({ where: { id }, select: { createdAt: true, memberships: { select: { userId: true, admin: true, createdAt: true } } } });
+    expect(group.memberships).toEqual([{ userId: world[role].id, admin: true, createdAt: group.createdAt }]);
+    expect(await db().domainEvent.findMany({ where: { type: 'group.create', objectId: id }, select: { realmType: true, realmId: true, actorId: true, ancestors: true } })).toEqual([
+      { realmType: 'GROUP', realmId: id, actorId: world[role].id, ancestors: [`GROUP:${id}`, `SCHOOL:${world.school.id}`, `DISTRICT:${world.district.id}`] },
     ]);
     expect((await rest.get(`/groups/${id}`)).json).toMatchObject({ id: String(id), access_code: created!.json.access_code });
+  });
+
+  // The database's own default (CURRENT_TIMESTAMP) is the session's local time, and Prisma's DateTime is UTC. PGlite has
+  // one session to set the time zone of; the statement is the same on PostgreSQL.
+  it.skipIf(!!process.env.TEST_DATABASE_URL)('stamps the new rows with the time in UTC whatever the database session\'s time zone', async () => {
+    const rest = await restClientFor(server, world.teacher);
+    await db().$executeRawUnsafe(`SET TIME ZONE 'Pacific/Kiritimati'`);
+    try {
+      const before = Date.now();
+      const created = await rest.post('/groups', { title: 'Stamped in UTC' });
+      const id = Number(created.json.id);
+      const group = await db().group.findUniqueOrThrow({ where: { id }, select: { createdAt: true, memberships: { select: { createdAt: true } } } });
+      const [event] = await db().domainEvent.findMany({ where: { type: 'group.create', objectId: id }, select: { createdAt: true } });
+      for (const at of [group.createdAt, group.memberships[0]!.createdAt, event!.createdAt]) {
+        expect(at.getTime()).toBeGreaterThanOrEqual(before - 1000);
+        expect(at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      }
+    } finally {
+      await db().$executeRawUnsafe(`SET TIME ZONE 'UTC'`);
+    }
   });
 
   it('answers a document that asks for more of the school by reading the new row with it', async () => {

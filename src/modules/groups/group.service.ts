@@ -7,8 +7,9 @@ import { deleteRealmContents } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
-import type { Prisma } from '../../generated/prisma/client';
+import { createInOneStatement, recordEvent, writeTransaction } from '../../events/record';
+import { type Group, Prisma } from '../../generated/prisma/client';
+import { insertReturning } from '../../db/insert';
 import { groupPolicy } from './group.policy';
 import { createGroupSchema, groupCategorySchema, updateGroupSchema } from './group.validation';
 
@@ -53,6 +54,7 @@ async function assertReferences(
 }
 
 const groupRealm = (id: number) => ({ type: 'GROUP' as const, id });
+const groupColumnNames = Object.values(Prisma.GroupScalarFieldEnum);
 /** An id member of an input: a string of digits, null to remove the reference. */
 const reference = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : Number(value));
 
@@ -69,25 +71,19 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   // an error, or a retrying client creates the group twice. Not for the school's administrators, whom the access rule
   // answers without them: an administrator who created thousands of groups would read every membership on each create.
   if (!viewer.isSchoolAdmin(school.districtId, schoolId)) await viewer.groupMemberships();
-  // The creator's membership is its own statement rather than a nested create, which would make Prisma read the group
-  // again even when the INSERT can answer. A query that needs the read (the new group's members) gets it after the
-  // membership exists.
+  // The group, its creator's membership and its event are one statement. The INSERT's row answers, unless the document
+  // asks for more than the row and its school's district: then the group is read in the write's transaction, once the
+  // membership exists (a document may ask for the new group's members).
+  const createdAt = new Date().toISOString();
+  const create = {
+    insert: insertReturning('groups', { ...fields, schoolId, buildingId: reference(building), categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt }, groupColumnNames),
+    alongside: [Prisma.sql`INSERT INTO group_memberships ("groupId", "userId", admin, "createdAt") SELECT id, ${viewer.id}::int4, true, ${createdAt}::timestamp(3) FROM created`],
+    event: { kind: groupEvents.create, realmType: 'GROUP' as const, actorId: viewer.id, scope: { ...school, buildingId: reference(building) ?? null } },
+  };
   const fromInsert = withKnownDistrict(query, school.districtId);
-  const created = await writeTransaction(async (tx) => {
-    const group = await tx.group.create({
-      ...(fromInsert?.query ?? { select: { id: true } }),
-      data: {
-        ...fields,
-        schoolId,
-        buildingId: reference(building),
-        categoryId: reference(categoryId),
-        accessCode: newAccessCode(),
-      },
-    });
-    await tx.groupMembership.create({ data: { groupId: group.id, userId: viewer.id, admin: true }, select: { id: true } });
-    await recordEvent(tx, groupEvents.create, { realm: groupRealm(group.id), objectId: group.id, actorId: viewer.id, scope: { ...school, buildingId: reference(building) ?? null } });
-    return fromInsert ? fromInsert.place(group) : tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } });
-  });
+  const created = fromInsert
+    ? fromInsert.place(await createInOneStatement<Group>(create))
+    : await createInOneStatement(create, (tx, group: Group) => tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } }));
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.
   viewer.joinedGroup(created.id, true);
