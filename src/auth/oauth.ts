@@ -164,7 +164,7 @@ export function verifySignature(
   if (creds.signatureMethod === 'PLAINTEXT') return plaintextCandidates(consumerSecret).some((expected) => constantTimeEqual(expected, creds.signature));
   const key = `${percentEncode(consumerSecret)}&`;
   // Each variant is signed only when the ones before it did not match: most requests match the first.
-  return baseStringVariants(creds, request).some((baseString) => constantTimeEqual(hmacSha1(baseString(), key), creds.signature));
+  return baseStringVariants(creds, request).some((baseString) => sameSignature(hmacSha1(baseString(), key), creds.signature));
 }
 
 // The signature is `enc(secret)&` (§3.4.4); clients differ on whether they encode the secret and
@@ -184,6 +184,13 @@ function baseStringVariants(creds: OAuthCredentials, request: { method: string; 
 
 function hmacSha1(baseString: string, key: string): string {
   return createHmac('sha1', key).update(baseString).digest('base64');
+}
+
+// An HMAC-SHA1 signature is 28 characters of base64 whatever the secret, so its length tells nothing and is compared
+// first; only a PLAINTEXT signature, which is the secret, needs its length hidden (constantTimeEqual).
+function sameSignature(expected: string, received: string): boolean {
+  const [ours, theirs] = [Buffer.from(expected), Buffer.from(received)];
+  return ours.length === theirs.length && timingSafeEqual(ours, theirs);
 }
 
 // Hashing both sides first gives timingSafeEqual equal-length inputs and hides the expected length.

@@ -334,6 +334,15 @@ describe('verifySignature with HMAC-SHA1 requests signed by oauth-1.0a', () => {
     expect(verifies(rawHeader({ ...params, oauth_token: 'someone-else' }), 'GET', USERS_URL)).toBe(false);
   });
 
+  it('rejects a signature of another length, or of characters beyond ASCII, without failing', () => {
+    const params = sign('GET', USERS_URL);
+    const signature = decodeURIComponent(params.oauth_signature);
+    expect(signature).toHaveLength(28);
+    for (const other of [signature.slice(1), `${signature}A`, `é${signature.slice(1)}`, '€'.repeat(28)]) {
+      expect(verifies(rawHeader({ ...params, oauth_signature: encodeURIComponent(other) }), 'GET', USERS_URL), other).toBe(false);
+    }
+  });
+
   it('rejects an HMAC-SHA1 signature presented as PLAINTEXT', () => {
     const params = sign('GET', USERS_URL);
     expect(verifies(rawHeader({ ...params, oauth_signature_method: 'PLAINTEXT' }), 'GET', USERS_URL)).toBe(false);

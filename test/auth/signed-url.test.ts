@@ -52,22 +52,22 @@ describe('signedUrls', () => {
   const at = (url: string, host?: string) => new Request(url, host ? { headers: { host } } : {});
 
   it('puts PUBLIC_URL first, then the Host header form in the request\'s scheme and PUBLIC_URL\'s, without repeats', () => {
-    expect(signedUrls(at('http://10.0.0.7:4000/v1/groups?start=0&limit=5', 'api.schoology.com'), new URL('https://lectern.example.org/api/'))).toEqual([
+    expect([...signedUrls(at('http://10.0.0.7:4000/v1/groups?start=0&limit=5', 'api.schoology.com'), new URL('https://lectern.example.org/api/'))]).toEqual([
       'https://lectern.example.org/api/v1/groups?start=0&limit=5',
       'http://api.schoology.com/v1/groups?start=0&limit=5',
       'https://api.schoology.com/v1/groups?start=0&limit=5',
     ]);
     // The Host header names PUBLIC_URL's host: its https form is the first candidate already.
-    expect(signedUrls(at('http://10.0.0.7:4000/v1/users/me', 'Lectern.Example.org:443'), new URL(publicUrl))).toEqual([
+    expect([...signedUrls(at('http://10.0.0.7:4000/v1/users/me', 'Lectern.Example.org:443'), new URL(publicUrl))]).toEqual([
       'https://lectern.example.org/v1/users/me',
       'http://lectern.example.org:443/v1/users/me',
     ]);
   });
 
   it('without PUBLIC_URL: the request URL, and the Host header form when it differs', () => {
-    expect(signedUrls(at('http://127.0.0.1:4000/v1/users/me'), null)).toEqual(['http://127.0.0.1:4000/v1/users/me']);
-    expect(signedUrls(at('http://127.0.0.1:4000/v1/users/me', '127.0.0.1:4000'), null)).toEqual(['http://127.0.0.1:4000/v1/users/me']);
-    expect(signedUrls(at('http://127.0.0.1:4000/v1/users/me', 'api.schoology.com'), null)).toEqual([
+    expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me'), null)]).toEqual(['http://127.0.0.1:4000/v1/users/me']);
+    expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me', '127.0.0.1:4000'), null)]).toEqual(['http://127.0.0.1:4000/v1/users/me']);
+    expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me', 'api.schoology.com'), null)]).toEqual([
       'http://127.0.0.1:4000/v1/users/me',
       'http://api.schoology.com/v1/users/me',
     ]);
@@ -75,7 +75,7 @@ describe('signedUrls', () => {
 
   it('ignores a Host header that names no host', () => {
     for (const host of ['evil.example/v1/x?', 'user@evil.example', 'a b', '[1:2:3]', 'example.org:99999']) {
-      expect(signedUrls(at('http://127.0.0.1:4000/v1/users/me', host), new URL(publicUrl))).toEqual([
+      expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me', host), new URL(publicUrl))]).toEqual([
         'https://lectern.example.org/v1/users/me',
       ]);
     }
