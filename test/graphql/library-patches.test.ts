@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 
 // patches/ changes how three packages of the GraphQL execution path work per field (docs/performance.md, "Eleventh
-// round"). Yoga loads their ES module builds and a CommonJS caller their CommonJS builds: both must carry the change.
+// round" and "Twelfth round"). Yoga loads their ES module builds and a CommonJS caller their CommonJS builds: both must carry the change.
 const require = createRequire(import.meta.url);
 const builds = {
   'ES module': { executor: executorModule, selectionMapper: selectionMapperModule },
@@ -73,6 +73,54 @@ describe.each(Object.entries(builds))('the %s builds', (_build, { executor, sele
     expect(one.map(({ info }) => info.getAbortSignal())).toEqual(one.map(() => first));
     expect(other[0]!.info.getAbortSignal()).toBe(second);
     expect(one[0]!.info.getAsyncHelpers().promiseAll).toBeTypeOf('function');
+  });
+
+  describe('a scalar or enum field without a resolver of its own', () => {
+    const leaves = buildSchema(`
+      enum Color { RED }
+      type Query { item: Item }
+      type Item { text: String number: Int! flag: Boolean color: Color required: Int! called: Int late: Int arg(n: Int): Int }
+    `);
+
+    /** The item's fields as the default resolver reads them from `item`, and how often the signal was checked. */
+    async function read(fields: string, item: Record<string, unknown>) {
+      const signal = new AbortController().signal;
+      const check = signal.throwIfAborted.bind(signal);
+      let checks = 0;
+      signal.throwIfAborted = () => (checks++, check());
+      const result = await executor.execute({ schema: leaves, document: parse(`{ item { ${fields} } }`), rootValue: { item }, signal });
+      return { result: JSON.parse(JSON.stringify(result)), checks };
+    }
+
+    it('is its plain value serialized, without the work of a resolved field', async () => {
+      const plain = await read('text number flag color', { text: 'a', number: 2, flag: true, color: 'RED' });
+      expect(plain.result).toEqual({ data: { item: { text: 'a', number: 2, flag: true, color: 'RED' } } });
+      // A value the default resolver must call goes the whole way: for each field one check more of the signal,
+      // which the fields' loop checks before every field and the whole way checks again.
+      const called = await read('text number flag color', { text: () => 'a', number: () => 2, flag: () => true, color: () => 'RED' });
+      expect(called.result).toEqual(plain.result);
+      expect(called.checks - plain.checks).toBe(4);
+    });
+
+    it('answers anything else as the whole way does: null, a missing non-null, a value that does not serialize, a promise, arguments', async () => {
+      const { result } = await read('text required color called late arg(n: 1)', {
+        text: null,
+        required: null,
+        color: 'BLUE',
+        called: () => 7,
+        late: Promise.resolve(8),
+        arg: 9,
+      });
+      expect(result.data).toEqual({ item: null });
+      expect(result.errors.map(({ message, path, locations }: { message: string; path: string[]; locations: unknown[] }) => ({ message, path, located: locations.length }))).toEqual([
+        { message: 'Cannot return null for non-nullable field Item.required.', path: ['item', 'required'], located: 1 },
+      ]);
+      const rest = await read('text color called late arg(n: 1)', { text: null, color: 'BLUE', called: () => 7, late: Promise.resolve(8), arg: 9 });
+      expect(rest.result.data).toEqual({ item: { text: null, color: null, called: 7, late: 8, arg: 9 } });
+      expect(rest.result.errors).toEqual([
+        expect.objectContaining({ message: 'Enum "Color" cannot represent value: "BLUE"', path: ['item', 'color'], locations: [expect.any(Object)] }),
+      ]);
+    });
   });
 
   it('find a mapping scoped above a list by the path beneath it, list indices left out', () => {
