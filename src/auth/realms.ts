@@ -45,21 +45,17 @@ export const placementOf = (row: Placed) => ({
 type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
 /**
- * How a create answers from its INSERT a row whose district its writer knows already. Prisma answers a create from the
- * INSERT when the query selects no relation; a relation makes it read the row again. When the query's only relation is
- * the school, and only for the placement's district (what an answer's access facts select), this gives the query
- * without the school and `place`, which puts the district back on the created row. Null for a query that wants more
- * (the school's title, the new row's members): the row must be read.
+ * How a create answers from its INSERT's row (createInOneStatement) when its writer knows the row's district already:
+ * when the query's only relation is the school, and only for the placement's district (what an answer's access facts
+ * select), `place` puts the district on the created row. Null for a query that wants more (the school's title, the new
+ * row's members): the row must be read.
  */
 export function withKnownDistrict<Query extends PrismaQuery>(query: Query, districtId: number) {
   const { school, ...rest } = query.select ?? query.include ?? {};
   const schoolForFactsOnly = school === undefined || isDeepStrictEqual(school, placementSelection.school);
   // In a selection, scalars are booleans; relations and counts are objects.
   if (!schoolForFactsOnly || Object.values(rest).some((value) => typeof value === 'object')) return null;
-  return {
-    query: (query.select ? { select: rest } : { include: rest }) as Query,
-    place: <Row>(row: Row) => ({ ...row, school: { districtId } }),
-  };
+  return { place: <Row>(row: Row) => ({ ...row, school: { districtId } }) };
 }
 
 /** What the module owning a kind of realm tells the access engine: how to find one, and who may do what in it. */

@@ -96,11 +96,12 @@ export const maxNamedStatements = 200;
 
 /**
  * One statement outside any transaction, for the few that every request of a kind sends (a list's total, a district
- * administrator's first pages of groups, an OAuth nonce, a group's create). On PostgreSQL it goes to the pool's driver directly: Prisma's
- * raw path costs three to four times the CPU of the statement itself (0.23 ms against 0.06 for a list's total). There
- * each text is a named prepared statement: PostgreSQL parses it once per connection and, after five executions, plans it
- * once too (planning the first page's statement cost PostgreSQL 0.37 ms of CPU, running it 0.1). PGlite is one
- * connection that Prisma's open transactions hold, so there it goes through Prisma.
+ * administrator's first pages of groups, an OAuth nonce, a group's create). On PostgreSQL it goes to the pool's driver
+ * directly: Prisma's raw path costs three to four times the CPU of the statement itself (0.23 ms against 0.06 for a
+ * list's total). There each text is a named prepared statement (the first `maxNamedStatements` texts): PostgreSQL parses
+ * it once per connection and, after five executions, plans it once too (planning the first page's statement cost
+ * PostgreSQL 0.37 ms of CPU, running it 0.1). PGlite is one connection that Prisma's open transactions hold, so there it
+ * goes through Prisma.
  */
 export function directQuery<Row>(sql: string, params: unknown[]): Promise<Row[]> {
   if (!current) throw new Error('database is not open: call openDatabase() first');

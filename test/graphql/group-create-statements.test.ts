@@ -7,9 +7,10 @@ import { useTestServer } from '../support/harness';
 const server = useTestServer();
 
 /**
- * A group's create answers from its INSERT: the school's district, which the answer's access facts need, is known
- * before the write, so the row is not read again after it. A document asking more of the school, or for the new
- * group's members, gets the group read once the creator's membership exists.
+ * A group's create is one statement (the group, its creator's membership, its event) and answers from its INSERT: the
+ * school's district, which the answer's access facts need, is known before the write, so the row is not read again
+ * after it. A document asking more of the school, or for the new group's members, gets the group read in the write's
+ * transaction, once the creator's membership exists.
  */
 describe('creating a group', () => {
   let world: World;
