@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { type MaybePromise, thenMaybe } from '../core/maybe-promise';
 import type { PrivacyLevel, RealmType } from '../generated/prisma/enums';
 import type { Viewer } from './viewer';
@@ -41,22 +40,6 @@ export const placementOf = (row: Placed) => ({
   schoolId: row.schoolId,
   buildingId: row.buildingId,
 });
-
-type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
-
-/**
- * How a create answers from its INSERT's row (createInOneStatement) when its writer knows the row's district already:
- * when the query's only relation is the school, and only for the placement's district (what an answer's access facts
- * select), `place` puts the district on the created row. Null for a query that wants more (the school's title, the new
- * row's members): the row must be read.
- */
-export function withKnownDistrict<Query extends PrismaQuery>(query: Query, districtId: number) {
-  const { school, ...rest } = query.select ?? query.include ?? {};
-  const schoolForFactsOnly = school === undefined || isDeepStrictEqual(school, placementSelection.school);
-  // In a selection, scalars are booleans; relations and counts are objects.
-  if (!schoolForFactsOnly || Object.values(rest).some((value) => typeof value === 'object')) return null;
-  return { place: <Row>(row: Row) => ({ ...row, school: { districtId } }) };
-}
 
 /** What the module owning a kind of realm tells the access engine: how to find one, and who may do what in it. */
 export interface RealmKind {

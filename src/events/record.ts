@@ -162,7 +162,7 @@ export async function createInOneStatement<Row extends { id: number }, Result = 
   const [row, result] =
     within || hook
       ? await db().$transaction(async (tx) => {
-          const [written] = await tx.$queryRawUnsafe<Written[]>(statement.text, ...statement.values);
+          const [written] = await tx.$queryRaw<Written[]>(statement);
           const answer = within ? await within(tx, written!) : written;
           await hook?.(tx);
           return [written!, answer];

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { type GraphQLResponse, graphqlClientFor, restClientFor } from '../support/client';
-import { createWorld, type World } from '../support/factories';
+import { createGroupCategory, createWorld, type World } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
@@ -83,6 +83,16 @@ describe('creating a group', () => {
       building: { databaseId: String(world.building.id) },
     });
     expect(groupStatements(statements).some((sql) => sql.startsWith('SELECT'))).toBe(true);
+  });
+
+  it('answers the relations a document asks for (category, building) by reading the new row with them', async () => {
+    const graphql = await graphqlClientFor(server, world.teacher);
+    const category = await createGroupCategory(world.district.id, 'Asked for by title');
+    const document = `mutation($input: CreateGroupInput!) { createGroup(input: $input) {
+      ... on Group { category { title } building { title } } } }`;
+    const answer = await graphql(document, { input: { title: 'Asks for its relations', categoryId: String(category.id), buildingId: String(world.building.id) } });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.createGroup).toEqual({ category: { title: 'Asked for by title' }, building: { title: world.building.title } });
   });
 
   it('reads the new group after its creator joined it when the document asks for its members', async () => {

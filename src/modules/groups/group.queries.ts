@@ -64,16 +64,18 @@ const schoolDistrict = { select: { districtId: true } };
 
 /**
  * Whether a Prisma selection asks only for a group's columns and its school's district, the access rule's facts
- * (Pothos selects relations with `include`): what the direct readings answer, and all that `/v1` asks.
+ * (Pothos selects relations with `include`): what the direct readings and a create's INSERT answer, and all that `/v1`
+ * asks.
  */
-const rowAndDistrict = (selection: PrismaQuery) =>
+export const rowAndDistrict = (selection: PrismaQuery) =>
   !selection.select && Object.entries(selection.include ?? {}).every(([relation, value]) => relation === 'school' && isDeepStrictEqual(value, schoolDistrict));
 
 /**
  * A group's columns, named rather than `*`: the direct readings are prepared statements (`directQuery`), whose result
  * must keep its shape when a migration adds a column while an instance of the version before still runs.
  */
-const groupColumns = Object.values(Prisma.GroupScalarFieldEnum).map((column) => `groups."${column}"`).join(', ');
+export const groupColumnNames = Object.values(Prisma.GroupScalarFieldEnum);
+const groupColumns = groupColumnNames.map((column) => `groups."${column}"`).join(', ');
 
 /** What the direct readings select: every column of a group, and its school's district. */
 const groupRowColumns = `${groupColumns}, schools."districtId" AS "schoolDistrictId"`;

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { authorize } from '../../auth/policy';
-import { findByStorableId, realmFacts, withKnownDistrict } from '../../auth/realms';
+import { findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, ValidationError } from '../../core/errors';
 import { deleteRealmContents } from '../../core/realm-content';
@@ -11,6 +11,7 @@ import { createInOneStatement, recordEvent, writeTransaction } from '../../event
 import { type Group, Prisma } from '../../generated/prisma/client';
 import { insertReturning } from '../../db/insert';
 import { groupPolicy } from './group.policy';
+import { groupColumnNames, rowAndDistrict } from './group.queries';
 import { createGroupSchema, groupCategorySchema, updateGroupSchema } from './group.validation';
 
 type GroupQuery = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };
@@ -54,7 +55,6 @@ async function assertReferences(
 }
 
 const groupRealm = (id: number) => ({ type: 'GROUP' as const, id });
-const groupColumnNames = Object.values(Prisma.GroupScalarFieldEnum);
 /** An id member of an input: a string of digits, null to remove the reference. */
 const reference = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : Number(value));
 
@@ -71,18 +71,18 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   // an error, or a retrying client creates the group twice. Not for the school's administrators, whom the access rule
   // answers without them: an administrator who created thousands of groups would read every membership on each create.
   if (!viewer.isSchoolAdmin(school.districtId, schoolId)) await viewer.groupMemberships();
-  // The group, its creator's membership and its event are one statement. The INSERT's row answers, unless the document
-  // asks for more than the row and its school's district: then the group is read in the write's transaction, once the
-  // membership exists (a document may ask for the new group's members).
+  // The group, its creator's membership and its event are one statement. The INSERT's row answers, with the school's
+  // district placed on it, unless the document asks for more (a relation, the new group's members): then the group is
+  // read in the write's transaction, once the membership exists.
   const createdAt = new Date().toISOString();
+  const buildingRef = reference(building);
   const create = {
-    insert: insertReturning('groups', { ...fields, schoolId, buildingId: reference(building), categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt }, groupColumnNames),
+    insert: insertReturning('groups', { ...fields, schoolId, buildingId: buildingRef, categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt }, groupColumnNames),
     alongside: [Prisma.sql`INSERT INTO group_memberships ("groupId", "userId", admin, "createdAt") SELECT id, ${viewer.id}::int4, true, ${createdAt}::timestamp(3) FROM created`],
-    event: { kind: groupEvents.create, realmType: 'GROUP' as const, actorId: viewer.id, scope: { ...school, buildingId: reference(building) ?? null } },
+    event: { kind: groupEvents.create, realmType: 'GROUP' as const, actorId: viewer.id, scope: { ...school, buildingId: buildingRef ?? null } },
   };
-  const fromInsert = withKnownDistrict(query, school.districtId);
-  const created = fromInsert
-    ? fromInsert.place(await createInOneStatement<Group>(create))
+  const created = rowAndDistrict(query)
+    ? { ...(await createInOneStatement<Group>(create)), school: { districtId: school.districtId } }
     : await createInOneStatement(create, (tx, group: Group) => tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } }));
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.
