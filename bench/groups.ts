@@ -239,7 +239,7 @@ const smallDistrictAdmin = () =>
 
 /** What a statement of the list does, read from its SQL, for the printed breakdown. */
 function statementRole(text: string): string {
-  if (/^\s*WITH total AS/i.test(text)) return 'rows with count';
+  if (/^\s*WITH windows AS/i.test(text)) return 'rows with count';
   if (/\b(COUNT|SUM)\(/i.test(text)) return 'count';
   if (/^\s*SELECT\s+"t0"\."id"\s+FROM/i.test(text)) return 'ids';
   return 'rows';

@@ -7,6 +7,7 @@ import { type IdListSource, type IdWindow, pageArgs, pageOf, paged, pagedById } 
 import { parseId } from '../../graphql/realm';
 import { objectQuery, type PrismaQuery } from '../../graphql/operations';
 import type { DirectRows } from '../../graphql/reads-by-id';
+import { perTurnLoader } from '../../core/per-turn-loader';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import { groupFacts, groupFactsSelection, groupPolicy, readableGroupsWhere, readsEveryGroupOfDistrict } from './group.policy';
@@ -46,16 +47,19 @@ function groupsWhere(viewer: Viewer, args: GroupFilters): Prisma.GroupWhereInput
  */
 const countedBySchools = (viewer: Viewer, args: GroupFilters) => readsEveryGroupOfDistrict(viewer) && !args.buildingId;
 
-/** The district's groups (`$1`), or one school's (`$2`, when not null): the sum of their schools' counts. */
-const districtGroupTotal = `SELECT COALESCE(SUM(counts.count), 0)::int4 AS total
+/**
+ * The groups of district `district`, or of school `school` alone when it is not null (SQL expressions: parameters, or
+ * the columns of a window asked for): the sum of their schools' counts.
+ */
+const districtGroupTotal = (district: string, school: string) => `SELECT COALESCE(SUM(counts.count), 0)::int4 AS total
   FROM school_group_counts counts JOIN schools ON schools.id = counts."schoolId"
-  WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR counts."schoolId" = $2::int4)`;
+  WHERE schools."districtId" = ${district} AND (${school} IS NULL OR counts."schoolId" = ${school})`;
 
 /** How many groups `groupsWhere` matches. */
 async function countGroups(viewer: Viewer, args: GroupFilters): Promise<number> {
   if (!countedBySchools(viewer, args)) return db().group.count({ where: groupsWhere(viewer, args) });
   // Sent directly: every list request of a district administrator sends it (see `directQuery`).
-  const [{ total }] = await directQuery<{ total: number }>(districtGroupTotal, [viewer.user.districtId, schoolFilter(args)]);
+  const [{ total }] = await directQuery<{ total: number }>(districtGroupTotal('$1', '$2::int4'), [viewer.user.districtId, schoolFilter(args)]);
   return total;
 }
 
@@ -103,32 +107,77 @@ const groupsById: DirectRows = {
 };
 
 /**
- * The first `$3 + $4` groups of each school of district `$1` (or of school `$2` alone), as `groupRows` reads them: the
- * window of the district's list is among them. Read school by school through the (schoolId, id) index, however few of
- * the table's groups are the district's; ordered by the whole table's id, PostgreSQL would walk past every other
- * district's groups to find them (100 ms for a district of 30 groups after a million others). The school is matched
- * with BETWEEN, not `=`: from an equality the planner drops `schoolId` from the order and walks the primary key again.
+ * The first `rows` groups of each school of district `district` (or of school `school` alone, when not null), as
+ * `groupRows` reads them: a window of `rows` from the start of the district's list is among them. Read school by school
+ * through the (schoolId, id) index, however few of the table's groups are the district's; ordered by the whole table's
+ * id, PostgreSQL would walk past every other district's groups to find them (100 ms for a district of 30 groups after a
+ * million others). The school is matched with BETWEEN, not `=`: from an equality the planner drops `schoolId` from the
+ * order and walks the primary key again.
  */
-const schoolsFirstGroups = `SELECT ${groupRowColumns} FROM schools
+const schoolsFirstGroups = (district: string, school: string, rows: string) => `SELECT ${groupRowColumns} FROM schools
   CROSS JOIN LATERAL (
-    SELECT ${groupColumns} FROM groups WHERE groups."schoolId" BETWEEN schools.id AND schools.id ORDER BY groups."schoolId", groups.id LIMIT $3::int4 + $4::int4
+    SELECT ${groupColumns} FROM groups WHERE groups."schoolId" BETWEEN schools.id AND schools.id ORDER BY groups."schoolId", groups.id LIMIT ${rows}
   ) groups
-  WHERE schools."districtId" = $1 AND ($2::int4 IS NULL OR schools.id = $2::int4)`;
+  WHERE schools."districtId" = ${district} AND (${school} IS NULL OR schools.id = ${school})`;
+
+/** A window of a district administrator's list: of district `districtId`, or of one school of it when not null. */
+interface DistrictWindow {
+  districtId: number;
+  schoolId: number | null;
+  take: number;
+  skip: number;
+}
+
+type WindowRow = Group & { schoolDistrictId: number; listTotal: number; listWindow: number };
+
+/**
+ * Windows of district administrators' lists, each with its total, in one statement: each window (a row of `windows`,
+ * numbered in the order asked) its own total and rows, both of one snapshot. The rows come as `groupRows` reads them,
+ * and a window with no rows (past the end) still comes with its total.
+ */
+const windowsWithTotals = `WITH windows AS (
+    SELECT * FROM unnest($1::int4[], $2::int4[], $3::int4[], $4::int4[]) WITH ORDINALITY AS asked("districtId", "schoolId", take, skip, number)
+  )
+  SELECT windows.number::int4 AS "listWindow", total.total AS "listTotal", page.* FROM windows
+  CROSS JOIN LATERAL (${districtGroupTotal('windows."districtId"', 'windows."schoolId"')}) total
+  LEFT JOIN LATERAL (
+    ${schoolsFirstGroups('windows."districtId"', 'windows."schoolId"', 'windows.take + windows.skip')}
+    ORDER BY groups.id LIMIT windows.take OFFSET windows.skip
+  ) page ON true
+  ORDER BY windows.number, page.id`;
+
+/**
+ * The windows the list requests of one turn ask for, read with one statement (see `perTurnLoader`): on a busy server
+ * the round trip costs a request more than its rows (docs/performance.md, thirteenth round). Every window is read by
+ * itself, after its request arrived; two requests for the same page share nothing but the statement.
+ */
+async function readWindowsTogether(windows: readonly DistrictWindow[]) {
+  const found = await directQuery<WindowRow>(windowsWithTotals, [
+    windows.map((window) => window.districtId),
+    windows.map((window) => window.schoolId),
+    windows.map((window) => window.take),
+    windows.map((window) => window.skip),
+  ]);
+  const answers = windows.map(() => ({ rows: [] as WindowRow[], total: 0 }));
+  for (const row of found) {
+    const window = answers[row.listWindow - 1]!;
+    window.total = row.listTotal;
+    if (row.id !== null) window.rows.push(row);
+  }
+  return answers;
+}
+
+// A statement's rows are at most this many windows of the largest page.
+const districtWindows = perTurnLoader(readWindowsTogether, { maxBatchSize: 50 });
 
 /**
  * A window from the start of a district administrator's list and its total, in one statement (so both are of one
- * snapshot), with the rows as Prisma reads them. Sent directly, since every list request of a district administrator
- * sends it: one round trip instead of two, and no Prisma mapping of the page. The total comes with no rows past the end.
+ * snapshot), shared with the other such windows asked in the same turn, with the rows as Prisma reads them. Sent
+ * directly, since every list request of a district administrator sends it: no Prisma mapping of the page.
  */
 async function groupsWithTotal(viewer: Viewer, args: GroupFilters, window: IdWindow, selection: PrismaQuery) {
-  const found = await directQuery<Group & { schoolDistrictId: number; listTotal: number }>(
-    `WITH total AS (${districtGroupTotal}),
-     page AS (${schoolsFirstGroups} ORDER BY groups.id LIMIT $3 OFFSET $4)
-     SELECT total.total AS "listTotal", page.* FROM total LEFT JOIN page ON true ORDER BY page.id`,
-    [viewer.user.districtId, schoolFilter(args), window.take, window.skip],
-  );
-  const rows = found.filter((row) => row.id !== null).map((row) => asPrismaRow(row, selection));
-  return { rows, total: found[0]!.listTotal };
+  const { rows, total } = await districtWindows.load({ districtId: viewer.user.districtId, schoolId: schoolFilter(args), take: window.take, skip: window.skip });
+  return { rows: rows.map((row) => asPrismaRow(row, selection)), total };
 }
 
 /** The list `groups` pages: ordered by id and counted exactly, so its pages are read from the nearer end. */
