@@ -3,7 +3,9 @@
  * fresh database with 1,000 groups, next to bench/floor.ts (a hand-written `node:http` + `pg` endpoint serving the
  * same answers with the same envelope), and autocannon loads each target for BENCH_SECONDS at BENCH_CONNECTIONS.
  * Every result is printed as req/s, p99 and share of the floor's req/s, with SQL statements per request as
- * PostgreSQL counted them (committed transactions: every statement outside a transaction is one).
+ * PostgreSQL counted them (committed transactions: every statement outside a transaction is one), the serving process's
+ * CPU per request, and how busy its main thread was: a process whose main thread is busy nearly all the time is bound
+ * by its JavaScript, one whose thread waits is bound by what the machine's other processes leave it.
  *
  * Beside the floor runs bench/bare-stack.ts: graphql-yoga, Pothos and Prisma with nothing of Lectern's (no
  * authentication, no permission checks, no limits), answering the same GraphQL list, single group and create. Its
@@ -42,6 +44,7 @@ import {
   bareGroupQuery,
   benchDatabase,
   cpuMs,
+  mainThreadCpuMs,
   graphqlGroupsQuery,
   heapMiB,
   oauthSigner,
@@ -93,6 +96,8 @@ interface Result {
   statements: number;
   /** CPU time of the process serving the target (server or floor) per request, in ms. */
   cpu: number;
+  /** Share of the load's wall time its main thread was running. */
+  mainBusy: number;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -149,13 +154,14 @@ async function measure(target: Target, duration = seconds): Promise<Result> {
   const before = [await database.committedTransactions(), Date.now()] as const;
   const idlePerMs = (before[0] - idleStart[0] - 1) / (before[1] - idleStart[1]);
   const pid = { [floorOrigin]: floorProcess.pid!, [bareOrigin]: bareProcess.pid! }[target.origin] ?? server.pid!;
-  const cpuBefore = await cpuMs(pid);
+  const [cpuBefore, mainBefore, startedAt] = [await cpuMs(pid), await mainThreadCpuMs(pid), Date.now()];
   const result = await load(target, { duration });
   const cpu = (await cpuMs(pid)) - cpuBefore;
+  const mainBusy = ((await mainThreadCpuMs(pid)) - mainBefore) / (Date.now() - startedAt);
   await pause(1000);
   const after = [await database.committedTransactions(), Date.now()] as const;
   const statements = (after[0] - before[0] - 1 - idlePerMs * (after[1] - before[1])) / result.requests.total;
-  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, statements, cpu: cpu / result.requests.total };
+  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, statements, cpu: cpu / result.requests.total, mainBusy };
 }
 
 /** Runs the targets `rounds` times, interleaved (on a small machine one run is at the mercy of noise), and averages. */
@@ -173,13 +179,14 @@ async function compare(title: string, allTargets: Target[], duration = seconds) 
     p99: Math.max(...targetRuns.map((r) => r.p99)),
     statements: mean(targetRuns.map((r) => r.statements)),
     cpu: mean(targetRuns.map((r) => r.cpu)),
+    mainBusy: mean(targetRuns.map((r) => r.mainBusy)),
   }));
   const floor = results[0]!.rps;
   console.log(`\n${title}`);
-  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)} ${'CPU ms/req'.padStart(11)}`);
+  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)} ${'CPU ms/req'.padStart(11)} ${'main busy'.padStart(10)}`);
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)} ${r.cpu.toFixed(2).padStart(11)}`,
+      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)} ${r.cpu.toFixed(2).padStart(11)} ${`${(r.mainBusy * 100).toFixed(0)}%`.padStart(10)}`,
     );
   }
   return results;

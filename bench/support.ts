@@ -166,6 +166,18 @@ export async function cpuMs(pid: number): Promise<number> {
 }
 
 /**
+ * CPU time the main thread of a process of this machine has used so far, in ms (Linux /proc, 10 ms ticks): the thread
+ * that runs JavaScript. Over a load's wall time, how busy it was; at 95-100% the process is bound by its JavaScript,
+ * whatever CPU the machine has left.
+ */
+export async function mainThreadCpuMs(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
  * The JavaScript heap of a process started with `--inspect=127.0.0.1:<inspectorPort>`, in MiB, after a full garbage
  * collection (Chrome DevTools protocol: HeapProfiler.collectGarbage, then Runtime.getHeapUsage): `live`, what the
  * process still references, and `committed`, what V8 holds for the heap. Resident size also holds heap V8 has grown
