@@ -73,13 +73,13 @@ export function containingRealms(realm: RealmRef, scope: DomainEventInput<unknow
   return [...new Set([realmKey(realm), ...scopeRealms(scope)])];
 }
 
-/** The building, school and district of a scope, as `ancestors` names them. */
+/** The building, school and district of a scope, as `ancestors` names them, each once. */
 function scopeRealms(scope: DomainEventInput<unknown>['scope']): string[] {
   const realms = [];
   if (scope.buildingId != null) realms.push(realmKey({ type: 'SCHOOL', id: scope.buildingId }));
   if (scope.schoolId !== null) realms.push(realmKey({ type: 'SCHOOL', id: scope.schoolId }));
   if (scope.districtId !== null) realms.push(realmKey({ type: 'DISTRICT', id: scope.districtId }));
-  return realms;
+  return [...new Set(realms)];
 }
 
 /**
@@ -170,6 +170,6 @@ export async function createInOneStatement<Row extends { id: number }, Result = 
       : await directQuery<Written>(statement.text, statement.values).then(([written]) => [written!, written]);
   const eventId = row.eventId!;
   delete row.eventId;
-  announceCommit([{ id: eventId, ancestors: [realmKey({ type: realmType, id: row.id }), ...scopeKeys] }]);
+  announceCommit([{ id: eventId, ancestors: containingRealms({ type: realmType, id: row.id }, scope) }]);
   return result as Result;
 }

@@ -107,18 +107,17 @@ const groupsById: DirectRows = {
 };
 
 /**
- * The first `rows` groups of each school of district `district` (or of school `school` alone, when not null), as
- * `groupRows` reads them: a window of `rows` from the start of the district's list is among them. Read school by school
- * through the (schoolId, id) index, however few of the table's groups are the district's; ordered by the whole table's
- * id, PostgreSQL would walk past every other district's groups to find them (100 ms for a district of 30 groups after a
- * million others). The school is matched with BETWEEN, not `=`: from an equality the planner drops `schoolId` from the
- * order and walks the primary key again.
+ * The first `take + skip` groups of each school of a window's district (or of its school alone, when not null), as
+ * `groupRows` reads them: the window is among them. Read school by school through the (schoolId, id) index, however few
+ * of the table's groups are the district's; ordered by the whole table's id, PostgreSQL would walk past every other
+ * district's groups to find them (100 ms for a district of 30 groups after a million others). The school is matched
+ * with BETWEEN, not `=`: from an equality the planner drops `schoolId` from the order and walks the primary key again.
  */
-const schoolsFirstGroups = (district: string, school: string, rows: string) => `SELECT ${groupRowColumns} FROM schools
+const schoolsFirstGroups = `SELECT ${groupRowColumns} FROM schools
   CROSS JOIN LATERAL (
-    SELECT ${groupColumns} FROM groups WHERE groups."schoolId" BETWEEN schools.id AND schools.id ORDER BY groups."schoolId", groups.id LIMIT ${rows}
+    SELECT ${groupColumns} FROM groups WHERE groups."schoolId" BETWEEN schools.id AND schools.id ORDER BY groups."schoolId", groups.id LIMIT windows.take + windows.skip
   ) groups
-  WHERE schools."districtId" = ${district} AND (${school} IS NULL OR schools.id = ${school})`;
+  WHERE schools."districtId" = windows."districtId" AND (windows."schoolId" IS NULL OR schools.id = windows."schoolId")`;
 
 /** A window of a district administrator's list: of district `districtId`, or of one school of it when not null. */
 interface DistrictWindow {
@@ -141,7 +140,7 @@ const windowsWithTotals = `WITH windows AS (
   SELECT windows.number::int4 AS "listWindow", total.total AS "listTotal", page.* FROM windows
   CROSS JOIN LATERAL (${districtGroupTotal('windows."districtId"', 'windows."schoolId"')}) total
   LEFT JOIN LATERAL (
-    ${schoolsFirstGroups('windows."districtId"', 'windows."schoolId"', 'windows.take + windows.skip')}
+    ${schoolsFirstGroups}
     ORDER BY groups.id LIMIT windows.take OFFSET windows.skip
   ) page ON true
   ORDER BY windows.number, page.id`;
