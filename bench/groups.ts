@@ -18,7 +18,8 @@
  *            the floor endpoint doing the same statements
  *   memory   resident size, live heap and the heap V8 holds (after a full collection, read through the server's
  *            inspector) of the server process idle and after each of three runs of BENCH_MEMORY_REQUESTS (50,000) list
- *            requests, and the growth between the second and the third
+ *            requests, and the growth between the second and the third; and the garbage collections during each run
+ *            (young ones: how many, how long they paused the server)
  *   sizes    the list at each of BENCH_SIZES groups (1000,100000 by default; add 1000000 for the million, which takes
  *            a minute to seed), at start 0 and at the last page: req/s of ours and the floor's, and the database time
  *            of every statement of the page (count, ids, rows, or rows with count: captured at the driver in this
@@ -43,6 +44,7 @@ import {
   bareCreateMutation,
   bareGroupQuery,
   benchDatabase,
+  collectionTotals,
   cpuMs,
   mainThreadCpuMs,
   graphqlGroupsQuery,
@@ -385,10 +387,17 @@ try {
     console.log(`\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time (read after a full collection)`);
     console.log(`  before: ${describe(readings[0]!)} (resident idle after start: ${idleMiB.toFixed(1)} MiB)`);
     for (let run = 1; run <= 3; run++) {
+      const collectedBefore = await collectionTotals(inspectorPort);
       await load(target, { amount: memoryRequests });
+      const collected = await collectionTotals(inspectorPort);
       await pause(1000);
       readings.push(await reading());
       console.log(`  after ${(run * memoryRequests).toLocaleString('en')}: ${describe(readings[run]!)}`);
+      const young = collected.young - collectedBefore.young;
+      const youngMs = collected.youngMs - collectedBefore.youngMs;
+      console.log(
+        `    collections during them: ${young} young (${youngMs.toFixed(0)} ms, ${(youngMs / young).toFixed(2)} ms each, ${((1000 * youngMs) / memoryRequests).toFixed(0)} µs per request), ${collected.full - collectedBefore.full} of the whole heap (${(collected.fullMs - collectedBefore.fullMs).toFixed(0)} ms)`,
+      );
     }
     const [second, third] = [readings[2]!, readings[3]!];
     console.log(

@@ -183,27 +183,71 @@ export async function mainThreadCpuMs(pid: number): Promise<number> {
  * process still references, and `committed`, what V8 holds for the heap. Resident size also holds heap V8 has grown
  * and not yet returned, so it moves with `committed` while `live` stays flat.
  */
-export async function heapMiB(inspectorPort: number): Promise<{ live: number; committed: number }> {
+export function heapMiB(inspectorPort: number): Promise<{ live: number; committed: number }> {
+  return withInspector(inspectorPort, async (call) => {
+    await call('HeapProfiler.collectGarbage');
+    const { usedSize, totalSize } = (await call('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+    return { live: usedSize / 2 ** 20, committed: totalSize / 2 ** 20 };
+  });
+}
+
+/** Garbage collections of a process since `collectionTotals` first asked it, counted by the process itself. */
+export interface CollectionTotals {
+  /** Young-generation collections (scavenges) and the milliseconds they paused the process, in all. */
+  young: number;
+  youngMs: number;
+  /** Collections of the whole heap (and their incremental steps' finalization). */
+  full: number;
+  fullMs: number;
+}
+
+/**
+ * The garbage collections of a process started with `--inspect=127.0.0.1:<inspectorPort>`: the first call installs a
+ * `gc` PerformanceObserver in it (Runtime.evaluate), every call answers its totals so far; differences between two
+ * calls are the collections between them.
+ */
+export function collectionTotals(inspectorPort: number): Promise<CollectionTotals> {
+  const expression = `(() => {
+    const { PerformanceObserver, constants } = process.getBuiltinModule('node:perf_hooks');
+    globalThis.__benchCollections ??= (() => {
+      const totals = { young: 0, youngMs: 0, full: 0, fullMs: 0 };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          const young = entry.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR;
+          totals[young ? 'young' : 'full']++;
+          totals[young ? 'youngMs' : 'fullMs'] += entry.duration;
+        }
+      }).observe({ entryTypes: ['gc'] });
+      return totals;
+    })();
+    return JSON.stringify(globalThis.__benchCollections);
+  })()`;
+  return withInspector(inspectorPort, async (call) => {
+    const { result } = (await call('Runtime.evaluate', { expression })) as { result: { value: string } };
+    return JSON.parse(result.value) as CollectionTotals;
+  });
+}
+
+/** Runs `work` with a Chrome DevTools protocol session to the process at `inspectorPort`. */
+async function withInspector<T>(inspectorPort: number, work: (call: (method: string, params?: object) => Promise<unknown>) => Promise<T>): Promise<T> {
   const { default: WebSocket } = await import('ws');
   const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
   const socket = new WebSocket(target!.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   let nextId = 0;
-  const call = (method: string) =>
-    new Promise<Record<string, number>>((resolve) => {
+  const call = (method: string, params?: object) =>
+    new Promise<unknown>((resolve) => {
       const id = ++nextId;
       socket.on('message', function answer(data) {
-        const message = JSON.parse(String(data)) as { id?: number; result: Record<string, number> };
+        const message = JSON.parse(String(data)) as { id?: number; result: unknown };
         if (message.id !== id) return;
         socket.off('message', answer);
         resolve(message.result);
       });
-      socket.send(JSON.stringify({ id, method }));
+      socket.send(JSON.stringify({ id, method, params }));
     });
   try {
-    await call('HeapProfiler.collectGarbage');
-    const { usedSize, totalSize } = await call('Runtime.getHeapUsage');
-    return { live: usedSize! / 2 ** 20, committed: totalSize! / 2 ** 20 };
+    return await work(call);
   } finally {
     socket.close();
   }

@@ -1,16 +1,22 @@
 /**
- * Runs after every install (`postinstall`, after patch-package): Prisma's query interpreter renders a statement's SQL
- * from its cached query plan again on every execution. A plan's SQL template is a list of fragments (text and
- * parameters); rendering walks it three times through generators, copying each fragment (about 2 µs per fragment: a
- * group's INSERT took 100 µs, a create's four statements 240 µs, a tenth of its CPU). A template made only of text and
- * scalar parameters renders to the same text and parameter types every time, so this remembers them per plan node
- * (a WeakMap: they go with the plan when Prisma's plan cache drops it) and hands each execution its own values.
- * Templates with lists of parameters (`IN (...)`, multi-row inserts), whose text depends on the values, are rendered as
- * before.
+ * Runs after every install (`postinstall`, after patch-package) and changes two things in Prisma's client runtime.
+ *
+ * 1. Prisma's query interpreter renders a statement's SQL from its cached query plan again on every execution. A plan's
+ *    SQL template is a list of fragments (text and parameters); rendering walks it three times through generators,
+ *    copying each fragment (about 2 µs per fragment: a group's INSERT took 100 µs, a create's four statements 240 µs, a
+ *    tenth of its CPU). A template made only of text and scalar parameters renders to the same text and parameter types
+ *    every time, so this remembers them per plan node (a WeakMap: they go with the plan when Prisma's plan cache drops
+ *    it) and hands each execution its own values. Templates with lists of parameters (`IN (...)`, multi-row inserts),
+ *    whose text depends on the values, are rendered as before. docs/performance.md, "Sixth throughput round".
+ * 2. Every call of the client returns a "PrismaPromise", an object literal with a `spec` getter. On Node 20 an object
+ *    literal with a getter of its own gets a hidden class of its own, and that hidden class (in the old generation)
+ *    keeps the getter's closure, the query's promise and its result from the young generation until the next full
+ *    collection: every request's rows were copied twice and then promoted. `spec` becomes a plain property with the
+ *    same value. docs/performance.md, "Fourteenth round".
  *
  * Prisma's runtime is minified, one line of 100 KB, so a patch-package diff would carry the line twice; this replaces
- * the one `switch` case by its anchor instead. An anchor not found (an upgraded @prisma/client) fails the install: the
- * change must be redone or dropped, never silently lost. docs/performance.md, "Sixth throughput round".
+ * each piece by its anchor instead. An anchor not found (an upgraded @prisma/client) fails the install: the change must
+ * be redone or dropped, never silently lost.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,10 +40,9 @@ const builds = [
 
 const limitError = '"The query parameter limit supported by your database is exceeded.","P2029"';
 
-for (const { file, interpret, render, error } of builds) {
-  const path = join(packageDir, file);
-  const source = readFileSync(path, 'utf8');
-  if (source.includes(marker)) continue;
+/** Change 1: the SQL of plain templates remembered per plan node. */
+function rememberRenderedSql(source, { file, interpret, render, error }) {
+  if (source.includes(marker)) return source;
   const head = `function ${interpret}(e,t,r,n){let i=e.args.map(`;
   const templateCase = `case"templateSql":return(e.chunkable?`;
   const start = source.indexOf(head);
@@ -55,8 +60,24 @@ for (const { file, interpret, render, error } of builds) {
   const helpers =
     `var ${marker}=new WeakMap();function __lecternIsPlain(e){let p=0;for(let f of e.fragments){if(f.type==="parameter")p++;else if(f.type!=="stringChunk")return!1}` +
     `return p===e.args.length&&Array.isArray(e.argTypes)&&e.argTypes.length===p&&e.argTypes.every(a=>a?.arity==="scalar")}`;
-  const patched =
-    source.slice(0, start) + helpers + source.slice(start, at) + remembered + source.slice(at + 'case"templateSql":'.length);
-  writeFileSync(path, patched);
+  return source.slice(0, start) + helpers + source.slice(start, at) + remembered + source.slice(at + 'case"templateSql":'.length);
 }
-console.log(`Prisma runtime: SQL of plain templates rendered once per plan (@prisma/client ${version})`);
+
+/** Change 2: a PrismaPromise's `spec` a plain property rather than a getter. */
+function plainPromiseSpec(source, { file }) {
+  const getter = 'return{get spec(){return n},then(s,a){return o().then(s,a)}';
+  const plain = 'return{spec:n,then(s,a){return o().then(s,a)}';
+  if (source.includes(plain)) return source;
+  if (source.split(getter).length !== 2) {
+    throw new Error(`scripts/patch-prisma-runtime.mjs: the PrismaPromise of @prisma/client/${file} is not what it was; redo or drop the patch`);
+  }
+  return source.replace(getter, plain);
+}
+
+for (const build of builds) {
+  const path = join(packageDir, build.file);
+  const source = readFileSync(path, 'utf8');
+  const patched = plainPromiseSpec(rememberRenderedSql(source, build), build);
+  if (patched !== source) writeFileSync(path, patched);
+}
+console.log(`Prisma runtime: SQL of plain templates rendered once per plan, PrismaPromise.spec a plain property (@prisma/client ${version})`);

@@ -1,3 +1,5 @@
+import './core/promise-with-resolvers';
+import { initContextCache } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { type Plugin, createYoga, maskError, useErrorHandler } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
@@ -12,6 +14,7 @@ import type { Database } from './db/database';
 import { isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
 import type { Context } from './graphql/builder';
 import { refusedConnectionArgument } from './graphql/connections';
+import { useContextCacheRelease } from './graphql/context-cache';
 import { queryCostOf, useExecutionDeadline, useQueryLimits } from './graphql/limits';
 import { schema } from './graphql/schema';
 import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './logging';
@@ -131,6 +134,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
         serverKey,
         origin: linkOrigin(request, initialContext),
         lastEventId: request.headers.get('last-event-id'),
+        // Spread last (see placementOf in src/auth/realms.ts); useContextCacheRelease replaces it when execution ends.
+        ...initContextCache(),
       };
     },
     plugins: [
@@ -145,6 +150,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       // Before the facade, so /v1 documents pass the same validation, cost and deadline (their parse is skipped).
       useQueryLimits(),
       useExecutionDeadline(config.queryTimeoutMs),
+      useContextCacheRelease(),
       useRateLimitReporting(rateLimiter),
       // /calendar/{token}.ics: calendar apps send the feed's token in its URL and no other credential.
       useCalendarFeeds(),

@@ -149,7 +149,7 @@ function pageFrom<Row>(args: { start?: number | null; limit?: number | null }, s
   const window = pageWindow(args);
   const itemsMayCount = isIdList(source) && source.findManyCounted !== undefined && window.start <= directSkipLimit;
   let total: Promise<number> | undefined;
-  const page: Page<Row> = { ...window, source, total: () => (total ??= itemsMayCount ? countAfterItems(page) : source.count()) };
+  const page: Page<Row> = { source, total: () => (total ??= itemsMayCount ? countAfterItems(page) : source.count()), counted: undefined, ...window };
   return page;
 }
 

@@ -1,3 +1,4 @@
+import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { RealmRef } from '../auth/realms';
 import { db } from '../db/database';
@@ -59,8 +60,11 @@ function newRealmLoader(context: Context) {
   );
 }
 
-/** Loaders live as long as their request's context: nothing is cached across requests or viewers. */
-const realmLoaders = new WeakMap<Context, ReturnType<typeof newRealmLoader>>();
+/**
+ * Loaders live as long as their request's execution: nothing is cached across requests or viewers. A Pothos context
+ * cache, so that it is let go when the execution ends (useContextCacheRelease).
+ */
+const realmLoaders = createContextCache((context: Context) => newRealmLoader(context));
 
 /** The row of each kind of realm. */
 interface RealmRows {
@@ -73,12 +77,7 @@ interface RealmRows {
 
 /** The realm (or user) a row refers to, batched with every other reference resolved in the same request. */
 export function loadRealm<Type extends RealmType>(context: Context, ref: { type: Type; id: number }): Promise<RealmRows[Type] | null> {
-  let loader = realmLoaders.get(context);
-  if (!loader) {
-    loader = newRealmLoader(context);
-    realmLoaders.set(context, loader);
-  }
-  return loader.load(ref) as Promise<RealmRows[Type] | null>;
+  return realmLoaders(context).load(ref) as Promise<RealmRows[Type] | null>;
 }
 
 export const RealmUnion = builder.unionType('Realm', {

@@ -234,11 +234,12 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         page: parsePage(url.searchParams, route.dayStart),
       };
       const variables = route.variables(restRequest);
+      // The server's context spread last, after the literal's own properties (see placementOf in src/auth/realms.ts).
       const { validate, contextFactory, execute, schema } = getEnveloped({
-        ...serverContext,
         request,
         params: { query: documentTexts.get(route), variables },
-        ...(route.rawBody ? { rawBody: { stream: request.body, declaredLength: declaredLength(request) } } : {}),
+        rawBody: route.rawBody ? { stream: request.body, declaredLength: declaredLength(request) } : undefined,
+        ...serverContext,
       });
       const invalid = validate(schema, route.document);
       if (invalid.length) throw invalid[0];

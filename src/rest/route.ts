@@ -186,7 +186,8 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     shape: Shape<ItemOf<NonNullable<Root<Doc>>>, Wire>;
   },
 ): RestRoute {
-  const variables = (request: RestRequest) => ({ ...options.variables(request), start: request.page.start, limit: request.page.limit });
+  // The page first, the route's own variables spread after it (see placementOf in src/auth/realms.ts).
+  const variables = (request: RestRequest) => ({ start: request.page.start, limit: request.page.limit, ...options.variables(request) });
   const paged = route('GET', { ...options, variables }, { 200: pagedEnvelope(options.item, options.wire) }, (result, request, link) => {
     if (result === null) throw new MissingObjectError();
     const { items, total } = result as { items: ItemOf<NonNullable<Root<Doc>>>[]; total: number };

@@ -9,8 +9,8 @@ import type { Prisma } from '../../generated/prisma/client';
 export const groupFactsSelection = { ...placementSelection, privacyLevel: true } satisfies Prisma.GroupSelect;
 
 export const groupFacts = (group: Prisma.GroupGetPayload<{ select: typeof groupFactsSelection }>): RealmFacts => ({
-  ...placementOf(group),
   group: { id: group.id, privacyLevel: group.privacyLevel },
+  ...placementOf(group),
 });
 
 registerRealmKind({

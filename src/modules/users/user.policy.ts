@@ -9,9 +9,9 @@ import type { Role } from '../../generated/prisma/enums';
 export const userFactsSelection = { ...placementSelection, role: true } satisfies Prisma.UserSelect;
 
 export const userFacts = (user: Prisma.UserGetPayload<{ select: typeof userFactsSelection }>): RealmFacts => ({
-  ...placementOf(user),
   userId: user.id,
   userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN',
+  ...placementOf(user),
 });
 
 registerRealmKind({
