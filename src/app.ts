@@ -134,7 +134,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
         serverKey,
         origin: linkOrigin(request, initialContext),
         lastEventId: request.headers.get('last-event-id'),
-        // Spread last (see placementOf in src/auth/realms.ts); useContextCacheRelease replaces it when execution ends.
+        // Spread last (docs/adding-a-resource.md: young garbage); useContextCacheRelease replaces it when execution
+        // ends.
         ...initContextCache(),
       };
     },

@@ -179,8 +179,8 @@ function baseStringVariants(creds: OAuthCredentials, request: { method: string; 
   const signed = (params: Record<string, string>) => () => signatureBaseString(request.method, request.url, params);
   if (creds.token !== '') return [signed(creds.params)];
   const withoutToken = Object.fromEntries(Object.entries(creds.params).filter(([name]) => name !== 'oauth_token'));
-  // The empty token named first, the parameters spread after it (see placementOf in src/auth/realms.ts); the base string
-  // sorts them by name.
+  // The empty token named first, the parameters spread after it (docs/adding-a-resource.md: young garbage); the
+  // base string sorts them by name.
   return [signed({ oauth_token: '', ...withoutToken }), signed(withoutToken)];
 }
 

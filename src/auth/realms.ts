@@ -36,9 +36,7 @@ type Placed = { schoolId: number; buildingId: number | null; school: { districtI
 
 /**
  * Where a row selected with `placementSelection` sits, as realm facts. Spread it after a literal's own properties, not
- * before them: on Node 20 an object built by a spread and then given more properties gets a hidden class of its own,
- * which keeps the object and all it references from the young generation until the next full collection
- * (docs/performance.md, "Fourteenth round").
+ * before them (docs/adding-a-resource.md: young garbage).
  */
 export const placementOf = (row: Placed) => ({
   districtId: row.school.districtId,

@@ -413,8 +413,8 @@ export function useExecutionDeadline(timeoutMs: number): Plugin {
           }, timeoutMs);
         });
         try {
-          // The execution's own properties spread after the literal's, then its signal replaced (see placementOf in
-          // src/auth/realms.ts).
+          // The execution's own properties spread after the literal's, then its signal replaced
+          // (docs/adding-a-resource.md: young garbage).
           const withDeadline = { signal, ...execution };
           withDeadline.signal = signal;
           return await Promise.race([executeFn(withDeadline), expired]);

@@ -234,7 +234,8 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         page: parsePage(url.searchParams, route.dayStart),
       };
       const variables = route.variables(restRequest);
-      // The server's context spread last, after the literal's own properties (see placementOf in src/auth/realms.ts).
+      // The server's context spread last, after the literal's own properties (docs/adding-a-resource.md: young
+      // garbage).
       const { validate, contextFactory, execute, schema } = getEnveloped({
         request,
         params: { query: documentTexts.get(route), variables },

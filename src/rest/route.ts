@@ -186,7 +186,7 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     shape: Shape<ItemOf<NonNullable<Root<Doc>>>, Wire>;
   },
 ): RestRoute {
-  // The page first, the route's own variables spread after it (see placementOf in src/auth/realms.ts).
+  // The page first, the route's own variables spread after it (docs/adding-a-resource.md: young garbage).
   const variables = (request: RestRequest) => ({ start: request.page.start, limit: request.page.limit, ...options.variables(request) });
   const paged = route('GET', { ...options, variables }, { 200: pagedEnvelope(options.item, options.wire) }, (result, request, link) => {
     if (result === null) throw new MissingObjectError();
