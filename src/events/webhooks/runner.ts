@@ -1,7 +1,8 @@
 /**
  * Webhook delivery as it runs in a server: a fan-out loop, woken by this process's commits (and polling for other
- * instances'), and a sender that keeps up to `concurrency` claimed deliveries on hand, claiming again as leases end
- * and recording finished attempts in batches, so one slow receiver holds its own deliveries, not a round.
+ * instances'), at most every `roundEveryMs` under a burst of them, and a sender that keeps up to `concurrency` claimed
+ * deliveries on hand, claiming again as leases end and recording finished attempts in batches, so one slow receiver
+ * holds its own deliveries, not a round.
  */
 import type { Logger } from 'pino';
 import { onLocalCommit } from '../bus';
@@ -17,15 +18,18 @@ export interface DeliverySteps<Claim, Outcome> {
 
 export interface LoopOptions {
   idleMs: number;
+  /** Fan-out rounds start at most this often, unless the last one read a whole batch. */
+  roundEveryMs: number;
   concurrency: number;
   claimBatch: number;
   logger?: Logger;
 }
 
 /**
- * A local commit whose events are not readable yet is looked for again after 1 ms, then 2, 4, ... up to 64 ms: they
- * become readable as soon as the transactions older than it end (on PostgreSQL, those of every database on the
- * server), usually within milliseconds, while a long transaction elsewhere should not make this a busy loop.
+ * A local commit whose events are not readable yet is looked for again after 1 ms, then 2, 4, ... up to 64 ms, and no
+ * sooner than the next round may start: they become readable as soon as the transactions older than it end (on
+ * PostgreSQL, those of every database on the server), usually within milliseconds, while a long transaction elsewhere
+ * should not make this a busy loop.
  */
 const unreadRetryMs = (retry: number) => 2 ** Math.min(retry, 6);
 /** ...for at most this long; after that the poll finds it. */
@@ -34,6 +38,8 @@ const unreadRetryForMs = 2_000;
 interface Alarm {
   wait(ms: number): Promise<void>;
   ring(): void;
+  /** Forgets a ring nobody waited for: the work about to start covers it. */
+  forget(): void;
 }
 
 /** A pause that ends after `ms`, or as soon as something rings; a ring while nobody waits ends the next pause at once. */
@@ -61,14 +67,18 @@ function createAlarm(): Alarm {
       if (ring) ring();
       else rung = true;
     },
+    forget: () => {
+      rung = false;
+    },
   };
 }
 
 /** Starts the loops; `stop` stops claiming, lets the attempts in flight finish and records them. */
 export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, Outcome>, options: LoopOptions) {
-  const { idleMs, concurrency, logger } = options;
+  const { idleMs, concurrency, roundEveryMs, logger } = options;
   let stopping = false;
-  const alarms = { fanOut: createAlarm(), send: createAlarm() };
+  // `stop` rings all three; only stopping ends the wait between fan-out rounds early.
+  const alarms = { fanOut: createAlarm(), send: createAlarm(), stop: createAlarm() };
   const inFlight = new Set<Promise<void>>();
   const finished: { delivery: Claim; outcome: Outcome }[] = [];
   let recording: Promise<void> = Promise.resolve();
@@ -88,16 +98,27 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
   // again shortly rather than at the next poll, for a while (another instance may have fanned it out already).
   let unreadSince: number | null = null;
   let unreadRetries = 0;
+  // Under a burst of commits each round takes what came since the last: without a floor between rounds, every few
+  // commits would cost a round of three statements.
+  let nextRoundAt = 0;
   const fanOutStep = async () => {
+    const wait = nextRoundAt - performance.now();
+    if (wait > 0) await alarms.stop.wait(wait);
+    if (stopping) return false;
+    // The round reads every event committed before it: commits announced while it waited need no round of their own.
+    alarms.fanOut.forget();
+    const startedAt = performance.now();
     const expected = unreadSince;
     unreadSince = null;
     const { read, queued, more } = await steps.fanOut();
+    // A full batch leaves more waiting (a backlog): the next round goes at once.
+    nextRoundAt = more ? 0 : startedAt + roundEveryMs;
     // The sender claims when something was queued, or at its own poll (retries falling due, another instance's queue).
     if (queued) alarms.send.ring();
     if (read) unreadRetries = 0;
     else if (expected !== null && performance.now() - expected < unreadRetryForMs) {
       unreadSince ??= expected;
-      await new Promise((resolve) => setTimeout(resolve, unreadRetryMs(unreadRetries++)).unref());
+      nextRoundAt = Math.max(nextRoundAt, performance.now() + unreadRetryMs(unreadRetries++));
       return true;
     } else unreadRetries = 0;
     // Less than a whole batch read the log to its end; a commit since has rung the alarm, which ends the next pause.
@@ -141,8 +162,7 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
   return {
     async stop() {
       stopping = true;
-      alarms.fanOut.ring();
-      alarms.send.ring();
+      for (const alarm of Object.values(alarms)) alarm.ring();
       await running;
       stopListening();
       await Promise.all(inFlight);

@@ -36,6 +36,8 @@ export interface WebhookWorkerOptions {
   retryForMs?: number;
   /** Pause between polls while there is nothing to do. */
   idleMs?: number;
+  /** Under a burst of commits, fan-out rounds start at most this often, each taking the events since the last. */
+  roundEveryMs?: number;
   /** How long a target may fail every attempt before it is disabled. */
   disableAfterMs?: number;
   /** Claimed deliveries not yet sent and recorded in this instance, over all targets (sent at most `perTargetConcurrency` per target at once). */
@@ -305,7 +307,13 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     start() {
       loops = startDeliveryLoops(
         { fanOut, claim, attempt, record: recordBatch },
-        { idleMs: options.idleMs ?? 250, concurrency: options.concurrency ?? 1_000, claimBatch, logger: options.logger },
+        {
+          idleMs: options.idleMs ?? 250,
+          roundEveryMs: options.roundEveryMs ?? 50,
+          concurrency: options.concurrency ?? 1_000,
+          claimBatch,
+          logger: options.logger,
+        },
       );
     },
     /** Stops claiming, lets the attempts in flight finish and records them. */
