@@ -6,7 +6,7 @@ import { startDeliveryLoops } from '../../src/events/webhooks/runner';
 
 /**
  * The delivery loops over steps that only note when each fan-out round starts. Rounds answer `results` in turn, then
- * one event read each; nothing is ever queued, so the sender stays idle.
+ * one event read and nothing queued each; the sender finds nothing to claim.
  */
 function notingRounds(roundEveryMs: number, results: FanOutResult[] = []) {
   const startedAt: number[] = [];
@@ -57,6 +57,22 @@ describe('fan-out rounds', () => {
     const rounds = notingRounds(600_000, [backlog, backlog, backlog]);
     try {
       await expect.poll(() => rounds.startedAt.length).toBe(4);
+    } finally {
+      await rounds.stop();
+    }
+  });
+
+  const nothingYet = { read: 0, queued: 0, more: false };
+  it.each([
+    { after: 'queued deliveries', results: [{ read: 1, queued: 1, more: false }], roundsInAll: 2 },
+    // The round at start finds nothing, as does the first after the commit; the one after that reads it.
+    { after: 'did not find a local commit readable yet', results: [nothingYet, nothingYet], roundsInAll: 3 },
+  ])('go at once after a round that $after, however long the gap', async ({ results, roundsInAll }) => {
+    const rounds = notingRounds(600_000, results);
+    try {
+      await expect.poll(() => rounds.startedAt.length).toBe(1);
+      commit();
+      await expect.poll(() => rounds.startedAt.length).toBe(roundsInAll);
     } finally {
       await rounds.stop();
     }

@@ -36,6 +36,27 @@ describe('concurrent requests', () => {
     expect((await admin.get('/users/me')).status).toBe(303);
   });
 
+  /**
+   * Bearer tokens of `users`, returned once the log follower has read their issue. The credential cache drops a user's
+   * entries when the follower reads an event of theirs, such as a token's issue; on PostgreSQL another file's open
+   * transaction can hold that read back by a poll. Waiting for it keeps it from landing among requests sent together,
+   * where the dropped credential would be read again and its request would reach the shared statement a turn late.
+   */
+  async function heardTokens(users: { id: number }[]): Promise<string[]> {
+    let allHeard!: () => void;
+    const heard = new Promise<void>((resolve) => (allHeard = resolve));
+    let unheard = users.length;
+    const listening = listenToRealms(users.map(({ id }) => ({ type: 'USER', id })), () => --unheard === 0 && allHeard());
+    try {
+      await listening.ready;
+      const tokens = await Promise.all(users.map(async (user) => (await issueAccessToken({ userId: user.id })).token));
+      await heard;
+      return tokens;
+    } finally {
+      listening.stop();
+    }
+  }
+
   /** The answers of requests sent at once, and the statements they sent. */
   async function together<T>(requests: (() => T | Promise<T>)[]) {
     let answers: T[] = [];
@@ -78,7 +99,7 @@ describe('concurrent requests', () => {
   });
 
   it('read the realm facts their writes check with one statement: the schools of concurrent creates', async () => {
-    const { token } = await issueAccessToken({ userId: world.districtAdmin.id });
+    const [token] = await heardTokens([world.districtAdmin]);
     const create = (school: { id: number }, title: string) =>
       server.app.fetch(
         new Request(`${testOrigin}/v1/groups`, {
@@ -107,8 +128,8 @@ describe('concurrent requests', () => {
     // The teacher belongs to the hidden group (of another school, members only); the student does not.
     const member = await db().groupMembership.create({ data: { groupId: hidden.id, userId: world.teacher.id, admin: false } });
     try {
-      const tokens = new Map<number, string>();
-      for (const user of [world.teacher, world.student]) tokens.set(user.id, (await issueAccessToken({ userId: user.id })).token);
+      const users = [world.teacher, world.student];
+      const tokens = new Map((await heardTokens(users)).map((token, index) => [users[index]!.id, token]));
       const read = (user: { id: number }, group: { id: number }) =>
         server.app.fetch(new Request(`${testOrigin}/v1/groups/${group.id}`, { headers: { authorization: `Bearer ${tokens.get(user.id)}`, accept: 'application/json' } }));
       for (const user of [world.teacher, world.student]) expect((await read(user, visible)).status).toBe(200); // tokens cached
@@ -128,19 +149,7 @@ describe('concurrent requests', () => {
 
   it("read the list windows of district administrators with one statement, each request its own page and total", async () => {
     await createGroup(world.farSchool.id);
-    // The credential cache drops a user's entries when the log follower reads an event of theirs, such as these tokens'
-    // issue. On PostgreSQL another file's open transaction can hold that read back by a poll; waiting for it here keeps
-    // it from landing among the requests below, where the dropped credential would be read again and its request would
-    // reach the windows a turn late.
-    const users = [world.districtAdmin, world.outsider];
-    let issuedHeard!: () => void;
-    const heard = new Promise<void>((resolve) => (issuedHeard = resolve));
-    let unheard = users.length;
-    const listening = listenToRealms(users.map(({ id }) => ({ type: 'USER', id })), () => --unheard === 0 && issuedHeard());
-    await listening.ready;
-    const [ownDistrict, otherDistrict] = await Promise.all(users.map(async (user) => (await issueAccessToken({ userId: user.id })).token));
-    await heard;
-    listening.stop();
+    const [ownDistrict, otherDistrict] = await heardTokens([world.districtAdmin, world.outsider]);
     const answerOf = async (url: string, token: string) =>
       (await server.app.fetch(new Request(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }))).json();
     const list = (token: string, query: string) => () => answerOf(`${testOrigin}/v1/groups?${query}`, token);

@@ -1,8 +1,8 @@
 /**
  * Webhook delivery as it runs in a server: a fan-out loop, woken by this process's commits (and polling for other
- * instances'), at most every `roundEveryMs` under a burst of them, and a sender that keeps up to `concurrency` claimed
- * deliveries on hand, claiming again as leases end and recording finished attempts in batches, so one slow receiver
- * holds its own deliveries, not a round.
+ * instances'), at most every `roundEveryMs` while its rounds queue nothing, and a sender that keeps up to
+ * `concurrency` claimed deliveries on hand, claiming again as leases end and recording finished attempts in batches,
+ * so one slow receiver holds its own deliveries, not a round.
  */
 import type { Logger } from 'pino';
 import { onLocalCommit } from '../bus';
@@ -18,7 +18,7 @@ export interface DeliverySteps<Claim, Outcome> {
 
 export interface LoopOptions {
   idleMs: number;
-  /** Fan-out rounds start at most this often, unless the last one read a whole batch. */
+  /** Fan-out rounds start at most this often after one that read events and queued nothing for them. */
   roundEveryMs: number;
   concurrency: number;
   claimBatch: number;
@@ -26,10 +26,9 @@ export interface LoopOptions {
 }
 
 /**
- * A local commit whose events are not readable yet is looked for again after 1 ms, then 2, 4, ... up to 64 ms, and no
- * sooner than the next round may start: they become readable as soon as the transactions older than it end (on
- * PostgreSQL, those of every database on the server), usually within milliseconds, while a long transaction elsewhere
- * should not make this a busy loop.
+ * A local commit whose events are not readable yet is looked for again after 1 ms, then 2, 4, ... up to 64 ms: they
+ * become readable as soon as the transactions older than it end (on PostgreSQL, those of every database on the
+ * server), usually within milliseconds, while a long transaction elsewhere should not make this a busy loop.
  */
 const unreadRetryMs = (retry: number) => 2 ** Math.min(retry, 6);
 /** ...for at most this long; after that the poll finds it. */
@@ -98,8 +97,8 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
   // again shortly rather than at the next poll, for a while (another instance may have fanned it out already).
   let unreadSince: number | null = null;
   let unreadRetries = 0;
-  // Under a burst of commits each round takes what came since the last: without a floor between rounds, every few
-  // commits would cost a round of three statements.
+  // Under a burst of commits that fire no subscribed target each round takes what came since the last: without a
+  // floor between rounds, every few commits would cost a round of three statements.
   let nextRoundAt = 0;
   const fanOutStep = async () => {
     const wait = nextRoundAt - performance.now();
@@ -111,14 +110,16 @@ export function startDeliveryLoops<Claim, Outcome>(steps: DeliverySteps<Claim, O
     const expected = unreadSince;
     unreadSince = null;
     const { read, queued, more } = await steps.fanOut();
-    // A full batch leaves more waiting (a backlog): the next round goes at once.
-    nextRoundAt = more ? 0 : startedAt + roundEveryMs;
+    // Only a round that read events and queued nothing for them, a read for no one, spaces the next. A full batch
+    // leaves more waiting (a backlog), deliveries have receivers waiting for the next events, and a local commit not
+    // readable yet is looked for again below.
+    nextRoundAt = read && !queued && !more ? startedAt + roundEveryMs : 0;
     // The sender claims when something was queued, or at its own poll (retries falling due, another instance's queue).
     if (queued) alarms.send.ring();
     if (read) unreadRetries = 0;
     else if (expected !== null && performance.now() - expected < unreadRetryForMs) {
       unreadSince ??= expected;
-      nextRoundAt = Math.max(nextRoundAt, performance.now() + unreadRetryMs(unreadRetries++));
+      nextRoundAt = performance.now() + unreadRetryMs(unreadRetries++);
       return true;
     } else unreadRetries = 0;
     // Less than a whole batch read the log to its end; a commit since has rung the alarm, which ends the next pause.

@@ -36,7 +36,7 @@ export interface WebhookWorkerOptions {
   retryForMs?: number;
   /** Pause between polls while there is nothing to do. */
   idleMs?: number;
-  /** Under a burst of commits, fan-out rounds start at most this often, each taking the events since the last. */
+  /** While they queue no delivery, fan-out rounds start at most this often, each taking the events since the last. */
   roundEveryMs?: number;
   /** How long a target may fail every attempt before it is disabled. */
   disableAfterMs?: number;
