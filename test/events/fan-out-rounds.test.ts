@@ -42,7 +42,8 @@ describe('fan-out rounds', () => {
         await nextTurn();
       }
       await expect.poll(() => rounds.startedAt.length).toBe(2);
-      expect(rounds.startedAt[1]! - rounds.startedAt[0]!).toBeGreaterThanOrEqual(gapMs - 1);
+      // A timer runs on the event loop's clock, read once per turn, so it can fire a few ms early by performance.now().
+      expect(rounds.startedAt[1]! - rounds.startedAt[0]!).toBeGreaterThanOrEqual(gapMs - 10);
       // No round follows for the commits announced while the second waited: it read them. Absence takes waiting for:
       // the gap and half of it again.
       await new Promise((resolve) => setTimeout(resolve, gapMs * 1.5));
