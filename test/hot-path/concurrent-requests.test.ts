@@ -132,7 +132,7 @@ describe('concurrent requests', () => {
       const tokens = new Map((await heardTokens(users)).map((token, index) => [users[index]!.id, token]));
       const read = (user: { id: number }, group: { id: number }) =>
         server.app.fetch(new Request(`${testOrigin}/v1/groups/${group.id}`, { headers: { authorization: `Bearer ${tokens.get(user.id)}`, accept: 'application/json' } }));
-      for (const user of [world.teacher, world.student]) expect((await read(user, visible)).status).toBe(200); // tokens cached
+      for (const user of users) expect((await read(user, visible)).status).toBe(200); // tokens cached
       // Started a tick apart, as requests arriving over the network are (see the creates above).
       const { answers, statements } = await together(
         [[world.teacher, hidden], [world.student, hidden], [world.teacher, visible], [world.student, visible]].map(([user, group], index) => async () => {
