@@ -86,9 +86,12 @@ const utcTimestamps = {
 let current: Database | null = null;
 
 /** The process's database. One process serves one database, so the Pothos builder and services share this handle. */
-export function db(): PrismaClient {
+export const db = (): PrismaClient => openedDatabase().prisma;
+
+/** The process's open database, for a reader that must go on reading the one it started on (the log's follower). */
+export function openedDatabase(): Database {
   if (!current) throw new Error('database is not open: call openDatabase() first');
-  return current.prisma;
+  return current;
 }
 
 /** How many texts `directQuery` prepares on each PostgreSQL connection at most. */
@@ -104,8 +107,7 @@ export const maxNamedStatements = 200;
  * goes through Prisma.
  */
 export function directQuery<Row>(sql: string, params: unknown[]): Promise<Row[]> {
-  if (!current) throw new Error('database is not open: call openDatabase() first');
-  return current.directQuery<Row>(sql, params);
+  return openedDatabase().directQuery<Row>(sql, params);
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
-import { db } from '../db/database';
+import { type Database, openedDatabase } from '../db/database';
 import type { RealmType } from '../generated/prisma/enums';
 import { realmKey } from './realm-key';
 import { type EventCursor, endOfStream, readCommittedEvents } from './stream';
@@ -50,7 +50,7 @@ interface Follower {
   ready: Promise<void>;
   wake(): void;
   /** The database whose log it reads: a process that opens another one (tests do, file after file) needs a new follower. */
-  database: ReturnType<typeof db>;
+  database: Database;
 }
 let follower: Follower | null = null;
 /** Ids of events this process committed that the follower has not read yet, with when they were committed. */
@@ -72,7 +72,7 @@ function dispatch(events: DomainEventMessage[]) {
  * the listeners of every realm that contains it (its `ancestors`), all of them sharing the one event object. It starts at the end of the log.
  */
 function startFollower(): Follower {
-  const database = db();
+  const database = openedDatabase();
   let alarm: (() => void) | null = null;
   let rung = false;
   let timer: NodeJS.Timeout | undefined;
@@ -105,7 +105,7 @@ function startFollower(): Follower {
     };
     while (cursor === null) {
       try {
-        cursor = await endOfStream(database);
+        cursor = await endOfStream(database.prisma);
       } catch {
         // The database is away: try again at the poll.
         await sleep(pollMs);
@@ -118,7 +118,7 @@ function startFollower(): Follower {
       if (done()) return;
       let read = 0;
       try {
-        const page = await readCommittedEvents(cursor, batchSize, database);
+        const page = await readCommittedEvents(cursor, batchSize, undefined, database);
         read = page.events.length;
         cursor = page.cursor!;
         dispatch(page.events);
@@ -147,7 +147,7 @@ export function listenToRealms(realms: Realm[], listener: Listener): { ready: Pr
     set.add(listener);
   }
   subscriberCount++;
-  if (follower?.database !== db()) follower = startFollower();
+  if (follower?.database !== openedDatabase()) follower = startFollower();
   let stopped = false;
   return {
     ready: follower.ready,

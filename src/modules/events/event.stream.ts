@@ -303,7 +303,7 @@ export function followRealm(subscriber: Viewer, followed: Followed, after: Event
     let handedOver = after;
     if (after) {
       for (;;) {
-        const page = await readCommittedEvents(handedOver, catchUpPage, undefined, realms);
+        const page = await readCommittedEvents(handedOver, catchUpPage, realms);
         if (ended || page.events.length === 0) break;
         // Access as it is now governs missed events exactly as live ones: one check covers the followed realm.
         const current = await stillAllowed(null);
