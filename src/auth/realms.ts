@@ -51,6 +51,11 @@ export interface RealmKind {
   noun: string;
   /** Null when no realm of this kind has the id. */
   load(id: number): Promise<RealmFacts | null>;
+  /**
+   * The facts of a realm the viewer's own record places them in (their district, school, building, themselves), or
+   * null: read with their credential, they need no statement of their own (see `accessTo`).
+   */
+  viewersOwn?(viewer: Viewer, id: number): RealmFacts | null;
   access(viewer: Viewer, facts: RealmFacts): Access | Promise<Access>;
 }
 
@@ -84,12 +89,19 @@ type RealmAccess = { access: Access; facts: RealmFacts } | null;
 
 /**
  * The viewer's access to a realm, or null when the realm does not exist. Memoised per request, and answered without a
- * promise once known (see `knownRealm`).
+ * promise once known (see `knownRealm`). A realm the viewer's own record places them in is answered from that record,
+ * which the credential cache holds for at most its `maxAgeMs` (1 s), as it holds the viewer's role: a create in the
+ * viewer's own school sends its INSERT alone (docs/performance.md, sixteenth round).
  */
 export function accessTo(viewer: Viewer, realm: RealmRef): MaybePromise<RealmAccess> {
-  return viewer.memo(`realm:${realm.type}:${realm.id}`, async () => {
-    const facts = isStorableId(realm.id) ? await kindOf(realm.type).load(realm.id) : null;
-    return facts && accessWith(viewer, realm, facts);
+  return viewer.memo(`realm:${realm.type}:${realm.id}`, () => {
+    const kind = kindOf(realm.type);
+    const own = kind.viewersOwn?.(viewer, realm.id);
+    if (own) return accessWith(viewer, realm, own);
+    return (async () => {
+      const facts = isStorableId(realm.id) ? await kind.load(realm.id) : null;
+      return facts && accessWith(viewer, realm, facts);
+    })();
   });
 }
 

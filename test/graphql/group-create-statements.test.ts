@@ -47,6 +47,30 @@ describe('creating a group', () => {
     expect((await rest.get(`/groups/${id}`)).json).toMatchObject({ id: String(id), access_code: created!.json.access_code });
   });
 
+  it('reads no school for a create in its creator\'s own school or building, and reads any other first', async () => {
+    const schoolAdmin = await restClientFor(server, world.schoolAdmin);
+    const districtAdmin = await restClientFor(server, world.districtAdmin);
+    const teacher = await restClientFor(server, world.teacher);
+    // What authenticates the request (its credential, its OAuth nonce) is left out.
+    const authentication = /\b(api_clients|oauth_nonces)\b/;
+    const sent = async (rest: typeof schoolAdmin, body: Record<string, string>) => {
+      let status = 0;
+      const statements = await server.database.statementsOf(async () => {
+        status = (await rest.post('/groups', { title: 'Where its creator is', ...body })).status;
+      });
+      const named = statements.filter((sql) => !authentication.test(sql));
+      const kinds = { create: /^WITH created AS/, school: /FROM schools WHERE id = ANY/, memberships: /FROM "public"\."group_memberships"/ };
+      return { status, statements: named.map((sql) => Object.entries(kinds).find(([, pattern]) => pattern.test(sql))?.[0] ?? sql) };
+    };
+    // The user's school and district are on their credential's record, as their role is.
+    expect(await sent(schoolAdmin, {})).toEqual({ status: 201, statements: ['create'] });
+    expect(await sent(schoolAdmin, { school_id: String(world.school.id) })).toEqual({ status: 201, statements: ['create'] });
+    // A teacher's memberships are read before the write (see createGroup); their building is on their record too.
+    expect(await sent(teacher, { school_id: String(world.building.id) })).toEqual({ status: 201, statements: ['memberships', 'create'] });
+    expect(await sent(districtAdmin, { school_id: String(world.otherSchool.id) })).toEqual({ status: 201, statements: ['school', 'create'] });
+    expect(await sent(districtAdmin, { school_id: String(world.farSchool.id) })).toEqual({ status: 404, statements: ['school'] });
+  });
+
   // The database's own default (CURRENT_TIMESTAMP) is the session's local time, and Prisma's DateTime is UTC. PGlite has
   // one session to set the time zone of; the statement is the same on PostgreSQL.
   it.skipIf(!!process.env.TEST_DATABASE_URL)('stamps the new rows with the time in UTC whatever the database session\'s time zone', async () => {

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { authorize } from '../../auth/policy';
 import { findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
@@ -29,11 +29,11 @@ export const groupEvents = {
   }),
 };
 
-// No 0/O or 1/I: access codes are read aloud and typed by hand.
+// No 0/O or 1/I: access codes are read aloud and typed by hand. 32 letters, so a random byte picks one evenly.
 const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const newAccessCode = () => {
-  const part = () => Array.from({ length: 5 }, () => codeAlphabet[randomInt(codeAlphabet.length)]).join('');
-  return `${part()}-${part()}`;
+  const letters = Array.from(randomBytes(10), (byte) => codeAlphabet[byte % codeAlphabet.length]).join('');
+  return `${letters.slice(0, 5)}-${letters.slice(5)}`;
 };
 
 /** A building must belong to the group's school, and a category to its district. */
@@ -63,10 +63,10 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   const named = requestedSchool ? Number(requestedSchool) : viewer.user.schoolId;
   await authorize(viewer, groupPolicy, 'create', named, named, 'School');
   const school = await realmFacts(viewer, { type: 'SCHOOL', id: named });
-  // Naming a building as the school is read as "this building of its school".
+  // Naming a building as the school is read as "this building of its school", which its facts have checked.
   const schoolId = school.schoolId!;
   const building = school.buildingId !== null ? String(school.buildingId) : buildingId;
-  await assertReferences({ buildingId: building, categoryId }, schoolId, school.districtId);
+  await assertReferences({ buildingId: school.buildingId === null ? buildingId : undefined, categoryId }, schoolId, school.districtId);
   // Loaded before the write, so that nothing after the commit can fail: the answer of a committed write must not be
   // an error, or a retrying client creates the group twice. Not for the school's administrators, whom the access rule
   // answers without them: an administrator who created thousands of groups would read every membership on each create.
@@ -77,7 +77,12 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   const createdAt = new Date().toISOString();
   const buildingRef = reference(building);
   const create = {
-    insert: insertReturning('groups', { ...fields, schoolId, buildingId: buildingRef, categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt }, groupColumnNames),
+    // The input's fields spread last (docs/adding-a-resource.md: young garbage); none of them is named before.
+    insert: insertReturning(
+      'groups',
+      { schoolId, buildingId: buildingRef, categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt, ...fields },
+      groupColumnNames,
+    ),
     alongside: [Prisma.sql`INSERT INTO group_memberships ("groupId", "userId", admin, "createdAt") SELECT id, ${viewer.id}::int4, true, ${createdAt}::timestamp(3) FROM created`],
     event: { kind: groupEvents.create, realmType: 'GROUP' as const, actorId: viewer.id, scope: { ...school, buildingId: buildingRef ?? null } },
   };

@@ -11,6 +11,7 @@ registerRealmKind({
     const district = await readById<{ id: number }>('District', { select: { id: true } }, id);
     return district && { districtId: district.id, schoolId: null, buildingId: null };
   },
+  viewersOwn: ({ user }, id) => (id === user.districtId ? { districtId: id, schoolId: null, buildingId: null } : null),
   access: (viewer, facts) =>
     viewer.user.districtId !== facts.districtId ? 'hidden' : viewer.isDistrictAdmin(facts.districtId) ? 'administer' : 'read',
 });
@@ -36,6 +37,13 @@ registerRealmKind({
     const school = await readById<SchoolFactsRow>('School', schoolFactsSelection, id, schoolFactsById);
     return school && { districtId: school.districtId, schoolId: school.parentId ?? id, buildingId: school.parentId ? id : null };
   },
+  // A user's school is a top-level school, and their building one of its buildings (user.service.ts checks both).
+  viewersOwn: ({ user }, id) =>
+    id === user.schoolId
+      ? { districtId: user.districtId, schoolId: id, buildingId: null }
+      : id === user.buildingId
+        ? { districtId: user.districtId, schoolId: user.schoolId, buildingId: id }
+        : null,
   access: (viewer, facts) =>
     viewer.user.districtId !== facts.districtId
       ? 'hidden'

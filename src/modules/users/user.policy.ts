@@ -21,6 +21,10 @@ registerRealmKind({
     const user = await readById<Prisma.UserGetPayload<{ select: typeof userFactsSelection }>>('User', { select: userFactsSelection }, id);
     return user && userFacts(user);
   },
+  viewersOwn: ({ user }, id) =>
+    id === user.id
+      ? { userId: id, userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN', districtId: user.districtId, schoolId: user.schoolId, buildingId: user.buildingId }
+      : null,
   access: (viewer, facts) => {
     if (viewer.user.districtId !== facts.districtId) return 'hidden';
     if (viewer.id === facts.userId || viewer.isDistrictAdmin(facts.districtId)) return 'administer';
