@@ -19,6 +19,8 @@ interface CompiledRoute {
   route: RestRoute;
   pattern: RegExp;
   paramNames: string[];
+  /** How many segments a path it matches has (`[realm]` is two). */
+  segments: number;
 }
 
 export type RouteMatch =
@@ -48,8 +50,12 @@ function compile(route: RestRoute): CompiledRoute {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return { route, pattern: new RegExp(`^${source}/?$`), paramNames };
+  const segments = segmentsOf(route.path) + (route.path.split('/').includes('[realm]') ? 1 : 0);
+  return { route, pattern: new RegExp(`^${source}/?$`), paramNames, segments };
 }
+
+/** The segments of a path, a trailing slash not counted (the patterns allow one). */
+const segmentsOf = (path: string) => path.split('/').length - (path.length > 1 && path.endsWith('/') ? 1 : 0);
 
 /** A malformed escape is kept as sent: the mapper that checks the segment names it. */
 function decodeSegment(value: string): string {
@@ -61,11 +67,13 @@ function decodeSegment(value: string): string {
 }
 
 export function createRouter(routes: readonly RestRoute[]) {
-  const compiled = routes.map(compile);
+  // Only the routes of the path's length are tried: a request would otherwise run every route's pattern.
+  const bySegments = new Map<number, CompiledRoute[]>();
+  for (const entry of routes.map(compile)) bySegments.set(entry.segments, [...(bySegments.get(entry.segments) ?? []), entry]);
 
   return function match(method: string, path: string): RouteMatch {
     const candidates: { entry: CompiledRoute; values: string[] }[] = [];
-    for (const entry of compiled) {
+    for (const entry of bySegments.get(segmentsOf(path)) ?? []) {
       const result = entry.pattern.exec(path);
       if (result) candidates.push({ entry, values: result.slice(1) });
     }
