@@ -5,7 +5,9 @@
  * Every result is printed as req/s, p99 and share of the floor's req/s, with SQL statements per request as
  * PostgreSQL counted them (committed transactions: every statement outside a transaction is one), the serving process's
  * CPU per request, and how busy its main thread was: a process whose main thread is busy nearly all the time is bound
- * by its JavaScript, one whose thread waits is bound by what the machine's other processes leave it.
+ * by its JavaScript, one whose thread waits is bound by what the machine's other processes leave it. Each target is
+ * loaded unmeasured first: BENCH_WARMUP_SECONDS (10) before its first round, 5 s before each later one. With
+ * BENCH_ROUNDS above 1 the p99 printed is the worst round's, and every round's follows the row.
  *
  * Beside the floor runs bench/bare-stack.ts: graphql-yoga, Pothos and Prisma with nothing of Lectern's (no
  * authentication, no permission checks, no limits), answering the same GraphQL list, single group and create. Its
@@ -61,6 +63,9 @@ import {
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+// V8 optimizes a route's code over its first few thousand requests: the create took 9-12 s to settle from a cold start
+// (3.5 CPU ms per request in the first 3 s, 1.4 in the third 3, then 1.1; docs/performance.md, sixteenth round).
+const firstWarmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const parts = new Set((process.env.BENCH_PARTS ?? 'lists,objects,memory,sizes').split(','));
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number).sort((a, b) => a - b);
 const memoryRequests = Number(process.env.BENCH_MEMORY_REQUESTS ?? 50_000);
@@ -147,9 +152,9 @@ async function expectData(target: Target) {
   if (answer.errors) throw new Error(`${target.name}: ${JSON.stringify(answer.errors)}`);
 }
 
-async function measure(target: Target, duration = seconds): Promise<Result> {
+async function measure(target: Target, duration = seconds, warmUp = Math.min(5, duration)): Promise<Result> {
   if (target.path === '/graphql') await expectData(target);
-  await load(target, { duration: Math.min(5, duration) }); // warm-up: JIT, pools, caches
+  await load(target, { duration: warmUp }); // JIT, pools, caches
   // What the idle server commits by itself (the event log's follower, sweeps) is measured first and taken out.
   const idleStart = [await database.committedTransactions(), Date.now()] as const;
   await pause(1000);
@@ -172,23 +177,26 @@ async function compare(title: string, allTargets: Target[], duration = seconds) 
   const targets = allTargets.filter((target, index) => index === 0 || !only || only.some((part) => target.name.includes(part)));
   const runs: Result[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, target] of targets.entries()) runs[index]!.push(await measure(target, duration));
+    for (const [index, target] of targets.entries()) {
+      runs[index]!.push(await measure(target, duration, round === 0 ? firstWarmUpSeconds : Math.min(5, duration)));
+    }
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const results = runs.map((targetRuns) => ({
     name: targetRuns[0]!.name,
     rps: mean(targetRuns.map((r) => r.rps)),
     p99: Math.max(...targetRuns.map((r) => r.p99)),
+    p99s: targetRuns.map((r) => r.p99).join('/'),
     statements: mean(targetRuns.map((r) => r.statements)),
     cpu: mean(targetRuns.map((r) => r.cpu)),
     mainBusy: mean(targetRuns.map((r) => r.mainBusy)),
   }));
   const floor = results[0]!.rps;
   console.log(`\n${title}`);
-  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)} ${'CPU ms/req'.padStart(11)} ${'main busy'.padStart(10)}`);
+  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)} ${'CPU ms/req'.padStart(11)} ${'main busy'.padStart(10)}${rounds > 1 ? '  p99 by round' : ''}`);
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)} ${r.cpu.toFixed(2).padStart(11)} ${`${(r.mainBusy * 100).toFixed(0)}%`.padStart(10)}`,
+      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)} ${r.cpu.toFixed(2).padStart(11)} ${`${(r.mainBusy * 100).toFixed(0)}%`.padStart(10)}${rounds > 1 ? `  ${r.p99s}` : ''}`,
     );
   }
   return results;
