@@ -2,7 +2,7 @@
  * This checkout against another version of it, side by side on PostgreSQL: both servers run at once on one database
  * (1,000 groups, as `npm run bench` seeds it), and short loads alternate between them (ABBA order), so that a machine
  * whose speed drifts from minute to minute (other sessions, a shared host) slows both alike. Prints, per target, CPU
- * ms per request of each (read from /proc), the median ratio of the pairs, req/s and the worst p99.
+ * ms per request of each (read from /proc), the median ratio of the pairs, req/s, and the worst and median p99.
  *
  *   npm run bench:versus -- <git ref>                   # BENCH_DATABASE_URL as for `npm run bench`
  *   BENCH_VERSUS_ROUNDS=10 BENCH_VERSUS_SECONDS=3 BENCH_ONLY='list|object' npm run bench:versus -- HEAD~1
@@ -111,14 +111,15 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`${rounds} rounds of ${seconds} s per target and version, 10 connections; CPU ms/req of the server process`);
   console.log(`A: ${ref}   B: this checkout`);
-  console.log(`${'target'.padEnd(36)} ${'A CPU'.padStart(7)} ${'B CPU'.padStart(7)} ${'B/A'.padStart(6)} ${'A req/s'.padStart(8)} ${'B req/s'.padStart(8)} ${'A p99'.padStart(6)} ${'B p99'.padStart(6)}`);
+  console.log(`${'target'.padEnd(36)} ${'A CPU'.padStart(7)} ${'B CPU'.padStart(7)} ${'B/A'.padStart(6)} ${'A req/s'.padStart(8)} ${'B req/s'.padStart(8)} ${'A p99'.padStart(6)} ${'B p99'.padStart(6)}  p99 median A/B`);
   for (const [t, target] of targets.entries()) {
     const [a, b] = runs[t]!;
     const ratio = median(a!.map((run, index) => b![index]!.cpu / run.cpu));
     console.log(
       `${target.name.padEnd(36)} ${mean(a!.map((r) => r.cpu)).toFixed(2).padStart(7)} ${mean(b!.map((r) => r.cpu)).toFixed(2).padStart(7)} ${ratio.toFixed(2).padStart(6)} ` +
         `${mean(a!.map((r) => r.rps)).toFixed(0).padStart(8)} ${mean(b!.map((r) => r.rps)).toFixed(0).padStart(8)} ` +
-        `${String(Math.max(...a!.map((r) => r.p99))).padStart(6)} ${String(Math.max(...b!.map((r) => r.p99))).padStart(6)}`,
+        `${String(Math.max(...a!.map((r) => r.p99))).padStart(6)} ${String(Math.max(...b!.map((r) => r.p99))).padStart(6)}  ` +
+        `${median(a!.map((r) => r.p99))}/${median(b!.map((r) => r.p99))}`,
     );
   }
 } finally {
