@@ -69,7 +69,11 @@ function decodeSegment(value: string): string {
 export function createRouter(routes: readonly RestRoute[]) {
   // Only the routes of the path's length are tried: a request would otherwise run every route's pattern.
   const bySegments = new Map<number, CompiledRoute[]>();
-  for (const entry of routes.map(compile)) bySegments.set(entry.segments, [...(bySegments.get(entry.segments) ?? []), entry]);
+  for (const entry of routes.map(compile)) {
+    const alike = bySegments.get(entry.segments);
+    if (alike) alike.push(entry);
+    else bySegments.set(entry.segments, [entry]);
+  }
 
   return function match(method: string, path: string): RouteMatch {
     const candidates: { entry: CompiledRoute; values: string[] }[] = [];

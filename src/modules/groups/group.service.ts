@@ -63,10 +63,12 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   const named = requestedSchool ? Number(requestedSchool) : viewer.user.schoolId;
   await authorize(viewer, groupPolicy, 'create', named, named, 'School');
   const school = await realmFacts(viewer, { type: 'SCHOOL', id: named });
-  // Naming a building as the school is read as "this building of its school", which its facts have checked.
+  // Naming a building as the school is read as "this building of its school", which its facts have checked: only a
+  // building named besides a school is looked up.
   const schoolId = school.schoolId!;
   const building = school.buildingId !== null ? String(school.buildingId) : buildingId;
-  await assertReferences({ buildingId: school.buildingId === null ? buildingId : undefined, categoryId }, schoolId, school.districtId);
+  const references = { buildingId: school.buildingId === null ? buildingId : undefined, categoryId };
+  await assertReferences(references, schoolId, school.districtId);
   // Loaded before the write, so that nothing after the commit can fail: the answer of a committed write must not be
   // an error, or a retrying client creates the group twice. Not for the school's administrators, whom the access rule
   // answers without them: an administrator who created thousands of groups would read every membership on each create.

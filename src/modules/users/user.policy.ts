@@ -23,7 +23,13 @@ registerRealmKind({
   },
   viewersOwn: ({ user }, id) =>
     id === user.id
-      ? { userId: id, userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN', districtId: user.districtId, schoolId: user.schoolId, buildingId: user.buildingId }
+      ? {
+          userId: id,
+          userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN',
+          districtId: user.districtId,
+          schoolId: user.schoolId,
+          buildingId: user.buildingId,
+        }
       : null,
   access: (viewer, facts) => {
     if (viewer.user.districtId !== facts.districtId) return 'hidden';
