@@ -178,7 +178,7 @@ async function compare(title: string, allTargets: Target[], duration = seconds) 
   const runs: Result[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of targets.entries()) {
-      runs[index]!.push(await measure(target, duration, round === 0 ? firstWarmUpSeconds : Math.min(5, duration)));
+      runs[index]!.push(await measure(target, duration, round === 0 ? firstWarmUpSeconds : undefined));
     }
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;

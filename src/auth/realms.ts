@@ -95,14 +95,14 @@ type RealmAccess = { access: Access; facts: RealmFacts } | null;
  */
 export function accessTo(viewer: Viewer, realm: RealmRef): MaybePromise<RealmAccess> {
   return viewer.memo(`realm:${realm.type}:${realm.id}`, () => {
-    const kind = kindOf(realm.type);
-    const own = kind.viewersOwn?.(viewer, realm.id);
-    if (own) return accessWith(viewer, realm, own);
-    return (async () => {
-      const facts = isStorableId(realm.id) ? await kind.load(realm.id) : null;
-      return facts && accessWith(viewer, realm, facts);
-    })();
+    const own = kindOf(realm.type).viewersOwn?.(viewer, realm.id);
+    return own ? accessWith(viewer, realm, own) : loadedAccess(viewer, realm);
   });
+}
+
+async function loadedAccess(viewer: Viewer, realm: RealmRef): Promise<RealmAccess> {
+  const facts = isStorableId(realm.id) ? await kindOf(realm.type).load(realm.id) : null;
+  return facts && accessWith(viewer, realm, facts);
 }
 
 const accessWith = (viewer: Viewer, realm: RealmRef, facts: RealmFacts): MaybePromise<RealmAccess> =>

@@ -1,5 +1,5 @@
 import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
-import { accessTo, registerRealmKind } from '../../auth/realms';
+import { type RealmFacts, accessTo, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { directQuery } from '../../db/database';
 import { type DirectRows, readById } from '../../graphql/reads-by-id';
@@ -19,6 +19,13 @@ registerRealmKind({
 type SchoolFactsRow = { id: number; districtId: number; parentId: number | null };
 const schoolFactsSelection = { select: { districtId: true, parentId: true } };
 
+/** A school's or a building's place: a building's school is its parent. */
+const schoolFacts = ({ id, districtId, parentId }: SchoolFactsRow): RealmFacts => ({
+  districtId,
+  schoolId: parentId ?? id,
+  buildingId: parentId === null ? null : id,
+});
+
 /**
  * A school's facts read directly: every create in a school and every check of a school's realm reads them, where
  * Prisma's client costs more than the statement (docs/performance.md, sixteenth round).
@@ -35,14 +42,14 @@ registerRealmKind({
   noun: 'school',
   load: async (id) => {
     const school = await readById<SchoolFactsRow>('School', schoolFactsSelection, id, schoolFactsById);
-    return school && { districtId: school.districtId, schoolId: school.parentId ?? id, buildingId: school.parentId ? id : null };
+    return school && schoolFacts(school);
   },
   // A user's school is a top-level school, and their building one of its buildings (user.service.ts checks both).
   viewersOwn: ({ user }, id) =>
     id === user.schoolId
-      ? { districtId: user.districtId, schoolId: id, buildingId: null }
+      ? schoolFacts({ id, districtId: user.districtId, parentId: null })
       : id === user.buildingId
-        ? { districtId: user.districtId, schoolId: user.schoolId, buildingId: id }
+        ? schoolFacts({ id, districtId: user.districtId, parentId: user.schoolId })
         : null,
   access: (viewer, facts) =>
     viewer.user.districtId !== facts.districtId

@@ -23,13 +23,13 @@ registerRealmKind({
   },
   viewersOwn: ({ user }, id) =>
     id === user.id
-      ? {
-          userId: id,
-          userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN',
-          districtId: user.districtId,
+      ? userFacts({
+          id,
+          role: user.role,
           schoolId: user.schoolId,
           buildingId: user.buildingId,
-        }
+          school: { districtId: user.districtId },
+        })
       : null,
   access: (viewer, facts) => {
     if (viewer.user.districtId !== facts.districtId) return 'hidden';
