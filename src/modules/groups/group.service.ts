@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { authorize } from '../../auth/policy';
 import { findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, ValidationError } from '../../core/errors';
+import { notFoundOnMissing } from '../../core/missing-reference';
 import { deleteRealmContents } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
@@ -31,9 +32,20 @@ export const groupEvents = {
 
 // No 0/O or 1/I: access codes are read aloud and typed by hand. 32 letters, so a random byte picks one evenly.
 const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+// Drawn from a pool that one randomFillSync refills every 409 codes, as Node's randomUUID does: a randomBytes call
+// per code was 2% of a create's CPU under load (OpenSSL's locking and fork check on every call).
+const randomPool = Buffer.alloc(4096);
+let randomPoolUsed = randomPool.length;
 const newAccessCode = () => {
-  const letters = Array.from(randomBytes(10), (byte) => codeAlphabet[byte % codeAlphabet.length]).join('');
-  return `${letters.slice(0, 5)}-${letters.slice(5)}`;
+  if (randomPoolUsed + 10 > randomPool.length) {
+    randomFillSync(randomPool);
+    randomPoolUsed = 0;
+  }
+  let code = '';
+  for (let index = 0; index < 10; index++) {
+    code += (index === 5 ? '-' : '') + codeAlphabet[randomPool[randomPoolUsed++]! % codeAlphabet.length];
+  }
+  return code;
 };
 
 /** A building must belong to the group's school, and a category to its district. */
@@ -88,9 +100,16 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
     alongside: [Prisma.sql`INSERT INTO group_memberships ("groupId", "userId", admin, "createdAt") SELECT id, ${viewer.id}::int4, true, ${createdAt}::timestamp(3) FROM created`],
     event: { kind: groupEvents.create, realmType: 'GROUP' as const, actorId: viewer.id, scope: { ...school, buildingId: buildingRef ?? null } },
   };
+  // A school or building known from the viewer's record may have been deleted since (within the credential cache's
+  // 1 s), and a building or category read above, just now: the write then meets it missing, as a moment later.
+  const missing = notFoundOnMissing({
+    groups_schoolId_fkey: ['School', schoolId],
+    groups_buildingId_fkey: ['School', building],
+    groups_categoryId_fkey: ['GroupCategory', categoryId],
+  });
   const created = rowAndDistrict(query)
-    ? { ...(await createInOneStatement<Group>(create)), school: { districtId: school.districtId } }
-    : await createInOneStatement(create, (tx, group: Group) => tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } }));
+    ? { ...(await createInOneStatement<Group>(create).catch(missing)), school: { districtId: school.districtId } }
+    : await createInOneStatement(create, (tx, group: Group) => tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } })).catch(missing);
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.
   viewer.joinedGroup(created.id, true);
