@@ -103,7 +103,7 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   // A school or building known from the viewer's record may have been deleted since (within the credential cache's
   // 1 s), and a building or category read above, just now: the write then meets it missing, as a moment later.
   const missing = notFoundOnMissing({
-    groups_schoolId_fkey: ['School', schoolId],
+    groups_schoolId_fkey: ['School', named],
     groups_buildingId_fkey: ['School', building],
     groups_categoryId_fkey: ['GroupCategory', categoryId],
   });
