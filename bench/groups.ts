@@ -49,6 +49,8 @@ import {
   benchDatabase,
   collectionTotals,
   cpuMs,
+  createGroupBody,
+  createdGroupTitle,
   mainThreadCpuMs,
   graphqlGroupsQuery,
   heapMiB,
@@ -373,7 +375,7 @@ try {
       { name: 'GET /v1/groups/{id} JSON, Bearer', origin, method: 'GET', path, headers: json, auth: 'bearer', each: anyPath },
       { name: 'GET /v1/groups/{id} JSON, OAuth HMAC-SHA1', origin, method: 'GET', path, headers: json, auth: 'oauth', each: anyPath },
     ]);
-    const body = JSON.stringify({ title: 'Bench group', description: 'Created by the benchmark', school_id: String(seeded.schoolId) });
+    const body = createGroupBody(seeded.schoolId);
     const post = { 'content-type': 'application/json', ...json };
     await compare('Create: POST /v1/groups', [
       { name: 'floor: node:http + pg', origin: floorOrigin, method: 'POST', path: '/v1/groups', headers: post, body, auth: 'none' },
@@ -416,7 +418,7 @@ try {
 
   if (parts.has('sizes')) {
     // The creates of the objects part added tens of thousands of groups: the sizes start again from the seeded ones.
-    await database.sql((client) => client.query(`DELETE FROM groups WHERE title = 'Bench group'`));
+    await database.sql((client) => client.query('DELETE FROM groups WHERE title = $1', [createdGroupTitle]));
     console.log('\nCost as data grows: GET /v1/groups JSON, Bearer, a page of 20 with the total');
     console.log(`${'groups'.padStart(9)} ${'start'.padStart(9)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(7)} ${'share'.padStart(6)} ${'DB ms/page'.padStart(11)}  each statement (ms)`);
     for (const size of sizes) {

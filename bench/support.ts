@@ -302,9 +302,16 @@ export const graphqlGroupsQuery = (start: number) => `query { groups(start: ${st
 /** One group by its database id, as bench/bare-stack.ts takes it (Lectern's `group` takes a global id). */
 export const bareGroupQuery = (id: number) => `query { group(id: ${id}) { ${groupFields} } }`;
 
+/** The title of every group the benchmarks' creates make, by which they are told from the seeded ones. */
+export const createdGroupTitle = 'Bench group';
+
+/** The body of the benchmarks' `POST /v1/groups`, in the seeded school. */
+export const createGroupBody = (schoolId: number) =>
+  JSON.stringify({ title: createdGroupTitle, description: 'Created by the benchmark', school_id: String(schoolId) });
+
 /** The create of bench/bare-stack.ts, answered with the fields `POST /v1/groups` answers with. */
 export const bareCreateMutation = (schoolId: number) =>
-  `mutation { createGroup(title: "Bench group", description: "Created by the benchmark", schoolId: ${schoolId}) { ${groupFields} } }`;
+  `mutation { createGroup(title: "${createdGroupTitle}", description: "Created by the benchmark", schoolId: ${schoolId}) { ${groupFields} } }`;
 
 /** Signs requests as a seeded API client with OAuth 1.0a HMAC-SHA1, as the platform's client libraries do. */
 export const oauthSigner = (client: { consumerKey: string; consumerSecret: string }) =>

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { benchDatabase, cpuMs, graphqlGroupsQuery, oauthSigner, seedGroups, startServerProcess, stopProcesses } from './support';
+import { benchDatabase, cpuMs, createGroupBody, graphqlGroupsQuery, oauthSigner, seedGroups, startServerProcess, stopProcesses } from './support';
 
 const ref = process.argv[2];
 if (!ref) {
@@ -72,7 +72,7 @@ try {
       method: 'POST',
       path: '/v1/groups',
       accept: 'application/json',
-      body: JSON.stringify({ title: 'Bench group', description: 'Created by the benchmark', school_id: String(seeded.schoolId) }),
+      body: createGroupBody(seeded.schoolId),
     },
   ].filter((target) => !only || only.some((part) => target.name.includes(part)));
 

@@ -5,13 +5,13 @@ import { NotFoundError } from './errors';
  * The foreign key a write failed on because the row it names is gone (deleted by another request after this one
  * found it), or null for any other error. From `pg` directly, or through Prisma's driver adapter.
  */
-export function violatedForeignKey(error: unknown): string | null {
+function violatedForeignKey(error: unknown): string | null {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const { cause } = (error.meta?.driverAdapterError ?? {}) as { cause?: { kind?: string; constraint?: { index?: string } } };
-    return cause?.kind === 'ForeignKeyConstraintViolation' ? (cause.constraint?.index ?? '') : null;
+    return cause?.kind === 'ForeignKeyConstraintViolation' ? (cause.constraint?.index ?? null) : null;
   }
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: string };
-  return code === '23503' ? (constraint ?? '') : null;
+  return code === '23503' ? (constraint ?? null) : null;
 }
 
 /**

@@ -25,7 +25,8 @@ describe('creating a group in a school deleted since the viewer\'s credential wa
     const school = await createSchool(world.district.id);
     const rest = await restClientFor(server, await createUser(school.id, 'TEACHER'));
     expect((await rest.get('/groups')).status).toBe(200);
-    // Deleted as another instance would: its users and their credentials go with it (cascade), no event reaches this cache.
+    // Deleted as another instance would: its users and their credentials go with it (cascade), and no event reaches
+    // this cache.
     await db().$executeRaw`DELETE FROM schools WHERE id = ${school.id}`;
     const created = await rest.post('/groups', { title: 'Too late' });
     expect([created.status, created.json]).toEqual([404, { error: `School ${school.id} was not found` }]);

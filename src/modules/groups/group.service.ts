@@ -107,9 +107,10 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
     groups_buildingId_fkey: ['School', building],
     groups_categoryId_fkey: ['GroupCategory', categoryId],
   });
-  const created = rowAndDistrict(query)
-    ? { ...(await createInOneStatement<Group>(create).catch(missing)), school: { districtId: school.districtId } }
-    : await createInOneStatement(create, (tx, group: Group) => tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } })).catch(missing);
+  const created = await (rowAndDistrict(query)
+    ? createInOneStatement<Group>(create).then((group) => ({ ...group, school: { districtId: school.districtId } }))
+    : createInOneStatement(create, (tx, group: Group) => tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } }))
+  ).catch(missing);
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.
   viewer.joinedGroup(created.id, true);
