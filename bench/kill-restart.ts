@@ -70,7 +70,7 @@ async function writeOnce(index: number): Promise<boolean> {
 
 async function client(indexes: number[]) {
   for (const index of indexes) {
-    // Keys of writes cut off by a kill stay in flight for 30 s before a retry may take them over.
+    // Keys of writes cut off by a kill stay in flight until their lease lapses (10 s at most); then a retry takes over.
     const deadline = Date.now() + 90_000;
     while (!(await writeOnce(index)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
   }

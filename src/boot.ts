@@ -4,6 +4,7 @@ import { ensureBootstrapCredential } from './bootstrap';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
 import { openFileStore, useFileStore } from './modules/uploads/file-store';
+import { releaseClaimsOfStoppedProcess } from './rest/idempotency';
 
 /**
  * What the server and the CLI share at start: the database with migrations applied, the server key, and the store of
@@ -26,6 +27,10 @@ export async function boot(config: Config, logger: Logger): Promise<{ database: 
       // again, it holds what serving needs.
       await database.close();
       database = await open();
+    }
+    if (database.kind === 'pglite') {
+      const released = await releaseClaimsOfStoppedProcess();
+      if (released) logger.info({ released }, 'Idempotency-Key claims of the stopped process released for retries');
     }
     const serverKey = await loadServerKey(config);
     useFileStore(await openFileStore(config));

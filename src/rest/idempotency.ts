@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLFormattedError, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { httpError } from '../core/errors';
+import { httpError, retryAfter } from '../core/errors';
 import { isUniqueViolation } from '../core/unique';
 import { db } from '../db/database';
 import { joinWriteTransactions } from '../events/record';
@@ -12,12 +12,13 @@ import type { Context } from '../graphql/builder';
 /** How long a key's result is replayed; older keys are forgotten (pruneIdempotencyKeys) and may be used afresh. */
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 /**
- * A claim still in flight after this long was abandoned (its process stopped, or recording its outcome failed while
- * the database was away); a retry may take it over. That is safe at any age: a claim whose write committed is marked
- * so in that write's transaction and is never taken over, and a write still running when its claim is taken over
- * rolls back. Three times QUERY_TIMEOUT's default, so that a slow request normally finishes first.
+ * How long a claim counts as running without news from its holder, which renews it every quarter of this while it
+ * runs (and with each write it commits). Once it has lapsed, the holder has stopped (its process died, or recording
+ * its outcome failed while the database was away): a retry may take the claim over. That is safe even when the holder
+ * was only stalled: a claim whose write committed is marked so in that write's transaction and is never taken over,
+ * and a write of a holder whose claim was taken over rolls back.
  */
-const abandonedAfterMs = 30_000;
+export const leaseMs = 10_000;
 const maxKeyLength = 255;
 const header = 'idempotency-key';
 
@@ -34,7 +35,15 @@ type Claim =
   | { kind: 'replay'; result: StoredResult }
   | { kind: 'answer-lost' }
   | { kind: 'reused' }
-  | { kind: 'in-flight' };
+  | { kind: 'in-flight'; waitMs: number };
+
+/** A claim as its holder names it in every write: a retry that took it over has another `createdAt`. */
+interface Mine {
+  userId: number;
+  key: string;
+  requestHash: string;
+  createdAt: Date;
+}
 
 /** Keys apply to writes: `/v1` POST and PUT, and GraphQL mutations. */
 function appliesTo(request: Request, document: DocumentNode, operationName: string | null | undefined): boolean {
@@ -69,31 +78,61 @@ async function claim(userId: number, key: string, requestHash: string): Promise<
   const keys = db().idempotencyKey;
   // Three rounds cover losing each race once: to a concurrent first use, and to a concurrent takeover.
   for (let round = 0; round < 3; round++) {
-    const createdAt = new Date();
+    const now = Date.now();
+    const createdAt = new Date(now);
+    const leaseUntil = new Date(now + leaseMs);
     try {
-      await keys.create({ data: { userId, key, requestHash, status: 'IN_FLIGHT', createdAt } });
+      await keys.create({ data: { userId, key, requestHash, status: 'IN_FLIGHT', createdAt, leaseUntil } });
       return { kind: 'claimed', createdAt };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
     const existing = await keys.findUnique({ where: { userId_key: { userId, key } } });
     if (!existing) continue;
-    const age = Date.now() - existing.createdAt.getTime();
-    const stale = age > idempotencyWindowMs || (existing.status === 'IN_FLIGHT' && age > abandonedAfterMs);
-    if (!stale) {
-      if (existing.requestHash !== requestHash) return { kind: 'reused' };
-      if (existing.status === 'COMPLETED') return { kind: 'replay', result: existing.response as StoredResult };
-      // Committed but not completed: finishing its answer, or it failed after the commit and must not run again.
-      return existing.status === 'COMMITTED' && age > abandonedAfterMs ? { kind: 'answer-lost' } : { kind: 'in-flight' };
+    if (now - existing.createdAt.getTime() > idempotencyWindowMs) {
+      // Forgotten: deleted with its recorded items (unless someone claimed it meanwhile), then claimed afresh.
+      await keys.deleteMany({ where: { userId, key, createdAt: existing.createdAt } });
+      continue;
     }
-    // Taken over only if nobody else did meanwhile and its write did not commit: the row must still be the one read.
+    if (existing.requestHash !== requestHash) return { kind: 'reused' };
+    if (existing.status === 'COMPLETED') return { kind: 'replay', result: existing.response as StoredResult };
+    const waitMs = existing.leaseUntil.getTime() - now;
+    if (waitMs > 0) return { kind: 'in-flight', waitMs };
+    // Its holder stopped. A committed write must not run again; a request that committed nothing is run by this retry.
+    // Taken over only if nobody else did meanwhile and the holder did not renew its lease: the row must still be the
+    // one read.
+    if (existing.status === 'COMMITTED') return { kind: 'answer-lost' };
     const { count } = await keys.updateMany({
-      where: { userId, key, createdAt: existing.createdAt, status: existing.status },
-      data: { requestHash, status: 'IN_FLIGHT', response: Prisma.DbNull, createdAt },
+      where: { userId, key, createdAt: existing.createdAt, status: 'IN_FLIGHT', leaseUntil: { lte: createdAt } },
+      data: { createdAt, leaseUntil },
     });
     if (count === 1) return { kind: 'claimed', createdAt };
   }
-  return { kind: 'in-flight' };
+  return { kind: 'in-flight', waitMs: 1000 };
+}
+
+/** Renews the claim's lease while its request runs; returns the function that stops renewing. */
+function keepLease(mine: Mine, logger: Logger, requestId: unknown): () => void {
+  const timer = setInterval(() => {
+    db()
+      .idempotencyKey.updateMany({ where: mine, data: { leaseUntil: new Date(Date.now() + leaseMs) } })
+      .catch((error) => logger.warn({ err: error, requestId }, 'renewing the lease of an Idempotency-Key failed'));
+  }, leaseMs / 4);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Claims left in flight by the previous process of the embedded database, which serves one process at a time (its
+ * data folder is locked): their holder has stopped, so a retry need not wait for their leases to lapse.
+ */
+export async function releaseClaimsOfStoppedProcess(): Promise<number> {
+  const now = new Date();
+  const { count } = await db().idempotencyKey.updateMany({
+    where: { status: { not: 'COMPLETED' }, leaseUntil: { gt: now } },
+    data: { leaseUntil: now },
+  });
+  return count;
 }
 
 /**
@@ -127,8 +166,8 @@ const refusal = (error: GraphQLError): ExecutionResult => ({ data: null, errors:
  * `Idempotency-Key` for writes on both APIs. It hooks execution, which `/graphql` and the `/v1` facade share, after
  * the context (and so authentication) is built: the first request with a key claims it in the database, which holds
  * across instances; a retry with the same key and the same request gets the stored result, rendered as the first was
- * (status, Location, body); the same key with another request is 422, and while the first is still running 409.
- * Keys are per user. A replayed answer carries `Idempotent-Replayed: true`.
+ * (status, Location, body); the same key with another request is 422, and while the first is still running 409 with
+ * `Retry-After` for the rest of its lease. Keys are per user. A replayed answer carries `Idempotent-Replayed: true`.
  */
 export function useIdempotencyKeys(logger: Logger): Plugin {
   const replayed = new WeakSet<Request>();
@@ -154,9 +193,12 @@ export function useIdempotencyKeys(logger: Logger): Plugin {
         case 'in-flight':
           return setResultAndStopExecution(
             refusal(
-              httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry later', {
-                'retry-after': '1',
-              }),
+              httpError(
+                409,
+                'IDEMPOTENCY_KEY_IN_USE',
+                'A request with this Idempotency-Key is still running; retry later',
+                retryAfter(outcome.waitMs),
+              ),
             ),
           );
         case 'answer-lost':
@@ -173,23 +215,35 @@ export function useIdempotencyKeys(logger: Logger): Plugin {
           replayed.add(context.request);
           return setResultAndStopExecution(fromStored(outcome.result));
       }
-      const mine = { userId, key, requestHash, createdAt: outcome.createdAt };
-      // Each write transaction of the operation marks the claim committed before it commits; a claim taken over
-      // meanwhile (this request ran past abandonedAfterMs) fails the write instead, so it cannot happen twice.
-      setExecuteFn((executionArgs) =>
-        joinWriteTransactions(async (tx) => {
-          const { count } = await tx.idempotencyKey.updateMany({ where: mine, data: { status: 'COMMITTED' } });
-          if (count === 0) throw httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over');
-        }, () => executeFn(executionArgs)),
-      );
+      const mine: Mine = { userId, key, requestHash, createdAt: outcome.createdAt };
+      // Each write transaction of the operation marks the claim committed (renewing its lease) before it commits; a
+      // claim taken over meanwhile (this request's lease lapsed) fails the write instead, so it cannot happen twice.
+      const markCommitted = async (tx: Prisma.TransactionClient) => {
+        const { count } = await tx.idempotencyKey.updateMany({
+          where: mine,
+          data: { status: 'COMMITTED', leaseUntil: new Date(Date.now() + leaseMs) },
+        });
+        if (count === 0) throw httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over');
+      };
+      setExecuteFn(async (executionArgs) => {
+        const stopRenewing = keepLease(mine, logger, context.requestId);
+        try {
+          return await joinWriteTransactions(markCommitted, () => executeFn(executionArgs));
+        } finally {
+          stopRenewing();
+        }
+      });
       return {
         async onExecuteDone({ result }) {
           // The operation has run: failing to record its outcome must not turn its answer into an error. The claim
-          // then stays (a retry is refused) until it is abandoned, or for good once its write committed.
+          // then stays until its lease lapses; a retry then runs it again, or is refused for good (answer lost) if a
+          // write of it committed.
           try {
             if (!('data' in result || 'errors' in result) || !isStorable(result as ExecutionResult)) {
-              // Released for the client's retry, unless a write committed: that one must not run again.
-              await db().idempotencyKey.deleteMany({ where: { ...mine, status: 'IN_FLIGHT' } });
+              // Released for the client's retry: forgotten if nothing of it committed; otherwise its lease ends now, so
+              // that the retry learns at once that a committed write was not answered.
+              const { count } = await db().idempotencyKey.deleteMany({ where: { ...mine, status: 'IN_FLIGHT' } });
+              if (count === 0) await db().idempotencyKey.updateMany({ where: mine, data: { leaseUntil: new Date() } });
             } else {
               await db().idempotencyKey.updateMany({
                 where: mine,

@@ -21,6 +21,7 @@ beforeAll(async () => {
 });
 
 const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
+const secondsFromNow = (seconds: number) => new Date(Date.now() + seconds * 1000);
 const groupsTitled = (title: string) => db().group.count({ where: { title } });
 
 /** POST /graphql with a bearer token and an Idempotency-Key. */
@@ -89,25 +90,25 @@ describe('Idempotency-Key on /v1 writes', () => {
     expect(retry.json).toEqual(first.json);
   });
 
-  it('answers 409 while the first request with the key is still running', async () => {
+  it('answers 409 while the first request with the key is still running, with Retry-After for the rest of its lease', async () => {
     const key = randomUUID();
     const title = `In flight ${key}`;
     expect((await teacher.post('/groups', { title }, withKey(key))).status).toBe(201);
-    // As it was before its result was stored: claimed, in flight.
-    await db().idempotencyKey.updateMany({ where: { key }, data: { status: 'IN_FLIGHT' } });
+    // As it was before its result was stored: claimed, in flight, its holder renewing the lease.
+    await db().idempotencyKey.updateMany({ where: { key }, data: { status: 'IN_FLIGHT', leaseUntil: secondsFromNow(6) } });
     const meanwhile = await teacher.post('/groups', { title }, withKey(key));
     expect(meanwhile.status).toBe(409);
-    expect(meanwhile.headers.get('retry-after')).toBe('1');
+    expect(Number(meanwhile.headers.get('retry-after'))).toBeOneOf([1, 2, 3, 4, 5, 6]);
     expect(await groupsTitled(title)).toBe(1);
   });
 
-  it('takes over a claim abandoned before its write committed, and never runs a committed one again', async () => {
-    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+  it('takes over a claim whose lease lapsed before its write committed, and never runs a committed one again', async () => {
     const abandoned = randomUUID();
     const title = `Abandoned ${abandoned}`;
     expect((await teacher.post('/groups', { title }, withKey(abandoned))).status).toBe(201);
-    // As a process that stopped before the commit leaves it (the group it made aside).
-    await db().idempotencyKey.updateMany({ where: { key: abandoned }, data: { status: 'IN_FLIGHT', response: Prisma.DbNull, createdAt: minutesAgo(2) } });
+    // As a process that stopped before the commit leaves it (the group it made aside): its lease lapsed.
+    const ago = secondsFromNow(-1);
+    await db().idempotencyKey.updateMany({ where: { key: abandoned }, data: { status: 'IN_FLIGHT', response: Prisma.DbNull, leaseUntil: ago } });
     const takenOver = await teacher.post('/groups', { title }, withKey(abandoned));
     expect(takenOver.status).toBe(201);
     expect(takenOver.headers.get('idempotent-replayed')).toBeNull();
@@ -115,12 +116,24 @@ describe('Idempotency-Key on /v1 writes', () => {
     const committed = randomUUID();
     const kept = `Committed ${committed}`;
     expect((await teacher.post('/groups', { title: kept }, withKey(committed))).status).toBe(201);
-    // As a write that committed and then lost its answer leaves it.
-    await db().idempotencyKey.updateMany({ where: { key: committed }, data: { status: 'COMMITTED', response: Prisma.DbNull, createdAt: minutesAgo(2) } });
+    // As a write that committed and then lost its answer leaves it: refused while its lease runs, then for good.
+    const running = secondsFromNow(6);
+    await db().idempotencyKey.updateMany({ where: { key: committed }, data: { status: 'COMMITTED', response: Prisma.DbNull, leaseUntil: running } });
+    expect((await teacher.post('/groups', { title: kept }, withKey(committed))).json.error).toMatch(/still running/);
+    await db().idempotencyKey.updateMany({ where: { key: committed }, data: { leaseUntil: secondsFromNow(-1) } });
     const lost = await teacher.post('/groups', { title: kept }, withKey(committed));
     expect(lost.status).toBe(409);
     expect(lost.json.error).toMatch(/carried out/);
     expect(await groupsTitled(kept)).toBe(1);
+  });
+
+  it('refuses another request with the key of an abandoned claim (422) rather than running it', async () => {
+    const key = randomUUID();
+    expect((await teacher.post('/groups', { title: `Abandoned ${key}` }, withKey(key))).status).toBe(201);
+    const lapsed = { status: 'IN_FLIGHT', response: Prisma.DbNull, leaseUntil: secondsFromNow(-1) } as const;
+    await db().idempotencyKey.updateMany({ where: { key }, data: lapsed });
+    expect((await teacher.post('/groups', { title: `Other ${key}` }, withKey(key))).status).toBe(422);
+    expect(await groupsTitled(`Other ${key}`)).toBe(0);
   });
 
   it('runs concurrent copies of one request once', async () => {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "idempotency_keys" ADD COLUMN     "leaseUntil" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
