@@ -33,15 +33,69 @@ export function afterCommit(tx: Prisma.TransactionClient, task: () => Promise<vo
   tasks.push(task);
 }
 
-type TransactionHook = (tx: Prisma.TransactionClient) => Promise<void>;
-const transactionHooks = new AsyncLocalStorage<TransactionHook>();
+/** An item of `itemByItem` whose write transaction is about to commit, with what that transaction returned. */
+export interface ItemWrite {
+  batch: number;
+  index: number;
+  value: unknown;
+}
+
+/** What joins the write transactions of one operation: an Idempotency-Key's claim (src/rest/idempotency.ts). */
+export interface WriteJoin {
+  /**
+   * Runs in each write transaction before it commits; `item` is set when the transaction writes an item of itemByItem
+   * that is to be recorded (startBatch gave its batch).
+   */
+  beforeCommit(tx: Prisma.TransactionClient, item: ItemWrite | null): Promise<void>;
+  /**
+   * Starts the operation's next item-by-item write: its number and the values its items recorded in an earlier run
+   * cut short, by index; null when this operation does not record items.
+   */
+  startBatch(): Promise<{ batch: number; recorded: Map<number, unknown> } | null>;
+}
+
+const writeJoins = new AsyncLocalStorage<WriteJoin>();
+/** The item of itemByItem running; `batch` is null when the operation records no items. */
+const currentItem = new AsyncLocalStorage<{ batch: number | null; index: number; committed: boolean }>();
+
+/** Runs `run` so that every write transaction it starts runs the join's `beforeCommit` before committing. */
+export function joinWriteTransactions<T>(join: WriteJoin, run: () => T): T {
+  return writeJoins.run(join, run);
+}
+
+/** What every write transaction runs last, before it commits. */
+async function beforeCommit(tx: Prisma.TransactionClient, value: unknown): Promise<void> {
+  const item = currentItem.getStore();
+  // A second write would commit after the item was recorded as written: a retry would skip it.
+  if (item?.committed) throw new Error('an item of itemByItem commits at most one write transaction');
+  const recorded = item && item.batch !== null ? { batch: item.batch, index: item.index, value } : null;
+  await writeJoins.getStore()?.beforeCommit(tx, recorded);
+}
+
+/** Marks the current item of itemByItem written, once its transaction has committed. */
+function itemCommitted(): void {
+  const item = currentItem.getStore();
+  if (item) item.committed = true;
+}
 
 /**
- * Runs `run` so that every write transaction it starts also runs `hook` before committing: an Idempotency-Key marks
- * its claim committed atomically with the write (src/rest/idempotency.ts).
+ * Runs a bulk write item by item, each item committing at most one write transaction of its own (`run` answers the
+ * item, `written` answers an item from the value its transaction returned). Under an Idempotency-Key that value is
+ * recorded in the item's transaction, so that a retry of a write cut short (the process stopped, or a fault failed
+ * the request) answers the items written as recorded and runs only the others: the write is finished, not repeated.
  */
-export function joinWriteTransactions<T>(hook: TransactionHook, run: () => T): T {
-  return transactionHooks.run(hook, run);
+export async function itemByItem<Item, Value, Result>(
+  items: readonly Item[],
+  run: (item: Item, index: number) => Promise<Result>,
+  written: (value: Value) => Result,
+): Promise<Result[]> {
+  const started = await writeJoins.getStore()?.startBatch();
+  const results: Result[] = [];
+  for (const [index, item] of items.entries()) {
+    if (started?.recorded.has(index)) results.push(written(started.recorded.get(index) as Value));
+    else results.push(await currentItem.run({ batch: started?.batch ?? null, index, committed: false }, () => run(item, index)));
+  }
+  return results;
 }
 
 /**
@@ -51,14 +105,14 @@ export function joinWriteTransactions<T>(hook: TransactionHook, run: () => T): T
 export async function writeTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   const recorded: CommitNotice[] = [];
   const tasks: (() => Promise<void>)[] = [];
-  const hook = transactionHooks.getStore();
   const result = await db().$transaction(async (tx) => {
     eventsOfTransaction.set(tx, recorded);
     tasksAfterCommit.set(tx, tasks);
     const value = await work(tx);
-    await hook?.(tx);
+    await beforeCommit(tx, value);
     return value;
   });
+  itemCommitted();
   announceCommit(recorded);
   for (const task of tasks) await task().catch(() => {});
   return result;
@@ -158,16 +212,16 @@ export async function createInOneStatement<Row extends { id: number }, Result = 
   ];
   const statement = Prisma.sql`WITH ${Prisma.join(parts, ',\n')} SELECT created.*, event.id::text AS "eventId" FROM created, event`;
   type Written = Row & { eventId?: string };
-  const hook = transactionHooks.getStore();
   const [row, result] =
-    within || hook
+    within || writeJoins.getStore()
       ? await db().$transaction(async (tx) => {
           const [written] = await tx.$queryRaw<Written[]>(statement);
           const answer = within ? await within(tx, written!) : written;
-          await hook?.(tx);
+          await beforeCommit(tx, answer);
           return [written!, answer];
         })
       : await directQuery<Written>(statement.text, statement.values).then(([written]) => [written!, written]);
+  itemCommitted();
   const eventId = row.eventId!;
   delete row.eventId;
   announceCommit([{ id: eventId, ancestors: containingRealms({ type: realmType, id: row.id }, scope) }]);

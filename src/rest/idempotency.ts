@@ -1,11 +1,20 @@
 import { createHash } from 'node:crypto';
-import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLFormattedError, getOperationAST } from 'graphql';
+import { deserialize, serialize } from 'node:v8';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLFormattedError,
+  Kind,
+  type OperationDefinitionNode,
+  getOperationAST,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { httpError, retryAfter } from '../core/errors';
 import { isUniqueViolation } from '../core/unique';
 import { db } from '../db/database';
-import { joinWriteTransactions } from '../events/record';
+import { type WriteJoin, joinWriteTransactions } from '../events/record';
 import { Prisma } from '../generated/prisma/client';
 import type { Context } from '../graphql/builder';
 
@@ -15,8 +24,9 @@ export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
  * How long a claim counts as running without news from its holder, which renews it every quarter of this while it
  * runs (and with each write it commits). Once it has lapsed, the holder has stopped (its process died, or recording
  * its outcome failed while the database was away): a retry may take the claim over. That is safe even when the holder
- * was only stalled: a claim whose write committed is marked so in that write's transaction and is never taken over,
- * and a write of a holder whose claim was taken over rolls back.
+ * was only stalled: a claim whose write committed is marked so in that write's transaction and is never taken over, an
+ * item of a bulk write is recorded in its own transaction, and a write of a holder whose claim was taken over rolls
+ * back.
  */
 export const leaseMs = 10_000;
 const maxKeyLength = 255;
@@ -98,9 +108,9 @@ async function claim(userId: number, key: string, requestHash: string): Promise<
     if (existing.status === 'COMPLETED') return { kind: 'replay', result: existing.response as StoredResult };
     const waitMs = existing.leaseUntil.getTime() - now;
     if (waitMs > 0) return { kind: 'in-flight', waitMs };
-    // Its holder stopped. A committed write must not run again; a request that committed nothing is run by this retry.
-    // Taken over only if nobody else did meanwhile and the holder did not renew its lease: the row must still be the
-    // one read.
+    // Its holder stopped. A committed write must not run again; a request that committed nothing, or only recorded
+    // items, is run again by this retry (which resumes the items). Taken over only if nobody else did meanwhile and
+    // the holder did not renew its lease: the row must still be the one read.
     if (existing.status === 'COMMITTED') return { kind: 'answer-lost' };
     const { count } = await keys.updateMany({
       where: { userId, key, createdAt: existing.createdAt, status: 'IN_FLIGHT', leaseUntil: { lte: createdAt } },
@@ -120,6 +130,44 @@ function keepLease(mine: Mine, logger: Logger, requestId: unknown): () => void {
   }, leaseMs / 4);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Joins the operation's writes to the claim. A write marks it committed in its own transaction; a write of an item of
+ * `itemByItem` records the item instead, when the operation is one mutation field (items are numbered per operation,
+ * and a retry must find the same ones). Both renew the lease, and fail if a retry took the claim over.
+ */
+function claimJoin(mine: Mine, resumable: boolean): WriteJoin & { recordsItems(): boolean } {
+  const { userId, key } = mine;
+  let batches = 0;
+  return {
+    recordsItems: () => batches > 0,
+    async beforeCommit(tx, item) {
+      const leaseUntil = new Date(Date.now() + leaseMs);
+      const recording = item !== null;
+      const { count } = await tx.idempotencyKey.updateMany({
+        where: mine,
+        data: recording ? { leaseUntil } : { status: 'COMMITTED', leaseUntil },
+      });
+      if (count === 0) throw httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over');
+      if (recording) {
+        const { batch, index, value } = item;
+        await tx.idempotencyItem.create({ data: { userId, key, batch, index, value: new Uint8Array(serialize(value)) } });
+      }
+    },
+    async startBatch() {
+      if (!resumable) return null;
+      const batch = batches++;
+      const rows = await db().idempotencyItem.findMany({ where: { userId, key, batch }, select: { index: true, value: true } });
+      return { batch, recorded: new Map(rows.map((row) => [row.index, deserialize(row.value)])) };
+    },
+  };
+}
+
+/** One mutation field at the root of the operation, which every /v1 write is. */
+function isOneMutationField(operation: OperationDefinitionNode | null | undefined): boolean {
+  const selections = operation?.selectionSet.selections ?? [];
+  return operation?.operation === 'mutation' && selections.length === 1 && selections[0]!.kind === Kind.FIELD;
 }
 
 /**
@@ -167,7 +215,8 @@ const refusal = (error: GraphQLError): ExecutionResult => ({ data: null, errors:
  * the context (and so authentication) is built: the first request with a key claims it in the database, which holds
  * across instances; a retry with the same key and the same request gets the stored result, rendered as the first was
  * (status, Location, body); the same key with another request is 422, and while the first is still running 409 with
- * `Retry-After` for the rest of its lease. Keys are per user. A replayed answer carries `Idempotent-Replayed: true`.
+ * `Retry-After` for the rest of its lease. A retry of a bulk write cut short finishes it (itemByItem). Keys are per
+ * user. A replayed answer carries `Idempotent-Replayed: true`.
  */
 export function useIdempotencyKeys(logger: Logger): Plugin {
   const replayed = new WeakSet<Request>();
@@ -216,19 +265,11 @@ export function useIdempotencyKeys(logger: Logger): Plugin {
           return setResultAndStopExecution(fromStored(outcome.result));
       }
       const mine: Mine = { userId, key, requestHash, createdAt: outcome.createdAt };
-      // Each write transaction of the operation marks the claim committed (renewing its lease) before it commits; a
-      // claim taken over meanwhile (this request's lease lapsed) fails the write instead, so it cannot happen twice.
-      const markCommitted = async (tx: Prisma.TransactionClient) => {
-        const { count } = await tx.idempotencyKey.updateMany({
-          where: mine,
-          data: { status: 'COMMITTED', leaseUntil: new Date(Date.now() + leaseMs) },
-        });
-        if (count === 0) throw httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over');
-      };
+      const join = claimJoin(mine, isOneMutationField(getOperationAST(args.document, args.operationName)));
       setExecuteFn(async (executionArgs) => {
         const stopRenewing = keepLease(mine, logger, context.requestId);
         try {
-          return await joinWriteTransactions(markCommitted, () => executeFn(executionArgs));
+          return await joinWriteTransactions(join, () => executeFn(executionArgs));
         } finally {
           stopRenewing();
         }
@@ -236,19 +277,22 @@ export function useIdempotencyKeys(logger: Logger): Plugin {
       return {
         async onExecuteDone({ result }) {
           // The operation has run: failing to record its outcome must not turn its answer into an error. The claim
-          // then stays until its lease lapses; a retry then runs it again, or is refused for good (answer lost) if a
-          // write of it committed.
+          // then stays until its lease lapses; a retry then runs it again, or resumes its items, or is refused for
+          // good (answer lost) if a write of it committed.
           try {
             if (!('data' in result || 'errors' in result) || !isStorable(result as ExecutionResult)) {
-              // Released for the client's retry: forgotten if nothing of it committed; otherwise its lease ends now, so
-              // that the retry learns at once that a committed write was not answered.
-              const { count } = await db().idempotencyKey.deleteMany({ where: { ...mine, status: 'IN_FLIGHT' } });
+              // Released for the client's retry: forgotten if nothing of it committed, and otherwise its lease ends now,
+              // so that the retry resumes its recorded items at once, or learns that a committed write was not answered.
+              const unwritten = { ...mine, status: 'IN_FLIGHT' as const, items: { none: {} } };
+              const { count } = await db().idempotencyKey.deleteMany({ where: unwritten });
               if (count === 0) await db().idempotencyKey.updateMany({ where: mine, data: { leaseUntil: new Date() } });
             } else {
-              await db().idempotencyKey.updateMany({
+              const { count } = await db().idempotencyKey.updateMany({
                 where: mine,
                 data: { status: 'COMPLETED', response: toStored(result as ExecutionResult) as Prisma.InputJsonObject },
               });
+              // The stored result answers retries from now on.
+              if (count === 1 && join.recordsItems()) await db().idempotencyItem.deleteMany({ where: { userId, key } });
             }
           } catch (error) {
             logger.warn({ err: error, requestId: context.requestId }, 'recording the result of an Idempotency-Key failed');

@@ -5,7 +5,7 @@ import { Prisma } from '../../src/generated/prisma/client';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { pruneIdempotencyKeys } from '../../src/rest/idempotency';
 import { type RestClient, clientsFor } from '../support/client';
-import { type World, createWorld } from '../support/factories';
+import { type World, createSection, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
@@ -164,6 +164,146 @@ describe('Idempotency-Key on /v1 writes', () => {
     await db().idempotencyKey.updateMany({ where: { key }, data: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) } });
     expect(await pruneIdempotencyKeys()).toBeGreaterThanOrEqual(1);
     expect(await db().idempotencyKey.count({ where: { key } })).toBe(0);
+  });
+});
+
+/**
+ * Fails every write of a grading category titled `title`, as a fault in the middle of a bulk write would (a database
+ * error: 500 for the whole request), until the returned function mends it.
+ */
+async function faultOn(title: string): Promise<() => Promise<unknown>> {
+  await db().$executeRawUnsafe(`
+    CREATE OR REPLACE FUNCTION refuse_category() RETURNS trigger AS $$
+    BEGIN IF NEW.title = '${title}' THEN RAISE EXCEPTION 'disk failure'; END IF; RETURN NEW; END; $$ LANGUAGE plpgsql`);
+  await db().$executeRawUnsafe(
+    'CREATE TRIGGER refuse_category BEFORE INSERT OR UPDATE ON grading_categories FOR EACH ROW EXECUTE FUNCTION refuse_category()',
+  );
+  return () => db().$executeRawUnsafe('DROP TRIGGER refuse_category ON grading_categories');
+}
+
+describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
+  let section: { id: number };
+  const path = () => `/sections/${section.id}/grading_categories`;
+  const categoriesTitled = (titles: string[]) => db().gradingCategory.findMany({ where: { title: { in: titles } }, orderBy: { id: 'asc' } });
+  const eventsOf = async (events: () => Promise<unknown[][]>) => (await events()).map(([type, , , objectId]) => [type, objectId]);
+
+  beforeAll(async () => {
+    section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
+  });
+
+  it('finishes a bulk create cut short by a fault: items written are answered as they were, the rest written, none twice', async () => {
+    const key = randomUUID();
+    const titles = Array.from({ length: 8 }, (_, index) => `Cut ${index} ${key}`);
+    const xmlItems = titles.map((title, index) => `<grading_category><title>${title}</title><weight>${index}</weight></grading_category>`);
+    const xml = `<body><grading_categories>${xmlItems.join('')}</grading_categories></body>`;
+    const json = { grading_categories: { grading_category: titles.map((title, index) => ({ title, weight: index })) } };
+    const events = await watchDomainEvents();
+    const mend = await faultOn(titles[5]!);
+    const cut = await teacher.post(path(), xml, withKey(key));
+    await mend();
+    expect(cut.status).toBe(500);
+    const written = await categoriesTitled(titles);
+    expect(written.map((category) => category.title)).toEqual(titles.slice(0, 5));
+
+    // The same members in JSON are the same request: its retry finishes the write at once (a 500 ends the lease).
+    const retry = await teacher.post(path(), json, withKey(key));
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const answers: { id: string; response_code: number; title: string; weight: number }[] = retry.json.grading_category;
+    expect(answers.map((answer) => [answer.response_code, answer.title, answer.weight])).toEqual(
+      titles.map((title, index) => [200, title, index]),
+    );
+    expect(answers.slice(0, 5).map((answer) => Number(answer.id))).toEqual(written.map((category) => category.id));
+    const stored = await categoriesTitled(titles);
+    expect(stored.map((category) => category.id)).toEqual(answers.map((answer) => Number(answer.id)));
+    expect(await eventsOf(events)).toEqual(stored.map((category) => ['grading_category.create', category.id]));
+
+    // From now on the stored answer, in either notation; the items' records have served.
+    const replay = await teacher.post(path(), xml, { ...withKey(key), accept: 'xml' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect([...replay.text.matchAll(/<id>(\d+)<\/id>/g)].map(([, id]) => Number(id))).toEqual(stored.map((category) => category.id));
+    expect(await db().idempotencyItem.count({ where: { key } })).toBe(0);
+    expect(await categoriesTitled(titles)).toHaveLength(8);
+  });
+
+  it('finishes a bulk update cut short by a crash once its stopped holder\'s lease lapses, with 409 and the wait until then', async () => {
+    const key = randomUUID();
+    const categories = [];
+    for (let index = 0; index < 6; index++) {
+      categories.push(await db().gradingCategory.create({ data: { sectionId: section.id, title: `Old ${index} ${key}` } }));
+    }
+    const renamed = categories.map((_, index) => `Renamed ${index} ${key}`);
+    const body = { grading_categories: { grading_category: categories.map((category, index) => ({ id: category.id, title: renamed[index] })) } };
+    const events = await watchDomainEvents();
+    const mend = await faultOn(renamed[3]!);
+    expect((await teacher.put(path(), body, withKey(key))).status).toBe(500);
+    await mend();
+    expect((await categoriesTitled(renamed)).map((category) => category.id)).toEqual(categories.slice(0, 3).map((category) => category.id));
+    // As a process killed in the middle of the write leaves its claim: the lease it renewed still running.
+    await db().idempotencyKey.updateMany({ where: { key }, data: { leaseUntil: secondsFromNow(5) } });
+
+    const early = await teacher.put(path(), body, withKey(key));
+    expect(early.status).toBe(409);
+    expect(Number(early.headers.get('retry-after'))).toBeOneOf([1, 2, 3, 4, 5]);
+    expect(await categoriesTitled(renamed)).toHaveLength(3);
+
+    await db().idempotencyKey.updateMany({ where: { key }, data: { leaseUntil: secondsFromNow(-1) } });
+    const retry = await teacher.put(path(), body, withKey(key));
+    expect(retry.status).toBe(200);
+    const answers: { id: number; response_code: number; title: string }[] = retry.json.grading_category;
+    expect(answers.map((answer) => [answer.id, answer.response_code, answer.title])).toEqual(
+      categories.map((category, index) => [category.id, 204, renamed[index]]),
+    );
+    expect(await categoriesTitled(renamed)).toHaveLength(6);
+    expect(await eventsOf(events)).toEqual(categories.map((category) => ['grading_category.update', category.id]));
+  });
+
+  it('refuses another request with the key of a bulk write cut short (422), writing nothing', async () => {
+    const key = randomUUID();
+    const titles = [`First ${key}`, `Second ${key}`];
+    const mend = await faultOn(titles[1]!);
+    expect((await teacher.post(path(), { grading_categories: titles.map((title) => ({ title })) }, withKey(key))).status).toBe(500);
+    await mend();
+    const other = await teacher.post(path(), { grading_categories: [{ title: `Other ${key}` }] }, withKey(key));
+    expect(other.status).toBe(422);
+    expect(await categoriesTitled([...titles, `Other ${key}`])).toHaveLength(1);
+  });
+
+  it('finishes a cut-short GraphQL mutation of one bulk field; one of several fields is refused rather than run twice', async () => {
+    const results = '... on GradingCategoryResults { results { code category { databaseId title } } }';
+    const one = `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {
+      createGradingCategories(sectionId: $sectionId, items: $items) { ${results} } }`;
+    const key = randomUUID();
+    const titles = [`G0 ${key}`, `G1 ${key}`, `G2 ${key}`];
+    const send = await graphqlWithKey(world.teacher, key, one, { sectionId: String(section.id), items: titles.map((title) => ({ title })) });
+    let mend = await faultOn(titles[2]!);
+    expect((await send()).body.errors[0].message).toBe('Unexpected error.');
+    await mend();
+    const [first, second] = await categoriesTitled(titles);
+    const finished = await send();
+    expect(finished.status).toBe(200);
+    expect(finished.body.data.createGradingCategories.results).toEqual([
+      { code: 200, category: { databaseId: String(first!.id), title: titles[0] } },
+      { code: 200, category: { databaseId: String(second!.id), title: titles[1] } },
+      { code: 200, category: { databaseId: expect.any(String), title: titles[2] } },
+    ]);
+    expect(await categoriesTitled(titles)).toHaveLength(3);
+
+    // Items of two fields cannot be told apart on a retry: such a write is marked committed and never runs again.
+    const two = `mutation($sectionId: ID!, $a: [CreateGradingCategoryInput!]!, $b: [CreateGradingCategoryInput!]!) {
+      a: createGradingCategories(sectionId: $sectionId, items: $a) { ${results} }
+      b: createGradingCategories(sectionId: $sectionId, items: $b) { ${results} } }`;
+    const twoKey = randomUUID();
+    const [a, b] = [`A ${twoKey}`, `B ${twoKey}`];
+    const sendTwo = await graphqlWithKey(world.teacher, twoKey, two, { sectionId: String(section.id), a: [{ title: a }], b: [{ title: b }] });
+    mend = await faultOn(b);
+    expect((await sendTwo()).body.errors[0].message).toBe('Unexpected error.');
+    await mend();
+    const refused = await sendTwo();
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'IDEMPOTENCY_KEY_ANSWER_LOST' });
+    expect((await categoriesTitled([a, b])).map((category) => category.title)).toEqual([a]);
   });
 });
 

@@ -5,7 +5,7 @@ import { type FieldIssue, NotFoundError, ValidationError } from '../../core/erro
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { itemByItem, recordEvent, writeTransaction } from '../../events/record';
 import type { GradingCategory, Prisma } from '../../generated/prisma/client';
 import { paged } from '../../graphql/paging';
 import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
@@ -80,13 +80,16 @@ async function updateOne(viewer: Viewer, sectionId: number, facts: RealmFacts, i
   });
 }
 
+/** A written item's outcome, from the category its transaction returned. */
+const written = (code: number) => (category: GradingCategory): CategoryResult => ({ code, message: null, issues: [], category });
+
 /**
  * One item's outcome: the written category with `code`, or the expected failure that stopped it alone (a
  * ValidationError 400, a NotFoundError 404, a refusal 403). Anything else is a fault and fails the request.
  */
 async function settle(code: number, write: () => Promise<GradingCategory>): Promise<CategoryResult> {
   try {
-    return { code, message: null, issues: [], category: await write() };
+    return written(code)(await write());
   } catch (error) {
     if (error instanceof ValidationError) return { code: 400, message: error.message, issues: error.issues, category: null };
     if (error instanceof NotFoundError) return { code: 404, message: error.message, issues: [], category: null };
@@ -103,13 +106,13 @@ function assertItemCount(items: readonly unknown[]) {
 /**
  * Creates categories item by item, each in a transaction of its own with its event: a bad item fails alone and the
  * good ones before and after it are committed. Savepoints in one transaction would do the same, but a long bulk
- * write would then hold its locks and delay every event until the last item.
+ * write would then hold its locks and delay every event until the last item. A keyed retry of a write cut short
+ * answers the items written as they were and writes the rest (itemByItem).
  */
 export async function createCategories(viewer: Viewer, sectionId: number, items: readonly unknown[]) {
   const facts = await gradebookWriter(viewer, sectionId);
   assertItemCount(items);
-  const results: CategoryResult[] = [];
-  for (const item of items) results.push(await settle(200, () => createOne(viewer, sectionId, facts, item, {})));
+  const results = await itemByItem(items, (item) => settle(200, () => createOne(viewer, sectionId, facts, item, {})), written(200));
   return { results };
 }
 
@@ -117,17 +120,13 @@ export async function createCategories(viewer: Viewer, sectionId: number, items:
 export async function updateCategories(viewer: Viewer, sectionId: number, items: readonly { id: string | number }[]) {
   const facts = await gradebookWriter(viewer, sectionId);
   assertItemCount(items);
-  const results: CategoryResult[] = [];
-  for (const { id, ...input } of items) {
-    results.push(
-      await settle(204, async () => {
-        const found = await findByStorableId(id, (key) => db().gradingCategory.findFirst({ where: { id: key, sectionId }, select: { id: true } }));
-        if (!found) throw new NotFoundError('GradingCategory', id);
-        return updateOne(viewer, sectionId, facts, found.id, input, {});
-      }),
-    );
-  }
-  return { results };
+  const change = ({ id, ...input }: { id: string | number }) =>
+    settle(204, async () => {
+      const found = await findByStorableId(id, (key) => db().gradingCategory.findFirst({ where: { id: key, sectionId }, select: { id: true } }));
+      if (!found) throw new NotFoundError('GradingCategory', id);
+      return updateOne(viewer, sectionId, facts, found.id, input, {});
+    });
+  return { results: await itemByItem(items, change, written(204)) };
 }
 
 /** The section of a category, when it is one of `sectionId` (if given); otherwise NotFoundError. */
