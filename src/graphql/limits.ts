@@ -397,9 +397,11 @@ export function useExecutionDeadline(timeoutMs: number): Plugin {
         const clientGone = () => signal.abort(request?.signal.reason);
         request?.signal.addEventListener('abort', clientGone, { once: true });
         let timer: NodeJS.Timeout | undefined;
-        const expired = new Promise<{ errors: GraphQLError[] }>((resolve) => {
+        const expired = new Promise<{ data: null; errors: GraphQLError[] }>((resolve) => {
           timer = setTimeout(() => {
+            // With `data`, as a result of an execution that began: the /v1 facade reads one without it as a stream.
             resolve({
+              data: null,
               errors: [
                 httpError(
                   503,
