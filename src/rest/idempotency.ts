@@ -135,14 +135,19 @@ function keepLease(mine: Mine, logger: Logger, requestId: unknown): () => void {
 /**
  * Joins the operation's writes to the claim. A write marks it committed in its own transaction; a write of an item of
  * `itemByItem` records the item instead, when the operation is one mutation field (items are numbered per operation,
- * and a retry must find the same ones). Both renew the lease, and fail if a retry took the claim over.
+ * and a retry must find the same ones). Both renew the lease, and fail if a retry took the claim over, or once the
+ * request was answered (`close`): a write that outlives its answer (cut by the execution deadline) is left to the retry.
  */
-function claimJoin(mine: Mine, resumable: boolean): WriteJoin & { recordsItems(): boolean } {
+function claimJoin(mine: Mine, resumable: boolean): WriteJoin & { recordsItems(): boolean; close(): void } {
   const { userId, key } = mine;
   let batches = 0;
+  let closed = false;
   return {
     recordsItems: () => batches > 0,
+    close: () => void (closed = true),
     async beforeCommit(tx, item) {
+      // Rolls the write back; no client sees this error, the request's answer has gone out.
+      if (closed) throw new Error('the request was answered before this write could commit');
       const leaseUntil = new Date(Date.now() + leaseMs);
       const recording = item !== null;
       const { count } = await tx.idempotencyKey.updateMany({
@@ -276,6 +281,7 @@ export function useIdempotencyKeys(logger: Logger): Plugin {
       });
       return {
         async onExecuteDone({ result }) {
+          join.close();
           // The operation has run: failing to record its outcome must not turn its answer into an error. The claim
           // then stays until its lease lapses; a retry then runs it again, or resumes its items, or is refused for
           // good (answer lost) if a write of it committed.

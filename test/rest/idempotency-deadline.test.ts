@@ -46,4 +46,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a bulk write cut by the executi
     expect(inXml.text).toContain('<error>The request took longer than 250 ms and was stopped; try again later</error>');
     await expect.poll(async () => (await categoriesTitled(more)).length).toBe(more.length);
   });
+
+  it('with an Idempotency-Key, stops at its answer, and each retry goes on from the items written until it is finished', async () => {
+    const key = randomUUID();
+    const titles = slowTitles(key);
+    const statuses: number[] = [];
+    let answer;
+    for (let attempt = 0; attempt < 40 && answer?.status !== 200; attempt++) {
+      // The same request in either notation.
+      answer = await teacher.post(path(), attempt % 2 ? xml(titles) : json(titles), { headers: { 'idempotency-key': key } });
+      statuses.push(answer.status);
+      if (answer.status === 503) expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    expect(statuses.at(-1)).toBe(200);
+    expect(statuses.slice(0, -1).length).toBeGreaterThan(0);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([503]));
+    const stored = await categoriesTitled(titles);
+    expect(stored.map((category) => category.title)).toEqual(titles);
+    expect(answer!.json.grading_category.map((item: { id: string; title: string }) => [Number(item.id), item.title])).toEqual(
+      stored.map((category) => [category.id, category.title]),
+    );
+  });
 });
