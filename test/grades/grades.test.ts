@@ -105,7 +105,7 @@ describe('setting and listing grades', () => {
       category_id: categories.exams,
       type: 'assignment',
       location: `${v1}/sections/${section.id}/assignments/${items.test}`,
-      comment_status: 1,
+      comment_status: 0,
       pending: null,
     });
     // Student: homework drops the lowest (6/10) and keeps 9/10 = 90; exams 40/50 = 80; period = 90*.4 + 80*.6 = 84.
@@ -223,5 +223,82 @@ describe('a user\'s grades', () => {
   it('are refused to another student (403) and unknown for a user not enrolled (404)', async () => {
     expect((await (await as(w.student)).get(`/users/${secondStudent.id}/grades?section_id=${section.id}`)).status).toBe(403);
     expect((await (await as(w.teacher)).get(`/users/${w.parent.id}/grades?section_id=${section.id}`)).status).toBe(404);
+  });
+});
+
+describe('grade comments', () => {
+  // Spec 2.11: comment_status is "visible to student; default 0". An entry replaces the whole grade record, so one
+  // without comment_status hides its comment from the student and their parents.
+  const commentsSeenBy = async (reader: { id: number }, userId: number) => {
+    const answer = await (await as(reader)).get(`/users/${userId}/grades?section_id=${section.id}`);
+    expect(answer.status).toBe(200);
+    const graded = answer.json.section[0].period.flatMap((period: { assignment: object[] }) => period.assignment);
+    return Object.fromEntries(graded.map((one: { assignment_id: number; comment: string }) => [one.assignment_id, one.comment]));
+  };
+  const stored = async (enrollmentId: number, assignmentId: number) =>
+    (await db().grade.findUniqueOrThrow({ where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } } })).commentVisible;
+
+  it('are hidden from the student and their parents unless the entry says comment_status 1 (JSON)', async () => {
+    const teacher = await as(w.teacher);
+    const set = await teacher.put(`/sections/${section.id}/grades`, {
+      grades: {
+        grade: [
+          grade(items.quiz, enrollment.student, 8, { comment: 'Ask me about this' }),
+          grade(items.essay, enrollment.student, 9, { comment: 'Lovely work', comment_status: 1 }),
+          grade(items.test, enrollment.student, 41, { comment: 'Not yet', comment_status: '0' }),
+        ],
+      },
+    });
+    expect(set.status).toBeLessThan(300);
+    expect([await stored(enrollment.student, items.quiz), await stored(enrollment.student, items.essay), await stored(enrollment.student, items.test)])
+      .toEqual([false, true, false]);
+    for (const reader of [w.student, w.parent]) {
+      expect(await commentsSeenBy(reader, w.student.id)).toEqual({ [items.quiz]: '', [items.essay]: 'Lovely work', [items.test]: '' });
+    }
+    expect(await commentsSeenBy(w.teacher, w.student.id)).toEqual({ [items.quiz]: 'Ask me about this', [items.essay]: 'Lovely work', [items.test]: 'Not yet' });
+    const statuses = (await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`)).json.grades.grade;
+    expect(Object.fromEntries(statuses.map((one: { assignment_id: number; comment_status: number }) => [one.assignment_id, one.comment_status])))
+      .toMatchObject({ [items.quiz]: 0, [items.essay]: 1, [items.test]: 0 });
+  });
+
+  it('are hidden unless an XML entry says comment_status 1, and a later entry without it hides a shown comment again', async () => {
+    const teacher = await as(w.teacher);
+    const entry = (assignment: number, comment: string, status: string) =>
+      `<grade><type>assignment</type><assignment_id>${assignment}</assignment_id><enrollment_id>${enrollment.second}</enrollment_id>` +
+      `<grade>7</grade><comment>${comment}</comment>${status}</grade>`;
+    const set = await teacher.put(
+      `/sections/${section.id}/grades`,
+      `<body><grades>${entry(items.quiz, 'Seen', '<comment_status>1</comment_status>')}${entry(items.essay, 'Unseen', '<comment_status />')}</grades></body>`,
+    );
+    expect(set.status).toBeLessThan(300);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: 'Seen', [items.essay]: '' });
+    await teacher.put(`/sections/${section.id}/grades`, `<body><grades>${entry(items.quiz, 'Seen', '')}</grades></body>`);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: '' });
+  });
+
+  it('store the same through GraphQL: a grade without commentVisible hides its comment, as a /v1 entry without comment_status does', async () => {
+    const teacher = await clients.graphql(w.teacher);
+    const set = await teacher(
+      `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(sectionId: $sectionId, grades: $grades) { __typename } }`,
+      {
+        sectionId: String(section.id),
+        grades: [
+          { assignmentId: String(items.quiz), enrollmentId: String(enrollment.second), grade: '6', comment: 'Private' },
+          { assignmentId: String(items.essay), enrollmentId: String(enrollment.second), grade: '6', comment: 'Public', commentVisible: true },
+        ],
+      },
+    );
+    expect(set.data.setSectionGrades.__typename).toBe('GradesWritten');
+    expect([await stored(enrollment.second, items.quiz), await stored(enrollment.second, items.essay)]).toEqual([false, true]);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: '', [items.essay]: 'Public' });
+    const student = await clients.graphql(secondStudent);
+    const read = await student(
+      `query($userId: ID!, $sectionId: ID!) { userGrades(userId: $userId, sectionId: $sectionId) { grades { assignmentId comment commentVisible } } }`,
+      { userId: String(secondStudent.id), sectionId: String(section.id) },
+    );
+    expect(read.data.userGrades.grades).toEqual(expect.arrayContaining([
+      { assignmentId: String(items.quiz), comment: null, commentVisible: false },
+      { assignmentId: String(items.essay), comment: 'Public', commentVisible: true },
+    ]));
   });
 });

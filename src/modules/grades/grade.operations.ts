@@ -48,7 +48,7 @@ const GradeInput = builder.inputType('GradeInput', {
     grade: t.string({ description: 'Points, or a letter of the item\'s grading scale (saved as its minimum percent of the points); required unless an exception is given.' }),
     exception: t.field({ type: GradeExceptionEnum, description: 'Excused or incomplete; the grade is then null.' }),
     comment: t.string({ description: 'Comment; empty when left out.' }),
-    commentVisible: t.boolean({ description: 'Whether the student sees the comment; default true.' }),
+    commentVisible: t.boolean({ description: 'Whether the student and their parents see the comment; default false, as /v1\'s `comment_status`.' }),
   }),
 });
 

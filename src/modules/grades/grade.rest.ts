@@ -161,7 +161,11 @@ const unixTime = (input: string): WireField => ({
 // (assignment or discussion) is the item's own and is not read, like any member the declaration does not name.
 const scalar = z.union([z.string(), z.number()]);
 const wireId = z.union([z.int().nonnegative(), z.string().trim().regex(/^\d{1,15}$/)], { error: 'must be a numeric id' }).transform(String);
-const commentStatus = z.literal([0, 1, '0', '1'], { error: 'must be 0 or 1' }).transform((value) => Number(value) === 1).meta({ examples: [0, 1] });
+// Empty (an XML `<comment_status />`) or null is the default: hidden from the student and their parents (spec 2.11).
+const commentStatus = z
+  .literal([0, 1, '0', '1', '', null], { error: 'must be 0 or 1' })
+  .transform((value) => Number(value) === 1)
+  .meta({ examples: [0, 1] });
 const gradeItem = z.object({
   assignment_id: wireId,
   enrollment_id: wireId,
@@ -174,6 +178,8 @@ const gradeItem = z.object({
     .meta({ examples: [0, 1, 2] })
     .optional(),
   comment: z.union([scalar.transform(String), z.null().transform(() => '')]).optional(),
+  // The entry replaces the whole grade record, as the platform documents: left out, the comment is hidden.
+  comment_status: commentStatus.optional(),
 });
 const finalCommentItem = z.object({
   enrollment_id: wireId,
@@ -242,6 +248,7 @@ export const gradeRoutes = [
           grade: item.grade,
           exception: item.exception ? exceptionName[item.exception] : null,
           comment: item.comment ?? null,
+          commentVisible: item.comment_status ?? null,
         })) ?? null,
       finalComments:
         (input.finalComments as z.output<typeof finalCommentItem>[] | undefined)?.map((item) => ({

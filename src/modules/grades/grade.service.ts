@@ -266,8 +266,9 @@ const lastOfEach = <T>(items: T[], key: (item: T) => string) => [...new Map(item
 
 /**
  * Sets grades: each item replaces the enrollment's grade on the assignment (a letter is read through the assignment's
- * scale; an exception sets the grade to null). All items are written, or none: one bad item is a 400 naming it. An
- * enrollment graded twice on an item takes the last grade given, as if the items applied in order.
+ * scale; an exception sets the grade to null; a comment the item does not show is hidden from the student and their
+ * parents, spec 2.11). All items are written, or none: one bad item is a 400 naming it. An enrollment graded twice on
+ * an item takes the last grade given, as if the items applied in order.
  */
 export async function setGrades(viewer: Viewer, sectionId: number, input: unknown) {
   const facts = await gradebookWriter(viewer, sectionId);
@@ -290,7 +291,7 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
       else if (grade === null) issues.push({ field: field('grade'), message: levels ? 'must be points or a letter of the assignment\'s grading scale' : 'must be a number of points' });
       else if (grade < 0 || grade > 1_000_000) issues.push({ field: field('grade'), message: 'must be between 0 and 1,000,000 points' });
     }
-    return { enrollmentId: item.enrollmentId, assignmentId: item.assignmentId, sectionId, grade, exception, comment: item.comment ?? '', commentVisible: item.commentVisible ?? true } as const;
+    return { enrollmentId: item.enrollmentId, assignmentId: item.assignmentId, sectionId, grade, exception, comment: item.comment ?? '', commentVisible: item.commentVisible ?? false } as const;
   });
   if (issues.length) throw new ValidationError(issues);
   const written = lastOfEach(rows, (row) => `${row.enrollmentId}:${row.assignmentId}`);
