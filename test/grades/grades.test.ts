@@ -150,8 +150,8 @@ describe('setting and listing grades', () => {
       final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
     });
     const commentsOf = async (user: { id: number }) => {
-      const answer = await (await as(user)).get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`);
-      return answer.json.final_grade[0].period.map((p: { period_id: string; comment: string }) => [p.period_id, p.comment]);
+      const answer = await (await as(user)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
+      return answer.json.section[0].final_grade.map((p: { period_id: string; comment: string }) => [p.period_id, p.comment]);
     };
     expect(await commentsOf(w.teacher)).toEqual([[`p${period.id}`, 'Keep it up'], ['other', ''], ['final', 'A good year']]);
     expect(await commentsOf(w.student)).toEqual([[`p${period.id}`, ''], ['other', ''], ['final', 'A good year']]);
@@ -176,12 +176,24 @@ describe('setting and listing grades', () => {
 });
 
 describe('who reads and writes grades', () => {
-  it('lets a student read only their own grades, and a linked parent their child\'s', async () => {
+  it('keeps a section\'s grades for its teachers and administrators: a student or parent is refused (403), as the platform refuses them', async () => {
     for (const reader of [w.student, w.parent]) {
-      const answer = await (await as(reader)).get(`/sections/${section.id}/grades`);
+      const client = await as(reader);
+      expect((await client.get(`/sections/${section.id}/grades`)).status).toBe(403);
+      expect((await client.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`, { accept: 'xml' })).status).toBe(403);
+      const graphql = await clients.graphql(reader);
+      const refused = await graphql('query($id: ID!) { sectionGrades(sectionId: $id) { total } }', { id: String(section.id) });
+      expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    }
+    expect((await (await as(w.schoolAdmin)).get(`/sections/${section.id}/grades`)).status).toBe(200);
+  });
+
+  it('lets a student read only their own grades, and a linked parent their child\'s, at /users/{id}/grades', async () => {
+    for (const reader of [w.student, w.parent]) {
+      const answer = await (await as(reader)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
       expect(answer.status).toBe(200);
-      expect(new Set(answer.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id))).toEqual(new Set([enrollment.student]));
-      expect(answer.json.final_grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.student]);
+      const graded = answer.json.section[0].period.flatMap((period: { assignment: { enrollment_id: number }[] }) => period.assignment);
+      expect(new Set(graded.map((one: { enrollment_id: number }) => one.enrollment_id))).toEqual(new Set([enrollment.student]));
     }
   });
 

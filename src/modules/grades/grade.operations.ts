@@ -12,7 +12,10 @@ builder.queryFields((t) => ({
   sectionGrades: t.withAuth({ authenticated: true }).field({
     type: SectionGradesType,
     nullable: true,
-    description: 'A section\'s grades, paged, with period and final grades; null when the section does not exist or is hidden.',
+    description:
+      'A section\'s grades, paged, with period and final grades, for its teachers and administrators; FORBIDDEN for its ' +
+      'students and their parents, as the platform answers them (they read theirs with userGrades); null when the section ' +
+      'does not exist or is hidden.',
     args: {
       sectionId: t.arg.id({ required: true, description: 'The course section.' }),
       assignmentId: t.arg.id({ description: 'Only grades on this item.' }),

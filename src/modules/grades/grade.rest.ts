@@ -193,7 +193,7 @@ const exceptionName = [null, 'EXCUSED', 'INCOMPLETE'] as const;
 export const gradeRoutes = [
   viewRoute({
     path: '/sections/{section_id}/grades',
-    summary: 'List the grades of a section, paged, with period and final grades (a student sees their own; a parent their children\'s)',
+    summary: 'List the grades of a section, paged, with period and final grades (its teachers and administrators; students read theirs at /users/{id}/grades)',
     paged: true,
     filters: wireBody({
       assignment_id: id('assignmentId'),

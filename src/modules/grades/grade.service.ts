@@ -167,10 +167,20 @@ export interface GradeFilters {
   changedSince?: Date | null;
 }
 
-/** The section's grades the viewer reaches (all, or their own or their children's), with computed period and final grades. */
+/**
+ * A section's grades, with computed period and final grades, for its teachers and administrators (the platform's
+ * `GET /sections/{id}/grades`): a student or parent is refused (403), as the platform refuses them, and reads their part
+ * with `userGrades`; null when the section is hidden.
+ */
 export async function sectionGrades(viewer: Viewer, sectionId: number, filters: GradeFilters): Promise<SectionGradesView | null> {
   const reach = await readableReach(viewer, sectionId);
   if (!reach) return null;
+  if (!reach.all) throw forbidden('A section\'s grades are for its teachers and administrators; read a student\'s with users/{id}/grades');
+  return gradebookView(sectionId, reach, filters);
+}
+
+/** The section's grades within the reach (all, or their own or their children's), with computed period and final grades. */
+async function gradebookView(sectionId: number, reach: GradebookReach, filters: GradeFilters): Promise<SectionGradesView> {
   const book = await loadGradebook(sectionId, reach, filters.enrollmentId ?? null);
   // Comments the teacher has not released are the teachers' own.
   const comment = (text: string, visible: boolean) => (reach.all || visible ? text : '');
@@ -246,7 +256,7 @@ export async function userGrades(viewer: Viewer, userId: number, sectionId: numb
   if (!enrollment) return null;
   if (!('all' in reach)) throw forbidden(reach.forbid);
   if (!reach.all && !reach.enrollmentIds.includes(enrollment.id)) throw forbidden('You may read only your own grades and your children\'s');
-  return sectionGrades(viewer, sectionId, { enrollmentId: enrollment.id });
+  return gradebookView(sectionId, reach, { enrollmentId: enrollment.id });
 }
 
 type Issue = { field: string; message: string };
