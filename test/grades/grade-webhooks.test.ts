@@ -59,7 +59,7 @@ describe('gradebook webhooks', () => {
     const set = await rest.put(`/sections/${section.id}/grades`, {
       grades: { grade: [{ assignment_id: item.id, enrollment_id: enrollmentId, grade: 7 }, { assignment_id: second.id, enrollment_id: enrollmentId, grade: 15 }] },
     });
-    expect(set.status).toBe(204);
+    expect(set.status).toBe(207);
     await deliverAll();
 
     const [gradeItem, grades] = bodies.get('/full') as { type: string; data: Record<string, unknown>[] }[];

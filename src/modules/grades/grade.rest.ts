@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, pageLinks, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import { type LinkBuilder, type RestRequest, bulkRoute, pageLinks, viewRoute, wireBit } from '../../rest/route';
 import { type WireField, id, integer, list, wireBody, withExamples } from '../../rest/wire-body';
 
 const RestGrades = graphql(`
@@ -190,6 +190,15 @@ const finalCommentItem = z.object({
 
 const exceptionName = [null, 'EXCUSED', 'INCOMPLETE'] as const;
 
+const applied = z.literal(204).describe('204: applied (a write that fails is a 400 for the whole request, and writes nothing).');
+/** What a grades write answers: each entry as sent, with its code, under the element the body named its entries. */
+const gradesWrittenWire = z
+  .object({
+    grade: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int(), response_code: applied })).optional(),
+    final_comment: z.array(z.object({ enrollment_id: z.int(), period_id: z.string(), response_code: applied })).optional(),
+  })
+  .meta({ id: 'GradeResults', description: 'A response code per grade or final comment written, in the order sent (207, as the platform answers).' });
+
 export const gradeRoutes = [
   viewRoute({
     path: '/sections/{section_id}/grades',
@@ -225,9 +234,9 @@ export const gradeRoutes = [
     variables: ({ params, filters, page }) => ({ userId: params.user_id!, sectionId: filters.sectionId ?? null, ...page }),
     shape: userGradesToWire,
   }),
-  updateRoute({
+  bulkRoute('PUT', {
     path: '/sections/{section_id}/grades',
-    summary: 'Set grades (body root grades) or final comments (body root final_comments) of a section: all items or none',
+    summary: 'Set grades (body root grades) or final comments (body root final_comments) of a section: all items or none, with a code per item',
     body: wireBody(
       { grades: { grade: list(gradeItem)('grades') }, final_comments: { final_comment: list(finalCommentItem)('finalComments') } },
       [],
@@ -258,5 +267,24 @@ export const gradeRoutes = [
           commentVisible: item.comment_status ?? null,
         })) ?? null,
     }),
+    wire: gradesWrittenWire,
+    multiStatus: 'always',
+    // All items are written or none, so every entry of an answered write was applied.
+    shape: (_written, _link, { input }) =>
+      input.grades
+        ? {
+            grade: (input.grades as z.output<typeof gradeItem>[]).map((item) => ({
+              enrollment_id: Number(item.enrollment_id),
+              assignment_id: Number(item.assignment_id),
+              response_code: 204 as const,
+            })),
+          }
+        : {
+            final_comment: (input.finalComments as z.output<typeof finalCommentItem>[]).map((item) => ({
+              enrollment_id: Number(item.enrollment_id),
+              period_id: item.period_id,
+              response_code: 204 as const,
+            })),
+          },
   }),
 ];
