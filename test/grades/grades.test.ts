@@ -116,6 +116,9 @@ describe('setting and listing grades', () => {
     });
     // Student: homework drops the lowest (6/10) and keeps 9/10 = 90; exams 40/50 = 80; period = 90*.4 + 80*.6 = 84.
     // Second student: the quiz is excused, homework has no score; exams 45/50 = 90; period = 90.
+    // Types as the platform's Grade documentation shows them: final grades name their enrollment with a string.
+    expect(list.json.final_grade.map((one: { enrollment_id: unknown }) => one.enrollment_id)).toEqual([String(enrollment.student), String(enrollment.second)]);
+    expect(typeof testGrade.enrollment_id).toBe('number');
     const finals = Object.fromEntries(list.json.final_grade.map((one: { enrollment_id: number; period: { period_id: string; grade: number | null }[] }) => [one.enrollment_id, one.period]));
     expect(finals[enrollment.student].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 84], ['other', null], ['final', 84]]);
     expect(finals[enrollment.second].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 90], ['other', null], ['final', 90]]);
@@ -127,7 +130,7 @@ describe('setting and listing grades', () => {
     expect(byItem.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.student, enrollment.second]);
     const byEnrollment = await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.second}`);
     expect(byEnrollment.json.total).toBe(2);
-    expect(byEnrollment.json.final_grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.second]);
+    expect(byEnrollment.json.final_grade.map((one: { enrollment_id: string }) => one.enrollment_id)).toEqual([String(enrollment.second)]);
     const later = Math.floor(Date.now() / 1000) + 60;
     expect((await teacher.get(`/sections/${section.id}/grades?timestamp=${later}`)).json.total).toBe(0);
     const paged = await teacher.get(`/sections/${section.id}/grades?start=1&limit=2`);
@@ -142,7 +145,8 @@ describe('setting and listing grades', () => {
     expect(xml.status).toBe(200);
     expect(xml.text).toMatch(/<grades><grade><enrollment_id>\d+<\/enrollment_id>/);
     expect(xml.text.match(/<grade><enrollment_id>/g)).toHaveLength(3);
-    expect(xml.text).toContain('<final_grade><enrollment_id>');
+    expect(xml.text).toContain(`<final_grade><enrollment_id>${enrollment.student}</enrollment_id><period>`);
+    expect(xml.text).toContain(`<period><period_id>p${period.id}</period_id><period_title>Fall</period_title><weight>1</weight></period>`);
   });
 
   it('sets final comments, hidden from the student until released', async () => {
@@ -231,16 +235,22 @@ describe('a user\'s grades', () => {
     const answer = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
     expect(answer.status).toBe(200);
     const [one] = answer.json.section;
-    expect(one.section_id).toBe(section.id);
+    // Types as the platform's User Grades documentation shows them: a string section id, integer weights.
+    expect(one.section_id).toBe(String(section.id));
     expect(one.period[0]).toMatchObject({ period_id: `p${period.id}`, period_title: 'Fall' });
     expect(one.period[0].assignment.map((item: { assignment_id: number }) => item.assignment_id).sort()).toEqual([items.quiz, items.essay, items.test].sort());
-    expect(one.final_grade[0]).toMatchObject({ period_id: `p${period.id}`, weight: '1' });
+    expect(one.final_grade[0]).toMatchObject({ period_id: `p${period.id}`, weight: 1 });
+    // The course final has no weight of its own.
+    expect(one.final_grade.at(-1).period_id).toBe('final');
+    expect(one.final_grade.at(-1)).not.toHaveProperty('weight');
     expect(one.final_grade[0].grading_category).toEqual(expect.arrayContaining([{ category_id: categories.exams, grade: 80 }]));
     expect(one.grading_category).toEqual([{ id: categories.homework, title: 'Homework' }, { id: categories.exams, title: 'Exams' }]);
     expect(answer.json.links.self).toBe(`${v1}/users/${w.student.id}/grades?section_id=${section.id}&start=0&limit=20`);
     const xml = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`, { accept: 'xml' });
     expect(xml.status).toBe(200);
     expect(xml.text).toMatch(/<result><section><section_id>\d+<\/section_id><period><period_id>p\d+<\/period_id>/);
+    expect(xml.text).toMatch(new RegExp(`<final_grade><period_id>p${period.id}</period_id>.*?<weight>1</weight></final_grade>`));
+    expect(xml.text).toMatch(/<final_grade><period_id>final<\/period_id>(?:(?!<weight>).)*?<\/final_grade>/);
   });
 
   it('are refused to another student (403) and unknown for a user not enrolled (404)', async () => {

@@ -78,7 +78,8 @@ const sectionGradesWire = z
   .object({
     grades: z.object({ grade: z.array(gradeWire) }),
     period: z.array(z.object({ period_id: z.string(), period_title: z.string(), weight: z.string() })),
-    final_grade: z.array(z.object({ enrollment_id: z.int(), period: z.array(periodGradeWire) })),
+    // Types as the platform's Grade documentation shows them: grade rows keep integer ids, final grades a string one.
+    final_grade: z.array(z.object({ enrollment_id: z.string(), period: z.array(periodGradeWire) })),
     total: z.int().min(0),
     links: z.object({ self: z.url(), next: z.url().optional() }),
   })
@@ -89,7 +90,7 @@ function sectionGradesToWire(book: Grades, link: LinkBuilder, request: RestReque
     grades: { grade: book.grades.map((grade) => gradeToWire(grade, book.sectionId, link)) },
     period: book.periods.map((period) => ({ period_id: period.id, period_title: period.title, weight: String(period.weight) })),
     final_grade: book.enrollments.map((enrollment) => ({
-      enrollment_id: Number(enrollment.enrollmentId),
+      enrollment_id: enrollment.enrollmentId,
       period: enrollment.periods.map((period) => ({
         period_id: period.periodId,
         grade: period.grade,
@@ -107,11 +108,12 @@ const userGradesWire = z
   .object({
     section: z.array(
       z.object({
-        section_id: z.int(),
+        // Types as the platform's User Grades documentation shows them: a string section id, integer weights.
+        section_id: z.string(),
         period: z.array(z.object({ period_id: z.string(), period_title: z.string(), assignment: z.array(gradeWire) })),
         final_grade: z.array(
           periodGradeWire.extend({
-            weight: z.string().describe('The period\'s weight in the course final; empty for the final itself.'),
+            weight: z.int().optional().describe('The period\'s weight in the course final; absent for the final itself.'),
             grading_category: z.array(z.object({ category_id: z.int(), grade: z.number().nullable() })),
           }),
         ),
@@ -124,11 +126,11 @@ const userGradesWire = z
 
 function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest): z.input<typeof userGradesWire> {
   const own = book.enrollments[0];
-  const weights = new Map(book.periods.map((period) => [period.id, String(period.weight)]));
+  const weights = new Map(book.periods.map((period) => [period.id, period.weight]));
   return {
     section: [
       {
-        section_id: Number(book.sectionId),
+        section_id: book.sectionId,
         period: book.periods.map((period) => ({
           period_id: period.id,
           period_title: period.title,
@@ -137,11 +139,12 @@ function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest)
         final_grade: (own?.periods ?? []).map((period) => ({
           period_id: period.periodId,
           grade: period.grade,
-          weight: weights.get(period.periodId) ?? '',
           comment: period.comment ?? '',
           comment_status: period.commentVisible ? 1 : 0,
           scale_id: 0,
           grading_category: period.categories.map((category) => ({ category_id: Number(category.categoryId), grade: category.grade })),
+          // The course final has no weight of its own: the member is absent, as in the platform's example.
+          ...(weights.has(period.periodId) ? { weight: weights.get(period.periodId) } : {}),
         })),
         grading_category: book.categories.map((category) => ({ id: Number(category.id), title: category.title })),
       },
