@@ -179,7 +179,7 @@ describe('webhook delivery', () => {
     const page = await teacher.post(`/sections/${section.id}/pages`, { title: 'Permission slip', body: '<p>Sign it</p>' });
     await deliver();
     const realm = { realm: 'section', section_id: section.id, realm_id: section.id };
-    // The object is the view a school administrator gets: they may change both.
+    // The object is the view the target's owner, a school administrator, gets: they may change both.
     expect(receiver.bodiesAt('/school-life').map((sent) => [sent.type, sent.data])).toEqual([
       ['calendar_event.create', [{ ...realm, object: event.json }]],
       ['page.create', [{ ...realm, object: page.json }]],
