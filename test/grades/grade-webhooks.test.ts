@@ -52,11 +52,18 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => receiver.close(resolve)));
 
 describe('gradebook webhooks', () => {
-  it('send one grades.update per write with an entry per grade, and grade_item.update with the item', async () => {
-    const item = await db().assignment.create({ data: { sectionId: section.id, title: 'Quiz', maxPoints: 10 } });
-    const second = await db().assignment.create({ data: { sectionId: section.id, title: 'Essay', maxPoints: 20 } });
+  it('send one grades.update per write with an entry per grade and the course grade after it, and grade_item events naming the item', async () => {
+    const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'All', weight: 100 } });
+    const item = await db().assignment.create({ data: { sectionId: section.id, title: 'Quiz', maxPoints: 10, categoryId: category.id } });
+    const second = await db().assignment.create({ data: { sectionId: section.id, title: 'Essay', maxPoints: 20, categoryId: category.id } });
     const teacher = await clients.graphql(w.teacher);
     await teacher(`mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Quiz 1" }) { __typename } }`, { id: String(item.id) });
+    const discussion = await teacher(
+      `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Debate", type: DISCUSSION }) { ... on Assignment { id: databaseId } } }`,
+      { sectionId: String(section.id) },
+    );
+    const discussionId = Number(discussion.data.createAssignment.id);
+    await teacher(`mutation($id: ID!) { deleteAssignment(id: $id) { __typename } }`, { id: String(discussionId) });
     const rest = await clients.rest(w.teacher);
     const set = await rest.put(`/sections/${section.id}/grades`, {
       grades: { grade: [{ assignment_id: item.id, enrollment_id: enrollmentId, grade: 7 }, { assignment_id: second.id, enrollment_id: enrollmentId, grade: 15 }] },
@@ -64,25 +71,33 @@ describe('gradebook webhooks', () => {
     expect(set.status).toBe(207);
     await deliverAll();
 
-    const [gradeItem, grades] = bodies.get('/full') as { type: string; data: Record<string, unknown>[] }[];
-    expect(gradeItem).toMatchObject({
-      type: 'grade_item.update',
-      data: [{ realm: 'section', section_id: section.id, realm_id: section.id, grade_item_id: item.id, object: { id: item.id, title: 'Quiz 1', max_points: 10 } }],
-    });
-    expect(grades!.type).toBe('grades.update');
-    expect(grades!.data).toHaveLength(2);
-    expect(grades!.data[0]).toMatchObject({
+    const sent = bodies.get('/full') as { type: string; data: Record<string, unknown>[] }[];
+    // As in the platform's event object example: the item is `id` with its `grade_item_type`, and this entry's
+    // section_id and realm_id are strings.
+    const itemEntry = (id: number, type: string) => ({ realm: 'section', section_id: String(section.id), realm_id: String(section.id), id, grade_item_type: type });
+    expect(sent.filter((one) => one.type.startsWith('grade_item.')).map((one) => [one.type, one.data])).toEqual([
+      ['grade_item.update', [{ ...itemEntry(item.id, 'assignment'), object: expect.objectContaining({ id: item.id, title: 'Quiz 1', max_points: 10 }) }]],
+      // Rendered when fanned out: by then the discussion is gone, so neither of its events carries the object; its
+      // kind was recorded with each event.
+      ['grade_item.update', [itemEntry(discussionId, 'discussion')]],
+      ['grade_item.delete', [itemEntry(discussionId, 'discussion')]],
+    ]);
+    const grades = sent.find((one) => one.type === 'grades.update')!;
+    expect(grades.data).toHaveLength(2);
+    // 7/10 and 15/20 in one percent category: the course grade is (70 + 75) / 2.
+    expect(grades.data[0]).toEqual({
       realm: 'section',
       section_id: section.id,
       realm_id: section.id,
       enrollment_id: enrollmentId,
       assignment_id: item.id,
-      object: { enrollment_id: enrollmentId, assignment_id: item.id, grade: 7, location: `${v1}/sections/${section.id}/assignments/${item.id}` },
+      updated_overall_grade: 72.5,
+      object: expect.objectContaining({ enrollment_id: enrollmentId, assignment_id: item.id, grade: 7, location: `${v1}/sections/${section.id}/assignments/${item.id}` }),
     });
     const [idsOnly] = bodies.get('/ids') as { data: Record<string, unknown>[] }[];
     expect(idsOnly!.data).toEqual([
-      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: item.id },
-      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: second.id },
+      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: item.id, updated_overall_grade: 72.5 },
+      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: second.id, updated_overall_grade: 72.5 },
     ]);
   });
 });

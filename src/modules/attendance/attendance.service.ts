@@ -9,6 +9,8 @@ import type { AttendanceStatus } from '../../generated/prisma/enums';
 import { pageWindow } from '../../graphql/paging';
 import { hiddenWhenRefused } from '../../graphql/nodes';
 import { GraphQLError } from 'graphql';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { encodeGlobalId } from '../../core/global-id';
 import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
 import { attendanceItemSchema, dayRange, dayText, maxAttendanceItems } from './attendance.validation';
 
@@ -20,6 +22,10 @@ export const statusOrder: readonly AttendanceStatus[] = ['PRESENT', 'ABSENT', 'L
 // `id` is the record written; events recorded before it was kept have none.
 const updatedItems = z.object({ items: z.array(z.object({ enrollmentId: z.int(), date: z.string(), id: z.int().optional() }).strict()) }).strict();
 
+// An entry's object is the record itself, which /v1 has no view of (its list leaves present records out): read as
+// `node` reads it, through the list's own rule (visibleAttendanceRecords).
+const RecordOfEntry = graphql(`query($id: ID!) { node(id: $id) { ... on AttendanceRecord { enrollmentId date status comment } } }`);
+
 export const attendanceEvents = {
   // One bulk write is one event with an entry per item. Whose attendance changed is for the section's teachers and
   // administrators, not for its students: heard live by its administrators only.
@@ -29,10 +35,18 @@ export const attendanceEvents = {
     description: 'Attendance was taken or changed in a section (one event per write, an entry per enrollment and day).',
     audience: 'administrators',
     data: updatedItems,
-    entries: ({ items }, { realmId: sectionId }) =>
-      items.map(({ enrollmentId, date }) => ({
+    entries: ({ items }) =>
+      items.map(({ enrollmentId, date, id }) => ({
         ids: { enrollment_id: enrollmentId, date },
-        view: `/sections/${sectionId}/attendance?enrollment_id=${enrollmentId}&start=${date}&end=${date}`,
+        // The single record, as in the platform's attendance event example: enrollment_id, date, status and comment.
+        read: id === undefined ? undefined : {
+          document: RecordOfEntry,
+          variables: { id: encodeGlobalId('AttendanceRecord', id) },
+          object: ({ node }: ResultOf<typeof RecordOfEntry>) =>
+            node && 'status' in node
+              ? { enrollment_id: Number(node.enrollmentId), date: node.date, status: statusOrder.indexOf(node.status) + 1, comment: node.comment ?? '' }
+              : null,
+        },
       })),
   }),
 };

@@ -15,6 +15,9 @@ const gradeEntries = z.object({
   entries: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int().optional(), period_id: z.string().optional() })),
 });
 
+/** What an entry reads of its view, `GET /sections/{id}/grades` of one enrollment (grade.rest.ts). */
+type GradesAnswer = { grades?: { grade: object[] }; final_grade?: { period: { period_id: string; grade: number | null }[] }[] };
+
 export const gradeEvents = {
   /**
    * One write of grades or final comments is one event with an entry per item, as the platform's `grades` trigger
@@ -34,8 +37,12 @@ export const gradeEvents = {
         return {
           ids: entry,
           view: `/sections/${realmId}/grades?${query}`,
-          pick: (body: { grades?: { grade: object[] }; final_grade?: object[] }) =>
-            (entry.assignment_id !== undefined ? body.grades?.grade[0] : body.final_grade?.[0]) ?? null,
+          pick: (body: GradesAnswer) => (entry.assignment_id !== undefined ? body.grades?.grade[0] : body.final_grade?.[0]) ?? null,
+          // The platform's grade event entries carry the enrollment's course grade after the write.
+          members: (body: GradesAnswer): Record<string, unknown> => {
+            const final = body.final_grade?.[0]?.period.find((period) => period.period_id === 'final');
+            return final ? { updated_overall_grade: final.grade } : {};
+          },
         };
       }),
   }),
