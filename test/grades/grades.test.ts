@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
+import { issueAccessToken } from '../../src/modules/access/access.service';
+import { subscriptionActivity } from '../../src/modules/events/event.quota';
 import { clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { streamSettled } from '../support/stream';
 import { v1 } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
 
@@ -337,5 +340,70 @@ describe('grade comments', () => {
       { assignmentId: String(items.quiz), comment: null, commentVisible: false },
       { assignmentId: String(items.essay), comment: 'Public', commentVisible: true },
     ]));
+  });
+});
+
+describe('grade writes heard live', () => {
+  /** Resolves once a subscription of the token listens; call it before subscribing. */
+  const listening = (tokenId: number) =>
+    new Promise<void>((resolve) => {
+      const onListening = (key: string) => {
+        if (key !== `bearer:${tokenId}`) return;
+        subscriptionActivity.off('listening', onListening);
+        resolve();
+      };
+      subscriptionActivity.on('listening', onListening);
+    });
+
+  /** The section's events over server-sent events, as the user hears them, until `count` arrived. */
+  async function hear(user: { id: number }, count: number): Promise<{ received: Promise<Record<string, unknown>[]> }> {
+    const { token, id } = await issueAccessToken({ userId: user.id });
+    const listens = listening(id);
+    const response = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        query: 'subscription($id: ID!) { realmEvents(realm: { type: SECTION, id: $id }) { type objectId object { __typename } } }',
+        variables: { id: String(section.id) },
+      }),
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const received = (async () => {
+      const events: Record<string, unknown>[] = [];
+      let buffer = '';
+      while (events.length < count) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split('\n').find((line) => line.startsWith('data:'));
+          if (data && block.startsWith('event: next')) events.push(JSON.parse(data.slice(5)).data.realmEvents);
+        }
+      }
+      await reader.cancel();
+      return events;
+    })();
+    await listens;
+    return { received };
+  }
+
+  it('reach the section\'s teachers only, and carry no grade or comment: a student hears the next post, not the grades', async () => {
+    // Earlier writes of this file are readable before anyone subscribes, so only this test's events are heard.
+    await streamSettled();
+    const teacherHears = await hear(w.teacher, 2);
+    const studentHears = await hear(w.student, 1);
+    const set = await (await as(w.teacher)).put(`/sections/${section.id}/grades`, {
+      grades: { grade: [grade(items.quiz, enrollment.student, 5, { comment: 'Live secret' })] },
+    });
+    expect(set.status).toBe(207);
+    expect((await (await as(w.teacher)).post(`/sections/${section.id}/posts`, { title: 'Homework is up' })).status).toBe(201);
+    const teacherEvents = await teacherHears.received;
+    expect(teacherEvents.map((event) => event.type)).toEqual(['grades.update', 'blog_post.create']);
+    // The event names the section; its object is the section, never a grade or its comment.
+    expect(teacherEvents[0]).toEqual({ type: 'grades.update', objectId: String(section.id), object: { __typename: 'Section' } });
+    expect(JSON.stringify(teacherEvents)).not.toContain('Live secret');
+    expect((await studentHears.received).map((event) => event.type)).toEqual(['blog_post.create']);
   });
 });
