@@ -57,7 +57,9 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
       where: { trigger: { in: [...new Set(fired.map((one) => one.trigger))] }, target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } } },
       select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true, ownerId: true } } },
     });
-    const owners = await ownersOf(subscriptions.flatMap(({ target }) => (target.ownerId === null ? [] : [target.ownerId])));
+    // Read once a batch, and only when some delivery shows what its owner sees.
+    let owners: Promise<Map<number, ViewerUser>> | undefined;
+    const ownerOf = async (ownerId: number) => (await (owners ??= ownersOf(subscriptions.flatMap(({ target }) => target.ownerId ?? [])))).get(ownerId);
     const deliveries: Queued[] = [];
     for (const { event, trigger, operation } of fired) {
       // A subscription hears what happens after it was made, however late the fan-out runs.
@@ -75,7 +77,7 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
         if (subscription.includeObject || rendersMembers) {
           rendered = renderedFor.get(ownerId);
           if (!rendered) {
-            const owner = ownerId === null ? undefined : owners.get(ownerId);
+            const owner = ownerId === null ? undefined : await ownerOf(ownerId);
             // A fresh viewer per event: what it may see is read as the event finds it, not memoised across the batch.
             const viewer = owner && new Viewer(owner, { kind: 'bearer', tokenId: 0 });
             rendered = [];
