@@ -167,6 +167,12 @@ describe('setting and listing grades', () => {
       final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
     });
     expect([json.status, json.json]).toEqual([207, { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] }]);
+    // An empty list of grades counts as left out: the comments are written, and answered.
+    const beside = await teacher.put(`/sections/${section.id}/grades`, {
+      grades: { grade: [] },
+      final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
+    });
+    expect([beside.status, beside.json]).toEqual([207, { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] }]);
     const commentsOf = async (user: { id: number }) => {
       const answer = await (await as(user)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
       return answer.json.section[0].final_grade.map((p: { period_id: string; comment: string }) => [p.period_id, p.comment]);

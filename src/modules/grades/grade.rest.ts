@@ -195,7 +195,7 @@ const exceptionName = [null, 'EXCUSED', 'INCOMPLETE'] as const;
 
 const applied = z.literal(204).describe('204: applied (a write that fails is a 400 for the whole request, and writes nothing).');
 /** What a grades write answers: each entry as sent, with its code, under the element the body named its entries. */
-const gradesWrittenWire = z
+const gradeResultsWire = z
   .object({
     grade: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int(), response_code: applied })).optional(),
     final_comment: z.array(z.object({ enrollment_id: z.int(), period_id: z.string(), response_code: applied })).optional(),
@@ -270,11 +270,12 @@ export const gradeRoutes = [
           commentVisible: item.comment_status ?? null,
         })) ?? null,
     }),
-    wire: gradesWrittenWire,
+    wire: gradeResultsWire,
     multiStatus: 'always',
-    // All items are written or none, so every entry of an answered write was applied.
+    // All items are written or none, so every entry of an answered write was applied. An empty list counts as left
+    // out, as the mutation reads it.
     shape: (_written, _link, { input }) =>
-      input.grades
+      input.grades?.length
         ? {
             grade: (input.grades as z.output<typeof gradeItem>[]).map((item) => ({
               enrollment_id: Number(item.enrollment_id),
