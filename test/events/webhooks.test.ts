@@ -2,7 +2,9 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { encryptSecret } from '../../src/auth/secrets';
 import { db } from '../../src/db/database';
+import { newSigningSecret } from '../../src/events/webhooks/signing';
 import { type WebhookWorker, backoffMs, createWebhookWorker, pruneDeliveryLog } from '../../src/events/webhooks/worker';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
@@ -179,16 +181,21 @@ describe('webhook delivery', () => {
     const page = await teacher.post(`/sections/${section.id}/pages`, { title: 'Permission slip', body: '<p>Sign it</p>' });
     await deliver();
     const realm = { realm: 'section', section_id: section.id, realm_id: section.id };
-    // The object is the view a school administrator gets: they may change both.
+    // The object is the view the target's owner, a school administrator, gets: they may change both.
     expect(receiver.bodiesAt('/school-life').map((sent) => [sent.type, sent.data])).toEqual([
       ['calendar_event.create', [{ ...realm, object: event.json }]],
       ['page.create', [{ ...realm, object: page.json }]],
     ]);
   });
 
-  it('carries each item of an attendance write as an entry with its ids and that enrollment\'s /v1 attendance on that day', async () => {
+  it('carries each item of an attendance write as an entry with its ids and the attendance record itself', async () => {
     await subscribedTarget(admin, '/attendance', ['attendance'], 1);
     await subscribedTarget(admin, '/attendance-ids', ['attendance']);
+    // A target a student made while students could still hold trigger administration: it gets what they may read.
+    const studentsTarget = await db().triggerTarget.create({
+      data: { schoolId: world.school.id, url: receiver.url('/attendance-student'), secret: encryptSecret(newSigningSecret(), server.serverKey), ownerId: world.student.id },
+    });
+    await db().triggerSubscription.create({ data: { targetId: studentsTarget.id, trigger: 'attendance', includeObject: true } });
     const other = await createUser(world.school.id, 'STUDENT');
     const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }, { userId: other.id }]);
     const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id, admin: false }, orderBy: { id: 'asc' } });
@@ -197,20 +204,24 @@ describe('webhook delivery', () => {
       attendances: { attendance: [{ enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' }, { enrollment_id: present, date: '2026-01-05', status: 1 }] },
     });
     expect(taken.status).toBe(200);
-    expect(await deliver()).toMatchObject({ delivered: 2, failed: 0 });
-    const view = async (enrollment: number) =>
-      (await admin.get(`/sections/${section.id}/attendance?enrollment_id=${enrollment}&start=2026-01-05&end=2026-01-05&limit=200`)).json;
+    expect(await deliver()).toMatchObject({ delivered: 3, failed: 0 });
     const entry = (enrollment: number) => ({ realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollment, date: '2026-01-05' });
-    // One write is one event, an entry per item; the object is what GET of that enrollment's attendance that day answers.
+    // One write is one event, an entry per item; the object is that item's record, as in the platform's attendance
+    // event example (a present one too, which the /v1 list leaves out).
     expect(receiver.bodiesAt('/attendance')).toEqual([{
       uid: world.teacher.id,
       timestamp: expect.any(Number),
       type: 'attendance.update',
-      data: [{ ...entry(absent), object: await view(absent) }, { ...entry(present), object: await view(present) }],
+      data: [
+        { ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } },
+        { ...entry(present), object: { enrollment_id: present, date: '2026-01-05', status: 1, comment: '' } },
+      ],
     }]);
-    expect((await view(absent)).date[0].statuses.status[0].attendances.attendance).toEqual([{ enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' }]);
-    expect((await view(present)).totals).toEqual({ total: [{ status: 1, count: 1 }] });
     expect(receiver.bodiesAt('/attendance-ids').map((event) => event.data)).toEqual([[entry(absent), entry(present)]]);
+    // The student reads their own record, not their classmate's.
+    expect(receiver.bodiesAt('/attendance-student').map((event) => event.data)).toEqual([
+      [{ ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } }, entry(present)],
+    ]);
   });
 
   it('leaves the object out without include_object, and for a deleted object', async () => {

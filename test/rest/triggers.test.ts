@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import { type World, createUser, createWorld, watchDomainEvents } from '../support/factories';
@@ -112,6 +113,22 @@ describe('trigger targets', () => {
     expect((await expectNothingWritten(() => as.teacher.delete(`/triggers/targets/${id}`))).status).toBe(403);
     // Without the grant the id is not even looked up: 403 for unknown ids too.
     expect((await as.teacher.delete('/triggers/targets/999999999')).status).toBe(403);
+  });
+
+  it('is refused to a student or parent who holds the grant from before it was for staff only (403), on both surfaces', async () => {
+    const id = await createTarget();
+    for (const role of ['STUDENT', 'PARENT'] as const) {
+      const holder = await createUser(world.school.id, role, { triggerAdmin: true });
+      const rest = await clients.rest(holder);
+      expect((await rest.get('/triggers/targets')).status).toBe(403);
+      expect((await expectNothingWritten(() => rest.post('/triggers/targets', { target: 'https://receiver.test/' }))).status).toBe(403);
+      expect((await expectNothingWritten(() => rest.put(`/triggers/targets/${id}`, { description: 'mine now' }))).status).toBe(403);
+      const graphql = await clients.graphql(holder);
+      const listed = await graphql('{ triggerTargets { total } }');
+      expect(listed.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      const node = await graphql('query($id: ID!) { node(id: $id) { id } }', { id: encodeGlobalId('TriggerTarget', id) });
+      expect(node.data.node).toBeNull();
+    }
   });
 
   it('hides another school\'s targets (404) and unknown ones', async () => {
