@@ -11,7 +11,7 @@ import { CredentialCache } from './auth/credential-cache';
 import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
+import { databaseUnavailability, isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
 import type { Context } from './graphql/builder';
 import { refusedConnectionArgument } from './graphql/connections';
 import { useContextCacheRelease } from './graphql/context-cache';
@@ -116,7 +116,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     // Served by useGraphiQLPage: a small page and cacheable, compressed assets.
     graphiql: false,
     cors: corsPolicy(config.corsOrigins),
-    logging: yogaLogger(logger),
+    // The error handler below reports a lost database (a warning, with the request id).
+    logging: yogaLogger(logger, isDatabaseUnavailable),
     // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500. A
     // connection argument Pothos refuses (a malformed cursor) is the request's: 400.
     maskedErrors: {
@@ -170,7 +171,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useIdempotencyKeys(logger),
       // Server-sent realm events carry their cursor as the `id:` line, which a reconnecting client sends back.
       useEventStreamIds(),
-      // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.
+      // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names. A
+      // lost database is no fault of the code: a warning naming the condition.
       useErrorHandler(({ errors, context, phase }) => {
         // In the execution phase `context` is the execution arguments; the request is in their contextValue.
         const scope = (phase === 'execution' ? (context as { contextValue?: unknown }).contextValue : context) as
@@ -179,9 +181,10 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
         const requestId = scope?.request ? requestIdOf(scope.request) : undefined;
         for (const error of errors) {
           const cause = error instanceof GraphQLError ? error.originalError : error;
-          if (cause && !(cause instanceof GraphQLError) && !(cause as { __typename?: string }).__typename) {
-            logger.error({ err: cause, requestId }, 'unexpected error');
-          }
+          if (!cause || cause instanceof GraphQLError || (cause as { __typename?: string }).__typename) continue;
+          const database = databaseUnavailability(cause);
+          if (database) logger.warn({ err: cause, requestId }, `database unavailable (${database}): answered 503`);
+          else logger.error({ err: cause, requestId }, 'unexpected error');
         }
       }),
     ],
