@@ -161,7 +161,9 @@ function failure(error: unknown, route: RestRoute | null, request: Request, logg
   }
   if (error instanceof GraphQLError) {
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    if (http?.status && (http.status < 500 || http.status === 503)) return new RestError(http.status, error.message, http.headers ?? {});
+    // 503 (the database lost) and 507 (file storage full or read-only) name the service's condition, no internals.
+    const told = http?.status && (http.status < 500 || http.status === 503 || http.status === 507);
+    if (told) return new RestError(http.status!, error.message, http.headers ?? {});
   }
   // A masked execution error was logged with its cause and request id by the app's error handler already.
   const masked = error instanceof GraphQLError && error.extensions?.unexpected === true;
