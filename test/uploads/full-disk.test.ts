@@ -1,17 +1,20 @@
 /**
  * Issue 43 §4: file storage that is full or read-only, over real sockets. DATA_DIR's files sit on a 1 MB tmpfs (or,
  * where the test may not mount one, a folder whose writes fail as on such a disk): a file that does not fit is a 507
- * naming the condition, /readyz reports the storage, and the log has warnings, not unexpected errors.
+ * naming the condition, an image whose thumbnail does not fit is still an image (its thumbnail written once there is
+ * room), /readyz reports the storage, and the log has warnings, not unexpected errors.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { db } from '../../src/db/database';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { type FileStore, fileStore, useFileStore } from '../../src/modules/uploads/file-store';
+import { writePendingThumbnails } from '../../src/modules/uploads/upload.service';
 import { sendInChunks } from '../support/chunks';
 import { createAlbum, createGroup, createSection, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
@@ -127,6 +130,9 @@ const diskSize = 1024 * 1024;
 const full = "The server's file storage is full: nothing was stored; retry once space has been freed";
 const readOnly = "The server's file storage is read-only: nothing was stored";
 
+/** An image of noise, which compresses badly: its thumbnail needs pages of its own. */
+const noiseImage = () => sharp(randomBytes(160 * 120 * 3), { raw: { width: 160, height: 120, channels: 3 } }).png().toBuffer();
+
 describe('file storage that is full', () => {
   it('answers a PUT that does not fit with 507 naming the cause, in JSON and XML, and keeps nothing', async () => {
     await disk.leaveRoom(diskSize);
@@ -182,6 +188,46 @@ describe('file storage that is full', () => {
     await expect.poll(readiness, { timeout: 30_000, interval: 500 }).toEqual({ status: 'degraded', storage: 'full' });
     await disk.leaveRoom(Infinity);
     await expect.poll(readiness, { timeout: 30_000, interval: 500 }).toEqual({ status: 'ready' });
+  });
+
+  it('keeps an image whose thumbnail does not fit as an image, and writes the thumbnail on its first read with room', async () => {
+    const png = await noiseImage();
+    const id = await announce(png, 'noise.png');
+    await disk.leaveRoom(Math.ceil(png.length / page) * page);
+    const stored = await put(id, png);
+    expect(stored.status).toBe(200);
+    expect(JSON.parse(stored.body)).toMatchObject({ status: 'stored', type: 'image', mime_type: 'image/png', content_dimensions: '160x120' });
+    const row = await db().upload.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ kind: 'IMAGE', width: 160, height: 120, thumbnailWidth: 160, thumbnailHeight: 120, thumbnailPending: true });
+    expect(await disk.store.size(row.thumbnailKey!)).toBeNull();
+
+    const item = await attach(id);
+    const thumbnailPath = `/v1/album/${albumId}/content/${item}/thumbnail`;
+    const refused = await send(thumbnailPath);
+    expect([refused.status, await refused.json()]).toEqual([507, { error: full }]);
+    // The original is served all the while.
+    const original = await send(`/v1/album/${albumId}/content/${item}/file`);
+    expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
+
+    await disk.leaveRoom(Infinity);
+    const thumbnail = await send(thumbnailPath);
+    expect([thumbnail.status, thumbnail.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    expect(await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata()).toMatchObject({ format: 'jpeg', width: 160, height: 120 });
+    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { thumbnailPending: true } })).toEqual({ thumbnailPending: false });
+  });
+
+  it('has the sweep write pending thumbnails once there is room, and leaves them pending while there is none', async () => {
+    const png = await noiseImage();
+    const id = await announce(png, 'swept.png');
+    await disk.leaveRoom(Math.ceil(png.length / page) * page);
+    expect((await put(id, png)).status).toBe(200);
+    expect(await writePendingThumbnails()).toBe(0);
+    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { thumbnailPending: true } })).toEqual({ thumbnailPending: true });
+    await disk.leaveRoom(Infinity);
+    expect(await writePendingThumbnails()).toBe(1);
+    const row = await db().upload.findUniqueOrThrow({ where: { id } });
+    expect(row.thumbnailPending).toBe(false);
+    expect(await disk.store.size(row.thumbnailKey!)).toBeGreaterThan(0);
   });
 
   it('answers a burst of uploads filling the disk with 200 or 507 only, every answer reaching its client, no file left over', async () => {
