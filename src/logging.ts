@@ -49,19 +49,24 @@ type YogaLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /**
  * Yoga's logger on pino: an Error argument (yoga logs each error it masks) becomes `err`, so its message and stack are
- * serialised, and other arguments become the message.
+ * serialised, and other arguments become the message. Errors `reportedElsewhere` selects (the app logs them itself,
+ * at their own level) go to debug.
  */
-export function yogaLogger(logger: Logger): Record<YogaLogLevel, (...args: unknown[]) => void> {
+export function yogaLogger(
+  logger: Logger,
+  reportedElsewhere: (error: Error) => boolean = () => false,
+): Record<YogaLogLevel, (...args: unknown[]) => void> {
   const write =
     (level: YogaLogLevel) =>
     (...args: unknown[]) => {
       const error = args.find((arg): arg is Error => arg instanceof Error);
+      const at = error && reportedElsewhere(error) ? 'debug' : level;
       const text = args
         .filter((arg) => arg !== error)
         .map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg)))
         .join(' ');
-      if (error) logger[level]({ err: error }, text || error.message);
-      else logger[level](text);
+      if (error) logger[at]({ err: error }, text || error.message);
+      else logger[at](text);
     };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -11,7 +11,7 @@ import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoE
 import { endSubscriptions, useRedisEventBus } from './events/bus';
 import { createWebhookWorker, pruneDeliveryLog } from './events/webhooks/worker';
 import { createLogger } from './logging';
-import { sweepUploads } from './modules/uploads/upload.service';
+import { sweepUploads, writePendingThumbnails } from './modules/uploads/upload.service';
 import { pruneIdempotencyKeys } from './rest/idempotency';
 import { createHttpServer } from './server';
 
@@ -95,9 +95,9 @@ if (redis && redisSubscriber) {
 const app = createApp({ config, database, serverKey, logger, redis });
 const { server, closeSockets } = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
 
-/** Forgets expired rows now and then; any instance may, so a failure is only worth a warning. */
+/** Forgets expired rows, or finishes deferred work, now and then; any instance may, so a failure is only a warning. */
 function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
-  const timer = setInterval(() => prune().catch((error) => logger.warn({ err: error }, `${what} pruning failed`)), everyMs);
+  const timer = setInterval(() => prune().catch((error) => logger.warn({ err: error }, `${what} sweep failed`)), everyMs);
   timer.unref();
   return timer;
 }
@@ -110,6 +110,7 @@ const sweeps = [
   sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
   sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
   sweep('unattached upload', 15 * 60_000, () => sweepUploads()),
+  sweep('pending thumbnail', 5 * 60_000, writePendingThumbnails),
   sweep('webhook delivery log', 60 * 60_000, () => pruneDeliveryLog(config.webhookLogRetentionDays)),
 ];
 

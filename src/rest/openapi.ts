@@ -139,6 +139,7 @@ const errorResponses = {
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 0 } },
   }),
   InternalError: errorResponse('An unexpected failure; the message names the request id, and internals stay hidden.'),
+  InsufficientStorage: errorResponse('The server\'s file storage is full or read-only (the message says which): nothing was stored.'),
 };
 
 const pagingParameters = {
@@ -330,6 +331,7 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
       if (route.rawBody) {
         responses['409'] = error('Conflict');
         responses['413'] = error('PayloadTooLarge');
+        responses['507'] = error('InsufficientStorage');
       }
       if (route.body) {
         responses['409'] = error('Conflict');

@@ -1,11 +1,11 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encryptSecret } from '../../src/auth/secrets';
 import { db } from '../../src/db/database';
 import { newSigningSecret } from '../../src/events/webhooks/signing';
-import { type WebhookWorker, backoffMs, createWebhookWorker, pruneDeliveryLog } from '../../src/events/webhooks/worker';
+import { type WebhookWorker, backoffMs, createWebhookWorker, lostAttemptError, pruneDeliveryLog } from '../../src/events/webhooks/worker';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
@@ -396,6 +396,36 @@ describe('webhook delivery', () => {
     expect(new Set(receiver.requestsAt('/queued').map((r) => r.headers['webhook-id'])).size).toBe(3);
     expect(receiver.requestsAt('/queued')).toHaveLength(3);
     expect(receiver.mostInFlight('/queued')).toBe(1);
+  });
+
+  it('logs the attempt of an instance that stopped before recording it at the next claim, so the log misses none sent', async () => {
+    const target = await subscribedTarget(admin, '/unrecorded', ['group']);
+    await teacher.post('/groups', { title: 'Sent, never recorded' });
+    // Fanned out while paused, so that the round below only claims, sends and records.
+    await db().triggerTarget.update({ where: { id: target }, data: { pausedAt: new Date() } });
+    await deliver();
+    await db().triggerTarget.update({ where: { id: target }, data: { pausedAt: null } });
+    receiver.hold();
+    const claimedAt = clock;
+    const round = worker.runOnce();
+    await expect.poll(() => receiver.requestsAt('/unrecorded').length).toBe(1);
+    // The instance goes once the receiver has the POST: the record of the attempt never reaches the database.
+    const record = vi.spyOn(db(), '$executeRaw').mockRejectedValueOnce(new Error('the instance stopped'));
+    receiver.release();
+    await expect(round).rejects.toThrow('the instance stopped');
+    record.mockRestore();
+    expect(await deliveryOf(target)).toMatchObject({ status: 'PENDING', attempts: 1, attemptLog: [] });
+
+    // Once its lease (twice the attempt timeout and 5 s) has run out, another instance claims it again.
+    advance(25_000);
+    await deliver(newWorker());
+    const delivery = await deliveryOf(target);
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
+    expect(delivery.attemptLog.map(({ startedAt, latencyMs, statusCode, error }) => [startedAt.getTime(), latencyMs, statusCode, error])).toEqual([
+      [claimedAt.getTime(), null, null, lostAttemptError],
+      [clock.getTime(), expect.any(Number), 200, null],
+    ]);
+    expect(receiver.requestsAt('/unrecorded')).toHaveLength(delivery.attemptLog.length);
   });
 
   it('holds a paused target\'s deliveries until it is resumed', async () => {

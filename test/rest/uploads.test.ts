@@ -214,6 +214,20 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     }
   });
 
+  it('does not take a failure to read the stored bytes back for an image that does not decode', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366aa' } }).png().toBuffer();
+    const { id } = await announced(png, 'board.png');
+    const read = vi.spyOn(fileStore(), 'read').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+    try {
+      expect((await put(id, png)).status).toBe(500);
+    } finally {
+      read.mockRestore();
+    }
+    // Nothing was kept, and no plain file stands for the image: the same bytes are stored as one when read back.
+    expect(await storedRow(id)).toMatchObject({ status: 'PENDING', kind: null });
+    expect((await put(id, png)).json).toMatchObject({ type: 'image', content_dimensions: '40x30' });
+  });
+
   it('classifies audio and video by the type their bytes show, not their names', async () => {
     const audio = wavBytes();
     const { id: audioId } = await announced(audio, 'song.txt');

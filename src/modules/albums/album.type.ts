@@ -4,6 +4,7 @@ import { RealmTypeEnum } from '../../graphql/realm';
 import { keysetRelatedConnection } from '../../graphql/connections';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
+import { writePendingThumbnail } from '../uploads/upload.service';
 import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
 
 /** Where an item's bytes and thumbnail are served, to callers who may see its album. */
@@ -104,10 +105,16 @@ export const AlbumContentType = builder.prismaNode('AlbumContent', {
     storedFile: t.field({
       type: StoredFileType,
       nullable: true,
-      description: 'Where the item\'s bytes (or its thumbnail) are kept; null for a thumbnail the item does not have.',
+      description:
+        'Where the item\'s bytes (or its thumbnail) are kept; null for a thumbnail the item does not have. A thumbnail the ' +
+        'file storage refused when the image was stored is written first (INSUFFICIENT_STORAGE while it still refuses).',
       args: { variant: t.arg({ type: FileVariantEnum, required: true, description: 'The original, or the thumbnail.' }) },
       select: { upload: { select: storedFileSelection } },
-      resolve: (item, args) => storedFileOf(item.upload, args.variant),
+      resolve: async (item, args) => {
+        // A thumbnail the storage refused when the image was stored is written on its first read (or by the sweep).
+        if (args.variant === 'THUMBNAIL' && item.upload.thumbnailPending) await writePendingThumbnail(item.upload);
+        return storedFileOf(item.upload, args.variant);
+      },
     }),
     contentUrl: t.string({
       description: 'URL serving the file (with the same credential).',
