@@ -62,7 +62,7 @@ export async function startServerProcess(env: Record<string, string>, command = 
 
 /** Waits for /readyz; fails with the server's output when it exits or does not get ready. */
 export async function waitUntilReady(server: ServerProcess): Promise<void> {
-  for (let attempt = 0; attempt < 150 && server.child.exitCode === null; attempt++) {
+  for (let attempt = 0; attempt < 300 && server.child.exitCode === null; attempt++) {
     try {
       if ((await fetch(`${server.base}/readyz`)).ok) return;
     } catch {
