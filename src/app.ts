@@ -10,6 +10,7 @@ import { clientAddress } from './auth/client-address';
 import { CredentialCache } from './auth/credential-cache';
 import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
+import { breakerOf } from './core/redis-breaker';
 import type { Database } from './db/database';
 import { isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
 import type { Context } from './graphql/builder';
@@ -57,8 +58,9 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 
 /**
- * /healthz: the process answers. /readyz: the database answers and every migration is applied; without Redis it is
- * still ready (200, `degraded`), because the instance serves, counting rate limits locally, and must stay in rotation.
+ * /healthz: the process answers. /readyz: the database answers and every migration is applied; when Redis does not
+ * answer a PING within its budget it is still ready (200, `degraded`), because the instance serves, counting rate
+ * limits locally, and must stay in rotation.
  */
 function useHealthChecks(database: Database, redis: Redis | null): Plugin {
   return {
@@ -66,9 +68,9 @@ function useHealthChecks(database: Database, redis: Redis | null): Plugin {
       if (url.pathname === '/healthz') return endResponse(json(200, { status: 'ok' }));
       if (url.pathname !== '/readyz') return;
       try {
-        const pending = await database.pendingMigrations();
+        const [pending, redisAnswers] = await Promise.all([database.pendingMigrations(), redis ? breakerOf(redis).ping() : true]);
         if (pending.length) return endResponse(json(503, { status: 'migrations pending', pending }));
-        endResponse(redis && redis.status !== 'ready' ? json(200, { status: 'degraded', redis: 'unreachable' }) : json(200, { status: 'ready' }));
+        endResponse(redisAnswers ? json(200, { status: 'ready' }) : json(200, { status: 'degraded', redis: 'unreachable' }));
       } catch {
         endResponse(json(503, { status: 'database unreachable' }));
       }

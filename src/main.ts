@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
 import { boot } from './boot';
 import { ConfigError, loadConfig } from './config';
+import { requestConnectionOptions } from './core/redis-breaker';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
 import { endSubscriptions, useRedisEventBus } from './events/bus';
@@ -83,8 +84,9 @@ function logRedisErrors(connection: Redis, role: string, consequence: string | n
     failing = false;
   });
 }
-// Two Redis connections: one in subscriber mode for other instances' commit announcements, one for everything else.
-const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+// Two Redis connections: one in subscriber mode for other instances' commit announcements, one for everything else,
+// which requests use within a time budget (src/core/redis-breaker.ts).
+const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, ...requestConnectionOptions }) : null;
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
 if (redis && redisSubscriber) {
   await connectRedisOrExit(config.redisUrl!, [redis, redisSubscriber]);
@@ -153,7 +155,9 @@ async function stop(signal: string) {
   await closed;
   clearTimeout(grace);
   await database.close();
-  await Promise.all([redis?.quit(), redisSubscriber?.quit()]);
+  // Not QUIT, which would wait for a Redis that does not answer.
+  redis?.disconnect();
+  redisSubscriber?.disconnect();
   logger.info('stopped');
   process.exit(0);
 }

@@ -17,7 +17,7 @@ export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
   return { ...env, ...extra };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };
