@@ -36,6 +36,7 @@ import { corsPolicy } from './http/cors';
 import { useGraphQLBodyLimit } from './http/body-limit';
 import { useEntityTags } from './http/etag';
 import { useHttpStatusInErrors } from './http/error-status';
+import { type StoppingServerContext, refusedWhileStopping } from './http/stopping';
 import { useGraphiQLPage } from './http/graphiql';
 import {
   memoryQueryStore,
@@ -127,6 +128,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     },
     context: async (initialContext): Promise<Context> => {
       const { request } = initialContext;
+      if ((initialContext as StoppingServerContext).arrivedWhileStopping) throw refusedWhileStopping();
       const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);

@@ -95,7 +95,8 @@ if (redis && redisSubscriber) {
   useRedisEventBus(redis, redisSubscriber);
 }
 const app = createApp({ config, database, serverKey, logger, redis });
-const { server, closeSockets } = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
+const http = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
+const { server } = http;
 
 /** Forgets expired rows now and then; any instance may, so a failure is only worth a warning. */
 function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
@@ -136,24 +137,21 @@ server.listen(config.port, config.host, () => {
   }
 });
 
+/** How long requests still running at a stop may take before their connections are cut. */
 const shutdownGraceMs = 10_000;
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
+  // Before the log line, so that a request sent by anyone who read it meets a stopping server.
+  const drained = http.stop(shutdownGraceMs);
   logger.info({ signal }, 'stopping: finishing in-flight requests');
   for (const timer of sweeps) clearInterval(timer);
-  // close() stops accepting and resolves once in-flight requests are done; idle keep-alive sockets are closed now,
-  // and subscriptions end so their event streams complete. A request still running after the grace period is cut.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  // Server-sent event streams complete, so their responses end.
   endSubscriptions();
-  await closeSockets();
   // The round in progress finishes, so its attempts are recorded rather than retried after the lease.
-  await webhooks.stop();
-  const grace = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
-  await closed;
-  clearTimeout(grace);
+  const [{ cut }] = await Promise.all([drained, webhooks.stop()]);
+  if (cut) logger.warn({ cut, graceMs: shutdownGraceMs }, 'stopping: connections still busy after the grace period were cut');
   await database.close();
   // Not QUIT, which would wait for a Redis that does not answer.
   redis?.disconnect();

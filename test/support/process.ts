@@ -73,3 +73,30 @@ export async function waitUntilReady(server: ServerProcess): Promise<void> {
   server.child.kill('SIGKILL');
   throw new Error(`server did not become ready:\n${server.output()}`);
 }
+
+/** Resolves with the first match of `pattern` in the server's output; fails with the output when the server exits. */
+export function waitForOutput(server: ServerProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(server.output());
+      if (!match) return;
+      stopWatching();
+      resolve(match);
+    };
+    const exited = (code: number | null) => {
+      stopWatching();
+      reject(new Error(`server exited (${code}) before printing ${pattern}:\n${server.output()}`));
+    };
+    const stopWatching = () => {
+      server.child.stdout!.off('data', onData);
+      server.child.stderr!.off('data', onData);
+      server.child.off('exit', exited);
+    };
+    // Registered after the harness's own listeners, which have appended the chunk to output() by now.
+    const onData = () => check();
+    server.child.stdout!.on('data', onData);
+    server.child.stderr!.on('data', onData);
+    server.child.once('exit', exited);
+    check();
+  });
+}
