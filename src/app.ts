@@ -10,6 +10,7 @@ import { clientAddress } from './auth/client-address';
 import { CredentialCache } from './auth/credential-cache';
 import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
+import { breakerOf } from './core/redis-breaker';
 import type { Database } from './db/database';
 import { databaseUnavailability, isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
 import type { Context } from './graphql/builder';
@@ -36,6 +37,7 @@ import { corsPolicy } from './http/cors';
 import { useGraphQLBodyLimit } from './http/body-limit';
 import { useEntityTags } from './http/etag';
 import { useHttpStatusInErrors } from './http/error-status';
+import { type StoppingServerContext, refusedWhileStopping } from './http/stopping';
 import { useGraphiQLPage } from './http/graphiql';
 import {
   memoryQueryStore,
@@ -58,10 +60,10 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 
 /**
- * /healthz: the process answers. /readyz: the database answers and every migration is applied; without Redis it is
- * still ready (200, `degraded`), because the instance serves, counting rate limits locally, and must stay in rotation.
- * So it is with file storage that is full or read-only (`storage`): everything but storing a file is served, and taking
- * the instance out of rotation would not give the storage room.
+ * /healthz: the process answers. /readyz: the database answers and every migration is applied; when Redis does not
+ * answer a PING within its budget it is still ready (200, `degraded`), because the instance serves, counting rate
+ * limits locally, and must stay in rotation. So it is with file storage that is full or read-only (`storage`):
+ * everything but storing a file is served, and taking the instance out of rotation would not give the storage room.
  */
 function useHealthChecks(database: Database, redis: Redis | null, storage: () => Promise<StorageFinding>): Plugin {
   return {
@@ -69,10 +71,10 @@ function useHealthChecks(database: Database, redis: Redis | null, storage: () =>
       if (url.pathname === '/healthz') return endResponse(json(200, { status: 'ok' }));
       if (url.pathname !== '/readyz') return;
       try {
-        const pending = await database.pendingMigrations();
+        const [pending, redisAnswers] = await Promise.all([database.pendingMigrations(), redis ? breakerOf(redis).ping() : true]);
         if (pending.length) return endResponse(json(503, { status: 'migrations pending', pending }));
         const finding = await storage();
-        const degraded = { ...(redis && redis.status !== 'ready' ? { redis: 'unreachable' } : {}), ...(finding ? { storage: finding } : {}) };
+        const degraded = { ...(redisAnswers ? {} : { redis: 'unreachable' }), ...(finding ? { storage: finding } : {}) };
         endResponse(json(200, Object.keys(degraded).length ? { status: 'degraded', ...degraded } : { status: 'ready' }));
       } catch {
         endResponse(json(503, { status: 'database unreachable' }));
@@ -136,6 +138,7 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     },
     context: async (initialContext): Promise<Context> => {
       const { request } = initialContext;
+      if ((initialContext as StoppingServerContext).arrivedWhileStopping) throw refusedWhileStopping();
       const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
