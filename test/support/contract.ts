@@ -77,7 +77,8 @@ function fromXml(value: unknown, schema: JsonSchema, root: JsonSchema): unknown 
       // Null renders as an empty element, as an empty string does.
       return value === '' ? null : value;
     default:
-      return value;
+      // Likewise for nullable text, which may be an enumeration without the empty text (a failed item's "0" or "1").
+      return value === '' && allowsNull(resolved, root) ? null : value;
   }
 }
 
