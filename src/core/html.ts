@@ -1,9 +1,24 @@
 /**
- * HTML written by teachers and shown to students, made safe once, on write, with sanitize-html: what a lesson needs
- * (text formatting, lists, tables, links, images) stays; scripts, styles, frames, forms, event handler attributes
- * and `javascript:` or `data:` URLs go.
+ * HTML written by teachers and members and shown to others, made safe once, on write, with sanitize-html: what a
+ * lesson needs (text formatting, lists, tables, links, images) stays; scripts, styles, frames, forms, event handler
+ * attributes and `javascript:` or `data:` URLs go.
  */
 import sanitizeHtml from 'sanitize-html';
+
+/**
+ * Every stored member that front ends render as HTML, as `Model.member`, with its longest accepted length. Each is
+ * read through `htmlText` (src/core/validation.ts), so it is sanitized on write on /v1 and GraphQL alike; every other
+ * text member is plain text, stored and answered as given, for front ends to escape.
+ * test/rest/stored-html.test.ts writes markup to each entry over both APIs.
+ */
+export const htmlFields = {
+  // Spec 2.8: a page's body "may be HTML".
+  'Page.body': { maxLength: 1_000_000 },
+  // Spec 2.10: a post's body is "rendered as HTML"; group members' posts are blog posts too.
+  'BlogPost.body': { maxLength: 1_000_000 },
+} as const;
+
+export type HtmlField = keyof typeof htmlFields;
 
 const options: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'u', 's', 'sub', 'sup', 'span', 'del', 'ins'],
