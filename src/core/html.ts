@@ -16,6 +16,11 @@ export const htmlFields = {
   'Page.body': { maxLength: 1_000_000 },
   // Spec 2.10: a post's body is "rendered as HTML"; group members' posts are blog posts too.
   'BlogPost.body': { maxLength: 1_000_000 },
+  // The platform edits these with its rich-text editor and renders them as HTML, so front ends written against it do.
+  'CalendarEvent.description': { maxLength: 100_000 },
+  'Album.description': { maxLength: 100_000 },
+  'AlbumContent.caption': { maxLength: 10_000 },
+  'AlbumComment.comment': { maxLength: 10_000 },
 } as const;
 
 export type HtmlField = keyof typeof htmlFields;

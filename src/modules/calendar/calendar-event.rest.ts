@@ -7,6 +7,7 @@ import {
   createRoute,
   deleteRoute,
   fileRoute,
+  htmlWire,
   listRoute,
   selfLink,
   updateRoute,
@@ -41,7 +42,7 @@ export const calendarEventWire = z
   .object({
     id: z.int(),
     title: z.string(),
-    description: z.string().describe('Plain text, stored as given.'),
+    description: htmlWire,
     start: z.string().describe(wallClock),
     has_end: wireBit,
     end: z.string().describe(`${wallClock} when has_end is 1; empty otherwise`),
