@@ -3,6 +3,7 @@
  * lesson needs (text formatting, lists, tables, links, images) stays; scripts, styles, frames, forms, event handler
  * attributes and `javascript:` or `data:` URLs go.
  */
+import { compile } from 'html-to-text';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -43,3 +44,18 @@ const options: sanitizeHtml.IOptions = {
 };
 
 export const sanitizeHtmlBody = (html: string): string => sanitizeHtml(html, options);
+
+/**
+ * Sanitized HTML as plain text, for where markup cannot go (an iCalendar DESCRIPTION): blocks and breaks become line
+ * breaks, lists get bullets, entities are decoded, a link keeps its URL in brackets, images go, and the writer's case
+ * stays; no wrapping (calendar apps wrap).
+ */
+export const htmlToPlainText: (html: string) => string = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    { selector: 'img', format: 'skip' },
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+  ],
+});
