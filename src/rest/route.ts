@@ -110,6 +110,8 @@ export class MissingObjectError extends Error {}
 export const selfLink = z.object({ self: z.url() });
 /** A `{0,1}` flag as the platform answers it. */
 export const wireBit = z.union([z.literal(0), z.literal(1)]);
+/** A member front ends render as HTML (one of `htmlFields`, src/core/html.ts): sanitized on write, and typed so. */
+export const htmlWire = z.string().meta({ contentMediaType: 'text/html', description: 'HTML, sanitized on write.' });
 
 /** The paging envelope: `{<item>: [...], total, links: {self, next?}}`. */
 export const pagedEnvelope = (item: string, wire: z.ZodType) =>

@@ -177,11 +177,14 @@ describe('webhook delivery', () => {
   it('carries a calendar event and a page as their /v1 views show them, in the realm they belong to', async () => {
     await subscribedTarget(admin, '/school-life', ['calendar_event', 'page'], 1);
     const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
-    const event = await teacher.post(`/sections/${section.id}/events`, { title: 'Field trip', start: '2026-05-14 08:00:00' });
+    const description = '<p>Bring <b>lunch</b></p><img src=x onerror=alert(1)>';
+    const event = await teacher.post(`/sections/${section.id}/events`, { title: 'Field trip', start: '2026-05-14 08:00:00', description });
     const page = await teacher.post(`/sections/${section.id}/pages`, { title: 'Permission slip', body: '<p>Sign it</p>' });
     await deliver();
     const realm = { realm: 'section', section_id: section.id, realm_id: section.id };
-    // The object is the view the target's owner, a school administrator, gets: they may change both.
+    // The object is the view the target's owner, a school administrator, gets: they may change both. HTML members
+    // carry what was stored, sanitized on write.
+    expect(event.json.description).toBe('<p>Bring <b>lunch</b></p><img src="x" />');
     expect(receiver.bodiesAt('/school-life').map((sent) => [sent.type, sent.data])).toEqual([
       ['calendar_event.create', [{ ...realm, object: event.json }]],
       ['page.create', [{ ...realm, object: page.json }]],

@@ -142,7 +142,7 @@ describe('trigger targets', () => {
 });
 
 describe('trigger subscriptions', () => {
-  it('subscribes item by item: an unknown trigger is item status 400 while the others apply', async () => {
+  it('subscribes item by item: an unknown trigger is item status 400 while the others apply; items echo as the platform\'s', async () => {
     const target = await createTarget();
     const events = await watchDomainEvents();
     const answer = await as.admin.put('/triggers/subscriptions', {
@@ -156,16 +156,16 @@ describe('trigger subscriptions', () => {
     });
     expect(answer.status).toBe(200);
     const url = 'https://receiver.test/hook';
+    // As in the platform's example: an applied item echoes include_object as a string, a failed one nulls what was not applied.
+    const failed = { version: null, target_url: null, include_object: null };
     expect(answer.json).toEqual({
       subscription: [
-        { item: { target_id: target, trigger: 'group', version: 'v1', subscribed: 1, target_url: url, include_object: 1 }, status: 200 },
-        { item: { target_id: target, trigger: 'report_card', version: 'v1', subscribed: 1, target_url: url, include_object: 0 }, status: 400,
+        { item: { target_id: target, trigger: 'group', version: 'v1', subscribed: 1, target_url: url, include_object: '1' }, status: 200 },
+        { item: { target_id: target, trigger: 'report_card', subscribed: 1, ...failed }, status: 400,
           message: 'The trigger with name report_card does not exist' },
-        { item: { target_id: target, trigger: 'blog_post', version: 'v1', subscribed: 1, target_url: url, include_object: 0 }, status: 200 },
-        { item: { target_id: target, trigger: 'invite', version: 'v2', subscribed: 1, target_url: url, include_object: 0 }, status: 400,
-          message: 'version: only version v1 is supported' },
-        { item: { target_id: 999999999, trigger: 'group', version: 'v1', subscribed: 1, target_url: null, include_object: 0 }, status: 404,
-          message: 'The target with id 999999999 does not exist' },
+        { item: { target_id: target, trigger: 'blog_post', version: 'v1', subscribed: 1, target_url: url, include_object: '0' }, status: 200 },
+        { item: { target_id: target, trigger: 'invite', subscribed: 1, ...failed }, status: 400, message: 'version: only version v1 is supported' },
+        { item: { target_id: 999999999, trigger: 'group', subscribed: 1, ...failed }, status: 404, message: 'The target with id 999999999 does not exist' },
       ],
     });
     const stored = await db().triggerSubscription.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } });
@@ -190,15 +190,20 @@ describe('trigger subscriptions', () => {
     expect((await db().triggerSubscription.findMany({ where: { targetId: target } })).map((s) => s.trigger)).toEqual(['blog_post']);
   });
 
-  it('reads XML items, one element as a list of one, and answers in XML', async () => {
+  it('reads XML items, one element as a list of one, and answers in XML; a failed item\'s nulls are empty elements', async () => {
     const target = await createTarget();
     const body = `<body><subscription><target_id>${target}</target_id><trigger>friend_request</trigger><subscribed>1</subscribed>` +
-      '<include_object>0</include_object></subscription></body>';
+      '<include_object>1</include_object></subscription></body>';
     const answer = await as.admin.put('/triggers/subscriptions', body, { accept: 'xml' });
     expect(answer.status).toBe(200);
     expect(answer.text).toBe(`${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'friend_request')}` +
-      `${el('version', 'v1')}${el('subscribed', 1)}${el('target_url', 'https://receiver.test/hook')}${el('include_object', 0)}</item>` +
+      `${el('version', 'v1')}${el('subscribed', 1)}${el('target_url', 'https://receiver.test/hook')}${el('include_object', 1)}</item>` +
       `${el('status', 200)}</subscription></result>`);
+    const unknown = `<body><subscription><target_id>${target}</target_id><trigger>attendancesdf</trigger><subscribed>0</subscribed></subscription></body>`;
+    const refused = await as.admin.put('/triggers/subscriptions', unknown, { accept: 'xml' });
+    expect(refused.text).toBe(`${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'attendancesdf')}` +
+      `<version />${el('subscribed', 0)}<target_url /><include_object /></item>${el('status', 400)}` +
+      `${el('message', 'The trigger with name attendancesdf does not exist')}</subscription></result>`);
     expect(await db().triggerSubscription.count({ where: { targetId: target, trigger: 'friend_request' } })).toBe(1);
   });
 

@@ -174,6 +174,17 @@ const unusualText = fc
   .tuple(plainText, fc.constantFrom(...unusualCharacters), fc.nat())
   .map(([text, character, at]) => text.slice(0, at % (text.length + 1)) + character + text.slice(at % (text.length + 1)));
 
+/**
+ * Text with markup a hostile writer would send: an event handler, a script, a script URL, beside ordinary formatting.
+ * HTML members must answer it sanitized (the wire contract checks them, test/support/contract.ts), plain text as given.
+ */
+const markupText = fc.constantFrom(
+  '<p>Read <b>this</b></p><img src=x onerror=alert(1)>',
+  '<script>alert(1)</script><i>after</i>',
+  '<a href="javascript:alert(1)">link</a> and <a href="https://example.org/" onclick="alert(2)">another</a>',
+  '<svg onload=alert(1)><p>x</p></svg><iframe src="https://example.org/"></iframe>',
+);
+
 /** Mostly valid, now and then hostile. */
 const mostlyValid = (valid: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 15, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
@@ -228,7 +239,7 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
       ...(words.length ? [{ weight: 1, arbitrary: fc.constantFrom(...words) }] : []),
       // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects, mostly.
       ...(takesIds ? [] : patternsOf(node).map((pattern) => ({ weight: 1, arbitrary: fc.stringMatching(pattern) }))),
-      ...(accepts(node, 'Any text') ? [{ weight: 1, arbitrary: plainText }, { weight: 1, arbitrary: unusualText }] : []),
+      ...(accepts(node, 'Any text') ? [{ weight: 1, arbitrary: plainText }, { weight: 1, arbitrary: unusualText }, { weight: 1, arbitrary: markupText }] : []),
       ...(takesIds ? [{ weight: 6, arbitrary: existingId(idKind(name, parent)) }] : []),
     ];
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
