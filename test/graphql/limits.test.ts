@@ -264,6 +264,7 @@ function sampleVariable(definition: VariableDefinitionNode): [string, unknown] {
       );
     }
     if (type.name === 'Int') return name === 'limit' ? 200 : 0;
+    if (type.name === 'Float') return 0;
     if (type.name === 'Boolean') return true;
     if (type.name === 'DateTime') return new Date(0).toISOString();
     return '1';
