@@ -13,7 +13,8 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { encodeGlobalId } from '../../src/core/global-id';
-import { queryCostOf, queryLimits, useExecutionDeadline, useQueryLimits } from '../../src/graphql/limits';
+import { useExecutionBounds } from '../../src/graphql/execution-bounds';
+import { queryCostOf, queryLimits, useQueryLimits } from '../../src/graphql/limits';
 import { schema } from '../../src/graphql/schema';
 import { createLogger } from '../../src/logging';
 import { issueAccessToken } from '../../src/modules/access/access.service';
@@ -243,7 +244,14 @@ describe('the cost model', () => {
       // What the facade does for each request: the route's fixed document through the same validation.
       const context = { request: new Request('http://lectern.test/v1'), params: { variables } };
       const enveloped = app.getEnveloped(context);
-      const errors = enveloped.validate(enveloped.schema, route.document);
+      // The cost's refusal is thrown: named by its route.
+      const errors = (() => {
+        try {
+          return enveloped.validate(enveloped.schema, route.document);
+        } catch (error) {
+          return [error];
+        }
+      })();
       expect(errors, `${route.method} ${route.path}`).toEqual([]);
       expect(queryCostOf(context)?.cost, `${route.method} ${route.path}`).toBeLessThanOrEqual(queryLimits.cost);
     }
@@ -291,7 +299,7 @@ describe('the execution deadline', () => {
           },
         },
       }),
-      plugins: [useExecutionDeadline(20)],
+      plugins: [useExecutionBounds({ timeoutMs: 20, answerBytes: 1024 })],
       logging: false,
     });
     const response = await yoga.fetch('http://lectern.test/graphql', {
@@ -325,7 +333,7 @@ describe('the execution deadline', () => {
           },
         },
       }),
-      plugins: [useExecutionDeadline(60_000)],
+      plugins: [useExecutionBounds({ timeoutMs: 60_000, answerBytes: 1024 })],
       logging: false,
     });
     const post = (query: string, signal?: AbortSignal) =>

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { clearable, createInput, requiredText, storableText, text, updateInput } from '../../core/validation';
 
+/** The most characters of an album's description, and of an item's caption or a comment. */
+export const albumDescriptionMaxLength = 100_000;
+export const captionMaxLength = 10_000;
+export const commentMaxLength = 10_000;
+
 const albumFields = {
   title: requiredText(255),
-  description: clearable(storableText(100_000), ''),
+  description: clearable(storableText(albumDescriptionMaxLength), ''),
   settingComments: z.boolean(),
   settingMemberPost: z.boolean(),
   published: z.boolean(),
@@ -15,7 +20,7 @@ export const updateAlbumSchema = updateInput(albumFields);
 /** At most this many files in one create: the request is one transaction. */
 export const maxFilesPerCreate = 100;
 
-const caption = clearable(text(10_000), '');
+const caption = clearable(text(captionMaxLength), '');
 
 /** A file (upload) id: an integer on the wire, a numeric string as a GraphQL ID. */
 const fileId = z.union([z.int().min(0), z.string().regex(/^\d{1,15}$/).transform(Number)], { error: 'must be a file id' });
@@ -41,4 +46,4 @@ export const createContentSchema = z.object({
 
 export const updateContentSchema = updateInput({ caption, displayOrder: z.int().min(-1_000_000).max(1_000_000), albumCover: z.boolean() });
 
-export const createCommentSchema = createInput({ comment: requiredText(10_000) }, ['comment']);
+export const createCommentSchema = createInput({ comment: requiredText(commentMaxLength) }, ['comment']);

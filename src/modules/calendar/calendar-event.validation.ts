@@ -4,9 +4,12 @@ import { clearable, createInput, nodeId, requiredText, storableText, updateInput
 /** `YYYY-MM-DD HH:MM:SS`, the platform's datetime; read in the district's time zone by the service. */
 const wallClock = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
 
+/** The most characters of an event's description. */
+export const eventDescriptionMaxLength = 100_000;
+
 const eventFields = {
   title: requiredText(255),
-  description: clearable(storableText(100_000), ''),
+  description: clearable(storableText(eventDescriptionMaxLength), ''),
   start: wallClock,
   // Clients that send every member send an empty `end` with has_end 0.
   end: clearable(z.union([z.literal('').transform(() => null), wallClock]), null),

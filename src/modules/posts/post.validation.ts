@@ -1,9 +1,9 @@
-import { clearable, createInput, requiredText, storableText, updateInput } from '../../core/validation';
+import { bodyMaxLength, clearable, createInput, requiredText, storableText, updateInput } from '../../core/validation';
 
 const postFields = {
   title: requiredText(255),
   // HTML; line breaks need a <br>, as on the platform.
-  body: clearable(storableText(1_000_000), ''),
+  body: clearable(storableText(bodyMaxLength), ''),
 };
 
 export const createPostSchema = createInput(postFields, ['title']);
