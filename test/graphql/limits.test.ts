@@ -10,6 +10,7 @@ import {
   typeFromAST,
 } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
+import { db } from '../../src/db/database';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { encodeGlobalId } from '../../src/core/global-id';
@@ -312,6 +313,24 @@ describe('the execution deadline', () => {
     const body = await response.json();
     expect(body.errors[0]).toMatchObject({ extensions: { code: 'QUERY_TIMEOUT' } });
     await expect(aborted).resolves.toBeUndefined();
+  });
+
+  it.each(['json', 'xml'] as const)('answers a /v1 request past it with 503 and Retry-After (%s)', async (accept) => {
+    const app = createApp({ config: { ...server.config, queryTimeoutMs: 100 }, database: server.database, serverKey: server.serverKey, logger: createLogger(server.config) });
+    const rest = await clients.rest(world.districtAdmin);
+    const url = `http://lectern.test/v1/districts/${world.district.id}/posts`;
+    // The page's count never answers, as a statement stuck behind a lock would not.
+    const delegate = db().blogPost as unknown as { count: unknown };
+    const original = delegate.count;
+    delegate.count = () => new Promise(() => {});
+    try {
+      const response = await app.fetch(new Request(url, { headers: { authorization: rest.authorization('GET', url), accept: accept === 'xml' ? 'text/xml' : 'application/json' } }));
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(await response.text()).toContain('The request took longer than 100 ms and was stopped; try again later');
+    } finally {
+      delegate.count = original;
+    }
   });
 
   it('aborts the execution when the client goes away, and leaves no listener on the request once it is answered', async () => {
