@@ -91,6 +91,9 @@ export const listEstimates: Record<string, number> = {
   'QueryAttendanceConnection.totals': 4,
   'AttendanceDay.statuses': 3,
   'AttendanceStatusGroup.records': 8,
+  // Most deliveries take one attempt; one given up after 72 hours has about a hundred. A page of targets with their
+  // deliveries' attempts, at the default pages, stays under the limit.
+  'WebhookDelivery.attemptLog': 10,
 };
 export const defaultListEstimate = 50;
 
@@ -98,7 +101,8 @@ export const defaultListEstimate = 50;
  * A long text field (`longText` in src/graphql/execution-bounds.ts) costs one object more per this many characters it
  * may hold, rounded down: a post's body (1,000,000) 15, an event's description (100,000) 1, a group's (65,535) nothing.
  * A page of many bodies is costly (30 pages of 200 posts with their bodies, 96,030), while /v1's largest page of posts
- * (3,201) and /v1's page of 200 groups (801, one rate-limit point) stay under the limit or as they were.
+ * (3,201), a page of webhook targets with their deliveries' event objects (6,441) and /v1's page of 200 groups (801,
+ * one rate-limit point) stay as they were or under the limit.
  */
 export const longTextCharactersPerObject = 65_536;
 
@@ -189,7 +193,7 @@ const conditionalDirectives = new Set(['include', 'skip']);
  * The cost model, in estimated objects: a scalar costs 0 (long text one object per `longTextCharactersPerObject`
  * characters it may hold), an object 1 plus its selection, a paged field (one with a `limit` argument, or a
  * connection's `first`/`last`) its page size (default 20, at most 200) times the cost of one item (a connection's
- * `edges` are its items), any other list its estimate times one item (`nodes`
+ * `edges` are its items, whose `node` costs only its selection), any other list its estimate times one item (`nodes`
  * its number of ids), and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) {
  * items { members { user { school { id } } } } }` is 200 × 100 × 3 objects.
  */
@@ -216,7 +220,9 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
       const size = paged ? 1 : byIds ?? estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
       return extra + size * (1 + childComplexity);
     }
-    return extra + (introspection ? 0 : 1) + childComplexity;
+    // An edge's node is the item its edge stands for, counted there.
+    const edgeNode = field.name === 'node' && type.name.endsWith('Edge');
+    return extra + (introspection || edgeNode ? 0 : 1) + childComplexity;
   };
 }
 
