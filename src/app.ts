@@ -16,7 +16,8 @@ import { databaseUnavailability, isDatabaseUnavailable, serviceUnavailable } fro
 import type { Context } from './graphql/builder';
 import { refusedConnectionArgument } from './graphql/connections';
 import { useContextCacheRelease } from './graphql/context-cache';
-import { queryCostOf, useExecutionDeadline, useQueryLimits } from './graphql/limits';
+import { useExecutionBounds } from './graphql/execution-bounds';
+import { queryCostOf, useQueryLimits } from './graphql/limits';
 import { schema } from './graphql/schema';
 import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './logging';
 import { useRestFacade } from './rest/facade';
@@ -162,9 +163,10 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       ...(config.trustedDocumentsPath
         ? useTrustedDocuments(readTrustedDocuments(config.trustedDocumentsPath))
         : [useAutomaticPersistedQueries(redis ? redisQueryStore(redis) : memoryQueryStore())]),
-      // Before the facade, so /v1 documents pass the same validation, cost and deadline (their parse is skipped).
+      // Before the facade, so /v1 documents pass the same validation, cost, deadline and answer budget (their parse is
+      // skipped).
       useQueryLimits(),
-      useExecutionDeadline(config.queryTimeoutMs),
+      useExecutionBounds({ timeoutMs: config.queryTimeoutMs, answerBytes: config.responseLimitBytes }),
       useContextCacheRelease(),
       useRateLimitReporting(rateLimiter),
       // /calendar/{token}.ics: calendar apps send the feed's token in its URL and no other credential.

@@ -16,8 +16,9 @@ import type { Viewer } from './viewer';
 
 /**
  * Cost units (estimated objects, see src/graphql/limits.ts) worth one rate-limit point. A /v1 page of 200 groups with
- * their school and category costs 801, so every route of the platform's API stays one point and RATE_LIMIT keeps its meaning
- * there; only GraphQL documents that fetch thousands of objects pay more.
+ * their school and category costs 801, so the platform's API stays one point a request and RATE_LIMIT keeps its meaning
+ * there; GraphQL documents that fetch thousands of objects, and pages of long text (200 posts with their bodies,
+ * 3,201), pay more.
  */
 export const costPerPoint = 1_000;
 

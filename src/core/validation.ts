@@ -15,6 +15,9 @@ export function validate<Schema extends z.ZodType>(schema: Schema, input: unknow
 const withoutNul = (value: string) => !value.includes('\u0000');
 const nulMessage = 'must not contain the NUL character';
 
+/** The longest text an object holds: the HTML body of a post or a page. */
+export const bodyMaxLength = htmlFields['Page.body'].maxLength;
+
 /** Text as given, untrimmed, of at most `max` characters, written as `1,000,000` in the message. */
 export const storableText = (max: number) =>
   z.string().max(max, `must be at most ${max.toLocaleString('en-US')} characters`).refine(withoutNul, nulMessage);

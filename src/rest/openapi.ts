@@ -119,7 +119,9 @@ const errorResponse = (text: string, headers?: JsonSchema) => ({
 });
 
 const errorResponses = {
-  BadRequest: errorResponse('Invalid query parameter or body; `issues` names the members at fault.'),
+  BadRequest: errorResponse(
+    'Invalid query parameter or body (`issues` names the members at fault), or an answer past the server\'s `RESPONSE_LIMIT` of long text: ask for a smaller `limit`.',
+  ),
   Unauthorized: {
     description: 'Missing, invalid or replayed credentials. Plain text, as on the platform.',
     headers: { 'WWW-Authenticate': { description: 'The scheme to authenticate with.', schema: { type: 'string' } } },

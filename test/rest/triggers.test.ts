@@ -88,12 +88,24 @@ describe('trigger targets', () => {
     ['IPv4-mapped private', { target: 'https://[::ffff:10.0.0.1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
     ['private', { target: 'https://192.168.1.20/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
     ['cloud metadata', { target: 'https://169.254.169.254/latest' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    // Issue 37: IPv4-compatible addresses (deprecated) were taken for public ones.
+    ['IPv4-compatible loopback', { target: 'https://[::127.0.0.1]/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['IPv4-compatible public', { target: 'https://[::8.8.8.8]/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['NAT64 private', { target: 'https://[64:ff9b::10.0.0.1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['6to4 loopback', { target: 'https://[2002:7f00:1::1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['Teredo', { target: 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
     ['a name of the loopback', { target: 'https://localhost:8443/hook' }, 'target', 'resolves to a loopback, private, link-local or reserved address'],
     ['credentials in the URL', { target: 'https://user:pw@receiver.test/' }, 'target', 'must not carry a user name or password'],
   ])('refuses a target with %s: 400 naming the member, nothing written', async (_case, body, field, message) => {
     const refused = await expectNothingWritten(() => as.admin.post('/triggers/targets', body));
     expect(refused.status).toBe(400);
     expect(refused.json.issues).toEqual([{ field, message }]);
+  });
+
+  it('refuses an IPv4-compatible address in XML too', async () => {
+    const refused = await expectNothingWritten(() => as.admin.post('/triggers/targets', '<body><target>https://[::127.0.0.1]/hook</target></body>', { accept: 'xml' }));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('<field>target</field><message>must not be a loopback, private, link-local or reserved address</message>');
   });
 
   it('refuses the guarded address on edit too', async () => {
@@ -273,6 +285,11 @@ describe('GraphQL', () => {
       __typename: 'ValidationError',
       issues: [{ field: 'url', message: 'must not be a loopback, private, link-local or reserved address' }],
     });
+    const compatible = await gqlAdmin(
+      'mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { __typename ... on ValidationError { issues { field message } } } }',
+      { input: { url: 'https://[::127.0.0.1]:8443/' } },
+    );
+    expect(compatible.data.createTriggerTarget).toEqual(invalid.data.createTriggerTarget);
     const refused = await gqlTeacher('{ triggerTargets { total } }');
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const missing = await gqlAdmin('mutation { deleteTriggerTarget(id: "999999999") { __typename } }');

@@ -1,10 +1,11 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, exposeLongText, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { keysetRelatedConnection } from '../../graphql/connections';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
 import { writePendingThumbnail } from '../uploads/upload.service';
+import { htmlFields } from '../../core/html';
 import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
 
 /** Where an item's bytes and thumbnail are served, to callers who may see its album. */
@@ -32,7 +33,7 @@ export const AlbumType = builder.prismaNode('Album', {
     ...exposeColumns(t, 'Album', [
       'title', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
     ]),
-    ...exposeOptionalText(t, 'Album', ['description']),
+    ...exposeLongText(t, 'Album', 'description', htmlFields['Album.description'].maxLength),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     realm: t.field(realmField),
     creator: t.field({
@@ -72,7 +73,7 @@ export const AlbumContentType = builder.prismaNode('AlbumContent', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'AlbumContent', ['albumId', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
-    ...exposeOptionalText(t, 'AlbumContent', ['caption']),
+    ...exposeLongText(t, 'AlbumContent', 'caption', htmlFields['AlbumContent.caption'].maxLength),
     kind: t.field({ type: FileKindEnum, description: 'What the file is.', select: fileSelection, resolve: (item) => item.upload.kind ?? 'FILE' }),
     filename: t.string({ description: 'The file\'s name as uploaded.', select: fileSelection, resolve: (item) => item.upload.filename }),
     mimeType: t.string({
@@ -133,7 +134,8 @@ export const AlbumCommentType = builder.prismaNode('AlbumComment', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'AlbumComment', ['contentId', 'authorId', 'comment', 'createdAt']),
+    ...exposeColumns(t, 'AlbumComment', ['contentId', 'authorId', 'createdAt']),
+    ...exposeLongText(t, 'AlbumComment', 'comment', htmlFields['AlbumComment.comment'].maxLength),
     author: t.field({
       type: UserType,
       nullable: true,
