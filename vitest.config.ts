@@ -6,7 +6,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // These files start the server or the CLI as child processes on an embedded database of their own (the children never
 // see TEST_DATABASE_URL), so the PostgreSQL pass would run exactly what the PGlite pass ran: they run once, there.
 // test/ops/first-start.test.ts stays in both: it starts a server on TEST_DATABASE_URL's server too.
-const embeddedProcessTests = ['test/ops/cli.test.ts', 'test/ops/webhooks-cli.test.ts', 'test/ops/server-process.test.ts', 'test/ops/redis-startup.test.ts'];
+const embeddedProcessTests = ['test/ops/cli.test.ts', 'test/ops/webhooks-cli.test.ts', 'test/ops/server-process.test.ts', 'test/ops/redis-startup.test.ts',
+  'test/ops/graceful-stop.test.ts', 'test/ops/redis-stall.test.ts'];
 
 // Files that take 15 s or more start first, so that no worker runs one alone at the end. Vitest would start them late:
 // on a fresh clone it has no timings and starts the largest files first, and the PGlite pass times the webhook fault

@@ -10,12 +10,14 @@ import { clientAddress } from './auth/client-address';
 import { CredentialCache } from './auth/credential-cache';
 import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
+import { breakerOf } from './core/redis-breaker';
 import type { Database } from './db/database';
-import { isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
+import { databaseUnavailability, isDatabaseUnavailable, serviceUnavailable } from './db/unavailable';
 import type { Context } from './graphql/builder';
 import { refusedConnectionArgument } from './graphql/connections';
 import { useContextCacheRelease } from './graphql/context-cache';
-import { queryCostOf, useExecutionDeadline, useQueryLimits } from './graphql/limits';
+import { useExecutionBounds } from './graphql/execution-bounds';
+import { queryCostOf, useQueryLimits } from './graphql/limits';
 import { schema } from './graphql/schema';
 import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './logging';
 import { useRestFacade } from './rest/facade';
@@ -26,7 +28,8 @@ import { restRoutes } from './rest/routes';
 import { useCalendarFeeds } from './modules/calendar/calendar-feed.http';
 import { limitSubscriptionsPerCredential } from './modules/events/event.quota';
 import { useEventStreamIds } from './modules/events/event.sse';
-import { fileStore } from './modules/uploads/file-store';
+import { fileStore, insufficientStorage, storageUnavailableIn } from './modules/uploads/file-store';
+import { type StorageFinding, createStorageCheck } from './modules/uploads/storage-check';
 import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
@@ -35,6 +38,7 @@ import { corsPolicy } from './http/cors';
 import { useGraphQLBodyLimit } from './http/body-limit';
 import { useEntityTags } from './http/etag';
 import { useHttpStatusInErrors } from './http/error-status';
+import { type StoppingServerContext, refusedWhileStopping } from './http/stopping';
 import { useGraphiQLPage } from './http/graphiql';
 import {
   memoryQueryStore,
@@ -57,18 +61,22 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 
 /**
- * /healthz: the process answers. /readyz: the database answers and every migration is applied; without Redis it is
- * still ready (200, `degraded`), because the instance serves, counting rate limits locally, and must stay in rotation.
+ * /healthz: the process answers. /readyz: the database answers and every migration is applied; when Redis does not
+ * answer a PING within its budget it is still ready (200, `degraded`), because the instance serves, counting rate
+ * limits locally, and must stay in rotation. So it is with file storage that is full or read-only (`storage`):
+ * everything but storing a file is served, and taking the instance out of rotation would not give the storage room.
  */
-function useHealthChecks(database: Database, redis: Redis | null): Plugin {
+function useHealthChecks(database: Database, redis: Redis | null, storage: () => Promise<StorageFinding>): Plugin {
   return {
     async onRequest({ url, endResponse }) {
       if (url.pathname === '/healthz') return endResponse(json(200, { status: 'ok' }));
       if (url.pathname !== '/readyz') return;
       try {
-        const pending = await database.pendingMigrations();
+        const [pending, redisAnswers] = await Promise.all([database.pendingMigrations(), redis ? breakerOf(redis).ping() : true]);
         if (pending.length) return endResponse(json(503, { status: 'migrations pending', pending }));
-        endResponse(redis && redis.status !== 'ready' ? json(200, { status: 'degraded', redis: 'unreachable' }) : json(200, { status: 'ready' }));
+        const finding = await storage();
+        const degraded = { ...(redisAnswers ? {} : { redis: 'unreachable' }), ...(finding ? { storage: finding } : {}) };
+        endResponse(json(200, Object.keys(degraded).length ? { status: 'degraded', ...degraded } : { status: 'ready' }));
       } catch {
         endResponse(json(503, { status: 'database unreachable' }));
       }
@@ -116,15 +124,22 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     // Served by useGraphiQLPage: a small page and cacheable, compressed assets.
     graphiql: false,
     cors: corsPolicy(config.corsOrigins),
-    logging: yogaLogger(logger),
-    // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500. A
-    // connection argument Pothos refuses (a malformed cursor) is the request's: 400.
+    // The error handler below reports a lost database and full storage (as warnings, with the request id).
+    logging: yogaLogger(logger, (error) => isDatabaseUnavailable(error) || storageUnavailableIn(error) !== null),
+    // A lost database is the service's failure, not the request's: 503 with Retry-After rather than a masked 500; so is
+    // file storage that is full or read-only: 507. A connection argument Pothos refuses (a malformed cursor) is the
+    // request's: 400.
     maskedErrors: {
-      maskError: (error, message, isDev) =>
-        isDatabaseUnavailable(error) ? serviceUnavailable() : (refusedConnectionArgument(error) ?? maskError(error, message, isDev)),
+      maskError: (error, message, isDev) => {
+        if (isDatabaseUnavailable(error)) return serviceUnavailable();
+        const storage = storageUnavailableIn(error);
+        if (storage) return insufficientStorage(storage.condition);
+        return refusedConnectionArgument(error) ?? maskError(error, message, isDev);
+      },
     },
     context: async (initialContext): Promise<Context> => {
       const { request } = initialContext;
+      if ((initialContext as StoppingServerContext).arrivedWhileStopping) throw refusedWhileStopping();
       const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
@@ -142,15 +157,16 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     plugins: [
       useRequestLogging(logger),
       useGraphQLBodyLimit(config.bodyLimitBytes),
-      useHealthChecks(database, redis),
+      useHealthChecks(database, redis, createStorageCheck(fileStore)),
       useGraphiQLPage({ graphqlEndpoint: '/graphql', title: 'Lectern GraphQL' }),
       // Trusted documents (TRUSTED_DOCUMENTS) replace automatic persisted queries, which would register any query.
       ...(config.trustedDocumentsPath
         ? useTrustedDocuments(readTrustedDocuments(config.trustedDocumentsPath))
         : [useAutomaticPersistedQueries(redis ? redisQueryStore(redis) : memoryQueryStore())]),
-      // Before the facade, so /v1 documents pass the same validation, cost and deadline (their parse is skipped).
+      // Before the facade, so /v1 documents pass the same validation, cost, deadline and answer budget (their parse is
+      // skipped).
       useQueryLimits(),
-      useExecutionDeadline(config.queryTimeoutMs),
+      useExecutionBounds({ timeoutMs: config.queryTimeoutMs, answerBytes: config.responseLimitBytes }),
       useContextCacheRelease(),
       useRateLimitReporting(rateLimiter),
       // /calendar/{token}.ics: calendar apps send the feed's token in its URL and no other credential.
@@ -170,7 +186,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useIdempotencyKeys(logger),
       // Server-sent realm events carry their cursor as the `id:` line, which a reconnecting client sends back.
       useEventStreamIds(),
-      // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names.
+      // Unexpected errors reach clients masked; the log keeps the cause with the request id the 500 answer names. A
+      // lost database or full storage is no fault of the code: a warning naming the condition.
       useErrorHandler(({ errors, context, phase }) => {
         // In the execution phase `context` is the execution arguments; the request is in their contextValue.
         const scope = (phase === 'execution' ? (context as { contextValue?: unknown }).contextValue : context) as
@@ -179,9 +196,12 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
         const requestId = scope?.request ? requestIdOf(scope.request) : undefined;
         for (const error of errors) {
           const cause = error instanceof GraphQLError ? error.originalError : error;
-          if (cause && !(cause instanceof GraphQLError) && !(cause as { __typename?: string }).__typename) {
-            logger.error({ err: cause, requestId }, 'unexpected error');
-          }
+          if (!cause || cause instanceof GraphQLError || (cause as { __typename?: string }).__typename) continue;
+          const storage = storageUnavailableIn(cause);
+          const database = storage ? null : databaseUnavailability(cause);
+          if (storage) logger.warn({ err: cause, requestId }, `file storage ${storage.condition}: answered 507`);
+          else if (database) logger.warn({ err: cause, requestId }, `database unavailable (${database}): answered 503`);
+          else logger.error({ err: cause, requestId }, 'unexpected error');
         }
       }),
     ],

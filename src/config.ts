@@ -53,6 +53,8 @@ export interface Config {
   redisUrl: string | null;
   rateLimit: RateLimit | null;
   bodyLimitBytes: number;
+  /** Bytes of long text (bodies, descriptions, event objects) one answer may hold: past them it stops with a 400. */
+  responseLimitBytes: number;
   /** Largest uploaded file (`PUT /v1/upload/{id}`), in bytes. */
   uploadLimitBytes: number;
   /** How long an upload may stay unattached before the sweep removes it, in milliseconds. */
@@ -162,6 +164,7 @@ const environmentSchema = z
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
     RATE_LIMIT: optional.default('15/5s'),
     BODY_LIMIT: optional.default('1mb'),
+    RESPONSE_LIMIT: optional.default('32mb'),
     UPLOAD_LIMIT: optional.default('100mb'),
     UPLOAD_UNATTACHED_TTL: optional.default('24h'),
     WEB_PACKAGE_MAX_FILES: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(100_000).default(2_000)),
@@ -224,6 +227,10 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (badWebhookHosts.length) problems.push(`WEBHOOK_ALLOW_HOSTS: not a host or host:port: ${badWebhookHosts.join(', ')}`);
   if (parseSize(value('BODY_LIMIT') ?? '1mb') === null) {
     problems.push('BODY_LIMIT: must be a size such as 1mb, 512kb or 65536');
+  }
+  const responseLimit = parseSize(value('RESPONSE_LIMIT') ?? '32mb');
+  if (responseLimit === null || responseLimit < 1 || responseLimit > Number.MAX_SAFE_INTEGER) {
+    problems.push('RESPONSE_LIMIT: must be a size such as 32mb, 4mb or 1gb');
   }
   const s3Variables = ['S3_REGION', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'];
   const strayS3 = s3Variables.filter((name) => value(name));
@@ -293,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     rateLimit: parseRateLimit(e.RATE_LIMIT) ?? null,
     bodyLimitBytes: parseSize(e.BODY_LIMIT)!,
+    responseLimitBytes: parseSize(e.RESPONSE_LIMIT)!,
     uploadLimitBytes: parseSize(e.UPLOAD_LIMIT)!,
     uploadUnattachedTtlMs: parseDurationMs(e.UPLOAD_UNATTACHED_TTL)!,
     webPackageLimits: { maxFiles: e.WEB_PACKAGE_MAX_FILES, maxBytes: parseSize(e.WEB_PACKAGE_MAX_BYTES)!, maxRatio: e.WEB_PACKAGE_MAX_RATIO },

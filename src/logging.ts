@@ -25,6 +25,21 @@ export function requestIdOf(request: Request): string {
   return id;
 }
 
+/**
+ * Paths that carry a credential, which calendar apps and browsers send in place of any other: a calendar feed's token
+ * (`/calendar/{token}.ics`, src/modules/calendar/calendar-feed.http.ts) and a web package's launch grant
+ * (`/web-packages/{id}/{grant}/...`, src/modules/web-packages/web-package.http.ts). The log shows them with the
+ * credential replaced, valid or not, so that reading the log opens neither the feed nor the package's site.
+ */
+const credentialsInPaths: [RegExp, string][] = [
+  [/^\/calendar\/[^/]+?(\.ics)?(?=\/|$)/, '/calendar/[token]$1'],
+  [/^\/web-packages\/([^/]+)\/[^/]+/, '/web-packages/$1/[grant]'],
+];
+
+/** The path as the request log writes it. */
+const loggedPath = (pathname: string) =>
+  credentialsInPaths.reduce((path, [credential, redacted]) => path.replace(credential, redacted), pathname);
+
 /** One log line per request, with its id, status and duration; the id is echoed in the response. */
 export function useRequestLogging(logger: Logger): Plugin {
   const startedAt = new WeakMap<Request, number>();
@@ -40,7 +55,7 @@ export function useRequestLogging(logger: Logger): Plugin {
       if (url.pathname === '/healthz' || url.pathname === '/readyz') return;
       const started = startedAt.get(request);
       const durationMs = started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10;
-      logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, durationMs }, 'request');
+      logger.info({ requestId, method: request.method, path: loggedPath(url.pathname), status: response.status, durationMs }, 'request');
     },
   };
 }
@@ -49,19 +64,24 @@ type YogaLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /**
  * Yoga's logger on pino: an Error argument (yoga logs each error it masks) becomes `err`, so its message and stack are
- * serialised, and other arguments become the message.
+ * serialised, and other arguments become the message. Errors `reportedElsewhere` selects (the app logs them itself,
+ * at their own level) go to debug.
  */
-export function yogaLogger(logger: Logger): Record<YogaLogLevel, (...args: unknown[]) => void> {
+export function yogaLogger(
+  logger: Logger,
+  reportedElsewhere: (error: Error) => boolean = () => false,
+): Record<YogaLogLevel, (...args: unknown[]) => void> {
   const write =
     (level: YogaLogLevel) =>
     (...args: unknown[]) => {
       const error = args.find((arg): arg is Error => arg instanceof Error);
+      const at = error && reportedElsewhere(error) ? 'debug' : level;
       const text = args
         .filter((arg) => arg !== error)
         .map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg)))
         .join(' ');
-      if (error) logger[level]({ err: error }, text || error.message);
-      else logger[level](text);
+      if (error) logger[at]({ err: error }, text || error.message);
+      else logger[at](text);
     };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -6,12 +6,13 @@ import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
 import { boot } from './boot';
 import { ConfigError, loadConfig } from './config';
+import { requestConnectionOptions } from './core/redis-breaker';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
 import { endSubscriptions, useRedisEventBus } from './events/bus';
 import { createWebhookWorker, pruneDeliveryLog } from './events/webhooks/worker';
 import { createLogger } from './logging';
-import { sweepUploads } from './modules/uploads/upload.service';
+import { sweepUploads, writePendingThumbnails } from './modules/uploads/upload.service';
 import { pruneIdempotencyKeys } from './rest/idempotency';
 import { createHttpServer } from './server';
 
@@ -83,8 +84,9 @@ function logRedisErrors(connection: Redis, role: string, consequence: string | n
     failing = false;
   });
 }
-// Two Redis connections: one in subscriber mode for other instances' commit announcements, one for everything else.
-const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+// Two Redis connections: one in subscriber mode for other instances' commit announcements, one for everything else,
+// which requests use within a time budget (src/core/redis-breaker.ts).
+const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, ...requestConnectionOptions }) : null;
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
 if (redis && redisSubscriber) {
   await connectRedisOrExit(config.redisUrl!, [redis, redisSubscriber]);
@@ -93,11 +95,12 @@ if (redis && redisSubscriber) {
   useRedisEventBus(redis, redisSubscriber);
 }
 const app = createApp({ config, database, serverKey, logger, redis });
-const { server, closeSockets } = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
+const http = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
+const { server } = http;
 
-/** Forgets expired rows now and then; any instance may, so a failure is only worth a warning. */
+/** Forgets expired rows, or finishes deferred work, now and then; any instance may, so a failure is only a warning. */
 function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
-  const timer = setInterval(() => prune().catch((error) => logger.warn({ err: error }, `${what} pruning failed`)), everyMs);
+  const timer = setInterval(() => prune().catch((error) => logger.warn({ err: error }, `${what} sweep failed`)), everyMs);
   timer.unref();
   return timer;
 }
@@ -110,6 +113,7 @@ const sweeps = [
   sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
   sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
   sweep('unattached upload', 15 * 60_000, () => sweepUploads()),
+  sweep('pending thumbnail', 5 * 60_000, writePendingThumbnails),
   sweep('webhook delivery log', 60 * 60_000, () => pruneDeliveryLog(config.webhookLogRetentionDays)),
 ];
 
@@ -134,26 +138,25 @@ server.listen(config.port, config.host, () => {
   }
 });
 
+/** How long requests still running at a stop may take before their connections are cut. */
 const shutdownGraceMs = 10_000;
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
+  // Before the log line, so that a request sent by anyone who read it meets a stopping server.
+  const drained = http.stop(shutdownGraceMs);
   logger.info({ signal }, 'stopping: finishing in-flight requests');
   for (const timer of sweeps) clearInterval(timer);
-  // close() stops accepting and resolves once in-flight requests are done; idle keep-alive sockets are closed now,
-  // and subscriptions end so their event streams complete. A request still running after the grace period is cut.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  // Server-sent event streams complete, so their responses end.
   endSubscriptions();
-  await closeSockets();
   // The round in progress finishes, so its attempts are recorded rather than retried after the lease.
-  await webhooks.stop();
-  const grace = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
-  await closed;
-  clearTimeout(grace);
+  const [{ cut }] = await Promise.all([drained, webhooks.stop()]);
+  if (cut) logger.warn({ cut, graceMs: shutdownGraceMs }, 'stopping: connections still busy after the grace period were cut');
   await database.close();
-  await Promise.all([redis?.quit(), redisSubscriber?.quit()]);
+  // Not QUIT, which would wait for a Redis that does not answer.
+  redis?.disconnect();
+  redisSubscriber?.disconnect();
   logger.info('stopped');
   process.exit(0);
 }

@@ -1,10 +1,25 @@
-import { type IncomingHttpHeaders, createServer, type Server } from 'node:http';
+import { type IncomingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import type { App } from './app';
+import type { StoppingServerContext } from './http/stopping';
 import { ACCESS_REVOKED } from './modules/events/event.stream';
+
+export interface HttpServer {
+  server: Server;
+  /** Closes every WebSocket (`goingAwayClose`) and stops accepting them. */
+  closeSockets(): Promise<void>;
+  /**
+   * Stops the server gracefully: it stops accepting connections and closes the idle ones at once; requests running
+   * finish and their answers close their connections (`Connection: close`); a request that arrives on an open
+   * connection later is answered 503 without being run; WebSockets are closed. Resolves once every connection is
+   * closed, or after `graceMs` with the connections still open then cut (`cut` counts them).
+   */
+  stop(graceMs: number): Promise<{ cut: number }>;
+}
 
 export interface HttpServerOptions {
   /** The body limit: no WebSocket message may be larger (ws closes the socket with 1009). */
@@ -14,6 +29,8 @@ export interface HttpServerOptions {
 /** What a client may send before `connection_init` is answered: enough for any connection params, no more. */
 export const bytesBeforeConnectionInit = 100 * 1024;
 export const tooMuchBeforeConnectionInit = { code: 4413, reason: 'Too much data before connection_init' };
+/** The close of every WebSocket when the server stops: graphql-ws clients reconnect after it. */
+export const goingAwayClose = { code: 1001, reason: 'server shutting down' };
 /** The close that ends a socket whose credential was revoked or expired while its subscriptions were open. */
 export const accessRevokedClose = { code: CloseCode.Forbidden, reason: 'Forbidden: access revoked' };
 
@@ -72,8 +89,29 @@ function credentialOf(
  * execution, so they authenticate and rate-limit like HTTP ones; the credential travels in the connection params
  * (`{ "Authorization": "Bearer ..." }`) because browsers cannot set headers on a WebSocket (see `credentialOf`).
  */
-export function createHttpServer(app: App, options: HttpServerOptions): { server: Server; closeSockets(): Promise<void> } {
-  const server = createServer(app);
+export function createHttpServer(app: App, options: HttpServerOptions): HttpServer {
+  let stopping = false;
+  // Responses not yet finished, so that those still running when the server stops can be told to close.
+  const inFlight = new Set<ServerResponse>();
+  function forget(this: ServerResponse) {
+    inFlight.delete(this);
+    // A response that had sent its headers before the stop (a server-sent event stream) left its connection open.
+    if (stopping) server.closeIdleConnections();
+  }
+  const server = createServer((request, response) => {
+    inFlight.add(response);
+    response.on('close', forget);
+    if (!stopping) return app(request, response);
+    response.setHeader('connection', 'close');
+    const refused: StoppingServerContext = { arrivedWhileStopping: true };
+    return app.handle(request, response, refused);
+  });
+  // Every TCP connection, WebSockets included: a stop closes those never used and, after the grace period, the rest.
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   const sockets = new WebSocketServer({ server, path: app.graphqlEndpoint, maxPayload: options.bodyLimitBytes });
   const initialised = new WeakSet<WebSocket>();
   limitBytesBeforeInit(sockets, initialised);
@@ -137,12 +175,34 @@ export function createHttpServer(app: App, options: HttpServerOptions): { server
     sockets,
   );
 
+  const closeSockets = () =>
+    new Promise<void>((resolve) => {
+      for (const client of sockets.clients) client.close(goingAwayClose.code, goingAwayClose.reason);
+      sockets.close(() => resolve());
+    });
+
   return {
     server,
-    closeSockets: () =>
-      new Promise((resolve) => {
-        for (const client of sockets.clients) client.close(1001, 'server shutting down');
-        sockets.close(() => resolve());
-      }),
+    closeSockets,
+    async stop(graceMs) {
+      stopping = true;
+      // Stops accepting, and closes the keep-alive connections between requests. Node 20 would serve busy ones on,
+      // answering `Connection: keep-alive`, until they happen to be idle, and it keeps connections that never sent a
+      // byte (a client's spare) until their headers time out.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
+      // Answers still running close their connection once sent; requests that arrive later are refused (above).
+      for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+      void closeSockets();
+      let cut = 0;
+      const grace = setTimeout(() => {
+        cut = connections.size;
+        for (const socket of connections) socket.destroy();
+      }, graceMs);
+      await closed;
+      clearTimeout(grace);
+      return { cut };
+    },
   };
 }

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AuthFailureLimits, RateLimit } from '../config';
 import { httpError, retryAfter } from '../core/errors';
 import { addressBucket } from './client-address';
-import { sharedCounter } from './rate-limit';
+import { type SharedCounter, sharedCounter } from './rate-limit';
 
 /** Who is trying to authenticate: the client address, and the consumer key an OAuth request names. */
 export interface AuthAttempt {
@@ -23,7 +23,7 @@ export interface AuthFailureGuard {
 interface Counter {
   limit: RateLimit;
   /** The shared count, in Redis or the database. */
-  limiter: RateLimiterAbstract;
+  limiter: SharedCounter;
   /** The blocks this instance has learned of, held until their window ends, so a blocked sender costs no store access. */
   knownBlocks: RateLimiterMemory;
   refusal: string;
@@ -34,7 +34,7 @@ const tooMany = ({ refusal, limit }: Counter, msBeforeNext: number) =>
 
 /**
  * Failed authentications per client address and per consumer key, and requests without a credential per address,
- * counted like the request rate limit: in Redis when there is one (locally while it is unreachable), in the shared
+ * counted like the request rate limit: in Redis when there is one (locally while it does not answer), in the shared
  * database otherwise. A sender is blocked once a failure fills its window, and from then on refused before its
  * credential is looked at, from memory: no database lookup, no signature, no counter access. Another instance learns
  * of the block at the first failure it sees from the same sender. Requests that authenticate cost nothing here.

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { perTurnLoader } from '../core/per-turn-loader';
 import { db, directQuery } from '../db/database';
 import { httpError } from '../core/errors';
+import { breakerOf } from '../core/redis-breaker';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import type { CredentialCache } from './credential-cache';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
@@ -136,14 +137,14 @@ export function createAuthenticator(options: AuthenticatorOptions) {
    * and no statement is spent), in the database otherwise, and in the database too while Redis does not answer.
    */
   async function recordNonce(credentials: OAuthCredentials): Promise<boolean> {
-    const redis = options.redis;
-    if (redis?.status === 'ready') {
+    if (options.redis) {
       const secondsLeft = credentials.timestamp + options.oauthSkewSeconds - Math.floor(Date.now() / 1000) + 1;
       const key = `lectern-nonce:${credentials.consumerKey}:${credentials.timestamp}:${credentials.nonce}`;
       try {
-        return (await redis.set(key, '1', 'EX', Math.max(1, secondsLeft), 'NX')) === 'OK';
+        const set = await breakerOf(options.redis).call((redis) => redis.set(key, '1', 'EX', Math.max(1, secondsLeft), 'NX'));
+        return set === 'OK';
       } catch {
-        // Redis went away between the check and the command: the database keeps the record instead.
+        // Redis is down or did not answer within its budget: the database keeps the record instead.
       }
     }
     return recordInDatabase(credentials);

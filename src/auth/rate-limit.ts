@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import {
-  type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterPrisma,
   RateLimiterRedis,
@@ -11,13 +10,15 @@ import {
 import type { RateLimit } from '../config';
 import { db } from '../db/database';
 import { httpError, retryAfter } from '../core/errors';
+import { type RedisBreaker, RedisUnavailableError, breakerOf } from '../core/redis-breaker';
 import type { QueryCost } from '../graphql/limits';
 import type { Viewer } from './viewer';
 
 /**
  * Cost units (estimated objects, see src/graphql/limits.ts) worth one rate-limit point. A /v1 page of 200 groups with
- * their school and category costs 801, so every route of the platform's API stays one point and RATE_LIMIT keeps its meaning
- * there; only GraphQL documents that fetch thousands of objects pay more.
+ * their school and category costs 801, so the platform's API stays one point a request and RATE_LIMIT keeps its meaning
+ * there; GraphQL documents that fetch thousands of objects, and pages of long text (200 posts with their bodies,
+ * 3,201), pay more.
  */
 export const costPerPoint = 1_000;
 
@@ -47,16 +48,36 @@ export interface RateLimiter {
   statusOf(request: Request): RateLimitStatus | undefined;
 }
 
+/** The two ways a count changes: a request charged, a failure recorded. */
+export interface SharedCounter {
+  consume(key: string, points?: number): Promise<RateLimiterRes>;
+  penalty(key: string, points?: number): Promise<RateLimiterRes>;
+}
+
 /**
  * `limit` points per window under `keyPrefix`, counted in Redis when there is one and in the shared database otherwise,
- * so every instance of a scaled-out deployment sees the same count. When Redis is lost, each instance counts in memory
- * until it returns (rate-limiter-flexible's insurance limiter), answering at once rather than waiting for a reconnect.
+ * so every instance of a scaled-out deployment sees the same count. While Redis counts as down (src/core/redis-breaker.ts:
+ * unreachable, or not answering within its budget), each instance counts in memory, and a request waits for Redis for
+ * the budget at most.
  */
-export function sharedCounter(limit: RateLimit, keyPrefix: string, redis: Redis | null): RateLimiterAbstract {
+export function sharedCounter(limit: RateLimit, keyPrefix: string, redis: Redis | null): SharedCounter {
   const options = { points: limit.points, duration: limit.windowSeconds, keyPrefix };
-  return redis
-    ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
-    : new RateLimiterPrisma({ ...options, storeClient: db(), tableName: 'rateLimit' });
+  if (!redis) return new RateLimiterPrisma({ ...options, storeClient: db(), tableName: 'rateLimit' });
+  const breaker = breakerOf(redis);
+  const shared = new RateLimiterRedis({ ...options, storeClient: redis });
+  const local = new RateLimiterMemory(options);
+  const count = async (change: 'consume' | 'penalty', key: string, points = 1) => {
+    try {
+      return await breaker.call(() => shared[change](key, points));
+    } catch (outcome) {
+      if (outcome instanceof RateLimiterRes) throw outcome;
+      // A count sent but not answered still runs when a stalled Redis resumes; the undo written behind it on the same
+      // connection runs right after it, so that the request is counted once, here, rather than again in a burst.
+      if (outcome instanceof RedisUnavailableError && outcome.sent) void shared.reward(key, points).catch(() => undefined);
+      return local[change](key, points);
+    }
+  };
+  return { consume: (key, points) => count('consume', key, points), penalty: (key, points) => count('penalty', key, points) };
 }
 
 /** One budget per user, across all their credentials and both surfaces (see sharedCounter for where it is counted). */
@@ -64,7 +85,7 @@ export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, 
   const statuses = new WeakMap<Request, RateLimitStatus>();
   if (!limit) return { charge: async () => {}, statusOf: () => undefined };
   const limiter = sharedCounter(limit, 'lectern-rate', redis);
-  if (redis) warnWhileRedisIsLost(redis, logger);
+  if (redis) warnWhileRedisIsDown(breakerOf(redis), logger);
 
   const record = (request: Request, outcome: RateLimiterRes, charged: number) => {
     const status = {
@@ -105,19 +126,11 @@ export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, 
   };
 }
 
-/** One warning when Redis goes away and one notice when it is back, not one line per reconnection attempt. */
-function warnWhileRedisIsLost(redis: Redis, logger: Logger | undefined) {
-  let lost = false;
-  // Emitted when a connection drops and ioredis will retry, not after a deliberate quit at shutdown.
-  redis.on('reconnecting', () => {
-    if (lost) return;
-    lost = true;
-    logger?.warn({ redis: 'unreachable' }, 'Redis connection lost: rate limits are counted by this instance alone until it returns');
-  });
-  redis.on('ready', () => {
-    if (!lost) return;
-    lost = false;
-    logger?.info({ redis: 'ready' }, 'Redis connection back: rate limits are shared again');
+/** One warning when Redis counts as down and one notice when it is back, not one line per failed command. */
+function warnWhileRedisIsDown(breaker: RedisBreaker, logger: Logger | undefined) {
+  breaker.onChange((available) => {
+    if (available) logger?.info({ redis: 'ready' }, 'Redis answers again: rate limits are shared again');
+    else logger?.warn({ redis: 'unreachable' }, 'Redis does not answer: rate limits are counted by this instance alone until it does');
   });
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ValidationError } from './errors';
 import { type GlobalIdType, readId } from './global-id';
+import { type HtmlField, htmlFields, sanitizeHtmlBody } from './html';
 
 /** Parses input with a resource's zod schema; every problem is reported at once, named by its input path. */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
@@ -14,9 +15,18 @@ export function validate<Schema extends z.ZodType>(schema: Schema, input: unknow
 const withoutNul = (value: string) => !value.includes('\u0000');
 const nulMessage = 'must not contain the NUL character';
 
-/** Text as given (HTML bodies), of at most `max` characters, written as `1,000,000` in the message. */
+/** The longest text an object holds: the HTML body of a post or a page. */
+export const bodyMaxLength = htmlFields['Page.body'].maxLength;
+
+/** Text as given, untrimmed, of at most `max` characters, written as `1,000,000` in the message. */
 export const storableText = (max: number) =>
   z.string().max(max, `must be at most ${max.toLocaleString('en-US')} characters`).refine(withoutNul, nulMessage);
+
+/**
+ * A member that front ends render as HTML, declared in `htmlFields`: sanitized here, on write, so that /v1 and GraphQL
+ * store the same safe markup.
+ */
+export const htmlText = (field: HtmlField) => storableText(htmlFields[field].maxLength).transform(sanitizeHtmlBody);
 
 /** Trimmed text of at most `max` characters. */
 export const text = (max: number) =>

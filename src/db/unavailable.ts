@@ -17,6 +17,8 @@ const unavailableMessage = new RegExp(
     'connection terminated', 'connection (?:is )?(?:closed|ended)', "can't reach database server", 'server closed the connection',
     // node-postgres, for a query on a pooled connection the server ended.
     'has encountered a connection error and is not queryable',
+    // PostgreSQL ending a session: an administrator (57P01), a crash (57P02), an idle timeout.
+    'terminating connection',
     // A database refusing connections (ALLOW_CONNECTIONS false, a server starting or stopping), code 55000/57P03.
     'is not currently accepting connections', 'the database system is (?:starting up|shutting down|in recovery mode)',
     'pglite is closed', 'database is not open',
@@ -25,13 +27,29 @@ const unavailableMessage = new RegExp(
 );
 
 /**
- * Whether an error, or any error it wraps, says the database cannot be reached: a failure of the service rather than
- * of the request, which a retry later may not meet. Prisma wraps the driver's error (`cause`, the driver adapter's
- * error in `meta`), GraphQL wraps a resolver's (`originalError`), so the whole chain is searched.
+ * Where an error was wrapped as text (envelop does so with a failure to build the context), what is left of the
+ * driver's code is Prisma's rendering of it in the message: "Database error. Code: `57P01`. Message: ...".
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+const codeInMessage = /Code: `(\w+)`/;
+
+/** PostgreSQL's names of the conditions above, for the log. */
+const conditionNames: Record<string, string> = {
+  '57P01': 'admin_shutdown', '57P02': 'crash_shutdown', '57P03': 'cannot_connect_now',
+  '08000': 'connection_exception', '08001': 'sqlclient_unable_to_establish_sqlconnection',
+  '08003': 'connection_does_not_exist', '08006': 'connection_failure',
+};
+
+/**
+ * Why the database cannot be reached, in a few words for the log (a code such as `57P01 admin_shutdown` or
+ * `ECONNREFUSED`, else the driver's words), when an error or any error it wraps says so: a failure of the service
+ * rather than of the request, which a retry later may not meet. Null for any other error. Prisma wraps the driver's
+ * error (`cause`, the driver adapter's error in `meta`), GraphQL wraps a resolver's (`originalError`), so the whole
+ * chain is searched, a code preferred to words.
+ */
+export function databaseUnavailability(error: unknown): string | null {
   const seen = new Set<unknown>();
   const pending = [error];
+  let words: string | null = null;
   while (pending.length) {
     const current = pending.pop();
     if (!current || typeof current !== 'object' || seen.has(current)) continue;
@@ -44,13 +62,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       originalError?: unknown;
       meta?: { driverAdapterError?: unknown };
     };
-    if (typeof candidate.code === 'string' && unavailableCodes.has(candidate.code)) return true;
-    if (typeof candidate.kind === 'string' && unavailableKinds.has(candidate.kind)) return true;
-    if (typeof candidate.message === 'string' && unavailableMessage.test(candidate.message)) return true;
+    const message = typeof candidate.message === 'string' ? candidate.message : '';
+    const code = typeof candidate.code === 'string' ? candidate.code : codeInMessage.exec(message)?.[1];
+    if (code && unavailableCodes.has(code)) return conditionNames[code] ? `${code} ${conditionNames[code]}` : code;
+    if (typeof candidate.kind === 'string' && unavailableKinds.has(candidate.kind)) words ??= candidate.kind;
+    words ??= unavailableMessage.exec(message)?.[0] ?? null;
     pending.push(candidate.cause, candidate.originalError, candidate.meta?.driverAdapterError);
   }
-  return false;
+  return words;
 }
+
+/** Whether an error, or any error it wraps, says the database cannot be reached (databaseUnavailability). */
+export const isDatabaseUnavailable = (error: unknown): boolean => databaseUnavailability(error) !== null;
 
 /** The answer for either API while the database is unreachable: 503 with Retry-After, nothing internal revealed. */
 export const serviceUnavailable = () =>

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
+import { breakerOf } from '../core/redis-breaker';
 import { type Database, openedDatabase } from '../db/database';
 import type { RealmType } from '../generated/prisma/enums';
 import { realmKey } from './realm-key';
@@ -205,10 +206,12 @@ export function useRedisEventBus(publishClient: Redis, subscribeClient: Redis) {
     if (realms !== undefined && !heardHere(realms.split(','))) return;
     expectEvents(ids.split(',').filter((id) => /^\d+$/.test(id)));
   });
+  const publisher = breakerOf(publishClient);
   announceToOthers = (events) => {
     const realms = new Set(events.flatMap(({ ancestors }) => ancestors));
     const message = `${processToken}@${events.map(({ id }) => id).join(',')}@${[...realms].join(',')}`;
-    void publishClient.publish(commitsChannel, message).catch(() => undefined);
+    // Never awaited, so a write's answer does not wait for Redis; nothing is sent while Redis does not answer.
+    void publisher.call((client) => client.publish(commitsChannel, message)).catch(() => undefined);
   };
 }
 

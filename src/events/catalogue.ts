@@ -1,3 +1,4 @@
+import type { DocumentNode } from 'graphql';
 import { z } from 'zod';
 import type { RealmType } from '../generated/prisma/enums';
 
@@ -25,14 +26,27 @@ export interface EventKind<Type extends string = string, Data extends z.ZodType 
 }
 
 /**
- * One item an event reports on webhooks: its ids (`enrollment_id`, ...), the /v1 path that views it, and, when that
- * view shows more than the item (a filtered list), what in its answer is the item.
+ * One item an event reports on webhooks: its ids (`enrollment_id`, ...), the /v1 path that views it, when that view
+ * shows more than the item (a filtered list) what in its answer is the item, and members of the entry drawn from that
+ * answer (a grade's `updated_overall_grade`). An item without a /v1 view of its own (an attendance record) is `read`
+ * through GraphQL instead. Each is rendered as the target's owner sees it.
  */
 export interface EventEntry {
   ids: Record<string, number | string | undefined>;
-  view: string;
+  view?: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answer of the view's route, in its wire shape
   pick?: (answer: any) => object | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `pick`
+  members?: (answer: any) => Record<string, unknown>;
+  read?: EntryRead;
+}
+
+/** A GraphQL read of an item, and the object (in its /v1 wire shape) made of the data it answers; null when there is none. */
+export interface EntryRead {
+  document: DocumentNode;
+  variables: Record<string, unknown>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document's data
+  object: (data: any) => object | null;
 }
 
 const noData = z.object({}).strict();

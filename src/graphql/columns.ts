@@ -3,6 +3,7 @@ import { selectedFieldNames } from '@pothos/selection-mapper';
 import type { GraphQLResolveInfo } from 'graphql';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
+import { longText } from './execution-bounds';
 
 export type Model = keyof PrismaTypes & string;
 type Column<Name extends Model> = keyof PrismaTypes[Name]['Shape'] & string;
@@ -87,6 +88,21 @@ export function exposeOptionalText<Name extends Model>(t: TextFieldMaker, model:
       return [name, t.string({ nullable: true, description: column.documentation, resolve } as never)];
     }),
   );
+}
+
+/**
+ * Exposes a long text column (a body, a description, a comment) of at most `maxLength` characters, which its writes
+ * validate: weighed by the cost model and counted against the answer's budget as it resolves (`longText`). A column
+ * that holds '' when empty answers null for it, as exposeOptionalText's do. Described like exposeColumns.
+ */
+export function exposeLongText<Name extends Model>(t: TextFieldMaker, model: Name, name: Column<Name>, maxLength: number) {
+  const column = modelField(model, name);
+  if (!column?.documentation) throw new Error(`${model}.${name} needs a /// description in prisma/schema.prisma`);
+  if (column.type !== 'String' || !column.isRequired) throw new Error(`${model}.${name} is not a text column`);
+  const optional = column.hasDefaultValue;
+  const field = longText(maxLength, (row: Record<string, unknown>) => (optional ? (row[name] as string) || null : (row[name] as string)));
+  // Pothos types the resolver's row per model; here the name comes typed from the same model.
+  return { [name]: t.string({ nullable: optional, description: column.documentation, ...field } as never) };
 }
 
 /** The part of a Prisma object's field builder that declares a field of another object type. */

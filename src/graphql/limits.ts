@@ -28,7 +28,7 @@ import {
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
-import { httpError, retryAfter } from '../core/errors';
+import { httpError } from '../core/errors';
 import { defaultPageSize, maxPageSize } from './paging';
 
 /**
@@ -91,8 +91,20 @@ export const listEstimates: Record<string, number> = {
   'QueryAttendanceConnection.totals': 4,
   'AttendanceDay.statuses': 3,
   'AttendanceStatusGroup.records': 8,
+  // Most deliveries take one attempt; one given up after 72 hours has about a hundred. A page of targets with their
+  // deliveries' attempts, at the default pages, stays under the limit.
+  'WebhookDelivery.attemptLog': 10,
 };
 export const defaultListEstimate = 50;
+
+/**
+ * A long text field (`longText` in src/graphql/execution-bounds.ts) costs one object more per this many characters it
+ * may hold, rounded down: a post's body (1,000,000) 15, an event's description (100,000) 1, a group's (65,535) nothing.
+ * A page of many bodies is costly (30 pages of 200 posts with their bodies, 96,030), while /v1's largest page of posts
+ * (3,201), a page of webhook targets with their deliveries' event objects (6,441) and /v1's page of 200 groups (801,
+ * one rate-limit point) stay as they were or under the limit.
+ */
+export const longTextCharactersPerObject = 65_536;
 
 /** The cost of one request, attached to the context before it is built, for the rate limiter and `extensions.cost`. */
 export interface QueryCost {
@@ -178,11 +190,12 @@ const costArguments = new Set(['limit', 'first', 'last', 'ids']);
 const conditionalDirectives = new Set(['include', 'skip']);
 
 /**
- * The cost model, in estimated objects: a scalar costs 0, an object 1 plus its selection, a paged field (one with a
- * `limit` argument, or a connection's `first`/`last`) its page size (default 20, at most 200) times the cost of one item
- * (a connection's `edges` are its items), any other list its estimate times
- * one item (`nodes` its number of ids), and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) { items {
- * members { user { school { id } } } } }` is 200 × 100 × 3 objects.
+ * The cost model, in estimated objects: a scalar costs 0 (long text one object per `longTextCharactersPerObject`
+ * characters it may hold), an object 1 plus its selection, a paged field (one with a `limit` argument, or a
+ * connection's `first`/`last`) its page size (default 20, at most 200) times the cost of one item (a connection's
+ * `edges` are its items, whose `node` costs only its selection), any other list its estimate times one item (`nodes`
+ * its number of ids), and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) {
+ * items { members { user { school { id } } } } }` is 200 × 100 × 3 objects.
  */
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const estimates = { ...introspectionEstimates(schema), ...listEstimates };
@@ -190,7 +203,10 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
     const extra = type === mutationType ? mutationFieldCost : 0;
     const named = getNamedType(field.type);
-    if (!isCompositeType(named)) return extra;
+    if (!isCompositeType(named)) {
+      const longText = (field.extensions as { longText?: number }).longText;
+      return extra + (longText ? Math.floor(longText / longTextCharactersPerObject) : 0);
+    }
     const introspection = named.name.startsWith('__');
     if (field.args.some((arg) => arg.name === 'limit' || arg.name === 'first')) {
       const limit = Math.min(Math.max(Number(args.limit ?? args.first ?? args.last ?? defaultPageSize), 1), maxPageSize);
@@ -204,7 +220,9 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
       const size = paged ? 1 : byIds ?? estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
       return extra + size * (1 + childComplexity);
     }
-    return extra + (introspection ? 0 : 1) + childComplexity;
+    // An edge's node is the item its edge stands for, counted there.
+    const edgeNode = field.name === 'node' && type.name.endsWith('Edge');
+    return extra + (introspection || edgeNode ? 0 : 1) + childComplexity;
   };
 }
 
@@ -350,81 +368,6 @@ export function useQueryLimits(limits = queryLimits): Plugin {
         }
         extendContext({ queryCost } as Record<string, unknown>);
       };
-    },
-  };
-}
-
-/**
- * The abort signal of one execution, which its deadline and a disconnecting client abort. Not Node's AbortController:
- * on Node 20 every signal it makes gets hidden classes of its own, which keep the signal, its listeners and so the
- * execution's whole state from the young generation until the next full collection (docs/performance.md, "Fourteenth
- * round"). Not AbortSignal.any either: on Node 20 a combined signal that has abort listeners (the executor adds one per
- * execution) is never collected.
- */
-class ExecutionSignal extends EventTarget implements AbortSignal {
-  aborted = false;
-  reason: unknown = undefined;
-  onabort: AbortSignal['onabort'] = null;
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    const event = new Event('abort');
-    this.onabort?.call(this, event);
-    this.dispatchEvent(event);
-  }
-
-  throwIfAborted(): void {
-    if (this.aborted) throw this.reason;
-  }
-}
-
-/**
- * A deadline on execution: past it the request answers 503 with Retry-After (the server is too busy to finish it in
- * time; a document that is costly by construction was refused with 400 already), and graphql-js stops starting new
- * resolvers because the execution's abort signal fires. A statement already running in PostgreSQL is cut by the
- * pool's `statement_timeout`, set to the same deadline. A client that disconnects aborts the execution too.
- */
-export function useExecutionDeadline(timeoutMs: number): Plugin {
-  return {
-    onExecute({ args, executeFn, setExecuteFn }) {
-      const { request, rawBody } = (args.contextValue ?? {}) as { request?: Request; rawBody?: unknown };
-      // An upload's duration is the client's transfer, bounded by UPLOAD_LIMIT, not work a deadline should cut short.
-      if (rawBody) return;
-      setExecuteFn(async (execution) => {
-        const signal = new ExecutionSignal();
-        const clientGone = () => signal.abort(request?.signal.reason);
-        request?.signal.addEventListener('abort', clientGone, { once: true });
-        let timer: NodeJS.Timeout | undefined;
-        const expired = new Promise<{ data: null; errors: GraphQLError[] }>((resolve) => {
-          timer = setTimeout(() => {
-            // With `data`, as a result of an execution that began: the /v1 facade reads one without it as a stream.
-            resolve({
-              data: null,
-              errors: [
-                httpError(
-                  503,
-                  'QUERY_TIMEOUT',
-                  `The request took longer than ${timeoutMs} ms and was stopped; try again later`,
-                  retryAfter(timeoutMs),
-                ),
-              ],
-            });
-            signal.abort(new Error('execution deadline passed'));
-          }, timeoutMs);
-        });
-        try {
-          // The execution's own properties spread after the literal's, then its signal replaced
-          // (docs/adding-a-resource.md: young garbage).
-          const withDeadline = { signal, ...execution };
-          withDeadline.signal = signal;
-          return await Promise.race([executeFn(withDeadline), expired]);
-        } finally {
-          clearTimeout(timer);
-          request?.signal.removeEventListener('abort', clientGone);
-        }
-      });
     },
   };
 }

@@ -4,6 +4,7 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { type Plugin, createGraphQLError } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { breakerOf } from '../core/redis-breaker';
 
 /** Apollo's `extensions.persistedQuery`, which Apollo Client's and urql's persisted-query links send. */
 interface PersistedQueryExtension {
@@ -41,13 +42,17 @@ export function memoryQueryStore(maxBytes = storedQueryBytes): PersistedQuerySto
   };
 }
 
+/**
+ * While Redis does not answer (src/core/redis-breaker.ts), a hash is not found and a registration is not kept: the
+ * client sends the query along, which runs.
+ */
 export function redisQueryStore(redis: Redis): PersistedQueryStore {
   const key = (hash: string) => `lectern:apq:${hash}`;
+  const breaker = breakerOf(redis);
   return {
-    get: async (hash) => (await redis.get(key(hash))) ?? undefined,
-    set: async (hash, query) => {
-      await redis.set(key(hash), query, 'EX', redisTtlSeconds);
-    },
+    get: (hash) => breaker.call((client) => client.get(key(hash))).then((query) => query ?? undefined, () => undefined),
+    set: (hash, query) =>
+      breaker.call((client) => client.set(key(hash), query, 'EX', redisTtlSeconds)).then(() => undefined, () => undefined),
   };
 }
 

@@ -1,7 +1,7 @@
 import { GraphQLError, print } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable, serviceUnavailable } from '../db/unavailable';
+import { databaseUnavailability, serviceUnavailable } from '../db/unavailable';
 import { requestIdOf } from '../logging';
 import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
 import type { LinkOrigin } from './link-origin';
@@ -149,8 +149,9 @@ function failure(error: unknown, route: RestRoute | null, request: Request, logg
     return new RestError(payloadErrorStatus[error.typename] ?? 400, message, {}, issues);
   }
   // Execution's masking turns a lost database into a 503 already; authentication or the facade may meet it first.
-  if (isDatabaseUnavailable(error)) {
-    logger.error({ err: error, requestId }, 'database unavailable');
+  const database = databaseUnavailability(error);
+  if (database) {
+    logger.warn({ err: error, requestId }, `database unavailable (${database}): answered 503`);
     error = serviceUnavailable();
   }
   if (error instanceof GraphQLError && typeof error.extensions?.argument === 'string') {
@@ -160,7 +161,9 @@ function failure(error: unknown, route: RestRoute | null, request: Request, logg
   }
   if (error instanceof GraphQLError) {
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    if (http?.status && (http.status < 500 || http.status === 503)) return new RestError(http.status, error.message, http.headers ?? {});
+    // 503 (the database lost) and 507 (file storage full or read-only) name the service's condition, no internals.
+    const told = http?.status && (http.status < 500 || http.status === 503 || http.status === 507);
+    if (told) return new RestError(http.status!, error.message, http.headers ?? {});
   }
   // A masked execution error was logged with its cause and request id by the app's error handler already.
   const masked = error instanceof GraphQLError && error.extensions?.unexpected === true;

@@ -119,7 +119,9 @@ const errorResponse = (text: string, headers?: JsonSchema) => ({
 });
 
 const errorResponses = {
-  BadRequest: errorResponse('Invalid query parameter or body; `issues` names the members at fault.'),
+  BadRequest: errorResponse(
+    'Invalid query parameter or body (`issues` names the members at fault), or an answer past the server\'s `RESPONSE_LIMIT` of long text: ask for a smaller `limit`.',
+  ),
   Unauthorized: {
     description: 'Missing, invalid or replayed credentials. Plain text, as on the platform.',
     headers: { 'WWW-Authenticate': { description: 'The scheme to authenticate with.', schema: { type: 'string' } } },
@@ -139,6 +141,7 @@ const errorResponses = {
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 0 } },
   }),
   InternalError: errorResponse('An unexpected failure; the message names the request id, and internals stay hidden.'),
+  InsufficientStorage: errorResponse('The server\'s file storage is full or read-only (the message says which): nothing was stored.'),
 };
 
 const pagingParameters = {
@@ -330,6 +333,7 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
       if (route.rawBody) {
         responses['409'] = error('Conflict');
         responses['413'] = error('PayloadTooLarge');
+        responses['507'] = error('InsufficientStorage');
       }
       if (route.body) {
         responses['409'] = error('Conflict');

@@ -110,6 +110,8 @@ export class MissingObjectError extends Error {}
 export const selfLink = z.object({ self: z.url() });
 /** A `{0,1}` flag as the platform answers it. */
 export const wireBit = z.union([z.literal(0), z.literal(1)]);
+/** A member front ends render as HTML (one of `htmlFields`, src/core/html.ts): sanitized on write, and typed so. */
+export const htmlWire = z.string().meta({ contentMediaType: 'text/html', description: 'HTML, sanitized on write.' });
 
 /** The paging envelope: `{<item>: [...], total, links: {self, next?}}`. */
 export const pagedEnvelope = (item: string, wire: z.ZodType) =>
@@ -306,7 +308,8 @@ export function redirectRoute<Doc extends AnyDocument>(
 
 /**
  * A write of many items at once (PUT or POST), answered with a result per item: one bad item fails only itself. The
- * answer is 200 while every item has the same code, 207 Multi-Status when they differ (`codes` reads them).
+ * answer is 200 while every item has the same code, 207 Multi-Status when they differ (`codes` reads them), or always
+ * 207 where the platform answers so whatever the codes (`multiStatus`).
  */
 export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   method: 'PUT' | 'POST',
@@ -316,12 +319,17 @@ export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
     variables: Variables<Doc>;
     shape: Shape<Success<Root<Doc>>, Wire>;
     codes?: (node: Success<Root<Doc>>) => number[];
+    multiStatus?: 'always';
   },
 ): RestRoute {
-  const responses: RestRoute['responses'] = options.codes ? { 200: options.wire, 207: options.wire } : { 200: options.wire };
+  const responses: RestRoute['responses'] = options.multiStatus
+    ? { 207: options.wire }
+    : options.codes
+      ? { 200: options.wire, 207: options.wire }
+      : { 200: options.wire };
   return route(method, options, responses, (result, request, link) => {
     const node = unwrapPayload(result as Root<Doc>);
     const codes = new Set(options.codes?.(node) ?? []);
-    return { status: codes.size > 1 ? 207 : 200, body: options.shape(node, link, request) };
+    return { status: options.multiStatus || codes.size > 1 ? 207 : 200, body: options.shape(node, link, request) };
   });
 }

@@ -48,6 +48,12 @@ export const integer = field(
   z.union([z.int(), z.string().trim().regex(/^-?\d{1,15}$/).transform(Number)], { error: 'must be an integer' }),
 );
 
+/**
+ * A size in bytes: an integer of any length, so that a size past every limit reaches the limit's check (413) rather
+ * than being refused as malformed. Fractions are the validation's to refuse.
+ */
+export const byteCount = field(z.union([z.number(), z.string().trim().regex(/^-?\d+$/).transform(Number)], { error: 'must be an integer' }));
+
 /** A wire value from a closed set, mapped to the GraphQL enum value. */
 export function oneOf(values: Record<string, string>) {
   const error = `must be one of ${Object.keys(values).join(', ')}`;

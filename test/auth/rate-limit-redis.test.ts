@@ -5,8 +5,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createRateLimiter } from '../../src/auth/rate-limit';
+import { breakerOf, requestConnectionOptions } from '../../src/core/redis-breaker';
 import type { Viewer } from '../../src/auth/viewer';
 import { useTestServer } from '../support/harness';
+import { startPrivateRedis } from '../support/redis';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const server = useTestServer();
@@ -47,7 +49,7 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
 
   it('counts locally with one warning when Redis is lost, and shares counts again when it is back', async () => {
     const proxy = await redisProxy();
-    const connection = new Redis(proxy.url, { lazyConnect: true, maxRetriesPerRequest: 2, retryStrategy: () => 20 });
+    const connection = new Redis(proxy.url, { lazyConnect: true, ...requestConnectionOptions, retryStrategy: () => 20 });
     // The server attaches a listener too (src/main.ts); without one, ioredis reports each failed attempt as unhandled.
     connection.on('error', () => {});
     await connection.connect();
@@ -74,7 +76,7 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
       // Answered by the in-memory insurance limiter at once, still enforcing the limit.
       expect(performance.now() - started).toBeLessThan(500);
       expect(refused?.extensions).toMatchObject({ code: 'RATE_LIMITED', http: { status: 429 } });
-      expect(messages.filter((message) => /Redis connection lost/.test(message))).toHaveLength(1);
+      expect(messages.filter((message) => /Redis does not answer/.test(message))).toHaveLength(1);
       // Still serving, so still in the load balancer's rotation.
       expect(await readiness()).toEqual({ status: 200, body: { status: 'degraded', redis: 'unreachable' } });
 
@@ -86,11 +88,58 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
       await shared.charge(other, undefined, request());
       await shared.charge(other, undefined, request());
       await expect(limiter.charge(other, undefined, request())).rejects.toMatchObject({ extensions: { code: 'RATE_LIMITED' } });
-      expect(messages.filter((message) => /Redis connection back/.test(message))).toHaveLength(1);
+      expect(messages.filter((message) => /Redis answers again/.test(message))).toHaveLength(1);
       expect(await readiness()).toEqual({ status: 200, body: { status: 'ready' } });
     } finally {
       connection.disconnect();
       await proxy.stop();
+    }
+  });
+
+  it('counts locally while Redis is frozen, and the counts it did not answer are not counted again when it resumes', async () => {
+    // Two connections to a Redis of the test's own stand for two instances; the shared one is never frozen.
+    const redis = await startPrivateRedis();
+    const connections = [0, 1].map(() => new Redis(redis.url, { lazyConnect: true, ...requestConnectionOptions }));
+    for (const connection of connections) connection.on('error', () => {});
+    const [a, b] = connections as [Redis, Redis];
+    await Promise.all(connections.map((connection) => connection.connect()));
+    const messages: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void messages.push(JSON.parse(line).msg) });
+    const limit = { points: 5, windowSeconds: 30 };
+    const instanceA = createRateLimiter(limit, a, logger);
+    const instanceB = createRateLimiter(limit, b);
+    const app = createApp({ config: server.config, database: server.database, serverKey: server.serverKey, redis: a });
+    const readiness = async () => (await (await app.fetch('http://lectern.test/readyz')).json()) as { status: string };
+    const viewer = viewerOf(freshUserId());
+    const outcomes = async (charges: Promise<void>[]) =>
+      (await Promise.allSettled(charges)).map((outcome) => (outcome.status === 'fulfilled' ? 'charged' : outcome.reason.extensions.code));
+    try {
+      redis.freeze();
+      // Eight requests at once on instance A: all of them are written to Redis before any is known to be unanswered,
+      // and all are then counted in memory, five charged and three refused.
+      const during = await outcomes(Array.from({ length: 8 }, () => instanceA.charge(viewer, undefined, request())));
+      expect(during.filter((outcome) => outcome === 'charged')).toHaveLength(5);
+      expect(during.filter((outcome) => outcome === 'RATE_LIMITED')).toHaveLength(3);
+      expect(breakerOf(a).available()).toBe(false);
+      expect(await readiness()).toEqual({ status: 'degraded', redis: 'unreachable' });
+      // Instance B meets the stall with its own first request, then counts in memory as well.
+      expect(await outcomes([instanceB.charge(viewer, undefined, request())])).toEqual(['charged']);
+      expect(messages.filter((message) => /Redis does not answer/.test(message))).toHaveLength(1);
+    } finally {
+      redis.resume();
+    }
+    try {
+      await expect.poll(() => connections.every((connection) => breakerOf(connection).available())).toBe(true);
+      expect(await readiness()).toEqual({ status: 'ready' });
+      expect(messages.filter((message) => /Redis answers again/.test(message))).toHaveLength(1);
+      // Redis ran the nine counts it was sent while frozen, and the undo of each right after it: the user's budget in
+      // Redis is whole, where nine stale counts would have refused the next requests for the rest of the window.
+      const after = await outcomes(Array.from({ length: 5 }, () => instanceB.charge(viewer, undefined, request())));
+      expect(after).toEqual(Array(5).fill('charged'));
+      expect(await outcomes([instanceA.charge(viewer, undefined, request())])).toEqual(['RATE_LIMITED']);
+    } finally {
+      for (const connection of connections) connection.disconnect();
+      await redis.stop();
     }
   });
 });

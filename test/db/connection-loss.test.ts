@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../src/app';
 import { openDatabase } from '../../src/db/database';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { restClientFor, type RestClient } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { type TestServer, useTestServer } from '../support/harness';
 import { withClient } from '../support/postgres';
+import { testOrigin, v1 } from '../support/wire';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
@@ -47,6 +51,15 @@ async function loseDatabase(server: TestServer): Promise<{ restore(): Promise<vo
   };
 }
 
+type LogLine = { level: number; msg: string; requestId?: string };
+const databaseWarning = /^database unavailable \(.+\): answered 503$/;
+
+/** An app over the test server's database whose log lines are kept in `lines`. */
+function appLoggingTo(server: TestServer, lines: LogLine[]) {
+  const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+  return createApp({ config: server.config, database: server.database, serverKey: server.serverKey, logger: pino({ level: 'info' }, sink) });
+}
+
 describe.skipIf(!serverUrl)('when PostgreSQL drops the pooled connections', () => {
   const server = useTestServer();
   let client: RestClient;
@@ -61,6 +74,31 @@ describe.skipIf(!serverUrl)('when PostgreSQL drops the pooled connections', () =
     expect(n).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await client.get('/groups')).status).toBe(200);
+  });
+
+  it('answers requests racing the terminations with 200 or 503 only, each 503 logged as a warning naming the loss', async () => {
+    const lines: LogLine[] = [];
+    const app = appLoggingTo(server, lines);
+    const url = `${v1}/groups`;
+    const answers: { requestId: string; status: number | 'lost' }[] = [];
+    const rounds = 20;
+    for (let round = 0; round < rounds; round++) {
+      const requests = Array.from({ length: 5 }, async (_, index) => {
+        const requestId = `terminated-${round}-${index}`;
+        const headers = { authorization: client.authorization('GET', url), 'x-request-id': requestId };
+        const status = await Promise.resolve(app.fetch(new Request(url, { headers }))).then((response) => response.status, () => 'lost' as const);
+        answers.push({ requestId, status });
+      });
+      await Promise.all([...requests, terminateConnections(server)]);
+    }
+    const failed = answers.filter((answer) => answer.status !== 200);
+    const lost = answers.filter((answer) => answer.status === 'lost').length;
+    console.log(`connection-termination run: ${rounds} rounds, ${answers.length} requests, ${lost} lost answers, ${failed.length} 5xx`);
+    expect(failed.filter((answer) => answer.status !== 503)).toEqual([]);
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    for (const { requestId } of failed) {
+      expect(lines).toContainEqual(expect.objectContaining({ level: 40, requestId, msg: expect.stringMatching(databaseWarning) }));
+    }
   });
 });
 
@@ -106,6 +144,32 @@ describe('when the database is unreachable', () => {
       await lost.restore();
     }
     if (server.database.kind === 'postgresql') expect((await client.get('/groups')).status).toBe(200);
+  });
+
+  it('logs the loss as a warning naming it, not as an unexpected error', async () => {
+    const lines: LogLine[] = [];
+    const app = appLoggingTo(server, lines);
+    const url = `${v1}/groups`;
+    const rest = () => app.fetch(new Request(url, { headers: { authorization: client.authorization('GET', url), 'x-request-id': 'lost-rest' } }));
+    const graphql = () =>
+      app.fetch(
+        new Request(`${testOrigin}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, 'x-request-id': 'lost-graphql' },
+          body: JSON.stringify({ query: '{ groups { total } }' }),
+        }),
+      );
+    expect((await rest()).status).toBe(200);
+    const lost = await loseDatabase(server);
+    try {
+      expect([(await rest()).status, (await graphql()).status]).toEqual([503, 503]);
+    } finally {
+      await lost.restore();
+    }
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    for (const requestId of ['lost-rest', 'lost-graphql']) {
+      expect(lines).toContainEqual(expect.objectContaining({ level: 40, requestId, msg: expect.stringMatching(databaseWarning) }));
+    }
   });
 
   /** Every /v1 write, as the district administrator; the embedded database runs the case issue 6 found. */

@@ -1,9 +1,11 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { encryptSecret } from '../../src/auth/secrets';
 import { db } from '../../src/db/database';
-import { type WebhookWorker, backoffMs, createWebhookWorker, pruneDeliveryLog } from '../../src/events/webhooks/worker';
+import { newSigningSecret } from '../../src/events/webhooks/signing';
+import { type WebhookWorker, backoffMs, createWebhookWorker, lostAttemptError, pruneDeliveryLog } from '../../src/events/webhooks/worker';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
@@ -175,20 +177,28 @@ describe('webhook delivery', () => {
   it('carries a calendar event and a page as their /v1 views show them, in the realm they belong to', async () => {
     await subscribedTarget(admin, '/school-life', ['calendar_event', 'page'], 1);
     const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
-    const event = await teacher.post(`/sections/${section.id}/events`, { title: 'Field trip', start: '2026-05-14 08:00:00' });
+    const description = '<p>Bring <b>lunch</b></p><img src=x onerror=alert(1)>';
+    const event = await teacher.post(`/sections/${section.id}/events`, { title: 'Field trip', start: '2026-05-14 08:00:00', description });
     const page = await teacher.post(`/sections/${section.id}/pages`, { title: 'Permission slip', body: '<p>Sign it</p>' });
     await deliver();
     const realm = { realm: 'section', section_id: section.id, realm_id: section.id };
-    // The object is the view a school administrator gets: they may change both.
+    // The object is the view the target's owner, a school administrator, gets: they may change both. HTML members
+    // carry what was stored, sanitized on write.
+    expect(event.json.description).toBe('<p>Bring <b>lunch</b></p><img src="x" />');
     expect(receiver.bodiesAt('/school-life').map((sent) => [sent.type, sent.data])).toEqual([
       ['calendar_event.create', [{ ...realm, object: event.json }]],
       ['page.create', [{ ...realm, object: page.json }]],
     ]);
   });
 
-  it('carries each item of an attendance write as an entry with its ids and that enrollment\'s /v1 attendance on that day', async () => {
+  it('carries each item of an attendance write as an entry with its ids and the attendance record itself', async () => {
     await subscribedTarget(admin, '/attendance', ['attendance'], 1);
     await subscribedTarget(admin, '/attendance-ids', ['attendance']);
+    // A target a student made while students could still hold trigger administration: it gets what they may read.
+    const studentsTarget = await db().triggerTarget.create({
+      data: { schoolId: world.school.id, url: receiver.url('/attendance-student'), secret: encryptSecret(newSigningSecret(), server.serverKey), ownerId: world.student.id },
+    });
+    await db().triggerSubscription.create({ data: { targetId: studentsTarget.id, trigger: 'attendance', includeObject: true } });
     const other = await createUser(world.school.id, 'STUDENT');
     const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }, { userId: other.id }]);
     const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id, admin: false }, orderBy: { id: 'asc' } });
@@ -197,20 +207,24 @@ describe('webhook delivery', () => {
       attendances: { attendance: [{ enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' }, { enrollment_id: present, date: '2026-01-05', status: 1 }] },
     });
     expect(taken.status).toBe(200);
-    expect(await deliver()).toMatchObject({ delivered: 2, failed: 0 });
-    const view = async (enrollment: number) =>
-      (await admin.get(`/sections/${section.id}/attendance?enrollment_id=${enrollment}&start=2026-01-05&end=2026-01-05&limit=200`)).json;
+    expect(await deliver()).toMatchObject({ delivered: 3, failed: 0 });
     const entry = (enrollment: number) => ({ realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollment, date: '2026-01-05' });
-    // One write is one event, an entry per item; the object is what GET of that enrollment's attendance that day answers.
+    // One write is one event, an entry per item; the object is that item's record, as in the platform's attendance
+    // event example (a present one too, which the /v1 list leaves out).
     expect(receiver.bodiesAt('/attendance')).toEqual([{
       uid: world.teacher.id,
       timestamp: expect.any(Number),
       type: 'attendance.update',
-      data: [{ ...entry(absent), object: await view(absent) }, { ...entry(present), object: await view(present) }],
+      data: [
+        { ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } },
+        { ...entry(present), object: { enrollment_id: present, date: '2026-01-05', status: 1, comment: '' } },
+      ],
     }]);
-    expect((await view(absent)).date[0].statuses.status[0].attendances.attendance).toEqual([{ enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' }]);
-    expect((await view(present)).totals).toEqual({ total: [{ status: 1, count: 1 }] });
     expect(receiver.bodiesAt('/attendance-ids').map((event) => event.data)).toEqual([[entry(absent), entry(present)]]);
+    // The student reads their own record, not their classmate's.
+    expect(receiver.bodiesAt('/attendance-student').map((event) => event.data)).toEqual([
+      [{ ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } }, entry(present)],
+    ]);
   });
 
   it('leaves the object out without include_object, and for a deleted object', async () => {
@@ -322,7 +336,8 @@ describe('webhook delivery', () => {
     expect(receiver.bodiesAt('/ssrf')).toEqual([]);
     const delivery = await deliveryOf(target);
     expect(delivery.lastStatusCode).toBeNull();
-    expect(delivery.lastError).toMatch(/127\.0\.0\.1.*not allowed/);
+    // Refused by the guard's own lookup, which request-filtering-agent's check follows.
+    expect(delivery.lastError).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/);
   });
 
   it('shares the work between instances without sending an attempt twice, and caps attempts in flight per target', async () => {
@@ -385,6 +400,36 @@ describe('webhook delivery', () => {
     expect(new Set(receiver.requestsAt('/queued').map((r) => r.headers['webhook-id'])).size).toBe(3);
     expect(receiver.requestsAt('/queued')).toHaveLength(3);
     expect(receiver.mostInFlight('/queued')).toBe(1);
+  });
+
+  it('logs the attempt of an instance that stopped before recording it at the next claim, so the log misses none sent', async () => {
+    const target = await subscribedTarget(admin, '/unrecorded', ['group']);
+    await teacher.post('/groups', { title: 'Sent, never recorded' });
+    // Fanned out while paused, so that the round below only claims, sends and records.
+    await db().triggerTarget.update({ where: { id: target }, data: { pausedAt: new Date() } });
+    await deliver();
+    await db().triggerTarget.update({ where: { id: target }, data: { pausedAt: null } });
+    receiver.hold();
+    const claimedAt = clock;
+    const round = worker.runOnce();
+    await expect.poll(() => receiver.requestsAt('/unrecorded').length).toBe(1);
+    // The instance goes once the receiver has the POST: the record of the attempt never reaches the database.
+    const record = vi.spyOn(db(), '$executeRaw').mockRejectedValueOnce(new Error('the instance stopped'));
+    receiver.release();
+    await expect(round).rejects.toThrow('the instance stopped');
+    record.mockRestore();
+    expect(await deliveryOf(target)).toMatchObject({ status: 'PENDING', attempts: 1, attemptLog: [] });
+
+    // Once its lease (twice the attempt timeout and 5 s) has run out, another instance claims it again.
+    advance(25_000);
+    await deliver(newWorker());
+    const delivery = await deliveryOf(target);
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
+    expect(delivery.attemptLog.map(({ startedAt, latencyMs, statusCode, error }) => [startedAt.getTime(), latencyMs, statusCode, error])).toEqual([
+      [claimedAt.getTime(), null, null, lostAttemptError],
+      [clock.getTime(), expect.any(Number), 200, null],
+    ]);
+    expect(receiver.requestsAt('/unrecorded')).toHaveLength(delivery.attemptLog.length);
   });
 
   it('holds a paused target\'s deliveries until it is resumed', async () => {

@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
+import { issueAccessToken } from '../../src/modules/access/access.service';
+import { subscriptionActivity } from '../../src/modules/events/event.quota';
 import { clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
+import { streamSettled } from '../support/stream';
 import { v1 } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
 
@@ -77,7 +80,13 @@ describe('setting and listing grades', () => {
         ],
       },
     });
-    expect(set.status).toBe(204);
+    // 207 with a code per entry, in the order sent, as the platform answers (a client reads it with response.json()).
+    expect(set.status).toBe(207);
+    expect(set.json).toEqual({
+      grade: [
+        [items.quiz, enrollment.student], [items.essay, enrollment.student], [items.test, enrollment.student], [items.quiz, enrollment.second], [items.test, enrollment.second],
+      ].map(([assignment, enrollmentId]) => ({ enrollment_id: enrollmentId, assignment_id: assignment, response_code: 204 })),
+    });
     const stored = await db().grade.findMany({ where: { sectionId: section.id }, orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }] });
     expect(stored.map((row) => [row.assignmentId, row.grade, row.exception])).toEqual([
       [items.quiz, 6, null],
@@ -105,11 +114,14 @@ describe('setting and listing grades', () => {
       category_id: categories.exams,
       type: 'assignment',
       location: `${v1}/sections/${section.id}/assignments/${items.test}`,
-      comment_status: 1,
+      comment_status: 0,
       pending: null,
     });
     // Student: homework drops the lowest (6/10) and keeps 9/10 = 90; exams 40/50 = 80; period = 90*.4 + 80*.6 = 84.
     // Second student: the quiz is excused, homework has no score; exams 45/50 = 90; period = 90.
+    // Types as the platform's Grade documentation shows them: final grades name their enrollment with a string.
+    expect(list.json.final_grade.map((one: { enrollment_id: unknown }) => one.enrollment_id)).toEqual([String(enrollment.student), String(enrollment.second)]);
+    expect(typeof testGrade.enrollment_id).toBe('number');
     const finals = Object.fromEntries(list.json.final_grade.map((one: { enrollment_id: number; period: { period_id: string; grade: number | null }[] }) => [one.enrollment_id, one.period]));
     expect(finals[enrollment.student].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 84], ['other', null], ['final', 84]]);
     expect(finals[enrollment.second].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 90], ['other', null], ['final', 90]]);
@@ -121,7 +133,7 @@ describe('setting and listing grades', () => {
     expect(byItem.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.student, enrollment.second]);
     const byEnrollment = await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.second}`);
     expect(byEnrollment.json.total).toBe(2);
-    expect(byEnrollment.json.final_grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.second]);
+    expect(byEnrollment.json.final_grade.map((one: { enrollment_id: string }) => one.enrollment_id)).toEqual([String(enrollment.second)]);
     const later = Math.floor(Date.now() / 1000) + 60;
     expect((await teacher.get(`/sections/${section.id}/grades?timestamp=${later}`)).json.total).toBe(0);
     const paged = await teacher.get(`/sections/${section.id}/grades?start=1&limit=2`);
@@ -136,7 +148,8 @@ describe('setting and listing grades', () => {
     expect(xml.status).toBe(200);
     expect(xml.text).toMatch(/<grades><grade><enrollment_id>\d+<\/enrollment_id>/);
     expect(xml.text.match(/<grade><enrollment_id>/g)).toHaveLength(3);
-    expect(xml.text).toContain('<final_grade><enrollment_id>');
+    expect(xml.text).toContain(`<final_grade><enrollment_id>${enrollment.student}</enrollment_id><period>`);
+    expect(xml.text).toContain(`<period><period_id>p${period.id}</period_id><period_title>Fall</period_title><weight>1</weight></period>`);
   });
 
   it('sets final comments, hidden from the student until released', async () => {
@@ -144,14 +157,25 @@ describe('setting and listing grades', () => {
     const set = await teacher.put(
       `/sections/${section.id}/grades`,
       `<body><final_comments><final_comment><enrollment_id>${enrollment.student}</enrollment_id><period_id>${period.id}</period_id><comment>Keep it up</comment></final_comment></final_comments></body>`,
+      { accept: 'xml' },
     );
-    expect(set.status).toBe(204);
-    await teacher.put(`/sections/${section.id}/grades`, {
+    expect(set.status).toBe(207);
+    expect(set.text).toContain(
+      `<result><final_comment><enrollment_id>${enrollment.student}</enrollment_id><period_id>${period.id}</period_id><response_code>204</response_code></final_comment></result>`,
+    );
+    const json = await teacher.put(`/sections/${section.id}/grades`, {
       final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
     });
+    expect([json.status, json.json]).toEqual([207, { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] }]);
+    // An empty list of grades counts as left out: the comments are written, and answered.
+    const beside = await teacher.put(`/sections/${section.id}/grades`, {
+      grades: { grade: [] },
+      final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
+    });
+    expect([beside.status, beside.json]).toEqual([207, { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] }]);
     const commentsOf = async (user: { id: number }) => {
-      const answer = await (await as(user)).get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`);
-      return answer.json.final_grade[0].period.map((p: { period_id: string; comment: string }) => [p.period_id, p.comment]);
+      const answer = await (await as(user)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
+      return answer.json.section[0].final_grade.map((p: { period_id: string; comment: string }) => [p.period_id, p.comment]);
     };
     expect(await commentsOf(w.teacher)).toEqual([[`p${period.id}`, 'Keep it up'], ['other', ''], ['final', 'A good year']]);
     expect(await commentsOf(w.student)).toEqual([[`p${period.id}`, ''], ['other', ''], ['final', 'A good year']]);
@@ -176,12 +200,24 @@ describe('setting and listing grades', () => {
 });
 
 describe('who reads and writes grades', () => {
-  it('lets a student read only their own grades, and a linked parent their child\'s', async () => {
+  it('keeps a section\'s grades for its teachers and administrators: a student or parent is refused (403), as the platform refuses them', async () => {
     for (const reader of [w.student, w.parent]) {
-      const answer = await (await as(reader)).get(`/sections/${section.id}/grades`);
+      const client = await as(reader);
+      expect((await client.get(`/sections/${section.id}/grades`)).status).toBe(403);
+      expect((await client.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`, { accept: 'xml' })).status).toBe(403);
+      const graphql = await clients.graphql(reader);
+      const refused = await graphql('query($id: ID!) { sectionGrades(sectionId: $id) { total } }', { id: String(section.id) });
+      expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    }
+    expect((await (await as(w.schoolAdmin)).get(`/sections/${section.id}/grades`)).status).toBe(200);
+  });
+
+  it('lets a student read only their own grades, and a linked parent their child\'s, at /users/{id}/grades', async () => {
+    for (const reader of [w.student, w.parent]) {
+      const answer = await (await as(reader)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
       expect(answer.status).toBe(200);
-      expect(new Set(answer.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id))).toEqual(new Set([enrollment.student]));
-      expect(answer.json.final_grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.student]);
+      const graded = answer.json.section[0].period.flatMap((period: { assignment: { enrollment_id: number }[] }) => period.assignment);
+      expect(new Set(graded.map((one: { enrollment_id: number }) => one.enrollment_id))).toEqual(new Set([enrollment.student]));
     }
   });
 
@@ -190,7 +226,7 @@ describe('who reads and writes grades', () => {
     expect((await (await as(w.student)).put(`/sections/${section.id}/grades`, body)).status).toBe(403);
     expect((await (await as(w.parent)).put(`/sections/${section.id}/grades`, body)).status).toBe(403);
     expect((await (await as(w.outsider)).get(`/sections/${section.id}/grades`)).status).toBe(404);
-    expect((await (await as(w.schoolAdmin)).put(`/sections/${section.id}/grades`, body)).status).toBe(204);
+    expect((await (await as(w.schoolAdmin)).put(`/sections/${section.id}/grades`, body)).status).toBe(207);
   });
 
   it('refuses a schoolmate who is not enrolled (403)', async () => {
@@ -208,20 +244,172 @@ describe('a user\'s grades', () => {
     const answer = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
     expect(answer.status).toBe(200);
     const [one] = answer.json.section;
-    expect(one.section_id).toBe(section.id);
+    // Types as the platform's User Grades documentation shows them: a string section id, integer weights.
+    expect(one.section_id).toBe(String(section.id));
     expect(one.period[0]).toMatchObject({ period_id: `p${period.id}`, period_title: 'Fall' });
     expect(one.period[0].assignment.map((item: { assignment_id: number }) => item.assignment_id).sort()).toEqual([items.quiz, items.essay, items.test].sort());
-    expect(one.final_grade[0]).toMatchObject({ period_id: `p${period.id}`, weight: '1' });
+    expect(one.final_grade[0]).toMatchObject({ period_id: `p${period.id}`, weight: 1 });
+    // The course final has no weight of its own.
+    expect(one.final_grade.at(-1).period_id).toBe('final');
+    expect(one.final_grade.at(-1)).not.toHaveProperty('weight');
     expect(one.final_grade[0].grading_category).toEqual(expect.arrayContaining([{ category_id: categories.exams, grade: 80 }]));
     expect(one.grading_category).toEqual([{ id: categories.homework, title: 'Homework' }, { id: categories.exams, title: 'Exams' }]);
     expect(answer.json.links.self).toBe(`${v1}/users/${w.student.id}/grades?section_id=${section.id}&start=0&limit=20`);
     const xml = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`, { accept: 'xml' });
     expect(xml.status).toBe(200);
     expect(xml.text).toMatch(/<result><section><section_id>\d+<\/section_id><period><period_id>p\d+<\/period_id>/);
+    expect(xml.text).toMatch(new RegExp(`<final_grade><period_id>p${period.id}</period_id>.*?<weight>1</weight></final_grade>`));
+    expect(xml.text).toMatch(/<final_grade><period_id>final<\/period_id>(?:(?!<weight>).)*?<\/final_grade>/);
   });
 
   it('are refused to another student (403) and unknown for a user not enrolled (404)', async () => {
     expect((await (await as(w.student)).get(`/users/${secondStudent.id}/grades?section_id=${section.id}`)).status).toBe(403);
     expect((await (await as(w.teacher)).get(`/users/${w.parent.id}/grades?section_id=${section.id}`)).status).toBe(404);
+  });
+});
+
+describe('grade comments', () => {
+  // Spec 2.11: comment_status is "visible to student; default 0". An entry replaces the whole grade record, so one
+  // without comment_status hides its comment from the student and their parents.
+  const commentsSeenBy = async (reader: { id: number }, userId: number) => {
+    const answer = await (await as(reader)).get(`/users/${userId}/grades?section_id=${section.id}`);
+    expect(answer.status).toBe(200);
+    const graded = answer.json.section[0].period.flatMap((period: { assignment: object[] }) => period.assignment);
+    return Object.fromEntries(graded.map((one: { assignment_id: number; comment: string }) => [one.assignment_id, one.comment]));
+  };
+  const stored = async (enrollmentId: number, assignmentId: number) =>
+    (await db().grade.findUniqueOrThrow({ where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } } })).commentVisible;
+
+  it('are hidden from the student and their parents unless the entry says comment_status 1 (JSON)', async () => {
+    const teacher = await as(w.teacher);
+    const set = await teacher.put(`/sections/${section.id}/grades`, {
+      grades: {
+        grade: [
+          grade(items.quiz, enrollment.student, 8, { comment: 'Ask me about this' }),
+          grade(items.essay, enrollment.student, 9, { comment: 'Lovely work', comment_status: 1 }),
+          grade(items.test, enrollment.student, 41, { comment: 'Not yet', comment_status: '0' }),
+        ],
+      },
+    });
+    expect(set.status).toBe(207);
+    expect([await stored(enrollment.student, items.quiz), await stored(enrollment.student, items.essay), await stored(enrollment.student, items.test)])
+      .toEqual([false, true, false]);
+    for (const reader of [w.student, w.parent]) {
+      expect(await commentsSeenBy(reader, w.student.id)).toEqual({ [items.quiz]: '', [items.essay]: 'Lovely work', [items.test]: '' });
+    }
+    expect(await commentsSeenBy(w.teacher, w.student.id)).toEqual({ [items.quiz]: 'Ask me about this', [items.essay]: 'Lovely work', [items.test]: 'Not yet' });
+    const statuses = (await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`)).json.grades.grade;
+    expect(Object.fromEntries(statuses.map((one: { assignment_id: number; comment_status: number }) => [one.assignment_id, one.comment_status])))
+      .toMatchObject({ [items.quiz]: 0, [items.essay]: 1, [items.test]: 0 });
+  });
+
+  it('are hidden unless an XML entry says comment_status 1, and a later entry without it hides a shown comment again', async () => {
+    const teacher = await as(w.teacher);
+    const entry = (assignment: number, comment: string, status: string) =>
+      `<grade><type>assignment</type><assignment_id>${assignment}</assignment_id><enrollment_id>${enrollment.second}</enrollment_id>` +
+      `<grade>7</grade><comment>${comment}</comment>${status}</grade>`;
+    const set = await teacher.put(
+      `/sections/${section.id}/grades`,
+      `<body><grades>${entry(items.quiz, 'Seen', '<comment_status>1</comment_status>')}${entry(items.essay, 'Unseen', '<comment_status />')}</grades></body>`,
+      { accept: 'xml' },
+    );
+    expect(set.status).toBe(207);
+    const result = (assignment: number) =>
+      `<grade><enrollment_id>${enrollment.second}</enrollment_id><assignment_id>${assignment}</assignment_id><response_code>204</response_code></grade>`;
+    expect(set.text).toContain(`<result>${result(items.quiz)}${result(items.essay)}</result>`);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: 'Seen', [items.essay]: '' });
+    await teacher.put(`/sections/${section.id}/grades`, `<body><grades>${entry(items.quiz, 'Seen', '')}</grades></body>`);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: '' });
+  });
+
+  it('store the same through GraphQL: a grade without commentVisible hides its comment, as a /v1 entry without comment_status does', async () => {
+    const teacher = await clients.graphql(w.teacher);
+    const set = await teacher(
+      `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(sectionId: $sectionId, grades: $grades) { __typename } }`,
+      {
+        sectionId: String(section.id),
+        grades: [
+          { assignmentId: String(items.quiz), enrollmentId: String(enrollment.second), grade: '6', comment: 'Private' },
+          { assignmentId: String(items.essay), enrollmentId: String(enrollment.second), grade: '6', comment: 'Public', commentVisible: true },
+        ],
+      },
+    );
+    expect(set.data.setSectionGrades.__typename).toBe('GradesWritten');
+    expect([await stored(enrollment.second, items.quiz), await stored(enrollment.second, items.essay)]).toEqual([false, true]);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: '', [items.essay]: 'Public' });
+    const student = await clients.graphql(secondStudent);
+    const read = await student(
+      `query($userId: ID!, $sectionId: ID!) { userGrades(userId: $userId, sectionId: $sectionId) { grades { assignmentId comment commentVisible } } }`,
+      { userId: String(secondStudent.id), sectionId: String(section.id) },
+    );
+    expect(read.data.userGrades.grades).toEqual(expect.arrayContaining([
+      { assignmentId: String(items.quiz), comment: null, commentVisible: false },
+      { assignmentId: String(items.essay), comment: 'Public', commentVisible: true },
+    ]));
+  });
+});
+
+describe('grade writes heard live', () => {
+  /** Resolves once a subscription of the token listens; call it before subscribing. */
+  const listening = (tokenId: number) =>
+    new Promise<void>((resolve) => {
+      const onListening = (key: string) => {
+        if (key !== `bearer:${tokenId}`) return;
+        subscriptionActivity.off('listening', onListening);
+        resolve();
+      };
+      subscriptionActivity.on('listening', onListening);
+    });
+
+  /** The section's events over server-sent events, as the user hears them, until `count` arrived. */
+  async function hear(user: { id: number }, count: number): Promise<{ received: Promise<Record<string, unknown>[]> }> {
+    const { token, id } = await issueAccessToken({ userId: user.id });
+    const listens = listening(id);
+    const response = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        query: 'subscription($id: ID!) { realmEvents(realm: { type: SECTION, id: $id }) { type objectId object { __typename } } }',
+        variables: { id: String(section.id) },
+      }),
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const received = (async () => {
+      const events: Record<string, unknown>[] = [];
+      let buffer = '';
+      while (events.length < count) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split('\n').find((line) => line.startsWith('data:'));
+          if (data && block.startsWith('event: next')) events.push(JSON.parse(data.slice(5)).data.realmEvents);
+        }
+      }
+      await reader.cancel();
+      return events;
+    })();
+    await listens;
+    return { received };
+  }
+
+  it('reach the section\'s teachers only, and carry no grade or comment: a student hears the next post, not the grades', async () => {
+    // Earlier writes of this file are readable before anyone subscribes, so only this test's events are heard.
+    await streamSettled();
+    const teacherHears = await hear(w.teacher, 2);
+    const studentHears = await hear(w.student, 1);
+    const set = await (await as(w.teacher)).put(`/sections/${section.id}/grades`, {
+      grades: { grade: [grade(items.quiz, enrollment.student, 5, { comment: 'Live secret' })] },
+    });
+    expect(set.status).toBe(207);
+    expect((await (await as(w.teacher)).post(`/sections/${section.id}/posts`, { title: 'Homework is up' })).status).toBe(201);
+    const teacherEvents = await teacherHears.received;
+    expect(teacherEvents.map((event) => event.type)).toEqual(['grades.update', 'blog_post.create']);
+    // The event names the section; its object is the section, never a grade or its comment.
+    expect(teacherEvents[0]).toEqual({ type: 'grades.update', objectId: String(section.id), object: { __typename: 'Section' } });
+    expect(JSON.stringify(teacherEvents)).not.toContain('Live secret');
+    expect((await studentHears.received).map((event) => event.type)).toEqual(['blog_post.create']);
   });
 });

@@ -153,7 +153,9 @@ describe('registered queries', () => {
   });
 
   it('are shared through Redis, for a week', async () => {
-    const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+    // Connected first, as the server connects before it serves: a store whose connection is not ready finds nothing.
+    const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+    await redis.connect();
     try {
       const store = redisQueryStore(redis);
       const hash = sha256(`{ viewer { id: databaseId } } # ${Math.random()}`);

@@ -8,7 +8,7 @@ import OAuth from 'oauth-1.0a';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database';
-import { type ServerProcess, startServerProcess } from '../support/process';
+import { type ServerProcess, startServerProcess, waitForOutput } from '../support/process';
 
 // Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
 // shares the machine's two cores.
@@ -21,33 +21,6 @@ const tempDir = mkdtempSync(join(tmpdir(), 'lectern-first-start-'));
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
 const hasCurl = spawnSync('curl', ['--version']).status === 0 && spawnSync('bash', ['-c', 'true']).status === 0;
-
-/** Resolves with the first match of `pattern` in the server's output; fails with the output when the server exits. */
-function waitForOutput(server: ServerProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const match = pattern.exec(server.output());
-      if (!match) return;
-      stopWatching();
-      resolve(match);
-    };
-    const exited = (code: number | null) => {
-      stopWatching();
-      reject(new Error(`server exited (${code}) before printing ${pattern}:\n${server.output()}`));
-    };
-    const stopWatching = () => {
-      server.child.stdout!.off('data', onData);
-      server.child.stderr!.off('data', onData);
-      server.child.off('exit', exited);
-    };
-    // Registered after the harness's own listeners, which have appended the chunk to output() by now.
-    const onData = () => check();
-    server.child.stdout!.on('data', onData);
-    server.child.stderr!.on('data', onData);
-    server.child.once('exit', exited);
-    check();
-  });
-}
 
 const listening = /"msg":"Lectern listening: /;
 

@@ -32,6 +32,19 @@ describe('trigger administration', () => {
     const districtAdmin = await clients.graphql(world.districtAdmin);
     expect((await districtAdmin(createUserDoc, teacher(true))).data.createUser).toEqual({ __typename: 'User', triggerAdmin: true });
   });
+
+  it('is for staff: granting it to a student or parent is a ValidationError naming triggerAdmin, writing nothing', async () => {
+    const districtAdmin = await clients.graphql(world.districtAdmin);
+    const doc = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on ValidationError { issues { field message } } } }`;
+    for (const role of ['STUDENT', 'PARENT']) {
+      const input = { username: unique('s'), nameFirst: 'Sam', nameLast: 'Hook', role, triggerAdmin: true };
+      const refused = await expectNothingWritten(() => districtAdmin(doc, { input }));
+      expect(refused.data.createUser).toEqual({
+        __typename: 'ValidationError',
+        issues: [{ field: 'triggerAdmin', message: 'is for staff: students and parents do not administer triggers' }],
+      });
+    }
+  });
 });
 
 describe('credentials of administrators', () => {

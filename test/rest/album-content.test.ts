@@ -101,7 +101,8 @@ describe('album content', () => {
     expect(created.status).toBe(201);
     expect(created.json.content.map((item: { type: string; caption: string }) => [item.type, item.caption])).toEqual([
       ['image', ''],
-      ['file', 'Notes & more'],
+      // HTML, sanitized on write: a bare & is kept as its entity.
+      ['file', 'Notes &amp; more'],
     ]);
   });
 
@@ -235,7 +236,8 @@ describe('album comments', () => {
       id: created.json.id,
       content_id: item.id,
       uid: w.student.id,
-      comment: 'Great & bright',
+      // HTML, sanitized on write: a bare & is kept as its entity.
+      comment: 'Great &amp; bright',
       created: Math.floor(stored.createdAt.getTime() / 1000),
       status: 1,
       links: { self: url(`/album/${album.id}/content/${item.id}/comment/${created.json.id}`) },

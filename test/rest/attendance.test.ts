@@ -218,20 +218,26 @@ describe('GET /sections/{id}/attendance', () => {
 });
 
 describe('PUT /sections/{id}/attendance', () => {
-  it('answers each item with its enrollment id and 200, replaces the record of the enrollment and day, and records one event', async () => {
+  it('answers each item with its record\'s id (a string) and 200, replaces the record of the enrollment and day, and records one event', async () => {
     const room = await classroom();
     const teacher = await as(w.teacher);
     const events = await watchDomainEvents();
     const first = await teacher.put(`/sections/${room.id}/attendance`, {
       attendances: { attendance: [item(room.student, '2026-03-02', 2, 'Sick'), item(room.classmate, '2026-03-02', 3)] },
     });
-    expect([first.status, first.json]).toEqual([200, { attendance: [{ id: room.student, response_code: 200 }, { id: room.classmate, response_code: 200 }] }]);
-    const again = await teacher.put(`/sections/${room.id}/attendance`, { attendances: { attendance: [item(room.student, '2026-03-02', 4)] } });
-    expect(again.json).toEqual({ attendance: [{ id: room.student, response_code: 200 }] });
     const rows = await db().attendanceRecord.findMany({ where: { sectionId: room.id }, orderBy: { enrollmentId: 'asc' } });
-    expect(rows.map((row) => [row.enrollmentId, row.date.toISOString().slice(0, 10), row.status, row.comment])).toEqual([
-      [room.student, '2026-03-02', 'EXCUSED', ''],
-      [room.classmate, '2026-03-02', 'LATE', ''],
+    const [studentRecord, classmateRecord] = rows.map((row) => row.id);
+    // The platform's example answers `"id": "564027"`: the attendance record's own id, as a string.
+    expect([first.status, first.json]).toEqual([200, { attendance: [{ id: String(studentRecord), response_code: 200 }, { id: String(classmateRecord), response_code: 200 }] }]);
+    const again = await teacher.put(`/sections/${room.id}/attendance`, {
+      attendances: { attendance: [item(room.student, '2026-03-02', 4), item(room.student, '2026-03-09', 2)] },
+    });
+    const added = (await db().attendanceRecord.findFirstOrThrow({ where: { enrollmentId: room.student, date: new Date('2026-03-09') } })).id;
+    expect(again.json).toEqual({ attendance: [{ id: String(studentRecord), response_code: 200 }, { id: String(added), response_code: 200 }] });
+    const replaced = await db().attendanceRecord.findMany({ where: { sectionId: room.id, date: new Date('2026-03-02') }, orderBy: { enrollmentId: 'asc' } });
+    expect(replaced.map((row) => [row.id, row.enrollmentId, row.date.toISOString().slice(0, 10), row.status, row.comment])).toEqual([
+      [studentRecord, room.student, '2026-03-02', 'EXCUSED', ''],
+      [classmateRecord, room.classmate, '2026-03-02', 'LATE', ''],
     ]);
     const scope = [w.district.id, w.school.id];
     expect(await events()).toEqual([
@@ -240,8 +246,8 @@ describe('PUT /sections/{id}/attendance', () => {
     ]);
     const data = await db().domainEvent.findMany({ where: { type: 'attendance.update', realmId: room.id }, orderBy: { id: 'asc' }, select: { data: true } });
     expect(data.map((event) => event.data)).toEqual([
-      { items: [{ enrollmentId: room.student, date: '2026-03-02' }, { enrollmentId: room.classmate, date: '2026-03-02' }] },
-      { items: [{ enrollmentId: room.student, date: '2026-03-02' }] },
+      { items: [{ enrollmentId: room.student, date: '2026-03-02', id: studentRecord }, { enrollmentId: room.classmate, date: '2026-03-02', id: classmateRecord }] },
+      { items: [{ enrollmentId: room.student, date: '2026-03-02', id: studentRecord }, { enrollmentId: room.student, date: '2026-03-09', id: added }] },
     ]);
   });
 
@@ -251,8 +257,8 @@ describe('PUT /sections/{id}/attendance', () => {
       '<comment>Bus &amp; traffic</comment></attendance></attendances></body>';
     const answer = await (await as(w.teacher)).put(`/sections/${room.id}/attendance`, body, { accept: 'xml' });
     expect(answer.status).toBe(200);
-    expect(answer.text).toBe(`${xmlHead}<result><attendance>${el('id', room.student)}${el('response_code', 200)}</attendance></result>`);
     const row = await db().attendanceRecord.findFirstOrThrow({ where: { enrollmentId: room.student } });
+    expect(answer.text).toBe(`${xmlHead}<result><attendance>${el('id', row.id)}${el('response_code', 200)}</attendance></result>`);
     expect([row.status, row.comment]).toEqual(['LATE', 'Bus & traffic']);
   });
 
@@ -274,17 +280,18 @@ describe('PUT /sections/{id}/attendance', () => {
       },
     });
     expect(answer.status).toBe(207);
-    expect(answer.json.attendance).toEqual([
-      { id: room.student, response_code: 200 },
-      { id: foreign, response_code: 404, message: `enrollment_id: ${foreign} is not an enrollment of this section` },
-      { id: room.classmate, response_code: 400, message: 'date: must be a date, YYYY-MM-DD' },
-      { id: room.classmate, response_code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' },
-      { id: room.third, response_code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' },
-      { id: room.teacher, response_code: 400, message: `enrollment_id: ${room.teacher} is a teacher's enrollment; attendance is taken for students` },
-      { id: room.third, response_code: 200 },
-    ]);
     const rows = await db().attendanceRecord.findMany({ where: { date: new Date('2026-03-04') }, orderBy: { enrollmentId: 'asc' } });
     expect(rows.map((row) => [row.enrollmentId, row.status])).toEqual([[room.student, 'ABSENT'], [room.third, 'PRESENT']]);
+    // An item that wrote no record has no id: its place in the answer is that of the item sent.
+    expect(answer.json.attendance).toEqual([
+      { id: String(rows[0]!.id), response_code: 200 },
+      { response_code: 404, message: `enrollment_id: ${foreign} is not an enrollment of this section` },
+      { response_code: 400, message: 'date: must be a date, YYYY-MM-DD' },
+      { response_code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' },
+      { response_code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' },
+      { response_code: 400, message: `enrollment_id: ${room.teacher} is a teacher's enrollment; attendance is taken for students` },
+      { id: String(rows[1]!.id), response_code: 200 },
+    ]);
   });
 
   it('writes nothing when every item fails, and refuses a malformed body with 400', async () => {
@@ -293,7 +300,7 @@ describe('PUT /sections/{id}/attendance', () => {
     const failed = await expectNothingWritten(() =>
       teacher.put(`/sections/${room.id}/attendance`, { attendances: { attendance: [item(room.student, 'monday', 2)] } }),
     );
-    expect([failed.status, failed.json]).toEqual([200, { attendance: [{ id: room.student, response_code: 400, message: 'date: must be a date, YYYY-MM-DD' }] }]);
+    expect([failed.status, failed.json]).toEqual([200, { attendance: [{ response_code: 400, message: 'date: must be a date, YYYY-MM-DD' }] }]);
     const malformed = await expectNothingWritten(() => teacher.put(`/sections/${room.id}/attendance`, { attendances: { attendance: [{ date: '2026-03-05' }] } }));
     expect(malformed.status).toBe(400);
     const missing = await expectNothingWritten(() => teacher.put(`/sections/${room.id}/attendance`, { attendance: [] }));
@@ -309,7 +316,7 @@ describe('PUT /sections/{id}/attendance', () => {
       expect((await (await as(parentOfClassmate)).put(path, body)).status).toBe(403);
       expect((await (await as(w.outsider)).put(path, body)).status).toBe(404);
     });
-    expect((await (await as(w.schoolAdmin)).put(path, body)).json).toEqual({ attendance: [{ id: room.student, response_code: 200 }] });
+    expect((await (await as(w.schoolAdmin)).put(path, body)).json).toEqual({ attendance: [{ id: expect.stringMatching(/^\d+$/), response_code: 200 }] });
   });
 });
 
@@ -345,7 +352,7 @@ describe('a district that keeps attendance in a third-party app', () => {
       expect((await outsider.get(path)).status).toBe(404);
     });
     await setApp(null);
-    expect((await rest.put(path, body)).json).toEqual({ attendance: [{ id: enrollment, response_code: 200 }] });
+    expect((await rest.put(path, body)).json).toEqual({ attendance: [{ id: expect.stringMatching(/^\d+$/), response_code: 200 }] });
   });
 });
 
@@ -356,7 +363,7 @@ describe('GraphQL attendance', () => {
     }
   }`;
   const mutation = `mutation($sectionId: ID!, $records: [AttendanceInput!]!) {
-    setAttendance(sectionId: $sectionId, records: $records) { __typename ... on AttendanceUpdate { results { enrollmentId date code message } } }
+    setAttendance(sectionId: $sectionId, records: $records) { __typename ... on AttendanceUpdate { results { enrollmentId date code message recordId } } }
   }`;
 
   it('takes attendance item by item and reads it back by day', async () => {
@@ -370,12 +377,13 @@ describe('GraphQL attendance', () => {
         { enrollmentId: String(room.classmate), date: '2026-04-01' },
       ],
     });
+    const written = await db().attendanceRecord.findFirstOrThrow({ where: { enrollmentId: room.student, date: new Date('2026-04-01') } });
     expect(set.data.setAttendance).toEqual({
       __typename: 'AttendanceUpdate',
       results: [
-        { enrollmentId: String(room.student), date: '2026-04-01', code: 200, message: null },
-        { enrollmentId: '2147483647', date: '2026-04-01', code: 404, message: 'enrollmentId: 2147483647 is not an enrollment of this section' },
-        { enrollmentId: String(room.classmate), date: '2026-04-01', code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' },
+        { enrollmentId: String(room.student), date: '2026-04-01', code: 200, message: null, recordId: String(written.id) },
+        { enrollmentId: '2147483647', date: '2026-04-01', code: 404, message: 'enrollmentId: 2147483647 is not an enrollment of this section', recordId: null },
+        { enrollmentId: String(room.classmate), date: '2026-04-01', code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)', recordId: null },
       ],
     });
     const read = await teacher(query, { sectionId: String(room.id), startDate: '2026-04-01' });

@@ -43,12 +43,12 @@ const realms: RealmCase[] = [
 ];
 
 const url = (path: string) => `${v1}${path}`;
-const ids = (response: { json: { event: { id: string }[] } }) => response.json.event.map((event) => event.id);
+const ids = (response: { json: { event: { id: number }[] } }) => response.json.event.map((event) => event.id);
 
 describe.each(realms)('calendar events in the $name realm', (realm) => {
   const base = () => `/${realm.prefix}/${realm.id()}/events`;
 
-  it('creates in JSON (201, the documented example), views in JSON and XML with the spec\'s wire types, records calendar_event.create', async () => {
+  it('creates in JSON (201, the documented example), views in JSON and XML with the platform\'s wire types, records calendar_event.create', async () => {
     const admin = await as(w[realm.admin]);
     const events = await watchDomainEvents();
     const created = await admin.post(base(), {
@@ -78,7 +78,8 @@ describe.each(realms)('calendar events in the $name realm', (realm) => {
       links: { self: url(`${base()}/${id}`) },
     };
     expect(created.json).toEqual(event);
-    expect(typeof id).toBe('string');
+    // An integer, as in every example of the platform's documentation.
+    expect(Number.isInteger(id)).toBe(true);
     expect(await db().calendarEvent.findUniqueOrThrow({ where: { id: Number(id) } })).toMatchObject({
       realmType: realm.type,
       realmId: realm.id(),
@@ -98,29 +99,28 @@ describe.each(realms)('calendar events in the $name realm', (realm) => {
     );
   });
 
-  it('creates from XML; without has_end there is no end member, and flags and rsvp come back as given', async () => {
+  it('creates from XML; without has_end the end is empty (as the platform shows it), and flags and rsvp come back as given', async () => {
     const admin = await as(w[realm.admin]);
     const body =
       '<body><title>Field trip</title><start>2026-06-01 00:00:00</start><has_end>0</has_end><end></end>' +
       '<all_day>1</all_day><rsvp>2</rsvp><comments_enabled>0</comments_enabled></body>';
     const created = await admin.post(base(), body, { accept: 'xml' });
     expect(created.status).toBe(201);
-    expect(created.text).toContain('<description /><start>2026-06-01 00:00:00</start><has_end>0</has_end><all_day>1</all_day>');
+    expect(created.text).toContain('<description /><start>2026-06-01 00:00:00</start><has_end>0</has_end><end /><all_day>1</all_day>');
     expect(created.text).toContain('<rsvp>2</rsvp><comments_enabled>0</comments_enabled><type>event</type>');
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1];
-    expect((await admin.get(`${base()}/${id}`)).json).not.toHaveProperty('end');
+    expect((await admin.get(`${base()}/${id}`)).json).toMatchObject({ id: Number(id), has_end: 0, end: '' });
   });
 
-  it('updates (204; members left out keep their values; has_end 0 drops the end) and deletes (204, then 404)', async () => {
+  it('updates (204; members left out keep their values; has_end 0 empties the end) and deletes (204, then 404)', async () => {
     const admin = await as(w[realm.admin]);
     const created = await admin.post(base(), { title: 'Draft', start: '2026-09-01 08:00:00', has_end: 1, end: '2026-09-01 09:00:00' });
     const path = `${base()}/${created.json.id}`;
     expect((await admin.put(path, { title: 'Final', end: '2026-09-01 10:00:00' })).status).toBe(204);
     expect((await admin.get(path)).json).toMatchObject({ title: 'Final', start: '2026-09-01 08:00:00', has_end: 1, end: '2026-09-01 10:00:00' });
     expect((await admin.put(path, '<body><has_end>0</has_end></body>')).status).toBe(204);
-    const viewed = (await admin.get(path)).json;
-    expect(viewed).toMatchObject({ title: 'Final', has_end: 0 });
-    expect(viewed).not.toHaveProperty('end');
+    expect((await admin.get(path)).json).toMatchObject({ title: 'Final', has_end: 0, end: '' });
+    expect((await db().calendarEvent.findUniqueOrThrow({ where: { id: created.json.id } })).end).toBeNull();
 
     expect((await admin.delete(path)).status).toBe(204);
     expect((await admin.get(path)).status).toBe(404);
@@ -226,7 +226,7 @@ describe('times in the district\'s time zone', () => {
     const graphql = await clients.graphql(chicago.student);
     const read = await graphql(
       `query($realm: RealmInput!, $id: ID!) { calendarEvent(realm: $realm, id: $id) { start end localStart localEnd hasEnd } }`,
-      { realm: { type: 'DISTRICT', id: String(chicago.district.id) }, id: summer.json.id },
+      { realm: { type: 'DISTRICT', id: String(chicago.district.id) }, id: String(summer.json.id) },
     );
     expect(read.data.calendarEvent).toEqual({
       start: '2026-06-05T23:00:00.000Z',
@@ -243,7 +243,7 @@ describe('times in the district\'s time zone', () => {
     const late = await createCalendarEvent({ type: 'GROUP', id: group.id }, { start: new Date('2026-03-02T03:00:00Z') });
     await createCalendarEvent({ type: 'GROUP', id: group.id }, { start: new Date('2026-03-02T07:00:00Z') });
     const listed = await (await as(chicago.teacher)).get(`/groups/${group.id}/events?start_date=2026-03-01&end_date=2026-03-01`);
-    expect([ids(listed), listed.json.event[0].start]).toEqual([[String(late.id)], '2026-03-01 21:00:00']);
+    expect([ids(listed), listed.json.event[0].start]).toEqual([[late.id], '2026-03-01 21:00:00']);
   });
 });
 
@@ -291,9 +291,9 @@ describe('due events of assignments and discussions', () => {
     const discussion = await due('DISCUSSION');
     const teacher = await as(w.teacher);
     const listed = await teacher.get(`/sections/${section.id}/events?start_date=2026-04-20&end_date=2026-04-20`);
-    expect(listed.json.event.map((event: { id: string; type: string; editable: number }) => [event.id, event.type, event.editable])).toEqual([
-      [String(assignment.id), 'assignment', 0],
-      [String(discussion.id), 'discussion', 0],
+    expect(listed.json.event.map((event: { id: number; type: string; editable: number }) => [event.id, event.type, event.editable])).toEqual([
+      [assignment.id, 'assignment', 0],
+      [discussion.id, 'discussion', 0],
     ]);
     await expectNothingWritten(async () => {
       for (const event of [assignment, discussion]) {
@@ -338,7 +338,7 @@ describe('GraphQL', () => {
       editable: true,
     });
     const rest = await (await as(w.teacher)).get(`/sections/${section.id}/events/${event.id}`);
-    expect(rest.json).toMatchObject({ id: event.id, title: 'Quiz review', start: '2026-05-20 14:00:00', end: '2026-05-20 15:00:00', rsvp: 1 });
+    expect(rest.json).toMatchObject({ id: Number(event.id), title: 'Quiz review', start: '2026-05-20 14:00:00', end: '2026-05-20 15:00:00', rsvp: 1 });
 
     const updated = await graphql(
       `mutation($realm: RealmInput!, $id: ID!) { updateCalendarEvent(realm: $realm, id: $id, input: { hasEnd: false }) {
@@ -444,7 +444,7 @@ describe('attachments', () => {
     expect((await student.get(path)).json).not.toHaveProperty('attachments');
     const listed = await student.get(`${base()}?with_attachments=1&limit=200`);
     expect(listed.status, listed.text).toBe(200);
-    expect(listed.json.event.find((event: { id: string }) => event.id === created.json.id).attachments).toEqual({ files: { file: [file] } });
+    expect(listed.json.event.find((event: { id: number }) => event.id === created.json.id).attachments).toEqual({ files: { file: [file] } });
     const xml = await student.get(`${path}?with_attachments=1`, { accept: 'xml' });
     expect(xml.text).toContain(`<attachments><files><file><id>${fileId}</id><type>file</type><title>slip.txt</title>`);
 

@@ -92,6 +92,20 @@ describe('private iCalendar feeds', () => {
     expect((await graphql('{ calendarFeeds { id: databaseId } }')).data.calendarFeeds).toEqual([]);
   });
 
+  it('writes an event\'s description, HTML, as plain text: blocks on lines of their own, entities decoded, links with their URL', async () => {
+    // A section of its own, so that the other tests' feeds keep their events.
+    const trip = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
+    const description =
+      '<p>Bring <b>lunch</b> &amp; a coat</p><ul><li>Boots</li><li>Water</li></ul>' +
+      '<p>See <a href="https://example.org/trip">the plan</a><img src=x onerror=alert(1)></p><script>alert(2)</script>';
+    const created = await (await clients.rest(w.teacher)).post(`/sections/${trip.id}/events`, { title: 'Museum trip', start: `${soon(5).toISOString().slice(0, 10)} 08:00:00`, description });
+    expect(created.status).toBe(201);
+    const feed = (await (await clients.graphql(w.student))(createFeed)).data.createCalendarFeed;
+    const { events } = await subscribe(feed.url);
+    const event = events.find((item) => item.summary === 'Museum trip')!;
+    expect(event.description).toBe('Bring lunch & a coat\n\n * Boots\n * Water\n\nSee the plan [https://example.org/trip]');
+  });
+
   it('answers 404 for a token that opens no feed and for paths that are not feeds, and 405 for other methods', async () => {
     const graphql = await clients.graphql(w.parent);
     const feed = (await graphql(createFeed)).data.createCalendarFeed;

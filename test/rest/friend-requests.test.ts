@@ -34,7 +34,7 @@ async function classmate() {
 const addressedOnly = 'Only the user it is addressed to may do this';
 const unixText = (date: Date) => String(Math.floor(date.getTime() / 1000));
 
-/** A friend request on the wire (spec 2.15): every member a string, the requester's id as `requester_id`. */
+/** A friend request on the wire, as the platform's example shows one: every member a string, the requester's id as `requester_id`. */
 const requestWire = (request: Row, requester: User, school: { id: number; title: string }) => ({
   id: String(request.id),
   requester_id: String(requester.id),

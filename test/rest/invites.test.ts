@@ -33,18 +33,18 @@ const teachersGroup = (title?: string) => createGroup(w.school.id, { admins: [w.
 const teachersSection = () => createSection(w.school.id, [{ userId: w.teacher.id, admin: true }]);
 
 const addressedOnly = 'Only the user it is addressed to may do this';
-const unixText = (date: Date) => String(Math.floor(date.getTime() / 1000));
+const unixTime = (date: Date) => Math.floor(date.getTime() / 1000);
 type Row = { id: number; createdAt: Date };
 
-/** A group invite on the wire (spec 2.14): the group's id a string, the invite's id an integer, `created` a string. */
+/** A group invite on the wire, as the platform's example shows one: ids and `created` integers. */
 const groupInviteWire = (invite: Row, group: { id: number; title: string; pictureUrl: string }) => ({
-  group_id: String(group.id),
+  group_id: group.id,
   group_name: group.title,
   picture_url: group.pictureUrl,
   school_name: w.school.title,
-  school_id: String(w.school.id),
+  school_id: w.school.id,
   id: invite.id,
-  created: unixText(invite.createdAt),
+  created: unixTime(invite.createdAt),
 });
 /** A course invite on the wire: the section's id an integer, and no picture. */
 const sectionInviteWire = (invite: Row, section: { id: number; title: string }) => ({
@@ -52,9 +52,9 @@ const sectionInviteWire = (invite: Row, section: { id: number; title: string }) 
   section_name: section.title,
   picture_url: '',
   school_name: w.school.title,
-  school_id: String(w.school.id),
+  school_id: w.school.id,
   id: invite.id,
-  created: unixText(invite.createdAt),
+  created: unixTime(invite.createdAt),
 });
 /** One invite as XML, its members in the order the wire objects above list them. */
 const inviteXml = (invite: Record<string, unknown>) => `<invite>${Object.entries(invite).map(([name, value]) => el(name, value)).join('')}</invite>`;
@@ -67,7 +67,7 @@ const inviteEventData = (inviteId: number) =>
   db().domainEvent.findMany({ where: { objectId: inviteId, type: { startsWith: 'invite.' } }, orderBy: { id: 'asc' }, select: { type: true, data: true } });
 
 describe('GET /users/{id}/invites/{realm}', () => {
-  it('lists group invites under groups and group, in JSON and XML, with the wire types of the spec', async () => {
+  it('lists group invites under groups and group, in JSON and XML, with the wire types of the platform\'s example', async () => {
     const { user, rest } = await invitee();
     const made = await teachersGroup('Chess & Go');
     const group = await db().group.update({ where: { id: made.id }, data: { pictureUrl: 'https://img.test/chess.png?size=2&crop=1' } });
@@ -562,7 +562,7 @@ describe('GraphQL twins', () => {
       }],
     });
     const rest1 = (await rest.get(`/users/${user.id}/invites/groups?limit=1`)).json.invite[0];
-    expect(rest1).toEqual({ ...groupInviteWire(invites[0]!, groups[0]!), created: unixText(new Date(listed.data.invites.items[0].createdAt)) });
+    expect(rest1).toEqual({ ...groupInviteWire(invites[0]!, groups[0]!), created: unixTime(new Date(listed.data.invites.items[0].createdAt)) });
     const after = await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfter: '2010-05-14' });
     expect(after.data.invites.items.map((item: { id: string }) => item.id)).toEqual(invites.map((invite) => String(invite.id)));
     expect((await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfter: '2010-05-15' })).data.invites.total).toBe(1);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import { type World, createUser, createWorld, watchDomainEvents } from '../support/factories';
@@ -87,12 +88,24 @@ describe('trigger targets', () => {
     ['IPv4-mapped private', { target: 'https://[::ffff:10.0.0.1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
     ['private', { target: 'https://192.168.1.20/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
     ['cloud metadata', { target: 'https://169.254.169.254/latest' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    // Issue 37: IPv4-compatible addresses (deprecated) were taken for public ones.
+    ['IPv4-compatible loopback', { target: 'https://[::127.0.0.1]/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['IPv4-compatible public', { target: 'https://[::8.8.8.8]/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['NAT64 private', { target: 'https://[64:ff9b::10.0.0.1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['6to4 loopback', { target: 'https://[2002:7f00:1::1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    ['Teredo', { target: 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
     ['a name of the loopback', { target: 'https://localhost:8443/hook' }, 'target', 'resolves to a loopback, private, link-local or reserved address'],
     ['credentials in the URL', { target: 'https://user:pw@receiver.test/' }, 'target', 'must not carry a user name or password'],
   ])('refuses a target with %s: 400 naming the member, nothing written', async (_case, body, field, message) => {
     const refused = await expectNothingWritten(() => as.admin.post('/triggers/targets', body));
     expect(refused.status).toBe(400);
     expect(refused.json.issues).toEqual([{ field, message }]);
+  });
+
+  it('refuses an IPv4-compatible address in XML too', async () => {
+    const refused = await expectNothingWritten(() => as.admin.post('/triggers/targets', '<body><target>https://[::127.0.0.1]/hook</target></body>', { accept: 'xml' }));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('<field>target</field><message>must not be a loopback, private, link-local or reserved address</message>');
   });
 
   it('refuses the guarded address on edit too', async () => {
@@ -114,6 +127,22 @@ describe('trigger targets', () => {
     expect((await as.teacher.delete('/triggers/targets/999999999')).status).toBe(403);
   });
 
+  it('is refused to a student or parent who holds the grant from before it was for staff only (403), on both surfaces', async () => {
+    const id = await createTarget();
+    for (const role of ['STUDENT', 'PARENT'] as const) {
+      const holder = await createUser(world.school.id, role, { triggerAdmin: true });
+      const rest = await clients.rest(holder);
+      expect((await rest.get('/triggers/targets')).status).toBe(403);
+      expect((await expectNothingWritten(() => rest.post('/triggers/targets', { target: 'https://receiver.test/' }))).status).toBe(403);
+      expect((await expectNothingWritten(() => rest.put(`/triggers/targets/${id}`, { description: 'mine now' }))).status).toBe(403);
+      const graphql = await clients.graphql(holder);
+      const listed = await graphql('{ triggerTargets { total } }');
+      expect(listed.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      const node = await graphql('query($id: ID!) { node(id: $id) { id } }', { id: encodeGlobalId('TriggerTarget', id) });
+      expect(node.data.node).toBeNull();
+    }
+  });
+
   it('hides another school\'s targets (404) and unknown ones', async () => {
     const id = await createTarget();
     expect((await expectNothingWritten(() => as.otherAdmin.put(`/triggers/targets/${id}`, { description: 'x' }))).status).toBe(404);
@@ -125,7 +154,7 @@ describe('trigger targets', () => {
 });
 
 describe('trigger subscriptions', () => {
-  it('subscribes item by item: an unknown trigger is item status 400 while the others apply', async () => {
+  it('subscribes item by item: an unknown trigger is item status 400 while the others apply; items echo as the platform\'s', async () => {
     const target = await createTarget();
     const events = await watchDomainEvents();
     const answer = await as.admin.put('/triggers/subscriptions', {
@@ -139,16 +168,16 @@ describe('trigger subscriptions', () => {
     });
     expect(answer.status).toBe(200);
     const url = 'https://receiver.test/hook';
+    // As in the platform's example: an applied item echoes include_object as a string, a failed one nulls what was not applied.
+    const failed = { version: null, target_url: null, include_object: null };
     expect(answer.json).toEqual({
       subscription: [
-        { item: { target_id: target, trigger: 'group', version: 'v1', subscribed: 1, target_url: url, include_object: 1 }, status: 200 },
-        { item: { target_id: target, trigger: 'report_card', version: 'v1', subscribed: 1, target_url: url, include_object: 0 }, status: 400,
+        { item: { target_id: target, trigger: 'group', version: 'v1', subscribed: 1, target_url: url, include_object: '1' }, status: 200 },
+        { item: { target_id: target, trigger: 'report_card', subscribed: 1, ...failed }, status: 400,
           message: 'The trigger with name report_card does not exist' },
-        { item: { target_id: target, trigger: 'blog_post', version: 'v1', subscribed: 1, target_url: url, include_object: 0 }, status: 200 },
-        { item: { target_id: target, trigger: 'invite', version: 'v2', subscribed: 1, target_url: url, include_object: 0 }, status: 400,
-          message: 'version: only version v1 is supported' },
-        { item: { target_id: 999999999, trigger: 'group', version: 'v1', subscribed: 1, target_url: null, include_object: 0 }, status: 404,
-          message: 'The target with id 999999999 does not exist' },
+        { item: { target_id: target, trigger: 'blog_post', version: 'v1', subscribed: 1, target_url: url, include_object: '0' }, status: 200 },
+        { item: { target_id: target, trigger: 'invite', subscribed: 1, ...failed }, status: 400, message: 'version: only version v1 is supported' },
+        { item: { target_id: 999999999, trigger: 'group', subscribed: 1, ...failed }, status: 404, message: 'The target with id 999999999 does not exist' },
       ],
     });
     const stored = await db().triggerSubscription.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } });
@@ -173,15 +202,20 @@ describe('trigger subscriptions', () => {
     expect((await db().triggerSubscription.findMany({ where: { targetId: target } })).map((s) => s.trigger)).toEqual(['blog_post']);
   });
 
-  it('reads XML items, one element as a list of one, and answers in XML', async () => {
+  it('reads XML items, one element as a list of one, and answers in XML; a failed item\'s nulls are empty elements', async () => {
     const target = await createTarget();
     const body = `<body><subscription><target_id>${target}</target_id><trigger>friend_request</trigger><subscribed>1</subscribed>` +
-      '<include_object>0</include_object></subscription></body>';
+      '<include_object>1</include_object></subscription></body>';
     const answer = await as.admin.put('/triggers/subscriptions', body, { accept: 'xml' });
     expect(answer.status).toBe(200);
     expect(answer.text).toBe(`${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'friend_request')}` +
-      `${el('version', 'v1')}${el('subscribed', 1)}${el('target_url', 'https://receiver.test/hook')}${el('include_object', 0)}</item>` +
+      `${el('version', 'v1')}${el('subscribed', 1)}${el('target_url', 'https://receiver.test/hook')}${el('include_object', 1)}</item>` +
       `${el('status', 200)}</subscription></result>`);
+    const unknown = `<body><subscription><target_id>${target}</target_id><trigger>attendancesdf</trigger><subscribed>0</subscribed></subscription></body>`;
+    const refused = await as.admin.put('/triggers/subscriptions', unknown, { accept: 'xml' });
+    expect(refused.text).toBe(`${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'attendancesdf')}` +
+      `<version />${el('subscribed', 0)}<target_url /><include_object /></item>${el('status', 400)}` +
+      `${el('message', 'The trigger with name attendancesdf does not exist')}</subscription></result>`);
     expect(await db().triggerSubscription.count({ where: { targetId: target, trigger: 'friend_request' } })).toBe(1);
   });
 
@@ -251,6 +285,11 @@ describe('GraphQL', () => {
       __typename: 'ValidationError',
       issues: [{ field: 'url', message: 'must not be a loopback, private, link-local or reserved address' }],
     });
+    const compatible = await gqlAdmin(
+      'mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { __typename ... on ValidationError { issues { field message } } } }',
+      { input: { url: 'https://[::127.0.0.1]:8443/' } },
+    );
+    expect(compatible.data.createTriggerTarget).toEqual(invalid.data.createTriggerTarget);
     const refused = await gqlTeacher('{ triggerTargets { total } }');
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const missing = await gqlAdmin('mutation { deleteTriggerTarget(id: "999999999") { __typename } }');

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/database';
 import { fileStore } from '../../src/modules/uploads/file-store';
 import { sweepUploads } from '../../src/modules/uploads/upload.service';
-import { clientsFor } from '../support/client';
+import { clientsFor, refusal } from '../support/client';
 import { type World, createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { plainBytes } from '../support/uploads';
@@ -80,6 +80,7 @@ describe('POST /v1/upload (step one)', () => {
     [{ filename: 'a', filesize: 3 }, 'md5_checksum'],
     [{ filename: 'a', filesize: 'three', md5_checksum: md5(Buffer.from('abc')) }, 'filesize'],
     [{ filename: 'a', filesize: -1, md5_checksum: md5(Buffer.from('abc')) }, 'filesize'],
+    [{ filename: 'a', filesize: 2.5, md5_checksum: md5(Buffer.from('abc')) }, 'filesize'],
     [{ filename: 'a', filesize: 3, md5_checksum: 'not-a-checksum' }, 'md5_checksum'],
     [{ filename: '', filesize: 3, md5_checksum: md5(Buffer.from('abc')) }, 'filename'],
   ])('refuses %j with 400 naming %s, writing nothing', async (body, field) => {
@@ -95,6 +96,20 @@ describe('POST /v1/upload (step one)', () => {
       teacher.post('/upload', { filename: 'film.mp4', filesize: 2 * 1024 * 1024 + 1, md5_checksum: md5(Buffer.from('x')) }),
     );
     expect(refused.status).toBe(413);
+  });
+
+  // Issue 37: past 32 bits the size failed GraphQL's Int coercion, a 400 that did not say why.
+  it.each([
+    ['json', { filename: 'film.mp4', filesize: 2 ** 31, md5_checksum: md5(Buffer.from('x')) }],
+    ['json', { filename: 'film.mp4', filesize: 1e21, md5_checksum: md5(Buffer.from('x')) }],
+    ['xml', `<body><filename>film.mp4</filename><filesize>2147483648</filesize><md5_checksum>${md5(Buffer.from('x'))}</md5_checksum></body>`],
+    ['xml', `<body><filename>film.mp4</filename><filesize>${'9'.repeat(30)}</filesize><md5_checksum>${md5(Buffer.from('x'))}</md5_checksum></body>`],
+  ] as const)('refuses a file announced at 2 GiB or more with 413 too (%s)', async (accept, body) => {
+    const teacher = await clients.rest(w.teacher);
+    const refused = await expectNothingWritten(() => teacher.post('/upload', body, { accept }));
+    expect(refused.status).toBe(413);
+    const message = accept === 'json' ? refused.json.error : /<error>([^<]*)<\/error>/.exec(refused.text)?.[1];
+    expect(message).toBe(`The file exceeds the upload limit of ${2 * 1024 * 1024} bytes`);
   });
 
   it('needs a credential (401)', async () => {
@@ -214,6 +229,20 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     }
   });
 
+  it('does not take a failure to read the stored bytes back for an image that does not decode', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366aa' } }).png().toBuffer();
+    const { id } = await announced(png, 'board.png');
+    const read = vi.spyOn(fileStore(), 'read').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+    try {
+      expect((await put(id, png)).status).toBe(500);
+    } finally {
+      read.mockRestore();
+    }
+    // Nothing was kept, and no plain file stands for the image: the same bytes are stored as one when read back.
+    expect(await storedRow(id)).toMatchObject({ status: 'PENDING', kind: null });
+    expect((await put(id, png)).json).toMatchObject({ type: 'image', content_dimensions: '40x30' });
+  });
+
   it('classifies audio and video by the type their bytes show, not their names', async () => {
     const audio = wavBytes();
     const { id: audioId } = await announced(audio, 'song.txt');
@@ -294,6 +323,18 @@ describe('GraphQL twin', () => {
     });
     expect(big.status).toBe(413);
     expect(big.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+    // Past 32 bits, as a literal or a variable, and a fraction.
+    const literal = await graphql(`mutation { createUpload(input: { filename: "g.bin", filesize: 2147483648, md5Checksum: "${md5(Buffer.from('x'))}" }) { __typename } }`);
+    expect(refusal(literal)).toEqual({ status: 413, data: null, code: 'PAYLOAD_TOO_LARGE', message: `The file exceeds the upload limit of ${2 * 1024 * 1024} bytes` });
+    const huge = await graphql(`mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename } }`, {
+      input: { filename: 'g.bin', filesize: 1e21, md5Checksum: md5(Buffer.from('x')) },
+    });
+    expect(refusal(huge)).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    const fraction = await graphql(
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on ValidationError { issues { field message } } } }`,
+      { input: { filename: 'g.bin', filesize: 1.5, md5Checksum: md5(Buffer.from('x')) } },
+    );
+    expect(fraction.data.createUpload).toEqual({ __typename: 'ValidationError', issues: [{ field: 'filesize', message: 'must be an integer' }] });
   });
 
   it('receiveUploadContent takes a small file as contentBase64, checked like a PUT', async () => {

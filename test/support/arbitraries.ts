@@ -126,6 +126,15 @@ const unusualStrings = [
 ];
 const numbersAsText = ['-0', '1e309', '0x1F', '007', ' 12 ', '1.5', '-1', '2147483648', '9007199254740993', '1_000'];
 const awkwardNumbers = [-1, 0.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, -1e308, Number.MIN_VALUE];
+/** Sizes past 32 bits and past any limit, for members that name a size: refused with 413, never misread. */
+const largeSizes = fc.constantFrom(2 ** 31, 2 ** 53 + 2, 1e21, '99999999999999999999');
+
+/**
+ * URLs for members that name one (a webhook target, a website): one that passes, and addresses the webhook guard
+ * refuses (IPv4-compatible, NAT64 of a private address, the loopback), written as addresses so that nothing is looked up.
+ */
+const urls = fc.constantFrom('https://example.test/hook', 'https://[::127.0.0.1]/hook', 'https://[64:ff9b::a00:1]/hook', 'https://127.0.0.1:8443/hook');
+const namesUrl = (name: string) => /(^|_)(url|target|website)$|Url$/.test(name);
 
 /** Long text within the default 1 MB body limit (the longest, escaped, may exceed it: a 413 is a fine answer). */
 const hugeString = fc
@@ -173,6 +182,17 @@ const unusualCharacters = ['\u0000', '\uD800', '\uDFFF', '\u202E', '\uFEFF', '\u
 const unusualText = fc
   .tuple(plainText, fc.constantFrom(...unusualCharacters), fc.nat())
   .map(([text, character, at]) => text.slice(0, at % (text.length + 1)) + character + text.slice(at % (text.length + 1)));
+
+/**
+ * Text with markup a hostile writer would send: an event handler, a script, a script URL, beside ordinary formatting.
+ * HTML members must answer it sanitized (the wire contract checks them, test/support/contract.ts), plain text as given.
+ */
+const markupText = fc.constantFrom(
+  '<p>Read <b>this</b></p><img src=x onerror=alert(1)>',
+  '<script>alert(1)</script><i>after</i>',
+  '<a href="javascript:alert(1)">link</a> and <a href="https://example.org/" onclick="alert(2)">another</a>',
+  '<svg onload=alert(1)><p>x</p></svg><iframe src="https://example.org/"></iframe>',
+);
 
 /** Mostly valid, now and then hostile. */
 const mostlyValid = (valid: fc.Arbitrary<unknown>) =>
@@ -225,10 +245,12 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     if (examples.length) return mostlyValid(fc.oneof({ weight: 7, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }));
     const takesIds = accepts(node, '12') || accepts(node, 12);
     const valid = [
+      ...(/size$/.test(name) ? [{ weight: 1, arbitrary: largeSizes }] : []),
+      ...(namesUrl(name) && accepts(node, 'https://example.test/hook') ? [{ weight: 3, arbitrary: urls }] : []),
       ...(words.length ? [{ weight: 1, arbitrary: fc.constantFrom(...words) }] : []),
       // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects, mostly.
       ...(takesIds ? [] : patternsOf(node).map((pattern) => ({ weight: 1, arbitrary: fc.stringMatching(pattern) }))),
-      ...(accepts(node, 'Any text') ? [{ weight: 1, arbitrary: plainText }, { weight: 1, arbitrary: unusualText }] : []),
+      ...(accepts(node, 'Any text') ? [{ weight: 1, arbitrary: plainText }, { weight: 1, arbitrary: unusualText }, { weight: 1, arbitrary: markupText }] : []),
       ...(takesIds ? [{ weight: 6, arbitrary: existingId(idKind(name, parent)) }] : []),
     ];
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
@@ -462,5 +484,6 @@ function nonNull(type: GraphQLInputType, name: string, parent: string): fc.Arbit
   }
   if (type instanceof GraphQLNonNull) return nonNull(type.ofType, name, parent);
   if (type.name === 'ID') return graphqlId(idKind(name, parent));
+  if (type.name === 'String' && namesUrl(name)) return fc.oneof({ weight: 2, arbitrary: urls }, { weight: 1, arbitrary: graphqlScalars.String! });
   return graphqlScalars[type.name] ?? hostileValue;
 }

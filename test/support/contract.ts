@@ -8,7 +8,8 @@ import { restRoutes } from '../../src/rest/routes';
 
 /**
  * Every /v1 response a test produces is checked here against the wire contract its route declares, in JSON and in
- * XML, so that the declared schemas (and the OpenAPI document made from them) cannot drift from what is served.
+ * XML, so that the declared schemas (and the OpenAPI document made from them) cannot drift from what is served; and
+ * what a contract declares HTML must carry no markup the sanitizer removes.
  */
 
 type JsonSchema = { [key: string]: unknown };
@@ -77,7 +78,8 @@ function fromXml(value: unknown, schema: JsonSchema, root: JsonSchema): unknown 
       // Null renders as an empty element, as an empty string does.
       return value === '' ? null : value;
     default:
-      return value;
+      // Likewise for nullable text, which may be an enumeration without the empty text (a failed item's "0" or "1").
+      return value === '' && allowsNull(resolved, root) ? null : value;
   }
 }
 
@@ -95,11 +97,41 @@ function bodyOf(request: Request, response: Response, text: string): unknown {
   return fail(request, response.status, `content type ${type}`, text);
 }
 
+/**
+ * Markup that a member declared HTML (`contentMediaType: text/html`, the sanitized members) must never carry: a
+ * script, style, frame, form or SVG element, an event handler attribute, or a script or data URL. Sanitized HTML
+ * escapes `<` in text and `>` in attribute values, so every tag in it is a real one.
+ */
+function unsafeMarkup(html: string): string | null {
+  for (const [tag, name, attributes] of html.matchAll(/<\/?([a-zA-Z][\w-]*)([^>]*)>/g)) {
+    if (/^(?:script|style|iframe|frame|object|embed|form|input|svg|math|link|meta|base)$/i.test(name!)) return tag;
+    if (/(?:^|\s)on[a-z]+\s*=|=\s*["']?\s*(?:javascript|vbscript|data):/i.test(attributes!)) return tag;
+  }
+  return null;
+}
+
+/** The first unsafe markup in a member the contract declares HTML, with the member's path. */
+function unsafeHtml(value: unknown, schema: JsonSchema, root: JsonSchema, path: string): string | null {
+  const resolved = resolve(schema, root);
+  const options = (resolved.anyOf ?? resolved.oneOf) as JsonSchema[] | undefined;
+  if (options) return options.map((option) => unsafeHtml(value, option, root, path)).find(Boolean) ?? null;
+  if (typeof value === 'string') {
+    const found = resolved.contentMediaType === 'text/html' ? unsafeMarkup(value) : null;
+    return found && `${path} carries ${found}`;
+  }
+  if (Array.isArray(value)) return value.map((item, index) => unsafeHtml(item, (resolved.items ?? {}) as JsonSchema, root, `${path}/${index}`)).find(Boolean) ?? null;
+  if (value === null || typeof value !== 'object') return null;
+  const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
+  return Object.entries(value).map(([key, child]) => properties[key] && unsafeHtml(child, properties[key], root, `${path}/${key}`)).find(Boolean) ?? null;
+}
+
 function checkAgainst(schema: z.ZodType, request: Request, response: Response, text: string) {
   const { schema: json, validate } = contractOf(schema);
   const raw = bodyOf(request, response, text);
   const body = response.headers.get('content-type')?.startsWith('text/xml') ? fromXml(raw, json, json) : raw;
   if (!validate(body)) fail(request, response.status, ajv.errorsText(validate.errors), text);
+  const unsafe = unsafeHtml(body, json, json, 'data');
+  if (unsafe) fail(request, response.status, `unsafe markup in sanitized HTML: ${unsafe}`, text);
 }
 
 /** Checks one /v1 exchange: success bodies against the route's declared response, failures against the error shape. */

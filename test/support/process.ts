@@ -17,7 +17,7 @@ export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
   return { ...env, ...extra };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };
@@ -62,7 +62,7 @@ export async function startServerProcess(env: Record<string, string>, command = 
 
 /** Waits for /readyz; fails with the server's output when it exits or does not get ready. */
 export async function waitUntilReady(server: ServerProcess): Promise<void> {
-  for (let attempt = 0; attempt < 150 && server.child.exitCode === null; attempt++) {
+  for (let attempt = 0; attempt < 300 && server.child.exitCode === null; attempt++) {
     try {
       if ((await fetch(`${server.base}/readyz`)).ok) return;
     } catch {
@@ -72,4 +72,31 @@ export async function waitUntilReady(server: ServerProcess): Promise<void> {
   }
   server.child.kill('SIGKILL');
   throw new Error(`server did not become ready:\n${server.output()}`);
+}
+
+/** Resolves with the first match of `pattern` in the server's output; fails with the output when the server exits. */
+export function waitForOutput(server: ServerProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(server.output());
+      if (!match) return;
+      stopWatching();
+      resolve(match);
+    };
+    const exited = (code: number | null) => {
+      stopWatching();
+      reject(new Error(`server exited (${code}) before printing ${pattern}:\n${server.output()}`));
+    };
+    const stopWatching = () => {
+      server.child.stdout!.off('data', onData);
+      server.child.stderr!.off('data', onData);
+      server.child.off('exit', exited);
+    };
+    // Registered after the harness's own listeners, which have appended the chunk to output() by now.
+    const onData = () => check();
+    server.child.stdout!.on('data', onData);
+    server.child.stderr!.on('data', onData);
+    server.child.once('exit', exited);
+    check();
+  });
 }

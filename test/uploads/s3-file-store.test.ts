@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createS3FileStore } from '../../src/modules/uploads/s3-file-store';
 import { fileStoreContract } from './file-store.contract';
 
@@ -36,3 +38,28 @@ fileStoreContract('S3 store', async () =>
     prefix: 'test/',
   }),
 );
+
+it("reports a bucket out of room (MinIO's XMinioStorageFull, a 507) as StorageUnavailableError (full)", async () => {
+  const refusal =
+    '<?xml version="1.0" encoding="UTF-8"?><Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its ' +
+    'minimum free drive threshold. Please delete a few objects to proceed.</Message><RequestId>1</RequestId></Error>';
+  const full = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(507, { 'content-type': 'application/xml' }).end(refusal));
+  });
+  await new Promise<void>((resolve) => full.listen(0, '127.0.0.1', resolve));
+  const store = createS3FileStore({
+    bucket: 'lectern',
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${(full.address() as AddressInfo).port}`,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    prefix: 'test/',
+  });
+  try {
+    await expect(store.write('f-full', [Buffer.from('no room')])).rejects.toMatchObject({ name: 'StorageUnavailableError', condition: 'full' });
+  } finally {
+    await store.close();
+    await new Promise((resolve) => full.close(resolve));
+  }
+});

@@ -1,13 +1,15 @@
 /**
  * Fan-out: follows the committed domain events (readCommittedEvents) from the cursor stored in `webhook_cursors` and
  * turns each event that fires a trigger into one delivery row per subscribed target of the event's school, committing
- * the rows and the moved cursor in one transaction.
+ * the rows and the moved cursor in one transaction. What a delivery shows of the objects is what the target's owner
+ * may see (payload.ts).
  */
+import { Viewer, type ViewerUser, toViewerUser, viewerUserSelection } from '../../auth/viewer';
 import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 import { type CommittedEvent, readCommittedEvents } from '../stream';
 import { triggerOf } from '../triggers';
-import { type EventObject, entriesOf, eventObject, restViewAt } from './payload';
+import { type EventObject, type RenderedEntry, entriesOf, eventObject, renderEntry } from './payload';
 
 const cursorName = 'webhooks';
 
@@ -31,6 +33,16 @@ export interface FanOutResult {
 
 const nothingRead: FanOutResult = { read: 0, queued: 0, more: false };
 
+/**
+ * The users who own the targets, as the viewers their deliveries' objects are rendered for (a user since deleted is
+ * not among them: their targets' deliveries carry no objects). A delivery stands for no API credential of theirs.
+ */
+async function ownersOf(userIds: number[]): Promise<Map<number, ViewerUser>> {
+  if (userIds.length === 0) return new Map();
+  const users = await db().user.findMany({ where: { id: { in: [...new Set(userIds)] } }, select: viewerUserSelection });
+  return new Map(users.map((user) => [user.id, toViewerUser(user)]));
+}
+
 export function createFanOut(options: { now: () => Date; linkBase: string }) {
   const { now } = options;
 
@@ -43,8 +55,11 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
     if (fired.length === 0) return [];
     const subscriptions = await db().triggerSubscription.findMany({
       where: { trigger: { in: [...new Set(fired.map((one) => one.trigger))] }, target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } } },
-      select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true } } },
+      select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true, ownerId: true } } },
     });
+    // Read once a batch, and only when some delivery shows what its owner sees.
+    let owners: Promise<Map<number, ViewerUser>> | undefined;
+    const ownerOf = async (ownerId: number) => (await (owners ??= ownersOf(subscriptions.flatMap(({ target }) => target.ownerId ?? [])))).get(ownerId);
     const deliveries: Queued[] = [];
     for (const { event, trigger, operation } of fired) {
       // A subscription hears what happens after it was made, however late the fan-out runs.
@@ -53,17 +68,28 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
       );
       const type = `${trigger}.${operation}`;
       const entries = heard.length ? entriesOf(event) : [];
-      let withObjects: { ids: (typeof entries)[number]['ids']; object: object | null }[] | undefined;
+      // Entries that draw members from their view are rendered for every subscription, objects for those that ask.
+      const rendersMembers = entries.some((entry) => entry.members);
+      const renderedFor = new Map<number | null, RenderedEntry[]>();
       for (const subscription of heard) {
-        if (subscription.includeObject && withObjects === undefined) {
-          const school = { districtId: event.districtId!, schoolId: event.schoolId! };
-          withObjects = [];
-          for (const { ids, view, pick } of entries) {
-            const answer = await restViewAt(view, event, school, options.linkBase);
-            withObjects.push({ ids, object: answer && pick ? pick(answer) : answer });
+        const ownerId = subscription.target.ownerId;
+        let rendered: RenderedEntry[] | undefined;
+        if (subscription.includeObject || rendersMembers) {
+          rendered = renderedFor.get(ownerId);
+          if (!rendered) {
+            const owner = ownerId === null ? undefined : await ownerOf(ownerId);
+            // A fresh viewer per event: what it may see is read as the event finds it, not memoised across the batch.
+            const viewer = owner && new Viewer(owner, { kind: 'bearer', tokenId: 0 });
+            rendered = [];
+            for (const entry of entries) rendered.push(viewer ? await renderEntry(entry, event, viewer, options.linkBase) : { object: null, members: {} });
+            renderedFor.set(ownerId, rendered);
           }
         }
-        const payload = eventObject(event, type, subscription.includeObject ? withObjects! : entries.map(({ ids }) => ({ ids, object: null })));
+        const payload = eventObject(
+          event,
+          type,
+          entries.map(({ ids }, at) => ({ ids, members: rendered?.[at]!.members, object: subscription.includeObject ? rendered![at]!.object : null })),
+        );
         deliveries.push({ targetId: subscription.targetId, eventId: event.id, type, payload, at: now().toISOString() });
       }
     }

@@ -52,6 +52,9 @@ const claimDepth = 16;
 const targetsPerClaim = 100;
 const hour = 3_600_000;
 
+/** The log's entry for an attempt claimed by an instance that never recorded it: it may or may not have been sent. */
+export const lostAttemptError = 'no outcome recorded: the instance that claimed it stopped (or failed to record it); the receiver may have received it';
+
 /** Exponential backoff with jitter: 10 s, 20 s, 40 s, ... up to an hour, each drawn between half and all of it. */
 export function backoffMs(attempts: number, random: () => number): number {
   const ceiling = Math.min(hour, 10_000 * 2 ** Math.max(0, attempts - 1));
@@ -111,7 +114,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    * committed before it); the other instances claim for the other targets meanwhile. A target nobody holds leases on
    * is claimed `claimDepth` times its cap deep, and this instance alone sends them, at most `perTarget` at once; one
    * whose leases are fewer than the cap gets what is left of it. Either way no more than `perTarget` attempts of a
-   * target are in flight over all instances. Two statements in one transaction.
+   * target are in flight over all instances. A delivery whose lease ran out unrecorded (its instance stopped, or could
+   * not record) gets the attempt it may have made logged by the same statement, with no outcome: the log misses none
+   * the receiver may have seen. Two statements in one transaction.
    */
   async function claim(max = claimBatch): Promise<Claimed[]> {
     const at = now();
@@ -134,15 +139,22 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           SELECT t.id, CASE WHEN coalesce(l.n, 0) = 0 THEN ${perTarget * claimDepth}::int ELSE greatest(0, ${perTarget}::int - l.n) END AS n
           FROM trigger_targets t LEFT JOIN leased l ON l."targetId" = t.id WHERE t.id IN (${targetIds})),
         chosen AS (
-          SELECT picked.id FROM room CROSS JOIN LATERAL (
-            SELECT d.id, row_number() OVER (ORDER BY d."nextAttemptAt", d.id) AS rank FROM webhook_deliveries d
+          SELECT picked.id, picked."leasedUntil" AS "lostLease" FROM room CROSS JOIN LATERAL (
+            SELECT d.id, d."leasedUntil", row_number() OVER (ORDER BY d."nextAttemptAt", d.id) AS rank FROM webhook_deliveries d
             WHERE d."targetId" = room.id AND ${due} ORDER BY d."nextAttemptAt", d.id LIMIT room.n) picked
-          ORDER BY picked.rank, room.id LIMIT ${max})
-        UPDATE webhook_deliveries d SET "leasedUntil" = ${leasedUntil}, attempts = d.attempts + 1
-        FROM chosen, trigger_targets t
-        WHERE d.id = chosen.id AND t.id = d."targetId" AND ${due}
-        RETURNING d.id, d."targetId", d."eventId", d.payload::text AS body, d."createdAt", d.attempts, d."leasedUntil",
-          t.url, t.secret, t."previousSecret", t."previousSecretExpiresAt", t."schoolId", t."failingSince"`;
+          ORDER BY picked.rank, room.id LIMIT ${max}),
+        claimed AS (
+          UPDATE webhook_deliveries d SET "leasedUntil" = ${leasedUntil}, attempts = d.attempts + 1
+          FROM chosen, trigger_targets t
+          WHERE d.id = chosen.id AND t.id = d."targetId" AND ${due}
+          RETURNING d.id, d."targetId", d."eventId", d.payload::text AS body, d."createdAt", d.attempts, d."leasedUntil", chosen."lostLease",
+            t.url, t.secret, t."previousSecret", t."previousSecretExpiresAt", t."schoolId", t."failingSince"),
+        lost AS (
+          INSERT INTO webhook_attempts ("deliveryId", "startedAt", "latencyMs", "statusCode", "responseBody", error)
+          SELECT id, "lostLease" - ${leaseMs}::double precision * interval '1 millisecond', NULL, NULL, '', ${lostAttemptError} FROM claimed
+          WHERE "lostLease" IS NOT NULL ORDER BY id)
+        SELECT id, "targetId", "eventId", body, "createdAt", attempts, "leasedUntil",
+          url, secret, "previousSecret", "previousSecretExpiresAt", "schoolId", "failingSince" FROM claimed`;
     });
     return rows
       .map(({ url, secret, previousSecret, previousSecretExpiresAt, schoolId, failingSince, ...delivery }) => ({

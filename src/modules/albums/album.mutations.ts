@@ -10,8 +10,10 @@ import { AlbumContentType } from './album.type';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
+const captionDescription = 'Caption, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).';
+
 const albumInputFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
-  description: t.string({ description: 'Description.' }),
+  description: t.string({ description: 'Description, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
   settingComments: t.boolean({ description: 'Whether comments are enabled on the album\'s content (default true).' }),
   settingMemberPost: t.boolean({ description: 'Whether members who do not administer the realm may add content (default false).' }),
   published: t.boolean({ description: 'Whether the album is published; unpublished albums are seen by administrators only (default true).' }),
@@ -31,7 +33,7 @@ const AlbumContentExtraInput = builder.inputType('AlbumContentExtraInput', {
   description: 'Caption, position and cover flag of one file being added.',
   fields: (t) => ({
     fid: t.id({ required: true, description: 'The file (upload) id these extras belong to; one of `files`.' }),
-    caption: t.string({ description: 'Caption.' }),
+    caption: t.string({ description: captionDescription }),
     displayOrder: t.int({ description: 'Position in the album, lowest first (default: after the last item).' }),
     albumCover: t.boolean({ description: 'Make this image the album\'s cover.' }),
   }),
@@ -48,14 +50,16 @@ const CreateAlbumContentInput = builder.inputType('CreateAlbumContentInput', {
 const UpdateAlbumContentInput = builder.inputType('UpdateAlbumContentInput', {
   description: 'Changes to an album item.',
   fields: (t) => ({
-    caption: t.string({ description: 'Caption.' }),
+    caption: t.string({ description: captionDescription }),
     albumCover: t.boolean({ description: 'Make this image the cover (true), or stop it being the cover (false).' }),
   }),
 });
 
 const CreateAlbumCommentInput = builder.inputType('CreateAlbumCommentInput', {
   description: 'A comment on an album item.',
-  fields: (t) => ({ comment: t.string({ required: true, description: 'Comment text.' }) }),
+  fields: (t) => ({
+    comment: t.string({ required: true, description: 'Comment text, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
+  }),
 });
 
 const CreatedAlbumContent = builder.objectRef<{ items: unknown[] }>('CreatedAlbumContent').implement({

@@ -1,9 +1,11 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, exposeLongText, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { keysetRelatedConnection } from '../../graphql/connections';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
+import { writePendingThumbnail } from '../uploads/upload.service';
+import { htmlFields } from '../../core/html';
 import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
 
 /** Where an item's bytes and thumbnail are served, to callers who may see its album. */
@@ -31,7 +33,7 @@ export const AlbumType = builder.prismaNode('Album', {
     ...exposeColumns(t, 'Album', [
       'title', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
     ]),
-    ...exposeOptionalText(t, 'Album', ['description']),
+    ...exposeLongText(t, 'Album', 'description', htmlFields['Album.description'].maxLength),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     realm: t.field(realmField),
     creator: t.field({
@@ -71,7 +73,7 @@ export const AlbumContentType = builder.prismaNode('AlbumContent', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'AlbumContent', ['albumId', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
-    ...exposeOptionalText(t, 'AlbumContent', ['caption']),
+    ...exposeLongText(t, 'AlbumContent', 'caption', htmlFields['AlbumContent.caption'].maxLength),
     kind: t.field({ type: FileKindEnum, description: 'What the file is.', select: fileSelection, resolve: (item) => item.upload.kind ?? 'FILE' }),
     filename: t.string({ description: 'The file\'s name as uploaded.', select: fileSelection, resolve: (item) => item.upload.filename }),
     mimeType: t.string({
@@ -104,10 +106,16 @@ export const AlbumContentType = builder.prismaNode('AlbumContent', {
     storedFile: t.field({
       type: StoredFileType,
       nullable: true,
-      description: 'Where the item\'s bytes (or its thumbnail) are kept; null for a thumbnail the item does not have.',
+      description:
+        'Where the item\'s bytes (or its thumbnail) are kept; null for a thumbnail the item does not have. A thumbnail the ' +
+        'file storage refused when the image was stored is written first (INSUFFICIENT_STORAGE while it still refuses).',
       args: { variant: t.arg({ type: FileVariantEnum, required: true, description: 'The original, or the thumbnail.' }) },
       select: { upload: { select: storedFileSelection } },
-      resolve: (item, args) => storedFileOf(item.upload, args.variant),
+      resolve: async (item, args) => {
+        // A thumbnail the storage refused when the image was stored is written on its first read (or by the sweep).
+        if (args.variant === 'THUMBNAIL' && item.upload.thumbnailPending) await writePendingThumbnail(item.upload);
+        return storedFileOf(item.upload, args.variant);
+      },
     }),
     contentUrl: t.string({
       description: 'URL serving the file (with the same credential).',
@@ -126,7 +134,8 @@ export const AlbumCommentType = builder.prismaNode('AlbumComment', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'AlbumComment', ['contentId', 'authorId', 'comment', 'createdAt']),
+    ...exposeColumns(t, 'AlbumComment', ['contentId', 'authorId', 'createdAt']),
+    ...exposeLongText(t, 'AlbumComment', 'comment', htmlFields['AlbumComment.comment'].maxLength),
     author: t.field({
       type: UserType,
       nullable: true,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { clearable, createInput, requiredText, storableText, text, updateInput } from '../../core/validation';
+import { clearable, createInput, htmlText, requiredText, updateInput } from '../../core/validation';
 
 const albumFields = {
   title: requiredText(255),
-  description: clearable(storableText(100_000), ''),
+  description: clearable(htmlText('Album.description'), ''),
   settingComments: z.boolean(),
   settingMemberPost: z.boolean(),
   published: z.boolean(),
@@ -15,7 +15,7 @@ export const updateAlbumSchema = updateInput(albumFields);
 /** At most this many files in one create: the request is one transaction. */
 export const maxFilesPerCreate = 100;
 
-const caption = clearable(text(10_000), '');
+const caption = clearable(htmlText('AlbumContent.caption'), '');
 
 /** A file (upload) id: an integer on the wire, a numeric string as a GraphQL ID. */
 const fileId = z.union([z.int().min(0), z.string().regex(/^\d{1,15}$/).transform(Number)], { error: 'must be a file id' });
@@ -41,4 +41,6 @@ export const createContentSchema = z.object({
 
 export const updateContentSchema = updateInput({ caption, displayOrder: z.int().min(-1_000_000).max(1_000_000), albumCover: z.boolean() });
 
-export const createCommentSchema = createInput({ comment: requiredText(10_000) }, ['comment']);
+// A comment of nothing but markup that sanitizing removes (a lone script) is as blank as an empty one.
+const comment = htmlText('AlbumComment.comment').refine((html) => html.trim() !== '', 'is required');
+export const createCommentSchema = createInput({ comment }, ['comment']);

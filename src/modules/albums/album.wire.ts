@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { type LinkBuilder, selfLink } from '../../rest/route';
+import { type LinkBuilder, htmlWire, selfLink } from '../../rest/route';
 
 /** Wire shapes of albums, their content and comments (spec 2.1-2.3), shared by the album, content and comment routes. */
 
@@ -27,7 +27,7 @@ export const albumContentWire = z
     id: z.int(),
     album_id: z.int(),
     type: z.enum(['image', 'video', 'audio', 'file']),
-    caption: z.string(),
+    caption: htmlWire,
     display_order: z.int(),
     created: z.int().describe('Unix time'),
     album_cover: bit,
@@ -68,7 +68,7 @@ export const albumWire = z
   .object({
     id: z.int(),
     title: z.string(),
-    description: z.string(),
+    description: htmlWire,
     setting_comments: bit,
     setting_member_post: bit,
     published: bit,
@@ -119,7 +119,7 @@ export const commentWire = z
     id: z.int(),
     content_id: z.int(),
     uid: z.int().describe('Id of the user who wrote it'),
-    comment: z.string(),
+    comment: htmlWire,
     created: z.int().describe('Unix time'),
     status: z.int().describe('1: published'),
     links: selfLink,

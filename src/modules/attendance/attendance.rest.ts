@@ -38,7 +38,7 @@ export const attendanceResultsWire = z
   .object({
     attendance: z.array(
       z.object({
-        id: z.int().describe('The item\'s enrollment id.'),
+        id: z.string().optional().describe('The attendance record written, as a string (the platform\'s example); absent for an item that was not written.'),
         response_code: z.int().describe('200 written; 400 bad date or status, or a teacher\'s enrollment; 404 not an enrollment of the section.'),
         message: z.string().optional().describe('Why the item was not written.'),
       }),
@@ -159,19 +159,18 @@ export const attendanceRoutes: RestRoute[] = [
       `mutation($sectionId: ID!, $records: [AttendanceInput!]!) {
         setAttendance(sectionId: $sectionId, records: $records) {
           __typename ...MutationError
-          ... on AttendanceUpdate { results { enrollmentId code message } }
+          ... on AttendanceUpdate { results { code message recordId } }
         }
       }`,
       [MutationError],
     ),
     variables: ({ params, input }) => ({ sectionId: params.id!, records: input.records.map(toInput) }),
     codes: (update) => update.results.map((result) => result.code),
+    // Each item answers with the record it wrote, as the platform's example does; one that failed, with why.
     shape: (update) => ({
-      attendance: update.results.map(({ enrollmentId, code, message }) => ({
-        id: Number(enrollmentId),
-        response_code: code,
-        ...(message !== null ? { message: message.replace(/^enrollmentId:/, 'enrollment_id:') } : {}),
-      })),
+      attendance: update.results.map(({ code, message, recordId }) =>
+        recordId !== null ? { id: recordId, response_code: code } : { response_code: code, message: (message ?? '').replace(/^enrollmentId:/, 'enrollment_id:') },
+      ),
     }),
   }),
 ];

@@ -9,6 +9,8 @@ import type { AttendanceStatus } from '../../generated/prisma/enums';
 import { pageWindow } from '../../graphql/paging';
 import { hiddenWhenRefused } from '../../graphql/nodes';
 import { GraphQLError } from 'graphql';
+import { type ResultOf, graphql } from '../../graphql/typed-document';
+import { encodeGlobalId } from '../../core/global-id';
 import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
 import { attendanceItemSchema, dayRange, dayText, maxAttendanceItems } from './attendance.validation';
 
@@ -17,7 +19,12 @@ const section = (id: number) => ({ type: 'SECTION' as const, id });
 /** Status codes in the platform's order (1 present ... 4 excused): lists and totals follow it. */
 export const statusOrder: readonly AttendanceStatus[] = ['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'];
 
-const updatedItems = z.object({ items: z.array(z.object({ enrollmentId: z.int(), date: z.string() }).strict()) }).strict();
+// `id` is the record written; events recorded before it was kept have none.
+const updatedItems = z.object({ items: z.array(z.object({ enrollmentId: z.int(), date: z.string(), id: z.int().optional() }).strict()) }).strict();
+
+// An entry's object is the record itself, which /v1 has no view of (its list leaves present records out): read as
+// `node` reads it, through the list's own rule (visibleAttendanceRecords).
+const RecordOfEntry = graphql(`query($id: ID!) { node(id: $id) { ... on AttendanceRecord { enrollmentId date status comment } } }`);
 
 export const attendanceEvents = {
   // One bulk write is one event with an entry per item. Whose attendance changed is for the section's teachers and
@@ -28,10 +35,18 @@ export const attendanceEvents = {
     description: 'Attendance was taken or changed in a section (one event per write, an entry per enrollment and day).',
     audience: 'administrators',
     data: updatedItems,
-    entries: ({ items }, { realmId: sectionId }) =>
-      items.map(({ enrollmentId, date }) => ({
+    entries: ({ items }) =>
+      items.map(({ enrollmentId, date, id }) => ({
         ids: { enrollment_id: enrollmentId, date },
-        view: `/sections/${sectionId}/attendance?enrollment_id=${enrollmentId}&start=${date}&end=${date}`,
+        // The single record, as in the platform's attendance event example: enrollment_id, date, status and comment.
+        read: id === undefined ? undefined : {
+          document: RecordOfEntry,
+          variables: { id: encodeGlobalId('AttendanceRecord', id) },
+          object: ({ node }: ResultOf<typeof RecordOfEntry>) =>
+            node && 'status' in node
+              ? { enrollment_id: Number(node.enrollmentId), date: node.date, status: statusOrder.indexOf(node.status) + 1, comment: node.comment ?? '' }
+              : null,
+        },
       })),
   }),
 };
@@ -167,6 +182,8 @@ export interface AttendanceResult {
   date: string;
   code: number;
   message: string | null;
+  /** The record written; null for an item that was not. */
+  recordId: number | null;
 }
 
 export interface AttendanceItemInput {
@@ -178,9 +195,9 @@ export interface AttendanceItemInput {
 
 /**
  * Sets the attendance of enrollments of a section, item by item (the section's teachers and administrators): each
- * item replaces the record of its enrollment and day (200). An item that cannot be written fails alone with its code:
- * 400 for a bad date or status or a teacher's enrollment, 404 for an enrollment that is not of this section. The good
- * items are written in one transaction with one `attendance.update` event carrying them all.
+ * item replaces the record of its enrollment and day (200, with the record's id). An item that cannot be written fails
+ * alone with its code: 400 for a bad date or status or a teacher's enrollment, 404 for an enrollment that is not of
+ * this section. The good items are written in one transaction with one `attendance.update` event carrying them all.
  */
 export async function setAttendance(viewer: Viewer, sectionId: number, items: readonly AttendanceItemInput[]): Promise<{ results: AttendanceResult[] }> {
   const facts = await gradebookWriter(viewer, sectionId);
@@ -194,11 +211,11 @@ export async function setAttendance(viewer: Viewer, sectionId: number, items: re
   );
 
   const results: AttendanceResult[] = [];
-  const writes: z.output<typeof attendanceItemSchema>[] = [];
+  const writes: (z.output<typeof attendanceItemSchema> & { result: AttendanceResult })[] = [];
   items.forEach((item, at) => {
     const outcome = parsed[at]!;
     const answer = (code: number, message: string | null) =>
-      results.push({ enrollmentId: String(item.enrollmentId), date: outcome.success ? dayText(outcome.data.date) : String(item.date), code, message });
+      results.push({ enrollmentId: String(item.enrollmentId), date: outcome.success ? dayText(outcome.data.date) : String(item.date), code, message, recordId: null });
     if (!outcome.success) {
       const issue = outcome.error.issues[0]!;
       return answer(400, `${issue.path.join('.')}: ${issue.message}`);
@@ -206,20 +223,24 @@ export async function setAttendance(viewer: Viewer, sectionId: number, items: re
     const admin = roster.get(outcome.data.enrollmentId);
     if (admin === undefined) return answer(404, `enrollmentId: ${item.enrollmentId} is not an enrollment of this section`);
     if (admin) return answer(400, `enrollmentId: ${item.enrollmentId} is a teacher's enrollment; attendance is taken for students`);
-    writes.push(outcome.data);
     answer(200, null);
+    writes.push({ result: results.at(-1)!, ...outcome.data });
   });
 
   if (writes.length) {
+    // An enrollment and day given twice is one record, which the last item given sets.
+    const written = new Map<string, { enrollmentId: number; date: string; id: number }>();
     await writeTransaction(async (tx) => {
-      for (const { enrollmentId, date, status, comment } of writes) {
-        await tx.attendanceRecord.upsert({
+      for (const { enrollmentId, date, status, comment, result } of writes) {
+        const { id } = await tx.attendanceRecord.upsert({
           where: { enrollmentId_date: { enrollmentId, date } },
           create: { enrollmentId, sectionId, date, status, comment },
           update: { status, comment },
+          select: { id: true },
         });
+        result.recordId = id;
+        written.set(`${enrollmentId}:${dayText(date)}`, { enrollmentId, date: dayText(date), id });
       }
-      const written = new Map(writes.map(({ enrollmentId, date }) => [`${enrollmentId}:${dayText(date)}`, { enrollmentId, date: dayText(date) }]));
       await recordEvent(tx, attendanceEvents.update, {
         realm: section(sectionId),
         objectId: sectionId,

@@ -78,6 +78,7 @@ export const AttendanceResultType = builder.objectRef<AttendanceResult>('Attenda
     date: t.exposeString('date', { description: 'The item\'s day.' }),
     code: t.exposeInt('code', { description: '200 written; 400 bad date or status, or a teacher\'s enrollment; 404 not an enrollment of the section.' }),
     message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
+    recordId: t.exposeID('recordId', { nullable: true, description: 'The attendance record the item wrote (its database id); null when it was not written.' }),
   }),
 });
 

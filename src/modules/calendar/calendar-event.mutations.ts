@@ -13,7 +13,7 @@ const eventInput = (name: string, description: string, create: boolean) =>
     description,
     fields: (t) => ({
       title: t.string({ required: create, description: 'Title.' }),
-      description: t.string({ description: 'Description.' }),
+      description: t.string({ description: 'Description, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
       start: t.string({ required: create, description: `The start, ${wallClock}.` }),
       hasEnd: t.boolean({ description: 'Whether the event has an end (default false); `end` counts only while it does.' }),
       end: t.string({ description: `The end, ${wallClock}; required while \`hasEnd\` is true, and after the start.` }),

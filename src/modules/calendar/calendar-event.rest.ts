@@ -7,6 +7,7 @@ import {
   createRoute,
   deleteRoute,
   fileRoute,
+  htmlWire,
   listRoute,
   selfLink,
   updateRoute,
@@ -33,15 +34,18 @@ const rsvpCodes = { NOBODY: 0, INVITED: 1, ANYONE: 2 } as const;
 const wallClock = 'YYYY-MM-DD HH:MM:SS, in the district\'s time zone';
 const realmId = (noun: string) => z.int().optional().describe(`Id of the ${noun}, when the event is one of a ${noun}.`);
 
-/** Event ids are strings and the realm id member an integer (spec 2.16); `end` is there only with `has_end` 1. */
+/**
+ * Ids are integers, as are the realm id members (`section_id`, ...), and `end` is empty without an end: all as every
+ * example of the platform's event documentation shows (its field table and spec 2.16 type `id` as a string).
+ */
 export const calendarEventWire = z
   .object({
-    id: z.string(),
+    id: z.int(),
     title: z.string(),
-    description: z.string(),
+    description: htmlWire,
     start: z.string().describe(wallClock),
     has_end: wireBit,
-    end: z.string().optional().describe(`${wallClock}; present when has_end is 1`),
+    end: z.string().describe(`${wallClock} when has_end is 1; empty otherwise`),
     all_day: wireBit,
     editable: wireBit.describe('Whether the caller may change and delete the event.'),
     rsvp: z.union([z.literal(0), z.literal(1), z.literal(2)]).describe('0 no one may RSVP, 1 only invited people, 2 anyone.'),
@@ -82,12 +86,12 @@ type RestEvent = ResultOf<typeof RestCalendarEvent> & { attachments?: ResultOf<t
 function eventToWire(event: RestEvent, link: LinkBuilder): z.input<typeof calendarEventWire> {
   const realm = realmNames[event.realmType];
   return {
-    id: event.id,
+    id: Number(event.id),
     title: event.title,
     description: event.description ?? '',
     start: event.localStart,
     has_end: bit(event.hasEnd),
-    ...(event.localEnd ? { end: event.localEnd } : {}),
+    end: event.localEnd ?? '',
     all_day: bit(event.allDay),
     editable: bit(event.editable),
     rsvp: rsvpCodes[event.rsvp],

@@ -3,7 +3,7 @@ import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { formatWallClock } from '../../core/date-text';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, exposeLongText, nodeId } from '../../graphql/columns';
 import { keysetRelatedConnection } from '../../graphql/connections';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
@@ -13,6 +13,7 @@ import { parseId } from '../../graphql/realm';
 import { realmPath } from '../../rest/router';
 import { StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
 import { calendarEventPolicy } from './calendar-event.policy';
+import { htmlFields } from '../../core/html';
 import { districtTimeZone } from './calendar-event.service';
 
 export const CalendarEventTypeEnum = builder.enumType(CalendarEventType, {
@@ -62,7 +63,7 @@ builder.prismaNode('CalendarEvent', {
     ...exposeColumns(t, 'CalendarEvent', [
       'title', 'start', 'end', 'allDay', 'commentsEnabled', 'realmId', 'authorId', 'createdAt', 'updatedAt',
     ]),
-    ...exposeOptionalText(t, 'CalendarEvent', ['description']),
+    ...exposeLongText(t, 'CalendarEvent', 'description', htmlFields['CalendarEvent.description'].maxLength),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     realm: t.field(realmField),
     author: t.field({

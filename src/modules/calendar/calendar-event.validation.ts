@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { clearable, createInput, nodeId, requiredText, storableText, updateInput } from '../../core/validation';
+import { clearable, createInput, htmlText, nodeId, requiredText, updateInput } from '../../core/validation';
 
 /** `YYYY-MM-DD HH:MM:SS`, the platform's datetime; read in the district's time zone by the service. */
 const wallClock = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
 
 const eventFields = {
   title: requiredText(255),
-  description: clearable(storableText(100_000), ''),
+  description: clearable(htmlText('CalendarEvent.description'), ''),
   start: wallClock,
   // Clients that send every member send an empty `end` with has_end 0.
   end: clearable(z.union([z.literal('').transform(() => null), wallClock]), null),

@@ -4,6 +4,7 @@ import { findByStorableId } from '../../auth/realms';
 import { hashToken, randomToken } from '../../auth/secrets';
 import { type Viewer, toViewerUser, viewerUserSelection } from '../../auth/viewer';
 import { NotFoundError } from '../../core/errors';
+import { htmlToPlainText } from '../../core/html';
 import { db } from '../../db/database';
 import { defineEvent } from '../../events/catalogue';
 import { recordEvent, writeTransaction } from '../../events/record';
@@ -86,7 +87,8 @@ export async function renderCalendarFeed(token: string, now = new Date()): Promi
       id: `calendar-event-${event.id}@lectern`,
       ...times,
       summary: event.title,
-      description: event.description || null,
+      // The description is HTML (src/core/html.ts); DESCRIPTION is plain text.
+      description: htmlToPlainText(event.description) || null,
       created: event.createdAt,
       lastModified: event.updatedAt,
       stamp: event.updatedAt,

@@ -12,7 +12,10 @@ const RestFriendRequest = graphql(`
   }
 `);
 
-/** Every member is a string on the wire, and the requester's id is spelled `requester_id` (spec 2.15). */
+/**
+ * Every member is a string, as the platform's example and spec 4.11 show them (its field table, like spec 2.15, types
+ * `requester_id` as an integer); the requester's id is spelled `requester_id`, as in the example.
+ */
 export const friendRequestWire = z
   .object({
     id: z.string(),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { authorize } from '../../auth/policy';
 import { findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
@@ -20,9 +21,21 @@ import {
 
 type Query<Select, Include> = { select?: Select; include?: Include };
 
-// The platform's grade_item trigger: one entry naming the assignment, viewed at its /v1 path.
-const gradeItemEntry = (_data: object, event: { realmId: number; objectId: number }) => [
-  { ids: { grade_item_id: event.objectId }, view: `/sections/${event.realmId}/assignments/${event.objectId}` },
+// The item's kind as it was written (a delete leaves nothing to read it from); events recorded before it was kept have none.
+const gradeItemData = z.object({ gradeItemType: z.enum(['ASSIGNMENT', 'DISCUSSION']).optional() });
+
+// The platform's grade_item trigger: one entry naming the item (`id`, with its `grade_item_type`), viewed at its /v1
+// path. As in the platform's event object example, this entry's section_id and realm_id are strings.
+const gradeItemEntry = ({ gradeItemType }: z.output<typeof gradeItemData>, event: { realmId: number; objectId: number }) => [
+  {
+    ids: {
+      section_id: String(event.realmId),
+      realm_id: String(event.realmId),
+      id: event.objectId,
+      grade_item_type: gradeItemType && (gradeItemType === 'DISCUSSION' ? 'discussion' : 'assignment'),
+    },
+    view: `/sections/${event.realmId}/assignments/${event.objectId}`,
+  },
 ];
 const schoolEvent = (type: `${string}.${string}`, object: string, description: string) =>
   defineEvent(type, { object, realms: ['SCHOOL'], description });
@@ -33,12 +46,14 @@ export const gradebookEvents = {
     object: 'Assignment',
     realms: ['SECTION'],
     description: 'A graded item (assignment or graded discussion) was created or changed.',
+    data: gradeItemData,
     entries: gradeItemEntry,
   }),
   gradeItemDelete: defineEvent('grade_item.delete', {
     object: 'Assignment',
     realms: ['SECTION'],
     description: 'A graded item was deleted, with its grades.',
+    data: gradeItemData,
     entries: gradeItemEntry,
   }),
   periodCreate: schoolEvent('grading_period.create', 'GradingPeriod', 'A grading period was added to a school.'),
@@ -161,10 +176,11 @@ async function checkReferences(
   return category;
 }
 
-async function sectionOfAssignment(id: number) {
-  const assignment = await findByStorableId(id, (id) => db().assignment.findUnique({ where: { id }, select: { sectionId: true } }));
+/** The section and kind of an item; not found when it does not exist. */
+async function assignmentOf(id: number) {
+  const assignment = await findByStorableId(id, (id) => db().assignment.findUnique({ where: { id }, select: { sectionId: true, type: true } }));
   if (!assignment) throw new NotFoundError('Assignment', id);
-  return assignment.sectionId;
+  return assignment;
 }
 
 export async function createAssignment(viewer: Viewer, sectionId: number, input: unknown, query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>) {
@@ -177,31 +193,33 @@ export async function createAssignment(viewer: Viewer, sectionId: number, input:
   const scaleId = fields.scaleId ?? category?.defaultGradingScaleId ?? undefined;
   return writeTransaction(async (tx) => {
     const assignment = await tx.assignment.create({ ...query, data: { ...fields, sectionId, maxPoints, scaleId } });
-    await recordEvent(tx, gradebookEvents.gradeItemUpdate, { realm, objectId: assignment.id, actorId: viewer.id, scope: facts });
+    const data = { gradeItemType: fields.type ?? 'ASSIGNMENT' };
+    await recordEvent(tx, gradebookEvents.gradeItemUpdate, { realm, objectId: assignment.id, actorId: viewer.id, scope: facts, data });
     return assignment;
   });
 }
 
 export async function updateAssignment(viewer: Viewer, id: number, input: unknown, query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>) {
-  const sectionId = await sectionOfAssignment(id);
+  const { sectionId, type } = await assignmentOf(id);
   const facts = await gradebookWriter(viewer, sectionId, id, 'Assignment');
   const realm = { type: 'SECTION' as const, id: sectionId };
   const fields = validate(updateAssignmentSchema, input);
   await checkReferences({ sectionId, schoolId: facts.schoolId! }, fields);
   return writeTransaction(async (tx) => {
     const assignment = await tx.assignment.update({ ...query, where: { id }, data: fields });
-    await recordEvent(tx, gradebookEvents.gradeItemUpdate, { realm, objectId: id, actorId: viewer.id, scope: facts });
+    const data = { gradeItemType: fields.type ?? type };
+    await recordEvent(tx, gradebookEvents.gradeItemUpdate, { realm, objectId: id, actorId: viewer.id, scope: facts, data });
     return assignment;
   });
 }
 
 export async function deleteAssignment(viewer: Viewer, id: number) {
-  const sectionId = await sectionOfAssignment(id);
+  const { sectionId, type } = await assignmentOf(id);
   const facts = await gradebookWriter(viewer, sectionId, id, 'Assignment');
   const realm = { type: 'SECTION' as const, id: sectionId };
   await writeTransaction(async (tx) => {
     await tx.assignment.delete({ where: { id } });
-    await recordEvent(tx, gradebookEvents.gradeItemDelete, { realm, objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradebookEvents.gradeItemDelete, { realm, objectId: id, actorId: viewer.id, scope: facts, data: { gradeItemType: type } });
   });
   return { id };
 }

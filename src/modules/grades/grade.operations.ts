@@ -12,7 +12,10 @@ builder.queryFields((t) => ({
   sectionGrades: t.withAuth({ authenticated: true }).field({
     type: SectionGradesType,
     nullable: true,
-    description: 'A section\'s grades, paged, with period and final grades; null when the section does not exist or is hidden.',
+    description:
+      'A section\'s grades, paged, with period and final grades, for its teachers and administrators; FORBIDDEN for its ' +
+      'students and their parents, as the platform answers them (they read theirs with userGrades); null when the section ' +
+      'does not exist or is hidden.',
     args: {
       sectionId: t.arg.id({ required: true, description: 'The course section.' }),
       assignmentId: t.arg.id({ description: 'Only grades on this item.' }),
@@ -48,7 +51,7 @@ const GradeInput = builder.inputType('GradeInput', {
     grade: t.string({ description: 'Points, or a letter of the item\'s grading scale (saved as its minimum percent of the points); required unless an exception is given.' }),
     exception: t.field({ type: GradeExceptionEnum, description: 'Excused or incomplete; the grade is then null.' }),
     comment: t.string({ description: 'Comment; empty when left out.' }),
-    commentVisible: t.boolean({ description: 'Whether the student sees the comment; default true.' }),
+    commentVisible: t.boolean({ description: 'Whether the student and their parents see the comment; default false, as /v1\'s `comment_status`.' }),
   }),
 });
 

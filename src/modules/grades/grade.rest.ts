@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, pageLinks, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import { type LinkBuilder, type RestRequest, bulkRoute, pageLinks, viewRoute, wireBit } from '../../rest/route';
 import { type WireField, id, integer, list, wireBody, withExamples } from '../../rest/wire-body';
 
 const RestGrades = graphql(`
@@ -78,7 +78,8 @@ const sectionGradesWire = z
   .object({
     grades: z.object({ grade: z.array(gradeWire) }),
     period: z.array(z.object({ period_id: z.string(), period_title: z.string(), weight: z.string() })),
-    final_grade: z.array(z.object({ enrollment_id: z.int(), period: z.array(periodGradeWire) })),
+    // Types as the platform's Grade documentation shows them: grade rows keep integer ids, final grades a string one.
+    final_grade: z.array(z.object({ enrollment_id: z.string(), period: z.array(periodGradeWire) })),
     total: z.int().min(0),
     links: z.object({ self: z.url(), next: z.url().optional() }),
   })
@@ -89,7 +90,7 @@ function sectionGradesToWire(book: Grades, link: LinkBuilder, request: RestReque
     grades: { grade: book.grades.map((grade) => gradeToWire(grade, book.sectionId, link)) },
     period: book.periods.map((period) => ({ period_id: period.id, period_title: period.title, weight: String(period.weight) })),
     final_grade: book.enrollments.map((enrollment) => ({
-      enrollment_id: Number(enrollment.enrollmentId),
+      enrollment_id: enrollment.enrollmentId,
       period: enrollment.periods.map((period) => ({
         period_id: period.periodId,
         grade: period.grade,
@@ -107,11 +108,12 @@ const userGradesWire = z
   .object({
     section: z.array(
       z.object({
-        section_id: z.int(),
+        // Types as the platform's User Grades documentation shows them: a string section id, integer weights.
+        section_id: z.string(),
         period: z.array(z.object({ period_id: z.string(), period_title: z.string(), assignment: z.array(gradeWire) })),
         final_grade: z.array(
           periodGradeWire.extend({
-            weight: z.string().describe('The period\'s weight in the course final; empty for the final itself.'),
+            weight: z.int().optional().describe('The period\'s weight in the course final; absent for the final itself.'),
             grading_category: z.array(z.object({ category_id: z.int(), grade: z.number().nullable() })),
           }),
         ),
@@ -124,11 +126,11 @@ const userGradesWire = z
 
 function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest): z.input<typeof userGradesWire> {
   const own = book.enrollments[0];
-  const weights = new Map(book.periods.map((period) => [period.id, String(period.weight)]));
+  const weights = new Map(book.periods.map((period) => [period.id, period.weight]));
   return {
     section: [
       {
-        section_id: Number(book.sectionId),
+        section_id: book.sectionId,
         period: book.periods.map((period) => ({
           period_id: period.id,
           period_title: period.title,
@@ -137,11 +139,12 @@ function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest)
         final_grade: (own?.periods ?? []).map((period) => ({
           period_id: period.periodId,
           grade: period.grade,
-          weight: weights.get(period.periodId) ?? '',
           comment: period.comment ?? '',
           comment_status: period.commentVisible ? 1 : 0,
           scale_id: 0,
           grading_category: period.categories.map((category) => ({ category_id: Number(category.categoryId), grade: category.grade })),
+          // The course final has no weight of its own: the member is absent, as in the platform's example.
+          ...(weights.has(period.periodId) ? { weight: weights.get(period.periodId) } : {}),
         })),
         grading_category: book.categories.map((category) => ({ id: Number(category.id), title: category.title })),
       },
@@ -161,7 +164,11 @@ const unixTime = (input: string): WireField => ({
 // (assignment or discussion) is the item's own and is not read, like any member the declaration does not name.
 const scalar = z.union([z.string(), z.number()]);
 const wireId = z.union([z.int().nonnegative(), z.string().trim().regex(/^\d{1,15}$/)], { error: 'must be a numeric id' }).transform(String);
-const commentStatus = z.literal([0, 1, '0', '1'], { error: 'must be 0 or 1' }).transform((value) => Number(value) === 1).meta({ examples: [0, 1] });
+// Empty (an XML `<comment_status />`) or null is the default: hidden from the student and their parents (spec 2.11).
+const commentStatus = z
+  .literal([0, 1, '0', '1', '', null], { error: 'must be 0 or 1' })
+  .transform((value) => Number(value) === 1)
+  .meta({ examples: [0, 1] });
 const gradeItem = z.object({
   assignment_id: wireId,
   enrollment_id: wireId,
@@ -174,6 +181,8 @@ const gradeItem = z.object({
     .meta({ examples: [0, 1, 2] })
     .optional(),
   comment: z.union([scalar.transform(String), z.null().transform(() => '')]).optional(),
+  // The entry replaces the whole grade record, as the platform documents: left out, the comment is hidden.
+  comment_status: commentStatus.optional(),
 });
 const finalCommentItem = z.object({
   enrollment_id: wireId,
@@ -184,10 +193,19 @@ const finalCommentItem = z.object({
 
 const exceptionName = [null, 'EXCUSED', 'INCOMPLETE'] as const;
 
+const applied = z.literal(204).describe('204: applied (a write that fails is a 400 for the whole request, and writes nothing).');
+/** What a grades write answers: each entry as sent, with its code, under the element the body named its entries. */
+const gradeResultsWire = z
+  .object({
+    grade: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int(), response_code: applied })).optional(),
+    final_comment: z.array(z.object({ enrollment_id: z.int(), period_id: z.string(), response_code: applied })).optional(),
+  })
+  .meta({ id: 'GradeResults', description: 'A response code per grade or final comment written, in the order sent (207, as the platform answers).' });
+
 export const gradeRoutes = [
   viewRoute({
     path: '/sections/{section_id}/grades',
-    summary: 'List the grades of a section, paged, with period and final grades (a student sees their own; a parent their children\'s)',
+    summary: 'List the grades of a section, paged, with period and final grades (its teachers and administrators; students read theirs at /users/{id}/grades)',
     paged: true,
     filters: wireBody({
       assignment_id: id('assignmentId'),
@@ -219,9 +237,9 @@ export const gradeRoutes = [
     variables: ({ params, filters, page }) => ({ userId: params.user_id!, sectionId: filters.sectionId ?? null, ...page }),
     shape: userGradesToWire,
   }),
-  updateRoute({
+  bulkRoute('PUT', {
     path: '/sections/{section_id}/grades',
-    summary: 'Set grades (body root grades) or final comments (body root final_comments) of a section: all items or none',
+    summary: 'Set grades (body root grades) or final comments (body root final_comments) of a section: all items or none, with a code per item',
     body: wireBody(
       { grades: { grade: list(gradeItem)('grades') }, final_comments: { final_comment: list(finalCommentItem)('finalComments') } },
       [],
@@ -242,6 +260,7 @@ export const gradeRoutes = [
           grade: item.grade,
           exception: item.exception ? exceptionName[item.exception] : null,
           comment: item.comment ?? null,
+          commentVisible: item.comment_status ?? null,
         })) ?? null,
       finalComments:
         (input.finalComments as z.output<typeof finalCommentItem>[] | undefined)?.map((item) => ({
@@ -251,5 +270,25 @@ export const gradeRoutes = [
           commentVisible: item.comment_status ?? null,
         })) ?? null,
     }),
+    wire: gradeResultsWire,
+    multiStatus: 'always',
+    // All items are written or none, so every entry of an answered write was applied. An empty list counts as left
+    // out, as the mutation reads it.
+    shape: (_written, _link, { input }) =>
+      input.grades?.length
+        ? {
+            grade: (input.grades as z.output<typeof gradeItem>[]).map((item) => ({
+              enrollment_id: Number(item.enrollment_id),
+              assignment_id: Number(item.assignment_id),
+              response_code: 204 as const,
+            })),
+          }
+        : {
+            final_comment: (input.finalComments as z.output<typeof finalCommentItem>[]).map((item) => ({
+              enrollment_id: Number(item.enrollment_id),
+              period_id: item.period_id,
+              response_code: 204 as const,
+            })),
+          },
   }),
 ];

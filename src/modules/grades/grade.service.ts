@@ -15,6 +15,9 @@ const gradeEntries = z.object({
   entries: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int().optional(), period_id: z.string().optional() })),
 });
 
+/** What an entry reads of its view, `GET /sections/{id}/grades` of one enrollment (grade.rest.ts). */
+type GradesAnswer = { grades?: { grade: object[] }; final_grade?: { period: { period_id: string; grade: number | null }[] }[] };
+
 export const gradeEvents = {
   /**
    * One write of grades or final comments is one event with an entry per item, as the platform's `grades` trigger
@@ -34,8 +37,12 @@ export const gradeEvents = {
         return {
           ids: entry,
           view: `/sections/${realmId}/grades?${query}`,
-          pick: (body: { grades?: { grade: object[] }; final_grade?: object[] }) =>
-            (entry.assignment_id !== undefined ? body.grades?.grade[0] : body.final_grade?.[0]) ?? null,
+          pick: (body: GradesAnswer) => (entry.assignment_id !== undefined ? body.grades?.grade[0] : body.final_grade?.[0]) ?? null,
+          // The platform's grade event entries carry the enrollment's course grade after the write.
+          members: (body: GradesAnswer): Record<string, unknown> => {
+            const final = body.final_grade?.[0]?.period.find((period) => period.period_id === 'final');
+            return final ? { updated_overall_grade: final.grade } : {};
+          },
         };
       }),
   }),
@@ -167,10 +174,20 @@ export interface GradeFilters {
   changedSince?: Date | null;
 }
 
-/** The section's grades the viewer reaches (all, or their own or their children's), with computed period and final grades. */
+/**
+ * A section's grades, with computed period and final grades, for its teachers and administrators (the platform's
+ * `GET /sections/{id}/grades`): a student or parent is refused (403), as the platform refuses them, and reads their part
+ * with `userGrades`; null when the section is hidden.
+ */
 export async function sectionGrades(viewer: Viewer, sectionId: number, filters: GradeFilters): Promise<SectionGradesView | null> {
   const reach = await readableReach(viewer, sectionId);
   if (!reach) return null;
+  if (!reach.all) throw forbidden('A section\'s grades are for its teachers and administrators; read a student\'s with users/{id}/grades');
+  return gradebookView(sectionId, reach, filters);
+}
+
+/** The section's grades within the reach (all, or their own or their children's), with computed period and final grades. */
+async function gradebookView(sectionId: number, reach: GradebookReach, filters: GradeFilters): Promise<SectionGradesView> {
   const book = await loadGradebook(sectionId, reach, filters.enrollmentId ?? null);
   // Comments the teacher has not released are the teachers' own.
   const comment = (text: string, visible: boolean) => (reach.all || visible ? text : '');
@@ -246,7 +263,7 @@ export async function userGrades(viewer: Viewer, userId: number, sectionId: numb
   if (!enrollment) return null;
   if (!('all' in reach)) throw forbidden(reach.forbid);
   if (!reach.all && !reach.enrollmentIds.includes(enrollment.id)) throw forbidden('You may read only your own grades and your children\'s');
-  return sectionGrades(viewer, sectionId, { enrollmentId: enrollment.id });
+  return gradebookView(sectionId, reach, { enrollmentId: enrollment.id });
 }
 
 type Issue = { field: string; message: string };
@@ -266,8 +283,9 @@ const lastOfEach = <T>(items: T[], key: (item: T) => string) => [...new Map(item
 
 /**
  * Sets grades: each item replaces the enrollment's grade on the assignment (a letter is read through the assignment's
- * scale; an exception sets the grade to null). All items are written, or none: one bad item is a 400 naming it. An
- * enrollment graded twice on an item takes the last grade given, as if the items applied in order.
+ * scale; an exception sets the grade to null; a comment the item does not show is hidden from the student and their
+ * parents, spec 2.11). All items are written, or none: one bad item is a 400 naming it. An enrollment graded twice on
+ * an item takes the last grade given, as if the items applied in order.
  */
 export async function setGrades(viewer: Viewer, sectionId: number, input: unknown) {
   const facts = await gradebookWriter(viewer, sectionId);
@@ -290,7 +308,7 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
       else if (grade === null) issues.push({ field: field('grade'), message: levels ? 'must be points or a letter of the assignment\'s grading scale' : 'must be a number of points' });
       else if (grade < 0 || grade > 1_000_000) issues.push({ field: field('grade'), message: 'must be between 0 and 1,000,000 points' });
     }
-    return { enrollmentId: item.enrollmentId, assignmentId: item.assignmentId, sectionId, grade, exception, comment: item.comment ?? '', commentVisible: item.commentVisible ?? true } as const;
+    return { enrollmentId: item.enrollmentId, assignmentId: item.assignmentId, sectionId, grade, exception, comment: item.comment ?? '', commentVisible: item.commentVisible ?? false } as const;
   });
   if (issues.length) throw new ValidationError(issues);
   const written = lastOfEach(rows, (row) => `${row.enrollmentId}:${row.assignmentId}`);

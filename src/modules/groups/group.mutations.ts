@@ -7,7 +7,7 @@ import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './gr
 import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
 
 const groupInputFields = (t: InputFieldBuilder) => ({
-  description: t.string({ description: 'Description.' }),
+  description: t.string({ description: 'Description, as plain text, stored as given (front ends escape it).' }),
   pictureUrl: t.string({ description: 'Profile picture URL.' }),
   website: t.string({ description: 'Website.' }),
   privacyLevel: t.field({ type: PrivacyLevelEnum, description: 'Who sees the group (default SCHOOL; CUSTOM cannot be set).' }),

@@ -20,7 +20,7 @@ export const groupWire = z
   .object({
     id: z.string(),
     title: z.string(),
-    description: z.string(),
+    description: z.string().describe('Plain text, stored as given.'),
     picture_url: z.string(),
     website: z.string(),
     access_code: z.string().optional().describe('Only for the group\'s administrators.'),

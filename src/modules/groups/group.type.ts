@@ -2,13 +2,14 @@ import { thenMaybe } from '../../core/maybe-promise';
 import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, exposeReference, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, exposeReference, nodeId } from '../../graphql/columns';
 import { SchoolType } from '../schools/school.type';
 import { knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readableUsersWhere } from '../users/user.policy';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 import { groupFacts, groupFactsSelection, groupPolicy } from './group.policy';
+import { groupDescriptionMaxLength } from './group.validation';
 
 /**
  * Asks the group policy about a group whose row is loaded, without loading it again; for an administrator, without a
@@ -67,7 +68,8 @@ export const GroupType = builder.prismaNode('Group', {
       'title', 'memberPost', 'memberPostComment', 'createDiscussion',
       'createFiles', 'createdAt'
     ]),
-    ...exposeOptionalText(t, 'Group', ['description', 'pictureUrl', 'website', 'groupCode']),
+    ...exposeLongText(t, 'Group', 'description', groupDescriptionMaxLength),
+    ...exposeOptionalText(t, 'Group', ['pictureUrl', 'website', 'groupCode']),
     accessCode: t.string({
       nullable: true,
       description: 'Join code; null unless the viewer administers the group.',

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { clearable, createInput, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
+/** The most characters of a group's description. */
+export const groupDescriptionMaxLength = 65_535;
+
 const groupFields = {
   title: requiredText(255),
-  description: clearable(text(65535), ''),
+  description: clearable(text(groupDescriptionMaxLength), ''),
   pictureUrl: clearable(text(2048), ''),
   website: clearable(text(2048), ''),
   // `custom` exists on the platform but only as a read-only result of per-member settings.

@@ -13,33 +13,37 @@ const RestInvite = graphql(`
   }
 `);
 
-/** Group invites carry the group's id (a string) and name, course invites the section's id (an integer) and name. */
+/**
+ * Group invites carry the group's id and name, course invites the section's id and name. Ids and `created` are
+ * integers, as the platform's example shows them (its field table, like spec 2.14, types `group_id`, `school_id` and
+ * `created` as strings); `section_id`, which the example does not show, is an integer as the table types it.
+ */
 export const inviteWire = z
   .object({
     id: z.int(),
-    group_id: z.string().optional(),
+    group_id: z.int().optional(),
     group_name: z.string().optional(),
     section_id: z.int().optional(),
     section_name: z.string().optional(),
     picture_url: z.string(),
     school_name: z.string(),
-    school_id: z.string(),
-    created: z.string().describe('Unix time, as a string'),
+    school_id: z.int(),
+    created: z.int().describe('Unix time'),
   })
   .meta({ id: 'Invite', description: 'A pending invite to a group or a course section (spec 2.14).' });
 
-const unixTime = (iso: string) => String(Math.floor(Date.parse(iso) / 1000));
+const unixTime = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+const schoolOf = (school: { id: string; title: string }) => ({ school_name: school.title, school_id: Number(school.id) });
 
 function inviteToWire(invite: ResultOf<typeof RestInvite>): z.input<typeof inviteWire> {
   // Members in the platform's order: the realm's, then the invite's own.
   const own = { id: Number(invite.id), created: unixTime(invite.createdAt) };
   if (invite.group) {
     const { group } = invite;
-    return { group_id: group.id, group_name: group.title, picture_url: group.pictureUrl ?? '', school_name: group.school.title, school_id: group.school.id, ...own };
+    return { group_id: Number(group.id), group_name: group.title, picture_url: group.pictureUrl ?? '', ...schoolOf(group.school), ...own };
   }
   const section = invite.section!;
-  const { school } = section.course;
-  return { section_id: Number(section.id), section_name: section.title, picture_url: '', school_name: school.title, school_id: school.id, ...own };
+  return { section_id: Number(section.id), section_name: section.title, picture_url: '', ...schoolOf(section.course.school), ...own };
 }
 
 // The platform's own example lists `/users/{id}/invites/group`; the plural is the realm prefix. Both are read.

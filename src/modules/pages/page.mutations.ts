@@ -9,7 +9,7 @@ const pageInput = (name: string, description: string, create: boolean) =>
     description,
     fields: (t) => ({
       title: t.string({ required: create, description: 'Title.' }),
-      body: t.string({ description: 'Content, as HTML; scripts, event handlers and javascript: links are removed.' }),
+      body: t.string({ description: 'Content, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
       published: t.boolean({ description: 'Whether members see the page (default true); administrators always do.' }),
       inline: t.boolean({ description: 'Whether the page shows inline in the list of materials (default false).' }),
       parentId: t.id({ description: 'The page of the same realm to nest this one under; null for the top.' }),

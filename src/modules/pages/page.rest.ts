@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, htmlWire, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
 import { realmPath } from '../../rest/router';
 import { flag, id, idList, list, text, wireBody } from '../../rest/wire-body';
 import { pageRealms } from './page.service';
@@ -17,7 +17,7 @@ export const pageWire = z
   .object({
     id: z.int(),
     title: z.string(),
-    body: z.string().optional().describe('Sanitized HTML; in a list only with withcontent=1.'),
+    body: htmlWire.optional().describe('HTML, sanitized on write; in a list only with withcontent=1.'),
     parent: z.int().describe('The page this one is nested under; 0 at the top.'),
     published: wireBit,
     inline: wireBit,

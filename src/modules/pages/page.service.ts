@@ -2,7 +2,6 @@ import { authorize, realmContentReader, realmFactsFor } from '../../auth/policy'
 import { type RealmRef, findByStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { NotFoundError, ValidationError } from '../../core/errors';
-import { sanitizeHtmlBody } from '../../core/html';
 import { ownedByRealm } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
@@ -74,7 +73,7 @@ const links = <Key extends string>(key: Key, ids: number[] | undefined) => ids &
 export async function createPage(viewer: Viewer, realm: RealmRef, input: unknown, query: PageQuery) {
   const facts = await realmFactsFor(viewer, realm, 'visible');
   await authorize(viewer, pagePolicy, 'write', realm, realm.id);
-  const { assigneeIds, gradingGroupIds, body, ...fields } = validate(createPageSchema, input);
+  const { assigneeIds, gradingGroupIds, ...fields } = validate(createPageSchema, input);
   const { assignees, gradingGroups } = await assignmentsIn(realm, assigneeIds, gradingGroupIds);
   await checkParent(realm, fields.parentId, null);
   return writeTransaction(async (tx) => {
@@ -82,7 +81,6 @@ export async function createPage(viewer: Viewer, realm: RealmRef, input: unknown
       ...query,
       data: {
         ...fields,
-        body: body && sanitizeHtmlBody(body),
         realmType: realm.type,
         realmId: realm.id,
         authorId: viewer.id,
@@ -99,7 +97,7 @@ export async function updatePage(viewer: Viewer, realm: RealmRef, id: number, in
   const facts = await realmFactsFor(viewer, realm, 'visible');
   await pageInRealm(realm, id);
   await authorize(viewer, pagePolicy, 'write', realm, id);
-  const { assigneeIds, gradingGroupIds, body, ...fields } = validate(updatePageSchema, input);
+  const { assigneeIds, gradingGroupIds, ...fields } = validate(updatePageSchema, input);
   const { assignees, gradingGroups } = await assignmentsIn(realm, assigneeIds, gradingGroupIds);
   await checkParent(realm, fields.parentId, id);
   return writeTransaction(async (tx) => {
@@ -109,7 +107,6 @@ export async function updatePage(viewer: Viewer, realm: RealmRef, id: number, in
       where: { id },
       data: {
         ...fields,
-        body: body && sanitizeHtmlBody(body),
         assignees: assignees && { deleteMany: {}, create: links('enrollmentId', assignees) },
         gradingGroups: gradingGroups && { deleteMany: {}, create: links('gradingGroupId', gradingGroups) },
       },

@@ -1,6 +1,7 @@
 import { can } from '../../auth/policy';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { htmlFields } from '../../core/html';
+import { exposeColumns, exposeDatabaseId, exposeLongText, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
@@ -9,7 +10,7 @@ import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
 builder.prismaNode('Page', {
   id: nodeId,
   fields: (t) => ({
-    ...exposeOptionalText(t, 'Page', ['body']),
+    ...exposeLongText(t, 'Page', 'body', htmlFields['Page.body'].maxLength),
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Page', ['title', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     tags: t.exposeStringList('tags'),

@@ -1,6 +1,6 @@
 import type { GlobalIdType } from '../../core/global-id';
 import { z } from 'zod';
-import { clearable, createInput, nodeId, requiredText, storableText, updateInput } from '../../core/validation';
+import { clearable, createInput, htmlText, nodeId, requiredText, updateInput } from '../../core/validation';
 
 /** A UTF-16 surrogate without its pair. */
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -9,8 +9,7 @@ const ids = (type: GlobalIdType) => z.array(nodeId(type).transform(Number)).max(
 
 const pageFields = {
   title: requiredText(255),
-  // HTML, sanitized before it is stored.
-  body: clearable(storableText(1_000_000), ''),
+  body: clearable(htmlText('Page.body'), ''),
   published: z.boolean(),
   inline: z.boolean(),
   parentId: clearable(nodeId('Page').transform(Number), null),

@@ -4,11 +4,13 @@ import { deleteMutation, objectMutation, required } from '../../graphql/operatio
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createPost, deletePost, updatePost } from './post.service';
 
+const bodyDescription = 'Body, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed); line breaks need a <br>.';
+
 const CreateBlogPostInput = builder.inputType('CreateBlogPostInput', {
   description: 'A new blog post.',
   fields: (t) => ({
     title: t.string({ required: true, description: 'Title.' }),
-    body: t.string({ description: 'Body, as HTML; line breaks need a <br>.' }),
+    body: t.string({ description: bodyDescription }),
   }),
 });
 
@@ -16,7 +18,7 @@ const UpdateBlogPostInput = builder.inputType('UpdateBlogPostInput', {
   description: 'Changes to a blog post; members left out keep their values.',
   fields: (t) => ({
     title: t.string({ description: 'Title.' }),
-    body: t.string({ description: 'Body, as HTML.' }),
+    body: t.string({ description: bodyDescription }),
   }),
 });
 

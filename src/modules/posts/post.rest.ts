@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
+import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, htmlWire, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
 import { realmPath } from '../../rest/router';
 import { text, wireBody } from '../../rest/wire-body';
 
@@ -9,7 +9,13 @@ const RestPost = graphql(`fragment RestPost on BlogPost @_unmask { id: databaseI
 
 /** Post ids are strings and `created` a unix timestamp on the wire (spec 2.10). */
 export const postWire = z
-  .object({ id: z.string(), title: z.string(), body: z.string(), created: z.int().describe('Unix time'), links: selfLink })
+  .object({
+    id: z.string(),
+    title: z.string(),
+    body: htmlWire,
+    created: z.int().describe('Unix time'),
+    links: selfLink,
+  })
   .meta({ id: 'BlogPost', description: 'A blog post (spec 2.10).' });
 
 function postToWire(post: ResultOf<typeof RestPost>, link: LinkBuilder): z.input<typeof postWire> {

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { htmlFields } from '../../core/html';
+import { exposeColumns, exposeDatabaseId, exposeLongText, nodeId } from '../../graphql/columns';
 import { RealmTypeEnum } from '../../graphql/realm';
 import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
@@ -7,7 +8,7 @@ import { UserType } from '../users/user.type';
 export const BlogPostType = builder.prismaNode('BlogPost', {
   id: nodeId,
   fields: (t) => ({
-    ...exposeOptionalText(t, 'BlogPost', ['body']),
+    ...exposeLongText(t, 'BlogPost', 'body', htmlFields['BlogPost.body'].maxLength),
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'BlogPost', ['title', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),

@@ -1,9 +1,9 @@
-import { clearable, createInput, requiredText, storableText, updateInput } from '../../core/validation';
+import { clearable, createInput, htmlText, requiredText, updateInput } from '../../core/validation';
 
 const postFields = {
   title: requiredText(255),
-  // HTML; line breaks need a <br>, as on the platform.
-  body: clearable(storableText(1_000_000), ''),
+  // Line breaks need a <br>, as on the platform.
+  body: clearable(htmlText('BlogPost.body'), ''),
 };
 
 export const createPostSchema = createInput(postFields, ['title']);

@@ -1,17 +1,23 @@
 import { definePolicy, forbid } from '../../auth/policy';
-import type { Viewer } from '../../auth/viewer';
+import type { Viewer, ViewerUser } from '../../auth/viewer';
 
 const refusal = 'Only users with access to trigger administration manage trigger targets and subscriptions';
 
 /**
- * Trigger administration (spec 5, rule 1) is a grant of its own (`triggerAdmin`), not a role: a district
- * administrator gives it. A target belongs to the school of the administrator who made it; another school's targets
- * are not known to exist.
+ * Trigger administration (spec 5, rule 1) is a grant of its own (`triggerAdmin`, given by a district administrator),
+ * for staff only: a trigger administrator manages every target of their school, so they can point any of them at a
+ * receiver of their own and read what it is sent, which is what its owner may see. Students and parents are never
+ * given it (createUser refuses), and one who holds it from before is refused like anyone without it.
+ */
+export const administersTriggers = (user: ViewerUser) => user.triggerAdmin && user.role !== 'STUDENT' && user.role !== 'PARENT';
+
+/**
+ * A target belongs to the school of the administrator who made it; another school's targets are not known to exist.
  */
 export const triggerPolicy = definePolicy('TriggerTarget', {
-  administer: (viewer: Viewer, _schoolId: number) => (viewer.user.triggerAdmin ? 'allow' : forbid(refusal)),
+  administer: (viewer: Viewer, _schoolId: number) => (administersTriggers(viewer.user) ? 'allow' : forbid(refusal)),
   manage: (viewer: Viewer, target: { schoolId: number } | null) => {
-    if (!viewer.user.triggerAdmin) return forbid(refusal);
+    if (!administersTriggers(viewer.user)) return forbid(refusal);
     return target?.schoolId === viewer.user.schoolId ? 'allow' : 'hide';
   },
 });

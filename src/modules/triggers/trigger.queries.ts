@@ -4,6 +4,7 @@ import { triggerCatalogue } from '../../events/triggers';
 import { db } from '../../db/database';
 import { arrayConnection, arrayTotalCount, connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import { listSubscriptions, listTargets, subscriptionsWhere, targetsWhere } from './trigger.service';
+import { administersTriggers } from './trigger.policy';
 import { TriggerSubscriptionPage, TriggerTargetPage, TriggerType } from './trigger.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 import type { Viewer } from '../../auth/viewer';
@@ -48,7 +49,7 @@ builder.queryFields((t) => ({
 }));
 
 // As `triggerTargets` and `triggerSubscriptions`: the trigger administrators of the school the target belongs to.
-const administersTriggersOf = async (viewer: Viewer, schoolId: number) => viewer.user.triggerAdmin && viewer.user.schoolId === schoolId;
+const administersTriggersOf = async (viewer: Viewer, schoolId: number) => administersTriggers(viewer.user) && viewer.user.schoolId === schoolId;
 registerNodeVisibility('TriggerTarget', visibleThrough('TriggerTarget', { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId }, administersTriggersOf));
 registerNodeVisibility(
   'TriggerSubscription',

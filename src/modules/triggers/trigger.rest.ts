@@ -10,6 +10,7 @@ const RestSubscription = graphql(`
 `);
 
 const bit = (value: boolean) => (value ? 1 : 0) as 0 | 1;
+const textBit = (value: boolean) => (value ? '1' : '0') as '0' | '1';
 const wireBit = z.union([z.literal(0), z.literal(1)]);
 
 /** Target ids are integers on the wire (spec 2.4). */
@@ -39,13 +40,17 @@ export const subscriptionWire = z
   })
   .meta({ id: 'TriggerSubscription', description: 'A target\'s subscription to a trigger (spec 2.5).' });
 
+/**
+ * An item as the platform's example echoes it: on success `include_object` is the string "1" or "0"; on failure
+ * `version`, `target_url` and `include_object` are null, nothing having been applied.
+ */
 const subscriptionItemWire = z.object({
   target_id: z.int(),
   trigger: z.string(),
-  version: z.string(),
+  version: z.string().nullable().describe('Null when the item failed.'),
   subscribed: wireBit,
-  target_url: z.string().nullable().describe('Null when the target is not one of the school\'s.'),
-  include_object: wireBit,
+  target_url: z.string().nullable().describe('Null when the item failed.'),
+  include_object: z.enum(['0', '1']).nullable().describe('"1" or "0", a string; null when the item failed.'),
 });
 
 export const subscriptionResultsWire = z
@@ -158,18 +163,21 @@ export const triggerRoutes = [
     ),
     variables: ({ input }) => ({ subscriptions: input.subscriptions.map(subscriptionInput) }),
     shape: (update) => ({
-      subscription: update.results.map(({ item, status, message }) => ({
-        item: {
-          target_id: Number(item.targetId),
-          trigger: item.trigger,
-          version: item.version,
-          subscribed: bit(item.subscribed),
-          target_url: item.targetUrl,
-          include_object: bit(item.includeObject),
-        },
-        status,
-        ...(message !== null ? { message } : {}),
-      })),
+      subscription: update.results.map(({ item, status, message }) => {
+        const applied = status === 200;
+        return {
+          item: {
+            target_id: Number(item.targetId),
+            trigger: item.trigger,
+            version: applied ? item.version : null,
+            subscribed: bit(item.subscribed),
+            target_url: applied ? item.targetUrl : null,
+            include_object: applied ? textBit(item.includeObject) : null,
+          },
+          status,
+          ...(message !== null ? { message } : {}),
+        };
+      }),
     }),
   }),
 ];

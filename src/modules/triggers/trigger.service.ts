@@ -71,7 +71,8 @@ export async function createTarget(viewer: Viewer, serverKey: Buffer, input: unk
   return writeTransaction(async (tx) => {
     const target = await tx.triggerTarget.create({
       ...query,
-      data: { ...data, schoolId: viewer.user.schoolId, secret: encryptSecret(newSigningSecret(), serverKey) },
+      // The deliveries' objects are rendered as their maker may see them (src/events/webhooks/payload.ts).
+      data: { ...data, schoolId: viewer.user.schoolId, ownerId: viewer.id, secret: encryptSecret(newSigningSecret(), serverKey) },
     });
     await recordEvent(tx, triggerEvents.createTarget, { realm: schoolRealm(viewer), objectId: target.id, actorId: viewer.id, scope: scopeOf(viewer) });
     return target;

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf } from '../../graphql/paging';
 import { type Trigger, UnknownTriggerError } from '../../events/triggers';
 import type { SampleDelivery } from '../../events/webhooks/sample';
@@ -7,6 +7,9 @@ import { ErrorInterface } from '../../graphql/error-types';
 import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
 import { deliveryStatusWhere, targetDeliveries, targetSecret } from './trigger.service';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
+import { longText } from '../../graphql/execution-bounds';
+import { bodyMaxLength } from '../../core/validation';
+import { targetDescriptionMaxLength } from './trigger.validation';
 
 export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description: 'Where a delivery stands.',
@@ -32,7 +35,11 @@ const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
     eventId: t.id({ description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.', resolve: (delivery) => String(delivery.eventId) }),
     ...exposeColumns(t, 'WebhookDelivery', ['type', 'attempts', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'deliveredAt']),
     status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
-    payload: t.string({ description: 'The event object, as the JSON text sent.', resolve: (delivery) => JSON.stringify(delivery.payload) }),
+    payload: t.string({
+      description: 'The event object, as the JSON text sent.',
+      // Its object is what a GET of it on /v1 answers, whose longest text is a body.
+      ...longText(bodyMaxLength, (delivery: { payload: unknown }) => JSON.stringify(delivery.payload)),
+    }),
     attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: listOrder } }),
     attemptLogConnection: keysetRelatedConnection(t, 'attemptLog', {
       type: WebhookAttemptType,
@@ -60,7 +67,7 @@ builder.prismaNode('TriggerTarget', {
     ...exposeColumns(t, 'TriggerTarget', [
       'url', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
     ]),
-    ...exposeOptionalText(t, 'TriggerTarget', ['description']),
+    ...exposeLongText(t, 'TriggerTarget', 'description', targetDescriptionMaxLength),
     secret: t.string({
       description: 'The Standard Webhooks signing secret (`whsec_...`) receivers verify `webhook-signature` with.',
       select: { secret: true },
@@ -150,7 +157,7 @@ export const SampleDeliveryType = builder.objectRef<SampleDelivery>('SampleEvent
     url: t.exposeString('url', { description: 'Where it was POSTed.' }),
     type: t.exposeString('type', { description: 'Type of the event object, `<trigger>.<operation>`.' }),
     webhookId: t.exposeString('webhookId', { description: 'Its `webhook-id` header: `sample_` and a random id, never a real event\'s.' }),
-    payload: t.exposeString('payload', { description: 'The event object, as the JSON text sent.' }),
+    payload: t.string({ description: 'The event object, as the JSON text sent.', ...longText(bodyMaxLength, (sample: SampleDelivery) => sample.payload) }),
     statusCode: t.exposeInt('statusCode', { nullable: true, description: 'The receiver\'s HTTP status; null when it did not answer.' }),
     succeeded: t.boolean({
       description: 'Whether the receiver answered 2xx, as a delivery counts success.',

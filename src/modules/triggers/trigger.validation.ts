@@ -11,7 +11,10 @@ const targetUrl = requiredText(2048).refine((value) => {
   }
 }, 'must be an absolute https URL');
 
-const targetFields = { url: targetUrl, description: clearable(text(65535), '') };
+/** The most characters of a target's description. */
+export const targetDescriptionMaxLength = 65_535;
+
+const targetFields = { url: targetUrl, description: clearable(text(targetDescriptionMaxLength), '') };
 export const createTargetSchema = createInput(targetFields, ['url']);
 export const updateTargetSchema = updateInput(targetFields);
 

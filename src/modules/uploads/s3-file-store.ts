@@ -2,11 +2,15 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3S
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { S3Settings } from '../../config';
-import type { ByteRange, FileStore } from './file-store';
+import { type ByteRange, type FileStore, StorageUnavailableError } from './file-store';
 import { assertStorageKey } from './folder-file-store';
 
 const isMissing = (error: unknown) =>
   error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+
+/** A bucket out of room: MinIO's `XMinioStorageFull`, or any 507 Insufficient Storage. */
+const isFull = (error: unknown) =>
+  error instanceof S3ServiceException && (error.name === 'XMinioStorageFull' || error.$metadata.httpStatusCode === 507);
 
 /** Part size of multipart writes: S3's minimum, so that a write holds little in memory. */
 const partSize = 5 * 1024 * 1024;
@@ -34,7 +38,11 @@ export function createS3FileStore(settings: S3Settings): FileStore {
   return {
     async write(key, source) {
       const upload = new Upload({ client, params: { Bucket, Key: objectKey(key), Body: Readable.from(source) }, partSize, queueSize: 1, leavePartsOnError: false });
-      await upload.done();
+      try {
+        await upload.done();
+      } catch (error) {
+        throw isFull(error) ? new StorageUnavailableError('full', error) : error;
+      }
     },
     async read(key, range?: ByteRange) {
       try {

@@ -8,7 +8,8 @@ const CreateUploadInput = builder.inputType('CreateUploadInput', {
   description: 'A file about to be uploaded: its name, size and checksum, which its bytes are checked against.',
   fields: (t) => ({
     filename: t.string({ required: true, description: 'File name (metadata only; never used as a path).' }),
-    filesize: t.int({ required: true, description: 'Size in bytes; at most the server\'s UPLOAD_LIMIT.' }),
+    // A Float rather than an Int: a size past 32 bits is refused as too large (413), not as a malformed Int.
+    filesize: t.float({ required: true, description: 'Size in bytes, an integer; at most the server\'s UPLOAD_LIMIT (larger is PAYLOAD_TOO_LARGE).' }),
     md5Checksum: t.string({ required: true, description: 'MD5 checksum of the bytes, 32 hexadecimal digits.' }),
   }),
 });

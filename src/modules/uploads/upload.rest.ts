@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
 import { createRoute, rawBodyRoute } from '../../rest/route';
-import { integer, text, wireBody } from '../../rest/wire-body';
+import { byteCount, text, wireBody } from '../../rest/wire-body';
 
 const RestUpload = graphql(`
   fragment RestUpload on Upload @_unmask {
@@ -48,7 +48,7 @@ export const uploadRoutes = [
   createRoute({
     path: '/upload',
     summary: 'Announce a file upload (step one): answers with the location to PUT its bytes to',
-    body: wireBody({ filename: text('filename'), filesize: integer('filesize'), md5_checksum: md5Checksum }, [
+    body: wireBody({ filename: text('filename'), filesize: byteCount('filesize'), md5_checksum: md5Checksum }, [
       'filename',
       'filesize',
       'md5_checksum',

@@ -8,8 +8,8 @@ import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { afterCommit, writeTransaction } from '../../events/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { fileStore } from './file-store';
-import { examineFile, sniffBytes } from './upload.media';
+import { StorageUnavailableError, fileStore } from './file-store';
+import { examineFile, sniffBytes, writeThumbnail } from './upload.media';
 import { uploadPolicy } from './upload.policy';
 import { createUploadSchema } from './upload.validation';
 
@@ -127,6 +127,7 @@ export async function receiveUploadContent(viewer: Viewer, id: number, content: 
           thumbnailKey: media.thumbnail?.key ?? null,
           thumbnailWidth: media.thumbnail?.width ?? null,
           thumbnailHeight: media.thumbnail?.height ?? null,
+          thumbnailPending: media.thumbnail?.pending ?? false,
         },
       });
       // Another PUT to the same upload finished first.
@@ -207,4 +208,44 @@ export async function sweepUploads(now: Date = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - settings.unattachedTtlMs);
   await db().upload.updateMany({ where: { attachedAt: null, discardedAt: null, createdAt: { lt: cutoff } }, data: { discardedAt: now } });
   return removeDiscardedUploads();
+}
+
+/**
+ * Writes an image's thumbnail that the storage refused when its bytes were stored, and marks it written. Two readers
+ * may both write it (the same bytes, each write whole or nothing); one written for an upload discarded meanwhile is
+ * removed again.
+ */
+export async function writePendingThumbnail(upload: { id: number; storageKey: string; thumbnailKey: string | null }): Promise<void> {
+  const store = fileStore();
+  const key = upload.thumbnailKey ?? thumbnailKeyOf(upload.storageKey);
+  await writeThumbnail(store, upload.storageKey, key);
+  const { count } = await db().upload.updateMany({ where: { id: upload.id, discardedAt: null }, data: { thumbnailPending: false } });
+  if (count === 0) await store.remove(key);
+}
+
+/**
+ * The sweep of pending thumbnails: writes what the storage refused before, a batch at a time. While the storage is
+ * still full or read-only the rest wait for the next sweep; another failure skips its upload and is thrown at the end,
+ * for the log. Answers how many were written.
+ */
+export async function writePendingThumbnails(): Promise<number> {
+  const pending = await db().upload.findMany({
+    where: { thumbnailPending: true, discardedAt: null },
+    select: { id: true, storageKey: true, thumbnailKey: true },
+    take: 200,
+    orderBy: { id: 'asc' },
+  });
+  let written = 0;
+  let failure: unknown = null;
+  for (const upload of pending) {
+    try {
+      await writePendingThumbnail(upload);
+      written++;
+    } catch (error) {
+      if (error instanceof StorageUnavailableError) break;
+      failure ??= error;
+    }
+  }
+  if (failure) throw failure;
+  return written;
 }

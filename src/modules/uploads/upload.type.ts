@@ -70,8 +70,10 @@ export const FileVariantEnum = builder.enumType('FileVariant', {
   values: { ORIGINAL: { description: 'The file as uploaded.' }, THUMBNAIL: { description: 'A JPEG thumbnail (images only).' } },
 });
 
-/** The selection `storedFileOf` needs from an upload. */
-export const storedFileSelection = { storageKey: true, thumbnailKey: true, mimeType: true, filename: true, kind: true } as const;
+/** The selection `storedFileOf` needs from an upload, and `writePendingThumbnail` before a thumbnail is read. */
+export const storedFileSelection = {
+  id: true, storageKey: true, thumbnailKey: true, thumbnailPending: true, mimeType: true, filename: true, kind: true,
+} as const;
 
 type StoredUpload = { storageKey: string; thumbnailKey: string | null; mimeType: string | null; filename: string; kind: string | null };
 

@@ -4,7 +4,8 @@ import { createInput, requiredText } from '../../core/validation';
 const uploadFields = {
   // Kept as metadata only: storage keys are generated, so no name reaches the file system.
   filename: requiredText(255),
-  filesize: z.int('must be an integer').min(0, 'must not be negative'),
+  // Any size: one past UPLOAD_LIMIT is refused as too large by the service.
+  filesize: z.number('must be an integer').min(0, 'must not be negative').refine(Number.isInteger, 'must be an integer'),
   md5Checksum: z
     .string()
     .trim()

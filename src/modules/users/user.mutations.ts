@@ -15,7 +15,7 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
     nameLast: t.string({ required: true, description: 'Last name.' }),
     email: t.string({ description: 'Primary email.' }),
     role: t.field({ type: RoleEnum, required: true, description: 'Role in the school.' }),
-    triggerAdmin: t.boolean({ description: 'Access to webhook trigger administration.' }),
+    triggerAdmin: t.boolean({ description: 'Access to webhook trigger administration; for staff only (a student or parent with it is a ValidationError). Granted by district administrators.' }),
   }),
 });
 

@@ -14,4 +14,8 @@ export const createUserSchema = createInput(
     triggerAdmin: z.boolean(),
   },
   ['username', 'nameFirst', 'nameLast', 'role'],
-);
+).refine((user) => !(user.triggerAdmin && (user.role === 'STUDENT' || user.role === 'PARENT')), {
+  // A trigger administrator can read whatever the school's webhook targets are sent (src/modules/triggers/trigger.policy.ts).
+  path: ['triggerAdmin'],
+  message: 'is for staff: students and parents do not administer triggers',
+});

@@ -4,7 +4,7 @@ import { lookup } from 'mime-types';
 import yauzl from 'yauzl';
 import type { WebPackageLimits } from '../../config';
 import { ValidationError, httpError } from '../../core/errors';
-import type { FileStore } from '../uploads/file-store';
+import { type FileStore, StorageUnavailableError } from '../uploads/file-store';
 
 /** One unpacked file, stored under a generated key. */
 export interface UnpackedFile {
@@ -42,6 +42,10 @@ export function packagePathProblem(path: string): string | null {
 
 /** yauzl reads the zip where it lies, through ranges of the stored upload, so the archive is never held whole. */
 class StoredZipReader extends yauzl.RandomAccessReader {
+  /** Ranges being read. An entry abandoned part way (a refusal, a failed write) leaves its range open in yauzl. */
+  private readonly reading = new Set<Readable>();
+  private released = false;
+
   constructor(
     private readonly store: FileStore,
     private readonly key: string,
@@ -53,10 +57,21 @@ class StoredZipReader extends yauzl.RandomAccessReader {
     const through = new PassThrough();
     if (end <= start) return through.end(), through;
     this.store.read(this.key, { start, end: end - 1 }).then(
-      (stream) => (stream ? stream.on('error', (error) => through.destroy(error)).pipe(through) : through.destroy(new Error('the upload has no stored file'))),
+      (stream) => {
+        if (!stream) return through.destroy(new Error('the upload has no stored file'));
+        if (this.released) return stream.destroy();
+        this.reading.add(stream.once('close', () => this.reading.delete(stream)));
+        stream.on('error', (error) => through.destroy(error)).pipe(through);
+      },
       (error: Error) => through.destroy(error),
     );
     return through;
+  }
+
+  /** Closes the ranges still open once the unpacking is over, which would otherwise hold their files open. */
+  release(): void {
+    this.released = true;
+    for (const stream of this.reading) stream.destroy();
   }
 }
 
@@ -107,9 +122,12 @@ const contentTypeOf = (path: string) => {
   return /^text\/|javascript|json|xml|svg/.test(type) ? `${type}; charset=utf-8` : type;
 };
 
-/** The zip's failures in its own terms (corrupt, encrypted, unsafe names) are the uploader's to fix: a 400. */
+/**
+ * The zip's failures in its own terms (corrupt, encrypted, unsafe names) are the uploader's to fix: a 400. Storage with
+ * no room for the unpacked files is the server's (507).
+ */
 function asPackageError(error: unknown): unknown {
-  if (error instanceof ValidationError || (error as { extensions?: unknown }).extensions) return error;
+  if (error instanceof ValidationError || error instanceof StorageUnavailableError || (error as { extensions?: unknown }).extensions) return error;
   return unsafe(`is not a usable zip archive: ${(error as Error).message}`);
 }
 
@@ -120,7 +138,9 @@ function asPackageError(error: unknown): unknown {
  */
 export async function unpackZip(store: FileStore, zipKey: string, zipSize: number, limits: WebPackageLimits): Promise<UnpackedFile[]> {
   const files: UnpackedFile[] = [];
-  const zip = await openZip(new StoredZipReader(store, zipKey), zipSize).catch((error) => {
+  const reader = new StoredZipReader(store, zipKey);
+  const zip = await openZip(reader, zipSize).catch((error) => {
+    reader.release();
     throw asPackageError(error);
   });
   try {
@@ -165,5 +185,6 @@ export async function unpackZip(store: FileStore, zipKey: string, zipSize: numbe
     throw asPackageError(error);
   } finally {
     zip.close();
+    reader.release();
   }
 }

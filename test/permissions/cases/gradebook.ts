@@ -19,8 +19,9 @@ const freshScale = (school: { id: number }) =>
   db().gradingScale.create({ data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'P', minimum: 50 }, { grade: 'F', minimum: 0 }] } });
 const freshFamily = async (f: Fixture<Gradebook>) => ({ parentId: id(await createUser(f.school.id, 'PARENT')), childId: id(await createUser(f.school.id, 'STUDENT')) });
 
-// A section's gradebook: its teachers and the school's and district's administrators keep it; its student reads their
-// own part and their linked parent their child's; others who know the section are refused, the rest do not see it.
+// A section's gradebook: its teachers and the school's and district's administrators keep it and list its grades; its
+// student reads their own part (at /users/{id}/grades) and their linked parent their child's; others who know the
+// section are refused, the rest do not see it.
 // Grading periods and scales are the school's: its administrators keep them, those who know the school read them.
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 export default permissionCases<Gradebook>(
@@ -45,7 +46,7 @@ export default permissionCases<Gradebook>(
       request: (f) => ({ params: { section_id: f.section.id } }) },
     { route: 'GET /sections/{section_id}/assignments/{id}', name: 'an item of the section', expect: 'h h o o o o o',
       request: (f) => ({ params: { section_id: f.section.id, id: f.assignment.id } }) },
-    { route: 'GET /sections/{section_id}/grades', name: 'the section\'s grades', expect: 'h h o o o o o',
+    { route: 'GET /sections/{section_id}/grades', name: 'the section\'s grades, to its teachers and administrators', expect: 'h h f o f o o',
       request: (f) => ({ params: { section_id: f.section.id } }) },
     { route: 'GET /users/{user_id}/grades', name: 'the student\'s grades in the section', expect: 'h h o o o o o',
       request: (f) => ({ params: { user_id: f.student.id }, query: { section_id: id(f.section) } }) },
@@ -61,12 +62,12 @@ export default permissionCases<Gradebook>(
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }) },
     { graphql: 'query($sectionId: ID!, $id: ID!) { assignment(sectionId: $sectionId, id: $id) { id: databaseId } }', name: 'an item of the section',
       expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section), id: id(f.assignment) }) },
-    { graphql: 'query($sectionId: ID!) { sectionGrades(sectionId: $sectionId) { total } }', name: 'the section\'s grades',
-      expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }) },
+    { graphql: 'query($sectionId: ID!) { sectionGrades(sectionId: $sectionId) { total } }', name: 'the section\'s grades, to its teachers and administrators',
+      expect: 'h h f o f o o', variables: (f) => ({ sectionId: id(f.section) }) },
     { graphql: 'query($userId: ID!, $sectionId: ID!) { userGrades(userId: $userId, sectionId: $sectionId) { total } }',
       name: 'the student\'s grades in the section', expect: 'h h o o o o o', variables: (f) => ({ userId: id(f.student), sectionId: id(f.section) }) },
     { graphql: 'query($sectionId: ID!) { sectionGrades(sectionId: $sectionId) { gradesConnection { totalCount } } }', name: 'the section\'s grades, as a connection',
-      expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }) },
+      expect: 'h h f o f o o', variables: (f) => ({ sectionId: id(f.section) }) },
     { graphql: `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(sectionId: $sectionId, grades: $grades) { ${outcome} } }`,
       name: 'grade the student', expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section), grades: [{ assignmentId: id(f.assignment), enrollmentId: id(f.studentEnrollment), grade: '8' }] }) },

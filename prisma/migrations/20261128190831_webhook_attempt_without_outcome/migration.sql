@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "webhook_attempts" ALTER COLUMN "latencyMs" DROP NOT NULL;

@@ -1,0 +1,132 @@
+import { createContextCache } from '@pothos/core';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { httpError, retryAfter } from '../core/errors';
+import { limitError } from './limits';
+
+/**
+ * The abort signal of one execution, which its deadline, its answer budget and a disconnecting client abort. Not
+ * Node's AbortController: on Node 20 every signal it makes gets hidden classes of its own, which keep the signal, its
+ * listeners and so the execution's whole state from the young generation until the next full collection
+ * (docs/performance.md, "Fourteenth round"). Not AbortSignal.any either: on Node 20 a combined signal that has abort
+ * listeners (the executor adds one per execution) is never collected.
+ */
+class ExecutionSignal extends EventTarget implements AbortSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  onabort: AbortSignal['onabort'] = null;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const event = new Event('abort');
+    this.onabort?.call(this, event);
+    this.dispatchEvent(event);
+  }
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+}
+
+/** What is left of one execution's budget of long text, and how the execution is stopped when it runs out. */
+interface AnswerBudget {
+  bytesLeft: number;
+  exceeded: (() => never) | null;
+}
+
+/**
+ * The budget of each execution, in a Pothos context cache that useContextCacheRelease lets go when the execution ends
+ * (docs/adding-a-resource.md: young garbage). An execution the plugin does not bound (a webhook's view of an object)
+ * has an endless one.
+ */
+const answerBudgets = createContextCache((): AnswerBudget => ({ bytesLeft: Number.POSITIVE_INFINITY, exceeded: null }));
+
+/**
+ * A long text field (a post's body, an event object): `maxLength`, the most characters it may hold, is what the cost
+ * model weighs it by (src/graphql/limits.ts), and each value resolved counts its bytes against the answer's budget
+ * (RESPONSE_LIMIT), so that an answer too large stops while it is made rather than after it was built.
+ */
+export function longText<Parent, Text extends string | null>(maxLength: number, read: (parent: Parent) => Text) {
+  return {
+    extensions: { longText: maxLength },
+    resolve: (parent: Parent, _args: unknown, context: object): Text => {
+      const text = read(parent);
+      if (!text) return text;
+      const budget = answerBudgets(context);
+      if ((budget.bytesLeft -= Buffer.byteLength(text)) < 0) budget.exceeded?.();
+      return text;
+    },
+  };
+}
+
+export interface ExecutionBounds {
+  /** Deadline of one execution, in milliseconds (QUERY_TIMEOUT). */
+  timeoutMs: number;
+  /** Bytes of long text one answer may hold (RESPONSE_LIMIT). */
+  answerBytes: number;
+}
+
+/**
+ * Two bounds on one execution, each of which stops it: graphql-js stops starting new resolvers once the execution's
+ * abort signal fires, and the answer is the error alone (`data` null).
+ *
+ * - A deadline: past it the request answers 503 with Retry-After (the server is too busy to finish it in time; a
+ *   document that is costly by construction was refused with 400 already). A statement already running in PostgreSQL
+ *   is cut by the pool's `statement_timeout`, set to the same deadline.
+ * - A budget of long text: once the long text fields resolved (`longText`) pass it, the request answers 400
+ *   `RESPONSE_TOO_LARGE`, before the rest of the answer is made.
+ *
+ * A client that disconnects aborts the execution too.
+ */
+export function useExecutionBounds({ timeoutMs, answerBytes }: ExecutionBounds): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const { request, rawBody } = (args.contextValue ?? {}) as { request?: Request; rawBody?: unknown };
+      // An upload's duration is the client's transfer, bounded by UPLOAD_LIMIT, not work a deadline should cut short.
+      if (rawBody) return;
+      setExecuteFn(async (execution) => {
+        const signal = new ExecutionSignal();
+        const clientGone = () => signal.abort(request?.signal.reason);
+        request?.signal.addEventListener('abort', clientGone, { once: true });
+        let stopped: ExecutionResult | null = null;
+        let answerStop!: (result: ExecutionResult) => void;
+        const stopping = new Promise<ExecutionResult>((resolve) => (answerStop = resolve));
+        const stop = (error: GraphQLError, reason: unknown) => {
+          if (stopped) return;
+          stopped = { data: null, errors: [error] };
+          answerStop(stopped);
+          signal.abort(reason);
+        };
+        const timer = setTimeout(() => {
+          const error = httpError(503, 'QUERY_TIMEOUT', `The request took longer than ${timeoutMs} ms and was stopped; try again later`, retryAfter(timeoutMs));
+          stop(error, new Error('execution deadline passed'));
+        }, timeoutMs);
+        const budget = answerBudgets(execution.contextValue as object);
+        budget.bytesLeft = answerBytes;
+        budget.exceeded = () => {
+          const error = limitError(
+            'RESPONSE_TOO_LARGE',
+            `The answer passed the server's limit (RESPONSE_LIMIT) of ${answerBytes} bytes of long text (bodies, descriptions, event objects) and was ` +
+              'stopped: ask for fewer items (a smaller limit) or leave out the long fields',
+          );
+          stop(error, error);
+          throw error;
+        };
+        try {
+          // The execution's own properties spread after the literal's, then its signal replaced
+          // (docs/adding-a-resource.md: young garbage).
+          const bounded = { signal, ...execution };
+          bounded.signal = signal;
+          const result = await Promise.race([executeFn(bounded), stopping]);
+          // A stop wins over an execution that completed in the same turn, with the stopping field's error in it.
+          return stopped ?? result;
+        } finally {
+          clearTimeout(timer);
+          request?.signal.removeEventListener('abort', clientGone);
+        }
+      });
+    },
+  };
+}
