@@ -12,7 +12,7 @@ const embeddedProcessTests = ['test/ops/cli.test.ts', 'test/ops/webhooks-cli.tes
 // Files that take 15 s or more start first, so that no worker runs one alone at the end. Vitest would start them late:
 // on a fresh clone it has no timings and starts the largest files first, and the PGlite pass times the webhook fault
 // run, which only PostgreSQL runs, as instant (on PostgreSQL it ended the pass alone: 167 s against 150 s).
-const slowFiles = ['test/fuzz/', 'test/ops/', 'test/events/webhook-faults.test.ts', 'test/db/migrations.test.ts', 'test/permissions/matrix.test.ts'];
+const slowFiles = ['test/fuzz/', 'test/ops/', 'test/webhooks/webhook-faults.test.ts', 'test/db/migrations.test.ts', 'test/permissions/matrix.test.ts'];
 
 class SlowFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
@@ -38,7 +38,7 @@ export default defineConfig({
     pool: 'forks',
     isolate: false,
     // Two files at a time keep both cores busy (Vitest's default on two cores is one worker). On PostgreSQL the files
-    // share one server, whose event stream reads stop at the server-wide snapshot horizon (src/events/stream.ts):
+    // share one server, whose event stream reads stop at the server-wide snapshot horizon (src/outbox/stream.ts):
     // another file's open transaction delays every event, so a test that expects exactly which events come next waits
     // for the horizon first (test/support/stream.ts). To find one that does not, run the PostgreSQL pass while another
     // connection keeps overlapping transactions open (in a shell loop, every 0.15 s in the background:

@@ -20,7 +20,7 @@ import autocannon from 'autocannon';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
-import { createLogger } from '../src/logging';
+import { createLogger } from '../src/http/logging';
 import { issueAccessToken } from '../src/modules/access/access.service';
 import { openFileStore, useFileStore } from '../src/modules/uploads/file-store';
 import { createFolderFileStore } from '../src/modules/uploads/folder-file-store';

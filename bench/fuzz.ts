@@ -19,7 +19,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { openFileStore, useFileStore } from '../src/modules/uploads/file-store';
 import { schema } from '../src/graphql/schema';
-import { createLogger } from '../src/logging';
+import { createLogger } from '../src/http/logging';
 import { restRoutes } from '../src/rest/routes';
 import { Stages } from '../test/fuzz/stage';
 import { type FuzzTarget, Tally, graphqlTargets, restTargets } from '../test/fuzz/targets';

@@ -16,13 +16,13 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database';
-import { recordEvent, writeTransaction } from '../src/events/record';
-import { useWebhookAddressPolicy } from '../src/events/webhooks/address';
-import { createWebhookWorker } from '../src/events/webhooks/worker';
+import { recordEvent, writeTransaction } from '../src/outbox/record';
+import { useWebhookAddressPolicy } from '../src/webhooks/address';
+import { createWebhookWorker } from '../src/webhooks/worker';
 import '../src/graphql/schema';
 import { groupEvents } from '../src/modules/groups/group.service';
 import { encryptSecret } from '../src/auth/secrets';
-import { newSigningSecret } from '../src/events/webhooks/signing';
+import { newSigningSecret } from '../src/webhooks/signing';
 
 const { values } = parseArgs({
   options: { events: { type: 'string', default: '5000' }, targets: { type: 'string', default: '8' }, rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '5' } },

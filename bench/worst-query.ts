@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
-import { createLogger } from '../src/logging';
+import { createLogger } from '../src/http/logging';
 import { issueAccessToken } from '../src/modules/access/access.service';
 
 const groups = 200;

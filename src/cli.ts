@@ -60,7 +60,7 @@ if (named === 'webhooks listen') {
   if (values.port !== undefined && !(/^\d+$/.test(values.port) && port <= 65_535)) fail('--port must be a port number (0 picks a free one)');
   // Also from the environment, so that the secret need not show in the process list.
   const secret = values.secret ?? process.env.LECTERN_WEBHOOK_SECRET ?? null;
-  const { isSigningSecret, startWebhookListener } = await import('./events/webhooks/listen');
+  const { isSigningSecret, startWebhookListener } = await import('./webhooks/listen');
   if (secret !== null && !isSigningSecret(secret)) fail('--secret must be a signing secret as the target shows it (whsec_ and base64)');
   const listener = await startWebhookListener({ host: '127.0.0.1', port, secret, print: (line) => console.log(line) }).catch((error: Error) =>
     fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`),
@@ -100,15 +100,15 @@ const [
   { boot }, { DataDirInUseError }, { baseUrlForPeople, demoCredentialsText, seedDemo }, { NotFoundError, ValidationError }, { createLogger },
   { issueAccessToken, issueApiClient }, { UnknownTriggerError }, { useWebhookAddressPolicy }, { findSampleTarget, sendSampleEvent },
 ] = await Promise.all([
-  import('./boot'),
+  import('./ops/boot'),
   import('./db/data-dir-lock'),
-  import('./demo'),
+  import('./ops/demo'),
   import('./core/errors'),
-  import('./logging'),
+  import('./http/logging'),
   import('./modules/access/access.service'),
-  import('./events/triggers'),
-  import('./events/webhooks/address'),
-  import('./events/webhooks/sample'),
+  import('./webhooks/triggers'),
+  import('./webhooks/address'),
+  import('./webhooks/sample'),
 ]);
 // The CLI talks to a person: keep logs to warnings so its own output stands out.
 const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });

@@ -4,17 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
-import { boot } from './boot';
+import { boot } from './ops/boot';
 import { ConfigError, loadConfig } from './config';
-import { requestConnectionOptions } from './core/redis-breaker';
+import { requestConnectionOptions } from './redis/breaker';
 import { DataDirInUseError } from './db/data-dir-lock';
-import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './demo';
-import { endSubscriptions, useRedisEventBus } from './events/bus';
-import { createWebhookWorker, pruneDeliveryLog } from './events/webhooks/worker';
-import { createLogger } from './logging';
+import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './ops/demo';
+import { endSubscriptions, useRedisEventBus } from './outbox/bus';
+import { createWebhookWorker, pruneDeliveryLog } from './webhooks/worker';
+import { createLogger } from './http/logging';
 import { sweepUploads, writePendingThumbnails } from './modules/uploads/upload.service';
 import { pruneIdempotencyKeys } from './rest/idempotency';
-import { createHttpServer } from './server';
+import { createHttpServer } from './http/server';
 
 let config;
 try {
@@ -85,7 +85,7 @@ function logRedisErrors(connection: Redis, role: string, consequence: string | n
   });
 }
 // Two Redis connections: one in subscriber mode for other instances' commit announcements, one for everything else,
-// which requests use within a time budget (src/core/redis-breaker.ts).
+// which requests use within a time budget (src/redis/breaker.ts).
 const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, ...requestConnectionOptions }) : null;
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
 if (redis && redisSubscriber) {
@@ -104,7 +104,7 @@ function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
   timer.unref();
   return timer;
 }
-// Webhook delivery runs in every instance: on PostgreSQL the instances share the work (src/events/webhooks/worker.ts).
+// Webhook delivery runs in every instance: on PostgreSQL the instances share the work (src/webhooks/worker.ts).
 const publicBase = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
 const webhooks = createWebhookWorker({ serverKey, linkBase: publicBase, logger, attemptTimeoutMs: config.webhookTimeoutMs });
 webhooks.start();

@@ -1,9 +1,9 @@
 import type { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
-import { perTurnLoader } from '../core/per-turn-loader';
+import { perTurnLoader } from '../db/per-turn-loader';
 import { db, directQuery } from '../db/database';
 import { httpError } from '../core/errors';
-import { breakerOf } from '../core/redis-breaker';
+import { breakerOf } from '../redis/breaker';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import type { CredentialCache } from './credential-cache';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';

@@ -1,4 +1,4 @@
-import { listenToRealms } from '../events/bus';
+import { listenToRealms } from '../outbox/bus';
 import type { ViewerUser } from './viewer';
 
 /** What a bearer token stands for: its row and its user. */
@@ -40,7 +40,7 @@ export interface CredentialCacheOptions {
  * - every entry answers for at most `maxAgeMs` (1 s by default) after it was read from the database: the guarantee,
  *   whatever changed and however (a revocation, a role or school changed, a user deleted, a row edited by hand);
  * - at once on the instance that revokes (forgetCredentialsOf, called by the revocation);
- * - sooner in the usual case elsewhere: the cache follows the committed domain-event log (src/events/bus.ts) for the USER realm
+ * - sooner in the usual case elsewhere: the cache follows the committed domain-event log (src/outbox/bus.ts) for the USER realm
  *   of every user it holds, where revocations are recorded (`api_client.delete`, `access_token.delete`), and drops
  *   that user's entries on any event there. The instance that commits wakes its follower at once; with REDIS_URL every
  *   instance is told of each commit over Redis pub/sub and reads the log at once too; without Redis the others read it

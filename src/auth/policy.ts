@@ -1,4 +1,4 @@
-import { type MaybePromise, thenMaybe } from '../core/maybe-promise';
+import { type MaybePromise, thenMaybe } from './maybe-promise';
 import { NotFoundError, forbidden } from '../core/errors';
 import { type Access, type RealmFacts, type RealmRef, accessRank, accessTo, realmName, realmNoun } from './realms';
 import type { Viewer } from './viewer';

@@ -10,7 +10,7 @@ import {
 import type { RateLimit } from '../config';
 import { db } from '../db/database';
 import { httpError, retryAfter } from '../core/errors';
-import { type RedisBreaker, RedisUnavailableError, breakerOf } from '../core/redis-breaker';
+import { type RedisBreaker, RedisUnavailableError, breakerOf } from '../redis/breaker';
 import type { QueryCost } from '../graphql/limits';
 import type { Viewer } from './viewer';
 
@@ -56,7 +56,7 @@ export interface SharedCounter {
 
 /**
  * `limit` points per window under `keyPrefix`, counted in Redis when there is one and in the shared database otherwise,
- * so every instance of a scaled-out deployment sees the same count. While Redis counts as down (src/core/redis-breaker.ts:
+ * so every instance of a scaled-out deployment sees the same count. While Redis counts as down (src/redis/breaker.ts:
  * unreachable, or not answering within its budget), each instance counts in memory, and a request waits for Redis for
  * the budget at most.
  */

@@ -1,4 +1,4 @@
-import { type MaybePromise, thenMaybe } from '../core/maybe-promise';
+import { type MaybePromise, thenMaybe } from './maybe-promise';
 import type { PrivacyLevel, RealmType } from '../generated/prisma/enums';
 import type { Viewer } from './viewer';
 

@@ -1,5 +1,5 @@
-import { type MaybePromise, isPromise } from '../core/maybe-promise';
-import { perTurnLoader } from '../core/per-turn-loader';
+import { type MaybePromise, isPromise } from './maybe-promise';
+import { perTurnLoader } from '../db/per-turn-loader';
 import type { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
 import { db } from '../db/database';

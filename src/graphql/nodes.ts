@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../core/maybe-promise';
+import type { MaybePromise } from '../auth/maybe-promise';
 import { brandWithType } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';

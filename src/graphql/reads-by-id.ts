@@ -1,4 +1,4 @@
-import { perTurnLoader } from '../core/per-turn-loader';
+import { perTurnLoader } from '../db/per-turn-loader';
 import type { Model } from './columns';
 import { delegateOf } from './nodes';
 import type { PrismaQuery } from './operations';

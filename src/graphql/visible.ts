@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../core/maybe-promise';
+import type { MaybePromise } from '../auth/maybe-promise';
 
 /**
  * Loads an object only when the viewer may see it, answering null otherwise. Pothos' Prisma plugin treats a `query`

@@ -4,7 +4,7 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { type Plugin, createGraphQLError } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import { breakerOf } from '../core/redis-breaker';
+import { breakerOf } from '../redis/breaker';
 
 /** Apollo's `extensions.persistedQuery`, which Apollo Client's and urql's persisted-query links send. */
 interface PersistedQueryExtension {
@@ -43,7 +43,7 @@ export function memoryQueryStore(maxBytes = storedQueryBytes): PersistedQuerySto
 }
 
 /**
- * While Redis does not answer (src/core/redis-breaker.ts), a hash is not found and a registration is not kept: the
+ * While Redis does not answer (src/redis/breaker.ts), a hash is not found and a registration is not kept: the
  * client sends the query along, which runs.
  */
 export function redisQueryStore(redis: Redis): PersistedQueryStore {

@@ -1,7 +1,7 @@
 import { httpError } from '../core/errors';
 
 /**
- * What src/server.ts adds to the server context of a request that arrived on an open connection after the server
+ * What src/http/server.ts adds to the server context of a request that arrived on an open connection after the server
  * began to stop.
  */
 export type StoppingServerContext = { arrivedWhileStopping?: true };

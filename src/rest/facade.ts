@@ -2,7 +2,7 @@ import { GraphQLError, print } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { databaseUnavailability, serviceUnavailable } from '../db/unavailable';
-import { requestIdOf } from '../logging';
+import { requestIdOf } from '../http/logging';
 import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
 import type { LinkOrigin } from './link-origin';
 import { type FileSource, RangeNotSatisfiableError, StoredFileMissingError, serveFile } from './file-response';

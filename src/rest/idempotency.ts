@@ -12,9 +12,9 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { httpError, retryAfter } from '../core/errors';
-import { isUniqueViolation } from '../core/unique';
+import { isUniqueViolation } from '../db/unique';
 import { db } from '../db/database';
-import { type WriteJoin, joinWriteTransactions } from '../events/record';
+import { type WriteJoin, joinWriteTransactions } from '../outbox/record';
 import { Prisma } from '../generated/prisma/client';
 import type { Context } from '../graphql/builder';
 

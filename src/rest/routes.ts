@@ -1,6 +1,6 @@
 import { albumRoutes } from '../modules/albums/album.rest';
 import { attendanceRoutes } from '../modules/attendance/attendance.rest';
-import { calendarEventRoutes } from '../modules/calendar/calendar-event.rest';
+import { calendarEventRoutes } from '../modules/calendar-events/calendar-event.rest';
 import { friendRequestRoutes } from '../modules/friends/friend.rest';
 import { gradingCategoryRoutes } from '../modules/grading-categories/grading-category.rest';
 import { groupRoutes } from '../modules/groups/group.rest';

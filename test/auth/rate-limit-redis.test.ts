@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createRateLimiter } from '../../src/auth/rate-limit';
-import { breakerOf, requestConnectionOptions } from '../../src/core/redis-breaker';
+import { breakerOf, requestConnectionOptions } from '../../src/redis/breaker';
 import type { Viewer } from '../../src/auth/viewer';
 import { useTestServer } from '../support/harness';
 import { startPrivateRedis } from '../support/redis';

@@ -7,7 +7,7 @@ import OAuth from 'oauth-1.0a';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { signedUrls } from '../../src/auth/authenticate';
-import { createLogger } from '../../src/logging';
+import { createLogger } from '../../src/http/logging';
 import { issueApiClient } from '../../src/modules/access/access.service';
 import { createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';

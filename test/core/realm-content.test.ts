@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { deleteRealmContents, realmOwnedModels } from '../../src/core/realm-content';
-import { writeTransaction } from '../../src/events/record';
+import { writeTransaction } from '../../src/outbox/record';
 import { getDatamodel } from '../../src/generated/pothos-types';
 import '../../src/graphql/schema';
 import { createBlogPosts, createGroup, createSection, createWorld } from '../support/factories';

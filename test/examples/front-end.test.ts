@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../src/modules/access/access.service';
-import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { subscriptionActivity } from '../../src/modules/subscriptions/event.quota';
 import { type DashboardEvent, allGroups, connect, followEvents, refetch } from '../../examples/front-end/dashboard';
 import { encodeGlobalId } from '../../src/core/global-id';
 import { type World, createGroup, createWorld } from '../support/factories';

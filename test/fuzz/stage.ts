@@ -5,7 +5,7 @@
  */
 import { encryptSecret } from '../../src/auth/secrets';
 import { db } from '../../src/db/database';
-import { newSigningSecret } from '../../src/events/webhooks/signing';
+import { newSigningSecret } from '../../src/webhooks/signing';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import type { ExistingId, ObjectKind } from '../support/arbitraries';
 import { RestClient } from '../support/client';

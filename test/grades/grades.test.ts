@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { issueAccessToken } from '../../src/modules/access/access.service';
-import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { subscriptionActivity } from '../../src/modules/subscriptions/event.quota';
 import { clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
-import { triggerCatalogue } from '../../src/events/triggers';
+import { triggerCatalogue } from '../../src/webhooks/triggers';
 import { issueAccessToken, issueApiClient } from '../../src/modules/access/access.service';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
 import { createCalendarEvent, createGradingGroup, createSection, createStoredUpload, createUser, createWorld, type World } from '../support/factories';

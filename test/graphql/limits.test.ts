@@ -17,7 +17,7 @@ import { encodeGlobalId } from '../../src/core/global-id';
 import { useExecutionBounds } from '../../src/graphql/execution-bounds';
 import { queryCostOf, queryLimits, useQueryLimits } from '../../src/graphql/limits';
 import { schema } from '../../src/graphql/schema';
-import { createLogger } from '../../src/logging';
+import { createLogger } from '../../src/http/logging';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { restRoutes } from '../../src/rest/routes';
 import { type GraphQLClient, clientsFor } from '../support/client';

@@ -3,7 +3,7 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { issueAccessToken } from '../../src/modules/access/access.service';
-import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { subscriptionActivity } from '../../src/modules/subscriptions/event.quota';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
-import { listenToRealms } from '../../src/events/bus';
+import { listenToRealms } from '../../src/outbox/bus';
 import { readById } from '../../src/graphql/reads-by-id';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { type ApiResponse, type RestClient, restClientFor } from '../support/client';

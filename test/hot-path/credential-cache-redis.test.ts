@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRedisEventBus } from '../../src/events/bus';
+import { useRedisEventBus } from '../../src/outbox/bus';
 import { db } from '../../src/db/database';
 import { useTestServer } from '../support/harness';
 import { credentialCacheTests } from './credentials';

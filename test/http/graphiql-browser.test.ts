@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../src/modules/access/access.service';
-import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { subscriptionActivity } from '../../src/modules/subscriptions/event.quota';
 import { type RestClient, restClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { newSigningSecret } from '../../src/events/webhooks/signing';
+import { newSigningSecret } from '../../src/webhooks/signing';
 import { cleanEnvironment, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
 
 // Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/database';
 import { deleteRealmContents } from '../../src/core/realm-content';
-import { writeTransaction } from '../../src/events/record';
+import { writeTransaction } from '../../src/outbox/record';
 import { fileStore } from '../../src/modules/uploads/file-store';
 import { launchGrant, launchPath } from '../../src/modules/web-packages/web-package.launch';
 import { clientsFor } from '../support/client';

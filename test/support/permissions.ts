@@ -1,10 +1,10 @@
 import { Kind, type OperationDefinitionNode, parse } from 'graphql';
 import type { RealmRef } from '../../src/auth/realms';
 import { db } from '../../src/db/database';
-import { announceCommit } from '../../src/events/bus';
+import { announceCommit } from '../../src/outbox/bus';
 import type { RealmType } from '../../src/generated/prisma/enums';
 import { issueAccessToken } from '../../src/modules/access/access.service';
-import { subscriptionActivity } from '../../src/modules/events/event.quota';
+import { subscriptionActivity } from '../../src/modules/subscriptions/event.quota';
 import type { RestRoute } from '../../src/rest/route';
 import { realmPath } from '../../src/rest/router';
 import type { Clients } from './client';

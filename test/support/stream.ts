@@ -1,5 +1,5 @@
 import { db } from '../../src/db/database';
-import { endOfStream } from '../../src/events/stream';
+import { endOfStream } from '../../src/outbox/stream';
 
 /**
  * Waits until everything committed so far is readable from the event stream: the snapshot horizon has passed a

@@ -28,6 +28,11 @@ async function managesCredentialsOf(viewer: Viewer, userId: number): Promise<Ver
 }
 
 export const credentialPolicy = definePolicy('User', {
+  /** A user's API clients and tokens are listed and seen by that user only; anyone else's are not known to exist. */
+  read: (viewer: Viewer, userId: number) => (userId === viewer.id ? 'allow' : 'hide'),
   issue: managesCredentialsOf,
   revoke: managesCredentialsOf,
 });
+
+/** The credentials the viewer reads: their own (the SQL twin of `read`). */
+export const ownCredentialsWhere = (viewer: Viewer) => ({ userId: viewer.id });

@@ -4,7 +4,7 @@ import type { Viewer } from '../../auth/viewer';
 import { NotFoundError } from '../../core/errors';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { findContent } from './album-content.service';
 import { albumPolicy } from './album.policy';

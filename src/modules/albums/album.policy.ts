@@ -32,9 +32,15 @@ async function adminOr(viewer: Viewer, album: AlbumFacts, also: () => Promise<Ve
   return (await administers(viewer, album.realm)) ? 'allow' : also();
 }
 
+/** The realms albums live in (spec 4.1). */
+export const albumRealms = ['SECTION', 'GROUP'] as const;
+
 const albumAdminsOnly = forbid('Only the administrators of its section or group change this album');
 
 export const albumPolicy = definePolicy('Album', {
+  /** Albums are kept in sections and groups only: any other realm's albums are refused, as on the platform. */
+  keepIn: (_viewer: Viewer, realm: RealmRef) =>
+    (albumRealms as readonly string[]).includes(realm.type) ? 'allow' : forbid(`Albums are kept in sections and groups, not in a ${realm.type.toLowerCase()}`),
   read: readAlbum,
   /** Albums are made by the administrators of the section (its teachers) or group. */
   create: (viewer: Viewer, realm: RealmRef) => realmVerdict(viewer, realm, 'administer'),

@@ -5,17 +5,14 @@ import { NotFoundError, forbidden } from '../../core/errors';
 import { ownedByRealm } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { discardUploads } from '../uploads/upload.service';
-import { type AlbumFacts, albumPolicy, seesUnpublished } from './album.policy';
+import { type AlbumFacts, albumPolicy, albumRealms, seesUnpublished } from './album.policy';
 import { createAlbumSchema, updateAlbumSchema } from './album.validation';
 
 type AlbumQuery = { select?: Prisma.AlbumSelect };
-
-/** The realms albums live in (spec 4.1). */
-export const albumRealms = ['SECTION', 'GROUP'] as const;
 
 // Deleting a section or group deletes its albums; content and comments go with them (foreign keys cascade), and
 // the attached files once the realm's transaction commits.
@@ -36,8 +33,6 @@ export const albumEvents = {
   createComment: event('album_comment.create', 'AlbumComment', 'A comment was written on an album item.'),
   deleteComment: event('album_comment.delete', 'AlbumComment', 'A comment on an album item was deleted.'),
 };
-
-const isAlbumRealm = (realm: RealmRef) => (albumRealms as readonly string[]).includes(realm.type);
 
 /**
  * An album by id, with the facts its policy reads. A realm named in the request must be the album's own, or the album
@@ -79,7 +74,7 @@ export async function albumReadable(viewer: Viewer, id: number, realm: RealmRef 
  * filter leaves unpublished albums to the realm's administrators.
  */
 export async function readableAlbumsWhere(viewer: Viewer, realm: RealmRef): Promise<Prisma.AlbumWhereInput | null> {
-  if (!isAlbumRealm(realm)) throw forbidden(`Albums are kept in sections and groups, not in a ${realm.type.toLowerCase()}`);
+  await authorize(viewer, albumPolicy, 'keepIn', realm, realm.id);
   const verdict = await verdictOf(viewer, albumPolicy, 'read', { realm, published: true, settingComments: true, settingMemberPost: true });
   if (typeof verdict === 'object') throw forbidden(verdict.forbid);
   if (verdict === 'hide') return null;
@@ -91,7 +86,7 @@ export async function readableAlbumsWhere(viewer: Viewer, realm: RealmRef): Prom
 export const eventScope = (viewer: Viewer, realm: RealmRef) => realmFactsFor(viewer, realm, 'visible');
 
 export async function createAlbum(viewer: Viewer, realm: RealmRef, input: unknown, query: AlbumQuery) {
-  if (!isAlbumRealm(realm)) throw forbidden(`Albums are kept in sections and groups, not in a ${realm.type.toLowerCase()}`);
+  await authorize(viewer, albumPolicy, 'keepIn', realm, realm.id);
   const scope = await eventScope(viewer, realm);
   await authorize(viewer, albumPolicy, 'create', realm, realm.id);
   const data = validate(createAlbumSchema, input);

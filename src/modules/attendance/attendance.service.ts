@@ -3,15 +3,15 @@ import { isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { httpError, invalidArgument } from '../../core/errors';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { AttendanceStatus } from '../../generated/prisma/enums';
 import { pageWindow } from '../../graphql/paging';
 import { hiddenWhenRefused } from '../../graphql/nodes';
 import { GraphQLError } from 'graphql';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { encodeGlobalId } from '../../core/global-id';
-import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
+import { attendanceReach, attendanceTaker, readableEnrollments, readsEnrollment } from './attendance.policy';
 import { attendanceItemSchema, dayRange, dayText, maxAttendanceItems } from './attendance.validation';
 
 const section = (id: number) => ({ type: 'SECTION' as const, id });
@@ -112,11 +112,11 @@ export interface AttendanceSpan {
  * them: a student only their own records, a parent their children's; null for a hidden section.
  */
 export async function attendanceSpan(viewer: Viewer, sectionId: number, filters: AttendanceFilters): Promise<AttendanceSpan | null> {
-  const reach = await readableReach(viewer, sectionId);
+  const reach = await attendanceReach(viewer, sectionId);
   if (!reach) return null;
   await assertAttendanceKeptHere(viewer, sectionId);
   const date = dayRange(filters.startDate, filters.endDate);
-  let enrollments = reach.all ? null : reach.enrollmentIds;
+  let enrollments = readableEnrollments(reach);
   if (filters.enrollmentId !== null && filters.enrollmentId !== undefined && filters.enrollmentId !== '') {
     const wanted = Number(filters.enrollmentId);
     if (!/^\d+$/.test(filters.enrollmentId) || !isStorableId(wanted)) throw invalidArgument('enrollmentId', 'must be a numeric id');
@@ -200,7 +200,7 @@ export interface AttendanceItemInput {
  * this section. The good items are written in one transaction with one `attendance.update` event carrying them all.
  */
 export async function setAttendance(viewer: Viewer, sectionId: number, items: readonly AttendanceItemInput[]): Promise<{ results: AttendanceResult[] }> {
-  const facts = await gradebookWriter(viewer, sectionId);
+  const facts = await attendanceTaker(viewer, sectionId);
   await assertAttendanceKeptHere(viewer, sectionId);
   if (items.length > maxAttendanceItems) throw httpError(400, 'BAD_USER_INPUT', `At most ${maxAttendanceItems.toLocaleString('en-US')} attendance items at once`);
 
@@ -262,7 +262,7 @@ export async function visibleAttendanceRecords(viewer: Viewer, ids: number[]): P
   const sectionIds = [...new Set(rows.map((row) => row.sectionId))];
   const reaches = await Promise.all(
     sectionIds.map(async (sectionId) => {
-      const reach = await readableReach(viewer, sectionId).catch(hiddenWhenRefused);
+      const reach = await attendanceReach(viewer, sectionId).catch(hiddenWhenRefused);
       if (!reach) return null;
       const kept = await assertAttendanceKeptHere(viewer, sectionId).then(() => true, (error: unknown) => {
         if (error instanceof GraphQLError && error.extensions.code === 'GONE') return false;
@@ -275,7 +275,7 @@ export async function visibleAttendanceRecords(viewer: Viewer, ids: number[]): P
   return rows
     .filter((row) => {
       const reach = reachOf.get(row.sectionId);
-      return reach && (reach.all || reach.enrollmentIds.includes(row.enrollmentId));
+      return reach && readsEnrollment(reach, row.enrollmentId);
     })
     .map((row) => row.id);
 }

@@ -1,2 +1,4 @@
+import './attendance.policy';
 import './attendance.type';
-import './attendance.operations';
+import './attendance.queries';
+import './attendance.mutations';

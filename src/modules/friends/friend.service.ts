@@ -1,16 +1,18 @@
 import { authorize } from '../../auth/policy';
 import { findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { conflictOnUnique } from '../../core/unique';
+import { ConflictError, NotFoundError } from '../../core/errors';
+import { conflictOnUnique } from '../../db/unique';
+import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { type ListSource, paged } from '../../graphql/paging';
 import { addressedListWhere } from '../users/addressed';
 import { readableUsersWhere } from '../users/user.policy';
 import { friendRequestPolicy } from './friend.policy';
+import { friendRequestSchema } from './friend.validation';
 
 type RequestQuery = { select?: Prisma.FriendRequestSelect; include?: Prisma.FriendRequestInclude };
 type Action = 'ACCEPT' | 'DENY';
@@ -38,7 +40,7 @@ export function friendsOf(viewer: Viewer | null, userId: number): ListSource<Pri
 
 export async function sendFriendRequest(viewer: Viewer, userId: number, query: RequestQuery) {
   await authorize(viewer, friendRequestPolicy, 'send', userId, userId, 'User');
-  if (userId === viewer.id) throw new ValidationError([{ field: 'userId', message: 'is yourself' }]);
+  validate(friendRequestSchema, { requesterId: viewer.id, userId });
   const pair = { OR: [{ requesterId: viewer.id, userId }, { requesterId: userId, userId: viewer.id }] };
   const [friends, pending] = await Promise.all([
     db().friendship.findUnique({ where: { userId_friendId: { userId: viewer.id, friendId: userId } }, select: { userId: true } }),

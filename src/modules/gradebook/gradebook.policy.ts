@@ -1,4 +1,5 @@
-import { type Verdict, authorize, definePolicy, realmVerdict } from '../../auth/policy';
+import { type Policy, type Verdict, authorize, definePolicy, realmVerdict } from '../../auth/policy';
+import type { MaybePromise } from '../../auth/maybe-promise';
 import { type RealmFacts, isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { forbidden } from '../../core/errors';
@@ -48,14 +49,22 @@ export const gradebookPolicy = definePolicy('Section', {
   write: (viewer: Viewer, sectionId: number) => realmVerdict(viewer, section(sectionId), 'administer'),
 });
 
+/** A policy of a part of the gradebook (grades, attendance, categories) with a `write` rule on the section. */
+type SectionWriting = Policy<{ write: (viewer: Viewer, sectionId: number) => MaybePromise<Verdict> }>;
+
 /**
- * The section's facts once the viewer may keep its gradebook: a NotFoundError for `objectType` `id` (the section, or
- * the category or item being changed) when the section is hidden, a 403 when it is not theirs to keep.
+ * For a part of the gradebook: the section's facts once `policy` lets the viewer write it, a NotFoundError for
+ * `objectType` `id` (the section, or the category or item being changed) when the section is hidden, a 403 when it is
+ * not theirs to keep.
  */
-export async function gradebookWriter(viewer: Viewer, sectionId: number, id: number = sectionId, objectType = 'Section'): Promise<RealmFacts> {
-  await authorize(viewer, gradebookPolicy, 'write', sectionId, id, objectType);
-  return realmFacts(viewer, section(sectionId));
-}
+export const sectionWriter =
+  (policy: SectionWriting) =>
+  async (viewer: Viewer, sectionId: number, id: number = sectionId, objectType = 'Section'): Promise<RealmFacts> => {
+    await authorize(viewer, policy, 'write', sectionId, id, objectType);
+    return realmFacts(viewer, section(sectionId));
+  };
+
+export const gradebookWriter = sectionWriter(gradebookPolicy);
 
 /** Grading periods and scales are the school's: its administrators keep them, everyone who knows the school reads them. */
 export const schoolGradingPolicy = definePolicy('School', {

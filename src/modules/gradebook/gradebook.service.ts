@@ -6,8 +6,8 @@ import { NotFoundError, ValidationError } from '../../core/errors';
 import { readDay } from '../../core/date-text';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { gradebookWriter, schoolGradingPolicy } from './gradebook.policy';
 import {

@@ -1,3 +1,4 @@
 import './gradebook.policy';
 import './gradebook.type';
-import './gradebook.operations';
+import './gradebook.queries';
+import './gradebook.mutations';

@@ -1,13 +1,15 @@
 import { z } from 'zod';
+import { allowsReading, verdictOf } from '../../auth/policy';
 import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { ValidationError, forbidden } from '../../core/errors';
+import { ValidationError } from '../../core/errors';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { GradeException } from '../../generated/prisma/enums';
-import { type GradebookReach, gradebookReach, gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
+import { type GradebookReach, readableReach } from '../gradebook/gradebook.policy';
+import { gradePolicy, gradeWriter } from './grade.policy';
 import { type ScaleLevel, computeGrades, letterFor, pointsForLetter } from './grade-calculation';
 import { finalCommentItemsSchema, gradeItemsSchema } from './grade.validation';
 
@@ -180,10 +182,8 @@ export interface GradeFilters {
  * with `userGrades`; null when the section is hidden.
  */
 export async function sectionGrades(viewer: Viewer, sectionId: number, filters: GradeFilters): Promise<SectionGradesView | null> {
-  const reach = await readableReach(viewer, sectionId);
-  if (!reach) return null;
-  if (!reach.all) throw forbidden('A section\'s grades are for its teachers and administrators; read a student\'s with users/{id}/grades');
-  return gradebookView(sectionId, reach, filters);
+  if (!allowsReading(await verdictOf(viewer, gradePolicy, 'readSection', sectionId))) return null;
+  return gradebookView(sectionId, { all: true }, filters);
 }
 
 /** The section's grades within the reach (all, or their own or their children's), with computed period and final grades. */
@@ -256,14 +256,14 @@ async function gradebookView(sectionId: number, reach: GradebookReach, filters: 
  * the platform (403 without it); null when the user is not enrolled in it as a student or is hidden from the viewer.
  */
 export async function userGrades(viewer: Viewer, userId: number, sectionId: number | null) {
-  if (sectionId === null) throw forbidden('Name the section: a user\'s grades are read one section at a time (section_id)');
-  const reach = await gradebookReach(viewer, sectionId);
-  if (reach === 'hide') return null;
-  const enrollment = isStorableId(userId) ? await db().enrollment.findFirst({ where: { sectionId, userId, admin: false }, select: { id: true } }) : null;
-  if (!enrollment) return null;
-  if (!('all' in reach)) throw forbidden(reach.forbid);
-  if (!reach.all && !reach.enrollmentIds.includes(enrollment.id)) throw forbidden('You may read only your own grades and your children\'s');
-  return gradebookView(sectionId, reach, { enrollmentId: enrollment.id });
+  const enrollment = sectionId !== null && isStorableId(sectionId) && isStorableId(userId)
+    ? await db().enrollment.findFirst({ where: { sectionId, userId, admin: false }, select: { id: true } })
+    : null;
+  const enrollmentId = enrollment?.id ?? null;
+  const allowed = allowsReading(await verdictOf(viewer, gradePolicy, 'readEnrollment', { sectionId, enrollmentId }));
+  if (!allowed || sectionId === null || enrollmentId === null) return null;
+  // The rule allowed it, so the viewer's reach (memoised per request) holds the enrollment.
+  return gradebookView(sectionId, (await readableReach(viewer, sectionId))!, { enrollmentId });
 }
 
 type Issue = { field: string; message: string };
@@ -288,7 +288,7 @@ const lastOfEach = <T>(items: T[], key: (item: T) => string) => [...new Map(item
  * an item takes the last grade given, as if the items applied in order.
  */
 export async function setGrades(viewer: Viewer, sectionId: number, input: unknown) {
-  const facts = await gradebookWriter(viewer, sectionId);
+  const facts = await gradeWriter(viewer, sectionId);
   const items = validate(gradeItemsSchema, { grades: input }).grades;
   const { assignments, enrollments } = await sectionMembers(sectionId, items.map((item) => item.assignmentId), items.map((item) => item.enrollmentId));
   const issues: Issue[] = [];
@@ -328,7 +328,7 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
  * replaces the comment and whether the student sees it; an override is kept unless the item gives one. All or none.
  */
 export async function setFinalComments(viewer: Viewer, sectionId: number, input: unknown) {
-  const facts = await gradebookWriter(viewer, sectionId);
+  const facts = await gradeWriter(viewer, sectionId);
   const items = validate(finalCommentItemsSchema, { finalComments: input }).finalComments;
   const { enrollments } = await sectionMembers(sectionId, [], items.map((item) => item.enrollmentId));
   const periodIds = items.flatMap((item) => (item.periodId.startsWith('p') ? [Number(item.periodId.slice(1))] : []));

@@ -1,2 +1,4 @@
+import './grade.policy';
 import './grade.type';
-import './grade.operations';
+import './grade.queries';
+import './grade.mutations';

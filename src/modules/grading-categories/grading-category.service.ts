@@ -4,11 +4,11 @@ import type { Viewer } from '../../auth/viewer';
 import { type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { itemByItem, recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { itemByItem, recordEvent, writeTransaction } from '../../outbox/record';
 import type { GradingCategory, Prisma } from '../../generated/prisma/client';
 import { paged } from '../../graphql/paging';
-import { gradebookWriter, readableReach } from '../gradebook/gradebook.policy';
+import { categoryWriter, readsCategories } from './grading-category.policy';
 import { createGradingCategorySchema, maxCategoryItems, updateGradingCategorySchema } from './grading-category.validation';
 
 type CategoryQuery = { select?: Prisma.GradingCategorySelect; include?: Prisma.GradingCategoryInclude };
@@ -31,14 +31,6 @@ export const gradingCategoryEvents = {
   update: categoryEvent('grading_category.update', 'A grading category of a section was changed.'),
   delete: categoryEvent('grading_category.delete', 'A grading category was deleted; its assignments are ungraded until given another.'),
 };
-
-/**
- * Whether the viewer reads the section's categories (everyone who reads its gradebook): false when the section does
- * not exist or is hidden; a 403 when it is known but its gradebook is closed to the viewer.
- */
-export async function readsCategories(viewer: Viewer, sectionId: number): Promise<boolean> {
-  return (await readableReach(viewer, sectionId)) !== null;
-}
 
 /** The order categories are listed in: `delta`, then id. */
 export const categoryOrder = [{ delta: 'asc' as const }, { id: 'asc' as const }];
@@ -110,7 +102,7 @@ function assertItemCount(items: readonly unknown[]) {
  * answers the items written as they were and writes the rest (itemByItem).
  */
 export async function createCategories(viewer: Viewer, sectionId: number, items: readonly unknown[]) {
-  const facts = await gradebookWriter(viewer, sectionId);
+  const facts = await categoryWriter(viewer, sectionId);
   assertItemCount(items);
   const results = await itemByItem(items, (item) => settle(200, () => createOne(viewer, sectionId, facts, item, {})), written(200));
   return { results };
@@ -118,7 +110,7 @@ export async function createCategories(viewer: Viewer, sectionId: number, items:
 
 /** Changes categories of one section item by item (as createCategories); an id not of the section is that item's 404. */
 export async function updateCategories(viewer: Viewer, sectionId: number, items: readonly { id: string | number }[]) {
-  const facts = await gradebookWriter(viewer, sectionId);
+  const facts = await categoryWriter(viewer, sectionId);
   assertItemCount(items);
   const change = ({ id, ...input }: { id: string | number }) =>
     settle(204, async () => {
@@ -138,13 +130,13 @@ async function sectionOf(id: number, sectionId: number | null) {
 
 export async function updateCategory(viewer: Viewer, id: number, sectionId: number | null, input: unknown, query: CategoryQuery) {
   const section = await sectionOf(id, sectionId);
-  return updateOne(viewer, section, await gradebookWriter(viewer, section, id, 'GradingCategory'), id, input, query);
+  return updateOne(viewer, section, await categoryWriter(viewer, section, id, 'GradingCategory'), id, input, query);
 }
 
 /** Deletes a category; its assignments stay, ungraded (their category is cleared by the database). */
 export async function deleteCategory(viewer: Viewer, id: number, sectionId: number | null) {
   const section = await sectionOf(id, sectionId);
-  const facts = await gradebookWriter(viewer, section, id, 'GradingCategory');
+  const facts = await categoryWriter(viewer, section, id, 'GradingCategory');
   await writeTransaction(async (tx) => {
     await tx.gradingCategory.delete({ where: { id } });
     await recordEvent(tx, gradingCategoryEvents.delete, { realm: sectionRealm(section), objectId: id, actorId: viewer.id, scope: facts });

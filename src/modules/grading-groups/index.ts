@@ -1,3 +1,4 @@
 import './grading-group.policy';
 import './grading-group.type';
-import './grading-group.operations';
+import './grading-group.queries';
+import './grading-group.mutations';

@@ -13,6 +13,9 @@ export const groupFacts = (group: Prisma.GroupGetPayload<{ select: typeof groupF
   ...placementOf(group),
 });
 
+/** Whether the viewer administers every group of a school by rank (its or its district's administrators). */
+const administersByRank = (viewer: Viewer, districtId: number, schoolId: number) => viewer.isSchoolAdmin(districtId, schoolId);
+
 registerRealmKind({
   type: 'GROUP',
   noun: 'group',
@@ -25,10 +28,19 @@ registerRealmKind({
     if (viewer.user.districtId !== facts.districtId) return 'hidden';
     // Administrators are answered before the viewer's memberships are loaded, and without a promise: a list they
     // read costs no statement more, and its rows' permission fields resolve synchronously.
-    if (viewer.isSchoolAdmin(facts.districtId, facts.schoolId!)) return 'administer';
+    if (administersByRank(viewer, facts.districtId, facts.schoolId!)) return 'administer';
     return accessByMembership(viewer, facts);
   },
 });
+
+/**
+ * Loads, before a write, what the access rule reads to answer for a group of the school, so that nothing after the
+ * commit can fail: the viewer's memberships, unless their rank answers (an administrator who created thousands of
+ * groups would read every membership on each create).
+ */
+export async function prepareGroupAccess(viewer: Viewer, districtId: number, schoolId: number): Promise<void> {
+  if (!administersByRank(viewer, districtId, schoolId)) await viewer.groupMemberships();
+}
 
 /** A viewer who administers no group by rank: access by their membership, else by the group's privacy level. */
 async function accessByMembership(viewer: Viewer, facts: RealmFacts): Promise<Access> {
@@ -112,9 +124,14 @@ export const groupPolicy = definePolicy('Group', {
   /** Commenting on what is posted in the group (options/member_post_comment). */
   comment: (viewer: Viewer, id: number) =>
     memberOption(viewer, id, 'memberPostComment', 'Members may not comment in this group'),
+  /** A district's group categories are known to its users. */
+  readCategories: (viewer: Viewer, districtId: number) => (districtId === viewer.user.districtId ? 'allow' : 'hide'),
   createCategory: (viewer: Viewer, districtId: number) =>
     viewer.isDistrictAdmin(districtId) ? 'allow' : forbid('Only district administrators create group categories'),
 });
+
+/** The group categories the viewer reads: the SQL twin of `readCategories`. */
+export const readableCategoriesWhere = (viewer: Viewer) => ({ districtId: viewer.user.districtId }) satisfies Prisma.GroupCategoryWhereInput;
 
 /**
  * Who writes what a realm owns (posts, calendar events): its administrators; in a group, also the members when the

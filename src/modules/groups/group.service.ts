@@ -3,17 +3,16 @@ import { authorize } from '../../auth/policy';
 import { findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, ValidationError } from '../../core/errors';
-import { notFoundOnMissing } from '../../core/missing-reference';
+import { notFoundOnMissing } from '../../db/missing-reference';
 import { deleteRealmContents } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { createInOneStatement, recordEvent, writeTransaction } from '../../events/record';
-import { type Group, Prisma } from '../../generated/prisma/client';
-import { insertReturning } from '../../db/insert';
-import { groupPolicy } from './group.policy';
-import { groupColumnNames, rowAndDistrict } from './group.queries';
-import { createGroupSchema, groupCategorySchema, updateGroupSchema } from './group.validation';
+import { defineEvent } from '../../outbox/catalogue';
+import { createInOneStatement, recordEvent, writeTransaction } from '../../outbox/record';
+import type { Group, Prisma } from '../../generated/prisma/client';
+import { groupPolicy, prepareGroupAccess } from './group.policy';
+import { groupWithCreator, rowAndDistrict } from './group.sql';
+import { createGroupSchema, groupCategorySchema, requestedSchool, updateGroupSchema } from './group.validation';
 
 type GroupQuery = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };
 type CategoryQuery = { include?: Prisma.GroupCategoryInclude; select?: Prisma.GroupCategorySelect };
@@ -71,9 +70,9 @@ const groupRealm = (id: number) => ({ type: 'GROUP' as const, id });
 const reference = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : Number(value));
 
 export async function createGroup(viewer: Viewer, input: unknown, query: GroupQuery) {
-  const { schoolId: requestedSchool, buildingId, categoryId, ...fields } = validate(createGroupSchema, input);
-  const named = requestedSchool ? Number(requestedSchool) : viewer.user.schoolId;
+  const named = requestedSchool(input) ?? viewer.user.schoolId;
   await authorize(viewer, groupPolicy, 'create', named, named, 'School');
+  const { buildingId, categoryId, ...fields } = validate(createGroupSchema, input);
   const school = await realmFacts(viewer, { type: 'SCHOOL', id: named });
   // Naming a building as the school is read as "this building of its school", which its facts have checked: only a
   // building named besides a school is looked up.
@@ -82,23 +81,17 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   const references = { buildingId: school.buildingId === null ? buildingId : undefined, categoryId };
   await assertReferences(references, schoolId, school.districtId);
   // Loaded before the write, so that nothing after the commit can fail: the answer of a committed write must not be
-  // an error, or a retrying client creates the group twice. Not for the school's administrators, whom the access rule
-  // answers without them: an administrator who created thousands of groups would read every membership on each create.
-  if (!viewer.isSchoolAdmin(school.districtId, schoolId)) await viewer.groupMemberships();
-  // The group, its creator's membership and its event are one statement. The INSERT's row answers, with the school's
-  // district placed on it, unless the document asks for more (a relation, the new group's members): then the group is
-  // read in the write's transaction, once the membership exists.
+  // an error, or a retrying client creates the group twice.
+  await prepareGroupAccess(viewer, school.districtId, schoolId);
+  // The group, its creator's membership and its event are one statement (group.sql.ts). The INSERT's row answers,
+  // with the school's district placed on it, unless the document asks for more (a relation, the new group's members):
+  // then the group is read in the write's transaction, once the membership exists.
   const createdAt = new Date().toISOString();
   const buildingRef = reference(building);
   const create = {
-    // The input's fields spread last (docs/adding-a-resource.md: young garbage); none of them is named before.
-    insert: insertReturning(
-      'groups',
-      { schoolId, buildingId: buildingRef, categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt, ...fields },
-      groupColumnNames,
-    ),
-    alongside: [Prisma.sql`INSERT INTO group_memberships ("groupId", "userId", admin, "createdAt") SELECT id, ${viewer.id}::int4, true, ${createdAt}::timestamp(3) FROM created`],
     event: { kind: groupEvents.create, realmType: 'GROUP' as const, actorId: viewer.id, scope: { ...school, buildingId: buildingRef ?? null } },
+    // The input's fields spread last in the row's values (docs/adding-a-resource.md: young garbage); none is named before.
+    ...groupWithCreator({ schoolId, buildingId: buildingRef, categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt, ...fields }, viewer.id),
   };
   // A school or building known from the viewer's record may have been deleted since (within the credential cache's
   // 1 s), and a building or category read above, just now: the write then meets it missing, as a moment later.

@@ -1,4 +1,4 @@
-import { thenMaybe } from '../../core/maybe-promise';
+import { thenMaybe } from '../../auth/maybe-promise';
 import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, nodeId, requiredText, text, updateInput } from '../../core/validation';
+import { clearable, createInput, nodeId, requiredText, text, updateInput, validate } from '../../core/validation';
 
 /** The most characters of a group's description. */
 export const groupDescriptionMaxLength = 65_535;
@@ -23,8 +23,23 @@ const groupFields = {
   createFiles: z.boolean(),
 };
 
+/** A new group's members besides its school, validated once the policy has judged the school (`requestedSchool`). */
+export const createGroupSchema = createInput(groupFields, ['title']);
+
 // Without a school (left out, or null as XML clients send `<school_id />`), a group is created in the viewer's school.
-export const createGroupSchema = createInput({ ...groupFields, schoolId: nodeId('School') }, ['title']);
+const groupSchoolSchema = createInput({ schoolId: nodeId('School') }, []);
+const wholeCreateGroupSchema = createInput({ ...groupFields, schoolId: nodeId('School') }, ['title']);
+
+/**
+ * The school a new group is asked for (null: the viewer's), which the policy judges before the rest of the input is
+ * validated. An unreadable id fails with every issue of the input, as validating it whole reports them.
+ */
+export function requestedSchool(input: unknown): number | null {
+  const subject = groupSchoolSchema.safeParse(input);
+  if (!subject.success) validate(wholeCreateGroupSchema, input);
+  return subject.data?.schoolId ? Number(subject.data.schoolId) : null;
+}
+
 export const updateGroupSchema = updateInput(groupFields);
 
 export const groupCategorySchema = createInput({ title: requiredText(255) }, ['title']);

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { authorize, realmFactsFor } from '../../auth/policy';
 import { type RealmFacts, type RealmRef, findByStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { conflictOnUnique } from '../../core/unique';
+import { ConflictError, NotFoundError } from '../../core/errors';
+import { conflictOnUnique } from '../../db/unique';
+import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { paged } from '../../graphql/paging';
 import { membershipEvents } from '../groups/group-membership.service';
@@ -14,6 +15,7 @@ import { rosterEvents } from '../roster/roster.service';
 import { addressedListWhere } from '../users/addressed';
 import { userPolicy } from '../users/user.policy';
 import { invitePolicy } from './invite.policy';
+import { inviteSchema } from './invite.validation';
 
 type InviteQuery = { select?: Prisma.InviteSelect; include?: Prisma.InviteInclude };
 type InviteRealm = 'GROUP' | 'SECTION';
@@ -48,13 +50,11 @@ async function isMember(realm: RealmRef, userId: number): Promise<boolean> {
 export async function createInvite(viewer: Viewer, realm: RealmRef, userId: number, query: InviteQuery) {
   const facts = await realmFactsFor(viewer, realm, 'visible');
   await authorize(viewer, invitePolicy, 'create', realm, realm.id);
-  if (realm.type !== 'GROUP' && realm.type !== 'SECTION') {
-    throw new ValidationError([{ field: 'realm.type', message: 'must be GROUP or SECTION: invites are to groups and course sections' }]);
-  }
+  const { type } = validate(inviteSchema, { realm: { type: realm.type } }).realm;
   await authorize(viewer, userPolicy, 'read', userId, userId);
   if (await isMember(realm, userId)) throw new ConflictError(`The user is already a member of this ${realm.type.toLowerCase()}`, 'userId');
   return writeTransaction(async (tx) => {
-    const invite = await tx.invite.create({ ...query, data: { userId, [realmColumn[realm.type as InviteRealm]]: realm.id, inviterId: viewer.id } });
+    const invite = await tx.invite.create({ ...query, data: { userId, [realmColumn[type]]: realm.id, inviterId: viewer.id } });
     await recordEvent(tx, inviteEvents.create, { realm, objectId: invite.id, actorId: viewer.id, scope: facts, data: { userId } });
     return invite;
   }).catch(conflictOnUnique('The user already has a pending invite to this realm', 'userId'));

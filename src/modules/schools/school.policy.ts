@@ -1,8 +1,9 @@
 import { definePolicy, forbid, realmVerdict } from '../../auth/policy';
 import { type RealmFacts, accessTo, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { directQuery } from '../../db/database';
-import { type DirectRows, readById } from '../../graphql/reads-by-id';
+import type { Prisma } from '../../generated/prisma/client';
+import { readById } from '../../graphql/reads-by-id';
+import { type SchoolFactsRow, schoolFactsById, schoolFactsSelection } from './school.sql';
 
 registerRealmKind({
   type: 'DISTRICT',
@@ -16,25 +17,12 @@ registerRealmKind({
     viewer.user.districtId !== facts.districtId ? 'hidden' : viewer.isDistrictAdmin(facts.districtId) ? 'administer' : 'read',
 });
 
-type SchoolFactsRow = { id: number; districtId: number; parentId: number | null };
-const schoolFactsSelection = { select: { districtId: true, parentId: true } };
-
 /** A school's or a building's place: a building's school is its parent. */
 const schoolFacts = ({ id, districtId, parentId }: SchoolFactsRow): RealmFacts => ({
   districtId,
   schoolId: parentId ?? id,
   buildingId: parentId === null ? null : id,
 });
-
-/**
- * A school's facts read directly: every create in a school and every check of a school's realm reads them, where
- * Prisma's client costs more than the statement (docs/performance.md, sixteenth round).
- */
-const schoolFactsById: DirectRows = {
-  answers: (selection) => selection === schoolFactsSelection,
-  byIds: (ids) =>
-    directQuery<SchoolFactsRow>('SELECT id, "districtId", "parentId" FROM schools WHERE id = ANY($1::int4[])', [ids]),
-};
 
 // Schools are known district-wide; their administrators are the school's and the district's.
 registerRealmKind({
@@ -76,3 +64,6 @@ export const schoolPolicy = definePolicy('School', {
     return viewer.isDistrictAdmin(facts.districtId) ? 'allow' : forbid('Only district administrators delete schools');
   },
 });
+
+/** The schools and buildings the viewer reads: those of their district (the SQL twin of the SCHOOL realm's access rule). */
+export const readableSchoolsWhere = (viewer: Viewer) => ({ districtId: viewer.user.districtId }) satisfies Prisma.SchoolWhereInput;

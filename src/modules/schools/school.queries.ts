@@ -4,13 +4,14 @@ import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
-import { schoolPolicy } from './school.policy';
+import { readableSchoolsWhere, schoolPolicy } from './school.policy';
 import { checkedTotalCount, connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 
 const SchoolPage = pageOf('School', 'A page of schools or buildings.');
 
-const schoolsOf = (viewer: Viewer) => ({ districtId: viewer.user.districtId, parentId: null });
+/** The schools of the viewer's district, without their buildings. */
+const schoolsOf = (viewer: Viewer) => ({ parentId: null, ...readableSchoolsWhere(viewer) });
 
 /** The id of a school whose buildings the viewer may list; null when it does not exist or is not visible. */
 async function visibleSchool(viewer: Viewer, schoolId: string) {

@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
-import { UnknownTriggerError } from '../../events/triggers';
+import { UnknownTriggerError } from '../../webhooks/triggers';
 import {
   createTarget, deleteTarget, redeliver, replayTarget, rotateTargetSecret, sendSample, setTargetPaused, updateSubscriptions, updateTarget,
 } from './trigger.service';

@@ -9,7 +9,7 @@ const refusal = 'Only users with access to trigger administration manage trigger
  * receiver of their own and read what it is sent, which is what its owner may see. Students and parents are never
  * given it (createUser refuses), and one who holds it from before is refused like anyone without it.
  */
-export const administersTriggers = (user: ViewerUser) => user.triggerAdmin && user.role !== 'STUDENT' && user.role !== 'PARENT';
+const administersTriggers = (user: ViewerUser) => user.triggerAdmin && user.role !== 'STUDENT' && user.role !== 'PARENT';
 
 /**
  * A target belongs to the school of the administrator who made it; another school's targets are not known to exist.
@@ -21,3 +21,6 @@ export const triggerPolicy = definePolicy('TriggerTarget', {
     return target?.schoolId === viewer.user.schoolId ? 'allow' : 'hide';
   },
 });
+
+/** The targets the viewer's trigger administration covers, once `administer` allows it: their school's (SQL twin of `manage`). */
+export const managedTargetsWhere = (viewer: Viewer) => ({ schoolId: viewer.user.schoolId });

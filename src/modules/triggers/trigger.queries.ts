@@ -1,10 +1,11 @@
 import { builder } from '../../graphql/builder';
 import { pageArgs } from '../../graphql/paging';
-import { triggerCatalogue } from '../../events/triggers';
+import { triggerCatalogue } from '../../webhooks/triggers';
 import { db } from '../../db/database';
 import { arrayConnection, arrayTotalCount, connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import { listSubscriptions, listTargets, subscriptionsWhere, targetsWhere } from './trigger.service';
-import { administersTriggers } from './trigger.policy';
+import { triggerPolicy } from './trigger.policy';
+import { can } from '../../auth/policy';
 import { TriggerSubscriptionPage, TriggerTargetPage, TriggerType } from './trigger.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 import type { Viewer } from '../../auth/viewer';
@@ -49,7 +50,7 @@ builder.queryFields((t) => ({
 }));
 
 // As `triggerTargets` and `triggerSubscriptions`: the trigger administrators of the school the target belongs to.
-const administersTriggersOf = async (viewer: Viewer, schoolId: number) => administersTriggers(viewer.user) && viewer.user.schoolId === schoolId;
+const administersTriggersOf = (viewer: Viewer, schoolId: number) => can(viewer, triggerPolicy, 'manage', { schoolId });
 registerNodeVisibility('TriggerTarget', visibleThrough('TriggerTarget', { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId }, administersTriggersOf));
 registerNodeVisibility(
   'TriggerSubscription',

@@ -5,16 +5,16 @@ import type { Viewer } from '../../auth/viewer';
 import { ValidationError } from '../../core/errors';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { recordEvent, writeTransaction } from '../../events/record';
-import { isTrigger } from '../../events/triggers';
-import { targetUrlProblem } from '../../events/webhooks/address';
-import { findSampleTarget, sendSampleEvent } from '../../events/webhooks/sample';
-import { newSigningSecret, secretOverlapMs } from '../../events/webhooks/signing';
+import { defineEvent } from '../../outbox/catalogue';
+import { recordEvent, writeTransaction } from '../../outbox/record';
+import { isTrigger } from '../../webhooks/triggers';
+import { targetUrlProblem } from '../../webhooks/address';
+import { findSampleTarget, sendSampleEvent } from '../../webhooks/sample';
+import { newSigningSecret, secretOverlapMs } from '../../webhooks/signing';
 import type { Prisma } from '../../generated/prisma/client';
 import type { WebhookDeliveryStatus } from '../../generated/prisma/enums';
 import { paged } from '../../graphql/paging';
-import { triggerPolicy } from './trigger.policy';
+import { managedTargetsWhere, triggerPolicy } from './trigger.policy';
 import {
   createTargetSchema,
   maxSubscriptionItems,
@@ -47,11 +47,10 @@ async function assertUsableUrl(url: string | undefined) {
   if (problem) throw new ValidationError([{ field: 'url', message: problem }]);
 }
 
-/** The viewer's school's targets, in id order (a 403 for viewers without trigger administration). */
 /** The targets of the viewer's school, for its trigger administrators (a 403 for others). */
 export async function targetsWhere(viewer: Viewer) {
   await authorize(viewer, triggerPolicy, 'administer', viewer.user.schoolId, viewer.user.schoolId);
-  return { schoolId: viewer.user.schoolId };
+  return managedTargetsWhere(viewer);
 }
 
 export async function listTargets(viewer: Viewer, page: { start?: number | null; limit?: number | null }) {
@@ -71,7 +70,7 @@ export async function createTarget(viewer: Viewer, serverKey: Buffer, input: unk
   return writeTransaction(async (tx) => {
     const target = await tx.triggerTarget.create({
       ...query,
-      // The deliveries' objects are rendered as their maker may see them (src/events/webhooks/payload.ts).
+      // The deliveries' objects are rendered as their maker may see them (src/webhooks/payload.ts).
       data: { ...data, schoolId: viewer.user.schoolId, ownerId: viewer.id, secret: encryptSecret(newSigningSecret(), serverKey) },
     });
     await recordEvent(tx, triggerEvents.createTarget, { realm: schoolRealm(viewer), objectId: target.id, actorId: viewer.id, scope: scopeOf(viewer) });
@@ -170,7 +169,7 @@ export async function updateSubscriptions(viewer: Viewer, items: readonly RawIte
   }
   const targetIds = items.flatMap((item) => (typeof item.targetId === 'string' && /^\d{1,9}$/.test(item.targetId) ? [Number(item.targetId)] : []));
   const targets = new Map(
-    (await db().triggerTarget.findMany({ where: { id: { in: targetIds }, schoolId: viewer.user.schoolId }, select: { id: true, url: true } })).map(
+    (await db().triggerTarget.findMany({ where: { id: { in: targetIds }, ...managedTargetsWhere(viewer) }, select: { id: true, url: true } })).map(
       (target) => [target.id, target.url],
     ),
   );

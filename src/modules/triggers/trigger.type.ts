@@ -1,8 +1,8 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf } from '../../graphql/paging';
-import { type Trigger, UnknownTriggerError } from '../../events/triggers';
-import type { SampleDelivery } from '../../events/webhooks/sample';
+import { type Trigger, UnknownTriggerError } from '../../webhooks/triggers';
+import type { SampleDelivery } from '../../webhooks/sample';
 import { ErrorInterface } from '../../graphql/error-types';
 import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
 import { deliveryStatusWhere, targetDeliveries, targetSecret } from './trigger.service';

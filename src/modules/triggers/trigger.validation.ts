@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clearable, createInput, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
-/** An absolute http(s) URL; which hosts and schemes are allowed is the address policy's (src/events/webhooks/address.ts). */
+/** An absolute http(s) URL; which hosts and schemes are allowed is the address policy's (src/webhooks/address.ts). */
 const targetUrl = requiredText(2048).refine((value) => {
   try {
     const url = new URL(value);

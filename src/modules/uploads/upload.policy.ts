@@ -14,3 +14,6 @@ export const uploadPolicy = definePolicy('Upload', {
     return upload && !upload.discardedAt && upload.ownerId === viewer.id ? 'allow' : 'hide';
   },
 });
+
+/** The uploads the viewer may use and attach: their own, stored and not yet attached (the SQL twin of `use`). */
+export const attachableUploadsWhere = (viewer: Viewer) => ({ ownerId: viewer.id, status: 'STORED' as const, attachedAt: null, discardedAt: null });

@@ -6,11 +6,11 @@ import type { Config } from '../../config';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError, httpError } from '../../core/errors';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { afterCommit, writeTransaction } from '../../events/record';
+import { afterCommit, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { StorageUnavailableError, fileStore } from './file-store';
 import { examineFile, sniffBytes, writeThumbnail } from './upload.media';
-import { uploadPolicy } from './upload.policy';
+import { attachableUploadsWhere, uploadPolicy } from './upload.policy';
 import { createUploadSchema } from './upload.validation';
 
 type UploadQuery = { select?: Prisma.UploadSelect };
@@ -152,7 +152,7 @@ export async function attachUploads(tx: Prisma.TransactionClient, viewer: Viewer
   ids.forEach((id, index) => {
     const row = byId.get(id);
     const problem =
-      !row || row.ownerId !== viewer.id || row.discardedAt
+      !row || uploadPolicy.rules.use(viewer, row) !== 'allow' || row.discardedAt
         ? `file ${id} was not found among your uploads`
         : row.status !== 'STORED'
           ? `file ${id} has no stored bytes yet`
@@ -163,7 +163,7 @@ export async function attachUploads(tx: Prisma.TransactionClient, viewer: Viewer
   });
   if (issues.length) throw new ValidationError(issues);
   const attached = await tx.upload.updateMany({
-    where: { id: { in: [...ids] }, ownerId: viewer.id, status: 'STORED', attachedAt: null, discardedAt: null },
+    where: { id: { in: [...ids] }, ...attachableUploadsWhere(viewer) },
     data: { attachedAt: new Date() },
   });
   if (attached.count !== ids.length) throw new ConflictError('A file was attached or removed meanwhile; try again', field);

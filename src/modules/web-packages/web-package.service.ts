@@ -6,11 +6,12 @@ import { NotFoundError, ValidationError, forbidden } from '../../core/errors';
 import { type RealmOwnedWhere, ownedByRealm } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
-import { defineEvent } from '../../events/catalogue';
-import { afterCommit, recordEvent, writeTransaction } from '../../events/record';
+import { defineEvent } from '../../outbox/catalogue';
+import { afterCommit, recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { fileStore } from '../uploads/file-store';
 import { attachUploads, discardUploads } from '../uploads/upload.service';
+import { attachableUploadsWhere } from '../uploads/upload.policy';
 import { webPackagePolicy } from './web-package.policy';
 import { type UnpackedFile, unpackZip } from './web-package.unzip';
 import { createWebPackageSchema } from './web-package.validation';
@@ -102,7 +103,7 @@ export async function createWebPackage(viewer: Viewer, sectionId: number, input:
   await authorize(viewer, webPackagePolicy, 'write', section, sectionId);
   const { title, uploadId } = validate(createWebPackageSchema, input);
   const upload = await findByStorableId(uploadId, (id) =>
-    db().upload.findFirst({ where: { id, ownerId: viewer.id, status: 'STORED', attachedAt: null, discardedAt: null }, select: { storageKey: true, filesize: true } }),
+    db().upload.findFirst({ where: { id, ...attachableUploadsWhere(viewer) }, select: { storageKey: true, filesize: true } }),
   );
   if (!upload) throw new ValidationError([{ field: 'uploadId', message: `upload ${uploadId} is not among your stored, unattached uploads` }]);
   const store = fileStore();

@@ -1,6 +1,6 @@
 import { encryptSecret } from '../../../src/auth/secrets';
 import { db } from '../../../src/db/database';
-import { newSigningSecret } from '../../../src/events/webhooks/signing';
+import { newSigningSecret } from '../../../src/webhooks/signing';
 import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);

@@ -1,0 +1,4 @@
+import './calendar-event.policy';
+import './calendar-event.type';
+import './calendar-event.queries';
+import './calendar-event.mutations';

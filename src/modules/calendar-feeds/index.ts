@@ -1,0 +1,4 @@
+import './calendar-feed.policy';
+import './calendar-feed.type';
+import './calendar-feed.queries';
+import './calendar-feed.mutations';

@@ -1,6 +1,0 @@
-import './calendar-event.policy';
-import './calendar-event.type';
-import './calendar-event.queries';
-import './calendar-event.mutations';
-import './calendar-feed.type';
-import './calendar-feed.operations';
