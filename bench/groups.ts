@@ -67,7 +67,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 // V8 optimizes a route's code over its first few thousand requests: the create took 9-12 s to settle from a cold start
-// (3.5 CPU ms per request in the first 3 s, 1.4 in the third 3, then 1.1; docs/performance.md, sixteenth round).
+// (3.5 CPU ms per request in the first 3 s, 1.4 in the third 3, then 1.1).
 const firstWarmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const parts = new Set((process.env.BENCH_PARTS ?? 'lists,objects,memory,sizes').split(','));
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number).sort((a, b) => a - b);

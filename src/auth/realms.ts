@@ -91,7 +91,7 @@ type RealmAccess = { access: Access; facts: RealmFacts } | null;
  * The viewer's access to a realm, or null when the realm does not exist. Memoised per request, and answered without a
  * promise once known (see `knownRealm`). A realm the viewer's own record places them in is answered from that record,
  * which the credential cache holds for at most its `maxAgeMs` (1 s), as it holds the viewer's role: a create in the
- * viewer's own school sends its INSERT alone (docs/performance.md, sixteenth round).
+ * viewer's own school sends its INSERT alone (docs/performance.md, "Mechanisms").
  */
 export function accessTo(viewer: Viewer, realm: RealmRef): MaybePromise<RealmAccess> {
   return viewer.memo(`realm:${realm.type}:${realm.id}`, () => {

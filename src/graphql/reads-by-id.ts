@@ -5,7 +5,7 @@ import type { PrismaQuery } from './operations';
 
 /**
  * A model's rows read by id with SQL of its own instead of Prisma's, for the selections `answers` accepts: for the
- * hottest reads, where Prisma's client costs more than the statement (docs/performance.md, tenth round). `byIds` must
+ * hottest reads, where Prisma's client costs more than the statement (docs/performance.md, "Mechanisms"). `byIds` must
  * answer exactly as Prisma would, which a test holds it to field by field.
  */
 export interface DirectRows {

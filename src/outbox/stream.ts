@@ -60,7 +60,7 @@ const eventOf = (row: EventRow): CommittedEvent => ({
  * `realms`, only the events those realms contain (a resuming subscriber's catch-up: the events filed in them or in
  * realms inside them, by `ancestors`); the cursor is then the last one returned. Read directly (`directQuery`): the
  * log's followers read every event, where Prisma's raw path costs twice the CPU per row (docs/performance.md,
- * sixteenth round); `database` is the one a follower started on.
+ * "Mechanisms"); `database` is the one a follower started on.
  */
 export async function readCommittedEvents(
   cursor: EventCursor | null,

@@ -69,12 +69,11 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
       const reconnecting = next(connection, 'reconnecting');
       await proxy.stop();
       await reconnecting;
-      const started = performance.now();
       await limiter.charge(viewer, undefined, request());
       await limiter.charge(viewer, undefined, request());
       const refused = await limiter.charge(viewer, undefined, request()).then(() => null, (error) => error);
-      // Answered by the in-memory insurance limiter at once, still enforcing the limit.
-      expect(performance.now() - started).toBeLessThan(500);
+      // Answered while Redis is still away (it comes back only below), by the in-memory insurance limiter, which
+      // still enforces the limit.
       expect(refused?.extensions).toMatchObject({ code: 'RATE_LIMITED', http: { status: 429 } });
       expect(messages.filter((message) => /Redis does not answer/.test(message))).toHaveLength(1);
       // Still serving, so still in the load balancer's rotation.

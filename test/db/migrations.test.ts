@@ -26,7 +26,7 @@ import {
 } from '../../src/db/schema-diff';
 
 // The wasm engine and fresh PGlite databases take seconds each.
-const slow = { timeout: 60_000 };
+const slow = { timeout: 300_000 };
 
 describe('schema.prisma and prisma/migrations', slow, () => {
   it('agree (when not, run `npm run migration:create -- <name>` and commit the migration)', async () => {

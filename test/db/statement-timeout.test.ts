@@ -23,9 +23,8 @@ describe.skipIf(!serverUrl)('statement_timeout on PostgreSQL (QUERY_TIMEOUT)', (
   });
 
   it('cancels a statement running past the deadline; migrations still apply', async () => {
-    const started = performance.now();
-    await expect(database.prisma.$queryRawUnsafe('SELECT pg_sleep(5)')).rejects.toThrow(/statement timeout/);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // The server's own cancellation, not a client-side timer, says so.
+    await expect(database.prisma.$queryRawUnsafe('SELECT pg_sleep(60)')).rejects.toThrow(/statement timeout/);
     await expect(database.prisma.$queryRawUnsafe('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
     expect(await database.pendingMigrations()).toEqual([]);
   });

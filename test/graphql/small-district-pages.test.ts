@@ -5,9 +5,9 @@ import { createDistrict, createGroup, createSchool, createUser } from '../suppor
 import { useTestServer } from '../support/harness';
 
 /**
- * A district's first page is read school by school (`schoolsFirstGroups`, src/modules/groups/group.queries.ts). Read in
+ * A district's first page is read school by school (`schoolsFirstGroups`, src/modules/groups/group.sql.ts). Read in
  * the table's id order, PostgreSQL walked the primary key past every group of the districts created before this one:
- * 100 ms for a district of 30 groups after a million others (docs/performance.md, eleventh round).
+ * 100 ms for a district of 30 groups after a million others (docs/performance.md, "Mechanisms").
  */
 const server = useTestServer();
 const clients = clientsFor(server);

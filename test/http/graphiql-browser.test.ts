@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () => {
-  it('loads offline from this server, with the explorer, and runs queries and subscriptions with the headers tab', { timeout: 90_000 }, async () => {
+  it('loads offline from this server, with the explorer, and runs queries and subscriptions with the headers tab', { timeout: 300_000 }, async () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
@@ -91,7 +91,7 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
     await page.close();
   });
 
-  it('runs a subscription from its editor, with the credential from its headers tab', { timeout: 90_000 }, async () => {
+  it('runs a subscription from its editor, with the credential from its headers tab', { timeout: 300_000 }, async () => {
     const page = await browser.newPage();
     // What a user typed in the editor and the headers tab, as GraphiQL keeps them between visits (typing itself reaches
     // GraphiQL's state only after a debounce).

@@ -50,7 +50,7 @@ describe('the GraphiQL page', () => {
   });
 
   // Each asset is minified and compressed on its first request, which takes a while on a busy machine.
-  it('links versioned assets, each served compressed and cached for a year', { timeout: 180_000 }, async () => {
+  it('links versioned assets, each served compressed and cached for a year', { timeout: 300_000 }, async () => {
     const html = await (await page()).text();
     const assets = assetsOf(html);
     // React, React DOM, GraphiQL (script and style), the explorer plugin (script and style) and the start script.

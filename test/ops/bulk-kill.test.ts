@@ -6,11 +6,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database';
 import { leaseMs } from '../../src/rest/idempotency';
-import { type ServerProcess, startServerProcess, waitUntilReady } from '../support/process';
+import { processTestTimeoutMs, type ServerProcess, startServerProcess, waitUntilReady } from '../support/process';
 
 // Server processes on an embedded database (or TEST_DATABASE_URL's server), killed and started again: tens of seconds
 // when another test file shares the machine's two cores.
-vi.setConfig({ testTimeout: 180_000 });
+vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 // A bulk write with an Idempotency-Key, its server killed (SIGKILL) in the middle of it: after a restart the keyed
 // retry finishes it. The kill comes at a random point of the write, as a crash would: a fifth to two thirds into the
@@ -155,7 +155,7 @@ beforeAll(async () => {
   // The first start makes the bootstrap credential and its school; the embedded database is written while stopped.
   await stop(await start());
   sections = await seedSections(rounds * attemptsPerRound + 3);
-}, 120_000);
+}, processTestTimeoutMs);
 
 afterAll(async () => {
   console.log(`bulk kill runs (${databaseUrl ? 'PostgreSQL' : 'embedded'}): ${JSON.stringify(tally)}`);

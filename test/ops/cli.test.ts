@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OAuth from 'oauth-1.0a';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { cleanEnvironment, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
+import { cleanEnvironment, processTestTimeoutMs, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
 
 // Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
 // test file shares the machine's two cores.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 // The command-line tool as a person runs it: `node bin/lectern.mjs <command>` (what `npx lectern` runs), each command
 // its own process on one embedded database. PGlite allows one process per data folder, so the steps run in order and
@@ -174,7 +174,7 @@ describe('the lectern command line', () => {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     }
-  }, 60_000);
+  }, processTestTimeoutMs);
 
   it('reports an unknown user', async () => {
     const result = await lectern(['create-api-client', '--user', '999999']);

@@ -8,11 +8,11 @@ import OAuth from 'oauth-1.0a';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database';
-import { type ServerProcess, startServerProcess, waitForOutput } from '../support/process';
+import { processTestTimeoutMs, type ServerProcess, startServerProcess, waitForOutput } from '../support/process';
 
 // Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
 // shares the machine's two cores.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 // `npm start` as a newcomer runs it: the first start on an empty embedded database seeds the demo district and prints
 // credentials for both APIs, once. Each start is a real server process; waits are on its output, never on a clock.
@@ -247,5 +247,5 @@ describe.skipIf(!serverUrl)('first start on PostgreSQL (TEST_DATABASE_URL)', () 
       await Promise.all(servers.map(stop));
     }
     expect(await districts()).toBe(1);
-  }, 60_000);
+  }, processTestTimeoutMs);
 });

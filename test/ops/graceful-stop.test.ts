@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../../src/db/database';
-import { type ServerProcess, startServerProcess, waitForOutput, waitUntilReady } from '../support/process';
+import { processTestTimeoutMs, type ServerProcess, startServerProcess, waitForOutput, waitUntilReady } from '../support/process';
 import { xmlHead } from '../support/wire';
 
 // Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
 // shares the machine's two cores.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-graceful-stop-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type ServerProcess, startServerProcess, waitUntilReady } from '../support/process';
+import { processTestTimeoutMs, type ServerProcess, startServerProcess, waitUntilReady } from '../support/process';
 import { type PrivateRedis, startPrivateRedis } from '../support/redis';
 
 // Two server processes (PGlite, migrations) and a Redis of the test's own: tens of seconds on a shared machine.
-vi.setConfig({ testTimeout: 180_000 });
+vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 const tempDir = mkdtempSync(join(tmpdir(), 'lectern-redis-stall-'));
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));

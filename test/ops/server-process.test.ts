@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { startServerProcess, waitUntilReady } from '../support/process';
+import { processTestTimeoutMs, startServerProcess, waitUntilReady } from '../support/process';
 
 // Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
 // shares the machine's two cores.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lectern-process-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

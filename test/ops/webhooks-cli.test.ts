@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { newSigningSecret } from '../../src/webhooks/signing';
-import { cleanEnvironment, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
+import { cleanEnvironment, processTestTimeoutMs, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
 
 // Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
 // test file shares the machine's two cores.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 // `lectern webhooks ...` as a receiver developer runs them: each its own process. The listener runs on a free port
 // (--port 0), ready once it prints where it listens; it opens no database. send-sample runs on an embedded database
@@ -250,7 +250,7 @@ describe('lectern webhooks send-sample', () => {
       expect(result).toMatchObject({ code: 2, stdout: '' });
       expect(result.stderr.trim()).toBe(message);
     }
-  }, 150_000);
+  }, processTestTimeoutMs);
 
   it('checks its arguments before opening a database', async () => {
     const untouched = join(tempDir, 'untouched');

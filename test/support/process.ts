@@ -4,6 +4,13 @@ import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * How long a test of processes (or a hook that starts them) may take before it fails. A bound for a hung child, not a
+ * measure: a first start on an embedded database takes seconds on a calm machine and minutes at load average 10, and
+ * a test killed halfway would leave its child holding the data folder the file's next test needs.
+ */
+export const processTestTimeoutMs = 600_000;
+
 /** Settings of the developer's shell must not leak into processes a test starts. */
 const configVariables = ['HOST', 'PORT', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SECRET_KEY', 'REDIS_URL', 'RATE_LIMIT',
   'BODY_LIMIT', 'QUERY_TIMEOUT', 'SUBSCRIPTIONS_PER_CREDENTIAL', 'ALLOWED_HOSTS', 'TRUST_PROXY', 'AUTH_FAILURES_PER_ADDRESS',
@@ -56,13 +63,15 @@ export async function startServerProcess(env: Record<string, string>, command = 
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': the exit can come before the last of the output is read from the pipes.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return { base: `http://127.0.0.1:${port}`, child, exited, output: () => output };
 }
 
-/** Waits for /readyz; fails with the server's output when it exits or does not get ready. */
+/** Waits for /readyz; fails with the server's output when it exits or is not ready well within the test's bound. */
 export async function waitUntilReady(server: ServerProcess): Promise<void> {
-  for (let attempt = 0; attempt < 300 && server.child.exitCode === null; attempt++) {
+  const giveUpAt = Date.now() + processTestTimeoutMs * 0.9;
+  while (Date.now() < giveUpAt && server.child.exitCode === null) {
     try {
       if ((await fetch(`${server.base}/readyz`)).ok) return;
     } catch {
@@ -90,13 +99,13 @@ export function waitForOutput(server: ServerProcess, pattern: RegExp): Promise<R
     const stopWatching = () => {
       server.child.stdout!.off('data', onData);
       server.child.stderr!.off('data', onData);
-      server.child.off('exit', exited);
+      server.child.off('close', exited);
     };
     // Registered after the harness's own listeners, which have appended the chunk to output() by now.
     const onData = () => check();
     server.child.stdout!.on('data', onData);
     server.child.stderr!.on('data', onData);
-    server.child.once('exit', exited);
+    server.child.once('close', exited);
     check();
   });
 }

@@ -89,7 +89,7 @@ async function deliver(instance: WebhookWorker = worker): Promise<Round> {
       const round = await instance.runOnce();
       for (const key of Object.keys(total) as (keyof Round)[]) total[key] += round[key];
       return instance.caughtUp();
-    }, { interval: 20, timeout: 10_000 })
+    }, { interval: 20 })
     .toBe(true);
   return total;
 }

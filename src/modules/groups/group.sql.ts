@@ -42,7 +42,7 @@ type GroupRow = Group & { schoolDistrictId: number };
  * A row of `groupRows` as Prisma reads it for `selection`: the school's district only when asked. The columns Prisma
  * would not carry stay on it, and nothing reads them. The school goes into a copy whose literal names it first: a
  * property added to the driver's row, or after a spread, gives the row a hidden class of its own on Node 20, which
- * keeps the row (and what refers to it) until the next full collection (docs/performance.md, "Fourteenth round").
+ * keeps the row (and what refers to it) until the next full collection (docs/performance.md, "Mechanisms").
  */
 function asPrismaRow(row: GroupRow, selection: PrismaQuery): Group {
   if (!selection.include?.school) return row;
@@ -116,7 +116,7 @@ const windowsWithTotals = `WITH windows AS (
 
 /**
  * The windows the list requests of one turn ask for, read with one statement (see `perTurnLoader`): on a busy server
- * the round trip costs a request more than its rows (docs/performance.md, thirteenth round). Every window is read by
+ * the round trip costs a request more than its rows (docs/performance.md, "Mechanisms"). Every window is read by
  * itself, after its request arrived; two requests for the same page share nothing but the statement.
  */
 async function readWindowsTogether(windows: readonly DistrictWindow[]) {

@@ -11,7 +11,7 @@ export const schoolFactsSelection = { select: { districtId: true, parentId: true
 
 /**
  * A school's facts read directly: every create in a school and every check of a school's realm reads them, where
- * Prisma's client costs more than the statement (docs/performance.md, sixteenth round).
+ * Prisma's client costs more than the statement (docs/performance.md, "Mechanisms").
  */
 export const schoolFactsById: DirectRows = {
   answers: (selection) => selection === schoolFactsSelection,
