@@ -35,13 +35,25 @@ export const text = (max: number) =>
 export const requiredText = (max: number) => text(max).min(1, 'is required');
 /** An id given as a string of digits. */
 export const numericId = z.string().regex(/^\d{1,15}$/, 'must be a numeric id');
+
+/**
+ * Members whose GraphQL input type is `ID` (zod alone says String). A registry rather than a set of instances: zod
+ * hands its entries on to the copies `.describe()`, `.refine()` and the like make.
+ */
+const idMembers = z.registry<{ graphql: 'ID' }>();
+
+/** Whether a member (after its wrappers are unwrapped) is an id, an `ID` in GraphQL. */
+export const isIdMember = (schema: z.ZodType) => idMembers.get(schema) !== undefined;
+
+/** An id whose type another member names (a realm's), read by the code that knows that type. */
+export const idOfNamedType = z.string().register(idMembers, { graphql: 'ID' });
+
 /**
  * An id of an object of `type` from GraphQL input: its database id or its global id, given as the database id (a
  * string of digits) as numericId gives it. /v1 bodies reach it with digits only (their wire codecs check them first).
  */
 export const nodeId = (type: GlobalIdType) =>
-  z
-    .string()
+  idOfNamedType
     .transform((value, context) => {
       const reading = readId(value, type);
       if ('error' in reading) {
@@ -53,13 +65,27 @@ export const nodeId = (type: GlobalIdType) =>
     .pipe(numericId);
 export const email = z.union([z.literal(''), z.email('must be an email address')]);
 
-/** What clearing a member stores: the empty string for text, null for a reference. */
-const emptyValues = new WeakMap<z.ZodType, '' | null>();
+/** What clearing a member stores: the empty string for text, null for a reference. Kept by `.describe()` copies. */
+const emptyValues = z.registry<{ empty: '' | null }>();
 
 /** Marks a member that may be emptied, and what it holds once empty. */
 export function clearable<T extends z.ZodType>(schema: T, empty: '' | null): T {
-  emptyValues.set(schema, empty);
+  emptyValues.add(schema, { empty });
   return schema;
+}
+
+/**
+ * A member of a bulk write's item that the item must have, but which GraphQL lets the client leave out: an item
+ * without it then fails alone, with `message`, rather than failing the whole request.
+ */
+export function requiredInItem<T extends z.ZodType>(schema: T, message: string) {
+  return schema.nullish().transform((value, context): NonNullable<z.output<T>> => {
+    if (value === null || value === undefined) {
+      context.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return value;
+  });
 }
 
 const notNull = (schema: z.ZodType) => schema.nullable().refine((value) => value !== null, 'must not be null');
@@ -78,7 +104,7 @@ export function createInput<S extends Shape, R extends keyof S & string>(shape: 
       required.includes(name as R) ? notNull(schema) : schema.nullish().transform((value) => value ?? undefined),
     ]),
   );
-  return z.object(members) as unknown as z.ZodType<Members<S> & { [K in R]: z.output<S[K]> }>;
+  return z.strictObject(members) as unknown as z.ZodType<Members<S> & { [K in R]: z.output<S[K]> }>;
 }
 
 /**
@@ -88,9 +114,16 @@ export function createInput<S extends Shape, R extends keyof S & string>(shape: 
 export function updateInput<S extends Shape>(shape: S) {
   const members = Object.fromEntries(
     Object.entries(shape).map(([name, schema]) => {
-      const empty = emptyValues.get(schema);
+      const empty = emptyValues.get(schema)?.empty;
       return [name, empty === undefined ? notNull(schema).optional() : schema.nullish().transform((value) => (value === null ? empty : value))];
     }),
   );
-  return z.object(members) as unknown as z.ZodType<Members<S>>;
+  return z.strictObject(members) as unknown as z.ZodType<Members<S>>;
+}
+
+/** The members of an object schema (one `createInput` or `updateInput` made), to declare a larger input from them. */
+export function membersOf<T>(schema: z.ZodType<T>) {
+  const { def } = schema._zod;
+  if (def.type !== 'object') throw new Error('membersOf takes an object schema');
+  return (def as z.core.$ZodObjectDef).shape as unknown as { [K in keyof T]-?: z.ZodType<T[K]> };
 }

@@ -125,7 +125,3 @@ builder.scalarType('DateTime', {
 builder.queryType({ description: 'Reads. Every field needs an authenticated viewer.' });
 builder.mutationType({ description: 'Writes. Each runs in one transaction with the domain event it records.' });
 builder.subscriptionType({ description: 'Live events, over graphql-ws (same path) or server-sent events.' });
-
-type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
-/** The `t` of an input type's fields, for field sets that create and update inputs share. */
-export type InputFieldBuilder = PothosSchemaTypes.InputFieldBuilder<BuilderTypes, 'InputObject'>;

@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import { RealmType } from '../generated/prisma/enums';
 import type { RealmRef } from '../auth/realms';
 import { builder } from './builder';
 import { httpError } from '../core/errors';
 import { type GlobalIdType, readId } from '../core/global-id';
+import { idOfNamedType } from '../core/validation';
+import { inputFromSchema } from './inputs';
 
 export const RealmTypeEnum = builder.enumType(RealmType, {
   name: 'RealmType',
@@ -16,12 +19,15 @@ export const RealmTypeEnum = builder.enumType(RealmType, {
   },
 });
 
-export const RealmInput = builder.inputType('RealmInput', {
+/** What names a realm; its id is read for its type by `realmRef`, which answers 400 for an id of another type. */
+const realmInputSchema = z.strictObject({
+  type: z.enum(RealmType).describe('Kind of owner.'),
+  id: idOfNamedType.describe('Id of the owner: its global id (`id`) or its `databaseId`.'),
+});
+
+export const RealmInput = inputFromSchema('RealmInput', realmInputSchema, {
   description: 'The owner of a realm-scoped resource, such as a group or a course section.',
-  fields: (t) => ({
-    type: t.field({ type: RealmTypeEnum, required: true, description: 'Kind of owner.' }),
-    id: t.id({ required: true, description: 'Id of the owner: its global id (`id`) or its `databaseId`.' }),
-  }),
+  types: { type: RealmTypeEnum },
 });
 
 /** The GraphQL type each realm kind names: its global ids are of that type. */

@@ -458,6 +458,29 @@ describe('routing, paging defaults and realm deletion', () => {
     expect(hidden.data).toEqual({ blogPosts: null });
   });
 
+  it('ignores /v1 body members it does not know, as the platform does; GraphQL refuses an input field it does not declare', async () => {
+    const created = await (await as(w.teacher)).post(`/groups/${group.id}/posts`, { title: 'Extra', body: 'b', color: 'red', options: { pinned: 1 } });
+    expect([created.status, created.json.title, created.json.body]).toEqual([201, 'Extra', 'b']);
+    const graphql = await clients.graphql(w.teacher);
+    const undeclared = await expectNothingWritten(() =>
+      graphql(`mutation($realm: RealmInput!) { createBlogPost(realm: $realm, input: { title: "x", color: "red" }) { __typename } }`, {
+        realm: { type: 'GROUP', id: String(group.id) },
+      }),
+    );
+    expect(undeclared.errors?.[0]?.message).toMatch(/"color" is not defined by type "CreateBlogPostInput"/);
+  });
+
+  it('authorizes before it validates: a reader\'s bad input is refused as forbidden, not as invalid', async () => {
+    const student = await clients.graphql(w.student);
+    const refused = await expectNothingWritten(() =>
+      student(`mutation($realm: RealmInput!) { createBlogPost(realm: $realm, input: { title: " " }) { __typename } }`, {
+        realm: { type: 'GROUP', id: String(group.id) },
+      }),
+    );
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await (await as(w.student)).post(`/groups/${group.id}/posts`, { title: ' ' })).status).toBe(403);
+  });
+
   it('deletes a group together with its posts', async () => {
     const doomed = await createGroup(w.school.id, { admins: [w.teacher.id] });
     const teacher = await as(w.teacher);

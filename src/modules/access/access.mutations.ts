@@ -1,25 +1,14 @@
 import { builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { issueAccessTokenFor, issueApiClientFor, revokeAccessToken, revokeApiClient } from './access.service';
 import { IssuedAccessTokenType, IssuedApiClientType } from './access.type';
+import { accessTokenSchema, apiClientSchema } from './access.validation';
 
-const CreateApiClientInput = builder.inputType('CreateApiClientInput', {
-  description: 'Consumer credentials to issue.',
-  fields: (t) => ({
-    userId: t.id({ description: 'The user they act as; the viewer when left out (administrators may name their users).' }),
-    name: t.string({ description: 'What the credentials are for.' }),
-  }),
-});
-
-const CreateAccessTokenInput = builder.inputType('CreateAccessTokenInput', {
-  description: 'A bearer token to issue for the viewer.',
-  fields: (t) => ({
-    name: t.string({ description: 'What the token is for.' }),
-    expiresInDays: t.int({ description: 'Lifetime in days; no expiry when left out.' }),
-  }),
-});
+const CreateApiClientInput = inputFromSchema('CreateApiClientInput', apiClientSchema, { description: 'Consumer credentials to issue.' });
+const CreateAccessTokenInput = inputFromSchema('CreateAccessTokenInput', accessTokenSchema, { description: 'A bearer token to issue for the viewer.' });
 
 builder.mutationFields((t) => ({
   createApiClient: t.withAuth({ authenticated: true }).field({

@@ -1,66 +1,27 @@
 import { builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createAlbumComment, deleteAlbumComment } from './album-comment.service';
 import { createAlbumContent, deleteAlbumContent, updateAlbumContent } from './album-content.service';
 import { realmOf } from './album.queries';
 import { createAlbum, deleteAlbum, updateAlbum } from './album.service';
 import { AlbumContentType } from './album.type';
+import { contentExtraSchema, createAlbumSchema, createCommentSchema, createContentSchema, updateAlbumSchema, updateContentSchema } from './album.validation';
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-
-const captionDescription = 'Caption, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).';
-
-const albumInputFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>) => ({
-  description: t.string({ description: 'Description, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
-  settingComments: t.boolean({ description: 'Whether comments are enabled on the album\'s content (default true).' }),
-  settingMemberPost: t.boolean({ description: 'Whether members who do not administer the realm may add content (default false).' }),
-  published: t.boolean({ description: 'Whether the album is published; unpublished albums are seen by administrators only (default true).' }),
-});
-
-const CreateAlbumInput = builder.inputType('CreateAlbumInput', {
-  description: 'A new media album.',
-  fields: (t) => ({ title: t.string({ required: true, description: 'Title.' }), ...albumInputFields(t) }),
-});
-
-const UpdateAlbumInput = builder.inputType('UpdateAlbumInput', {
-  description: 'Changes to an album; members left out keep their values.',
-  fields: (t) => ({ title: t.string({ description: 'Title.' }), ...albumInputFields(t) }),
-});
-
-const AlbumContentExtraInput = builder.inputType('AlbumContentExtraInput', {
+const CreateAlbumInput = inputFromSchema('CreateAlbumInput', createAlbumSchema, { description: 'A new media album.' });
+const UpdateAlbumInput = inputFromSchema('UpdateAlbumInput', updateAlbumSchema, { description: 'Changes to an album; members left out keep their values.' });
+const AlbumContentExtraInput = inputFromSchema('AlbumContentExtraInput', contentExtraSchema, {
   description: 'Caption, position and cover flag of one file being added.',
-  fields: (t) => ({
-    fid: t.id({ required: true, description: 'The file (upload) id these extras belong to; one of `files`.' }),
-    caption: t.string({ description: captionDescription }),
-    displayOrder: t.int({ description: 'Position in the album, lowest first (default: after the last item).' }),
-    albumCover: t.boolean({ description: 'Make this image the album\'s cover.' }),
-  }),
+  types: { fid: 'ID' },
 });
-
-const CreateAlbumContentInput = builder.inputType('CreateAlbumContentInput', {
+const CreateAlbumContentInput = inputFromSchema('CreateAlbumContentInput', createContentSchema, {
   description: 'Uploaded files to add to an album, with their extras.',
-  fields: (t) => ({
-    files: t.idList({ required: true, description: 'Ids of the viewer\'s stored, unattached uploads.' }),
-    extras: t.field({ type: [AlbumContentExtraInput], description: 'Extras per file, each naming its file by `fid`.' }),
-  }),
+  types: { files: 'ID', extras: AlbumContentExtraInput },
 });
-
-const UpdateAlbumContentInput = builder.inputType('UpdateAlbumContentInput', {
-  description: 'Changes to an album item.',
-  fields: (t) => ({
-    caption: t.string({ description: captionDescription }),
-    albumCover: t.boolean({ description: 'Make this image the cover (true), or stop it being the cover (false).' }),
-  }),
-});
-
-const CreateAlbumCommentInput = builder.inputType('CreateAlbumCommentInput', {
-  description: 'A comment on an album item.',
-  fields: (t) => ({
-    comment: t.string({ required: true, description: 'Comment text, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
-  }),
-});
+const UpdateAlbumContentInput = inputFromSchema('UpdateAlbumContentInput', updateContentSchema, { description: 'Changes to an album item.' });
+const CreateAlbumCommentInput = inputFromSchema('CreateAlbumCommentInput', createCommentSchema, { description: 'A comment on an album item.' });
 
 const CreatedAlbumContent = builder.objectRef<{ items: unknown[] }>('CreatedAlbumContent').implement({
   description: 'The items a createAlbumContent added, in display order.',

@@ -1,18 +1,14 @@
 import { NotFoundError } from '../../core/errors';
-import { builder } from '../../graphql/builder';
+import { inputFromSchema } from '../../graphql/inputs';
 import { resultMutation } from '../../graphql/operations';
 import { parseId } from '../../graphql/realm';
 import { setAttendance } from './attendance.service';
 import { AttendanceStatusEnum, AttendanceUpdateType } from './attendance.type';
+import { attendanceItemSchema } from './attendance.validation';
 
-const AttendanceInput = builder.inputType('AttendanceInput', {
+const AttendanceInput = inputFromSchema('AttendanceInput', attendanceItemSchema, {
   description: 'An enrollment\'s attendance on a day; it replaces the record of that enrollment and day.',
-  fields: (t) => ({
-    enrollmentId: t.id({ required: true, description: 'A student enrollment of the section.' }),
-    date: t.string({ required: true, description: 'The day, YYYY-MM-DD.' }),
-    status: t.field({ type: AttendanceStatusEnum, description: 'The status; an item without one fails alone (400).' }),
-    comment: t.string({ description: 'A comment; none empties it.' }),
-  }),
+  types: { status: AttendanceStatusEnum },
 });
 
 resultMutation('setAttendance', {

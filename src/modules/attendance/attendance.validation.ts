@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readDay } from '../../core/date-text';
 import { invalidArgument } from '../../core/errors';
-import { nodeId, storableText } from '../../core/validation';
+import { nodeId, requiredInItem, storableText } from '../../core/validation';
 
 /** A calendar day as `YYYY-MM-DD` (the platform's only form for attendance), as a UTC midnight for a `@db.Date` column. */
 export function dayOf(text: string): Date | null {
@@ -22,11 +22,17 @@ const day = z.string().transform((text, context) => {
  * One item of a bulk attendance write. Each item is validated on its own, so that one bad item (a bad date, a missing
  * status) fails alone with its own message while the others are written.
  */
-export const attendanceItemSchema = z.object({
-  enrollmentId: nodeId('Enrollment').transform(Number),
-  date: day,
-  status: z.enum(['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'], { error: 'must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' }),
-  comment: storableText(1_000).nullish().transform((comment) => comment ?? ''),
+const statusMessage = 'must be 1 (present), 2 (absent), 3 (late) or 4 (excused)';
+export const attendanceItemSchema = z.strictObject({
+  enrollmentId: nodeId('Enrollment').transform(Number).describe('A student enrollment of the section.'),
+  date: day.describe('The day, YYYY-MM-DD.'),
+  status: requiredInItem(z.enum(['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'], { error: statusMessage }), statusMessage).describe(
+    'The status; an item without one fails alone (400).',
+  ),
+  comment: storableText(1_000)
+    .nullish()
+    .transform((comment) => comment ?? '')
+    .describe('A comment; none empties it.'),
 });
 
 /** The most items one write takes: a section's roster for a school week, with room to spare. */

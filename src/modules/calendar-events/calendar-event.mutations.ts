@@ -1,35 +1,17 @@
-import { builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createCalendarEvent, deleteCalendarEvent, updateCalendarEvent } from './calendar-event.service';
 import { CalendarEventTypeEnum, RsvpPolicyEnum } from './calendar-event.type';
+import { createCalendarEventSchema, updateCalendarEventSchema } from './calendar-event.validation';
 
-const wallClock = 'as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district\'s time zone';
-
-/** The members of a create, all optional for an update (members left out keep their values). */
-const eventInput = (name: string, description: string, create: boolean) =>
-  builder.inputType(name, {
-    description,
-    fields: (t) => ({
-      title: t.string({ required: create, description: 'Title.' }),
-      description: t.string({ description: 'Description, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
-      start: t.string({ required: create, description: `The start, ${wallClock}.` }),
-      hasEnd: t.boolean({ description: 'Whether the event has an end (default false); `end` counts only while it does.' }),
-      end: t.string({ description: `The end, ${wallClock}; required while \`hasEnd\` is true, and after the start.` }),
-      allDay: t.boolean({ description: 'Whether the event takes whole days (default false).' }),
-      rsvp: t.field({ type: RsvpPolicyEnum, description: 'Who may RSVP (default NOBODY).' }),
-      commentsEnabled: t.boolean({ description: 'Whether users may discuss the event (default true).' }),
-      fileIds: t.idList({ description: 'Uploaded files (the viewer\'s, not attached elsewhere) to attach; on an update the list replaces the event\'s files.' }),
-      type: t.field({
-        type: CalendarEventTypeEnum,
-        description: 'Only EVENT: assignment and discussion due events come with their assignment or discussion.',
-      }),
-    }),
-  });
-
-const CreateCalendarEventInput = eventInput('CreateCalendarEventInput', 'A new calendar event.', true);
-const UpdateCalendarEventInput = eventInput('UpdateCalendarEventInput', 'Changes to a calendar event; members left out keep their values.', false);
+const types = { rsvp: RsvpPolicyEnum, type: CalendarEventTypeEnum };
+const CreateCalendarEventInput = inputFromSchema('CreateCalendarEventInput', createCalendarEventSchema, { description: 'A new calendar event.', types });
+const UpdateCalendarEventInput = inputFromSchema('UpdateCalendarEventInput', updateCalendarEventSchema, {
+  description: 'Changes to a calendar event; members left out keep their values.',
+  types,
+});
 
 objectMutation('createCalendarEvent', {
   type: 'CalendarEvent',

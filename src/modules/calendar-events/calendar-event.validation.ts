@@ -3,21 +3,30 @@ import { clearable, createInput, htmlText, nodeId, requiredText, updateInput } f
 
 /** `YYYY-MM-DD HH:MM:SS`, the platform's datetime; read in the district's time zone by the service. */
 const wallClock = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
+const onTheWallClock = 'as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district\'s time zone';
 
 const eventFields = {
-  title: requiredText(255),
-  description: clearable(htmlText('CalendarEvent.description'), ''),
-  start: wallClock,
+  title: requiredText(255).describe('Title.'),
+  description: clearable(htmlText('CalendarEvent.description'), '').describe(
+    'Description, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).',
+  ),
+  start: wallClock.describe(`The start, ${onTheWallClock}.`),
   // Clients that send every member send an empty `end` with has_end 0.
-  end: clearable(z.union([z.literal('').transform(() => null), wallClock]), null),
-  hasEnd: z.boolean(),
-  allDay: z.boolean(),
-  rsvp: z.enum(['NOBODY', 'INVITED', 'ANYONE']),
-  commentsEnabled: z.boolean(),
+  end: clearable(z.union([z.literal('').transform(() => null), wallClock]), null).describe(
+    `The end, ${onTheWallClock}; required while \`hasEnd\` is true, and after the start.`,
+  ),
+  hasEnd: z.boolean().describe('Whether the event has an end (default false); `end` counts only while it does.'),
+  allDay: z.boolean().describe('Whether the event takes whole days (default false).'),
+  rsvp: z.enum(['NOBODY', 'INVITED', 'ANYONE']).describe('Who may RSVP (default NOBODY).'),
+  commentsEnabled: z.boolean().describe('Whether users may discuss the event (default true).'),
   // Due events come with their assignment or discussion; through this API only events of their own are written.
-  type: z.literal('EVENT', 'must be event: assignment and discussion due events come with their assignment or discussion'),
-  // Uploaded files; on an update, the list replaces the event's files.
-  fileIds: z.array(nodeId('Upload').transform(Number)).max(20, 'must list at most 20 files'),
+  type: z
+    .literal('EVENT', 'must be event: assignment and discussion due events come with their assignment or discussion')
+    .describe('Only EVENT: assignment and discussion due events come with their assignment or discussion.'),
+  fileIds: z
+    .array(nodeId('Upload').transform(Number))
+    .max(20, 'must list at most 20 files')
+    .describe('Uploaded files (the viewer\'s, not attached elsewhere) to attach; on an update the list replaces the event\'s files.'),
 };
 
 export const createCalendarEventSchema = createInput(eventFields, ['title', 'start']);

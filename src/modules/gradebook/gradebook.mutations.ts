@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError } from '../../core/errors';
-import { builder } from '../../graphql/builder';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import {
   createAssignment,
@@ -14,54 +14,30 @@ import {
   updateGradingScale,
 } from './gradebook.service';
 import { GradeItemTypeEnum } from './gradebook.type';
+import {
+  createAssignmentSchema,
+  createGradingPeriodSchema,
+  createGradingScaleSchema,
+  gradingScaleLevelSchema,
+  updateAssignmentSchema,
+  updateGradingPeriodSchema,
+  updateGradingScaleSchema,
+} from './gradebook.validation';
 
-const periodInput = (name: string, create: boolean) =>
-  builder.inputType(name, {
-    description: create ? 'A new grading period.' : 'Changes to a grading period; members left out keep their values.',
-    fields: (t) => ({
-      title: t.string({ required: create, description: 'Title, such as "Fall 2026".' }),
-      startsOn: t.string({ required: create, description: 'First day, YYYY-MM-DD.' }),
-      endsOn: t.string({ required: create, description: 'Last day, YYYY-MM-DD.' }),
-      weight: t.int({ description: 'Weight in the course final grade; default 1.' }),
-    }),
-  });
-
-const LevelInput = builder.inputType('GradingScaleLevelInput', {
-  description: 'A level of a grading scale.',
-  fields: (t) => ({
-    grade: t.string({ required: true, description: 'The letter grade, such as "A".' }),
-    minimum: t.float({ required: true, description: 'The lowest percent that earns it.' }),
-  }),
+const changes = 'members left out keep their values';
+const CreatePeriod = inputFromSchema('CreateGradingPeriodInput', createGradingPeriodSchema, { description: 'A new grading period.' });
+const UpdatePeriod = inputFromSchema('UpdateGradingPeriodInput', updateGradingPeriodSchema, { description: `Changes to a grading period; ${changes}.` });
+const LevelInput = inputFromSchema('GradingScaleLevelInput', gradingScaleLevelSchema, { description: 'A level of a grading scale.' });
+const CreateScale = inputFromSchema('CreateGradingScaleInput', createGradingScaleSchema, { description: 'A new grading scale.', types: { levels: LevelInput } });
+const UpdateScale = inputFromSchema('UpdateGradingScaleInput', updateGradingScaleSchema, {
+  description: `Changes to a grading scale; ${changes}.`,
+  types: { levels: LevelInput },
 });
-const scaleInput = (name: string, create: boolean) =>
-  builder.inputType(name, {
-    description: create ? 'A new grading scale.' : 'Changes to a grading scale; members left out keep their values.',
-    fields: (t) => ({
-      title: t.string({ required: create, description: 'Title.' }),
-      levels: t.field({ type: [LevelInput], required: create, description: 'The levels, highest first; a new list replaces the old one.' }),
-    }),
-  });
-
-const assignmentInput = (name: string, create: boolean) =>
-  builder.inputType(name, {
-    description: create ? 'A new graded item.' : 'Changes to a graded item; members left out keep their values, null clears a reference.',
-    fields: (t) => ({
-      title: t.string({ required: create, description: 'Title.' }),
-      type: t.field({ type: GradeItemTypeEnum, description: 'Kind of item; default ASSIGNMENT.' }),
-      maxPoints: t.float({ description: 'Points it is worth; default the category\'s default points, else 100.' }),
-      categoryId: t.id({ description: 'Grading category of the section; without one the item is ungraded.' }),
-      scaleId: t.id({ description: 'Grading scale of the school; default the category\'s.' }),
-      periodId: t.id({ description: 'Grading period of the school; without one the item is filed under "other".' }),
-      isFinal: t.boolean({ description: 'Whether it is a midterm or final.' }),
-    }),
-  });
-
-const CreatePeriod = periodInput('CreateGradingPeriodInput', true);
-const UpdatePeriod = periodInput('UpdateGradingPeriodInput', false);
-const CreateScale = scaleInput('CreateGradingScaleInput', true);
-const UpdateScale = scaleInput('UpdateGradingScaleInput', false);
-const CreateAssignment = assignmentInput('CreateAssignmentInput', true);
-const UpdateAssignment = assignmentInput('UpdateAssignmentInput', false);
+const CreateAssignment = inputFromSchema('CreateAssignmentInput', createAssignmentSchema, { description: 'A new graded item.', types: { type: GradeItemTypeEnum } });
+const UpdateAssignment = inputFromSchema('UpdateAssignmentInput', updateAssignmentSchema, {
+  description: `Changes to a graded item; ${changes}, null clears a reference.`,
+  types: { type: GradeItemTypeEnum },
+});
 
 objectMutation('createGradingPeriod', {
   type: 'GradingPeriod',

@@ -297,7 +297,7 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
     const assignment = assignments.get(item.assignmentId);
     if (!assignment) issues.push({ field: field('assignmentId'), message: 'must be an assignment of this section' });
     if (!enrollments.has(item.enrollmentId)) issues.push({ field: field('enrollmentId'), message: 'must be a student enrollment of this section' });
-    const exception = item.exception === 1 ? 'EXCUSED' : item.exception === 2 ? 'INCOMPLETE' : null;
+    const exception = item.exception ?? null;
     let grade: number | null = null;
     if (!exception && assignment) {
       const value = item.grade;

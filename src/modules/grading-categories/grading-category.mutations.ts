@@ -1,34 +1,20 @@
-import { type InputFieldBuilder, builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { createCategories, deleteCategory, updateCategories, updateCategory } from './grading-category.service';
 import { GradingCalculationEnum, GradingCategoryResultsType } from './grading-category.type';
+import { createGradingCategorySchema, gradingCategoryChangeSchema, updateGradingCategorySchema } from './grading-category.validation';
 
-/** The members every category input shares; none is required (spec 2.6), and on an update one left out is unchanged. */
-const categoryFields = (t: InputFieldBuilder) => ({
-  title: t.string({ description: 'Title, at most 255 characters; empty by default.' }),
-  calculation: t.field({ type: GradingCalculationEnum, description: 'How its grade is computed; PERCENT by default.' }),
-  defaultMaxPoints: t.float({ description: 'Points new assignments in it are worth, 0 to 1,000,000; 100 by default.' }),
-  defaultGradingScaleId: t.id({
-    description: 'A grading scale of the section\'s school for new assignments in it; 0 or null: numeric (the default).',
-  }),
-  dropLowest: t.int({ description: 'How many of the lowest scores are dropped, 0 to 10; 0 by default.' }),
-  weight: t.int({ description: 'Weight in period grades, 0 to 1000; 0 by default.' }),
-  delta: t.int({ description: 'Position in lists (lower first), -1,000,000 to 1,000,000; 0 by default.' }),
-});
-
-const CreateGradingCategoryInput = builder.inputType('CreateGradingCategoryInput', {
-  description: 'A new grading category.',
-  fields: categoryFields,
-});
-const UpdateGradingCategoryInput = builder.inputType('UpdateGradingCategoryInput', {
+const types = { calculation: GradingCalculationEnum };
+const CreateGradingCategoryInput = inputFromSchema('CreateGradingCategoryInput', createGradingCategorySchema, { description: 'A new grading category.', types });
+const UpdateGradingCategoryInput = inputFromSchema('UpdateGradingCategoryInput', updateGradingCategorySchema, {
   description: 'Changes to a grading category; members left out keep their values.',
-  fields: categoryFields,
+  types,
 });
-const GradingCategoryChangeInput = builder.inputType('GradingCategoryChangeInput', {
+const GradingCategoryChangeInput = inputFromSchema('GradingCategoryChangeInput', gradingCategoryChangeSchema, {
   description: 'One item of a bulk change: the category, and its members to change.',
-  fields: (t) => ({ id: t.id({ required: true, description: 'A grading category of the section.' }), ...categoryFields(t) }),
+  types,
 });
 
 const sectionArg = 'The section; the category must be one of its (a category of another section is not found).';

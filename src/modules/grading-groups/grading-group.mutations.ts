@@ -1,19 +1,14 @@
 import { NotFoundError, ValidationError } from '../../core/errors';
-import { builder } from '../../graphql/builder';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { createGradingGroup, deleteGradingGroup, updateGradingGroup } from './grading-group.service';
+import { createGradingGroupSchema, updateGradingGroupSchema } from './grading-group.validation';
 
-const gradingGroupInput = (name: string, description: string, create: boolean) =>
-  builder.inputType(name, {
-    description,
-    fields: (t) => ({
-      title: t.string({ required: create, description: 'Title.' }),
-      enrollmentIds: t.idList({ description: 'Enrollments of the section in the group; a new list replaces the old one.' }),
-    }),
-  });
-const CreateGradingGroupInput = gradingGroupInput('CreateGradingGroupInput', 'A new grading group.', true);
-const UpdateGradingGroupInput = gradingGroupInput('UpdateGradingGroupInput', 'Changes to a grading group; members left out keep their values.', false);
+const CreateGradingGroupInput = inputFromSchema('CreateGradingGroupInput', createGradingGroupSchema, { description: 'A new grading group.' });
+const UpdateGradingGroupInput = inputFromSchema('UpdateGradingGroupInput', updateGradingGroupSchema, {
+  description: 'Changes to a grading group; members left out keep their values.',
+});
 
 objectMutation('createGradingGroup', {
   type: 'GradingGroup',

@@ -1,53 +1,19 @@
-import { type InputFieldBuilder, builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { addGroupMember, removeGroupMember } from './group-membership.service';
 import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './group.service';
 import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
+import { createGroupSchema, groupCategorySchema, groupMemberSchema, updateGroupSchema } from './group.validation';
 
-const groupInputFields = (t: InputFieldBuilder) => ({
-  description: t.string({ description: 'Description, as plain text, stored as given (front ends escape it).' }),
-  pictureUrl: t.string({ description: 'Profile picture URL.' }),
-  website: t.string({ description: 'Website.' }),
-  privacyLevel: t.field({ type: PrivacyLevelEnum, description: 'Who sees the group (default SCHOOL; CUSTOM cannot be set).' }),
-  categoryId: t.id({ description: 'Group category; null removes it.' }),
-  buildingId: t.id({ description: 'Building of the group\'s school; null removes it.' }),
-  groupCode: t.string({ description: 'External id when imported from another system.' }),
-  inviteType: t.field({ type: InviteTypeEnum, description: 'How people join (default INVITE_ONLY).' }),
-  memberPost: t.boolean({ description: 'Members may post group updates (default true).' }),
-  memberPostComment: t.boolean({ description: 'Members may comment on updates (default true).' }),
-  createDiscussion: t.boolean({ description: 'Members may create discussion threads (default false).' }),
-  createFiles: t.boolean({ description: 'Members may create resources (default false).' }),
-});
-
-const CreateGroupInput = builder.inputType('CreateGroupInput', {
-  description: 'A new group; the viewer becomes its first administrator.',
-  fields: (t) => ({
-    title: t.string({ required: true, description: 'Title.' }),
-    schoolId: t.id({ description: 'School of the group; the viewer\'s school when left out.' }),
-    ...groupInputFields(t),
-  }),
-});
-
-const UpdateGroupInput = builder.inputType('UpdateGroupInput', {
-  description: 'Changes to a group; members left out keep their values.',
-  fields: (t) => ({ title: t.string({ description: 'Title.' }), ...groupInputFields(t) }),
-});
-
-const CreateGroupCategoryInput = builder.inputType('CreateGroupCategoryInput', {
+const types = { privacyLevel: PrivacyLevelEnum, inviteType: InviteTypeEnum };
+const CreateGroupInput = inputFromSchema('CreateGroupInput', createGroupSchema, { description: 'A new group; the viewer becomes its first administrator.', types });
+const UpdateGroupInput = inputFromSchema('UpdateGroupInput', updateGroupSchema, { description: 'Changes to a group; members left out keep their values.', types });
+const CreateGroupCategoryInput = inputFromSchema('CreateGroupCategoryInput', groupCategorySchema, {
   description: 'A new group category of the viewer\'s district.',
-  fields: (t) => ({ title: t.string({ required: true, description: 'Category name.' }) }),
 });
-
-const GroupMemberInput = builder.inputType('GroupMemberInput', {
-  description: 'A user\'s membership of a group.',
-  fields: (t) => ({
-    groupId: t.id({ required: true, description: 'Group.' }),
-    userId: t.id({ required: true, description: 'User.' }),
-    admin: t.boolean({ description: 'Group administrator; default false.' }),
-  }),
-});
+const GroupMemberInput = inputFromSchema('GroupMemberInput', groupMemberSchema, { description: 'A user\'s membership of a group.' });
 
 objectMutation('createGroup', {
   type: 'Group',

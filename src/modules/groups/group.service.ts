@@ -72,7 +72,8 @@ const reference = (value: string | null | undefined) => (value === undefined ? u
 export async function createGroup(viewer: Viewer, input: unknown, query: GroupQuery) {
   const named = requestedSchool(input) ?? viewer.user.schoolId;
   await authorize(viewer, groupPolicy, 'create', named, named, 'School');
-  const { buildingId, categoryId, ...fields } = validate(createGroupSchema, input);
+  // schoolId was read first, by requestedSchool.
+  const { buildingId, categoryId, schoolId: _named, ...fields } = validate(createGroupSchema, input);
   const school = await realmFacts(viewer, { type: 'SCHOOL', id: named });
   // Naming a building as the school is read as "this building of its school", which its facts have checked: only a
   // building named besides a school is looked up.

@@ -1,25 +1,12 @@
-import { builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createPage, deletePage, updatePage } from './page.service';
+import { createPageSchema, updatePageSchema } from './page.validation';
 
-const pageInput = (name: string, description: string, create: boolean) =>
-  builder.inputType(name, {
-    description,
-    fields: (t) => ({
-      title: t.string({ required: create, description: 'Title.' }),
-      body: t.string({ description: 'Content, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).' }),
-      published: t.boolean({ description: 'Whether members see the page (default true); administrators always do.' }),
-      inline: t.boolean({ description: 'Whether the page shows inline in the list of materials (default false).' }),
-      parentId: t.id({ description: 'The page of the same realm to nest this one under; null for the top.' }),
-      assigneeIds: t.idList({ description: 'Enrollments of the section to assign the page to; an empty list removes them all.' }),
-      gradingGroupIds: t.idList({ description: 'Grading groups of the section to assign the page to; an empty list removes them all.' }),
-      tags: t.stringList({ description: 'Tags (topics, standards), in the order given; a list given replaces the old one.' }),
-    }),
-  });
-const CreatePageInput = pageInput('CreatePageInput', 'A new page.', true);
-const UpdatePageInput = pageInput('UpdatePageInput', 'Changes to a page; members left out keep their values.', false);
+const CreatePageInput = inputFromSchema('CreatePageInput', createPageSchema, { description: 'A new page.' });
+const UpdatePageInput = inputFromSchema('UpdatePageInput', updatePageSchema, { description: 'Changes to a page; members left out keep their values.' });
 
 objectMutation('createPage', {
   type: 'Page',

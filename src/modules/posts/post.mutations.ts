@@ -1,25 +1,13 @@
-import { builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createPost, deletePost, updatePost } from './post.service';
+import { createPostSchema, updatePostSchema } from './post.validation';
 
-const bodyDescription = 'Body, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed); line breaks need a <br>.';
-
-const CreateBlogPostInput = builder.inputType('CreateBlogPostInput', {
-  description: 'A new blog post.',
-  fields: (t) => ({
-    title: t.string({ required: true, description: 'Title.' }),
-    body: t.string({ description: bodyDescription }),
-  }),
-});
-
-const UpdateBlogPostInput = builder.inputType('UpdateBlogPostInput', {
+const CreateBlogPostInput = inputFromSchema('CreateBlogPostInput', createPostSchema, { description: 'A new blog post.' });
+const UpdateBlogPostInput = inputFromSchema('UpdateBlogPostInput', updatePostSchema, {
   description: 'Changes to a blog post; members left out keep their values.',
-  fields: (t) => ({
-    title: t.string({ description: 'Title.' }),
-    body: t.string({ description: bodyDescription }),
-  }),
 });
 
 objectMutation('createBlogPost', {

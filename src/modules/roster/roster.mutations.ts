@@ -1,28 +1,17 @@
 import { builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
+import { inputFromSchema } from '../../graphql/inputs';
 import { objectMutation, required, resultMutation } from '../../graphql/operations';
 import { createEnrollment, createSection, setParentLink } from './roster.service';
 import { EnrollmentStatusEnum } from './roster.type';
+import { createEnrollmentSchema, createSectionSchema, parentLinkSchema } from './roster.validation';
 
-const CreateSectionInput = builder.inputType('CreateSectionInput', {
+const CreateSectionInput = inputFromSchema('CreateSectionInput', createSectionSchema, {
   description: 'A new course section; the course is created when its code is new to the school.',
-  fields: (t) => ({
-    schoolId: t.id({ description: 'School; the viewer\'s when left out.' }),
-    courseTitle: t.string({ required: true, description: 'Course title.' }),
-    courseCode: t.string({ required: true, description: 'Course code, unique in the school.' }),
-    title: t.string({ required: true, description: 'Section title.' }),
-    sectionCode: t.string({ description: 'Section code.' }),
-  }),
 });
-
-const CreateEnrollmentInput = builder.inputType('CreateEnrollmentInput', {
+const CreateEnrollmentInput = inputFromSchema('CreateEnrollmentInput', createEnrollmentSchema, {
   description: 'Enrolls a user in a section.',
-  fields: (t) => ({
-    sectionId: t.id({ required: true, description: 'Section.' }),
-    userId: t.id({ required: true, description: 'User.' }),
-    admin: t.boolean({ description: 'Section administrator (teacher); default false.' }),
-    status: t.field({ type: EnrollmentStatusEnum, description: 'Default ACTIVE.' }),
-  }),
+  types: { status: EnrollmentStatusEnum },
 });
 
 objectMutation('createSection', {
@@ -40,13 +29,7 @@ objectMutation('createEnrollment', {
   resolve: (viewer, args, query) => createEnrollment(viewer, args.input, query),
 });
 
-const ParentLinkInput = builder.inputType('ParentLinkInput', {
-  description: 'A parent and their child.',
-  fields: (t) => ({
-    parentId: t.id({ required: true, description: 'The parent: a user whose role is PARENT.' }),
-    childId: t.id({ required: true, description: 'The child.' }),
-  }),
-});
+const ParentLinkInput = inputFromSchema('ParentLinkInput', parentLinkSchema, { description: 'A parent and their child.' });
 
 const ParentLinkType = builder.objectRef<{ parentId: number; childId: number; linked: boolean }>('ParentLink').implement({
   description: 'Whether a parent is now linked to their child.',

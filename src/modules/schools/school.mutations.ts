@@ -1,31 +1,13 @@
-import { type InputFieldBuilder, builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { createBuilding, createSchool, deleteSchool, updateSchool } from './school.service';
+import { createSchoolSchema, updateSchoolSchema } from './school.validation';
 
-const optionalSchoolFields = (t: InputFieldBuilder) => ({
-  address1: t.string({ description: 'First address line.' }),
-  address2: t.string({ description: 'Second address line.' }),
-  city: t.string({ description: 'City.' }),
-  state: t.string({ description: 'State or region.' }),
-  postalCode: t.string({ description: 'Postal code.' }),
-  country: t.string({ description: 'Country.' }),
-  website: t.string({ description: 'Website URL.' }),
-  phone: t.string({ description: 'Phone number.' }),
-  fax: t.string({ description: 'Fax number.' }),
-  pictureUrl: t.string({ description: 'Picture URL.' }),
-  buildingCode: t.string({ description: 'Code of the building, used by imports.' }),
-});
-
-const CreateSchoolInput = builder.inputType('CreateSchoolInput', {
-  description: 'A new school or building.',
-  fields: (t) => ({ title: t.string({ required: true, description: 'Name of the school.' }), ...optionalSchoolFields(t) }),
-});
-
-const UpdateSchoolInput = builder.inputType('UpdateSchoolInput', {
+const CreateSchoolInput = inputFromSchema('CreateSchoolInput', createSchoolSchema, { description: 'A new school or building.' });
+const UpdateSchoolInput = inputFromSchema('UpdateSchoolInput', updateSchoolSchema, {
   description: 'Changes to a school or building; members left out keep their values.',
-  fields: (t) => ({ title: t.string({ description: 'Name of the school.' }), ...optionalSchoolFields(t) }),
 });
 
 objectMutation('createSchool', {

@@ -1,38 +1,23 @@
 import { builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { UnknownTriggerError } from '../../webhooks/triggers';
 import {
   createTarget, deleteTarget, redeliver, replayTarget, rotateTargetSecret, sendSample, setTargetPaused, updateSubscriptions, updateTarget,
 } from './trigger.service';
 import { ReplayType, SampleDeliveryType, SubscriptionUpdateType } from './trigger.type';
+import { createTargetSchema, subscriptionItemSchema, updateTargetSchema } from './trigger.validation';
 
-const CreateTriggerTargetInput = builder.inputType('CreateTriggerTargetInput', {
+const CreateTriggerTargetInput = inputFromSchema('CreateTriggerTargetInput', createTargetSchema, {
   description: 'A new webhook target of the viewer\'s school.',
-  fields: (t) => ({
-    url: t.string({ required: true, description: 'https URL event objects are POSTed to (`target` on /v1).' }),
-    description: t.string({ description: 'Optional description.' }),
-  }),
 });
-
-const UpdateTriggerTargetInput = builder.inputType('UpdateTriggerTargetInput', {
+const UpdateTriggerTargetInput = inputFromSchema('UpdateTriggerTargetInput', updateTargetSchema, {
   description: 'Changes to a webhook target; members left out keep their values.',
-  fields: (t) => ({
-    url: t.string({ description: 'https URL event objects are POSTed to.' }),
-    description: t.string({ description: 'Description; null empties it.' }),
-  }),
 });
-
-const TriggerSubscriptionInput = builder.inputType('TriggerSubscriptionInput', {
+const TriggerSubscriptionInput = inputFromSchema('TriggerSubscriptionInput', subscriptionItemSchema, {
   description: 'Subscribes a target to a trigger, or unsubscribes it.',
-  fields: (t) => ({
-    targetId: t.id({ required: true, description: 'A target of the viewer\'s school.' }),
-    trigger: t.string({ required: true, description: 'Name of the trigger (see `triggers`).' }),
-    subscribed: t.boolean({ required: true, description: 'True subscribes, false unsubscribes.' }),
-    includeObject: t.boolean({ description: 'Event objects carry the object (its /v1 view); default false.' }),
-    version: t.string({ description: 'Version of the event objects; only v1 (the default).' }),
-  }),
 });
 
 builder.mutationFields((t) => ({

@@ -14,23 +14,37 @@ const targetUrl = requiredText(2048).refine((value) => {
 /** The most characters of a target's description. */
 export const targetDescriptionMaxLength = 65_535;
 
-const targetFields = { url: targetUrl, description: clearable(text(targetDescriptionMaxLength), '') };
-export const createTargetSchema = createInput(targetFields, ['url']);
-export const updateTargetSchema = updateInput(targetFields);
+const targetDescription = clearable(text(targetDescriptionMaxLength), '');
+export const createTargetSchema = createInput(
+  {
+    url: targetUrl.describe('https URL event objects are POSTed to (`target` on /v1).'),
+    description: targetDescription.describe('Optional description.'),
+  },
+  ['url'],
+);
+export const updateTargetSchema = updateInput({
+  url: targetUrl.describe('https URL event objects are POSTed to.'),
+  description: targetDescription.describe('Description; null empties it.'),
+});
 
 /** Subscriptions per bulk request: as many as a page holds. */
 export const maxSubscriptionItems = 200;
 
 /** One item of a bulk subscription change; items are judged one by one, so a bad one does not fail the others. */
-export const subscriptionItemSchema = z.object({
-  targetId: nodeId('TriggerTarget'),
-  trigger: requiredText(255),
-  subscribed: z.boolean(),
-  includeObject: z.boolean().nullish().transform((value) => value ?? false),
+export const subscriptionItemSchema = z.strictObject({
+  targetId: nodeId('TriggerTarget').describe('A target of the viewer\'s school.'),
+  trigger: requiredText(255).describe('Name of the trigger (see `triggers`).'),
+  subscribed: z.boolean().describe('True subscribes, false unsubscribes.'),
+  includeObject: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? false)
+    .describe('Event objects carry the object (its /v1 view); default false.'),
   version: z
     .string()
     .trim()
     .nullish()
     .transform((value) => value || 'v1')
-    .refine((value) => value === 'v1', 'only version v1 is supported'),
+    .refine((value) => value === 'v1', 'only version v1 is supported')
+    .describe('Version of the event objects; only v1 (the default).'),
 });

@@ -1,17 +1,13 @@
 import { builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { type UploadContent, createUpload, receiveUploadContent } from './upload.service';
+import { createUploadSchema } from './upload.validation';
 
-const CreateUploadInput = builder.inputType('CreateUploadInput', {
+const CreateUploadInput = inputFromSchema('CreateUploadInput', createUploadSchema, {
   description: 'A file about to be uploaded: its name, size and checksum, which its bytes are checked against.',
-  fields: (t) => ({
-    filename: t.string({ required: true, description: 'File name (metadata only; never used as a path).' }),
-    // A Float rather than an Int: a size past 32 bits is refused as too large (413), not as a malformed Int.
-    filesize: t.float({ required: true, description: 'Size in bytes, an integer; at most the server\'s UPLOAD_LIMIT (larger is PAYLOAD_TOO_LARGE).' }),
-    md5Checksum: t.string({ required: true, description: 'MD5 checksum of the bytes, 32 hexadecimal digits.' }),
-  }),
 });
 
 builder.mutationField('createUpload', (t) =>

@@ -1,15 +1,12 @@
-import { builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { createWebPackage, deleteWebPackage } from './web-package.service';
+import { createWebPackageSchema } from './web-package.validation';
 
-const CreateWebPackageInput = builder.inputType('CreateWebPackageInput', {
+const CreateWebPackageInput = inputFromSchema('CreateWebPackageInput', createWebPackageSchema, {
   description: 'A new web content package, from a zip uploaded with createUpload and its bytes stored.',
-  fields: (t) => ({
-    title: t.string({ required: true, description: 'Title.' }),
-    uploadId: t.id({ required: true, description: 'The viewer\'s stored, unattached upload of the zipped website.' }),
-  }),
 });
 
 objectMutation('createWebPackage', {
