@@ -106,3 +106,8 @@ export function inputFromSchema<Schema extends z.ZodType>(name: string, schema: 
       ) as never,
   });
 }
+
+/** The input of an update, in which every member may be left out: described as such for `what` ("a blog post"). */
+export function changesInput<Schema extends z.ZodType>(name: string, schema: Schema, what: string, types?: InputOptions<Schema>['types']) {
+  return inputFromSchema(name, schema, { description: `Changes to ${what}; members left out keep their values.`, types });
+}

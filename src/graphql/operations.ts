@@ -2,6 +2,7 @@ import type { InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/cor
 import { type Policy, type Verdict, can } from '../auth/policy';
 import { type RealmFacts, type RealmRef, isStorableId, knownRealm } from '../auth/realms';
 import type { Viewer } from '../auth/viewer';
+import { NotFoundError, ValidationError } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
 import { builder } from './builder';
 import { DeletedType } from './deleted';
@@ -22,9 +23,12 @@ export const required = <Type>(type: Type, description: string) => ({ type, requ
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos' own type for error classes
 type ErrorClasses = (new (...args: any[]) => Error)[];
 
+/** What a create or update may answer instead of its object, unless it names its own errors. */
+const objectMutationErrors: ErrorClasses = [ValidationError, NotFoundError];
+
 /**
- * A mutation that changes one Prisma object and answers with it, or with one of the typed errors it lists
- * (ValidationError, NotFoundError, ConflictError): the shape of every create and update. The service receives the
+ * A mutation that changes one Prisma object and answers with it, or with one of the typed errors it lists (by
+ * default ValidationError and NotFoundError): the shape of every create and update. The service receives the
  * viewer, the arguments and Pothos' selection, which it spreads into its Prisma call so relations load in the same
  * statement.
  */
@@ -33,7 +37,7 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
   options: {
     type: Name;
     description: string;
-    errors: ErrorClasses;
+    errors?: ErrorClasses;
     args: (arg: ArgBuilder) => Args;
     resolve: (viewer: Viewer, args: InputShapeFromFields<Args>, query: { select?: never; include?: never }) => Promise<PrismaTypes[Name]['Shape']>;
   },
@@ -42,7 +46,7 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
     t.withAuth({ authenticated: true }).prismaField({
       type: options.type as Model,
       description: options.description,
-      errors: { types: options.errors },
+      errors: { types: options.errors ?? objectMutationErrors },
       args: options.args(t.arg),
       // Pothos types the selection per model; services declare their own, so the generic helper hands it on as is.
       resolve: (query, _root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>, query as never) as never,

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createAlbumComment, deleteAlbumComment } from './album-comment.service';
 import { createAlbumContent, deleteAlbumContent, updateAlbumContent } from './album-content.service';
@@ -11,7 +11,7 @@ import { AlbumContentType } from './album.type';
 import { contentExtraSchema, createAlbumSchema, createCommentSchema, createContentSchema, updateAlbumSchema, updateContentSchema } from './album.validation';
 
 const CreateAlbumInput = inputFromSchema('CreateAlbumInput', createAlbumSchema, { description: 'A new media album.' });
-const UpdateAlbumInput = inputFromSchema('UpdateAlbumInput', updateAlbumSchema, { description: 'Changes to an album; members left out keep their values.' });
+const UpdateAlbumInput = changesInput('UpdateAlbumInput', updateAlbumSchema, 'an album');
 const AlbumContentExtraInput = inputFromSchema('AlbumContentExtraInput', contentExtraSchema, {
   description: 'Caption, position and cover flag of one file being added.',
   types: { fid: 'ID' },
@@ -34,14 +34,12 @@ const optionalRealm = { type: RealmInput, description: 'The section or group the
 objectMutation('createAlbum', {
   type: 'Album',
   description: 'Creates a media album in a section or group the viewer administers.',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the album belongs to.')), input: arg(required(CreateAlbumInput, 'The new album.')) }),
   resolve: (viewer, args, query) => createAlbum(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updateAlbum', {
   type: 'Album',
   description: 'Changes an album (the administrators of its section or group).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The album to change.' }), realm: arg(optionalRealm), input: arg(required(UpdateAlbumInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateAlbum(viewer, parseId(args.id, 'Album'), realmOf(args.realm), args.input, query),
 });
@@ -63,7 +61,6 @@ resultMutation('createAlbumContent', {
 objectMutation('updateAlbumContent', {
   type: 'AlbumContent',
   description: 'Changes an item\'s caption or cover flag (whoever added it, or the album\'s administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
     albumId: arg.id({ required: true, description: 'The album.' }),
     id: arg.id({ required: true, description: 'The album item to change.' }),
@@ -81,7 +78,6 @@ deleteMutation('deleteAlbumContent', {
 objectMutation('createAlbumComment', {
   type: 'AlbumComment',
   description: 'Comments on an album item the viewer sees; refused (403) while the album has comments off.',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
     albumId: arg.id({ required: true, description: 'The album.' }),
     contentId: arg.id({ required: true, description: 'The album item commented on.' }),

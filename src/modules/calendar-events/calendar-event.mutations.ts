@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createCalendarEvent, deleteCalendarEvent, updateCalendarEvent } from './calendar-event.service';
 import { CalendarEventTypeEnum, RsvpPolicyEnum } from './calendar-event.type';
@@ -8,10 +8,7 @@ import { createCalendarEventSchema, updateCalendarEventSchema } from './calendar
 
 const types = { rsvp: RsvpPolicyEnum, type: CalendarEventTypeEnum };
 const CreateCalendarEventInput = inputFromSchema('CreateCalendarEventInput', createCalendarEventSchema, { description: 'A new calendar event.', types });
-const UpdateCalendarEventInput = inputFromSchema('UpdateCalendarEventInput', updateCalendarEventSchema, {
-  description: 'Changes to a calendar event; members left out keep their values.',
-  types,
-});
+const UpdateCalendarEventInput = changesInput('UpdateCalendarEventInput', updateCalendarEventSchema, 'a calendar event', types);
 
 objectMutation('createCalendarEvent', {
   type: 'CalendarEvent',

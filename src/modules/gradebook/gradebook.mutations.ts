@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '../../core/errors';
+import { NotFoundError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
 import { inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
@@ -42,14 +42,12 @@ const UpdateAssignment = inputFromSchema('UpdateAssignmentInput', updateAssignme
 objectMutation('createGradingPeriod', {
   type: 'GradingPeriod',
   description: 'Adds a grading period to a school (its administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ schoolId: arg.id({ required: true, description: 'The school.' }), input: arg(required(CreatePeriod, 'The new grading period.')) }),
   resolve: (viewer, args, query) => createGradingPeriod(viewer, parseId(args.schoolId, 'School', 'schoolId'), args.input, query),
 });
 objectMutation('updateGradingPeriod', {
   type: 'GradingPeriod',
   description: 'Changes a grading period.',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading period to change.' }), input: arg(required(UpdatePeriod, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateGradingPeriod(viewer, parseId(args.id, 'GradingPeriod'), args.input, query),
 });
@@ -62,14 +60,12 @@ deleteMutation('deleteGradingPeriod', {
 objectMutation('createGradingScale', {
   type: 'GradingScale',
   description: 'Adds a grading scale to a school (its administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ schoolId: arg.id({ required: true, description: 'The school.' }), input: arg(required(CreateScale, 'The new grading scale.')) }),
   resolve: (viewer, args, query) => createGradingScale(viewer, parseId(args.schoolId, 'School', 'schoolId'), args.input, query),
 });
 objectMutation('updateGradingScale', {
   type: 'GradingScale',
   description: 'Changes a grading scale; grades already given keep their points.',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The grading scale to change.' }), input: arg(required(UpdateScale, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateGradingScale(viewer, parseId(args.id, 'GradingScale'), args.input, query),
 });
@@ -82,14 +78,12 @@ deleteMutation('deleteGradingScale', {
 objectMutation('createAssignment', {
   type: 'Assignment',
   description: 'Adds a graded item to a section (its teachers and administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ sectionId: arg.id({ required: true, description: 'The course section.' }), input: arg(required(CreateAssignment, 'The new assignment.')) }),
   resolve: (viewer, args, query) => createAssignment(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
 objectMutation('updateAssignment', {
   type: 'Assignment',
   description: 'Changes a graded item.',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The assignment to change.' }), input: arg(required(UpdateAssignment, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateAssignment(viewer, parseId(args.id, 'Assignment'), args.input, query),
 });

@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { createCategories, deleteCategory, updateCategories, updateCategory } from './grading-category.service';
 import { GradingCalculationEnum, GradingCategoryResultsType } from './grading-category.type';
@@ -8,10 +8,7 @@ import { createGradingCategorySchema, gradingCategoryChangeSchema, updateGrading
 
 const types = { calculation: GradingCalculationEnum };
 const CreateGradingCategoryInput = inputFromSchema('CreateGradingCategoryInput', createGradingCategorySchema, { description: 'A new grading category.', types });
-const UpdateGradingCategoryInput = inputFromSchema('UpdateGradingCategoryInput', updateGradingCategorySchema, {
-  description: 'Changes to a grading category; members left out keep their values.',
-  types,
-});
+const UpdateGradingCategoryInput = changesInput('UpdateGradingCategoryInput', updateGradingCategorySchema, 'a grading category', types);
 const GradingCategoryChangeInput = inputFromSchema('GradingCategoryChangeInput', gradingCategoryChangeSchema, {
   description: 'One item of a bulk change: the category, and its members to change.',
   types,
@@ -40,7 +37,6 @@ resultMutation('updateGradingCategories', {
 objectMutation('updateGradingCategory', {
   type: 'GradingCategory',
   description: 'Changes a grading category (the section\'s teachers and administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
     id: arg.id({ required: true, description: 'The grading category to change.' }),
     input: arg(required(UpdateGradingCategoryInput, 'What to change; members left out keep their values.')),

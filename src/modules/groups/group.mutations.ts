@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { addGroupMember, removeGroupMember } from './group-membership.service';
 import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './group.service';
@@ -9,7 +9,7 @@ import { createGroupSchema, groupCategorySchema, groupMemberSchema, updateGroupS
 
 const types = { privacyLevel: PrivacyLevelEnum, inviteType: InviteTypeEnum };
 const CreateGroupInput = inputFromSchema('CreateGroupInput', createGroupSchema, { description: 'A new group; the viewer becomes its first administrator.', types });
-const UpdateGroupInput = inputFromSchema('UpdateGroupInput', updateGroupSchema, { description: 'Changes to a group; members left out keep their values.', types });
+const UpdateGroupInput = changesInput('UpdateGroupInput', updateGroupSchema, 'a group', types);
 const CreateGroupCategoryInput = inputFromSchema('CreateGroupCategoryInput', groupCategorySchema, {
   description: 'A new group category of the viewer\'s district.',
 });
@@ -18,14 +18,12 @@ const GroupMemberInput = inputFromSchema('GroupMemberInput', groupMemberSchema, 
 objectMutation('createGroup', {
   type: 'Group',
   description: 'Creates a group (staff of the school, and district administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ input: arg(required(CreateGroupInput, 'The new group.')) }),
   resolve: (viewer, args, query) => createGroup(viewer, args.input, query),
 });
 objectMutation('updateGroup', {
   type: 'Group',
   description: 'Changes a group (its administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The group to change.' }), input: arg(required(UpdateGroupInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateGroup(viewer, parseId(args.id, 'Group'), args.input, query),
 });

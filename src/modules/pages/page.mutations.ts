@@ -1,24 +1,22 @@
-import { NotFoundError, ValidationError } from '../../core/errors';
+import { NotFoundError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createPage, deletePage, updatePage } from './page.service';
 import { createPageSchema, updatePageSchema } from './page.validation';
 
 const CreatePageInput = inputFromSchema('CreatePageInput', createPageSchema, { description: 'A new page.' });
-const UpdatePageInput = inputFromSchema('UpdatePageInput', updatePageSchema, { description: 'Changes to a page; members left out keep their values.' });
+const UpdatePageInput = changesInput('UpdatePageInput', updatePageSchema, 'a page');
 
 objectMutation('createPage', {
   type: 'Page',
   description: 'Writes a page in a course section or group (its administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')), input: arg(required(CreatePageInput, 'The new page.')) }),
   resolve: (viewer, args, query) => createPage(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updatePage', {
   type: 'Page',
   description: 'Changes a page.',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')), id: arg.id({ required: true, description: 'The page to change.' }), input: arg(required(UpdatePageInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updatePage(viewer, realmRef(args.realm), parseId(args.id, 'Page'), args.input, query),
 });

@@ -17,7 +17,6 @@ const CreateEnrollmentInput = inputFromSchema('CreateEnrollmentInput', createEnr
 objectMutation('createSection', {
   type: 'Section',
   description: 'Creates a course section (school and district administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ input: arg(required(CreateSectionInput, 'The new section.')) }),
   resolve: (viewer, args, query) => createSection(viewer, args.input, query),
 });

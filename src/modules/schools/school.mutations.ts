@@ -1,26 +1,22 @@
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { createBuilding, createSchool, deleteSchool, updateSchool } from './school.service';
 import { createSchoolSchema, updateSchoolSchema } from './school.validation';
 
 const CreateSchoolInput = inputFromSchema('CreateSchoolInput', createSchoolSchema, { description: 'A new school or building.' });
-const UpdateSchoolInput = inputFromSchema('UpdateSchoolInput', updateSchoolSchema, {
-  description: 'Changes to a school or building; members left out keep their values.',
-});
+const UpdateSchoolInput = changesInput('UpdateSchoolInput', updateSchoolSchema, 'a school or building');
 
 objectMutation('createSchool', {
   type: 'School',
   description: 'Creates a school in the viewer\'s district (district administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ input: arg(required(CreateSchoolInput, 'The new school.')) }),
   resolve: (viewer, args, query) => createSchool(viewer, args.input, query),
 });
 objectMutation('createBuilding', {
   type: 'School',
   description: 'Creates a building of a school (its district or school administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({
     schoolId: arg.id({ required: true, description: 'The school the building belongs to.' }),
     input: arg(required(CreateSchoolInput, 'The new building.')),
@@ -30,7 +26,6 @@ objectMutation('createBuilding', {
 objectMutation('updateSchool', {
   type: 'School',
   description: 'Changes a school or building (its district or school administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The school to change.' }), input: arg(required(UpdateSchoolInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateSchool(viewer, parseId(args.id, 'School'), args.input, query),
 });

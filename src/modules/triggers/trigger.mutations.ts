@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
 import { UnknownTriggerError } from '../../webhooks/triggers';
 import {
@@ -13,9 +13,7 @@ import { createTargetSchema, subscriptionItemSchema, updateTargetSchema } from '
 const CreateTriggerTargetInput = inputFromSchema('CreateTriggerTargetInput', createTargetSchema, {
   description: 'A new webhook target of the viewer\'s school.',
 });
-const UpdateTriggerTargetInput = inputFromSchema('UpdateTriggerTargetInput', updateTargetSchema, {
-  description: 'Changes to a webhook target; members left out keep their values.',
-});
+const UpdateTriggerTargetInput = changesInput('UpdateTriggerTargetInput', updateTargetSchema, 'a webhook target');
 const TriggerSubscriptionInput = inputFromSchema('TriggerSubscriptionInput', subscriptionItemSchema, {
   description: 'Subscribes a target to a trigger, or unsubscribes it.',
 });
@@ -55,7 +53,6 @@ builder.mutationFields((t) => ({
 objectMutation('updateTriggerTarget', {
   type: 'TriggerTarget',
   description: 'Changes a webhook target of the viewer\'s school (trigger administrators).',
-  errors: [ValidationError, NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The webhook target to change.' }), input: arg(required(UpdateTriggerTargetInput, 'What to change; members left out keep their values.')) }),
   resolve: (viewer, args, query) => updateTarget(viewer, parseId(args.id, 'TriggerTarget'), args.input, query),
 });
