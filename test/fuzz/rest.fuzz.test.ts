@@ -14,7 +14,7 @@ import { Tally, restTargets } from './targets';
 // Revoking its own token is fair game for a fuzzed request; the 401s that follow must not block the address.
 const server = useTestServer({ AUTH_FAILURES_PER_ADDRESS: 'off', AUTH_FAILURES_PER_CONSUMER_KEY: 'off' });
 const tally = new Tally();
-const runsPerTarget = 40;
+const runsPerTarget = 20;
 
 describe('fuzzed /v1 write bodies', () => {
   const targets = restTargets(restRoutes, schema, server);
