@@ -3,7 +3,6 @@ import { createDeferredPromise } from '@whatwg-node/promise-helpers';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import '../../src/core/promise-with-resolvers';
-import { db } from '../../src/db/database';
 import { useContextCacheRelease } from '../../src/graphql/context-cache';
 import { useTestServer } from '../support/harness';
 
@@ -24,14 +23,6 @@ describe('objects a request leaves behind', () => {
     }
     deferred.resolve(7);
     return expect(deferred.promise).resolves.toBe(7);
-  });
-
-  it("gets Prisma's promises with their spec as a plain property", async () => {
-    const pending = db().group.findMany({ take: 1 });
-    const spec = Object.getOwnPropertyDescriptor(pending, 'spec');
-    expect(spec?.get).toBeUndefined();
-    expect(spec?.value).toMatchObject({ action: 'findMany', model: 'Group' });
-    expect(await pending).toBeInstanceOf(Array);
   });
 
   it("lets go of an execution's context caches when it ends, and shares them while it runs", async () => {
