@@ -45,8 +45,6 @@ if (git('diff', '--name-only', ref, '--', 'prisma/migrations')) {
 const worktree = mkdtempSync(join(tmpdir(), 'lectern-versus-'));
 git('worktree', 'add', '--detach', worktree, ref);
 const modules = resolve(process.env.BENCH_VERSUS_MODULES ?? join(here, 'node_modules'));
-symlinkSync(modules, join(worktree, 'node_modules'));
-execFileSync(nodeA, [join(modules, 'prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: 'ignore' });
 
 const database = benchDatabase();
 /** Groups seeded, with ids 1 to this. */
@@ -58,6 +56,8 @@ const versions = [
 ];
 const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
 try {
+  symlinkSync(modules, join(worktree, 'node_modules'));
+  execFileSync(nodeA, [join(modules, 'prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: ['ignore', 'ignore', 'inherit'] });
   await database.create();
   const seeded = await seedGroups(database.url, secretKey, groups);
   for (const version of versions) {
