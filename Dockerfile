@@ -1,9 +1,8 @@
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
-COPY scripts ./scripts
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .

@@ -60,8 +60,10 @@ export async function startServerProcess(options: {
   nodeArgs?: string[];
   /** The checkout to run (another version's worktree); this one by default. */
   cwd?: string;
+  /** The Node binary that runs it; the one running the bench by default. */
+  node?: string;
 }) {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverCommand(options.cwd)], {
+  const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), ...serverCommand(options.cwd)], {
     cwd: options.cwd,
     env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(options.port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env },
     stdio: ['ignore', 'inherit', 'inherit'],

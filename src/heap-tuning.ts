@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
  * them have survived a young collection. A request's objects that are values in a library's WeakMap (Pothos' per-request
  * caches) survive one young collection by design, so their literals get pretenured; each request then leaves objects
  * in the old generation that refer to the rest of it, and the young collector copies and promotes every request's
- * state until the next full collection. With pretenuring on, a single group answered 2,092 req/s with 88 MB promoted
- * in 5 s; with it off, 3,159 req/s with 12 MB (docs/performance.md, "Fourteenth round").
+ * state until the next full collection. It pays together with the context-cache release (src/graphql/context-cache.ts),
+ * which lets those entries go: measured on Node 24 in docs/performance.md, "Dependency patches and Node workarounds".
  */
 setFlagsFromString('--no-allocation-site-pretenuring');

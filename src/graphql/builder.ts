@@ -10,6 +10,7 @@ import { decodeGlobalId, encodeGlobalId } from '../core/global-id';
 import { db } from '../db/database';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
+import SynchronousNodeIdsPlugin from './node-ids';
 
 export interface Context {
   /** Null for an unauthenticated request (GraphiQL's introspection); every data field requires a viewer. */
@@ -43,7 +44,7 @@ export const builder = new SchemaBuilder<{
   AuthContexts: { authenticated: AuthenticatedContext };
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin, SynchronousNodeIdsPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     // Check scopes when a subscription starts, not only when each event resolves.

@@ -4,6 +4,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import { longText } from './execution-bounds';
+import { rowGlobalId } from './node-ids';
 
 export type Model = keyof PrismaTypes & string;
 type Column<Name extends Model> = keyof PrismaTypes[Name]['Shape'] & string;
@@ -58,8 +59,11 @@ export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name,
   );
 }
 
-/** A Node's `id`: the global id Pothos relay encodes from the row's `id` column (base64 of `Type:databaseId`). */
-export const nodeId = { field: 'id' } as const;
+/**
+ * A Node's `id`: the global id of the row's `id` column (base64 of `Type:databaseId`), answered without a promise
+ * (src/graphql/node-ids.ts).
+ */
+export const nodeId = { field: 'id', extensions: { [rowGlobalId]: true } } as const;
 
 /** A Node's `databaseId`: the row's own id, the one /v1 uses and `<x>Id` references hold. */
 export function exposeDatabaseId(t: ColumnExposer) {

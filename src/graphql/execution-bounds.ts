@@ -4,32 +4,6 @@ import type { Plugin } from 'graphql-yoga';
 import { httpError, retryAfter } from '../core/errors';
 import { limitError } from './limits';
 
-/**
- * The abort signal of one execution, which its deadline, its answer budget and a disconnecting client abort. Not
- * Node's AbortController: on Node 20 every signal it makes gets hidden classes of its own, which keep the signal, its
- * listeners and so the execution's whole state from the young generation until the next full collection
- * (docs/performance.md, "Fourteenth round"). Not AbortSignal.any either: on Node 20 a combined signal that has abort
- * listeners (the executor adds one per execution) is never collected.
- */
-class ExecutionSignal extends EventTarget implements AbortSignal {
-  aborted = false;
-  reason: unknown = undefined;
-  onabort: AbortSignal['onabort'] = null;
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    const event = new Event('abort');
-    this.onabort?.call(this, event);
-    this.dispatchEvent(event);
-  }
-
-  throwIfAborted(): void {
-    if (this.aborted) throw this.reason;
-  }
-}
-
 /** What is left of one execution's budget of long text, and how the execution is stopped when it runs out. */
 interface AnswerBudget {
   bytesLeft: number;
@@ -87,8 +61,9 @@ export function useExecutionBounds({ timeoutMs, answerBytes }: ExecutionBounds):
       // An upload's duration is the client's transfer, bounded by UPLOAD_LIMIT, not work a deadline should cut short.
       if (rawBody) return;
       setExecuteFn(async (execution) => {
-        const signal = new ExecutionSignal();
-        const clientGone = () => signal.abort(request?.signal.reason);
+        const controller = new AbortController();
+        const { signal } = controller;
+        const clientGone = () => controller.abort(request?.signal.reason);
         request?.signal.addEventListener('abort', clientGone, { once: true });
         let stopped: ExecutionResult | null = null;
         let answerStop!: (result: ExecutionResult) => void;
@@ -97,7 +72,7 @@ export function useExecutionBounds({ timeoutMs, answerBytes }: ExecutionBounds):
           if (stopped) return;
           stopped = { data: null, errors: [error] };
           answerStop(stopped);
-          signal.abort(reason);
+          controller.abort(reason);
         };
         const timer = setTimeout(() => {
           const error = httpError(503, 'QUERY_TIMEOUT', `The request took longer than ${timeoutMs} ms and was stopped; try again later`, retryAfter(timeoutMs));

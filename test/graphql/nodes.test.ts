@@ -122,8 +122,7 @@ describe('global ids', () => {
   });
 
   it('are encoded without a promise, so that a page of objects completes without the executor\'s promise path', () => {
-    // Pothos' relay plugin wraps every id in an async function; patches/ makes it answer synchronously when the id
-    // is at hand (docs/performance.md, "Fifth throughput round").
+    // Pothos' relay plugin wraps every id in an async function; src/graphql/node-ids.ts answers it from the row.
     for (const type of nodeTypes) {
       const id = (schema.getType(type) as GraphQLObjectType).getFields().id!;
       const info = { parentType: schema.getType(type), fieldName: 'id', path: { key: 'id', typename: type } } as unknown as GraphQLResolveInfo;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { newSigningSecret } from '../../src/webhooks/signing';
 import { cleanEnvironment, processTestTimeoutMs, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
 
-// Each test starts the server or the CLI as a child process (tsx, PGlite, migrations): tens of seconds when another
+// Each test starts the server or the CLI as a child process (PGlite, migrations): tens of seconds when another
 // test file shares the machine's two cores.
 vi.setConfig({ testTimeout: processTestTimeoutMs });
 

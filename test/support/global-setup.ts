@@ -19,7 +19,8 @@ declare module 'vitest' {
 }
 
 /**
- * Compiles the server for the tests that start it as a process, as `npm start` does. Migrates the run's database
+ * Compiles the server and the CLI for the tests that start them as processes, as `npm start` does (bin/lectern.mjs
+ * then finds its bundle up to date). Migrates the run's database
  * once, so that a test file copies a migrated database instead of creating and migrating its own: with
  * TEST_DATABASE_URL a template database on its server (CREATE DATABASE ... TEMPLATE), otherwise a dump of an embedded
  * one (a fresh one from initdb takes over a second, a copy of the dump a third of one).

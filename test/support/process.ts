@@ -42,7 +42,7 @@ export interface ServerProcess {
 /** The server's command line after node, as `npm start` runs it once scripts/build.mjs has compiled it. */
 export const compiledServer = ['--enable-source-maps', 'dist/src/main.mjs'];
 
-/** Compiles the server of a checkout (this one by default) into its dist/ with `npm start`'s build step. */
+/** Compiles the server and the CLI of a checkout (this one by default) into its dist/ with `npm start`'s build step. */
 export function buildServer(cwd = projectRoot) {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd, stdio: 'inherit' });
 }

@@ -1,39 +1,11 @@
 import { contextCacheSymbol, createContextCache, initContextCache } from '@pothos/core';
-import { createDeferredPromise } from '@whatwg-node/promise-helpers';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import '../../src/core/promise-with-resolvers';
-import { db } from '../../src/db/database';
 import { useContextCacheRelease } from '../../src/graphql/context-cache';
-import { useTestServer } from '../support/harness';
 
-useTestServer();
-
-/**
- * What keeps a request's objects from dying young on Node 20, and what Lectern does about each (docs/performance.md,
- * "Fourteenth round"): objects with getters of their own, and per-request caches in WeakMaps that refer back to their
- * keys. How many young collections a load takes is measured by `npm run bench` (its memory part), not here.
- */
-describe('objects a request leaves behind', () => {
-  it('gets deferred promises from the libraries as plain objects, without getters', () => {
-    const deferred = createDeferredPromise<number>();
-    for (const name of ['resolve', 'reject'] as const) {
-      const property = Object.getOwnPropertyDescriptor(deferred, name);
-      expect(property?.get).toBeUndefined();
-      expect(property?.value).toBeTypeOf('function');
-    }
-    deferred.resolve(7);
-    return expect(deferred.promise).resolves.toBe(7);
-  });
-
-  it("gets Prisma's promises with their spec as a plain property", async () => {
-    const pending = db().group.findMany({ take: 1 });
-    const spec = Object.getOwnPropertyDescriptor(pending, 'spec');
-    expect(spec?.get).toBeUndefined();
-    expect(spec?.value).toMatchObject({ action: 'findMany', model: 'Group' });
-    expect(await pending).toBeInstanceOf(Array);
-  });
-
+// Pothos' per-request caches are let go when an execution ends, so that the young collector does not keep a request's
+// state alive through them (src/graphql/context-cache.ts, docs/performance.md).
+describe('the context-cache release', () => {
   it("lets go of an execution's context caches when it ends, and shares them while it runs", async () => {
     let made = 0;
     const perExecution = createContextCache(() => ({ made: ++made }));
