@@ -6,18 +6,31 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // These files start the server or the CLI as child processes on an embedded database of their own (the children never
 // see TEST_DATABASE_URL), so the PostgreSQL pass would run exactly what the PGlite pass ran: they run once, there.
 // test/ops/first-start.test.ts stays in both: it starts a server on TEST_DATABASE_URL's server too.
-const embeddedProcessTests = ['test/ops/cli.test.ts', 'test/ops/webhooks-cli.test.ts', 'test/ops/server-process.test.ts', 'test/ops/redis-startup.test.ts',
-  'test/ops/graceful-stop.test.ts', 'test/ops/redis-stall.test.ts'];
+const embeddedProcessTests = [
+  'test/ops/cli.test.ts',
+  'test/ops/webhooks-cli.test.ts',
+  'test/ops/server-process.test.ts',
+  'test/ops/redis-startup.test.ts',
+  'test/ops/graceful-stop.test.ts',
+  'test/ops/redis-stall.test.ts',
+];
 
 // Files that take 15 s or more start first, so that no worker runs one alone at the end. Vitest would start them late:
 // on a fresh clone it has no timings and starts the largest files first, and the PGlite pass times the webhook fault
 // run, which only PostgreSQL runs, as instant (on PostgreSQL it ended the pass alone: 167 s against 150 s).
-const slowFiles = ['test/fuzz/', 'test/ops/', 'test/webhooks/webhook-faults.test.ts', 'test/db/migrations.test.ts', 'test/permissions/matrix.test.ts'];
+const slowFiles = [
+  'test/fuzz/',
+  'test/ops/',
+  'test/webhooks/webhook-faults.test.ts',
+  'test/db/migrations.test.ts',
+  'test/permissions/matrix.test.ts',
+];
 
 class SlowFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
     const sorted = await super.sort(files);
-    const isSlow = (file: TestSpecification) => slowFiles.some((path) => relative(file.project.config.root, file.moduleId).startsWith(path));
+    const isSlow = (file: TestSpecification) =>
+      slowFiles.some((path) => relative(file.project.config.root, file.moduleId).startsWith(path));
     return [...sorted.filter(isSlow), ...sorted.filter((file) => !isSlow(file))];
   }
 }
@@ -29,7 +42,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    exclude: process.env.TEST_DATABASE_URL ? [...configDefaults.exclude, ...embeddedProcessTests] : configDefaults.exclude,
+    exclude: process.env.TEST_DATABASE_URL
+      ? [...configDefaults.exclude, ...embeddedProcessTests]
+      : configDefaults.exclude,
     // Each file opens its own database (PGlite in memory, or a PostgreSQL database when TEST_DATABASE_URL is set), a copy
     // of the one test/support/global-setup.ts migrated for the run, and closes it when done, so files are independent
     // and the process-wide database handle stays simple. A worker process runs its files one after another and keeps

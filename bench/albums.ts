@@ -42,21 +42,46 @@ async function seed(dataDir: string) {
   const files = await createFolderFileStore(join(dataDir, 'files'));
   const district = await prisma.district.create({ data: { title: 'Bench District' } });
   const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
-  const user = await prisma.user.create({ data: { schoolId: school.id, username: 'bench', nameFirst: 'Bench', nameLast: 'Admin', role: 'DISTRICT_ADMIN' } });
-  const group = await prisma.group.create({ data: { schoolId: school.id, title: 'Bench group', accessCode: 'BENCH-1' } });
+  const user = await prisma.user.create({
+    data: { schoolId: school.id, username: 'bench', nameFirst: 'Bench', nameLast: 'Admin', role: 'DISTRICT_ADMIN' },
+  });
+  const group = await prisma.group.create({
+    data: { schoolId: school.id, title: 'Bench group', accessCode: 'BENCH-1' },
+  });
   for (let album = 0; album < 20; album++) {
-    const { id: albumId } = await prisma.album.create({ data: { realmType: 'GROUP', realmId: group.id, title: `Album ${album + 1}`, creatorId: user.id } });
+    const { id: albumId } = await prisma.album.create({
+      data: { realmType: 'GROUP', realmId: group.id, title: `Album ${album + 1}`, creatorId: user.id },
+    });
     for (let item = 0; item < 10; item++) {
       const bytes = randomBytes(2048);
       const storageKey = `f-${randomBytes(16).toString('hex')}`;
       await files.write(storageKey, [bytes]);
       const upload = await prisma.upload.create({
         data: {
-          ownerId: user.id, filename: `photo-${item}.jpg`, filesize: bytes.length, md5Checksum: createHash('md5').update(bytes).digest('hex'),
-          storageKey, status: 'STORED', kind: 'IMAGE', mimeType: 'image/jpeg', width: 1600, height: 1200, storedAt: new Date(), attachedAt: new Date(),
+          ownerId: user.id,
+          filename: `photo-${item}.jpg`,
+          filesize: bytes.length,
+          md5Checksum: createHash('md5').update(bytes).digest('hex'),
+          storageKey,
+          status: 'STORED',
+          kind: 'IMAGE',
+          mimeType: 'image/jpeg',
+          width: 1600,
+          height: 1200,
+          storedAt: new Date(),
+          attachedAt: new Date(),
         },
       });
-      await prisma.albumContent.create({ data: { albumId, uploadId: upload.id, creatorId: user.id, caption: `Item ${item}`, displayOrder: item, albumCover: item === 0 } });
+      await prisma.albumContent.create({
+        data: {
+          albumId,
+          uploadId: upload.id,
+          creatorId: user.id,
+          caption: `Item ${item}`,
+          displayOrder: item,
+          albumCover: item === 0,
+        },
+      });
     }
   }
   const { token } = await issueAccessToken({ userId: user.id, name: 'bench' });
@@ -71,14 +96,22 @@ async function seed(dataDir: string) {
  * database (PostgreSQL's own counters also count background work, such as autovacuum).
  */
 async function statementsPerPage(dataDir: string, token: string, groupId: number) {
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: 'off', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString('hex') });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT: 'off',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+  });
   const database = await openDatabase({ databaseUrl, dataDir });
   useFileStore(await openFileStore(config));
   const app = createApp({ config, database, serverKey: randomBytes(32), logger: createLogger(config) });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const requests = {
-    'REST withcontent=1': (limit: number) => new Request(`http://127.0.0.1/v1/groups/${groupId}/albums?withcontent=1&limit=${limit}`, { headers }),
-    'GraphQL albums { contents }': (limit: number) => new Request('http://127.0.0.1/graphql', { method: 'POST', headers, body: graphqlQuery(groupId, limit) }),
+    'REST withcontent=1': (limit: number) =>
+      new Request(`http://127.0.0.1/v1/groups/${groupId}/albums?withcontent=1&limit=${limit}`, { headers }),
+    'GraphQL albums { contents }': (limit: number) =>
+      new Request('http://127.0.0.1/graphql', { method: 'POST', headers, body: graphqlQuery(groupId, limit) }),
   };
   const count = async (request: Request) => {
     const before = database.statementCount;
@@ -100,29 +133,56 @@ const graphqlQuery = (groupId: number, limit: number) =>
       contents { id albumId kind caption displayOrder createdAt albumCover contentUrl filesize md5Checksum thumbnailUrl thumbnailDimensions contentDimensions } } } }`,
   });
 
-const residentBytes = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+const residentBytes = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const dataDir = await mkdtemp(join(tmpdir(), 'lectern-bench-albums-'));
 await benchData.create();
 const { token, groupId } = await seed(dataDir);
 await statementsPerPage(dataDir, token, groupId);
-const server = await startServerProcess({ databaseUrl, port, env: { SECRET_KEY: randomBytes(32).toString('hex'), DATA_DIR: dataDir } });
+const server = await startServerProcess({
+  databaseUrl,
+  port,
+  env: { SECRET_KEY: randomBytes(32).toString('hex'), DATA_DIR: dataDir },
+});
 try {
   const auth = { authorization: `Bearer ${token}` };
   const scenarios = [
-    { name: 'REST albums?withcontent=1 (JSON)', method: 'GET' as const, path: `/v1/groups/${groupId}/albums?withcontent=1`, headers: { ...auth, accept: 'application/json' } },
-    { name: 'REST albums?withcontent=1 (XML)', method: 'GET' as const, path: `/v1/groups/${groupId}/albums?withcontent=1`, headers: { ...auth, accept: 'text/xml' } },
-    { name: 'GraphQL albums(limit: 20)', method: 'POST' as const, path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlQuery(groupId, 20) },
+    {
+      name: 'REST albums?withcontent=1 (JSON)',
+      method: 'GET' as const,
+      path: `/v1/groups/${groupId}/albums?withcontent=1`,
+      headers: { ...auth, accept: 'application/json' },
+    },
+    {
+      name: 'REST albums?withcontent=1 (XML)',
+      method: 'GET' as const,
+      path: `/v1/groups/${groupId}/albums?withcontent=1`,
+      headers: { ...auth, accept: 'text/xml' },
+    },
+    {
+      name: 'GraphQL albums(limit: 20)',
+      method: 'POST' as const,
+      path: '/graphql',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: graphqlQuery(groupId, 20),
+    },
   ];
   console.log(`\n${seconds} s per scenario, ${connections} connections, a page of 20 albums with 10 items each\n`);
   console.log('scenario                             req/s     p99 ms');
   for (const scenario of scenarios) {
-    const options = { url: origin, connections, requests: [{ method: scenario.method, path: scenario.path, headers: scenario.headers, body: scenario.body }] };
+    const options = {
+      url: origin,
+      connections,
+      requests: [{ method: scenario.method, path: scenario.path, headers: scenario.headers, body: scenario.body }],
+    };
     await autocannon({ ...options, duration: 2 });
     const result = await autocannon({ ...options, duration: seconds });
     if (result.non2xx) throw new Error(`${scenario.name}: ${result.non2xx} responses were not 2xx`);
-    console.log(`${scenario.name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(6)} ${String(result.latency.p99).padStart(10)}`);
+    console.log(
+      `${scenario.name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(6)} ${String(result.latency.p99).padStart(10)}`,
+    );
   }
 
   // One 50 MB file: the same 1 MB block fifty times, streamed as it is produced.
@@ -148,13 +208,20 @@ try {
     },
   });
   const started = performance.now();
-  const stored = await fetch(location, { method: 'PUT', headers: { ...auth, 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit);
+  const stored = await fetch(location, {
+    method: 'PUT',
+    headers: { ...auth, 'content-type': 'application/octet-stream' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(sampler);
   if (stored.status !== 200) throw new Error(`upload answered ${stored.status}: ${await stored.text()}`);
   const above = peak - idle;
   console.log(`\nUpload of 50 MB: ${elapsed.toFixed(2)} s, ${(50 / elapsed).toFixed(1)} MB/s`);
-  console.log(`Server memory: idle ${megabytes(idle)}, peak while streaming ${megabytes(peak)}, ${megabytes(above)} above idle (target: under 100 MB) ${above < 100 * 1024 * 1024 ? 'OK' : 'OVER'}`);
+  console.log(
+    `Server memory: idle ${megabytes(idle)}, peak while streaming ${megabytes(peak)}, ${megabytes(above)} above idle (target: under 100 MB) ${above < 100 * 1024 * 1024 ? 'OK' : 'OVER'}`,
+  );
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));

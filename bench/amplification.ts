@@ -24,11 +24,15 @@ const git = (...args: string[]) => execFileSync('git', args, { cwd: here, encodi
 
 /** The other version's checkout, with this checkout's node_modules and its own generated Prisma client. */
 function checkout(gitRef: string): string {
-  if (git('diff', '--name-only', gitRef, '--', 'prisma/migrations')) throw new Error(`${gitRef} has other migrations than this checkout`);
+  if (git('diff', '--name-only', gitRef, '--', 'prisma/migrations'))
+    throw new Error(`${gitRef} has other migrations than this checkout`);
   const worktree = mkdtempSync(join(tmpdir(), 'lectern-amplification-'));
   git('worktree', 'add', '--detach', worktree, gitRef);
   symlinkSync(join(here, 'node_modules'), join(worktree, 'node_modules'));
-  execFileSync(process.execPath, [join(here, 'node_modules/prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: 'ignore' });
+  execFileSync(process.execPath, [join(here, 'node_modules/prisma/build/index.js'), 'generate'], {
+    cwd: worktree,
+    stdio: 'ignore',
+  });
   return worktree;
 }
 
@@ -51,23 +55,38 @@ try {
   const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
   await seeding.migrate();
   const district = await seeding.prisma.district.create({ data: { title: 'Amplification' } });
-  const school = await seeding.prisma.school.create({ data: { districtId: district.id, title: 'Amplification School' } });
+  const school = await seeding.prisma.school.create({
+    data: { districtId: district.id, title: 'Amplification School' },
+  });
   const admin = await seeding.prisma.user.create({
     data: { schoolId: school.id, username: 'bench', nameFirst: 'Bench', nameLast: 'Admin', role: 'DISTRICT_ADMIN' },
   });
-  const paragraph = '<p>The quick brown fox jumps over the lazy dog, again and again, in every post of the district.</p>\n';
+  const paragraph =
+    '<p>The quick brown fox jumps over the lazy dog, again and again, in every post of the district.</p>\n';
   const body = paragraph.repeat(Math.ceil(postBytes / paragraph.length)).slice(0, postBytes);
   await seeding.prisma.blogPost.createMany({
-    data: Array.from({ length: posts }, (_, index) => ({ realmType: 'DISTRICT' as const, realmId: district.id, title: `Post ${index}`, body })),
+    data: Array.from({ length: posts }, (_, index) => ({
+      realmType: 'DISTRICT' as const,
+      realmId: district.id,
+      title: `Post ${index}`,
+      body,
+    })),
   });
   const { token } = await issueAccessToken({ userId: admin.id, name: 'bench' });
   await seeding.close();
 
-  const server = await startServerProcess({ databaseUrl: database.url, port, env: { SECRET_KEY: secretKey }, cwd: worktree ?? undefined });
+  const server = await startServerProcess({
+    databaseUrl: database.url,
+    port,
+    env: { SECRET_KEY: secretKey },
+    cwd: worktree ?? undefined,
+  });
   servers.push(server);
   const origin = `http://127.0.0.1:${port}`;
-  const page = (alias: string, limit: number) => `${alias}: blogPosts(realm: { type: DISTRICT, id: "${district.id}" }, limit: ${limit}) { items { body } }`;
-  const aliased = (count: number, limit: number) => `{ ${Array.from({ length: count }, (_, index) => page(`a${index}`, limit)).join(' ')} }`;
+  const page = (alias: string, limit: number) =>
+    `${alias}: blogPosts(realm: { type: DISTRICT, id: "${district.id}" }, limit: ${limit}) { items { body } }`;
+  const aliased = (count: number, limit: number) =>
+    `{ ${Array.from({ length: count }, (_, index) => page(`a${index}`, limit)).join(' ')} }`;
   const cases: [string, string][] = [
     ['one page of the ten posts (9.5 MB)', aliased(1, 200)],
     ["the issue's: 30 aliases of blogPosts(limit: 200) { items { body } }", aliased(30, 200)],
@@ -96,7 +115,12 @@ try {
     const probing = (async () => {
       while (!answered) {
         const sent = performance.now();
-        probes.push(fetch(`${origin}/healthz`).then(async (response) => (await response.arrayBuffer(), performance.now() - sent)));
+        probes.push(
+          fetch(`${origin}/healthz`).then(async (response) => {
+            await response.arrayBuffer();
+            return performance.now() - sent;
+          }),
+        );
         await new Promise((wait) => setTimeout(wait, 100));
       }
     })();

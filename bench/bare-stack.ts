@@ -54,9 +54,19 @@ const Group = builder.prismaObject('Group', {
     memberPostComment: t.exposeBoolean('memberPostComment'),
     createDiscussion: t.exposeBoolean('createDiscussion'),
     createFiles: t.exposeBoolean('createFiles'),
-    category: t.field({ type: Ref, nullable: true, select: { categoryId: true }, resolve: (group) => ref(group.categoryId) }),
+    category: t.field({
+      type: Ref,
+      nullable: true,
+      select: { categoryId: true },
+      resolve: (group) => ref(group.categoryId),
+    }),
     school: t.field({ type: Ref, select: { schoolId: true }, resolve: (group) => ({ id: group.schoolId }) }),
-    building: t.field({ type: Ref, nullable: true, select: { buildingId: true }, resolve: (group) => ref(group.buildingId) }),
+    building: t.field({
+      type: Ref,
+      nullable: true,
+      select: { buildingId: true },
+      resolve: (group) => ref(group.buildingId),
+    }),
   }),
 });
 
@@ -66,7 +76,14 @@ const GroupPage = builder.objectRef<{ start: number; limit: number }>('GroupPage
     total: t.int({ resolve: () => prisma.group.count({ where: inDistrict }) }),
     items: t.prismaField({
       type: [Group],
-      resolve: (query, page) => prisma.group.findMany({ ...query, where: inDistrict, orderBy: { id: 'asc' }, skip: page.start, take: page.limit }),
+      resolve: (query, page) =>
+        prisma.group.findMany({
+          ...query,
+          where: inDistrict,
+          orderBy: { id: 'asc' },
+          skip: page.start,
+          take: page.limit,
+        }),
     }),
   }),
 });
@@ -88,23 +105,44 @@ builder.queryType({
 });
 
 const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-const accessCode = () => Array.from({ length: 11 }, (_, i) => (i === 5 ? '-' : codeAlphabet[randomInt(codeAlphabet.length)])).join('');
+const accessCode = () =>
+  Array.from({ length: 11 }, (_, i) => (i === 5 ? '-' : codeAlphabet[randomInt(codeAlphabet.length)])).join('');
 
 builder.mutationType({
   fields: (t) => ({
     createGroup: t.prismaField({
       type: Group,
-      args: { title: t.arg.string({ required: true }), description: t.arg.string(), schoolId: t.arg.int({ required: true }) },
+      args: {
+        title: t.arg.string({ required: true }),
+        description: t.arg.string(),
+        schoolId: t.arg.int({ required: true }),
+      },
       resolve: (query, _root, args) =>
         prisma.$transaction(async (tx) => {
-          const school = await tx.school.findFirstOrThrow({ where: { id: args.schoolId, districtId }, select: { id: true } });
+          const school = await tx.school.findFirstOrThrow({
+            where: { id: args.schoolId, districtId },
+            select: { id: true },
+          });
           const group = await tx.group.create({
             ...query,
-            data: { schoolId: school.id, title: args.title, description: args.description ?? '', accessCode: accessCode() },
+            data: {
+              schoolId: school.id,
+              title: args.title,
+              description: args.description ?? '',
+              accessCode: accessCode(),
+            },
           });
           await tx.groupMembership.create({ data: { groupId: group.id, userId, admin: true }, select: { id: true } });
           await tx.domainEvent.create({
-            data: { type: 'group.create', realmType: 'GROUP', realmId: group.id, objectId: group.id, actorId: userId, districtId, schoolId: school.id },
+            data: {
+              type: 'group.create',
+              realmType: 'GROUP',
+              realmId: group.id,
+              objectId: group.id,
+              actorId: userId,
+              districtId,
+              schoolId: school.id,
+            },
             select: { id: true },
           });
           return group;

@@ -25,7 +25,13 @@ const columns = `g.id, g.title, g.description, g."pictureUrl", g.website, g."acc
 const inDistrict = `FROM groups g JOIN schools s ON s.id = g."schoolId" WHERE s."districtId" = $1`;
 
 type Row = Record<string, string | number | boolean | null>;
-const privacyLevels: Record<string, string> = { EVERYONE: 'everyone', SCHOOL: 'school', BUILDING: 'building', GROUP: 'group', CUSTOM: 'custom' };
+const privacyLevels: Record<string, string> = {
+  EVERYONE: 'everyone',
+  SCHOOL: 'school',
+  BUILDING: 'building',
+  GROUP: 'group',
+  CUSTOM: 'custom',
+};
 const inviteTypes: Record<string, number> = { INVITE_ONLY: 0, REQUEST_TO_JOIN: 1, ANYONE_CAN_JOIN: 2 };
 const bit = (value: unknown) => (value ? 1 : 0);
 
@@ -64,18 +70,26 @@ async function list(url: URL, origin: string) {
   const link = (at: number) => `${origin}/v1/groups?start=${at}&limit=${limit}`;
   return {
     status: 200,
-    body: { group: page.rows.map((row) => wire(row, origin)), total, links: { self: link(start), ...(start + limit < total ? { next: link(start + limit) } : {}) } },
+    body: {
+      group: page.rows.map((row) => wire(row, origin)),
+      total,
+      links: { self: link(start), ...(start + limit < total ? { next: link(start + limit) } : {}) },
+    },
   };
 }
 
 async function view(id: number, origin: string) {
   const { rows } = await pool.query(`SELECT ${columns} ${inDistrict} AND g.id = $2`, [districtId, id]);
   if (!rows[0]) return { status: 404, body: { error: 'not found' } };
-  return { status: 200, body: { group: [wire(rows[0], origin)], total: 1, links: { self: `${origin}/v1/groups/${id}` } } };
+  return {
+    status: 200,
+    body: { group: [wire(rows[0], origin)], total: 1, links: { self: `${origin}/v1/groups/${id}` } },
+  };
 }
 
 const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-const accessCode = () => Array.from({ length: 11 }, (_, i) => (i === 5 ? '-' : codeAlphabet[randomInt(codeAlphabet.length)])).join('');
+const accessCode = () =>
+  Array.from({ length: 11 }, (_, i) => (i === 5 ? '-' : codeAlphabet[randomInt(codeAlphabet.length)])).join('');
 
 async function create(body: string, origin: string) {
   const input = JSON.parse(body) as { title?: string; description?: string; school_id?: string };
@@ -83,7 +97,10 @@ async function create(body: string, origin: string) {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const school = await client.query('SELECT id, "districtId" FROM schools WHERE id = $1 AND "districtId" = $2', [Number(input.school_id), districtId]);
+    const school = await client.query('SELECT id, "districtId" FROM schools WHERE id = $1 AND "districtId" = $2', [
+      Number(input.school_id),
+      districtId,
+    ]);
     if (!school.rows[0]) {
       await client.query('ROLLBACK');
       return { status: 403, body: { error: 'not your school' } };
@@ -93,7 +110,10 @@ async function create(body: string, origin: string) {
       [school.rows[0].id, input.title, input.description ?? '', accessCode()],
     );
     const group = created.rows[0] as Row;
-    await client.query('INSERT INTO group_memberships ("groupId", "userId", admin) VALUES ($1, $2, true)', [group.id, userId]);
+    await client.query('INSERT INTO group_memberships ("groupId", "userId", admin) VALUES ($1, $2, true)', [
+      group.id,
+      userId,
+    ]);
     await client.query(
       `INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "actorId", "districtId", "schoolId")
        VALUES ('group.create', 'GROUP', $1, $1, $2, $3, $4)`,

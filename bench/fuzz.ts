@@ -28,10 +28,13 @@ import type { TestServer } from '../test/support/harness';
 import { databaseUrl, withClient } from '../test/support/postgres';
 import { testOrigin } from '../test/support/wire';
 
-const { values: options } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string' } } });
+const { values: options } = parseArgs({
+  options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string' } },
+});
 const runs = Number(options.runs);
 const seed = options.seed === undefined ? Date.now() % 2 ** 31 : Number(options.seed);
-if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Error('usage: npm run fuzz -- [--runs N] [--seed S]');
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed))
+  throw new Error('usage: npm run fuzz -- [--runs N] [--seed S]');
 
 /** A fresh database on DATABASE_URL's server, dropped at the end, so a run never writes into a real one. */
 async function temporaryDatabase(serverUrl: string) {
@@ -63,8 +66,16 @@ async function startServer(databaseUrl: string | null): Promise<TestServer> {
     if (new URL(request.url).pathname.startsWith('/v1')) await assertWireContract(request, response);
     return response;
   };
-  const checkedApp = new Proxy(app, { get: (target, key) => (key === 'fetch' ? checkedFetch : Reflect.get(target, key)) });
-  return { app: checkedApp, database, config, serverKey, fetch: (path, init) => checkedFetch(new Request(new URL(path, testOrigin), init)) };
+  const checkedApp = new Proxy(app, {
+    get: (target, key) => (key === 'fetch' ? checkedFetch : Reflect.get(target, key)),
+  });
+  return {
+    app: checkedApp,
+    database,
+    config,
+    serverKey,
+    fetch: (path, init) => checkedFetch(new Request(new URL(path, testOrigin), init)),
+  };
 }
 
 interface Failure {
@@ -80,18 +91,27 @@ async function fuzz(targets: FuzzTarget[], stages: Stages, tally: Tally): Promis
     const started = Date.now();
     const details = await fc.check(target.property(stages, tally), { seed: seed + index, numRuns: runsPerTarget });
     if (details.failed) {
-      const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-      failures.push({ target: target.name, shrinks: details.numShrinks, report: `${error}\nsample: ${fc.stringify(details.counterexample)}` });
+      const error =
+        details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      failures.push({
+        target: target.name,
+        shrinks: details.numShrinks,
+        report: `${error}\nsample: ${fc.stringify(details.counterexample)}`,
+      });
     }
     const outcome = details.failed ? `FAILED after ${details.numRuns} runs` : `${details.numRuns} runs`;
-    console.error(`[${index + 1}/${targets.length}] ${target.name}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.error(
+      `[${index + 1}/${targets.length}] ${target.name}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   return failures;
 }
 
 function printReport(tally: Tally, failures: Failure[], seconds: number) {
   const overall = new Map<string, number>();
-  console.log(`\nfuzz seed ${seed}: ${tally.sent} requests sent (re-sends while shrinking included) in ${seconds.toFixed(0)} s`);
+  console.log(
+    `\nfuzz seed ${seed}: ${tally.sent} requests sent (re-sends while shrinking included) in ${seconds.toFixed(0)} s`,
+  );
   console.log('\nstatuses per target:');
   for (const [target, histogram] of tally.statuses) {
     const statuses = [...histogram].sort(([a], [b]) => String(a).localeCompare(String(b)));

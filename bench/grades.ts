@@ -31,24 +31,49 @@ async function seed() {
   const prisma = seeding.prisma;
   const district = await prisma.district.create({ data: { title: 'Bench District' } });
   const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
-  const teacher = await prisma.user.create({ data: { schoolId: school.id, username: 'teacher', nameFirst: 'T', nameLast: 'Eacher', role: 'TEACHER' } });
+  const teacher = await prisma.user.create({
+    data: { schoolId: school.id, username: 'teacher', nameFirst: 'T', nameLast: 'Eacher', role: 'TEACHER' },
+  });
   const learners = await Promise.all(
     Array.from({ length: students }, (_, at) =>
-      prisma.user.create({ data: { schoolId: school.id, username: `student${at}`, nameFirst: 'S', nameLast: `${at}`, role: 'STUDENT' } }),
+      prisma.user.create({
+        data: { schoolId: school.id, username: `student${at}`, nameFirst: 'S', nameLast: `${at}`, role: 'STUDENT' },
+      }),
     ),
   );
   const course = await prisma.course.create({ data: { schoolId: school.id, title: 'Biology', courseCode: 'BIO' } });
   const section = await prisma.section.create({
-    data: { courseId: course.id, title: 'Biology 1', enrollments: { create: [{ userId: teacher.id, admin: true }, ...learners.map((user) => ({ userId: user.id }))] } },
+    data: {
+      courseId: course.id,
+      title: 'Biology 1',
+      enrollments: { create: [{ userId: teacher.id, admin: true }, ...learners.map((user) => ({ userId: user.id }))] },
+    },
   });
   const periods = await Promise.all(
-    [['Fall', '2026-08-24', '2026-12-18'], ['Spring', '2027-01-05', '2027-05-28']].map(([title, startsOn, endsOn]) =>
-      prisma.gradingPeriod.create({ data: { schoolId: school.id, title: title!, startsOn: new Date(startsOn!), endsOn: new Date(endsOn!) } }),
+    [
+      ['Fall', '2026-08-24', '2026-12-18'],
+      ['Spring', '2027-01-05', '2027-05-28'],
+    ].map(([title, startsOn, endsOn]) =>
+      prisma.gradingPeriod.create({
+        data: { schoolId: school.id, title: title!, startsOn: new Date(startsOn!), endsOn: new Date(endsOn!) },
+      }),
     ),
   );
   const categories = await Promise.all(
-    [['Homework', 20, 2], ['Labs', 20, 0], ['Quizzes', 20, 1], ['Tests', 40, 0]].map(([title, weight, dropLowest]) =>
-      prisma.gradingCategory.create({ data: { sectionId: section.id, title: title as string, weight: weight as number, dropLowest: dropLowest as number } }),
+    [
+      ['Homework', 20, 2],
+      ['Labs', 20, 0],
+      ['Quizzes', 20, 1],
+      ['Tests', 40, 0],
+    ].map(([title, weight, dropLowest]) =>
+      prisma.gradingCategory.create({
+        data: {
+          sectionId: section.id,
+          title: title as string,
+          weight: weight as number,
+          dropLowest: dropLowest as number,
+        },
+      }),
     ),
   );
   await prisma.assignment.createMany({
@@ -82,11 +107,18 @@ async function seed() {
 async function run(name: string, path: string, oauth: OAuth) {
   const url = `${origin}${path.split('?')[0]}`;
   const query = Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''));
-  const sign = () => oauth.toHeader(oauth.authorize({ method: 'GET', url, data: query }, { key: '', secret: '' })).Authorization;
+  const sign = () =>
+    oauth.toHeader(oauth.authorize({ method: 'GET', url, data: query }, { key: '', secret: '' })).Authorization;
   const options: autocannon.Options = {
     url: origin,
     connections,
-    requests: [{ method: 'GET', path, setupRequest: (request) => ({ ...request, headers: { accept: 'application/json', authorization: sign() } }) }],
+    requests: [
+      {
+        method: 'GET',
+        path,
+        setupRequest: (request) => ({ ...request, headers: { accept: 'application/json', authorization: sign() } }),
+      },
+    ],
   };
   await autocannon({ ...options, duration: 3 }); // warm-up: JIT, pools, caches
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -115,12 +147,16 @@ try {
   const results = [
     await run('section grades, page of 20', `/v1/sections/${sectionId}/grades`, oauth),
     await run('section grades, page of 200', `/v1/sections/${sectionId}/grades?start=0&limit=200`, oauth),
-    await run('one student\'s grades', `/v1/users/${studentId}/grades?section_id=${sectionId}`, oauth),
+    await run("one student's grades", `/v1/users/${studentId}/grades?section_id=${sectionId}`, oauth),
   ];
-  console.log(`\n${seconds} s per scenario, ${connections} connections, ${students} students × ${items} items, OAuth HMAC-SHA1 on every request\n`);
+  console.log(
+    `\n${seconds} s per scenario, ${connections} connections, ${students} students × ${items} items, OAuth HMAC-SHA1 on every request\n`,
+  );
   console.log('scenario                          req/s   p50 ms   p99 ms   SQL statements/request');
   for (const r of results) {
-    console.log(`${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${r.statements.toFixed(2).padStart(12)}`);
+    console.log(
+      `${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(6)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${r.statements.toFixed(2).padStart(12)}`,
+    );
   }
 } finally {
   server.kill('SIGTERM');

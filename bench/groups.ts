@@ -39,7 +39,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import OAuth from 'oauth-1.0a';
+import type OAuth from 'oauth-1.0a';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database';
 import { topLines } from './profile-top';
@@ -70,7 +70,10 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 // (3.5 CPU ms per request in the first 3 s, 1.4 in the third 3, then 1.1).
 const firstWarmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const parts = new Set((process.env.BENCH_PARTS ?? 'lists,objects,memory,sizes').split(','));
-const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number).sort((a, b) => a - b);
+const sizes = (process.env.BENCH_SIZES ?? '1000,100000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const memoryRequests = Number(process.env.BENCH_MEMORY_REQUESTS ?? 50_000);
 const sizeSeconds = Number(process.env.BENCH_SIZE_SECONDS ?? Math.min(seconds, 5));
 const profileDir = process.env.BENCH_CPU_PROF;
@@ -120,7 +123,8 @@ function loadOptions(target: Target): autocannon.Options {
     target.auth === 'bearer'
       ? () => `Bearer ${bearer}`
       : target.auth === 'oauth'
-        ? (url: string) => signer.toHeader(signer.authorize({ method: target.method, url }, { key: '', secret: '' })).Authorization
+        ? (url: string) =>
+            signer.toHeader(signer.authorize({ method: target.method, url }, { key: '', secret: '' })).Authorization
         : null;
   return {
     url: target.origin,
@@ -132,7 +136,10 @@ function loadOptions(target: Target): autocannon.Options {
         body: target.body,
         setupRequest: (request) => {
           const { path, body } = target.each?.() ?? { path: target.path, body: target.body };
-          const headers = { ...target.headers, ...(authorization ? { authorization: authorization(`${target.origin}${path}`) } : {}) };
+          const headers = {
+            ...target.headers,
+            ...(authorization ? { authorization: authorization(`${target.origin}${path}`) } : {}),
+          };
           return { ...request, path, body, headers };
         },
       },
@@ -142,14 +149,17 @@ function loadOptions(target: Target): autocannon.Options {
 
 async function load(target: Target, options: { duration?: number; amount?: number }) {
   const result = await autocannon({ ...loadOptions(target), ...options });
-  if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} responses were not 2xx, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${target.name}: ${result.non2xx} responses were not 2xx, ${result.errors} errors`);
   return result;
 }
 
 /** A GraphQL answer is 200 even when it failed: one request first, so that a target answering errors is not timed. */
 async function expectData(target: Target) {
   const headers = { ...target.headers, ...(target.auth === 'bearer' ? { authorization: `Bearer ${bearer}` } : {}) };
-  const answer = (await (await fetch(`${target.origin}${target.path}`, { method: target.method, headers, body: target.body })).json()) as {
+  const answer = (await (
+    await fetch(`${target.origin}${target.path}`, { method: target.method, headers, body: target.body })
+  ).json()) as {
     errors?: unknown;
   };
   if (answer.errors) throw new Error(`${target.name}: ${JSON.stringify(answer.errors)}`);
@@ -171,13 +181,22 @@ async function measure(target: Target, duration = seconds, warmUp = Math.min(5, 
   await pause(1000);
   const after = [await database.committedTransactions(), Date.now()] as const;
   const statements = (after[0] - before[0] - 1 - idlePerMs * (after[1] - before[1])) / result.requests.total;
-  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, statements, cpu: cpu / result.requests.total, mainBusy };
+  return {
+    name: target.name,
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    statements,
+    cpu: cpu / result.requests.total,
+    mainBusy,
+  };
 }
 
 /** Runs the targets `rounds` times, interleaved (on a small machine one run is at the mercy of noise), and averages. */
 async function compare(title: string, allTargets: Target[], duration = seconds) {
   // The floor stays: shares are read against it.
-  const targets = allTargets.filter((target, index) => index === 0 || !only || only.some((part) => target.name.includes(part)));
+  const targets = allTargets.filter(
+    (target, index) => index === 0 || !only || only.some((part) => target.name.includes(part)),
+  );
   const runs: Result[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of targets.entries()) {
@@ -196,7 +215,9 @@ async function compare(title: string, allTargets: Target[], duration = seconds) 
   }));
   const floor = results[0]!.rps;
   console.log(`\n${title}`);
-  console.log(`${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)} ${'CPU ms/req'.padStart(11)} ${'main busy'.padStart(10)}${rounds > 1 ? '  p99 by round' : ''}`);
+  console.log(
+    `${'target'.padEnd(44)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'SQL/req'.padStart(8)} ${'CPU ms/req'.padStart(11)} ${'main busy'.padStart(10)}${rounds > 1 ? '  p99 by round' : ''}`,
+  );
   for (const r of results) {
     console.log(
       `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p99).padStart(7)} ${(r.rps / floor).toFixed(2).padStart(6)} ${r.statements.toFixed(2).padStart(8)} ${r.cpu.toFixed(2).padStart(11)} ${`${(r.mainBusy * 100).toFixed(0)}%`.padStart(10)}${rounds > 1 ? `  ${r.p99s}` : ''}`,
@@ -206,15 +227,61 @@ async function compare(title: string, allTargets: Target[], duration = seconds) 
 }
 
 const json = { accept: 'application/json' };
-const graphqlPost = (query: string) => ({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...json }, body: JSON.stringify({ query }) }) as const;
+const graphqlPost = (query: string) =>
+  ({
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', ...json },
+    body: JSON.stringify({ query }),
+  }) as const;
 const listTargets = (start: number): Target[] => [
-  { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'none' },
-  { name: 'bare stack: yoga + Pothos + Prisma, no auth', origin: bareOrigin, ...graphqlPost(graphqlGroupsQuery(start)), auth: 'none' },
+  {
+    name: 'floor: node:http + pg',
+    origin: floorOrigin,
+    method: 'GET',
+    path: `/v1/groups?start=${start}&limit=20`,
+    headers: json,
+    auth: 'none',
+  },
+  {
+    name: 'bare stack: yoga + Pothos + Prisma, no auth',
+    origin: bareOrigin,
+    ...graphqlPost(graphqlGroupsQuery(start)),
+    auth: 'none',
+  },
   { name: 'GraphQL groups(start, limit), Bearer', origin, ...graphqlPost(graphqlGroupsQuery(start)), auth: 'bearer' },
-  { name: 'GET /v1/groups JSON, Bearer', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'bearer' },
-  { name: 'GET /v1/groups XML, Bearer', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: { accept: 'text/xml' }, auth: 'bearer' },
-  { name: 'GET /v1/groups JSON, OAuth HMAC-SHA1', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: json, auth: 'oauth' },
-  { name: 'GET /v1/groups XML, OAuth HMAC-SHA1', origin, method: 'GET', path: `/v1/groups?start=${start}&limit=20`, headers: { accept: 'text/xml' }, auth: 'oauth' },
+  {
+    name: 'GET /v1/groups JSON, Bearer',
+    origin,
+    method: 'GET',
+    path: `/v1/groups?start=${start}&limit=20`,
+    headers: json,
+    auth: 'bearer',
+  },
+  {
+    name: 'GET /v1/groups XML, Bearer',
+    origin,
+    method: 'GET',
+    path: `/v1/groups?start=${start}&limit=20`,
+    headers: { accept: 'text/xml' },
+    auth: 'bearer',
+  },
+  {
+    name: 'GET /v1/groups JSON, OAuth HMAC-SHA1',
+    origin,
+    method: 'GET',
+    path: `/v1/groups?start=${start}&limit=20`,
+    headers: json,
+    auth: 'oauth',
+  },
+  {
+    name: 'GET /v1/groups XML, OAuth HMAC-SHA1',
+    origin,
+    method: 'GET',
+    path: `/v1/groups?start=${start}&limit=20`,
+    headers: { accept: 'text/xml' },
+    auth: 'oauth',
+  },
 ];
 
 /** Tops the groups table up to `size` rows in one statement, and refreshes the planner's statistics. */
@@ -245,10 +312,20 @@ const smallDistrictAdmin = () =>
         await seeding.prisma.school.create({ data: { districtId: district.id, title: 'Small School 2' } }),
       ];
       await seeding.prisma.group.createMany({
-        data: Array.from({ length: 30 }, (_, index) => ({ schoolId: schools[index % 2]!.id, title: `Small group ${index + 1}`, accessCode: `SMALL-${index}` })),
+        data: Array.from({ length: 30 }, (_, index) => ({
+          schoolId: schools[index % 2]!.id,
+          title: `Small group ${index + 1}`,
+          accessCode: `SMALL-${index}`,
+        })),
       });
       const admin = await seeding.prisma.user.create({
-        data: { schoolId: schools[0]!.id, username: 'small-admin', nameFirst: 'Small', nameLast: 'Admin', role: 'DISTRICT_ADMIN' },
+        data: {
+          schoolId: schools[0]!.id,
+          username: 'small-admin',
+          nameFirst: 'Small',
+          nameLast: 'Admin',
+          role: 'DISTRICT_ADMIN',
+        },
       });
       await seeding.prisma.$executeRawUnsafe('ANALYZE');
       return admin.id;
@@ -271,13 +348,21 @@ function statementRole(text: string): string {
  * the `pg` driver (the count, the page's ids and its rows, or the first rows with the count, whichever the request
  * sends), and each is timed with EXPLAIN ANALYZE (planning plus execution, median of 5), alone and summed.
  */
-async function pageDatabaseTime(start: number, userId?: number): Promise<{ ms: number; statements: { role: string; ms: number }[] }> {
+async function pageDatabaseTime(
+  start: number,
+  userId?: number,
+): Promise<{ ms: number; statements: { role: string; ms: number }[] }> {
   const { createApp } = await import('../src/app');
   const { loadConfig } = await import('../src/config');
   const { loadServerKey } = await import('../src/auth/server-key');
   // The credential stays cached however long the warming request takes (a slow page outlasts the default second).
   const config = loadConfig({
-    DATABASE_URL: database.url, SECRET_KEY: secretKey, RATE_LIMIT: 'off', LOG_LEVEL: 'silent', DATA_DIR: 'memory://', CREDENTIAL_CACHE_MS: '600000',
+    DATABASE_URL: database.url,
+    SECRET_KEY: secretKey,
+    RATE_LIMIT: 'off',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    CREDENTIAL_CACHE_MS: '600000',
   });
   const opened = await openDatabase({ databaseUrl: database.url, dataDir: '' });
   const captured: { text: string; values: unknown[] }[] = [];
@@ -287,12 +372,24 @@ async function pageDatabaseTime(start: number, userId?: number): Promise<{ ms: n
     const { issueAccessToken } = await import('../src/modules/access/access.service');
     const token = userId ? (await issueAccessToken({ userId, name: 'bench' })).token : bearer;
     const request = () =>
-      app.fetch(new Request(`${origin}/v1/groups?start=${start}&limit=20`, { headers: { ...json, authorization: `Bearer ${token}` } }));
+      app.fetch(
+        new Request(`${origin}/v1/groups?start=${start}&limit=20`, {
+          headers: { ...json, authorization: `Bearer ${token}` },
+        }),
+      );
     await (await request()).text();
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloads
-    (pg.Client.prototype as any).query = function (this: pg.Client, config: unknown, values?: unknown, ...rest: unknown[]) {
+    (pg.Client.prototype as any).query = function (
+      this: pg.Client,
+      config: unknown,
+      values?: unknown,
+      ...rest: unknown[]
+    ) {
       if (config && typeof config === 'object' && 'text' in config) {
-        captured.push({ text: (config as { text: string }).text, values: ((config as { values?: unknown[] }).values ?? []) as unknown[] });
+        captured.push({
+          text: (config as { text: string }).text,
+          values: ((config as { values?: unknown[] }).values ?? []) as unknown[],
+        });
       } else if (typeof config === 'string') captured.push({ text: config, values: (values ?? []) as unknown[] });
       return (originalQuery as (...args: unknown[]) => unknown).call(this, config, values, ...rest);
     };
@@ -318,7 +415,10 @@ async function pageDatabaseTime(start: number, userId?: number): Promise<{ ms: n
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     return {
       ms: median(times.map((run) => run.reduce((sum, ms) => sum + ms, 0))),
-      statements: statements.map(({ text }, index) => ({ role: statementRole(text), ms: median(times.map((run) => run[index]!)) })),
+      statements: statements.map(({ text }, index) => ({
+        role: statementRole(text),
+        ms: median(times.map((run) => run[index]!)),
+      })),
     };
   } finally {
     pg.Client.prototype.query = originalQuery;
@@ -346,17 +446,33 @@ const server = await startServerProcess({
   databaseUrl: database.url,
   port,
   env: { SECRET_KEY: secretKey },
-  nodeArgs: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(parts.has('memory') ? [`--inspect=127.0.0.1:${inspectorPort}`] : [])],
+  nodeArgs: [
+    ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+    ...(parts.has('memory') ? [`--inspect=127.0.0.1:${inspectorPort}`] : []),
+  ],
 });
-const floorProcess = await startFloorProcess({ databaseUrl: database.url, port: floorPort, districtId: seeded.districtId, userId: seeded.userId });
-const bareProcess = await startBareStackProcess({ databaseUrl: database.url, port: barePort, districtId: seeded.districtId, userId: seeded.userId });
+const floorProcess = await startFloorProcess({
+  databaseUrl: database.url,
+  port: floorPort,
+  districtId: seeded.districtId,
+  userId: seeded.userId,
+});
+const bareProcess = await startBareStackProcess({
+  databaseUrl: database.url,
+  port: barePort,
+  districtId: seeded.districtId,
+  userId: seeded.userId,
+});
 try {
   await pause(2000);
   const idleMiB = await residentMiB(server.pid!);
-  console.log(`${rounds} round(s) of ${seconds} s per target, ${connections} connections, pages of 20; share of floor = req/s ÷ floor's req/s`);
+  console.log(
+    `${rounds} round(s) of ${seconds} s per target, ${connections} connections, pages of 20; share of floor = req/s ÷ floor's req/s`,
+  );
   console.log(`server process resident size, idle after start: ${idleMiB.toFixed(1)} MiB`);
 
-  if (parts.has('lists')) await compare(`List: ${initialGroups.toLocaleString('en')} groups, a page of 20 with the total`, listTargets(0));
+  if (parts.has('lists'))
+    await compare(`List: ${initialGroups.toLocaleString('en')} groups, a page of 20 with the total`, listTargets(0));
 
   if (parts.has('objects')) {
     // Every request asks for a group of its own, as clients do: concurrent requests for one id would share a row.
@@ -364,7 +480,15 @@ try {
     const path = `/v1/groups/${initialGroups / 2}`;
     const anyPath = () => ({ path: `/v1/groups/${anyGroup()}` });
     await compare('Single object: GET /v1/groups/{id}, a random one of the groups', [
-      { name: 'floor: node:http + pg', origin: floorOrigin, method: 'GET', path, headers: json, auth: 'none', each: anyPath },
+      {
+        name: 'floor: node:http + pg',
+        origin: floorOrigin,
+        method: 'GET',
+        path,
+        headers: json,
+        auth: 'none',
+        each: anyPath,
+      },
       {
         name: 'bare stack: GraphQL group(id)',
         origin: bareOrigin,
@@ -372,15 +496,52 @@ try {
         auth: 'none',
         each: () => ({ path: '/graphql', body: JSON.stringify({ query: bareGroupQuery(anyGroup()) }) }),
       },
-      { name: 'GET /v1/groups/{id} JSON, Bearer', origin, method: 'GET', path, headers: json, auth: 'bearer', each: anyPath },
-      { name: 'GET /v1/groups/{id} JSON, OAuth HMAC-SHA1', origin, method: 'GET', path, headers: json, auth: 'oauth', each: anyPath },
+      {
+        name: 'GET /v1/groups/{id} JSON, Bearer',
+        origin,
+        method: 'GET',
+        path,
+        headers: json,
+        auth: 'bearer',
+        each: anyPath,
+      },
+      {
+        name: 'GET /v1/groups/{id} JSON, OAuth HMAC-SHA1',
+        origin,
+        method: 'GET',
+        path,
+        headers: json,
+        auth: 'oauth',
+        each: anyPath,
+      },
     ]);
     const body = createGroupBody(seeded.schoolId);
     const post = { 'content-type': 'application/json', ...json };
     await compare('Create: POST /v1/groups', [
-      { name: 'floor: node:http + pg', origin: floorOrigin, method: 'POST', path: '/v1/groups', headers: post, body, auth: 'none' },
-      { name: 'bare stack: GraphQL createGroup', origin: bareOrigin, ...graphqlPost(bareCreateMutation(seeded.schoolId)), auth: 'none' },
-      { name: 'POST /v1/groups JSON, Bearer', origin, method: 'POST', path: '/v1/groups', headers: post, body, auth: 'bearer' },
+      {
+        name: 'floor: node:http + pg',
+        origin: floorOrigin,
+        method: 'POST',
+        path: '/v1/groups',
+        headers: post,
+        body,
+        auth: 'none',
+      },
+      {
+        name: 'bare stack: GraphQL createGroup',
+        origin: bareOrigin,
+        ...graphqlPost(bareCreateMutation(seeded.schoolId)),
+        auth: 'none',
+      },
+      {
+        name: 'POST /v1/groups JSON, Bearer',
+        origin,
+        method: 'POST',
+        path: '/v1/groups',
+        headers: post,
+        body,
+        auth: 'bearer',
+      },
     ]);
   }
 
@@ -395,7 +556,9 @@ try {
     const describe = ({ resident, live, committed }: Reading) =>
       `resident ${resident.toFixed(1)} MiB, live heap ${live.toFixed(1)} MiB (V8 holds ${committed.toFixed(1)} MiB for it)`;
     const readings = [await reading()];
-    console.log(`\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time (read after a full collection)`);
+    console.log(
+      `\nMemory: ${target.name}, ${memoryRequests.toLocaleString('en')} requests at a time (read after a full collection)`,
+    );
     console.log(`  before: ${describe(readings[0]!)} (resident idle after start: ${idleMiB.toFixed(1)} MiB)`);
     for (let run = 1; run <= 3; run++) {
       const collectedBefore = await collectionTotals(inspectorPort);
@@ -420,7 +583,9 @@ try {
     // The creates of the objects part added tens of thousands of groups: the sizes start again from the seeded ones.
     await database.sql((client) => client.query('DELETE FROM groups WHERE title = $1', [createdGroupTitle]));
     console.log('\nCost as data grows: GET /v1/groups JSON, Bearer, a page of 20 with the total');
-    console.log(`${'groups'.padStart(9)} ${'start'.padStart(9)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(7)} ${'share'.padStart(6)} ${'DB ms/page'.padStart(11)}  each statement (ms)`);
+    console.log(
+      `${'groups'.padStart(9)} ${'start'.padStart(9)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(7)} ${'share'.padStart(6)} ${'DB ms/page'.padStart(11)}  each statement (ms)`,
+    );
     for (const size of sizes) {
       await growTo(size, seeded.schoolId);
       const middle = Math.floor(size / 2);
@@ -430,10 +595,15 @@ try {
         const time = await pageDatabaseTime(start);
         const statements = time.statements.map(({ role, ms }) => `${role} ${ms.toFixed(2)}`).join(', ');
         if (start === middle) {
-          console.log(`${size.toLocaleString('en').padStart(9)} ${start.toLocaleString('en').padStart(9)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(6)} ${time.ms.toFixed(2).padStart(11)}  ${statements}`);
+          console.log(
+            `${size.toLocaleString('en').padStart(9)} ${start.toLocaleString('en').padStart(9)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(6)} ${time.ms.toFixed(2).padStart(11)}  ${statements}`,
+          );
           continue;
         }
-        const [floorResult, ours] = [await measure(listTargets(start)[0]!, sizeSeconds), await measure(listTargets(start)[3]!, sizeSeconds)];
+        const [floorResult, ours] = [
+          await measure(listTargets(start)[0]!, sizeSeconds),
+          await measure(listTargets(start)[3]!, sizeSeconds),
+        ];
         console.log(
           `${size.toLocaleString('en').padStart(9)} ${start.toLocaleString('en').padStart(9)} ${ours.rps.toFixed(0).padStart(7)} ${String(ours.p99).padStart(7)} ${floorResult.rps.toFixed(0).padStart(7)} ${(ours.rps / floorResult.rps).toFixed(2).padStart(6)} ${time.ms.toFixed(2).padStart(11)}  ${statements}`,
         );

@@ -12,7 +12,9 @@ import OAuth from 'oauth-1.0a';
 import pg from 'pg';
 import { type ServerProcess, buildServer, startServerProcess, waitUntilReady } from '../test/support/process';
 
-const { values } = parseArgs({ options: { writes: { type: 'string', default: '500' }, kills: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { writes: { type: 'string', default: '500' }, kills: { type: 'string', default: '3' } },
+});
 const writes = Number(values.writes);
 const kills = Number(values.kills);
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -39,7 +41,11 @@ let server: ServerProcess = await startServerProcess(env);
 await waitUntilReady(server);
 const port = new URL(server.base).port;
 
-const oauth = new OAuth({ consumer: { key, secret }, signature_method: 'PLAINTEXT', hash_function: (_base, signingKey) => signingKey });
+const oauth = new OAuth({
+  consumer: { key, secret },
+  signature_method: 'PLAINTEXT',
+  hash_function: (_base, signingKey) => signingKey,
+});
 const statuses = new Map<string, number>();
 const count = (status: string) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
 const acknowledged = new Set<number>();
@@ -77,7 +83,9 @@ async function client(indexes: number[]) {
 }
 
 const clients = 10;
-const work = Array.from({ length: clients }, (_, c) => client(Array.from({ length: writes }, (_, i) => i).filter((i) => i % clients === c)));
+const work = Array.from({ length: clients }, (_, c) =>
+  client(Array.from({ length: writes }, (_, i) => i).filter((i) => i % clients === c)),
+);
 const killer = (async () => {
   for (let kill = 1; kill <= kills; kill++) {
     while (acknowledged.size < (writes * kill) / (kills + 1)) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -104,5 +112,7 @@ const duplicates = stored.rows.filter((row) => Number(row.copies) > 1).length;
 const lost = [...acknowledged].filter((index) => !stored.rows.some((row) => row.title === `Fault run ${index}`)).length;
 console.log(`writes ${writes}, kill -9 ${kills} times while writing`);
 console.log(`acknowledged ${acknowledged.size}, stored ${stored.rows.length}, duplicates ${duplicates}, lost ${lost}`);
-console.log(`5xx answers: ${[...statuses].filter(([status]) => status.startsWith('5')).reduce((sum, [, n]) => sum + n, 0)}`);
+console.log(
+  `5xx answers: ${[...statuses].filter(([status]) => status.startsWith('5')).reduce((sum, [, n]) => sum + n, 0)}`,
+);
 console.log('answers (all attempts):', Object.fromEntries([...statuses].sort()));

@@ -25,7 +25,9 @@ export function selfTimes(profile: Profile): { total: number; entries: { name: s
     const ms = (profile.timeDeltas[index] ?? 0) / 1000;
     total += ms;
     const { functionName, url, lineNumber } = byNode.get(nodeId)!.callFrame;
-    const place = url ? ` ${url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench)\//, '$1/')}:${lineNumber + 1}` : '';
+    const place = url
+      ? ` ${url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench)\//, '$1/')}:${lineNumber + 1}`
+      : '';
     const name = `${functionName || '(anonymous)'}${place}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
   });

@@ -39,7 +39,9 @@ for (let run = 1; run <= Number(values.runs); run++) {
     console.log(`run ${run}`);
     console.log(`  embedded, first start: ${await measure({ DATA_DIR: dataDir })}`);
     console.log(`  embedded, next start:  ${await measure({ DATA_DIR: dataDir })}`);
-    console.log(`  PostgreSQL, first start: ${await measure({ DATA_DIR: dataDir, DATABASE_URL: database.url, SECRET_KEY: randomBytes(32).toString('hex') })}`);
+    console.log(
+      `  PostgreSQL, first start: ${await measure({ DATA_DIR: dataDir, DATABASE_URL: database.url, SECRET_KEY: randomBytes(32).toString('hex') })}`,
+    );
   } finally {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });

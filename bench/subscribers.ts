@@ -22,13 +22,17 @@ import { hashToken, randomToken } from '../src/auth/secrets';
 import { openDatabase } from '../src/db/database';
 import { serverCommand } from './support';
 
-const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { subscribers: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '3' } },
+});
 const subscribers = Number(values.subscribers);
 const rounds = Number(values.rounds);
 
 const descriptors = Number(readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+)/)?.[1] ?? Infinity);
 if (descriptors < subscribers + 256) {
-  console.error(`${subscribers} sockets need a file-descriptor limit above ${subscribers + 256}; this one is ${descriptors} (raise it: ulimit -n)`);
+  console.error(
+    `${subscribers} sockets need a file-descriptor limit above ${subscribers + 256}; this one is ${descriptors} (raise it: ulimit -n)`,
+  );
   process.exit(1);
 }
 
@@ -58,9 +62,18 @@ try {
   const prisma = database.prisma;
   const district = await prisma.district.create({ data: { title: 'Bench district' } });
   const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench school' } });
-  const group = await prisma.group.create({ data: { schoolId: school.id, title: 'Bench group', accessCode: 'BENCH-SUBS1', privacyLevel: 'GROUP' } });
+  const group = await prisma.group.create({
+    data: { schoolId: school.id, title: 'Bench group', accessCode: 'BENCH-SUBS1', privacyLevel: 'GROUP' },
+  });
   const teacher = await prisma.user.create({
-    data: { schoolId: school.id, role: 'TEACHER', username: 'bench-teacher', nameFirst: 'Bench', nameLast: 'Teacher', email: 'teacher@bench.test' },
+    data: {
+      schoolId: school.id,
+      role: 'TEACHER',
+      username: 'bench-teacher',
+      nameFirst: 'Bench',
+      nameLast: 'Teacher',
+      email: 'teacher@bench.test',
+    },
   });
   await prisma.groupMembership.create({ data: { groupId: group.id, userId: teacher.id, admin: true } });
   const writerToken = randomToken(32);
@@ -79,21 +92,41 @@ try {
       })),
       select: { id: true },
     });
-    await prisma.groupMembership.createMany({ data: users.map(({ id }) => ({ groupId: group.id, userId: id, admin: false })) });
+    await prisma.groupMembership.createMany({
+      data: users.map(({ id }) => ({ groupId: group.id, userId: id, admin: false })),
+    });
     const batch = users.map(({ id }) => ({ userId: id, token: randomToken(32) }));
-    await prisma.accessToken.createMany({ data: batch.map(({ userId, token }) => ({ userId, name: 'bench', tokenHash: hashToken(token) })) });
+    await prisma.accessToken.createMany({
+      data: batch.map(({ userId, token }) => ({ userId, name: 'bench', tokenHash: hashToken(token) })),
+    });
     tokens.push(...batch.map(({ token }) => token));
   }
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, serverCommand(), {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url.href, SECRET_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'off', LOG_LEVEL: 'error', REDIS_URL: '' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: url.href,
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      SEED_DEMO: 'off',
+      LOG_LEVEL: 'error',
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let attempt = 0; ; attempt++) {
     if (attempt > 150) throw new Error('the server did not get ready');
-    if (await fetch(`${base}/readyz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${base}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     await sleep(200);
   }
   let round = 0;
@@ -120,7 +153,13 @@ try {
     const opened = tokens.slice(done, done + 250).map(
       (token) =>
         new Promise<ReturnType<typeof createClient>>((resolve, reject) => {
-          const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, lazy: false, retryAttempts: 0, connectionParams: { Authorization: `Bearer ${token}` } });
+          const client = createClient({
+            url: `ws://127.0.0.1:${port}/graphql`,
+            webSocketImpl: WebSocket,
+            lazy: false,
+            retryAttempts: 0,
+            connectionParams: { Authorization: `Bearer ${token}` },
+          });
           client.on('connected', () => resolve(client));
           client.on('error', reject);
           client.subscribe(
@@ -160,12 +199,18 @@ try {
   const ready = await oneEvent();
   await sleep(2000);
   const after = rssKiB(server.pid!);
-  console.log(`${subscribers} graphql-ws subscribers connected in ${connectSeconds.toFixed(1)} s; first event after that reached the last one in ${ready.last.toFixed(0)} ms`);
-  console.log(`server RSS ${(before / 1024).toFixed(0)} MiB before, ${(after / 1024).toFixed(0)} MiB with the subscribers: ${((after - before) / subscribers).toFixed(1)} KiB per subscriber`);
+  console.log(
+    `${subscribers} graphql-ws subscribers connected in ${connectSeconds.toFixed(1)} s; first event after that reached the last one in ${ready.last.toFixed(0)} ms`,
+  );
+  console.log(
+    `server RSS ${(before / 1024).toFixed(0)} MiB before, ${(after / 1024).toFixed(0)} MiB with the subscribers: ${((after - before) / subscribers).toFixed(1)} KiB per subscriber`,
+  );
   for (let index = 0; index < rounds; index++) {
     await sleep(500);
     const { first, p50, last } = await oneEvent();
-    console.log(`round ${index + 1}: one event written; first subscriber had it after ${first.toFixed(0)} ms, half after ${p50.toFixed(0)} ms, the last after ${last.toFixed(0)} ms`);
+    console.log(
+      `round ${index + 1}: one event written; first subscriber had it after ${first.toFixed(0)} ms, half after ${p50.toFixed(0)} ms, the last after ${last.toFixed(0)} ms`,
+    );
   }
   await Promise.all(clients.map((client) => client.dispose()));
 } finally {

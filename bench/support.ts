@@ -35,7 +35,10 @@ export function benchDatabase() {
       admin(async (client) => {
         // Statistics are flushed lazily; ask for a fresh snapshot.
         await client.query('SELECT pg_stat_clear_snapshot()');
-        const { rows } = await client.query('SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = $1', [name]);
+        const { rows } = await client.query(
+          'SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = $1',
+          [name],
+        );
         return Number(rows[0].n);
       }),
   };
@@ -65,7 +68,15 @@ export async function startServerProcess(options: {
 }) {
   const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), ...serverCommand(options.cwd)], {
     cwd: options.cwd,
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(options.port), RATE_LIMIT: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env },
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(options.port),
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...options.env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -96,7 +107,10 @@ async function waitForAnswer(url: string) {
 
 /** Starts a script of bench/ as its own process with `env` added, and waits until `readyUrl` answers. */
 async function startBenchScript(script: string, env: Record<string, string>, readyUrl: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   try {
     await waitForAnswer(readyUrl);
   } catch (error) {
@@ -231,9 +245,14 @@ export function collectionTotals(inspectorPort: number): Promise<CollectionTotal
 }
 
 /** Runs `work` with a Chrome DevTools protocol session to the process at `inspectorPort`. */
-async function withInspector<T>(inspectorPort: number, work: (call: (method: string, params?: object) => Promise<unknown>) => Promise<T>): Promise<T> {
+async function withInspector<T>(
+  inspectorPort: number,
+  work: (call: (method: string, params?: object) => Promise<unknown>) => Promise<T>,
+): Promise<T> {
   const { default: WebSocket } = await import('ws');
-  const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+  const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
   const socket = new WebSocket(target!.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   let nextId = 0;
@@ -280,7 +299,11 @@ export async function seedGroups(databaseUrl: string, secretKey: string, groups:
   const teacher = await prisma.user.create({
     data: { schoolId: school.id, username: 'bench-teacher', nameFirst: 'Bench', nameLast: 'Teacher', role: 'TEACHER' },
   });
-  const seededGroups = await prisma.group.findMany({ where: { schoolId: school.id }, select: { id: true }, orderBy: { id: 'asc' } });
+  const seededGroups = await prisma.group.findMany({
+    where: { schoolId: school.id },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
   await prisma.groupMembership.createMany({
     data: seededGroups.filter((_, index) => index % 10 === 0).map(({ id }) => ({ groupId: id, userId: teacher.id })),
   });
@@ -291,7 +314,14 @@ export async function seedGroups(databaseUrl: string, secretKey: string, groups:
   // evaluate every row before the LIMIT, and the benchmark would measure that instead of the server.
   await prisma.$executeRawUnsafe('ANALYZE');
   await seeding.close();
-  return { client, token: token.token, teacherToken: teacherToken.token, districtId: district.id, schoolId: school.id, userId: user.id };
+  return {
+    client,
+    token: token.token,
+    teacherToken: teacherToken.token,
+    districtId: district.id,
+    schoolId: school.id,
+    userId: user.id,
+  };
 }
 
 /** The fields of a group that `GET /v1/groups` answers with. */
@@ -299,7 +329,8 @@ const groupFields = `id title description pictureUrl website accessCode privacyL
   inviteType memberPost memberPostComment createDiscussion createFiles school { id } building { id }`;
 
 /** The group list the benchmarks ask GraphQL for: the fields `GET /v1/groups` answers with, for a page of 20. */
-export const graphqlGroupsQuery = (start: number) => `query { groups(start: ${start}, limit: 20) { total items { ${groupFields} } } }`;
+export const graphqlGroupsQuery = (start: number) =>
+  `query { groups(start: ${start}, limit: 20) { total items { ${groupFields} } } }`;
 
 /** One group by its database id, as bench/bare-stack.ts takes it (Lectern's `group` takes a global id). */
 export const bareGroupQuery = (id: number) => `query { group(id: ${id}) { ${groupFields} } }`;
@@ -327,7 +358,9 @@ export const oauthSigner = (client: { consumerKey: string; consumerSecret: strin
 export async function stopProcesses(children: ChildProcess[]) {
   // A process that has already exited (a crash) will not emit `exit` again.
   const ended = (child: ChildProcess) =>
-    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => child.once('exit', resolve));
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map(ended));
 }

@@ -21,7 +21,16 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { benchDatabase, cpuMs, createGroupBody, graphqlGroupsQuery, oauthSigner, seedGroups, startServerProcess, stopProcesses } from './support';
+import {
+  benchDatabase,
+  cpuMs,
+  createGroupBody,
+  graphqlGroupsQuery,
+  oauthSigner,
+  seedGroups,
+  startServerProcess,
+  stopProcesses,
+} from './support';
 
 const ref = process.argv[2];
 if (!ref) {
@@ -57,24 +66,61 @@ const versions = [
 const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
 try {
   symlinkSync(modules, join(worktree, 'node_modules'));
-  execFileSync(nodeA, [join(modules, 'prisma/build/index.js'), 'generate'], { cwd: worktree, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(nodeA, [join(modules, 'prisma/build/index.js'), 'generate'], {
+    cwd: worktree,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await database.create();
   const seeded = await seedGroups(database.url, secretKey, groups);
   for (const version of versions) {
-    servers.push(await startServerProcess({ databaseUrl: database.url, port: version.port, env: { SECRET_KEY: secretKey }, cwd: version.cwd, node: version.node }));
+    servers.push(
+      await startServerProcess({
+        databaseUrl: database.url,
+        port: version.port,
+        env: { SECRET_KEY: secretKey },
+        cwd: version.cwd,
+        node: version.node,
+      }),
+    );
   }
   const signer = oauthSigner(seeded.client);
   const list = '/v1/groups?start=0&limit=20';
   const targets = [
-    { name: 'GraphQL list, Bearer', method: 'POST', path: '/graphql', accept: 'application/json', body: JSON.stringify({ query: graphqlGroupsQuery(0) }) },
+    {
+      name: 'GraphQL list, Bearer',
+      method: 'POST',
+      path: '/graphql',
+      accept: 'application/json',
+      body: JSON.stringify({ query: graphqlGroupsQuery(0) }),
+    },
     { name: 'GET /v1/groups JSON, Bearer', method: 'GET', path: list, accept: 'application/json' },
     { name: 'GET /v1/groups XML, Bearer', method: 'GET', path: list, accept: 'text/xml' },
     { name: 'GET /v1/groups JSON, OAuth', method: 'GET', path: list, accept: 'application/json', oauth: true },
     // Each request another of the groups, at random, as clients ask: concurrent requests for one id would share a row.
-    { name: 'GET /v1/groups/{id} object, Bearer', method: 'GET', path: '/v1/groups/500', accept: 'application/json', anyGroup: true },
-    { name: 'GET /v1/groups/{id} object, OAuth', method: 'GET', path: '/v1/groups/500', accept: 'application/json', oauth: true, anyGroup: true },
+    {
+      name: 'GET /v1/groups/{id} object, Bearer',
+      method: 'GET',
+      path: '/v1/groups/500',
+      accept: 'application/json',
+      anyGroup: true,
+    },
+    {
+      name: 'GET /v1/groups/{id} object, OAuth',
+      method: 'GET',
+      path: '/v1/groups/500',
+      accept: 'application/json',
+      oauth: true,
+      anyGroup: true,
+    },
     // A teacher's read checks their group memberships, which an administrator's does not.
-    { name: 'GET /v1/groups/{id} object, teacher', method: 'GET', path: '/v1/groups/500', accept: 'application/json', teacher: true, anyGroup: true },
+    {
+      name: 'GET /v1/groups/{id} object, teacher',
+      method: 'GET',
+      path: '/v1/groups/500',
+      accept: 'application/json',
+      teacher: true,
+      anyGroup: true,
+    },
     {
       name: 'POST /v1/groups create, Bearer',
       method: 'POST',
@@ -89,7 +135,8 @@ try {
     const origin = `http://127.0.0.1:${versions[index]!.port}`;
     const authorization = (path: string) =>
       target.oauth
-        ? signer.toHeader(signer.authorize({ url: `${origin}${path}`, method: target.method }, { key: '', secret: '' })).Authorization
+        ? signer.toHeader(signer.authorize({ url: `${origin}${path}`, method: target.method }, { key: '', secret: '' }))
+            .Authorization
         : `Bearer ${target.teacher ? seeded.teacherToken : seeded.token}`;
     const headers = { accept: target.accept, ...(target.body ? { 'content-type': 'application/json' } : {}) };
     const before = await cpuMs(servers[index]!.pid!);
@@ -97,13 +144,27 @@ try {
       url: origin,
       connections: 10,
       duration,
-      requests: [{ method: target.method as 'GET' | 'POST', path: target.path, body: target.body, setupRequest: (request) => {
-        const path = target.anyGroup ? `/v1/groups/${1 + randomInt(groups)}` : target.path;
-        return { ...request, path, headers: { ...headers, authorization: authorization(path) } };
-      } }],
+      requests: [
+        {
+          method: target.method as 'GET' | 'POST',
+          path: target.path,
+          body: target.body,
+          setupRequest: (request) => {
+            const path = target.anyGroup ? `/v1/groups/${1 + randomInt(groups)}` : target.path;
+            return { ...request, path, headers: { ...headers, authorization: authorization(path) } };
+          },
+        },
+      ],
     });
-    if (result.non2xx || result.errors) throw new Error(`${versions[index]!.name}, ${target.name}: ${result.non2xx} responses were not 2xx, ${result.errors} errors`);
-    return { cpu: ((await cpuMs(servers[index]!.pid!)) - before) / result.requests.total, rps: result.requests.average, p99: result.latency.p99 };
+    if (result.non2xx || result.errors)
+      throw new Error(
+        `${versions[index]!.name}, ${target.name}: ${result.non2xx} responses were not 2xx, ${result.errors} errors`,
+      );
+    return {
+      cpu: ((await cpuMs(servers[index]!.pid!)) - before) / result.requests.total,
+      rps: result.requests.average,
+      p99: result.latency.p99,
+    };
   }
 
   // Warm-up: JIT, pools, caches.
@@ -117,16 +178,28 @@ try {
 
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`${rounds} rounds of ${seconds} s per target and version, 10 connections; CPU ms/req of the server process`);
+  console.log(
+    `${rounds} rounds of ${seconds} s per target and version, 10 connections; CPU ms/req of the server process`,
+  );
   const nodeVersion = (node: string) => execFileSync(node, ['-v'], { encoding: 'utf8' }).trim();
   console.log(`A: ${ref} on Node ${nodeVersion(nodeA)}   B: this checkout on Node ${nodeVersion(nodeB)}`);
-  console.log(`${'target'.padEnd(36)} ${'A CPU'.padStart(7)} ${'B CPU'.padStart(7)} ${'B/A'.padStart(6)} ${'A req/s'.padStart(8)} ${'B req/s'.padStart(8)} ${'A p99'.padStart(6)} ${'B p99'.padStart(6)}  p99 median A/B`);
+  console.log(
+    `${'target'.padEnd(36)} ${'A CPU'.padStart(7)} ${'B CPU'.padStart(7)} ${'B/A'.padStart(6)} ${'A req/s'.padStart(8)} ${'B req/s'.padStart(8)} ${'A p99'.padStart(6)} ${'B p99'.padStart(6)}  p99 median A/B`,
+  );
   for (const [t, target] of targets.entries()) {
     const [a, b] = runs[t]!;
     const ratio = median(a!.map((run, index) => b![index]!.cpu / run.cpu));
     console.log(
-      `${target.name.padEnd(36)} ${mean(a!.map((r) => r.cpu)).toFixed(2).padStart(7)} ${mean(b!.map((r) => r.cpu)).toFixed(2).padStart(7)} ${ratio.toFixed(2).padStart(6)} ` +
-        `${mean(a!.map((r) => r.rps)).toFixed(0).padStart(8)} ${mean(b!.map((r) => r.rps)).toFixed(0).padStart(8)} ` +
+      `${target.name.padEnd(36)} ${mean(a!.map((r) => r.cpu))
+        .toFixed(2)
+        .padStart(7)} ${mean(b!.map((r) => r.cpu))
+        .toFixed(2)
+        .padStart(7)} ${ratio.toFixed(2).padStart(6)} ` +
+        `${mean(a!.map((r) => r.rps))
+          .toFixed(0)
+          .padStart(8)} ${mean(b!.map((r) => r.rps))
+          .toFixed(0)
+          .padStart(8)} ` +
         `${String(Math.max(...a!.map((r) => r.p99))).padStart(6)} ${String(Math.max(...b!.map((r) => r.p99))).padStart(6)}  ` +
         `${median(a!.map((r) => r.p99))}/${median(b!.map((r) => r.p99))}`,
     );

@@ -25,9 +25,19 @@ import { encryptSecret } from '../src/auth/secrets';
 import { newSigningSecret } from '../src/webhooks/signing';
 
 const { values } = parseArgs({
-  options: { events: { type: 'string', default: '5000' }, targets: { type: 'string', default: '8' }, rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '5' } },
+  options: {
+    events: { type: 'string', default: '5000' },
+    targets: { type: 'string', default: '8' },
+    rate: { type: 'string', default: '500' },
+    seconds: { type: 'string', default: '5' },
+  },
 });
-const [events, targets, rate, seconds] = [values.events, values.targets, values.rate, values.seconds].map(Number) as [number, number, number, number];
+const [events, targets, rate, seconds] = [values.events, values.targets, values.rate, values.seconds].map(Number) as [
+  number,
+  number,
+  number,
+  number,
+];
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const name = `lectern_bench_${randomBytes(4).toString('hex')}`;
@@ -56,7 +66,9 @@ try {
   const serverKey = randomBytes(32);
   const district = await prisma.district.create({ data: { title: 'Bench district' } });
   const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench school' } });
-  const group = await prisma.group.create({ data: { schoolId: school.id, title: 'Bench group', accessCode: 'BENCH-CODE1' } });
+  const group = await prisma.group.create({
+    data: { schoolId: school.id, title: 'Bench group', accessCode: 'BENCH-CODE1' },
+  });
   for (let index = 0; index < targets; index++) {
     await prisma.triggerTarget.create({
       data: {
@@ -85,7 +97,9 @@ try {
   const elapsed = (performance.now() - started) / 1000;
   await worker.stop();
   const sent = arrivals.size;
-  console.log(`throughput: ${sent} deliveries (${events} events x ${targets} targets) in ${elapsed.toFixed(2)} s: ${Math.round(sent / elapsed)} deliveries/s`);
+  console.log(
+    `throughput: ${sent} deliveries (${events} events x ${targets} targets) in ${elapsed.toFixed(2)} s: ${Math.round(sent / elapsed)} deliveries/s`,
+  );
 
   // 2. Latency: commits at a steady rate while the worker runs.
   arrivals.clear();
@@ -97,7 +111,9 @@ try {
     const due = begin + (index * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    await writeTransaction((tx) => recordEvent(tx, groupEvents.update, { realm, objectId: group.id, actorId: null, scope }));
+    await writeTransaction((tx) =>
+      recordEvent(tx, groupEvents.update, { realm, objectId: group.id, actorId: null, scope }),
+    );
     const at = performance.now();
     const last = await prisma.domainEvent.findFirstOrThrow({ orderBy: { id: 'desc' }, select: { id: true } });
     committed.set(`evt_${last.id}`, at);
@@ -105,8 +121,11 @@ try {
   const expected = committed.size * targets;
   while (arrivals.size < expected) await new Promise((resolve) => setTimeout(resolve, 20));
   await worker.stop();
-  const latencies = [...arrivals].map(([key, at]) => at - committed.get(key.slice(key.indexOf(':') + 1))!).sort((a, b) => a - b);
-  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
+  const latencies = [...arrivals]
+    .map(([key, at]) => at - committed.get(key.slice(key.indexOf(':') + 1))!)
+    .sort((a, b) => a - b);
+  const percentile = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
   console.log(
     `latency at ${rate} events/s x ${targets} targets for ${seconds} s (${latencies.length} deliveries): ` +
       `p50 ${percentile(50)} ms, p99 ${percentile(99)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,

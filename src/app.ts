@@ -71,11 +71,19 @@ function useHealthChecks(database: Database, redis: Redis | null, storage: () =>
       if (url.pathname === '/healthz') return endResponse(json(200, { status: 'ok' }));
       if (url.pathname !== '/readyz') return;
       try {
-        const [pending, redisAnswers] = await Promise.all([database.pendingMigrations(), redis ? breakerOf(redis).ping() : true]);
+        const [pending, redisAnswers] = await Promise.all([
+          database.pendingMigrations(),
+          redis ? breakerOf(redis).ping() : true,
+        ]);
         if (pending.length) return endResponse(json(503, { status: 'migrations pending', pending }));
         const finding = await storage();
-        const degraded = { ...(redisAnswers ? {} : { redis: 'unreachable' }), ...(finding ? { storage: finding } : {}) };
-        endResponse(json(200, Object.keys(degraded).length ? { status: 'degraded', ...degraded } : { status: 'ready' }));
+        const degraded = {
+          ...(redisAnswers ? {} : { redis: 'unreachable' }),
+          ...(finding ? { storage: finding } : {}),
+        };
+        endResponse(
+          json(200, Object.keys(degraded).length ? { status: 'degraded', ...degraded } : { status: 'ready' }),
+        );
       } catch {
         endResponse(json(503, { status: 'database unreachable' }));
       }
@@ -174,7 +182,13 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useWebPackageSites(serverKey),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
-      useRestFacade({ routes: restRoutes, files: fileStore, linkOrigin, bodyLimitBytes: config.bodyLimitBytes, logger }),
+      useRestFacade({
+        routes: restRoutes,
+        files: fileStore,
+        linkOrigin,
+        bodyLimitBytes: config.bodyLimitBytes,
+        logger,
+      }),
       // After the facade, whose onResponse answers OPTIONS on every /v1 path.
       useRestReferencePreflight(),
       // After the facade, whose onResponse may replace the response (OPTIONS), so headers land on the final response.

@@ -50,25 +50,39 @@ if (values.help) {
   process.exit(0);
 }
 if (!command) fail(usage);
-const known = ['migrate', 'seed-demo', 'create-api-client', 'create-access-token', 'webhooks listen', 'webhooks send-sample'];
+const known = [
+  'migrate',
+  'seed-demo',
+  'create-api-client',
+  'create-access-token',
+  'webhooks listen',
+  'webhooks send-sample',
+];
 const named = command === 'webhooks' ? `${command} ${subcommand ?? ''}`.trim() : command;
 if (!known.includes(named)) fail(`Unknown command: ${named}\n\n${usage}`);
 
 // The receiver needs neither the configuration nor the database, so it runs beside a server on the same data folder.
 if (named === 'webhooks listen') {
   const port = values.port === undefined ? 4001 : Number(values.port);
-  if (values.port !== undefined && !(/^\d+$/.test(values.port) && port <= 65_535)) fail('--port must be a port number (0 picks a free one)');
+  if (values.port !== undefined && !(/^\d+$/.test(values.port) && port <= 65_535))
+    fail('--port must be a port number (0 picks a free one)');
   // Also from the environment, so that the secret need not show in the process list.
   const secret = values.secret ?? process.env.LECTERN_WEBHOOK_SECRET ?? null;
   const { isSigningSecret, startWebhookListener } = await import('./webhooks/listen');
-  if (secret !== null && !isSigningSecret(secret)) fail('--secret must be a signing secret as the target shows it (whsec_ and base64)');
-  const listener = await startWebhookListener({ host: '127.0.0.1', port, secret, print: (line) => console.log(line) }).catch((error: Error) =>
-    fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`),
-  );
+  if (secret !== null && !isSigningSecret(secret))
+    fail('--secret must be a signing secret as the target shows it (whsec_ and base64)');
+  const listener = await startWebhookListener({
+    host: '127.0.0.1',
+    port,
+    secret,
+    print: (line) => console.log(line),
+  }).catch((error: Error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
   const { port: bound } = listener.server.address() as { port: number };
   const checked = secret ? 'signatures checked' : 'signatures NOT checked: give --secret';
   console.log(`Listening for webhooks on http://127.0.0.1:${bound}/ (${checked}); Ctrl-C stops.`);
-  await new Promise((resolve) => ['SIGINT', 'SIGTERM'].forEach((signal) => process.once(signal, resolve)));
+  await new Promise((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, resolve);
+  });
   await listener.close();
   console.log('Stopped.');
   process.exit(0);
@@ -81,10 +95,12 @@ if (needsUser && !(values.user && /^\d+$/.test(values.user) && userId >= 1 && us
   fail('--user <id> is required and must be a numeric user id');
 }
 const days = command === 'create-access-token' && values.days !== undefined ? Number(values.days) : null;
-if (days !== null && !(/^\d+$/.test(values.days!) && days > 0 && days <= 36_500)) fail('--days must be a positive whole number of days (at most 36500)');
+if (days !== null && !(/^\d+$/.test(values.days!) && days > 0 && days <= 36_500))
+  fail('--days must be a positive whole number of days (at most 36500)');
 const targetId = named === 'webhooks send-sample' ? Number(values.target) : 0;
 if (named === 'webhooks send-sample') {
-  if (!(values.target && /^\d+$/.test(values.target) && targetId >= 1 && targetId <= 2_147_483_647)) fail('--target <id> is required and must be a numeric target id');
+  if (!(values.target && /^\d+$/.test(values.target) && targetId >= 1 && targetId <= 2_147_483_647))
+    fail('--target <id> is required and must be a numeric target id');
   if (!values.trigger) fail('--trigger <name> is required (the triggers GraphQL lists)');
 }
 
@@ -97,8 +113,15 @@ try {
 }
 // Loaded only now, so that usage and argument errors answer at once rather than after loading Prisma and PGlite.
 const [
-  { boot }, { DataDirInUseError }, { baseUrlForPeople, demoCredentialsText, seedDemo }, { NotFoundError, ValidationError }, { createLogger },
-  { issueAccessToken, issueApiClient }, { UnknownTriggerError }, { useWebhookAddressPolicy }, { findSampleTarget, sendSampleEvent },
+  { boot },
+  { DataDirInUseError },
+  { baseUrlForPeople, demoCredentialsText, seedDemo },
+  { NotFoundError, ValidationError },
+  { createLogger },
+  { issueAccessToken, issueApiClient },
+  { UnknownTriggerError },
+  { useWebhookAddressPolicy },
+  { findSampleTarget, sendSampleEvent },
 ] = await Promise.all([
   import('./ops/boot'),
   import('./db/data-dir-lock'),
@@ -134,19 +157,27 @@ try {
     }
     case 'create-access-token': {
       const token = await issueAccessToken({ userId, name: values.name, expiresInDays: days });
-      console.log(`bearer token: ${token.token}${token.expiresAt ? ` (expires ${token.expiresAt.toISOString()})` : ''}`);
+      console.log(
+        `bearer token: ${token.token}${token.expiresAt ? ` (expires ${token.expiresAt.toISOString()})` : ''}`,
+      );
       break;
     }
     case 'webhooks send-sample': {
       // The same guard as the server's deliveries (WEBHOOK_ALLOW_HOSTS, WEBHOOK_ALLOW_HTTP).
       useWebhookAddressPolicy(config.webhooks);
-      const sample = await sendSampleEvent(await findSampleTarget(targetId), { trigger: values.trigger!, operation: values.operation, actorId: null }, serverKey);
+      const sample = await sendSampleEvent(
+        await findSampleTarget(targetId),
+        { trigger: values.trigger!, operation: values.operation, actorId: null },
+        serverKey,
+      );
       const sent = `POST ${sample.url} ${sample.type} (webhook-id ${sample.webhookId})`;
       if (sample.statusCode === null) {
         console.log(`${sent}: no answer after ${sample.latencyMs} ms: ${sample.error}`);
         process.exitCode = 1;
       } else {
-        console.log(`${sent}: ${sample.statusCode} in ${sample.latencyMs} ms${sample.responseBody ? `\n${sample.responseBody}` : ''}`);
+        console.log(
+          `${sent}: ${sample.statusCode} in ${sample.latencyMs} ms${sample.responseBody ? `\n${sample.responseBody}` : ''}`,
+        );
         // Scripts can tell a receiver that refused the sample, as a delivery would be retried.
         if (sample.statusCode < 200 || sample.statusCode >= 300) process.exitCode = 1;
       }
@@ -154,7 +185,8 @@ try {
     }
   }
 } catch (error) {
-  if (!(error instanceof NotFoundError || error instanceof UnknownTriggerError || error instanceof ValidationError)) throw error;
+  if (!(error instanceof NotFoundError || error instanceof UnknownTriggerError || error instanceof ValidationError))
+    throw error;
   // Not process.exit here: the finally block must close the database, or PGlite is left open mid-write.
   console.error(error.message);
   process.exitCode = 2;

@@ -108,7 +108,15 @@ export class ConfigError extends Error {
   }
 }
 
-const sizeUnits: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+const sizeUnits: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  k: 1024,
+  mb: 1024 ** 2,
+  m: 1024 ** 2,
+  gb: 1024 ** 3,
+  g: 1024 ** 3,
+};
 /** Upload sizes are stored and served as 32-bit integers (GraphQL's Int). */
 const maxUploadLimit = 2 ** 31 - 1;
 const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600 };
@@ -123,7 +131,11 @@ function parseDurationMs(text: string): number | null {
 }
 
 const hostPattern = /^(?:[a-z\d-]+(?:\.[a-z\d-]+)*|\[[\da-f:.]+\])(?::\d{1,5})?$/;
-const parseHostList = (text: string) => text.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
+const parseHostList = (text: string) =>
+  text
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
 
 function parseSize(text: string): number | null {
   const match = /^(\d+)\s*(b|kb?|mb?|gb?)?$/i.exec(text.trim());
@@ -144,60 +156,70 @@ const optional = z
   .optional()
   .transform((value) => (value ? value : undefined));
 
-const environmentSchema = z
-  .object({
-    HOST: optional.default('127.0.0.1'),
-    PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
-    PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-    ALLOWED_HOSTS: optional.default(''),
-    TRUST_PROXY: optional.pipe(
-      z.string().regex(/^(off|\d{1,2})$/i, 'must be off or the number of proxies in front of the server').default('off'),
-    ),
-    AUTH_FAILURES_PER_ADDRESS: optional.default('20/1m'),
-    AUTH_FAILURES_PER_CONSUMER_KEY: optional.default('50/1m'),
-    ANONYMOUS_REQUESTS_PER_ADDRESS: optional.default('60/1m'),
-    DATA_DIR: optional.default('./.data'),
-    DATABASE_URL: optional.pipe(
-      z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
-    ),
-    SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-    REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
-    RATE_LIMIT: optional.default('15/5s'),
-    BODY_LIMIT: optional.default('1mb'),
-    RESPONSE_LIMIT: optional.default('32mb'),
-    UPLOAD_LIMIT: optional.default('100mb'),
-    UPLOAD_UNATTACHED_TTL: optional.default('24h'),
-    WEB_PACKAGE_MAX_FILES: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(100_000).default(2_000)),
-    WEB_PACKAGE_MAX_BYTES: optional.default('500mb'),
-    WEB_PACKAGE_MAX_RATIO: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(10_000).default(100)),
-    S3_BUCKET: optional.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional()),
-    S3_REGION: optional.default('us-east-1'),
-    S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-    S3_FORCE_PATH_STYLE: optional
-      .transform((value) => value?.toLowerCase())
-      .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).optional()),
-    S3_ACCESS_KEY_ID: optional,
-    S3_SECRET_ACCESS_KEY: optional,
-    S3_PREFIX: optional.pipe(z.string().regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'must be a key prefix of letters, digits and !_.*\'()/-').default('')),
-    QUERY_TIMEOUT: optional.default('10s'),
-    SUBSCRIPTIONS_PER_CREDENTIAL: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(25)),
-    OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
-    CREDENTIAL_CACHE_MS: optional.pipe(z.coerce.number<string | undefined>().int().min(0).default(1000)),
-    BOOTSTRAP_CONSUMER_KEY: optional,
-    BOOTSTRAP_CONSUMER_SECRET: optional,
-    SEED_DEMO: optional
-      .transform((value) => value?.toLowerCase())
-      .pipe(z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto')),
-    WEBHOOK_ALLOW_HOSTS: optional.default(''),
-    WEBHOOK_ALLOW_HTTP: optional
-      .transform((value) => value?.toLowerCase())
-      .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('off')),
-    WEBHOOK_LOG_RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(30)),
-    WEBHOOK_TIMEOUT: optional.default('10s'),
-    CORS_ORIGINS: optional.default('*'),
-    TRUSTED_DOCUMENTS: optional,
-    LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
-  });
+const environmentSchema = z.object({
+  HOST: optional.default('127.0.0.1'),
+  PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
+  PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  ALLOWED_HOSTS: optional.default(''),
+  TRUST_PROXY: optional.pipe(
+    z
+      .string()
+      .regex(/^(off|\d{1,2})$/i, 'must be off or the number of proxies in front of the server')
+      .default('off'),
+  ),
+  AUTH_FAILURES_PER_ADDRESS: optional.default('20/1m'),
+  AUTH_FAILURES_PER_CONSUMER_KEY: optional.default('50/1m'),
+  ANONYMOUS_REQUESTS_PER_ADDRESS: optional.default('60/1m'),
+  DATA_DIR: optional.default('./.data'),
+  DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional()),
+  SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional()),
+  RATE_LIMIT: optional.default('15/5s'),
+  BODY_LIMIT: optional.default('1mb'),
+  RESPONSE_LIMIT: optional.default('32mb'),
+  UPLOAD_LIMIT: optional.default('100mb'),
+  UPLOAD_UNATTACHED_TTL: optional.default('24h'),
+  WEB_PACKAGE_MAX_FILES: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(100_000).default(2_000)),
+  WEB_PACKAGE_MAX_BYTES: optional.default('500mb'),
+  WEB_PACKAGE_MAX_RATIO: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(10_000).default(100)),
+  S3_BUCKET: optional.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+      .optional(),
+  ),
+  S3_REGION: optional.default('us-east-1'),
+  S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  S3_FORCE_PATH_STYLE: optional
+    .transform((value) => value?.toLowerCase())
+    .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).optional()),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_PREFIX: optional.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "must be a key prefix of letters, digits and !_.*'()/-")
+      .default(''),
+  ),
+  QUERY_TIMEOUT: optional.default('10s'),
+  SUBSCRIPTIONS_PER_CREDENTIAL: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(25)),
+  OAUTH_TIMESTAMP_SKEW: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(300)),
+  CREDENTIAL_CACHE_MS: optional.pipe(z.coerce.number<string | undefined>().int().min(0).default(1000)),
+  BOOTSTRAP_CONSUMER_KEY: optional,
+  BOOTSTRAP_CONSUMER_SECRET: optional,
+  SEED_DEMO: optional
+    .transform((value) => value?.toLowerCase())
+    .pipe(z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto')),
+  WEBHOOK_ALLOW_HOSTS: optional.default(''),
+  WEBHOOK_ALLOW_HTTP: optional
+    .transform((value) => value?.toLowerCase())
+    .pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('off')),
+  WEBHOOK_LOG_RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().int().min(1).default(30)),
+  WEBHOOK_TIMEOUT: optional.default('10s'),
+  CORS_ORIGINS: optional.default('*'),
+  TRUSTED_DOCUMENTS: optional,
+  LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+});
 
 /**
  * Checks across variables, run on the raw environment rather than as a refinement of the schema: zod skips
@@ -217,14 +239,19 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (parseDurationMs(value('QUERY_TIMEOUT') ?? '10s') === null) {
     problems.push('QUERY_TIMEOUT: must be a duration such as 10s, 500ms or 1m');
   }
-  for (const name of ['AUTH_FAILURES_PER_ADDRESS', 'AUTH_FAILURES_PER_CONSUMER_KEY', 'ANONYMOUS_REQUESTS_PER_ADDRESS']) {
+  for (const name of [
+    'AUTH_FAILURES_PER_ADDRESS',
+    'AUTH_FAILURES_PER_CONSUMER_KEY',
+    'ANONYMOUS_REQUESTS_PER_ADDRESS',
+  ]) {
     const text = value(name);
     if (text && parseRateLimit(text) === undefined) problems.push(`${name}: must look like 20/1m, 5/10s or off`);
   }
   const badHosts = parseHostList(value('ALLOWED_HOSTS') ?? '').filter((host) => !hostPattern.test(host));
   if (badHosts.length) problems.push(`ALLOWED_HOSTS: not a host or host:port: ${badHosts.join(', ')}`);
   const badWebhookHosts = parseHostList(value('WEBHOOK_ALLOW_HOSTS') ?? '').filter((host) => !hostPattern.test(host));
-  if (badWebhookHosts.length) problems.push(`WEBHOOK_ALLOW_HOSTS: not a host or host:port: ${badWebhookHosts.join(', ')}`);
+  if (badWebhookHosts.length)
+    problems.push(`WEBHOOK_ALLOW_HOSTS: not a host or host:port: ${badWebhookHosts.join(', ')}`);
   if (parseSize(value('BODY_LIMIT') ?? '1mb') === null) {
     problems.push('BODY_LIMIT: must be a size such as 1mb, 512kb or 65536');
   }
@@ -232,7 +259,14 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (responseLimit === null || responseLimit < 1 || responseLimit > Number.MAX_SAFE_INTEGER) {
     problems.push('RESPONSE_LIMIT: must be a size such as 32mb, 4mb or 1gb');
   }
-  const s3Variables = ['S3_REGION', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'];
+  const s3Variables = [
+    'S3_REGION',
+    'S3_ENDPOINT',
+    'S3_FORCE_PATH_STYLE',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_PREFIX',
+  ];
   const strayS3 = s3Variables.filter((name) => value(name));
   if (!value('S3_BUCKET') && strayS3.length) problems.push(`S3_BUCKET: is required with ${strayS3.join(', ')}`);
   if (Boolean(value('S3_ACCESS_KEY_ID')) !== Boolean(value('S3_SECRET_ACCESS_KEY'))) {
@@ -254,13 +288,17 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
     problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
   }
   const badOrigins = parseCorsOrigins(value('CORS_ORIGINS') ?? '*')?.filter((origin) => !isOrigin(origin)) ?? [];
-  if (badOrigins.length) problems.push(`CORS_ORIGINS: not an origin such as https://app.example.org: ${badOrigins.join(', ')}`);
+  if (badOrigins.length)
+    problems.push(`CORS_ORIGINS: not an origin such as https://app.example.org: ${badOrigins.join(', ')}`);
   return problems;
 }
 
 /** `*` (any origin) or a comma-separated list of origins; null stands for any. */
 function parseCorsOrigins(text: string): string[] | null {
-  const origins = text.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   return origins.length === 0 || origins.includes('*') ? null : origins;
 }
 
@@ -303,7 +341,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     responseLimitBytes: parseSize(e.RESPONSE_LIMIT)!,
     uploadLimitBytes: parseSize(e.UPLOAD_LIMIT)!,
     uploadUnattachedTtlMs: parseDurationMs(e.UPLOAD_UNATTACHED_TTL)!,
-    webPackageLimits: { maxFiles: e.WEB_PACKAGE_MAX_FILES, maxBytes: parseSize(e.WEB_PACKAGE_MAX_BYTES)!, maxRatio: e.WEB_PACKAGE_MAX_RATIO },
+    webPackageLimits: {
+      maxFiles: e.WEB_PACKAGE_MAX_FILES,
+      maxBytes: parseSize(e.WEB_PACKAGE_MAX_BYTES)!,
+      maxRatio: e.WEB_PACKAGE_MAX_RATIO,
+    },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,
@@ -312,7 +354,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           // S3-compatible services mostly need path-style URLs; AWS wants virtual-hosted ones.
           forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'on' : Boolean(e.S3_ENDPOINT),
           credentials:
-            e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+            e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+              : null,
           prefix: e.S3_PREFIX,
         }
       : null,

@@ -8,7 +8,13 @@ import { boot } from './ops/boot';
 import { ConfigError, loadConfig } from './config';
 import { requestConnectionOptions } from './redis/breaker';
 import { DataDirInUseError } from './db/data-dir-lock';
-import { baseUrlForPeople, type DemoDistrict, demoCredentialsText, seedDemoIntoEmptyDatabase, seedsOnFirstStart } from './ops/demo';
+import {
+  baseUrlForPeople,
+  type DemoDistrict,
+  demoCredentialsText,
+  seedDemoIntoEmptyDatabase,
+  seedsOnFirstStart,
+} from './ops/demo';
 import { endSubscriptions, useRedisEventBus } from './outbox/bus';
 import { createWebhookWorker, pruneDeliveryLog } from './webhooks/worker';
 import { createLogger } from './http/logging';
@@ -60,7 +66,10 @@ async function connectRedisOrExit(redisUrl: string, connections: Redis[]): Promi
     await Promise.race([Promise.all(connections.map((connection) => connection.connect())), firstError]);
   } catch (error) {
     const url = new URL(redisUrl);
-    logger.fatal({ redis: `${url.hostname}:${url.port || 6379}`, reason: (error as Error).message }, 'Redis is unreachable at start (REDIS_URL)');
+    logger.fatal(
+      { redis: `${url.hostname}:${url.port || 6379}`, reason: (error as Error).message },
+      'Redis is unreachable at start (REDIS_URL)',
+    );
     for (const connection of connections) connection.disconnect();
     await database.close();
     process.exit(1);
@@ -77,7 +86,10 @@ function logRedisErrors(connection: Redis, role: string, consequence: string | n
   let failing = false;
   connection.on('error', (error) => {
     const level = failing || !consequence ? 'debug' : 'warn';
-    logger[level]({ redis: role, reason: error.message }, `Redis connection failed, reconnecting${consequence ? `: ${consequence}` : ''}`);
+    logger[level](
+      { redis: role, reason: error.message },
+      `Redis connection failed, reconnecting${consequence ? `: ${consequence}` : ''}`,
+    );
     failing = true;
   });
   connection.on('ready', () => {
@@ -91,7 +103,11 @@ const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConne
 if (redis && redisSubscriber) {
   await connectRedisOrExit(config.redisUrl!, [redis, redisSubscriber]);
   logRedisErrors(redis, 'commands', null);
-  logRedisErrors(redisSubscriber, 'events', 'events of other instances reach subscribers here at the once-a-second poll of the event log until it returns');
+  logRedisErrors(
+    redisSubscriber,
+    'events',
+    'events of other instances reach subscribers here at the once-a-second poll of the event log until it returns',
+  );
   useRedisEventBus(redis, redisSubscriber);
 }
 const app = createApp({ config, database, serverKey, logger, redis });
@@ -100,13 +116,21 @@ const { server } = http;
 
 /** Forgets expired rows, or finishes deferred work, now and then; any instance may, so a failure is only a warning. */
 function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
-  const timer = setInterval(() => prune().catch((error) => logger.warn({ err: error }, `${what} sweep failed`)), everyMs);
+  const timer = setInterval(
+    () => prune().catch((error) => logger.warn({ err: error }, `${what} sweep failed`)),
+    everyMs,
+  );
   timer.unref();
   return timer;
 }
 // Webhook delivery runs in every instance: on PostgreSQL the instances share the work (src/webhooks/worker.ts).
 const publicBase = config.publicUrl?.href.replace(/\/$/, '') ?? `http://${config.host}:${config.port}`;
-const webhooks = createWebhookWorker({ serverKey, linkBase: publicBase, logger, attemptTimeoutMs: config.webhookTimeoutMs });
+const webhooks = createWebhookWorker({
+  serverKey,
+  linkBase: publicBase,
+  logger,
+  attemptTimeoutMs: config.webhookTimeoutMs,
+});
 webhooks.start();
 
 const sweeps = [
@@ -126,10 +150,17 @@ server.listen(config.port, config.host, () => {
   if (demo) {
     // For the person at the terminal, on stdout; the log (which goes to aggregators) gets the facts without secrets.
     const forPeople = baseUrlForPeople(config, (server.address() as AddressInfo).port);
-    console.log(`\nFirst start on an empty database (SEED_DEMO=off skips this).\n${demoCredentialsText(demo, forPeople)}`);
+    console.log(
+      `\nFirst start on an empty database (SEED_DEMO=off skips this).\n${demoCredentialsText(demo, forPeople)}`,
+    );
     console.log(`Lost them? ${seedLater} makes another demo district with new credentials.\n`);
     logger.info(
-      { districtId: demo.districtId, userId: demo.admin.id, consumerKey: demo.client.consumerKey, accessTokenId: demo.accessToken.id },
+      {
+        districtId: demo.districtId,
+        userId: demo.admin.id,
+        consumerKey: demo.client.consumerKey,
+        accessTokenId: demo.accessToken.id,
+      },
       'demo district created on first start; its credentials are printed on stdout only',
     );
   } else if (databaseHadDistrict && !config.bootstrap) {
@@ -152,7 +183,8 @@ async function stop(signal: string) {
   endSubscriptions();
   // The round in progress finishes, so its attempts are recorded rather than retried after the lease.
   const [{ cut }] = await Promise.all([drained, webhooks.stop()]);
-  if (cut) logger.warn({ cut, graceMs: shutdownGraceMs }, 'stopping: connections still busy after the grace period were cut');
+  if (cut)
+    logger.warn({ cut, graceMs: shutdownGraceMs }, 'stopping: connections still busy after the grace period were cut');
   await database.close();
   // Not QUIT, which would wait for a Redis that does not answer.
   redis?.disconnect();

@@ -188,7 +188,13 @@ describe('loadConfig', () => {
 
   it('reads S3_* into the bucket settings; an endpoint implies path-style URLs unless told otherwise', () => {
     expect(
-      loadConfig({ S3_BUCKET: 'school-files', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_PREFIX: 'lectern/' }).s3,
+      loadConfig({
+        S3_BUCKET: 'school-files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_PREFIX: 'lectern/',
+      }).s3,
     ).toEqual({
       bucket: 'school-files',
       region: 'us-east-1',
@@ -205,7 +211,10 @@ describe('loadConfig', () => {
       credentials: null,
       prefix: '',
     });
-    expect(loadConfig({ S3_BUCKET: 'b-1', S3_ENDPOINT: 'https://s3.example.org', S3_FORCE_PATH_STYLE: 'off' }).s3?.forcePathStyle).toBe(false);
+    expect(
+      loadConfig({ S3_BUCKET: 'b-1', S3_ENDPOINT: 'https://s3.example.org', S3_FORCE_PATH_STYLE: 'off' }).s3
+        ?.forcePathStyle,
+    ).toBe(false);
   });
 
   it.each([
@@ -246,7 +255,10 @@ describe('loadConfig', () => {
     [{ UPLOAD_LIMIT: '0' }, 'UPLOAD_LIMIT: must be a size from 1 byte to 2047mb, such as 100mb or 1gb'],
     [{ S3_ENDPOINT: 'http://minio:9000' }, 'S3_BUCKET: is required with S3_ENDPOINT'],
     [{ S3_BUCKET: 'Not_A_Bucket' }, 'S3_BUCKET: must be an S3 bucket name'],
-    [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together'],
+    [
+      { S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' },
+      'S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    ],
     [{ S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT: must be an http(s) URL'],
     [{ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE: must be on or off'],
     [{ UPLOAD_UNATTACHED_TTL: 'never' }, 'UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d'],
@@ -255,9 +267,18 @@ describe('loadConfig', () => {
     [{ WEB_PACKAGE_MAX_RATIO: 'lots' }, 'WEB_PACKAGE_MAX_RATIO: Invalid input: expected number, received NaN'],
     [{ WEB_PACKAGE_MAX_BYTES: 'huge' }, 'WEB_PACKAGE_MAX_BYTES: must be a size such as 500mb or 2gb'],
     [{ WEBHOOK_LOG_RETENTION_DAYS: '0' }, 'WEBHOOK_LOG_RETENTION_DAYS: Too small: expected number to be >=1'],
-    [{ WEBHOOK_ALLOW_HOSTS: 'localhost, https://hook.example' }, 'WEBHOOK_ALLOW_HOSTS: not a host or host:port: https://hook.example'],
-    [{ BOOTSTRAP_CONSUMER_KEY: 'k' }, 'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
-    [{ BOOTSTRAP_CONSUMER_SECRET: 's' }, 'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together'],
+    [
+      { WEBHOOK_ALLOW_HOSTS: 'localhost, https://hook.example' },
+      'WEBHOOK_ALLOW_HOSTS: not a host or host:port: https://hook.example',
+    ],
+    [
+      { BOOTSTRAP_CONSUMER_KEY: 'k' },
+      'BOOTSTRAP_CONSUMER_SECRET: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together',
+    ],
+    [
+      { BOOTSTRAP_CONSUMER_SECRET: 's' },
+      'BOOTSTRAP_CONSUMER_KEY: BOOTSTRAP_CONSUMER_KEY and BOOTSTRAP_CONSUMER_SECRET must be set together',
+    ],
   ])('refuses %j, naming the variable', (env, problem) => {
     expect(problemsOf(env)).toEqual([problem]);
   });
@@ -265,7 +286,8 @@ describe('loadConfig', () => {
   it('refuses an unknown LOG_LEVEL, listing the levels', () => {
     const [problem] = problemsOf({ LOG_LEVEL: 'verbose' });
     expect(problem).toMatch(/^LOG_LEVEL: /);
-    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) expect(problem).toContain(`"${level}"`);
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      expect(problem).toContain(`"${level}"`);
   });
 
   it('reports every problem together, cross-variable ones included', () => {

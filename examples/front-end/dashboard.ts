@@ -110,7 +110,9 @@ export async function allGroups(client: Client, pageSize = 50): Promise<{ total:
   const groups: GroupSummary[] = [];
   let after: string | null = null;
   for (;;) {
-    const result: OperationResult<{ groupsConnection: GroupsPage }> = await client.query(groupsPage, { first: pageSize, after }).toPromise();
+    const result: OperationResult<{ groupsConnection: GroupsPage }> = await client
+      .query(groupsPage, { first: pageSize, after })
+      .toPromise();
     if (result.error) throw result.error;
     const page = result.data!.groupsConnection;
     groups.push(...page.edges.map((edge) => edge.node));
@@ -123,7 +125,10 @@ export async function allGroups(client: Client, pageSize = 50): Promise<{ total:
  * The objects these global ids name now, in their order, whatever their types (groups, schools, posts...): one
  * request for a cache's worth of ids. Null where an object is gone or no longer visible to the viewer.
  */
-export async function refetch(client: Client, ids: string[]): Promise<({ __typename: string; id: string; title?: string } | null)[]> {
+export async function refetch(
+  client: Client,
+  ids: string[],
+): Promise<({ __typename: string; id: string; title?: string } | null)[]> {
   const result = await client.query(refetchNodes, { ids }, { requestPolicy: 'network-only' }).toPromise();
   if (result.error) throw result.error;
   return result.data.nodes;
@@ -148,14 +153,17 @@ export function followEvents(
 
 async function main() {
   const options = { url: process.env.LECTERN_URL ?? 'http://localhost:4000', token: process.env.LECTERN_TOKEN ?? '' };
-  if (!options.token) throw new Error('Set LECTERN_TOKEN to a bearer token (npx lectern create-access-token --user <id>)');
+  if (!options.token)
+    throw new Error('Set LECTERN_TOKEN to a bearer token (npx lectern create-access-token --user <id>)');
   const { client } = connect(options);
   const { total, groups } = await allGroups(client);
   console.log(`${total} groups`);
   for (const group of groups) console.log(`  ${group.id}  ${group.title} (${group.school.title})`);
   console.log('following events (Ctrl-C to stop)');
   followEvents(client, process.env.LECTERN_AFTER ?? null, (event) => {
-    const object = event.object ? `${event.object.__typename} ${event.object.id ?? ''} ${event.object.title ?? ''}` : '-';
+    const object = event.object
+      ? `${event.object.__typename} ${event.object.id ?? ''} ${event.object.title ?? ''}`
+      : '-';
     console.log(`${event.createdAt}  ${event.type.padEnd(24)} ${object}   (resume: LECTERN_AFTER=${event.cursor})`);
   });
 }

@@ -30,7 +30,12 @@ interface Counter {
 }
 
 const tooMany = ({ refusal, limit }: Counter, msBeforeNext: number) =>
-  httpError(429, 'RATE_LIMITED', `${refusal}: the limit is ${limit.points} per ${limit.windowSeconds}s`, retryAfter(msBeforeNext));
+  httpError(
+    429,
+    'RATE_LIMITED',
+    `${refusal}: the limit is ${limit.points} per ${limit.windowSeconds}s`,
+    retryAfter(msBeforeNext),
+  );
 
 /**
  * Failed authentications per client address and per consumer key, and requests without a credential per address,
@@ -43,9 +48,18 @@ export function createAuthFailureGuard(limits: AuthFailureLimits, redis: Redis |
   const counter = (limit: RateLimit | null, keyPrefix: string, refusal: string): Counter | null => {
     if (!limit) return null;
     const limiter = sharedCounter(limit, keyPrefix, redis);
-    return { limit, limiter, knownBlocks: new RateLimiterMemory({ points: 1, duration: limit.windowSeconds }), refusal };
+    return {
+      limit,
+      limiter,
+      knownBlocks: new RateLimiterMemory({ points: 1, duration: limit.windowSeconds }),
+      refusal,
+    };
   };
-  const perAddress = counter(limits.perAddress, 'lectern-auth-failures-address', 'Too many failed authentications from this address');
+  const perAddress = counter(
+    limits.perAddress,
+    'lectern-auth-failures-address',
+    'Too many failed authentications from this address',
+  );
   const perConsumerKey = counter(
     limits.perConsumerKey,
     'lectern-auth-failures-key',
@@ -69,7 +83,8 @@ export function createAuthFailureGuard(limits: AuthFailureLimits, redis: Redis |
     if (block) throw tooMany(c, block.msBeforeNext);
   }
   // A block of no duration would be a block for ever.
-  const rememberBlock = (c: Counter, key: string, msBeforeNext: number) => c.knownBlocks.block(key, Math.max(1, msBeforeNext) / 1000);
+  const rememberBlock = (c: Counter, key: string, msBeforeNext: number) =>
+    c.knownBlocks.block(key, Math.max(1, msBeforeNext) / 1000);
 
   return {
     async assertNotBlocked(attempt) {

@@ -62,7 +62,8 @@ export function* signedUrls(request: Request, publicUrl: URL | null): Generator<
 }
 
 /** A nonce's identity: the same nonce with another key or timestamp is another nonce. */
-const nonceKey = (consumerKey: string, timestamp: bigint | number | string, nonce: string) => `${consumerKey}\n${timestamp}\n${nonce}`;
+const nonceKey = (consumerKey: string, timestamp: bigint | number | string, nonce: string) =>
+  `${consumerKey}\n${timestamp}\n${nonce}`;
 
 /**
  * Records the nonces of one turn with one statement; true for each nonce it recorded, false for one recorded before,
@@ -79,7 +80,11 @@ async function recordNoncesTogether(batch: readonly OAuthCredentials[]): Promise
     `INSERT INTO oauth_nonces ("consumerKey", "timestamp", nonce)
      SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
      ON CONFLICT DO NOTHING RETURNING "consumerKey", "timestamp", nonce`,
-    [unique.map(({ consumerKey }) => consumerKey), unique.map(({ timestamp }) => timestamp), unique.map(({ nonce }) => nonce)],
+    [
+      unique.map(({ consumerKey }) => consumerKey),
+      unique.map(({ timestamp }) => timestamp),
+      unique.map(({ nonce }) => nonce),
+    ],
   );
   const recorded = new Set(inserted.map((row) => nonceKey(row.consumerKey, row.timestamp, row.nonce)));
   return keys.map((key, index) => firstOf.get(key) === index && recorded.has(key));
@@ -108,7 +113,9 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         where: { consumerKey: credentials.consumerKey },
         select: { encryptedSecret: true, user: { select: viewerUserSelection } },
       });
-      return found && { secret: decryptSecret(found.encryptedSecret, options.secretKey), user: toViewerUser(found.user) };
+      return (
+        found && { secret: decryptSecret(found.encryptedSecret, options.secretKey), user: toViewerUser(found.user) }
+      );
     });
     if (!client) throw await refused({ address, consumerKey: null }, 'Unknown consumer key');
     const attempt = { address, consumerKey: credentials.consumerKey };
@@ -127,7 +134,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 
   /** Whether the signature is the secret's for one of the URLs the client may have signed. */
   function signedBy(secret: string, credentials: OAuthCredentials, request: Request): boolean {
-    for (const url of signedUrls(request, options.publicUrl)) if (verifySignature(credentials, { method: request.method, url }, secret)) return true;
+    for (const url of signedUrls(request, options.publicUrl))
+      if (verifySignature(credentials, { method: request.method, url }, secret)) return true;
     return false;
   }
 
@@ -141,7 +149,9 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       const secondsLeft = credentials.timestamp + options.oauthSkewSeconds - Math.floor(Date.now() / 1000) + 1;
       const key = `lectern-nonce:${credentials.consumerKey}:${credentials.timestamp}:${credentials.nonce}`;
       try {
-        const set = await breakerOf(options.redis).call((redis) => redis.set(key, '1', 'EX', Math.max(1, secondsLeft), 'NX'));
+        const set = await breakerOf(options.redis).call((redis) =>
+          redis.set(key, '1', 'EX', Math.max(1, secondsLeft), 'NX'),
+        );
         return set === 'OK';
       } catch {
         // Redis is down or did not answer within its budget: the database keeps the record instead.

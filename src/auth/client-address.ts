@@ -21,7 +21,11 @@ export function plainAddress(address: string): string {
  * the socket's peer: entries further left are whatever the client wrote, so they are never read. Without proxies
  * (the default) the header is ignored and the socket's peer is the client.
  */
-export function clientAddress(request: Request, serverContext: Record<string, unknown>, trustedProxies: number): string {
+export function clientAddress(
+  request: Request,
+  serverContext: Record<string, unknown>,
+  trustedProxies: number,
+): string {
   const node = nodeRequestOf(serverContext);
   const peer = plainAddress(node?.socket?.remoteAddress ?? inProcessAddress);
   if (trustedProxies === 0) return peer;

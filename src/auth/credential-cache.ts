@@ -145,7 +145,12 @@ export class CredentialCache {
     return held;
   }
 
-  private drop<Value>(entries: Map<string, Entry<Value>>, kind: 'bearers' | 'clients', key: string, entry: Entry<Value>) {
+  private drop<Value>(
+    entries: Map<string, Entry<Value>>,
+    kind: 'bearers' | 'clients',
+    key: string,
+    entry: Entry<Value>,
+  ) {
     entries.delete(key);
     if (entry.userId === null) return;
     const held = this.users.get(entry.userId);

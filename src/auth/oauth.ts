@@ -46,10 +46,7 @@ const REQUIRED_PARAMS = [
 /** RFC 5849 §3.6: everything but A-Z a-z 0-9 - . _ ~ becomes %XX (UTF-8, upper-case hex). */
 export function percentEncode(value: string): string {
   // encodeURIComponent also leaves ! ' ( ) * alone, which RFC 5849 requires encoded.
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  return encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function percentDecode(value: string, what: string): string {
@@ -80,7 +77,10 @@ export function parseOAuthHeader(header: string | null): OAuthCredentials | null
     const start = HEADER_PARAM.lastIndex;
     const match = HEADER_PARAM.exec(body);
     if (!match) {
-      throw new OAuthError(`Authorization header: cannot parse parameters at "${body.slice(start, start + 20)}"`, 'malformed');
+      throw new OAuthError(
+        `Authorization header: cannot parse parameters at "${body.slice(start, start + 20)}"`,
+        'malformed',
+      );
     }
     const name = percentDecode(match[1]!, 'a parameter name');
     // realm is not signed (§3.4.1.3.1), and any value is fine; other non-oauth_ names are ignored.
@@ -88,7 +88,8 @@ export function parseOAuthHeader(header: string | null): OAuthCredentials | null
     if (name in params) throw new OAuthError(`Authorization header: ${name} appears twice`, 'malformed');
     const value = percentDecode(match[2] ?? match[3]!, name);
     // No client signs a NUL, and PostgreSQL cannot store one: refused here rather than failing the nonce insert.
-    if (value.includes('\0')) throw new OAuthError(`Authorization header: ${name} contains a NUL character`, 'malformed');
+    if (value.includes('\0'))
+      throw new OAuthError(`Authorization header: ${name} contains a NUL character`, 'malformed');
     params[name] = value;
   }
 
@@ -161,10 +162,13 @@ export function verifySignature(
   request: { method: string; url: string },
   consumerSecret: string,
 ): boolean {
-  if (creds.signatureMethod === 'PLAINTEXT') return plaintextCandidates(consumerSecret).some((expected) => constantTimeEqual(expected, creds.signature));
+  if (creds.signatureMethod === 'PLAINTEXT')
+    return plaintextCandidates(consumerSecret).some((expected) => constantTimeEqual(expected, creds.signature));
   const key = `${percentEncode(consumerSecret)}&`;
   // Each variant is signed only when the ones before it did not match: most requests match the first.
-  return baseStringVariants(creds, request).some((baseString) => sameSignature(hmacSha1(baseString(), key), creds.signature));
+  return baseStringVariants(creds, request).some((baseString) =>
+    sameSignature(hmacSha1(baseString(), key), creds.signature),
+  );
 }
 
 // The signature is `enc(secret)&` (§3.4.4); clients differ on whether they encode the secret and

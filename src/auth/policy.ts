@@ -9,7 +9,7 @@ export type Verdict = 'allow' | 'hide' | { forbid: string };
 export const forbid = (reason: string): Verdict => ({ forbid: reason });
 
 type Rule<Subject> = (viewer: Viewer, subject: Subject) => Verdict | Promise<Verdict>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each rule names its own subject type
+// biome-ignore lint/suspicious/noExplicitAny: each rule names its own subject type
 type AnyRule = Rule<any>;
 
 /** Who may do what with one kind of object: one rule per typed action, each with the subject it judges. */
@@ -102,5 +102,6 @@ export function allowsReading(verdict: Verdict): boolean {
  * realm. False when the realm is hidden (the caller answers "not found"), a 403 when its contents are closed.
  */
 export function realmContentReader(policy: Policy<{ read: Rule<RealmRef> }>) {
-  return async (viewer: Viewer, realm: RealmRef): Promise<boolean> => allowsReading(await verdictOf(viewer, policy, 'read', realm));
+  return async (viewer: Viewer, realm: RealmRef): Promise<boolean> =>
+    allowsReading(await verdictOf(viewer, policy, 'read', realm));
 }

@@ -1,12 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import {
-  RateLimiterMemory,
-  RateLimiterPrisma,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPrisma, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../config';
 import { db } from '../db/database';
 import { httpError, retryAfter } from '../core/errors';
@@ -73,11 +68,15 @@ export function sharedCounter(limit: RateLimit, keyPrefix: string, redis: Redis 
       if (outcome instanceof RateLimiterRes) throw outcome;
       // A count sent but not answered still runs when a stalled Redis resumes; the undo written behind it on the same
       // connection runs right after it, so that the request is counted once, here, rather than again in a burst.
-      if (outcome instanceof RedisUnavailableError && outcome.sent) void shared.reward(key, points).catch(() => undefined);
+      if (outcome instanceof RedisUnavailableError && outcome.sent)
+        void shared.reward(key, points).catch(() => undefined);
       return local[change](key, points);
     }
   };
-  return { consume: (key, points) => count('consume', key, points), penalty: (key, points) => count('penalty', key, points) };
+  return {
+    consume: (key, points) => count('consume', key, points),
+    penalty: (key, points) => count('penalty', key, points),
+  };
 }
 
 /** One budget per user, across all their credentials and both surfaces (see sharedCounter for where it is counted). */
@@ -130,7 +129,11 @@ export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, 
 function warnWhileRedisIsDown(breaker: RedisBreaker, logger: Logger | undefined) {
   breaker.onChange((available) => {
     if (available) logger?.info({ redis: 'ready' }, 'Redis answers again: rate limits are shared again');
-    else logger?.warn({ redis: 'unreachable' }, 'Redis does not answer: rate limits are counted by this instance alone until it does');
+    else
+      logger?.warn(
+        { redis: 'unreachable' },
+        'Redis does not answer: rate limits are counted by this instance alone until it does',
+      );
   });
 }
 
@@ -152,7 +155,7 @@ export function useRateLimitReporting(limiter: RateLimiter): Plugin {
     onExecute({ args }) {
       const context = args.contextValue as { request?: Request; queryCost?: QueryCost };
       const request = context.request;
-      if (!request || request.headers.get(costHeader) !== '1') return;
+      if (request?.headers.get(costHeader) !== '1') return;
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;

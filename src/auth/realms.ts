@@ -30,7 +30,12 @@ export type Access = 'hidden' | 'visible' | 'read' | 'administer';
 export const accessRank: Record<Access, number> = { hidden: 0, visible: 1, read: 2, administer: 3 };
 
 /** The columns that place a row (a user, a group) in its school, building and district. */
-export const placementSelection = { id: true, schoolId: true, buildingId: true, school: { select: { districtId: true } } } as const;
+export const placementSelection = {
+  id: true,
+  schoolId: true,
+  buildingId: true,
+  school: { select: { districtId: true } },
+} as const;
 
 type Placed = { schoolId: number; buildingId: number | null; school: { districtId: number } };
 
@@ -80,7 +85,10 @@ export const realmName = (type: RealmType) => realmNoun(type).replace(/^./, (let
 export const isStorableId = (id: number) => Number.isSafeInteger(id) && id >= 0 && id <= 2_147_483_647;
 
 /** Looks a row up by an id from input: an id the database cannot hold names nothing, so the answer is null. */
-export async function findByStorableId<T>(id: number | string, lookup: (id: number) => Promise<T | null>): Promise<T | null> {
+export async function findByStorableId<T>(
+  id: number | string,
+  lookup: (id: number) => Promise<T | null>,
+): Promise<T | null> {
   const value = Number(id);
   return isStorableId(value) ? lookup(value) : null;
 }

@@ -35,7 +35,11 @@ export function decryptSecret(box: string, key: Buffer): string {
   if (parts.length !== 4 || parts[0] !== BOX_VERSION || !parts.slice(1).every((part) => BASE64URL.test(part))) {
     throw new Error(`Encrypted secret is not a ${BOX_VERSION} box`);
   }
-  const [iv, tag, ciphertext] = parts.slice(1).map((part) => Buffer.from(part, 'base64url')) as [Buffer, Buffer, Buffer];
+  const [iv, tag, ciphertext] = parts.slice(1).map((part) => Buffer.from(part, 'base64url')) as [
+    Buffer,
+    Buffer,
+    Buffer,
+  ];
   // GCM would otherwise accept a truncated tag, which weakens authentication.
   if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
     throw new Error('Encrypted secret has a malformed IV or authentication tag');
@@ -45,7 +49,9 @@ export function decryptSecret(box: string, key: Buffer): string {
   try {
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
   } catch (cause) {
-    throw new Error('Encrypted secret failed authentication: it was tampered with or SECRET_KEY has changed', { cause });
+    throw new Error('Encrypted secret failed authentication: it was tampered with or SECRET_KEY has changed', {
+      cause,
+    });
   }
 }
 

@@ -21,7 +21,10 @@ export type Credential = { kind: 'oauth'; consumerKey: string } | { kind: 'beare
  * one statement for them all (see `perTurnLoader`). Each request gets a map of its own, which it may add to
  * (`joinedGroup`).
  */
-function rolesReadTogether<Row extends { userId: number; admin: boolean }>(read: (userIds: number[]) => Promise<Row[]>, realmIdOf: (row: Row) => number) {
+function rolesReadTogether<Row extends { userId: number; admin: boolean }>(
+  read: (userIds: number[]) => Promise<Row[]>,
+  realmIdOf: (row: Row) => number,
+) {
   return perTurnLoader<number, Map<number, boolean>>(async (userIds) => {
     const byUser = new Map<number, Row[]>();
     for (const row of await read([...new Set(userIds)])) {
@@ -34,12 +37,20 @@ function rolesReadTogether<Row extends { userId: number; admin: boolean }>(read:
 }
 
 const groupRolesOf = rolesReadTogether(
-  (userIds) => db().groupMembership.findMany({ where: { userId: { in: userIds } }, select: { userId: true, groupId: true, admin: true } }),
+  (userIds) =>
+    db().groupMembership.findMany({
+      where: { userId: { in: userIds } },
+      select: { userId: true, groupId: true, admin: true },
+    }),
   (row) => row.groupId,
 );
 
 const sectionRolesOf = rolesReadTogether(
-  (userIds) => db().enrollment.findMany({ where: { userId: { in: userIds }, status: 'ACTIVE' }, select: { userId: true, sectionId: true, admin: true } }),
+  (userIds) =>
+    db().enrollment.findMany({
+      where: { userId: { in: userIds }, status: 'ACTIVE' },
+      select: { userId: true, sectionId: true, admin: true },
+    }),
   (row) => row.sectionId,
 );
 
@@ -84,9 +95,7 @@ export class Viewer {
 
   /** District admins administer every school of their district; school admins their own school and its buildings. */
   isSchoolAdmin(districtId: number, schoolId: number) {
-    return (
-      this.isDistrictAdmin(districtId) || (this.user.role === 'SCHOOL_ADMIN' && this.user.schoolId === schoolId)
-    );
+    return this.isDistrictAdmin(districtId) || (this.user.role === 'SCHOOL_ADMIN' && this.user.schoolId === schoolId);
   }
 
   /** Group id -> whether the viewer administers it, for every group the viewer belongs to. */
@@ -145,7 +154,9 @@ export function toViewerUser(user: Prisma.UserGetPayload<{ select: typeof viewer
  * expired. A Viewer memoises access for its lifetime, which for a long-lived subscription would be forever, so
  * subscriptions re-check with a fresh one. One statement (the credential with its user).
  */
-export async function currentViewer(credential: Credential): Promise<{ viewer: Viewer; expiresAt: Date | null } | null> {
+export async function currentViewer(
+  credential: Credential,
+): Promise<{ viewer: Viewer; expiresAt: Date | null } | null> {
   const found =
     credential.kind === 'bearer'
       ? await db().accessToken.findUnique({
@@ -153,7 +164,10 @@ export async function currentViewer(credential: Credential): Promise<{ viewer: V
           select: { expiresAt: true, user: { select: viewerUserSelection } },
         })
       : await db()
-          .apiClient.findUnique({ where: { consumerKey: credential.consumerKey }, select: { user: { select: viewerUserSelection } } })
+          .apiClient.findUnique({
+            where: { consumerKey: credential.consumerKey },
+            select: { user: { select: viewerUserSelection } },
+          })
           .then((client) => client && { ...client, expiresAt: null });
   if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) return null;
   return { viewer: new Viewer(toViewerUser(found.user), credential), expiresAt: found.expiresAt };
@@ -167,13 +181,21 @@ export type CurrentViewer = { viewer: Viewer; expiresAt: Date | null };
  */
 export async function currentViewers(credentials: Credential[]): Promise<Map<Credential, CurrentViewer | null>> {
   const tokenIds = credentials.flatMap((credential) => (credential.kind === 'bearer' ? [credential.tokenId] : []));
-  const consumerKeys = credentials.flatMap((credential) => (credential.kind === 'oauth' ? [credential.consumerKey] : []));
+  const consumerKeys = credentials.flatMap((credential) =>
+    credential.kind === 'oauth' ? [credential.consumerKey] : [],
+  );
   const [tokens, clients] = await Promise.all([
     tokenIds.length
-      ? db().accessToken.findMany({ where: { id: { in: tokenIds } }, select: { id: true, expiresAt: true, user: { select: viewerUserSelection } } })
+      ? db().accessToken.findMany({
+          where: { id: { in: tokenIds } },
+          select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
+        })
       : [],
     consumerKeys.length
-      ? db().apiClient.findMany({ where: { consumerKey: { in: consumerKeys } }, select: { consumerKey: true, user: { select: viewerUserSelection } } })
+      ? db().apiClient.findMany({
+          where: { consumerKey: { in: consumerKeys } },
+          select: { consumerKey: true, user: { select: viewerUserSelection } },
+        })
       : [],
   ]);
   const byToken = new Map(tokens.map((token) => [token.id, token]));
@@ -181,7 +203,8 @@ export async function currentViewers(credentials: Credential[]): Promise<Map<Cre
   const now = Date.now();
   return new Map(
     credentials.map((credential) => {
-      const found = credential.kind === 'bearer' ? byToken.get(credential.tokenId) : byClient.get(credential.consumerKey);
+      const found =
+        credential.kind === 'bearer' ? byToken.get(credential.tokenId) : byClient.get(credential.consumerKey);
       if (!found || (found.expiresAt && found.expiresAt.getTime() <= now)) return [credential, null];
       return [credential, { viewer: new Viewer(toViewerUser(found.user), credential), expiresAt: found.expiresAt }];
     }),

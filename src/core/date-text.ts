@@ -17,7 +17,7 @@ export function readDateText(text: string, timeZone: string, now = new Date()): 
   // Relative expressions count from now as the district's clock shows it.
   const [result] = chrono.parse(trimmed, { instant: now, timezone: tzOffset(timeZone, now) });
   // Trailing words chrono skipped ("2010-05-14 lorem") make the text unreadable, as strtotime finds it.
-  if (!result || result.index !== 0 || result.text.length !== trimmed.length) return null;
+  if (result?.index !== 0 || result.text.length !== trimmed.length) return null;
   const { start } = result;
   const part = (name: chrono.Component) => start.get(name) ?? 0;
   // A named day without a time means its midnight ("yesterday", "2010-05-14"), as in strtotime; chrono picks noon.
@@ -55,7 +55,11 @@ export function readDay(text: string): { year: number; month: number; day: numbe
 }
 
 /** The instant a day starts in `timeZone`, `daysLater` days on. */
-export function startOfDay({ year, month, day }: { year: number; month: number; day: number }, timeZone: string, daysLater = 0): Date {
+export function startOfDay(
+  { year, month, day }: { year: number; month: number; day: number },
+  timeZone: string,
+  daysLater = 0,
+): Date {
   return new Date(+new TZDate(year, month - 1, day + daysLater, 0, 0, 0, timeZone));
 }
 

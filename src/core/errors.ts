@@ -16,7 +16,10 @@ export class ValidationError extends Error {
 
 /** The object named does not exist, or the viewer may not know it exists. */
 export class NotFoundError extends Error {
-  constructor(readonly objectType: string, readonly objectId: string | number) {
+  constructor(
+    readonly objectType: string,
+    readonly objectId: string | number,
+  ) {
     super(`${objectType} ${objectId} was not found`);
     this.name = 'NotFoundError';
   }
@@ -24,7 +27,10 @@ export class NotFoundError extends Error {
 
 /** The change conflicts with existing data, such as a username already taken in the school. */
 export class ConflictError extends Error {
-  constructor(message: string, readonly field: string | null = null) {
+  constructor(
+    message: string,
+    readonly field: string | null = null,
+  ) {
     super(message);
     this.name = 'ConflictError';
   }
@@ -43,9 +49,11 @@ export const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, M
  * instead). It names the argument so that the REST facade can name the query parameter the client sent.
  */
 export const invalidArgument = (argument: string, reason: string) =>
-  new GraphQLError(`${argument}: ${reason}`, { extensions: { code: 'BAD_USER_INPUT', argument, reason, http: { status: 400 } } });
+  new GraphQLError(`${argument}: ${reason}`, {
+    extensions: { code: 'BAD_USER_INPUT', argument, reason, http: { status: 400 } },
+  });
 
 export const forbidden = (message = 'You do not have permission to do this') => httpError(403, 'FORBIDDEN', message);
-export const unauthenticated = (message = 'Authentication required: sign the request with OAuth 1.0a or send a bearer token') =>
-  httpError(401, 'UNAUTHENTICATED', message);
-
+export const unauthenticated = (
+  message = 'Authentication required: sign the request with OAuth 1.0a or send a bearer token',
+) => httpError(401, 'UNAUTHENTICATED', message);

@@ -7,7 +7,9 @@ import { type HtmlField, htmlFields, sanitizeHtmlBody } from './html';
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new ValidationError(result.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })));
+  throw new ValidationError(
+    result.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })),
+  );
 }
 
 // PostgreSQL refuses the NUL character in text (and would fail the whole write), so it is a validation error naming
@@ -20,7 +22,10 @@ export const bodyMaxLength = htmlFields['Page.body'].maxLength;
 
 /** Text as given, untrimmed, of at most `max` characters, written as `1,000,000` in the message. */
 export const storableText = (max: number) =>
-  z.string().max(max, `must be at most ${max.toLocaleString('en-US')} characters`).refine(withoutNul, nulMessage);
+  z
+    .string()
+    .max(max, `must be at most ${max.toLocaleString('en-US')} characters`)
+    .refine(withoutNul, nulMessage);
 
 /**
  * A member that front ends render as HTML, declared in `htmlFields`: sanitized here, on write, so that /v1 and GraphQL
@@ -115,7 +120,12 @@ export function updateInput<S extends Shape>(shape: S) {
   const members = Object.fromEntries(
     Object.entries(shape).map(([name, schema]) => {
       const empty = emptyValues.get(schema)?.empty;
-      return [name, empty === undefined ? notNull(schema).optional() : schema.nullish().transform((value) => (value === null ? empty : value))];
+      return [
+        name,
+        empty === undefined
+          ? notNull(schema).optional()
+          : schema.nullish().transform((value) => (value === null ? empty : value)),
+      ];
     }),
   );
   return z.strictObject(members) as unknown as z.ZodType<Members<S>>;

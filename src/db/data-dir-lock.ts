@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 
 /** The embedded database already has a process; a second one would neither see nor keep the first one's writes. */
 export class DataDirInUseError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(
       `The embedded database in ${resolve(dataDir)} is in use by process ${pid} (a running server?): stop it first. ` +
         'The embedded database serves one process at a time; several processes can share a PostgreSQL database (DATABASE_URL).',

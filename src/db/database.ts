@@ -12,7 +12,9 @@ import { applyMigrations, pendingMigrations, pgClientSession, pgliteSession, typ
 
 export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
-type AdapterFactory = ConstructorParameters<typeof PrismaClient>[0] extends { adapter?: infer A } ? NonNullable<A> : never;
+type AdapterFactory = ConstructorParameters<typeof PrismaClient>[0] extends { adapter?: infer A }
+  ? NonNullable<A>
+  : never;
 
 export interface Database {
   prisma: PrismaClient;
@@ -80,7 +82,9 @@ export function observedAdapter(factory: AdapterFactory, onStatement: (query: Sq
  */
 const utcTimestamps = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMP ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.TIMESTAMP
+      ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 let current: Database | null = null;
@@ -125,10 +129,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let directQuery: <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
 
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, statement_timeout: options.statementTimeoutMs });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      statement_timeout: options.statementTimeoutMs,
+    });
     // Prisma's adapter listens for dropped idle connections only while connected; without a listener for the pool's
     // whole life, a connection the server terminates during shutdown would crash the process.
-    pool.on('error', options.onConnectionError ?? ((error) => console.warn(`database connection lost: ${error.message}`)));
+    pool.on(
+      'error',
+      options.onConnectionError ?? ((error) => console.warn(`database connection lost: ${error.message}`)),
+    );
     prisma = new PrismaClient({ adapter: observedAdapter(new PrismaPg(pool), ({ sql }) => count(sql)) });
     withSession = async (fn) => {
       const client = await pool.connect();
@@ -148,7 +159,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     directQuery = async <Row>(sql: string, params: unknown[]) => {
       count(sql);
       let name = statementNames.get(sql);
-      if (!name && statementNames.size < maxNamedStatements) statementNames.set(sql, (name = `lectern_${statementNames.size}`));
+      if (!name && statementNames.size < maxNamedStatements)
+        statementNames.set(sql, (name = `lectern_${statementNames.size}`));
       return (await pool.query({ name, text: sql, values: params, types: utcTimestamps })).rows as Row[];
     };
   } else {
@@ -160,7 +172,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     let pglite: PGlite;
     try {
-      pglite = await PGlite.create(inMemory ? { loadDataDir: options.pgliteTemplate } : { dataDir: `${options.dataDir}/pglite` });
+      pglite = await PGlite.create(
+        inMemory ? { loadDataDir: options.pgliteTemplate } : { dataDir: `${options.dataDir}/pglite` },
+      );
     } catch (error) {
       unlock();
       throw error;

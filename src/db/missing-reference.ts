@@ -7,7 +7,9 @@ import { NotFoundError } from '../core/errors';
  */
 function violatedForeignKey(error: unknown): string | null {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    const { cause } = (error.meta?.driverAdapterError ?? {}) as { cause?: { kind?: string; constraint?: { index?: string } } };
+    const { cause } = (error.meta?.driverAdapterError ?? {}) as {
+      cause?: { kind?: string; constraint?: { index?: string } };
+    };
     return cause?.kind === 'ForeignKeyConstraintViolation' ? (cause.constraint?.index ?? null) : null;
   }
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: string };

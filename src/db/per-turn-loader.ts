@@ -7,6 +7,13 @@ import DataLoader from 'dataloader';
  * asked; DataLoader's default waits only for the current tick, which two requests never share. Uncached: every load
  * reaches the database after its request arrived.
  */
-export function perTurnLoader<Key, Value>(batch: DataLoader.BatchLoadFn<Key, Value>, options: { maxBatchSize?: number } = {}) {
-  return new DataLoader<Key, Value>(batch, { ...options, cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) });
+export function perTurnLoader<Key, Value>(
+  batch: DataLoader.BatchLoadFn<Key, Value>,
+  options: { maxBatchSize?: number } = {},
+) {
+  return new DataLoader<Key, Value>(batch, {
+    ...options,
+    cache: false,
+    batchScheduleFn: (dispatch) => setImmediate(dispatch),
+  });
 }

@@ -101,7 +101,10 @@ export async function withSchemaEngine<T>(
   const { SchemaEngine } = await loadSchemaEngine();
   // The engine does not dispose the connections it opens (a pg pool would linger), so they are tracked here.
   const connections: SqlDriverAdapter[] = [];
-  const track = (connection: SqlDriverAdapter) => (connections.push(connection), connection);
+  const track = (connection: SqlDriverAdapter) => {
+    connections.push(connection);
+    return connection;
+  };
   const tracked = bindMigrationAwareSqlAdapterFactory({
     provider: adapterFactory.provider,
     adapterName: adapterFactory.adapterName,

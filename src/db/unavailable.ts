@@ -6,22 +6,40 @@ export const databaseRetryAfterSeconds = 5;
 // Prisma's codes for an unreachable server, a timed-out or closed connection and an exhausted pool; the driver's codes
 // for a refused or reset socket; PostgreSQL's for a server shutting down (57P0x) and a broken connection (08xxx).
 const unavailableCodes = new Set([
-  'P1001', 'P1002', 'P1008', 'P1017', 'P2024',
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006',
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
 ]);
 // The kinds of Prisma's driver adapter errors for the same.
 const unavailableKinds = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
 const unavailableMessage = new RegExp(
   [
-    'connection terminated', 'connection (?:is )?(?:closed|ended)', "can't reach database server", 'server closed the connection',
+    'connection terminated',
+    'connection (?:is )?(?:closed|ended)',
+    "can't reach database server",
+    'server closed the connection',
     // node-postgres, for a query on a pooled connection the server ended.
     'has encountered a connection error and is not queryable',
     // PostgreSQL ending a session: an administrator (57P01), a crash (57P02), an idle timeout.
     'terminating connection',
     // A database refusing connections (ALLOW_CONNECTIONS false, a server starting or stopping), code 55000/57P03.
-    'is not currently accepting connections', 'the database system is (?:starting up|shutting down|in recovery mode)',
-    'pglite is closed', 'database is not open',
+    'is not currently accepting connections',
+    'the database system is (?:starting up|shutting down|in recovery mode)',
+    'pglite is closed',
+    'database is not open',
   ].join('|'),
   'i',
 );
@@ -34,9 +52,13 @@ const codeInMessage = /Code: `(\w+)`/;
 
 /** PostgreSQL's names of the conditions above, for the log. */
 const conditionNames: Record<string, string> = {
-  '57P01': 'admin_shutdown', '57P02': 'crash_shutdown', '57P03': 'cannot_connect_now',
-  '08000': 'connection_exception', '08001': 'sqlclient_unable_to_establish_sqlconnection',
-  '08003': 'connection_does_not_exist', '08006': 'connection_failure',
+  '57P01': 'admin_shutdown',
+  '57P02': 'crash_shutdown',
+  '57P03': 'cannot_connect_now',
+  '08000': 'connection_exception',
+  '08001': 'sqlclient_unable_to_establish_sqlconnection',
+  '08003': 'connection_does_not_exist',
+  '08006': 'connection_failure',
 };
 
 /**

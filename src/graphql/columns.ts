@@ -36,7 +36,8 @@ export function exposeColumns<Name extends Model>(t: ColumnExposer, model: Name,
       const options = { nullable: !column.isRequired };
       // Pothos checks each name against the model's shape; here the names come typed from the same model.
       const key = name as never;
-      if (name === 'id') throw new Error(`${model}.id: a Node's id is global; expose the column as databaseId (exposeDatabaseId)`);
+      if (name === 'id')
+        throw new Error(`${model}.id: a Node's id is global; expose the column as databaseId (exposeDatabaseId)`);
       // A reference by id is a foreign key: the database id, as /v1 has it. Front ends select the object instead.
       if (column.type === 'Int' && name.endsWith('Id')) {
         const object = `\`${name.slice(0, -2)}\``;
@@ -81,12 +82,17 @@ interface TextFieldMaker {
  * Exposes optional text columns, which hold '' when there is no value (what /v1 renders, and what its writes store),
  * as nullable Strings that answer null for it: GraphQL tells "no value" apart from text. Described like exposeColumns.
  */
-export function exposeOptionalText<Name extends Model>(t: TextFieldMaker, model: Name, columns: readonly Column<Name>[]) {
+export function exposeOptionalText<Name extends Model>(
+  t: TextFieldMaker,
+  model: Name,
+  columns: readonly Column<Name>[],
+) {
   return Object.fromEntries(
     columns.map((name): [string, GenericFieldRef<unknown>] => {
       const column = modelField(model, name);
       if (!column?.documentation) throw new Error(`${model}.${name} needs a /// description in prisma/schema.prisma`);
-      if (column.type !== 'String' || !column.isRequired) throw new Error(`${model}.${name} is not a text column that holds '' when empty`);
+      if (column.type !== 'String' || !column.isRequired)
+        throw new Error(`${model}.${name} is not a text column that holds '' when empty`);
       const resolve = (row: Record<string, unknown>) => (row[name] as string) || null;
       // Pothos types the resolver's row per model; here the name comes typed from the same model.
       return [name, t.string({ nullable: true, description: column.documentation, resolve } as never)];
@@ -99,12 +105,19 @@ export function exposeOptionalText<Name extends Model>(t: TextFieldMaker, model:
  * validate: weighed by the cost model and counted against the answer's budget as it resolves (`longText`). A column
  * that holds '' when empty answers null for it, as exposeOptionalText's do. Described like exposeColumns.
  */
-export function exposeLongText<Name extends Model>(t: TextFieldMaker, model: Name, name: Column<Name>, maxLength: number) {
+export function exposeLongText<Name extends Model>(
+  t: TextFieldMaker,
+  model: Name,
+  name: Column<Name>,
+  maxLength: number,
+) {
   const column = modelField(model, name);
   if (!column?.documentation) throw new Error(`${model}.${name} needs a /// description in prisma/schema.prisma`);
   if (column.type !== 'String' || !column.isRequired) throw new Error(`${model}.${name} is not a text column`);
   const optional = column.hasDefaultValue;
-  const field = longText(maxLength, (row: Record<string, unknown>) => (optional ? (row[name] as string) || null : (row[name] as string)));
+  const field = longText(maxLength, (row: Record<string, unknown>) =>
+    optional ? (row[name] as string) || null : (row[name] as string),
+  );
   // Pothos types the resolver's row per model; here the name comes typed from the same model.
   return { [name]: t.string({ nullable: optional, description: column.documentation, ...field } as never) };
 }
@@ -127,18 +140,39 @@ function asksOnlyKeys(names: ReadonlySet<string>) {
  * a third of the request's CPU). Anything more selected loads the relation with the parent, as `t.relation` does.
  * Typed, nullable and described as the data model says; `type` is the related model's object type.
  */
-export function exposeReference<Name extends Model>(t: ObjectFieldMaker, model: Name, relation: keyof PrismaTypes[Name]['Relations'] & string, type: unknown) {
+export function exposeReference<Name extends Model>(
+  t: ObjectFieldMaker,
+  model: Name,
+  relation: keyof PrismaTypes[Name]['Relations'] & string,
+  type: unknown,
+) {
   const field = modelField(model, relation);
   const column = field?.relationFromFields?.[0];
-  if (!field || !column || field.relationFromFields!.length !== 1) throw new Error(`${model}.${relation} is not a to-one relation with one key column`);
+  if (!field || !column || field.relationFromFields!.length !== 1)
+    throw new Error(`${model}.${relation} is not a to-one relation with one key column`);
   // Pothos' own hook for a field's selection, as keysetRelatedConnection uses it: it is told what is selected beneath.
-  const pothosPrismaSelect = (_args: unknown, _context: unknown, nestedSelection: (query: true) => unknown, selected: () => ReadonlySet<string>) =>
+  const pothosPrismaSelect = (
+    _args: unknown,
+    _context: unknown,
+    nestedSelection: (query: true) => unknown,
+    selected: () => ReadonlySet<string>,
+  ) =>
     asksOnlyKeys(selected())
       ? { select: { [column]: true } }
       : { select: { [column]: true, [relation]: nestedSelection(true) } };
   // Decided again from every node of the field, as merged for execution: another field may load part of the relation
   // for itself (a policy's facts), so a loaded relation does not mean this field's selection was loaded.
   const resolve = (row: Record<string, unknown>, _args: unknown, context: object, info: GraphQLResolveInfo) =>
-    asksOnlyKeys(selectedFieldNames(context, info)) ? (row[column] == null ? null : { id: row[column] }) : row[relation];
-  return t.field({ type, nullable: !field.isRequired, description: field.documentation, extensions: { pothosPrismaSelect }, resolve } as never);
+    asksOnlyKeys(selectedFieldNames(context, info))
+      ? row[column] == null
+        ? null
+        : { id: row[column] }
+      : row[relation];
+  return t.field({
+    type,
+    nullable: !field.isRequired,
+    description: field.documentation,
+    extensions: { pothosPrismaSelect },
+    resolve,
+  } as never);
 }

@@ -1,6 +1,17 @@
-import { type GenericFieldRef, type InputFieldMap, type InputShapeFromFields, PothosValidationError, getConnectionPageSize } from '@pothos/core';
-import { formatPrismaCursor, parsePrismaCursor, type prismaModelKey } from '@pothos/plugin-prisma';
-import { type DefaultConnectionArguments, cursorToOffset, offsetToCursor, resolveArrayConnection } from '@pothos/plugin-relay';
+import {
+  type GenericFieldRef,
+  type InputFieldMap,
+  type InputShapeFromFields,
+  PothosValidationError,
+  getConnectionPageSize,
+} from '@pothos/core';
+import { formatPrismaCursor, parsePrismaCursor, prismaModelKey } from '@pothos/plugin-prisma';
+import {
+  type DefaultConnectionArguments,
+  cursorToOffset,
+  offsetToCursor,
+  resolveArrayConnection,
+} from '@pothos/plugin-relay';
 import { GraphQLError } from 'graphql';
 import { invalidArgument } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
@@ -60,7 +71,11 @@ export function orderedWindow<Query extends OrderedQuery, Where extends object, 
   orderBy: Order,
 ) {
   const { cursor, skip: _cursorRow, ...rest } = query;
-  return { ...rest, where: { AND: [where, cursor ? pastCursor(model, cursor, orderBy, (rest.take ?? 0) < 0 ? 'lt' : 'gt') : {}] }, orderBy };
+  return {
+    ...rest,
+    where: { AND: [where, cursor ? pastCursor(model, cursor, orderBy, (rest.take ?? 0) < 0 ? 'lt' : 'gt') : {}] },
+    orderBy,
+  };
 }
 
 /** The rows past the place a compound cursor names in `orderBy`; a cursor holding other values is refused. */
@@ -113,7 +128,8 @@ export function checkedTotalCount<Args>(count: (args: Args, context: Context) =>
     fields: (t: TotalCountFieldBuilder) => ({
       totalCount: t.int({
         description: 'Number of items in the whole list.',
-        resolve: (connection: object, _args: object, context: Context) => count((connection as { args: Args }).args, context),
+        resolve: (connection: object, _args: object, context: Context) =>
+          count((connection as { args: Args }).args, context),
       }),
     }),
   };
@@ -169,6 +185,7 @@ interface ConnectionFieldBuilder {
  * as the top-level connections' are (`connectionOptions`), and a list in another order holds its order key and the id.
  * `totalCount` counts the rows `where` admits, as `relatedConnection` counts them.
  */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is Pothos' own default for a field without arguments
 export function keysetRelatedConnection<Node extends Model, Args extends InputFieldMap = {}>(
   t: ConnectionFieldBuilder,
   relation: string,
@@ -196,7 +213,11 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
       throw invalidArgument(argument, 'is not a cursor of this list');
     }
     const values = key.length === 1 ? [decoded] : decoded;
-    if (!Array.isArray(values) || values.length !== key.length || !values.every((value, index) => fitsColumn(value, keyTypes[index]!))) {
+    if (
+      !Array.isArray(values) ||
+      values.length !== key.length ||
+      !values.every((value, index) => fitsColumn(value, keyTypes[index]!))
+    ) {
       throw invalidArgument(argument, 'is not a cursor of this list');
     }
     return values as unknown[];
@@ -207,8 +228,10 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     if (args.first != null && args.first < 0) throw invalidArgument('first', 'must be 0 or more');
     if (args.last != null && args.last < 0) throw invalidArgument('last', 'must be 0 or more');
     if (args.after != null && args.before != null) throw invalidArgument('before', 'cannot be given with after');
-    if (args.before != null && args.first != null) throw invalidArgument('first', 'cannot be given with before: page backwards with last');
-    if (args.after != null && args.last != null) throw invalidArgument('last', 'cannot be given with after: page forwards with first');
+    if (args.before != null && args.first != null)
+      throw invalidArgument('first', 'cannot be given with before: page backwards with last');
+    if (args.after != null && args.last != null)
+      throw invalidArgument('last', 'cannot be given with after: page forwards with first');
     const { limit } = getConnectionPageSize({ args, defaultSize: defaultPageSize, maxSize: maxPageSize });
     return { limit, backwards: args.before != null || args.last != null };
   }
@@ -226,13 +249,25 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
   ) => {
     const { limit, backwards } = windowOf(args);
     const where = options.where?.(args, context) ?? {};
-    const keyset = args.after != null ? beyondPosition(key, positionOf('after', args.after), 'gt') : args.before != null ? beyondPosition(key, positionOf('before', args.before), 'lt') : {};
+    const keyset =
+      args.after != null
+        ? beyondPosition(key, positionOf('after', args.after), 'gt')
+        : args.before != null
+          ? beyondPosition(key, positionOf('before', args.before), 'lt')
+          : {};
     const fields = selected();
     const countOnly = [...fields].every((field) => field === 'totalCount' || field === '__typename');
     // A negative take is Prisma's last rows of the order, still answered in the order.
-    const page = countOnly ? undefined : nestedSelection({ where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit }, ['edges', 'node']);
+    const page = countOnly
+      ? undefined
+      : nestedSelection({ where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit }, [
+          'edges',
+          'node',
+        ]);
     // A node type that selects its columns may not select the key; the cursor needs it.
-    const withKey = page?.select ? { ...page, select: { ...Object.fromEntries(key.map((column) => [column, true])), ...page.select } } : page;
+    const withKey = page?.select
+      ? { ...page, select: { ...Object.fromEntries(key.map((column) => [column, true])), ...page.select } }
+      : page;
     const count = fields.has('totalCount') ? { _count: { select: { [relation]: { where } } } } : {};
     return { select: { [relation]: withKey, ...count } };
   };
@@ -258,7 +293,13 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
   };
 
   return t.connection(
-    { type: options.type, description: options.description, args: options.args, extensions: { pothosPrismaSelect }, resolve } as never,
+    {
+      type: options.type,
+      description: options.description,
+      args: options.args,
+      extensions: { pothosPrismaSelect },
+      resolve,
+    } as never,
     describedTotalCount as never,
   );
 }
@@ -270,7 +311,13 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
 export function refusedConnectionArgument(error: unknown) {
   if (!(error instanceof GraphQLError) || !(error.originalError instanceof PothosValidationError)) return undefined;
   const { nodes, source, positions, path } = error;
-  return new GraphQLError(error.message, { nodes, source, positions, path, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  return new GraphQLError(error.message, {
+    nodes,
+    source,
+    positions,
+    path,
+    extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+  });
 }
 
 /** A cursor `arrayConnection` hands out: the item's position, checked exactly (the relay plugin reads `1x` as 1). */
@@ -282,7 +329,8 @@ function assertOffsetCursor(cursor: string | null | undefined, argument: 'after'
   } catch {
     // Not an offset cursor at all: refused below, as a forged one is.
   }
-  if (!Number.isSafeInteger(offset) || offset < 0 || offsetToCursor(offset) !== cursor) throw invalidArgument(argument, 'is not a cursor of this list');
+  if (!Number.isSafeInteger(offset) || offset < 0 || offsetToCursor(offset) !== cursor)
+    throw invalidArgument(argument, 'is not a cursor of this list');
 }
 
 /**
@@ -297,14 +345,21 @@ export async function arrayConnection<Item, Node = Item>(
 ) {
   assertOffsetCursor(args.after, 'after');
   assertOffsetCursor(args.before, 'before');
-  const { edges, pageInfo, totalCount } = resolveArrayConnection({ args, defaultSize: defaultPageSize, maxSize: maxPageSize }, items);
+  const { edges, pageInfo, totalCount } = resolveArrayConnection(
+    { args, defaultSize: defaultPageSize, maxSize: maxPageSize },
+    items,
+  );
   const page = edges.flatMap((edge) => (edge ? [edge] : []));
   const nodes = await render(page.map((edge) => edge.node as Item));
   const empty = page.length === 0;
   return {
     edges: page.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index]! })),
     // An empty page has no first or last item, as the Prisma connections answer.
-    pageInfo: { ...pageInfo, startCursor: empty ? null : pageInfo.startCursor, endCursor: empty ? null : pageInfo.endCursor },
+    pageInfo: {
+      ...pageInfo,
+      startCursor: empty ? null : pageInfo.startCursor,
+      endCursor: empty ? null : pageInfo.endCursor,
+    },
     totalCount,
   };
 }

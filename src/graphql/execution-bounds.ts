@@ -75,7 +75,12 @@ export function useExecutionBounds({ timeoutMs, answerBytes }: ExecutionBounds):
           controller.abort(reason);
         };
         const timer = setTimeout(() => {
-          const error = httpError(503, 'QUERY_TIMEOUT', `The request took longer than ${timeoutMs} ms and was stopped; try again later`, retryAfter(timeoutMs));
+          const error = httpError(
+            503,
+            'QUERY_TIMEOUT',
+            `The request took longer than ${timeoutMs} ms and was stopped; try again later`,
+            retryAfter(timeoutMs),
+          );
           stop(error, new Error('execution deadline passed'));
         }, timeoutMs);
         const budget = answerBudgets(execution.contextValue as object);

@@ -50,7 +50,9 @@ function scalarOf(core: z.ZodType): 'ID' | 'String' | 'Int' | 'Float' | 'Boolean
           const inner = unwrap(option).core;
           const { type, values } = inner._zod.def as z.core.$ZodTypeDef & { values?: unknown[] };
           if (type === 'null' || type === 'undefined') return [];
-          return [type === 'literal' && values!.every((value) => typeof value === 'string') ? 'String' : scalarOf(inner)];
+          return [
+            type === 'literal' && values!.every((value) => typeof value === 'string') ? 'String' : scalarOf(inner),
+          ];
         }),
       );
       return kinds.size === 1 ? [...kinds][0] : undefined;
@@ -98,16 +100,28 @@ export function inputFromSchema<Schema extends z.ZodType>(name: string, schema: 
           const item = list ? unwrap((core._zod.def as z.core.$ZodArrayDef).element as z.ZodType).core : core;
           const scalar = scalarOf(item);
           // Named only where the member cannot say it, so that the name cannot contradict the schema.
-          if (scalar && named[member]) throw new Error(`${name}.${member}: the schema gives its type (${scalar}); do not name it in \`types\``);
+          if (scalar && named[member])
+            throw new Error(`${name}.${member}: the schema gives its type (${scalar}); do not name it in \`types\``);
           const type = named[member] ?? scalar;
           if (!type) throw new Error(`${name}.${member}: name its GraphQL type in \`types\``);
-          return [member, t.field({ type: list ? [type] : type, required: isRequiredMember(memberSchema), description } as never)];
+          return [
+            member,
+            t.field({ type: list ? [type] : type, required: isRequiredMember(memberSchema), description } as never),
+          ];
         }),
       ) as never,
   });
 }
 
 /** The input of an update, in which every member may be left out: described as such for `what` ("a blog post"). */
-export function changesInput<Schema extends z.ZodType>(name: string, schema: Schema, what: string, types?: InputOptions<Schema>['types']) {
-  return inputFromSchema(name, schema, { description: `Changes to ${what}; members left out keep their values.`, types });
+export function changesInput<Schema extends z.ZodType>(
+  name: string,
+  schema: Schema,
+  what: string,
+  types?: InputOptions<Schema>['types'],
+) {
+  return inputFromSchema(name, schema, {
+    description: `Changes to ${what}; members left out keep their values.`,
+    types,
+  });
 }

@@ -134,9 +134,16 @@ export function assertDocumentWithinLimits(source: string | Source, limits = que
     }
     if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) {
       if (++nesting > limits.nesting) {
-        throw limitError('QUERY_TOO_DEEP', `The document nests brackets more than ${limits.nesting} levels deep, the limit`);
+        throw limitError(
+          'QUERY_TOO_DEEP',
+          `The document nests brackets more than ${limits.nesting} levels deep, the limit`,
+        );
       }
-    } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
+    } else if (
+      token.kind === TokenKind.BRACE_R ||
+      token.kind === TokenKind.BRACKET_R ||
+      token.kind === TokenKind.PAREN_R
+    ) {
       nesting--;
     }
   }
@@ -159,7 +166,8 @@ function armorRules(limits: typeof queryLimits) {
   ];
 }
 
-const average = (counts: number[]) => Math.max(1, Math.ceil(counts.reduce((sum, n) => sum + n, 0) / (counts.length || 1)));
+const average = (counts: number[]) =>
+  Math.max(1, Math.ceil(counts.reduce((sum, n) => sum + n, 0) / (counts.length || 1)));
 
 /**
  * Introspection lists are sized by this schema's own averages (fields per type, arguments per field, ...), so the
@@ -209,15 +217,20 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
     }
     const introspection = named.name.startsWith('__');
     if (field.args.some((arg) => arg.name === 'limit' || arg.name === 'first')) {
-      const limit = Math.min(Math.max(Number(args.limit ?? args.first ?? args.last ?? defaultPageSize), 1), maxPageSize);
+      const limit = Math.min(
+        Math.max(Number(args.limit ?? args.first ?? args.last ?? defaultPageSize), 1),
+        maxPageSize,
+      );
       return extra + 1 + limit * childComplexity;
     }
     if (isListType(getNullableType(field.type))) {
       // A page's `items` (a connection's `edges`) are sized by the page's `limit` (`first`/`last`), counted on the field that took it.
-      const paged = (field.name === 'items' && type.name.endsWith('Page')) || (field.name === 'edges' && type.name.endsWith('Connection'));
+      const paged =
+        (field.name === 'items' && type.name.endsWith('Page')) ||
+        (field.name === 'edges' && type.name.endsWith('Connection'));
       // `nodes(ids)` answers one object per id: priced by the ids it is given (at most maxNodesPerRequest).
       const byIds = type.name === 'Query' && field.name === 'nodes' && Array.isArray(args.ids) ? args.ids.length : null;
-      const size = paged ? 1 : byIds ?? estimates[`${type.name}.${field.name}`] ?? defaultListEstimate;
+      const size = paged ? 1 : (byIds ?? estimates[`${type.name}.${field.name}`] ?? defaultListEstimate);
       return extra + size * (1 + childComplexity);
     }
     // An edge's node is the item its edge stands for, counted there.
@@ -228,17 +241,24 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
 
 /** Root mutation fields the operation runs, through fragments: each is one write. */
 function rootMutationFields(document: DocumentNode, operationName: string | undefined): number {
-  const operations = document.definitions.filter((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION,
+  );
   const operation = operationName ? operations.find((node) => node.name?.value === operationName) : operations[0];
   if (operation?.operation !== 'mutation') return 0;
   const fragments = new Map(
-    document.definitions.flatMap((node) => (node.kind === Kind.FRAGMENT_DEFINITION ? [[node.name.value, node] as const] : [])),
+    document.definitions.flatMap((node) =>
+      node.kind === Kind.FRAGMENT_DEFINITION ? [[node.name.value, node] as const] : [],
+    ),
   );
   // Validation has refused fragment cycles already.
   const count = (selections: readonly SelectionNode[]): number =>
     selections.reduce((sum, selection) => {
       if (selection.kind === Kind.FIELD) return sum + 1;
-      const set = selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : fragments.get(selection.name.value)?.selectionSet;
+      const set =
+        selection.kind === Kind.INLINE_FRAGMENT
+          ? selection.selectionSet
+          : fragments.get(selection.name.value)?.selectionSet;
       return sum + (set ? count(set.selections) : 0);
     }, 0);
   return count(operation.selectionSet.selections);
@@ -257,9 +277,12 @@ function costVariables(document: DocumentNode): string[] {
       },
     });
   visit(document, {
-    Field: (field) => field.arguments?.forEach((argument) => costArguments.has(argument.name.value) && collect(argument.value)),
+    Field: (field) => {
+      for (const argument of field.arguments ?? []) if (costArguments.has(argument.name.value)) collect(argument.value);
+    },
     Directive: (directive) => {
-      if (conditionalDirectives.has(directive.name.value)) directive.arguments?.forEach((argument) => collect(argument.value));
+      if (!conditionalDirectives.has(directive.name.value)) return;
+      for (const argument of directive.arguments ?? []) collect(argument.value);
     },
   });
   return [...names];
@@ -269,7 +292,9 @@ function costVariables(document: DocumentNode): string[] {
 function keyOfVariables(names: string[], variables: Record<string, unknown>): string | null {
   try {
     // A variable left out (its default applies) stays apart from one given as null.
-    return JSON.stringify(Object.fromEntries(names.filter((name) => name in variables).map((name) => [name, variables[name]])));
+    return JSON.stringify(
+      Object.fromEntries(names.filter((name) => name in variables).map((name) => [name, variables[name]])),
+    );
   } catch {
     return null;
   }
@@ -279,7 +304,12 @@ function keyOfVariables(names: string[], variables: Record<string, unknown>): st
  * The error `getComplexity` reports for variables that do not coerce (the last of them), for a request whose cost was
  * known already: another request with the same cost-bearing variables says nothing about this one's others.
  */
-function variablesError(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>) {
+function variablesError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+) {
   const errors = document.definitions
     .filter((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION)
     .filter((operation) => operationName === undefined || operation.name?.value === operationName)
@@ -328,13 +358,17 @@ export function useQueryLimits(limits = queryLimits): Plugin {
         const { schema, documentAST } = params;
         let estimator = estimators.get(schema);
         if (!estimator) estimators.set(schema, (estimator = costEstimator(schema)));
-        const request = (context as { params?: { variables?: Record<string, unknown>; operationName?: string } }).params;
+        const request = (context as { params?: { variables?: Record<string, unknown>; operationName?: string } })
+          .params;
         const operationName = request?.operationName ?? undefined;
         const variables = request?.variables ?? {};
         let names = costVariablesOf.get(documentAST);
         if (!names) costVariablesOf.set(documentAST, (names = costVariables(documentAST)));
         const variablesKey = keyOfVariables(names, variables);
-        const key = variablesKey !== null && variablesKey.length <= maxCostKeyLength ? `${operationName ?? ''}\u0000${variablesKey}` : null;
+        const key =
+          variablesKey !== null && variablesKey.length <= maxCostKeyLength
+            ? `${operationName ?? ''}\u0000${variablesKey}`
+            : null;
         let byDocument = costs.get(schema);
         if (!byDocument) costs.set(schema, (byDocument = new WeakMap()));
         const known = key === null ? undefined : byDocument.get(documentAST)?.get(key);
@@ -350,7 +384,10 @@ export function useQueryLimits(limits = queryLimits): Plugin {
         } catch (error) {
           // Variables that do not coerce, or a document whose fragments expand past the estimator's node budget.
           const message = (error as Error).message;
-          throw limitError(/maximum allowed number of nodes/.test(message) ? 'QUERY_TOO_COSTLY' : 'BAD_USER_INPUT', message);
+          throw limitError(
+            /maximum allowed number of nodes/.test(message) ? 'QUERY_TOO_COSTLY' : 'BAD_USER_INPUT',
+            message,
+          );
         }
         if (cost > limits.cost) {
           throw limitError(

@@ -26,7 +26,8 @@ interface NodeDelegate {
 }
 
 /** The Prisma delegate of a model: `db().group` for Group. */
-export const delegateOf = (model: Model) => (db() as unknown as Record<string, NodeDelegate>)[model[0]!.toLowerCase() + model.slice(1)]!;
+export const delegateOf = (model: Model) =>
+  (db() as unknown as Record<string, NodeDelegate>)[model[0]!.toLowerCase() + model.slice(1)]!;
 
 const visibility = new Map<string, VisibleIds>();
 
@@ -41,10 +42,12 @@ export function registerNodeVisibility(type: Model, visibleIds: VisibleIds) {
 }
 
 /** Visibility by a rule about one id at a time (a policy's `read`); the checks run together, so memoised loads batch. */
-export const visibleByEach = (visible: (viewer: Viewer, id: number) => MaybePromise<boolean>): VisibleIds => async (viewer, ids) => {
-  const verdicts = await Promise.all(ids.map((id) => readableUnlessRefused(() => visible(viewer, id))));
-  return ids.filter((_id, index) => verdicts[index]);
-};
+export const visibleByEach =
+  (visible: (viewer: Viewer, id: number) => MaybePromise<boolean>): VisibleIds =>
+  async (viewer, ids) => {
+    const verdicts = await Promise.all(ids.map((id) => readableUnlessRefused(() => visible(viewer, id))));
+    return ids.filter((_id, index) => verdicts[index]);
+  };
 
 /**
  * Visibility through what each object belongs to (an item's album, an assignment's section): the owners of the ids in
@@ -64,7 +67,11 @@ export function visibleThrough<Row extends { id: number }>(
  */
 export function visibleThroughAll<Row extends { id: number }>(
   model: Model,
-  owners: { select: object; of: (row: Row) => number; readable: (viewer: Viewer, ownerId: number) => MaybePromise<boolean> }[],
+  owners: {
+    select: object;
+    of: (row: Row) => number;
+    readable: (viewer: Viewer, ownerId: number) => MaybePromise<boolean>;
+  }[],
 ): VisibleIds {
   return async (viewer, ids) => {
     const select = Object.assign({ id: true }, ...owners.map((owner) => owner.select));
@@ -72,11 +79,15 @@ export function visibleThroughAll<Row extends { id: number }>(
     const visibleOwners = await Promise.all(
       owners.map(async (owner) => {
         const ownerIds = [...new Set(rows.map(owner.of))];
-        const verdicts = await Promise.all(ownerIds.map((id) => readableUnlessRefused(() => owner.readable(viewer, id))));
+        const verdicts = await Promise.all(
+          ownerIds.map((id) => readableUnlessRefused(() => owner.readable(viewer, id))),
+        );
         return new Set(ownerIds.filter((_id, index) => verdicts[index]));
       }),
     );
-    return rows.filter((row) => owners.every((owner, index) => visibleOwners[index]!.has(owner.of(row)))).map((row) => row.id);
+    return rows
+      .filter((row) => owners.every((owner, index) => visibleOwners[index]!.has(owner.of(row))))
+      .map((row) => row.id);
   };
 }
 
@@ -85,12 +96,14 @@ export function visibleThroughAll<Row extends { id: number }>(
  * expects of what the viewer cannot see; any other failure propagates.
  */
 export function hiddenWhenRefused(error: unknown): false {
-  if (error instanceof GraphQLError && (error.extensions.http as { status?: number } | undefined)?.status === 403) return false;
+  if (error instanceof GraphQLError && (error.extensions.http as { status?: number } | undefined)?.status === 403)
+    return false;
   throw error;
 }
 
 /** A read check's answer, a refusal (thrown at once or by a promise) counted as hidden. */
-const readableUnlessRefused = (check: () => MaybePromise<boolean>) => Promise.resolve().then(check).catch(hiddenWhenRefused);
+const readableUnlessRefused = (check: () => MaybePromise<boolean>) =>
+  Promise.resolve().then(check).catch(hiddenWhenRefused);
 
 /**
  * Loads the objects global ids name, in their order: null for an id that is not a global id, names no Node type, no
@@ -98,7 +111,11 @@ const readableUnlessRefused = (check: () => MaybePromise<boolean>) => Promise.re
  * the selection of the whole request (relations included), so a page of mixed types costs statements per type, not
  * per id.
  */
-async function loadNodes(ids: readonly string[], context: Context, info: GraphQLResolveInfo): Promise<(object | null)[]> {
+async function loadNodes(
+  ids: readonly string[],
+  context: Context,
+  info: GraphQLResolveInfo,
+): Promise<(object | null)[]> {
   const viewer = context.viewer!;
   const wanted = new Map<string, Set<number>>();
   const decoded = ids.map((value) => {
@@ -133,19 +150,22 @@ builder.queryFields((t) => ({
     nullable: true,
     description:
       'The object a global id (an `id` of any Node) names; null when the id names nothing, is not a global id, or names ' +
-      'an object the viewer may not see (by the same rules as the object\'s own query, such as `group(id)`).',
-    args: { id: t.arg.id({ required: true, description: 'A global id, as a Node\'s `id` answers it.' }) },
+      "an object the viewer may not see (by the same rules as the object's own query, such as `group(id)`).",
+    args: { id: t.arg.id({ required: true, description: "A global id, as a Node's `id` answers it." }) },
     resolve: async (_root, args, context, info) => (await loadNodes([String(args.id)], context, info))[0] as never,
   }),
   nodes: t.withAuth({ authenticated: true }).field({
     type: [NodeInterface],
     nullable: { list: false, items: true },
-    description:
-      `The objects global ids name, in the order given, each null where \`node\` would answer null; at most ${maxNodesPerRequest} ids.`,
+    description: `The objects global ids name, in the order given, each null where \`node\` would answer null; at most ${maxNodesPerRequest} ids.`,
     args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${maxNodesPerRequest}.` }) },
     resolve: (_root, args, context, info) => {
       if (args.ids.length > maxNodesPerRequest) {
-        throw httpError(400, 'BAD_USER_INPUT', `nodes takes at most ${maxNodesPerRequest} ids; ${args.ids.length} were given`);
+        throw httpError(
+          400,
+          'BAD_USER_INPUT',
+          `nodes takes at most ${maxNodesPerRequest} ids; ${args.ids.length} were given`,
+        );
       }
       return loadNodes(args.ids.map(String), context, info) as never;
     },

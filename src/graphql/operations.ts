@@ -20,7 +20,7 @@ type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, object, 'Object'>['arg']
 export const required = <Type>(type: Type, description: string) => ({ type, required: true, description }) as const;
 
 /** The typed errors a mutation's service can throw, which its result union lists (and nothing else). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos' own type for error classes
+// biome-ignore lint/suspicious/noExplicitAny: Pothos' own type for error classes
 type ErrorClasses = (new (...args: any[]) => Error)[];
 
 /** What a create or update may answer instead of its object, unless it names its own errors. */
@@ -39,7 +39,11 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
     description: string;
     errors?: ErrorClasses;
     args: (arg: ArgBuilder) => Args;
-    resolve: (viewer: Viewer, args: InputShapeFromFields<Args>, query: { select?: never; include?: never }) => Promise<PrismaTypes[Name]['Shape']>;
+    resolve: (
+      viewer: Viewer,
+      args: InputShapeFromFields<Args>,
+      query: { select?: never; include?: never },
+    ) => Promise<PrismaTypes[Name]['Shape']>;
   },
 ) {
   builder.mutationField(name, (t) =>
@@ -49,7 +53,8 @@ export function objectMutation<Name extends Model, Args extends InputFieldMap>(
       errors: { types: options.errors ?? objectMutationErrors },
       args: options.args(t.arg),
       // Pothos types the selection per model; services declare their own, so the generic helper hands it on as is.
-      resolve: (query, _root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>, query as never) as never,
+      resolve: (query, _root, args, { viewer }) =>
+        options.resolve(viewer, args as InputShapeFromFields<Args>, query as never) as never,
     }),
   );
 }
@@ -127,7 +132,10 @@ function mergeSelections(map: Record<string, unknown>, extra: Record<string, unk
     const present = merged[key];
     // `true` selects a column, or a relation with all its columns, which holds whatever the extra selects of it.
     if (present === true) continue;
-    merged[key] = !present || value === true ? value : withSelected(present as PrismaQuery, (value as { select: Record<string, unknown> }).select);
+    merged[key] =
+      !present || value === true
+        ? value
+        : withSelected(present as PrismaQuery, (value as { select: Record<string, unknown> }).select);
   }
   return merged;
 }
@@ -138,7 +146,8 @@ function mergeSelections(map: Record<string, unknown>, extra: Record<string, unk
  */
 export function objectQuery<Name extends Model>(name: string, type: Name, policy: ReadPolicy, realm?: RealmOfRow) {
   // Read together with the same object queries of concurrent requests (see `readById`).
-  const find = (selection: PrismaQuery, id: number) => readById<PrismaTypes[Name]['Shape']>(type, selection, id, realm?.direct);
+  const find = (selection: PrismaQuery, id: number) =>
+    readById<PrismaTypes[Name]['Shape']>(type, selection, id, realm?.direct);
   builder.queryField(name, (t) =>
     t.withAuth({ authenticated: true }).prismaField({
       type: type as Model,
@@ -147,7 +156,8 @@ export function objectQuery<Name extends Model>(name: string, type: Name, policy
       args: { id: t.arg.id({ required: true, description: `${type} id: its global id or its databaseId.` }) },
       resolve: async (query, _root, args, { viewer }) => {
         const id = parseId(args.id, type);
-        if (!realm) return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection, id)) as never;
+        if (!realm)
+          return findIfVisible(query, can(viewer, policy, 'read', id), (selection) => find(selection, id)) as never;
         // The row and the facts its access rule reads in one statement; a hidden row is loaded but not answered.
         const selection = withSelected(query, realm.selection); // the query is read on the null paths too (see findIfVisible)
         if (!isStorableId(id)) return null;
@@ -158,7 +168,10 @@ export function objectQuery<Name extends Model>(name: string, type: Name, policy
       },
     }),
   );
-  registerNodeVisibility(type, visibleByEach((viewer, id) => can(viewer, policy, 'read', id)));
+  registerNodeVisibility(
+    type,
+    visibleByEach((viewer, id) => can(viewer, policy, 'read', id)),
+  );
 }
 
 /**
@@ -176,14 +189,19 @@ export function realmObjectQuery<Name extends RealmOwnedModel>(
   },
 ) {
   const delegate = () => delegateOf(type) as unknown as RealmOwnedDelegate;
-  const shownWhere = async (viewer: Viewer, realm: RealmRef) => (options.shown ? [await options.shown(viewer, realm)] : []);
+  const shownWhere = async (viewer: Viewer, realm: RealmRef) =>
+    options.shown ? [await options.shown(viewer, realm)] : [];
   builder.queryField(name, (t) =>
     t.withAuth({ authenticated: true }).prismaField({
       type: type as Model,
       nullable: true,
       description: options.description,
       args: {
-        realm: t.arg({ type: RealmInput, required: true, description: `The realm (district, school, user, section or group) the ${type} belongs to.` }),
+        realm: t.arg({
+          type: RealmInput,
+          required: true,
+          description: `The realm (district, school, user, section or group) the ${type} belongs to.`,
+        }),
         id: t.arg.id({ required: true, description: `${type} id: its global id or its databaseId.` }),
       },
       resolve: (query, _root, args, { viewer }) => {
@@ -191,14 +209,20 @@ export function realmObjectQuery<Name extends RealmOwnedModel>(
         const id = parseId(args.id, type);
         const visible = options.readable(viewer, realm).then((readable) => readable && isStorableId(id));
         return findIfVisible(query, visible, async (selection) =>
-          delegate().findFirst({ ...selection, where: { AND: [{ id, realmType: realm.type, realmId: realm.id }, ...(await shownWhere(viewer, realm))] } }),
+          delegate().findFirst({
+            ...selection,
+            where: { AND: [{ id, realmType: realm.type, realmId: realm.id }, ...(await shownWhere(viewer, realm))] },
+          }),
         ) as never;
       },
     }),
   );
   // For `node`: the realms of the ids first, then the same two checks per distinct realm (not per id).
   registerNodeVisibility(type, async (viewer, ids) => {
-    const rows = await delegate().findMany({ where: { id: { in: ids } }, select: { id: true, realmType: true, realmId: true } });
+    const rows = await delegate().findMany({
+      where: { id: { in: ids } },
+      select: { id: true, realmType: true, realmId: true },
+    });
     const byRealm = new Map<string, { realm: RealmRef; ids: number[] }>();
     for (const row of rows) {
       const key = `${row.realmType}:${row.realmId}`;

@@ -109,7 +109,13 @@ async function readPage<Row>(page: Page<Row>, query: object): Promise<Row[]> {
   const ids = (await source.findIds(window)).map(({ id }) => id);
   if (ids.length === 0) return [];
   const [low, high] = [Math.min(...ids), Math.max(...ids)];
-  return source.findMany({ ...selection, where: { id: { gte: low, lte: high } }, skip: 0, take: limit, orderBy: { id: 'asc' } });
+  return source.findMany({
+    ...selection,
+    where: { id: { gte: low, lte: high } },
+    skip: 0,
+    take: limit,
+    orderBy: { id: 'asc' },
+  });
 }
 
 /** Declares `<Model>Page { items, total, start, limit }` for any Prisma model. */
@@ -141,15 +147,26 @@ export function paged<Row>(args: { start?: number | null; limit?: number | null 
  * A page of an id list (see `IdListSource`): at most three statements whatever the offset and the list's length (the
  * count, the page's ids, its rows), the first and the last page in two (see `readPage`).
  */
-export function pagedById<Row>(args: { start?: number | null; limit?: number | null }, source: IdListSource<Row>): Page<Row> {
+export function pagedById<Row>(
+  args: { start?: number | null; limit?: number | null },
+  source: IdListSource<Row>,
+): Page<Row> {
   return pageFrom(args, source);
 }
 
-function pageFrom<Row>(args: { start?: number | null; limit?: number | null }, source: ListSource<Row> | IdListSource<Row>): Page<Row> {
+function pageFrom<Row>(
+  args: { start?: number | null; limit?: number | null },
+  source: ListSource<Row> | IdListSource<Row>,
+): Page<Row> {
   const window = pageWindow(args);
   const itemsMayCount = isIdList(source) && source.findManyCounted !== undefined && window.start <= directSkipLimit;
   let total: Promise<number> | undefined;
-  const page: Page<Row> = { source, total: () => (total ??= itemsMayCount ? countAfterItems(page) : source.count()), counted: undefined, ...window };
+  const page: Page<Row> = {
+    source,
+    total: () => (total ??= itemsMayCount ? countAfterItems(page) : source.count()),
+    counted: undefined,
+    ...window,
+  };
   return page;
 }
 

@@ -49,7 +49,9 @@ async function readTogether(reads: readonly Read[]): Promise<unknown[]> {
         const ids = [...new Set(batch.map(({ id }) => id))];
         // The rows are matched to their readers by id, which a `select` might leave out.
         const query = selection.select ? { ...selection, select: { ...selection.select, id: true } } : selection;
-        const rows = readDirectly ? await direct!.byIds(ids, selection) : await delegateOf(model).findMany({ ...query, where: { id: { in: ids } } });
+        const rows = readDirectly
+          ? await direct!.byIds(ids, selection)
+          : await delegateOf(model).findMany({ ...query, where: { id: { in: ids } } });
         const byId = new Map(rows.map((row) => [row.id, row]));
         for (const read of batch) found.set(read, byId.get(read.id) ?? null);
       } catch (error) {
@@ -70,6 +72,11 @@ const reads = perTurnLoader<Read, unknown>(readTogether);
  * outlives the turn: every row is read after the requests asking for it arrived. A model's `direct` reading, when it
  * answers the selection, reads them instead of Prisma.
  */
-export function readById<Row>(model: Model, selection: PrismaQuery, id: number, direct?: DirectRows): Promise<Row | null> {
+export function readById<Row>(
+  model: Model,
+  selection: PrismaQuery,
+  id: number,
+  direct?: DirectRows,
+): Promise<Row | null> {
   return reads.load({ model, selection, id, direct }) as Promise<Row | null>;
 }

@@ -13,7 +13,7 @@ export const RealmTypeEnum = builder.enumType(RealmType, {
   values: {
     DISTRICT: { description: 'A school district (`/v1/districts/{id}`).' },
     SCHOOL: { description: 'A school or a building of one (`/v1/schools/{id}`).' },
-    USER: { description: 'A person\'s own space (`/v1/users/{id}`).' },
+    USER: { description: "A person's own space (`/v1/users/{id}`)." },
     SECTION: { description: 'A course section: one class of a course (`/v1/sections/{id}`).' },
     GROUP: { description: 'A group, such as a club or a staff team (`/v1/groups/{id}`).' },
   },

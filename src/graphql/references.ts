@@ -76,7 +76,10 @@ interface RealmRows {
 }
 
 /** The realm (or user) a row refers to, batched with every other reference resolved in the same request. */
-export function loadRealm<Type extends RealmType>(context: Context, ref: { type: Type; id: number }): Promise<RealmRows[Type] | null> {
+export function loadRealm<Type extends RealmType>(
+  context: Context,
+  ref: { type: Type; id: number },
+): Promise<RealmRows[Type] | null> {
   return realmLoaders(context).load(ref) as Promise<RealmRows[Type] | null>;
 }
 
@@ -94,7 +97,8 @@ export const realmField = {
   nullable: true,
   description: 'The owner (`realmType` and `realmId` as an object); null when the viewer may not see it.',
   select: { realmType: true, realmId: true },
-  resolve: (row: RealmOwned, _args: object, context: Context) => loadRealm(context, { type: row.realmType, id: row.realmId }),
+  resolve: (row: RealmOwned, _args: object, context: Context) =>
+    loadRealm(context, { type: row.realmType, id: row.realmId }),
 } as const;
 
 /** A user a row refers to by id (its author, its creator), or null when there is none or the viewer may not see them. */

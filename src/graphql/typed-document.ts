@@ -25,7 +25,8 @@ type Fragments = NonNullable<Parameters<typeof tada>[1]>;
  * gql.tada's document overload on its own, so it can be instantiated below (`typeof tada<In, F>` also meets the
  * overload for gql.tada's turbo cache, which rejects a plain string). Used only for its type.
  */
-const document = <const In extends string, const F extends Fragments = []>(input: In, fragments?: F) => tada(input, fragments);
+const document = <const In extends string, const F extends Fragments = []>(input: In, fragments?: F) =>
+  tada(input, fragments);
 type Document<In extends string, F extends Fragments> = ReturnType<typeof document<In, F>>;
 
 /**
@@ -45,7 +46,11 @@ type UnknownPaths<T, Path extends string = ''> = unknown extends T
       ?
           | { [K in keyof T & string]-?: UnknownPaths<T[K], Join<Path, K>> }[keyof T & string]
           | (T extends { [$tada.fragmentRefs]: infer Refs }
-              ? { [K in keyof Refs & string]: Refs[K] extends 'Undefined Fragment' ? `${Path}${Path extends '' ? '' : ' '}...${K}` : never }[keyof Refs & string]
+              ? {
+                  [K in keyof Refs & string]: Refs[K] extends 'Undefined Fragment'
+                    ? `${Path}${Path extends '' ? '' : ' '}...${K}`
+                    : never;
+                }[keyof Refs & string]
               : never)
       : never;
 
@@ -71,4 +76,8 @@ export type { FragmentOf, ResultOf, TadaDocumentNode, VariablesOf } from 'gql.ta
  * The members of a union result whose `__typename` does not end in "Error", such as the `Group` of
  * `Success<ResultOf<typeof CreateGroup>['createGroup']>`. Select `__typename` to narrow a value at run time.
  */
-export type Success<T> = T extends { __typename?: infer Name } ? ([Name] extends [`${string}Error` | undefined] ? never : T) : T;
+export type Success<T> = T extends { __typename?: infer Name }
+  ? [Name] extends [`${string}Error` | undefined]
+    ? never
+    : T
+  : T;

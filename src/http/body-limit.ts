@@ -1,7 +1,9 @@
 import { type Plugin, createGraphQLError } from 'graphql-yoga';
 
 const tooLarge = () =>
-  createGraphQLError('Request body too large', { extensions: { http: { status: 413 }, code: 'REQUEST_ENTITY_TOO_LARGE' } });
+  createGraphQLError('Request body too large', {
+    extensions: { http: { status: 413 }, code: 'REQUEST_ENTITY_TOO_LARGE' },
+  });
 
 /**
  * BODY_LIMIT for /graphql, in place of yoga's `maxRequestBodySize`, which meters every body through a TransformStream
@@ -17,7 +19,9 @@ export function useGraphQLBodyLimit(limit: number): Plugin {
       if (declared !== null) {
         // One non-negative integer; anything else (a list, as request smuggling sends) is refused, not skipped.
         if (!/^\d+$/.test(declared)) {
-          throw createGraphQLError('Content-Length header is invalid.', { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
+          throw createGraphQLError('Content-Length header is invalid.', {
+            extensions: { http: { status: 400 }, code: 'BAD_REQUEST' },
+          });
         }
         if (Number(declared) > limit) throw tooLarge();
         return;
@@ -27,7 +31,8 @@ export function useGraphQLBodyLimit(limit: number): Plugin {
       setRequestParser((unmetered) => {
         let received = 0;
         // A native body (an in-process `fetch`) needs the native TransformStream, as in yoga's own limit.
-        const Transform = unmetered.body instanceof ReadableStream ? globalThis.TransformStream : fetchAPI.TransformStream;
+        const Transform =
+          unmetered.body instanceof ReadableStream ? globalThis.TransformStream : fetchAPI.TransformStream;
         const metered = unmetered.body!.pipeThrough(
           new Transform<Uint8Array, Uint8Array>({
             transform(chunk, controller) {
@@ -38,7 +43,9 @@ export function useGraphQLBodyLimit(limit: number): Plugin {
           }),
         );
         const { url, method, headers, signal } = unmetered;
-        return parse(new fetchAPI.Request(url, { method, headers, signal, body: metered, duplex: 'half' } as RequestInit));
+        return parse(
+          new fetchAPI.Request(url, { method, headers, signal, body: metered, duplex: 'half' } as RequestInit),
+        );
       });
     },
   };

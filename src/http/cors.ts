@@ -1,7 +1,15 @@
 import type { YogaServerOptions } from 'graphql-yoga';
 
 /** Response headers a script on another origin may read: the request id to quote, caching and rate-limit state. */
-export const exposedHeaders = ['x-request-id', 'etag', 'retry-after', 'www-authenticate', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+export const exposedHeaders = [
+  'x-request-id',
+  'etag',
+  'retry-after',
+  'www-authenticate',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
 /** How long a browser may reuse a preflight's answer, in seconds. */
 export const preflightMaxAgeSeconds = 86_400;
 

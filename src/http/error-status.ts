@@ -5,7 +5,8 @@ interface HttpExtension {
   status?: number;
 }
 
-const statusOf = (error: unknown) => ((error as GraphQLError | undefined)?.extensions?.http as HttpExtension | undefined)?.status;
+const statusOf = (error: unknown) =>
+  ((error as GraphQLError | undefined)?.extensions?.http as HttpExtension | undefined)?.status;
 
 /**
  * Shows `extensions.http.status` on every GraphQL error that set the response's HTTP status (401, 403, 400, 413, 429,
@@ -33,7 +34,9 @@ export function useHttpStatusInErrors(): Plugin {
       });
       const headers = new Headers(response.headers);
       headers.delete('content-length');
-      setResponse(new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers }));
+      setResponse(
+        new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers }),
+      );
     },
   };
 }

@@ -43,9 +43,15 @@ export function useEntityTags(graphqlEndpoint: string): Plugin {
       const { pathname } = new URL(request.url);
       if (pathname !== graphqlEndpoint && pathname !== '/v1' && !pathname.startsWith('/v1/')) return;
       // Files and streams (content-disposition, server-sent events) keep their own headers.
-      if (!validatedTypes.test(response.headers.get('content-type') ?? '') || response.headers.has('content-disposition')) return;
+      if (
+        !validatedTypes.test(response.headers.get('content-type') ?? '') ||
+        response.headers.has('content-disposition')
+      )
+        return;
       // The adapter's own Response, which it writes out as it is (Node's global one would be read back as a stream).
-      setResponse(taggedAnswer(request, new Uint8Array(await response.arrayBuffer()), response.headers, fetchAPI.Response));
+      setResponse(
+        taggedAnswer(request, new Uint8Array(await response.arrayBuffer()), response.headers, fetchAPI.Response),
+      );
     },
   };
 }

@@ -77,7 +77,12 @@ async function encode(body: Buffer): Promise<Encoded> {
     compressGzip(body, { level: 9 }),
     compressBrotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
   ]);
-  return { identity: body, gzip: gzipped, br: brotli, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+  return {
+    identity: body,
+    gzip: gzipped,
+    br: brotli,
+    etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+  };
 }
 
 const contentTypes: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
@@ -111,12 +116,18 @@ async function prepare(title: string): Promise<Prepared> {
   const links: string[] = [];
   const add = (name: string, text: Buffer, minify = false) => {
     const [base, extension] = name.split(/\.(?=[^.]+$)/);
-    const hash = createHash('sha256').update(text).update(minify ? `esbuild ${esbuildVersion}` : '').digest('hex').slice(0, 12);
+    const hash = createHash('sha256')
+      .update(text)
+      .update(minify ? `esbuild ${esbuildVersion}` : '')
+      .digest('hex')
+      .slice(0, 12);
     const path = `${base}-${hash}.${extension}`;
     assets.set(
       path,
       once(async () => {
-        const body = minify ? Buffer.from((await transform(text.toString('utf8'), { minify: true, loader: 'js' })).code) : text;
+        const body = minify
+          ? Buffer.from((await transform(text.toString('utf8'), { minify: true, loader: 'js' })).code)
+          : text;
         return { ...(await encode(body)), contentType: contentTypes[extension] };
       }),
     );
@@ -133,12 +144,18 @@ async function prepare(title: string): Promise<Prepared> {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-${links.filter((path) => path.endsWith('.css')).map((path) => `<link rel="stylesheet" href="${href(path)}">`).join('\n')}
+${links
+  .filter((path) => path.endsWith('.css'))
+  .map((path) => `<link rel="stylesheet" href="${href(path)}">`)
+  .join('\n')}
 <style>${pageStyle}</style>
 </head>
 <body>
 <div id="graphiql">Loading…</div>
-${links.filter((path) => path.endsWith('.js')).map((path) => `<script src="${href(path)}"></script>`).join('\n')}
+${links
+  .filter((path) => path.endsWith('.js'))
+  .map((path) => `<script src="${href(path)}"></script>`)
+  .join('\n')}
 </body>
 </html>
 `;
@@ -150,7 +167,12 @@ function encodingFor(acceptEncoding: string | null): 'br' | 'gzip' | 'identity' 
   const accepted = new Set(
     (acceptEncoding ?? '')
       .split(',')
-      .map((part) => part.trim().toLowerCase().split(/\s*;\s*/))
+      .map((part) =>
+        part
+          .trim()
+          .toLowerCase()
+          .split(/\s*;\s*/),
+      )
       .filter(([, quality]) => !quality || !/^q=0(\.0*)?$/.test(quality))
       .map(([coding]) => coding),
   );
@@ -167,7 +189,12 @@ function respond(request: Request, served: Served, cacheControl: string): Respon
     vary: 'accept-encoding',
     'x-content-type-options': 'nosniff',
   });
-  if (request.headers.get('if-none-match')?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === served.etag)) {
+  if (
+    request.headers
+      .get('if-none-match')
+      ?.split(',')
+      .some((tag) => tag.trim().replace(/^W\//, '') === served.etag)
+  ) {
     return new Response(null, { status: 304, headers });
   }
   const encoding = encodingFor(request.headers.get('accept-encoding'));

@@ -8,7 +8,9 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   const pretty = process.stdout.isTTY && config.logLevel !== 'silent';
   return pino({
     level: config.logLevel,
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      : {}),
   });
 }
 
@@ -55,7 +57,10 @@ export function useRequestLogging(logger: Logger): Plugin {
       if (url.pathname === '/healthz' || url.pathname === '/readyz') return;
       const started = startedAt.get(request);
       const durationMs = started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10;
-      logger.info({ requestId, method: request.method, path: loggedPath(url.pathname), status: response.status, durationMs }, 'request');
+      logger.info(
+        { requestId, method: request.method, path: loggedPath(url.pathname), status: response.status, durationMs },
+        'request',
+      );
     },
   };
 }

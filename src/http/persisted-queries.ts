@@ -14,7 +14,10 @@ interface PersistedQueryExtension {
 
 function persistedQueryOf(extensions: unknown): PersistedQueryExtension | null {
   const persisted = (extensions as { persistedQuery?: Partial<PersistedQueryExtension> } | undefined)?.persistedQuery;
-  return persisted && typeof persisted === 'object' && persisted.version === 1 && typeof persisted.sha256Hash === 'string'
+  return persisted &&
+    typeof persisted === 'object' &&
+    persisted.version === 1 &&
+    typeof persisted.sha256Hash === 'string'
     ? (persisted as PersistedQueryExtension)
     : null;
 }
@@ -33,7 +36,10 @@ const storedQueryBytes = 16 * 1024 * 1024;
 const redisTtlSeconds = 7 * 24 * 3600;
 
 export function memoryQueryStore(maxBytes = storedQueryBytes): PersistedQueryStore {
-  const queries = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (query) => Math.max(1, Buffer.byteLength(query)) });
+  const queries = new LRUCache<string, string>({
+    maxSize: maxBytes,
+    sizeCalculation: (query) => Math.max(1, Buffer.byteLength(query)),
+  });
   return {
     get: async (hash) => queries.get(hash),
     set: async (hash, query) => {
@@ -50,9 +56,20 @@ export function redisQueryStore(redis: Redis): PersistedQueryStore {
   const key = (hash: string) => `lectern:apq:${hash}`;
   const breaker = breakerOf(redis);
   return {
-    get: (hash) => breaker.call((client) => client.get(key(hash))).then((query) => query ?? undefined, () => undefined),
+    get: (hash) =>
+      breaker
+        .call((client) => client.get(key(hash)))
+        .then(
+          (query) => query ?? undefined,
+          () => undefined,
+        ),
     set: (hash, query) =>
-      breaker.call((client) => client.set(key(hash), query, 'EX', redisTtlSeconds)).then(() => undefined, () => undefined),
+      breaker
+        .call((client) => client.set(key(hash), query, 'EX', redisTtlSeconds))
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
   };
 }
 
@@ -78,7 +95,8 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
       }
       const query = await store.get(persisted.sha256Hash.toLowerCase());
       // Answered 200 like any GraphQL error, so that every client reads it and sends the query along.
-      if (query === undefined) throw createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+      if (query === undefined)
+        throw createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
       setParams({ ...params, query });
     },
   };
@@ -108,11 +126,14 @@ export function readTrustedDocuments(path: string): Map<string, string> {
     }
   } else if (manifest && typeof manifest === 'object' && !Array.isArray(manifest)) {
     for (const [hash, body] of Object.entries(manifest)) {
-      if (typeof body !== 'string') throw new Error(`TRUSTED_DOCUMENTS: ${path}: the document of ${hash} is not a string`);
+      if (typeof body !== 'string')
+        throw new Error(`TRUSTED_DOCUMENTS: ${path}: the document of ${hash} is not a string`);
       documents.set(hash, body);
     }
   } else {
-    throw new Error(`TRUSTED_DOCUMENTS: ${path} is neither an Apollo persisted-query manifest nor a { hash: document } map`);
+    throw new Error(
+      `TRUSTED_DOCUMENTS: ${path} is neither an Apollo persisted-query manifest nor a { hash: document } map`,
+    );
   }
   return documents;
 }
@@ -131,16 +152,27 @@ export function useTrustedDocuments(documents: ReadonlyMap<string, string>): Plu
       allowArbitraryOperations: false,
       customErrors: {
         // Not PERSISTED_QUERY_NOT_FOUND: a client must not fall back to sending the text, which is refused too.
-        notFound: { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } } },
-        keyNotFound: { message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } } },
-        persistedQueryOnly: { message: 'PersistedQueryOnly', extensions: { code: 'CANNOT_SEND_PQ_ID_AND_BODY', http: { status: 400 } } },
+        notFound: {
+          message: 'PersistedQueryNotFound',
+          extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } },
+        },
+        keyNotFound: {
+          message: 'PersistedQueryKeyNotFound',
+          extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } },
+        },
+        persistedQueryOnly: {
+          message: 'PersistedQueryOnly',
+          extensions: { code: 'CANNOT_SEND_PQ_ID_AND_BODY', http: { status: 400 } },
+        },
       },
     }),
     {
       onParse({ params }) {
         const text = typeof params.source === 'string' ? params.source : params.source.body;
         if (!listed.has(text)) {
-          throw createGraphQLError('PersistedQueryOnly', { extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } } });
+          throw createGraphQLError('PersistedQueryOnly', {
+            extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } },
+          });
         }
       },
     },

@@ -35,7 +35,11 @@ export const goingAwayClose = { code: 1001, reason: 'server shutting down' };
 export const accessRevokedClose = { code: CloseCode.Forbidden, reason: 'Forbidden: access revoked' };
 
 const sizeOf = (data: RawData) =>
-  Array.isArray(data) ? data.reduce((total, part) => total + part.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+  Array.isArray(data)
+    ? data.reduce((total, part) => total + part.length, 0)
+    : data instanceof ArrayBuffer
+      ? data.byteLength
+      : data.length;
 
 /**
  * Closes a socket that sends more than `bytesBeforeConnectionInit` before graphql-ws has its `connection_init`, so an
@@ -51,7 +55,8 @@ function limitBytesBeforeInit(sockets: WebSocketServer, initialised: WeakSet<Web
         return;
       }
       received += sizeOf(data);
-      if (received > bytesBeforeConnectionInit) socket.close(tooMuchBeforeConnectionInit.code, tooMuchBeforeConnectionInit.reason);
+      if (received > bytesBeforeConnectionInit)
+        socket.close(tooMuchBeforeConnectionInit.code, tooMuchBeforeConnectionInit.reason);
     };
     socket.on('message', count);
   });
@@ -136,9 +141,12 @@ export function createHttpServer(app: App, options: HttpServerOptions): HttpServ
       subscribe: (args) => (args.rootValue as { subscribe: (args: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (context, _id, payload) => {
         const authorization = credentialOf(context.connectionParams, payload.extensions, context.extra.request.headers);
-        const request = new Request(`http://${context.extra.request.headers.host ?? 'localhost'}${app.graphqlEndpoint}`, {
-          headers: authorization ? { authorization } : {},
-        });
+        const request = new Request(
+          `http://${context.extra.request.headers.host ?? 'localhost'}${app.graphqlEndpoint}`,
+          {
+            headers: authorization ? { authorization } : {},
+          },
+        );
         const { schema, execute, subscribe, contextFactory, parse, validate } = app.getEnveloped({
           ...context,
           request,

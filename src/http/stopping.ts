@@ -11,4 +11,6 @@ export type StoppingServerContext = { arrivedWhileStopping?: true };
  * may send it again (on a new connection, which reaches another instance or this one restarted), whatever its method.
  */
 export const refusedWhileStopping = () =>
-  httpError(503, 'SERVER_STOPPING', 'The server is stopping and did not run this request: send it again', { 'retry-after': '1' });
+  httpError(503, 'SERVER_STOPPING', 'The server is stopping and did not run this request: send it again', {
+    'retry-after': '1',
+  });

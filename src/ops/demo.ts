@@ -43,7 +43,9 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${FIRST_START_LOCK_KEY})`);
       if ((await tx.district.count()) > 0) return null;
     }
-    const district = await tx.district.create({ data: { title: 'Lakeside Unified (demo)', timeZone: 'America/Los_Angeles' } });
+    const district = await tx.district.create({
+      data: { title: 'Lakeside Unified (demo)', timeZone: 'America/Los_Angeles' },
+    });
     const high = await tx.school.create({
       data: { districtId: district.id, title: 'Lakeside High School', city: 'Lakeside', state: 'CA', country: 'USA' },
     });
@@ -91,7 +93,13 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
         },
       });
       await tx.blogPost.create({
-        data: { realmType: 'SECTION', realmId: section.id, authorId: teacher.id, title: `Welcome to ${title}`, body: 'Syllabus is posted.<br>Bring a notebook.' },
+        data: {
+          realmType: 'SECTION',
+          realmId: section.id,
+          authorId: teacher.id,
+          title: `Welcome to ${title}`,
+          body: 'Syllabus is posted.<br>Bring a notebook.',
+        },
       });
       if (teacher === ruth) await seedGradebook(tx, high.id, section.id);
     }
@@ -105,7 +113,9 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
         accessCode: `CHESS-${suffix.slice(-5).toUpperCase()}`,
         categoryId: category.id,
         inviteType: 'REQUEST_TO_JOIN',
-        memberships: { create: [{ userId: ken.id, admin: true }, ...students.map((student) => ({ userId: student.id }))] },
+        memberships: {
+          create: [{ userId: ken.id, admin: true }, ...students.map((student) => ({ userId: student.id }))],
+        },
       },
     });
     const robotics = await tx.group.create({
@@ -143,13 +153,35 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
  * incomplete), a released final comment, and a week of attendance.
  */
 async function seedGradebook(tx: Prisma.TransactionClient, schoolId: number, sectionId: number) {
-  const fall = await tx.gradingPeriod.create({ data: { schoolId, title: 'Fall 2026', startsOn: new Date('2026-08-24'), endsOn: new Date('2026-12-18') } });
-  const letters = await tx.gradingScale.create({
-    data: { schoolId, title: 'Letter grades', levels: [{ grade: 'A', minimum: 90 }, { grade: 'B', minimum: 80 }, { grade: 'C', minimum: 70 }, { grade: 'D', minimum: 60 }, { grade: 'F', minimum: 0 }] },
+  const fall = await tx.gradingPeriod.create({
+    data: { schoolId, title: 'Fall 2026', startsOn: new Date('2026-08-24'), endsOn: new Date('2026-12-18') },
   });
-  const homework = await tx.gradingCategory.create({ data: { sectionId, title: 'Homework', weight: 40, dropLowest: 1, defaultMaxPoints: 10, delta: 1 } });
+  const letters = await tx.gradingScale.create({
+    data: {
+      schoolId,
+      title: 'Letter grades',
+      levels: [
+        { grade: 'A', minimum: 90 },
+        { grade: 'B', minimum: 80 },
+        { grade: 'C', minimum: 70 },
+        { grade: 'D', minimum: 60 },
+        { grade: 'F', minimum: 0 },
+      ],
+    },
+  });
+  const homework = await tx.gradingCategory.create({
+    data: { sectionId, title: 'Homework', weight: 40, dropLowest: 1, defaultMaxPoints: 10, delta: 1 },
+  });
   const tests = await tx.gradingCategory.create({
-    data: { sectionId, title: 'Tests', weight: 60, calculation: 'TOTAL_POINTS', defaultMaxPoints: 50, defaultGradingScaleId: letters.id, delta: 2 },
+    data: {
+      sectionId,
+      title: 'Tests',
+      weight: 60,
+      calculation: 'TOTAL_POINTS',
+      defaultMaxPoints: 50,
+      defaultGradingScaleId: letters.id,
+      delta: 2,
+    },
   });
   const items: { id: number; maxPoints: number }[] = [];
   for (const [title, category, maxPoints, scaleId] of [
@@ -159,7 +191,11 @@ async function seedGradebook(tx: Prisma.TransactionClient, schoolId: number, sec
     ['Unit 1 test', tests, 50, letters.id],
     ['Unit 2 test', tests, 50, letters.id],
   ] as const) {
-    items.push(await tx.assignment.create({ data: { sectionId, title, categoryId: category.id, maxPoints, scaleId, periodId: fall.id } }));
+    items.push(
+      await tx.assignment.create({
+        data: { sectionId, title, categoryId: category.id, maxPoints, scaleId, periodId: fall.id },
+      }),
+    );
   }
   const enrollments = await tx.enrollment.findMany({ where: { sectionId, admin: false }, orderBy: { id: 'asc' } });
   // Each student a steady level, each item a little harder: plausible, repeatable marks.
@@ -180,7 +216,15 @@ async function seedGradebook(tx: Prisma.TransactionClient, schoolId: number, sec
     }),
   );
   await tx.grade.createMany({ data: grades });
-  await tx.periodGrade.create({ data: { enrollmentId: enrollments[0]!.id, sectionId, period: `p${fall.id}`, comment: 'A strong start to the year.', commentVisible: true } });
+  await tx.periodGrade.create({
+    data: {
+      enrollmentId: enrollments[0]!.id,
+      sectionId,
+      period: `p${fall.id}`,
+      comment: 'A strong start to the year.',
+      commentVisible: true,
+    },
+  });
   const week = ['2026-09-14', '2026-09-15', '2026-09-16', '2026-09-17', '2026-09-18'];
   await tx.attendanceRecord.createMany({
     data: week.flatMap((day, at) =>
@@ -188,7 +232,12 @@ async function seedGradebook(tx: Prisma.TransactionClient, schoolId: number, sec
         enrollmentId: enrollment.id,
         sectionId,
         date: new Date(day),
-        status: student === 1 && at === 2 ? ('ABSENT' as const) : student === 2 && at === 4 ? ('LATE' as const) : ('PRESENT' as const),
+        status:
+          student === 1 && at === 2
+            ? ('ABSENT' as const)
+            : student === 2 && at === 4
+              ? ('LATE' as const)
+              : ('PRESENT' as const),
       })),
     ),
   });

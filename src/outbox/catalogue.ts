@@ -34,9 +34,9 @@ export interface EventKind<Type extends string = string, Data extends z.ZodType 
 export interface EventEntry {
   ids: Record<string, number | string | undefined>;
   view?: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answer of the view's route, in its wire shape
+  // biome-ignore lint/suspicious/noExplicitAny: the answer of the view's route, in its wire shape
   pick?: (answer: any) => object | null;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `pick`
+  // biome-ignore lint/suspicious/noExplicitAny: as `pick`
   members?: (answer: any) => Record<string, unknown>;
   read?: EntryRead;
 }
@@ -45,7 +45,7 @@ export interface EventEntry {
 export interface EntryRead {
   document: DocumentNode;
   variables: Record<string, unknown>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document's data
+  // biome-ignore lint/suspicious/noExplicitAny: the document's data
   object: (data: any) => object | null;
 }
 
@@ -66,7 +66,15 @@ export function defineEvent<const Type extends `${string}.${string}`, Data exten
 ): EventKind<Type, Data> {
   if (catalogue.has(type)) throw new Error(`Event ${type} is declared twice`);
   const { object, realms, description, entries } = options;
-  const kind = { type, object, realms, description, data: (options.data ?? noData) as Data, audience: options.audience ?? 'readers', entries };
+  const kind = {
+    type,
+    object,
+    realms,
+    description,
+    data: (options.data ?? noData) as Data,
+    audience: options.audience ?? 'readers',
+    entries,
+  };
   // Stored with its data type erased: `entries` reads data that the kind's own schema has parsed.
   catalogue.set(type, kind as EventKind);
   return kind;

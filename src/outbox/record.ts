@@ -93,7 +93,10 @@ export async function itemByItem<Item, Value, Result>(
   const results: Result[] = [];
   for (const [index, item] of items.entries()) {
     if (started?.recorded.has(index)) results.push(written(started.recorded.get(index) as Value));
-    else results.push(await currentItem.run({ batch: started?.batch ?? null, index, committed: false }, () => run(item, index)));
+    else
+      results.push(
+        await currentItem.run({ batch: started?.batch ?? null, index, committed: false }, () => run(item, index)),
+      );
   }
   return results;
 }

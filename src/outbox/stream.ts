@@ -1,5 +1,5 @@
 import { type Database, db, openedDatabase } from '../db/database';
-import { Prisma } from '../generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
 import type { RealmType } from '../generated/prisma/enums';
 import type { DomainEventMessage } from './bus';
 import { realmKey } from './realm-key';
@@ -92,6 +92,8 @@ export async function endOfStream(client: Reader = db()): Promise<EventCursor> {
 /** Whether the cursor names an event of the stream (a resume token from this server's log rather than made up). */
 export async function isStreamPosition(cursor: EventCursor, client: Reader = db()): Promise<boolean> {
   const [txid, id] = cursor.split(':');
-  const rows = await client.$queryRaw<unknown[]>`SELECT 1 FROM domain_events WHERE id = ${id}::bigint AND txid = ${txid}::xid8`;
+  const rows = await client.$queryRaw<
+    unknown[]
+  >`SELECT 1 FROM domain_events WHERE id = ${id}::bigint AND txid = ${txid}::xid8`;
   return rows.length > 0;
 }

@@ -115,13 +115,15 @@ function createBreaker(client: Redis): RedisBreaker {
     ping() {
       if (client.status !== 'ready') return Promise.resolve(false);
       // The probe and /readyz share a PING in flight.
-      pinging ??= withinBudget(client.ping()).then(
-        () => {
-          if (stalled) setStalled(false);
-          return true;
-        },
-        () => false,
-      ).finally(() => (pinging = null));
+      pinging ??= withinBudget(client.ping())
+        .then(
+          () => {
+            if (stalled) setStalled(false);
+            return true;
+          },
+          () => false,
+        )
+        .finally(() => (pinging = null));
       return pinging;
     },
     onChange(listener) {

@@ -6,7 +6,14 @@ import { requestIdOf } from '../http/logging';
 import { type WireFormat, contentTypes, requestFormat, responseFormat } from './negotiation';
 import type { LinkOrigin } from './link-origin';
 import { type FileSource, RangeNotSatisfiableError, StoredFileMissingError, serveFile } from './file-response';
-import { type LinkBuilder, MissingObjectError, type Page, PayloadError, type RestOutcome, type RestRoute } from './route';
+import {
+  type LinkBuilder,
+  MissingObjectError,
+  type Page,
+  PayloadError,
+  type RestOutcome,
+  type RestRoute,
+} from './route';
 import { createRouter } from './router';
 import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
@@ -47,7 +54,9 @@ function parsePage(query: URLSearchParams, dayStart = false): Page {
     if (name === 'start' && dayStart && raw !== null && !/^\d+$/.test(raw)) return fallback;
     if (raw === null || raw === '') return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < minimum) {
-      throw new RestError(400, `${name} must be an integer of at least ${minimum}`, {}, [{ field: name, message: 'invalid' }]);
+      throw new RestError(400, `${name} must be an integer of at least ${minimum}`, {}, [
+        { field: name, message: 'invalid' },
+      ]);
     }
     return Number(raw);
   };
@@ -138,14 +147,20 @@ function render(outcome: RestOutcome, format: WireFormat, Response: ResponseClas
 function failure(error: unknown, route: RestRoute | null, request: Request, logger: Logger): RestError {
   const requestId = requestIdOf(request);
   if (error instanceof RestError) return error;
-  if (error instanceof MissingObjectError || error instanceof StoredFileMissingError) return new RestError(404, 'Not found');
-  if (error instanceof RangeNotSatisfiableError) return new RestError(416, error.message, { 'content-range': `bytes */${error.size}` });
-  if (error instanceof WireInputError) return new RestError(400, error.message, {}, [{ field: error.field, message: error.reason }]);
+  if (error instanceof MissingObjectError || error instanceof StoredFileMissingError)
+    return new RestError(404, 'Not found');
+  if (error instanceof RangeNotSatisfiableError)
+    return new RestError(416, error.message, { 'content-range': `bytes */${error.size}` });
+  if (error instanceof WireInputError)
+    return new RestError(400, error.message, {}, [{ field: error.field, message: error.reason }]);
   if (error instanceof XmlBodyError) return new RestError(400, `Malformed XML body: ${error.message}`);
   if (error instanceof PayloadError) {
-    const wireName = (field: string) => route?.body?.wireName(field) ?? field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    const wireName = (field: string) =>
+      route?.body?.wireName(field) ?? field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
     const issues = error.issues.map((issue) => ({ field: wireName(issue.field), message: issue.message }));
-    const message = issues.length ? issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') : error.message;
+    const message = issues.length
+      ? issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')
+      : error.message;
     return new RestError(payloadErrorStatus[error.typename] ?? 400, message, {}, issues);
   }
   // Execution's masking turns a lost database into a 503 already; authentication or the facade may meet it first.
@@ -256,7 +271,9 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
       if (result.errors?.length) throw result.errors[0];
       const outcome = route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
-      return outcome.file ? await serveFile(outcome.file, request, options.files()) : render(outcome, format, Response, request);
+      return outcome.file
+        ? await serveFile(outcome.file, request, options.files())
+        : render(outcome, format, Response, request);
     } catch (error) {
       // Failures keep Node's Response: the adapter's is written out at once, and a 413 sent before the rest of an
       // over-limit body is drained would end the connection the client keeps using (test/rest/chunked-body.test.ts).

@@ -15,7 +15,7 @@ import { httpError, retryAfter } from '../core/errors';
 import { isUniqueViolation } from '../db/unique';
 import { db } from '../db/database';
 import { type WriteJoin, joinWriteTransactions } from '../outbox/record';
-import { Prisma } from '../generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
 import type { Context } from '../graphql/builder';
 
 /** How long a key's result is replayed; older keys are forgotten (pruneIdempotencyKeys) and may be used afresh. */
@@ -32,7 +32,10 @@ export const leaseMs = 10_000;
 const maxKeyLength = 255;
 const header = 'idempotency-key';
 
-type RequestContext = Context & { request: Request; params?: { query?: unknown; operationName?: unknown; variables?: unknown } };
+type RequestContext = Context & {
+  request: Request;
+  params?: { query?: unknown; operationName?: unknown; variables?: unknown };
+};
 
 /** The stored result: what execution returned, as JSON (errors in their response form). */
 interface StoredResult {
@@ -66,7 +69,9 @@ function appliesTo(request: Request, document: DocumentNode, operationName: stri
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, member]) => member !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -80,7 +85,9 @@ function fingerprint(request: Request, context: RequestContext): string {
   const url = new URL(request.url);
   const params = context.params ?? {};
   return createHash('sha256')
-    .update(canonicalJson([request.method, url.pathname + url.search, params.query, params.operationName, params.variables]))
+    .update(
+      canonicalJson([request.method, url.pathname + url.search, params.query, params.operationName, params.variables]),
+    )
     .digest('hex');
 }
 
@@ -157,13 +164,18 @@ function claimJoin(mine: Mine, resumable: boolean): WriteJoin & { recordsItems()
       if (count === 0) throw httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over');
       if (recording) {
         const { batch, index, value } = item;
-        await tx.idempotencyItem.create({ data: { userId, key, batch, index, value: new Uint8Array(serialize(value)) } });
+        await tx.idempotencyItem.create({
+          data: { userId, key, batch, index, value: new Uint8Array(serialize(value)) },
+        });
       }
     },
     async startBatch() {
       if (!resumable) return null;
       const batch = batches++;
-      const rows = await db().idempotencyItem.findMany({ where: { userId, key, batch }, select: { index: true, value: true } });
+      const rows = await db().idempotencyItem.findMany({
+        where: { userId, key, batch },
+        select: { index: true, value: true },
+      });
       return { batch, recorded: new Map(rows.map((row) => [row.index, deserialize(row.value)])) };
     },
   };
@@ -196,7 +208,10 @@ function isStorable(result: ExecutionResult): boolean {
   return !(result.errors ?? []).some((error) => {
     const status = (error.extensions?.http as { status?: number } | undefined)?.status;
     if (status !== undefined) return status >= 500;
-    return error.extensions?.unexpected === true || (error.originalError !== undefined && !(error.originalError instanceof GraphQLError));
+    return (
+      error.extensions?.unexpected === true ||
+      (error.originalError !== undefined && !(error.originalError instanceof GraphQLError))
+    );
   });
 }
 
@@ -208,7 +223,11 @@ const toStored = (result: ExecutionResult): StoredResult => ({
 const fromStored = (stored: StoredResult): ExecutionResult => ({
   data: stored.data ?? null,
   ...(stored.errors?.length
-    ? { errors: stored.errors.map((error) => new GraphQLError(error.message, { path: error.path, extensions: error.extensions })) }
+    ? {
+        errors: stored.errors.map(
+          (error) => new GraphQLError(error.message, { path: error.path, extensions: error.extensions }),
+        ),
+      }
     : {}),
 });
 
@@ -301,7 +320,10 @@ export function useIdempotencyKeys(logger: Logger): Plugin {
               if (count === 1 && join.recordsItems()) await db().idempotencyItem.deleteMany({ where: { userId, key } });
             }
           } catch (error) {
-            logger.warn({ err: error, requestId: context.requestId }, 'recording the result of an Idempotency-Key failed');
+            logger.warn(
+              { err: error, requestId: context.requestId },
+              'recording the result of an Idempotency-Key failed',
+            );
           }
         },
       };
@@ -314,6 +336,8 @@ export function useIdempotencyKeys(logger: Logger): Plugin {
 
 /** Forgets keys older than the replay window; any instance may run it. */
 export async function pruneIdempotencyKeys(): Promise<number> {
-  const { count } = await db().idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - idempotencyWindowMs) } } });
+  const { count } = await db().idempotencyKey.deleteMany({
+    where: { createdAt: { lt: new Date(Date.now() - idempotencyWindowMs) } },
+  });
   return count;
 }

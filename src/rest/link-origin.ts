@@ -21,6 +21,7 @@ export function createLinkOrigin(config: Pick<Config, 'publicUrl' | 'allowedHost
     if (config.allowedHosts.has(host)) return `${url.protocol}//${host}`;
     const socket = (serverContext.req as IncomingMessage | undefined)?.socket;
     const address = plainAddress(socket?.localAddress ?? config.host);
-    return new URL(`http://${isIP(address) === 6 ? `[${address}]` : address}:${socket?.localPort ?? config.port}`).origin;
+    return new URL(`http://${isIP(address) === 6 ? `[${address}]` : address}:${socket?.localPort ?? config.port}`)
+      .origin;
   };
 }

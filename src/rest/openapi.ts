@@ -93,7 +93,10 @@ const errorSchema = {
       items: {
         type: 'object',
         properties: {
-          field: { type: 'string', description: 'The wire member or query parameter, such as `title` or `options/invite_type`.' },
+          field: {
+            type: 'string',
+            description: 'The wire member or query parameter, such as `title` or `options/invite_type`.',
+          },
           message: { type: 'string' },
         },
         required: ['field', 'message'],
@@ -120,7 +123,7 @@ const errorResponse = (text: string, headers?: JsonSchema) => ({
 
 const errorResponses = {
   BadRequest: errorResponse(
-    'Invalid query parameter or body (`issues` names the members at fault), or an answer past the server\'s `RESPONSE_LIMIT` of long text: ask for a smaller `limit`.',
+    "Invalid query parameter or body (`issues` names the members at fault), or an answer past the server's `RESPONSE_LIMIT` of long text: ask for a smaller `limit`.",
   ),
   Unauthorized: {
     description: 'Missing, invalid or replayed credentials. Plain text, as on the platform.',
@@ -128,20 +131,25 @@ const errorResponses = {
     content: { 'text/plain': { schema: { type: 'string' } } },
   },
   NotModified: {
-    description: 'The answer is the one whose `ETag` the request named in `If-None-Match`: no body; use the copy you have.',
+    description:
+      'The answer is the one whose `ETag` the request named in `If-None-Match`: no body; use the copy you have.',
     headers: { ETag: { description: 'The entity tag of the unchanged answer.', schema: { type: 'string' } } },
   },
   Forbidden: errorResponse('The caller may not do this, or the resource is not available in this realm.'),
   NotFound: errorResponse('Unknown id, or an object the caller may not see.'),
   Conflict: errorResponse('The change conflicts with existing data, such as a title that must be unique.'),
   RangeNotSatisfiable: errorResponse('The `Range` asked for lies outside the file; `Content-Range` gives its size.'),
-  PayloadTooLarge: errorResponse('The request body exceeds the server\'s limit (`BODY_LIMIT`, or `UPLOAD_LIMIT` for an uploaded file).'),
+  PayloadTooLarge: errorResponse(
+    "The request body exceeds the server's limit (`BODY_LIMIT`, or `UPLOAD_LIMIT` for an uploaded file).",
+  ),
   UnsupportedMediaType: errorResponse('The body is neither JSON nor XML (form-encoded bodies are refused).'),
   TooManyRequests: errorResponse('Too many requests for this credential.', {
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 0 } },
   }),
   InternalError: errorResponse('An unexpected failure; the message names the request id, and internals stay hidden.'),
-  InsufficientStorage: errorResponse('The server\'s file storage is full or read-only (the message says which): nothing was stored.'),
+  InsufficientStorage: errorResponse(
+    "The server's file storage is full or read-only (the message says which): nothing was stored.",
+  ),
 };
 
 const pagingParameters = {
@@ -182,10 +190,17 @@ function concretePaths(route: RestRoute): ConcretePath[] {
 
 /** `GET /groups/{group_id}/posts/{id}` -> `get_groups_group_id_posts_id`. */
 const operationIdOf = (method: string, path: string) =>
-  [method.toLowerCase(), ...path.split('/').filter(Boolean).map((segment) => segment.replace(/[{}]/g, '').replace(/\W+/g, '_'))].join('_');
+  [
+    method.toLowerCase(),
+    ...path
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => segment.replace(/[{}]/g, '').replace(/\W+/g, '_')),
+  ].join('_');
 
 /** The resource a route serves: the segment after a realm prefix, or the first segment. */
-const tagOf = (route: RestRoute) => route.path.split('/').filter((segment) => segment && segment !== '[realm]')[0] ?? 'root';
+const tagOf = (route: RestRoute) =>
+  route.path.split('/').filter((segment) => segment && segment !== '[realm]')[0] ?? 'root';
 
 /** Templates that differ only in parameter names are the same path to OpenAPI, and must not both appear. */
 const pathShape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
@@ -201,7 +216,8 @@ function convertSchemas(routes: readonly RestRoute[]) {
   const registry = z.registry<{ id: string }>();
   let count = 0;
   const register = (schema: z.ZodType) => {
-    if (!registry.has(schema)) registry.add(schema, { id: z.globalRegistry.get(schema)?.id ?? `${anonymous}${count++}` });
+    if (!registry.has(schema))
+      registry.add(schema, { id: z.globalRegistry.get(schema)?.id ?? `${anonymous}${count++}` });
     return registry.get(schema)!.id;
   };
   const ids = new Map<z.ZodType, string>();
@@ -211,7 +227,12 @@ function convertSchemas(routes: readonly RestRoute[]) {
     }
   }
   const uri = (id: string) => `#/components/schemas/${id}`;
-  const { schemas: converted } = z.toJSONSchema(registry, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any', uri });
+  const { schemas: converted } = z.toJSONSchema(registry, {
+    io: 'input',
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    uri,
+  });
   // Named schemas met only inside others land in a shared `$defs`.
   const { __shared: shared, ...emitted } = converted as Record<string, JsonSchema>;
   const all: Record<string, JsonSchema> = { ...((shared?.$defs as Record<string, JsonSchema>) ?? {}), ...emitted };
@@ -270,11 +291,16 @@ function successResponse(status: number, schema: JsonSchema | Reference | null) 
 /** The bytes of a stored file, whole (200) or the one `Range` asked for (206). */
 function fileResponse(status: number) {
   return {
-    description: status === 206 ? 'Partial content: the range asked for, with `Content-Range`.' : 'The file, with its media type and length.',
+    description:
+      status === 206
+        ? 'Partial content: the range asked for, with `Content-Range`.'
+        : 'The file, with its media type and length.',
     headers: {
       'Content-Length': { description: 'Bytes in this answer.', schema: { type: 'integer' } },
       'Accept-Ranges': { description: '`bytes`: a `Range` header is honoured.', schema: { type: 'string' } },
-      ...(status === 206 ? { 'Content-Range': { description: '`bytes start-end/size`.', schema: { type: 'string' } } } : {}),
+      ...(status === 206
+        ? { 'Content-Range': { description: '`bytes start-end/size`.', schema: { type: 'string' } } }
+        : {}),
     },
     content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
   };
@@ -295,7 +321,8 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
     if (!tags.has(tag)) tags.set(tag, new Set());
     for (const { path, realm } of concretePaths(route)) {
       const shape = pathShape(path);
-      if ((shapes.get(shape) ?? path) !== path) throw new Error(`${path} and ${shapes.get(shape)} are the same OpenAPI path`);
+      if ((shapes.get(shape) ?? path) !== path)
+        throw new Error(`${path} and ${shapes.get(shape)} are the same OpenAPI path`);
       shapes.set(shape, path);
       const operationId = operationIdOf(route.method, path);
       if (operationIds.has(operationId)) throw new Error(`Two operations would be named ${operationId}`);
@@ -304,8 +331,16 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
 
       const parameters: (JsonSchema | Reference)[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
         const word = route.words?.[name];
-        if (word) return { name, in: 'path', required: true, description: word.description, schema: { type: 'string', enum: [...word.values] } };
-        const description = realm?.parameter === name ? `Id of the ${realm.type.toLowerCase()} (the realm).` : 'Numeric id.';
+        if (word)
+          return {
+            name,
+            in: 'path',
+            required: true,
+            description: word.description,
+            schema: { type: 'string', enum: [...word.values] },
+          };
+        const description =
+          realm?.parameter === name ? `Id of the ${realm.type.toLowerCase()} (the realm).` : 'Numeric id.';
         return { name, in: 'path', required: true, description, schema: idSchema };
       });
       if (route.filters) {
@@ -315,11 +350,16 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
         }
       }
       // A route whose `start` is its first day declares that parameter among its filters.
-      if (route.paged) parameters.push(...(route.dayStart ? [] : [{ $ref: '#/components/parameters/start' }]), { $ref: '#/components/parameters/limit' });
+      if (route.paged)
+        parameters.push(...(route.dayStart ? [] : [{ $ref: '#/components/parameters/start' }]), {
+          $ref: '#/components/parameters/limit',
+        });
 
       const responses: Record<string, JsonSchema | Reference> = {};
       for (const [status, schema] of Object.entries(route.responses)) {
-        responses[status] = route.servesFile ? fileResponse(Number(status)) : successResponse(Number(status), schema ? schemas.use(schema) : null);
+        responses[status] = route.servesFile
+          ? fileResponse(Number(status))
+          : successResponse(Number(status), schema ? schemas.use(schema) : null);
       }
       const error = (name: keyof typeof errorResponses) => ({ $ref: `#/components/responses/${name}` });
       // JSON and XML answers to GET carry an ETag (src/http/etag.ts); files keep their own headers.
@@ -346,7 +386,9 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
       const operation: OpenApiOperation = {
         operationId,
         summary: route.summary,
-        ...(realm ? { description: `In the ${realm.type.toLowerCase()} realm (\`/${realm.prefix}/{${realm.parameter}}\`).` } : {}),
+        ...(realm
+          ? { description: `In the ${realm.type.toLowerCase()} realm (\`/${realm.prefix}/{${realm.parameter}}\`).` }
+          : {}),
         tags: [tag],
         ...(parameters.length ? { parameters } : {}),
         ...(route.body
@@ -363,9 +405,14 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
           : route.rawBody
             ? {
                 requestBody: {
-                  description: 'The file\'s raw bytes, in any Content-Type; checked against the announced size and MD5 checksum.',
+                  description:
+                    "The file's raw bytes, in any Content-Type; checked against the announced size and MD5 checksum.",
                   required: true,
-                  content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+                  content: {
+                    'application/octet-stream': {
+                      schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+                    },
+                  },
                 },
               }
             : {}),
@@ -381,7 +428,11 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
     servers: [{ url: options.serverUrl }],
     tags: [...tags].map(([name, prefixes]) => ({
       name,
-      ...(prefixes.size ? { description: `Under the realm prefixes ${[...prefixes].map((prefix) => `\`/${prefix}/{id}\``).join(', ')}.` } : {}),
+      ...(prefixes.size
+        ? {
+            description: `Under the realm prefixes ${[...prefixes].map((prefix) => `\`/${prefix}/{id}\``).join(', ')}.`,
+          }
+        : {}),
     })),
     paths,
     components: {

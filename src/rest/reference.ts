@@ -26,7 +26,9 @@ const allow = 'GET, HEAD, OPTIONS';
 
 const scalarPackage = createRequire(import.meta.url).resolve('@scalar/api-reference');
 const scalarScript = join(dirname(scalarPackage), 'browser', 'standalone.js');
-const scalarVersion: string = createRequire(import.meta.url)(join(dirname(scalarPackage), '..', 'package.json')).version;
+const scalarVersion: string = createRequire(import.meta.url)(
+  join(dirname(scalarPackage), '..', 'package.json'),
+).version;
 
 /** Which of the reference's resources a path names; `/v1/docs/` is the page too. */
 function resourceOf(pathname: string): keyof typeof paths | null {
@@ -114,7 +116,11 @@ export function useRestReference(options: RestReferenceOptions): Plugin {
     return text;
   };
 
-  async function answer(request: Request, serverContext: Record<string, unknown>, resource: keyof typeof paths): Promise<Response> {
+  async function answer(
+    request: Request,
+    serverContext: Record<string, unknown>,
+    resource: keyof typeof paths,
+  ): Promise<Response> {
     // The same base URL the facade builds links from.
     const origin = options.linkOrigin(request, serverContext);
     switch (resource) {

@@ -23,22 +23,20 @@ export interface RestRequest {
   realm: { type: RealmType; id: string } | null;
   query: URLSearchParams;
   /** Query parameters the route declares, decoded like the body (and as loosely typed). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: query parameters are decoded loosely; each route reads its own
   filters: any;
   /**
    * GraphQL input decoded from the body, for routes that declare one. Its members are checked at run time, by the
    * wire declaration and then by GraphQL's variable coercion, not by the compiler.
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: checked at run time, as said above
   input: any;
   page: Page;
 }
 
 /** Builds absolute URLs for links, from PUBLIC_URL or the request's own origin. */
-export interface LinkBuilder {
-  /** `/groups/5` -> `https://host/v1/groups/5`. */
-  (path: string): string;
-}
+/** `/groups/5` -> `https://host/v1/groups/5`. */
+export type LinkBuilder = (path: string) => string;
 
 export interface RestOutcome {
   status: number;
@@ -98,7 +96,11 @@ export interface RestRoute {
 
 /** A typed error a mutation returned (ValidationError, NotFoundError, ...), raised to become the REST status. */
 export class PayloadError extends Error {
-  constructor(readonly typename: string, message: string, readonly issues: { field: string; message: string }[] = []) {
+  constructor(
+    readonly typename: string,
+    message: string,
+    readonly issues: { field: string; message: string }[] = [],
+  ) {
     super(message);
   }
 }
@@ -121,6 +123,7 @@ export const pagedEnvelope = (item: string, wire: z.ZodType) =>
     links: z.object({ self: z.url(), next: z.url().optional().describe('Present while a further page exists.') }),
   });
 
+// biome-ignore lint/suspicious/noExplicitAny: the bound of every document, whatever its result and variables
 type AnyDocument = TadaDocumentNode<any, any>;
 /** The value of a document's single root field. */
 type Root<Doc extends AnyDocument> = ResultOf<Doc>[keyof ResultOf<Doc>];
@@ -169,7 +172,13 @@ function route<Doc extends AnyDocument>(
  * that pages a list inside it (the grades of a section), which its shape renders with `pageLinks`.
  */
 export function viewRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
-  options: RouteBase<Doc> & { wire: Wire; filters?: WireBody; paged?: boolean; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
+  options: RouteBase<Doc> & {
+    wire: Wire;
+    filters?: WireBody;
+    paged?: boolean;
+    variables: Variables<Doc>;
+    shape: Shape<NonNullable<Root<Doc>>, Wire>;
+  },
 ): RestRoute {
   const view = route('GET', options, { 200: options.wire }, (result, request, link) => {
     if (result === null) throw new MissingObjectError();
@@ -189,13 +198,26 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
   },
 ): RestRoute {
   // The page first, the route's own variables spread after it (docs/adding-a-resource.md: young garbage).
-  const variables = (request: RestRequest) => ({ start: request.page.start, limit: request.page.limit, ...options.variables(request) });
-  const paged = route('GET', { ...options, variables }, { 200: pagedEnvelope(options.item, options.wire) }, (result, request, link) => {
-    if (result === null) throw new MissingObjectError();
-    const { items, total } = result as { items: ItemOf<NonNullable<Root<Doc>>>[]; total: number };
-    const body = { [options.item]: items.map((item) => options.shape(item, link, request)), total, links: pageLinks(total, request, link) };
-    return { status: 200, body };
+  const variables = (request: RestRequest) => ({
+    start: request.page.start,
+    limit: request.page.limit,
+    ...options.variables(request),
   });
+  const paged = route(
+    'GET',
+    { ...options, variables },
+    { 200: pagedEnvelope(options.item, options.wire) },
+    (result, request, link) => {
+      if (result === null) throw new MissingObjectError();
+      const { items, total } = result as { items: ItemOf<NonNullable<Root<Doc>>>[]; total: number };
+      const body = {
+        [options.item]: items.map((item) => options.shape(item, link, request)),
+        total,
+        links: pageLinks(total, request, link),
+      };
+      return { status: 200, body };
+    },
+  );
   return { ...paged, paged: true };
 }
 
@@ -204,12 +226,21 @@ export function listRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
  * a view of an album or of album content.
  */
 export function viewInListRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
-  options: RouteBase<Doc> & { item: string; wire: Wire; variables: Variables<Doc>; shape: Shape<NonNullable<Root<Doc>>, Wire> },
+  options: RouteBase<Doc> & {
+    item: string;
+    wire: Wire;
+    variables: Variables<Doc>;
+    shape: Shape<NonNullable<Root<Doc>>, Wire>;
+  },
 ): RestRoute {
   const envelope = z.object({ [options.item]: z.array(options.wire).length(1), total: z.literal(1), links: selfLink });
   return route('GET', options, { 200: envelope }, (result, request, link) => {
     if (result === null) throw new MissingObjectError();
-    const body = { [options.item]: [options.shape(result as NonNullable<Root<Doc>>, link, request)], total: 1, links: { self: link(request.path) } };
+    const body = {
+      [options.item]: [options.shape(result as NonNullable<Root<Doc>>, link, request)],
+      total: 1,
+      links: { self: link(request.path) },
+    };
     return { status: 200, body };
   });
 }
@@ -234,7 +265,10 @@ export function fileRoute<Doc extends AnyDocument>(
  * one declaration, two entries in the route table. The legacy path names no realm (`request.realm` is null).
  */
 export function alsoAt(path: string, ...routes: RestRoute[]): RestRoute[] {
-  return routes.flatMap((primary) => [primary, { ...primary, path, realms: undefined, summary: `${primary.summary} (legacy path)` }]);
+  return routes.flatMap((primary) => [
+    primary,
+    { ...primary, path, realms: undefined, summary: `${primary.summary} (legacy path)` },
+  ]);
 }
 
 function pageLink(request: RestRequest, link: LinkBuilder, start: number): string {
@@ -283,15 +317,19 @@ export function rawBodyRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
 }
 
 /** PUT or DELETE: 204, no body. */
-function emptyAnswerRoute<Doc extends AnyDocument>(method: 'PUT' | 'DELETE', options: RouteBase<Doc> & { body?: WireBody; variables: Variables<Doc> }): RestRoute {
+function emptyAnswerRoute<Doc extends AnyDocument>(
+  method: 'PUT' | 'DELETE',
+  options: RouteBase<Doc> & { body?: WireBody; variables: Variables<Doc> },
+): RestRoute {
   return route(method, options, { 204: null }, (result) => {
     unwrapPayload(result as Payload);
     return { status: 204 };
   });
 }
 
-export const updateRoute = <Doc extends AnyDocument>(options: RouteBase<Doc> & { body: WireBody; variables: Variables<Doc> }) =>
-  emptyAnswerRoute('PUT', options);
+export const updateRoute = <Doc extends AnyDocument>(
+  options: RouteBase<Doc> & { body: WireBody; variables: Variables<Doc> },
+) => emptyAnswerRoute('PUT', options);
 
 export const deleteRoute = <Doc extends AnyDocument>(options: RouteBase<Doc> & { variables: Variables<Doc> }) =>
   emptyAnswerRoute('DELETE', options);

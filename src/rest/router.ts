@@ -86,11 +86,13 @@ export function createRouter(routes: readonly RestRoute[]) {
     const allow: string[] = [...new Set(candidates.map(({ entry }) => entry.route.method))];
     allow.push('OPTIONS');
     if (method === 'OPTIONS') return { kind: 'options', allow };
-    const chosen = candidates.find(({ entry }) => entry.route.method === (method === 'HEAD' ? 'GET' : (method as Method)));
+    const chosen = candidates.find(
+      ({ entry }) => entry.route.method === (method === 'HEAD' ? 'GET' : (method as Method)),
+    );
     if (!chosen) return { kind: 'method-not-allowed', allow };
 
     const params: Record<string, string> = {};
-    chosen.entry.paramNames.forEach((name, index) => (params[name] = decodeSegment(chosen.values[index])));
+    for (const [index, name] of chosen.entry.paramNames.entries()) params[name] = decodeSegment(chosen.values[index]);
     const { realmPrefix, realmId, ...pathParams } = params;
     if (!realmPrefix) return { kind: 'route', route: chosen.entry.route, params: pathParams, realm: null };
     const realmType = realmPrefixes[realmPrefix];

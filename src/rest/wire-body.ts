@@ -6,7 +6,10 @@
 import { z } from 'zod';
 
 export class WireInputError extends Error {
-  constructor(readonly field: string, readonly reason: string) {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
     super(`${field}: ${reason}`);
   }
 }
@@ -18,7 +21,9 @@ export interface WireField {
   list?: boolean;
 }
 
-const field = (schema: z.ZodType) => (input: string): WireField => ({ schema, input });
+const field =
+  (schema: z.ZodType) =>
+  (input: string): WireField => ({ schema, input });
 
 const scalarText = z.union([z.string(), z.number()]).transform(String);
 
@@ -36,7 +41,10 @@ export const flag = field(
 export const id = field(
   z.union(
     [
-      z.literal(['', 0, '0']).nullable().transform(() => null),
+      z
+        .literal(['', 0, '0'])
+        .nullable()
+        .transform(() => null),
       scalarText.pipe(z.string().trim().regex(/^\d+$/, 'must be a numeric id')),
     ],
     { error: 'must be a numeric id' },
@@ -45,14 +53,36 @@ export const id = field(
 
 /** An integer, sent as a number or a numeric string (`"38962"`, `-1`). */
 export const integer = field(
-  z.union([z.int(), z.string().trim().regex(/^-?\d{1,15}$/).transform(Number)], { error: 'must be an integer' }),
+  z.union(
+    [
+      z.int(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d{1,15}$/)
+        .transform(Number),
+    ],
+    { error: 'must be an integer' },
+  ),
 );
 
 /**
  * A size in bytes: an integer of any length, so that a size past every limit reaches the limit's check (413) rather
  * than being refused as malformed. Fractions are the validation's to refuse.
  */
-export const byteCount = field(z.union([z.number(), z.string().trim().regex(/^-?\d+$/).transform(Number)], { error: 'must be an integer' }));
+export const byteCount = field(
+  z.union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+$/)
+        .transform(Number),
+    ],
+    { error: 'must be an integer' },
+  ),
+);
 
 /** A wire value from a closed set, mapped to the GraphQL enum value. */
 export function oneOf(values: Record<string, string>) {
@@ -78,15 +108,24 @@ export const withExamples =
  * A list of values; XML repeats the element, once for a one-item list. An empty element (XML) or null is the empty
  * list, as the platform renders one, so that what a client read it can send back.
  */
-export const list = (item: z.ZodType) => (input: string): WireField => ({
-  schema: z.preprocess((value) => (value === '' || value === null ? [] : value), z.array(item, { error: 'must be a list' })),
-  input,
-  list: true,
-});
+export const list =
+  (item: z.ZodType) =>
+  (input: string): WireField => ({
+    schema: z.preprocess(
+      (value) => (value === '' || value === null ? [] : value),
+      z.array(item, { error: 'must be a list' }),
+    ),
+    input,
+    list: true,
+  });
 
 /** A list of ids, each an integer or a numeric string. */
 export const idList = list(
-  z.union([z.int().nonnegative(), z.string().trim().regex(/^\d+$/, 'must be numeric ids')], { error: 'must be numeric ids' }).transform(String),
+  z
+    .union([z.int().nonnegative(), z.string().trim().regex(/^\d+$/, 'must be numeric ids')], {
+      error: 'must be numeric ids',
+    })
+    .transform(String),
 );
 
 /** The members of a body, nested where the wire nests them (`options: { invite_type: ... }`). */
@@ -105,7 +144,8 @@ function flatten(shape: WireShape, prefix = ''): [path: string, field: WireField
 function lookup(body: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
   let node: unknown = body;
   for (const part of path.split('/')) {
-    if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, part)) return { found: false };
+    if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, part))
+      return { found: false };
     node = (node as Record<string, unknown>)[part];
   }
   return { found: true, value: node };
@@ -144,7 +184,11 @@ function describe(shape: WireShape, required: readonly string[], prefix = ''): z
  * top-level members of which a client sends exactly one (the grades PUT takes `grades` or `final_comments`): the
  * operation judges that, the declaration documents it.
  */
-export function wireBody(shape: WireShape, required: readonly string[] = [], options: { oneOf?: readonly string[] } = {}): WireBody {
+export function wireBody(
+  shape: WireShape,
+  required: readonly string[] = [],
+  options: { oneOf?: readonly string[] } = {},
+): WireBody {
   const fields = flatten(shape);
   const described = describe(shape, required);
   return {
@@ -173,7 +217,9 @@ export function wireBody(shape: WireShape, required: readonly string[] = [], opt
       const listMatch = rest.length ? fields.find(([, field]) => field.input === list && field.list) : undefined;
       return listMatch ? [listMatch[0], ...rest.map(snake)].join('.') : snake(member);
     },
-    schema: options.oneOf ? described.meta({ description: `Exactly one of: ${options.oneOf.join(', ')}.`, oneOf: options.oneOf }) : described,
+    schema: options.oneOf
+      ? described.meta({ description: `Exactly one of: ${options.oneOf.join(', ')}.`, oneOf: options.oneOf })
+      : described,
     required,
     listPaths: new Set(fields.filter(([, field]) => field.list).map(([path]) => path.replaceAll('/', '.'))),
   };
@@ -184,9 +230,19 @@ export function withoutMembers(body: WireShape, ...members: string[]): WireShape
   return Object.fromEntries(Object.entries(body).filter(([name]) => !members.includes(name)));
 }
 
-const fileId = z.union([z.int().min(0), z.string().trim().regex(/^\d{1,15}$/, 'must be a file id').transform(Number)], {
-  error: 'must be a file id',
-});
+const fileId = z.union(
+  [
+    z.int().min(0),
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,15}$/, 'must be a file id')
+      .transform(Number),
+  ],
+  {
+    error: 'must be a file id',
+  },
+);
 const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
 
 /**
@@ -195,7 +251,12 @@ const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
  */
 export const fileAttachmentIds = (input: string): WireField => ({
   schema: z
-    .preprocess(asList, z.array(z.union([fileId, z.object({ id: z.preprocess(asList, z.array(fileId)) })], { error: 'must be a file id' })))
+    .preprocess(
+      asList,
+      z.array(
+        z.union([fileId, z.object({ id: z.preprocess(asList, z.array(fileId)) })], { error: 'must be a file id' }),
+      ),
+    )
     .transform((items) => items.flatMap((item) => (typeof item === 'number' ? [item] : item.id))),
   input,
   list: true,

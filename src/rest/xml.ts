@@ -57,7 +57,8 @@ export function parseXmlBody(text: string, options: { listPaths: ReadonlySet<str
   const validation = XMLValidator.validate(text);
   if (validation !== true) {
     const { msg, line, col } = validation.err;
-    const position = line === undefined ? '' : col === undefined ? ` at line ${line}` : ` at line ${line}, column ${col}`;
+    const position =
+      line === undefined ? '' : col === undefined ? ` at line ${line}` : ` at line ${line}, column ${col}`;
     throw new XmlBodyError(`The XML request body is malformed${position}: ${msg}`);
   }
 
@@ -72,7 +73,8 @@ export function parseXmlBody(text: string, options: { listPaths: ReadonlySet<str
     htmlEntities: true,
     jPath: true,
     // Paths under the root, whose name varies between clients.
-    isArray: (_tagName, jPath) => typeof jPath === 'string' && jPath.includes('.') && options.listPaths.has(jPath.slice(jPath.indexOf('.') + 1)),
+    isArray: (_tagName, jPath) =>
+      typeof jPath === 'string' && jPath.includes('.') && options.listPaths.has(jPath.slice(jPath.indexOf('.') + 1)),
   });
   let document: Record<string, unknown>;
   try {

@@ -25,7 +25,8 @@ export function useWebhookAddressPolicy(configured: WebhookAddressPolicy): void 
 /** The URL's host name, an IPv6 address without its brackets. */
 const hostnameOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
-const isAllowedHost = (url: URL) => policy.allowHosts.has(url.host.toLowerCase()) || policy.allowHosts.has(url.hostname.toLowerCase());
+const isAllowedHost = (url: URL) =>
+  policy.allowHosts.has(url.host.toLowerCase()) || policy.allowHosts.has(url.hostname.toLowerCase());
 
 /** IPv4-compatible IPv6 addresses (`::a.b.c.d`), deprecated by RFC 4291, which ipaddr.js counts as unicast. */
 const ipv4Compatible = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
@@ -53,17 +54,29 @@ export function isPublicAddress(address: string): boolean {
  * covers the ranges request-filtering-agent's own check lets through.
  */
 export const publicAddressLookup: LookupFunction = (hostname, options, callback) =>
-  dns.lookup(hostname, options, (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
-    const found = typeof address === 'string' ? [address] : (address ?? []).map((entry) => entry.address);
-    const refused = error ? undefined : found.find((each) => !isPublicAddress(each));
-    if (refused === undefined) return callback(error, address, family);
-    callback(Object.assign(new Error(`${hostname} resolves to ${refused}, which is not a public address`), { code: 'EADDRNOTPUBLIC' }), address, family);
-  });
+  dns.lookup(
+    hostname,
+    options,
+    (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
+      const found = typeof address === 'string' ? [address] : (address ?? []).map((entry) => entry.address);
+      const refused = error ? undefined : found.find((each) => !isPublicAddress(each));
+      if (refused === undefined) return callback(error, address, family);
+      callback(
+        Object.assign(new Error(`${hostname} resolves to ${refused}, which is not a public address`), {
+          code: 'EADDRNOTPUBLIC',
+        }),
+        address,
+        family,
+      );
+    },
+  );
 
 const lookupTimeoutMs = 2_000;
 
 async function resolvedAddresses(hostname: string): Promise<string[]> {
-  const timeout = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('lookup timed out')), lookupTimeoutMs).unref());
+  const timeout = new Promise<never>((_resolve, reject) =>
+    setTimeout(() => reject(new Error('lookup timed out')), lookupTimeoutMs).unref(),
+  );
   const found = await Promise.race([lookup(hostname, { all: true, verbatim: true }), timeout]);
   return found.map((entry) => entry.address);
 }
@@ -78,7 +91,8 @@ export async function targetUrlProblem(text: string): Promise<string | null> {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return 'must be an https URL';
   if (isAllowedHost(url)) return null;
   const hostname = hostnameOf(url);
-  if (isIP(hostname)) return isPublicAddress(hostname) ? null : 'must not be a loopback, private, link-local or reserved address';
+  if (isIP(hostname))
+    return isPublicAddress(hostname) ? null : 'must not be a loopback, private, link-local or reserved address';
   const addresses = await resolvedAddresses(hostname).catch(() => []);
   return addresses.every(isPublicAddress) ? null : 'resolves to a loopback, private, link-local or reserved address';
 }
@@ -96,7 +110,8 @@ const agents = {
  * address in the URL, which no lookup sees, is checked again (a target saved before its range was refused).
  */
 export function deliveryAgent(url: URL): { agent: http.Agent } | { refused: string } {
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return { refused: 'target is not https' };
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp))
+    return { refused: 'target is not https' };
   const scheme = url.protocol === 'https:' ? 'https' : 'http';
   if (isAllowedHost(url)) return { agent: agents.open[scheme] };
   const hostname = hostnameOf(url);

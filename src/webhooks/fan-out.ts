@@ -54,17 +54,30 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
     });
     if (fired.length === 0) return [];
     const subscriptions = await db().triggerSubscription.findMany({
-      where: { trigger: { in: [...new Set(fired.map((one) => one.trigger))] }, target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } } },
-      select: { targetId: true, trigger: true, includeObject: true, createdAt: true, target: { select: { schoolId: true, ownerId: true } } },
+      where: {
+        trigger: { in: [...new Set(fired.map((one) => one.trigger))] },
+        target: { schoolId: { in: [...new Set(fired.map((one) => one.event.schoolId!))] } },
+      },
+      select: {
+        targetId: true,
+        trigger: true,
+        includeObject: true,
+        createdAt: true,
+        target: { select: { schoolId: true, ownerId: true } },
+      },
     });
     // Read once a batch, and only when some delivery shows what its owner sees.
     let owners: Promise<Map<number, ViewerUser>> | undefined;
-    const ownerOf = async (ownerId: number) => (await (owners ??= ownersOf(subscriptions.flatMap(({ target }) => target.ownerId ?? [])))).get(ownerId);
+    const ownerOf = async (ownerId: number) =>
+      (await (owners ??= ownersOf(subscriptions.flatMap(({ target }) => target.ownerId ?? [])))).get(ownerId);
     const deliveries: Queued[] = [];
     for (const { event, trigger, operation } of fired) {
       // A subscription hears what happens after it was made, however late the fan-out runs.
       const heard = subscriptions.filter(
-        (s) => s.trigger === trigger && s.target.schoolId === event.schoolId && s.createdAt.getTime() <= Date.parse(event.createdAt),
+        (s) =>
+          s.trigger === trigger &&
+          s.target.schoolId === event.schoolId &&
+          s.createdAt.getTime() <= Date.parse(event.createdAt),
       );
       const type = `${trigger}.${operation}`;
       const entries = heard.length ? entriesOf(event) : [];
@@ -81,14 +94,21 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
             // A fresh viewer per event: what it may see is read as the event finds it, not memoised across the batch.
             const viewer = owner && new Viewer(owner, { kind: 'bearer', tokenId: 0 });
             rendered = [];
-            for (const entry of entries) rendered.push(viewer ? await renderEntry(entry, event, viewer, options.linkBase) : { object: null, members: {} });
+            for (const entry of entries)
+              rendered.push(
+                viewer ? await renderEntry(entry, event, viewer, options.linkBase) : { object: null, members: {} },
+              );
             renderedFor.set(ownerId, rendered);
           }
         }
         const payload = eventObject(
           event,
           type,
-          entries.map(({ ids }, at) => ({ ids, members: rendered?.[at]!.members, object: subscription.includeObject ? rendered![at]!.object : null })),
+          entries.map(({ ids }, at) => ({
+            ids,
+            members: rendered?.[at]?.members,
+            object: subscription.includeObject ? rendered![at]!.object : null,
+          })),
         );
         deliveries.push({ targetId: subscription.targetId, eventId: event.id, type, payload, at: now().toISOString() });
       }
@@ -107,7 +127,8 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
    */
   async function fanOut(): Promise<FanOutResult> {
     if (!known) {
-      await db().$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
+      await db()
+        .$executeRaw`INSERT INTO webhook_cursors (name, "updatedAt") VALUES (${cursorName}, now()) ON CONFLICT DO NOTHING`;
       known = { cursor: (await db().webhookCursor.findUniqueOrThrow({ where: { name: cursorName } })).cursor };
     }
     const from = known.cursor;
@@ -117,20 +138,23 @@ export function createFanOut(options: { now: () => Date; linkBase: string }) {
     // Moving the cursor first locks its row: a concurrent fan-out from the same position waits, then finds it moved.
     const moveCursor = (client: Pick<Prisma.TransactionClient, '$executeRaw'>) => client.$executeRaw`
       UPDATE webhook_cursors SET cursor = ${cursor}, "updatedAt" = now() WHERE name = ${cursorName} AND cursor IS NOT DISTINCT FROM ${from}`;
-    const moved = deliveries.length === 0
-      ? await moveCursor(db())
-      : await db().$transaction(async (tx) => {
-          if (!(await moveCursor(tx))) return 0;
-          // One parameter for the whole batch: thousands of rows cost one JSON text, not a parameter per column and row.
-          return tx.$executeRaw`
+    const moved =
+      deliveries.length === 0
+        ? await moveCursor(db())
+        : await db().$transaction(async (tx) => {
+            if (!(await moveCursor(tx))) return 0;
+            // One parameter for the whole batch: thousands of rows cost one JSON text, not a parameter per column and row.
+            return tx.$executeRaw`
             INSERT INTO webhook_deliveries ("targetId", "eventId", type, payload, "nextAttemptAt", "createdAt")
             SELECT r."targetId", r."eventId", r.type, r.payload, r.at, r.at
             FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb)
               AS r("targetId" int, "eventId" bigint, type text, payload jsonb, at timestamp(3))
             ON CONFLICT ("targetId", "eventId") DO NOTHING`.then(() => 1);
-        });
+          });
     known = moved ? { cursor } : null;
-    return moved ? { read: events.length, queued: deliveries.length, more: events.length === fanOutBatch } : nothingRead;
+    return moved
+      ? { read: events.length, queued: deliveries.length, more: events.length === fanOutBatch }
+      : nothingRead;
   }
 
   async function caughtUp(): Promise<boolean> {

@@ -32,7 +32,11 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too large'> {
 }
 
 /** What the listener makes of one request: the status it answers and the lines it prints. */
-function judge(request: IncomingMessage, body: Buffer | 'too large', verifier: Webhook | null): { status: number; lines: string[] } {
+function judge(
+  request: IncomingMessage,
+  body: Buffer | 'too large',
+  verifier: Webhook | null,
+): { status: number; lines: string[] } {
   const head = `${request.method} ${request.url}`;
   if (request.method !== 'POST') return { status: 405, lines: [`✗ ${head}: only POST is accepted (405)`] };
   if (body === 'too large') return { status: 413, lines: [`✗ ${head}: body over ${bodyLimit} bytes (413)`] };
@@ -56,21 +60,31 @@ function judge(request: IncomingMessage, body: Buffer | 'too large', verifier: W
   try {
     event = JSON.parse(body.toString('utf8'));
   } catch {
-    return { status: 400, lines: [`✗ ${head} webhook-id ${id}: body is not JSON (400)`, body.toString('utf8').slice(0, 1024)] };
+    return {
+      status: 400,
+      lines: [`✗ ${head} webhook-id ${id}: body is not JSON (400)`, body.toString('utf8').slice(0, 1024)],
+    };
   }
   const type = typeof event === 'object' && event && 'type' in event ? String(event.type) : '(no type)';
   return { status: 204, lines: [`✓ ${head} ${type} webhook-id ${id}, ${signature}`, JSON.stringify(event, null, 2)] };
 }
 
 /** Starts listening on `host:port` (0 picks a free port); `print` receives each line the listener reports. */
-export async function startWebhookListener(options: { host: string; port: number; secret: string | null; print: (line: string) => void }): Promise<WebhookListener> {
+export async function startWebhookListener(options: {
+  host: string;
+  port: number;
+  secret: string | null;
+  print: (line: string) => void;
+}): Promise<WebhookListener> {
   const verifier = options.secret ? new Webhook(options.secret) : null;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     readBody(request)
       .then((body) => {
         const { status, lines } = judge(request, body, verifier);
         for (const line of lines) options.print(line);
-        response.writeHead(status, status === 204 ? {} : { 'content-type': 'text/plain; charset=utf-8' }).end(status === 204 ? undefined : lines[0]);
+        response
+          .writeHead(status, status === 204 ? {} : { 'content-type': 'text/plain; charset=utf-8' })
+          .end(status === 204 ? undefined : lines[0]);
       })
       .catch(() => response.destroy());
   });

@@ -46,18 +46,35 @@ export function entriesOf(event: CommittedEvent): EventEntry[] {
 }
 
 /** The context an event's objects are read in: the viewer's, with no server key (nothing signs or seals here). */
-const contextOf = (event: Pick<DomainEventMessage, 'id'>, viewer: Viewer) => ({ viewer, requestId: `webhook-${event.id}`, serverKey: Buffer.alloc(0) });
+const contextOf = (event: Pick<DomainEventMessage, 'id'>, viewer: Viewer) => ({
+  viewer,
+  requestId: `webhook-${event.id}`,
+  serverKey: Buffer.alloc(0),
+});
 
 /**
  * The answer at a /v1 path as `viewer` sees it (JSON), rendered by the route table itself; null when it no longer
  * exists (a delete), there is no view, or the viewer may not read it (the route's own 403 or 404).
  */
-export async function restViewAt(path: string | null, event: Pick<DomainEventMessage, 'id'>, viewer: Viewer, linkBase: string) {
+export async function restViewAt(
+  path: string | null,
+  event: Pick<DomainEventMessage, 'id'>,
+  viewer: Viewer,
+  linkBase: string,
+) {
   const found = path ? match('GET', path.split('?')[0]!) : null;
-  if (!found || found.kind !== 'route') return null;
+  if (found?.kind !== 'route') return null;
   const query = new URLSearchParams(path!.split('?')[1] ?? '');
   const filters = found.route.filters?.decode(Object.fromEntries(query)) ?? {};
-  const request = { path: path!.split('?')[0]!, params: found.params, realm: found.realm, query, filters, input: {}, page: { start: 0, limit: 200 } };
+  const request = {
+    path: path!.split('?')[0]!,
+    params: found.params,
+    realm: found.realm,
+    query,
+    filters,
+    input: {},
+    page: { start: 0, limit: 200 },
+  };
   const result = await execute({
     schema,
     document: found.route.document,
@@ -66,7 +83,10 @@ export async function restViewAt(path: string | null, event: Pick<DomainEventMes
   });
   if (result.errors?.length) return null;
   try {
-    return found.route.respond(Object.values(result.data ?? {})[0] ?? null, request, (link) => `${linkBase}/v1${link}`).body ?? null;
+    return (
+      found.route.respond(Object.values(result.data ?? {})[0] ?? null, request, (link) => `${linkBase}/v1${link}`)
+        .body ?? null
+    );
   } catch (error) {
     if (error instanceof MissingObjectError) return null;
     throw error;
@@ -83,9 +103,19 @@ export interface RenderedEntry {
  * An entry as `viewer` (a target's owner) sees it, through the same policies as their own requests: its view as
  * they would get it, and what the entry draws from that. What they may not see is left out.
  */
-export async function renderEntry(entry: EventEntry, event: Pick<DomainEventMessage, 'id'>, viewer: Viewer, linkBase: string): Promise<RenderedEntry> {
+export async function renderEntry(
+  entry: EventEntry,
+  event: Pick<DomainEventMessage, 'id'>,
+  viewer: Viewer,
+  linkBase: string,
+): Promise<RenderedEntry> {
   if (entry.read) {
-    const result = await execute({ schema, document: entry.read.document, contextValue: contextOf(event, viewer), variableValues: entry.read.variables });
+    const result = await execute({
+      schema,
+      document: entry.read.document,
+      contextValue: contextOf(event, viewer),
+      variableValues: entry.read.variables,
+    });
     return { object: result.errors?.length || !result.data ? null : entry.read.object(result.data), members: {} };
   }
   const answer = await restViewAt(entry.view ?? null, event, viewer, linkBase);
@@ -93,7 +123,13 @@ export async function renderEntry(entry: EventEntry, event: Pick<DomainEventMess
   return { object: entry.pick ? entry.pick(answer) : answer, members: entry.members?.(answer) ?? {} };
 }
 
-const realmNames: Record<RealmType, string> = { DISTRICT: 'district', SCHOOL: 'school', USER: 'user', SECTION: 'section', GROUP: 'group' };
+const realmNames: Record<RealmType, string> = {
+  DISTRICT: 'district',
+  SCHOOL: 'school',
+  USER: 'user',
+  SECTION: 'section',
+  GROUP: 'group',
+};
 
 /**
  * The event object of an event (or of a sample, which has only these members of one): an entry per item it reports,

@@ -35,7 +35,13 @@ export function postEventObject(
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  const failed = (error: string): AttemptOutcome => ({ statusCode: null, responseBody: '', error, retryAfterMs: null, latencyMs: latency() });
+  const failed = (error: string): AttemptOutcome => ({
+    statusCode: null,
+    responseBody: '',
+    error,
+    retryAfterMs: null,
+    latencyMs: latency(),
+  });
   const target = new URL(url);
   const chosen = deliveryAgent(target);
   if ('refused' in chosen) return Promise.resolve(failed(chosen.refused));
@@ -46,7 +52,12 @@ export function postEventObject(
       {
         method: 'POST',
         agent: chosen.agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Lectern-Webhooks/1', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'Lectern-Webhooks/1',
+          ...headers,
+        },
         signal: AbortSignal.timeout(options.timeoutMs),
       },
       (response) => {
@@ -69,7 +80,9 @@ export function postEventObject(
         response.on('error', settle);
       },
     );
-    request.on('error', (error) => resolve(failed(error.name === 'AbortError' ? `no answer within ${options.timeoutMs} ms` : error.message)));
+    request.on('error', (error) =>
+      resolve(failed(error.name === 'AbortError' ? `no answer within ${options.timeoutMs} ms` : error.message)),
+    );
     request.end(body);
   });
 }

@@ -16,8 +16,22 @@ import { signatureHeaders, signingSecrets } from './signing';
 export const sampleTimeoutMs = 5_000;
 
 /** What a sample needs of its target. */
-export const sampleTargetSelect = { id: true, url: true, schoolId: true, secret: true, previousSecret: true, previousSecretExpiresAt: true } as const;
-type SampleTarget = { id: number; url: string; schoolId: number; secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null };
+export const sampleTargetSelect = {
+  id: true,
+  url: true,
+  schoolId: true,
+  secret: true,
+  previousSecret: true,
+  previousSecretExpiresAt: true,
+} as const;
+type SampleTarget = {
+  id: number;
+  url: string;
+  schoolId: number;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+};
 
 /** What the receiver made of a sample. */
 export interface SampleDelivery {
@@ -35,9 +49,10 @@ export interface SampleDelivery {
 
 /** The target, wherever it belongs (for the command line, which acts for the operator); NotFoundError otherwise. */
 export async function findSampleTarget(id: number): Promise<SampleTarget> {
-  const target = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
-    ? await db().triggerTarget.findUnique({ where: { id }, select: sampleTargetSelect })
-    : null;
+  const target =
+    Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+      ? await db().triggerTarget.findUnique({ where: { id }, select: sampleTargetSelect })
+      : null;
   if (!target) throw new NotFoundError('TriggerTarget', id);
   return target;
 }
@@ -55,14 +70,25 @@ export async function sendSampleEvent(
   if (!trigger) throw new UnknownTriggerError(request.trigger);
   const operation = request.operation ?? trigger.operations[0]!;
   if (!trigger.operations.includes(operation)) {
-    throw new ValidationError([{ field: 'operation', message: `must be one of the trigger's operations: ${trigger.operations.join(', ')}` }]);
+    throw new ValidationError([
+      { field: 'operation', message: `must be one of the trigger's operations: ${trigger.operations.join(', ')}` },
+    ]);
   }
   const type = `${trigger.name}.${operation}`;
   const at = new Date();
-  const payload = JSON.stringify(eventObject({ actorId: request.actorId, createdAt: at.toISOString(), realmType: 'SCHOOL', realmId: target.schoolId }, type, [{ ids: {}, object: null }]));
+  const payload = JSON.stringify(
+    eventObject(
+      { actorId: request.actorId, createdAt: at.toISOString(), realmType: 'SCHOOL', realmId: target.schoolId },
+      type,
+      [{ ids: {}, object: null }],
+    ),
+  );
   const webhookId = `sample_${randomUUID()}`;
   const headers = signatureHeaders(webhookId, at, payload, signingSecrets(target, serverKey, at));
-  const outcome = await postEventObject(target.url, payload, headers, { timeoutMs: sampleTimeoutMs, now: () => new Date() });
+  const outcome = await postEventObject(target.url, payload, headers, {
+    timeoutMs: sampleTimeoutMs,
+    now: () => new Date(),
+  });
   return {
     targetId: target.id,
     url: target.url,

@@ -52,6 +52,9 @@ export interface SealedSecrets {
 /** The secrets a message to the target is signed with at `at`: the current one, and the previous one during a rotation. */
 export function signingSecrets(target: SealedSecrets, serverKey: Buffer, at: Date): string[] {
   const current = openSecret(target.secret, serverKey);
-  const previous = target.previousSecret && target.previousSecretExpiresAt && target.previousSecretExpiresAt > at ? target.previousSecret : null;
+  const previous =
+    target.previousSecret && target.previousSecretExpiresAt && target.previousSecretExpiresAt > at
+      ? target.previousSecret
+      : null;
   return previous ? [current, openSecret(previous, serverKey)] : [current];
 }

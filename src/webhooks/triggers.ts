@@ -35,7 +35,8 @@ const triggerFamilies: Readonly<Record<string, string>> = {
   album_content: 'Photos, videos, audio and files added to albums, captioned or removed.',
   album_comment: 'Comments on album content written or deleted.',
   web_package: 'Web content packages added to course sections or removed.',
-  grade_item: 'Graded items (assignments, graded discussions) of course sections created or changed (update) or deleted.',
+  grade_item:
+    'Graded items (assignments, graded discussions) of course sections created or changed (update) or deleted.',
   grades: 'Grades, grade comments and final comments of course sections set or changed.',
   attendance: 'Attendance taken or changed in course sections.',
 };

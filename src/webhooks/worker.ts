@@ -53,7 +53,8 @@ const targetsPerClaim = 100;
 const hour = 3_600_000;
 
 /** The log's entry for an attempt claimed by an instance that never recorded it: it may or may not have been sent. */
-export const lostAttemptError = 'no outcome recorded: the instance that claimed it stopped (or failed to record it); the receiver may have received it';
+export const lostAttemptError =
+  'no outcome recorded: the instance that claimed it stopped (or failed to record it); the receiver may have received it';
 
 /** Exponential backoff with jitter: 10 s, 20 s, 40 s, ... up to an hour, each drawn between half and all of it. */
 export function backoffMs(attempts: number, random: () => number): number {
@@ -170,8 +171,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     try {
       const startedAt = now();
       if (delivery.leasedUntil.getTime() - startedAt.getTime() < attemptTimeoutMs + leaseMarginMs) return null;
-      const headers = signatureHeaders(`evt_${delivery.eventId}`, startedAt, delivery.body, signingSecrets(delivery.target, options.serverKey, startedAt));
-      const outcome = await postEventObject(delivery.target.url, delivery.body, headers, { timeoutMs: attemptTimeoutMs, now });
+      const headers = signatureHeaders(
+        `evt_${delivery.eventId}`,
+        startedAt,
+        delivery.body,
+        signingSecrets(delivery.target, options.serverKey, startedAt),
+      );
+      const outcome = await postEventObject(delivery.target.url, delivery.body, headers, {
+        timeoutMs: attemptTimeoutMs,
+        now,
+      });
       return { ...outcome, startedAt };
     } finally {
       free();
@@ -232,7 +241,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   async function recordBatch(sent: Sent[]): Promise<Verdict[]> {
     const at = now();
     const verdicts = sent.map((one) => verdictOf(one, at));
-    const attempted = sent.flatMap((one, index) => (one.outcome ? [{ ...one, outcome: one.outcome, verdict: verdicts[index]! }] : []));
+    const attempted = sent.flatMap((one, index) =>
+      one.outcome ? [{ ...one, outcome: one.outcome, verdict: verdicts[index]! }] : [],
+    );
     const released = sent.filter((one) => !one.outcome).map(({ delivery }) => delivery);
     const failures = attempted.filter((one) => one.verdict !== 'delivered');
     if (failures.length === 0 && released.length === 0) {
@@ -243,8 +254,13 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       if (attempted.length) await recordAttempts(tx, attempted, at);
       // One statement per claim they came from (a claim leases its deliveries until one time).
       for (const lease of new Set(released.map((delivery) => delivery.leasedUntil.getTime()))) {
-        const ids = released.filter((delivery) => delivery.leasedUntil.getTime() === lease).map((delivery) => delivery.id);
-        await tx.webhookDelivery.updateMany({ where: { id: { in: ids }, leasedUntil: new Date(lease) }, data: { leasedUntil: null, attempts: { decrement: 1 } } });
+        const ids = released
+          .filter((delivery) => delivery.leasedUntil.getTime() === lease)
+          .map((delivery) => delivery.id);
+        await tx.webhookDelivery.updateMany({
+          where: { id: { in: ids }, leasedUntil: new Date(lease) },
+          data: { leasedUntil: null, attempts: { decrement: 1 } },
+        });
       }
       for (const { delivery, outcome, verdict } of failures) {
         const mine = { id: delivery.id, leasedUntil: delivery.leasedUntil };
@@ -253,7 +269,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'FAILED' } });
         } else if (verdict === 'retry') {
           const wait = Math.max(backoffMs(delivery.attempts, random), Math.min(outcome.retryAfterMs ?? 0, 24 * hour));
-          await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, nextAttemptAt: new Date(at.getTime() + wait) } });
+          await tx.webhookDelivery.updateMany({
+            where: mine,
+            data: { ...last, nextAttemptAt: new Date(at.getTime() + wait) },
+          });
         } else {
           await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'CANCELLED' } });
           await unsubscribeGoneTarget(tx, delivery.targetId, delivery.target.schoolId);
@@ -270,26 +289,43 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    * meanwhile.
    */
   async function trackFailing(tx: Prisma.TransactionClient, attempted: Attempted[], at: Date) {
-    const succeeded = new Set(attempted.filter((one) => one.verdict === 'delivered').map(({ delivery }) => delivery.targetId));
-    const failing = new Map(attempted.filter(({ delivery }) => !succeeded.has(delivery.targetId)).map(({ delivery }) => [delivery.targetId, delivery.target]));
+    const succeeded = new Set(
+      attempted.filter((one) => one.verdict === 'delivered').map(({ delivery }) => delivery.targetId),
+    );
+    const failing = new Map(
+      attempted
+        .filter(({ delivery }) => !succeeded.has(delivery.targetId))
+        .map(({ delivery }) => [delivery.targetId, delivery.target]),
+    );
     for (const [targetId, target] of failing) {
       await tx.triggerTarget.updateMany({ where: { id: targetId, failingSince: null }, data: { failingSince: at } });
       if (!target.failingSince || at.getTime() - target.failingSince.getTime() < disableAfterMs) continue;
-      const { count } = await tx.triggerTarget.updateMany({ where: { id: targetId, disabledAt: null }, data: { disabledAt: at } });
+      const { count } = await tx.triggerTarget.updateMany({
+        where: { id: targetId, disabledAt: null },
+        data: { disabledAt: at },
+      });
       if (count) await recordTargetEvent(tx, 'trigger_target.disable', targetId, target.schoolId);
     }
   }
 
   async function recordTargetEvent(tx: Prisma.TransactionClient, type: string, objectId: number, schoolId: number) {
     const school = await tx.school.findUniqueOrThrow({ where: { id: schoolId }, select: { districtId: true } });
-    await recordEvent(tx, eventKind(type)!, { realm: { type: 'SCHOOL', id: schoolId }, objectId, actorId: null, scope: { districtId: school.districtId, schoolId } });
+    await recordEvent(tx, eventKind(type)!, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId,
+      actorId: null,
+      scope: { districtId: school.districtId, schoolId },
+    });
   }
 
   /** 410 Gone: the receiver wants nothing more. Its subscriptions end and what was queued for it is cancelled. */
   async function unsubscribeGoneTarget(tx: Prisma.TransactionClient, targetId: number, schoolId: number) {
     const subscriptions = await tx.triggerSubscription.findMany({ where: { targetId }, select: { id: true } });
     await tx.triggerSubscription.deleteMany({ where: { targetId } });
-    await tx.webhookDelivery.updateMany({ where: { targetId, status: 'PENDING', leasedUntil: null }, data: { status: 'CANCELLED' } });
+    await tx.webhookDelivery.updateMany({
+      where: { targetId, status: 'PENDING', leasedUntil: null },
+      data: { status: 'CANCELLED' },
+    });
     for (const { id } of subscriptions) await recordTargetEvent(tx, 'trigger_subscription.delete', id, schoolId);
   }
 

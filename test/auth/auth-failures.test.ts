@@ -41,10 +41,14 @@ let lastAddress = 0;
 /** An address no other test uses. */
 const freshAddress = () => `198.51.100.${++lastAddress}`;
 
-const enc = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const enc = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** An HMAC-SHA1 header computed by hand (RFC 5849 §3.4), with the nonce and timestamp the test chooses. */
-function signed(consumer: Consumer, options: { key?: string; secret?: string; nonce?: string; timestamp?: number } = {}) {
+function signed(
+  consumer: Consumer,
+  options: { key?: string; secret?: string; nonce?: string; timestamp?: number } = {},
+) {
   const url = `${v1}/users/me`;
   const params: Record<string, string> = {
     oauth_consumer_key: options.key ?? consumer.key,
@@ -53,10 +57,16 @@ function signed(consumer: Consumer, options: { key?: string; secret?: string; no
     oauth_timestamp: String(options.timestamp ?? Math.floor(Date.now() / 1000)),
     oauth_version: '1.0',
   };
-  const pairs = Object.entries(params).map(([name, value]) => `${enc(name)}=${enc(value)}`).sort();
+  const pairs = Object.entries(params)
+    .map(([name, value]) => `${enc(name)}=${enc(value)}`)
+    .sort();
   const base = `GET&${enc(url)}&${enc(pairs.join('&'))}`;
-  const signature = createHmac('sha1', `${enc(options.secret ?? consumer.secret)}&`).update(base).digest('base64');
-  const header = Object.entries({ ...params, oauth_signature: signature }).map(([name, value]) => `${name}="${enc(value)}"`);
+  const signature = createHmac('sha1', `${enc(options.secret ?? consumer.secret)}&`)
+    .update(base)
+    .digest('base64');
+  const header = Object.entries({ ...params, oauth_signature: signature }).map(
+    ([name, value]) => `${name}="${enc(value)}"`,
+  );
   return `OAuth ${header.join(', ')}`;
 }
 
@@ -69,11 +79,16 @@ const getMe = (address: string, authorization?: string) =>
 const graphql = (address: string, authorization?: string, query = '{ __typename }') =>
   server.fetch('/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address, ...(authorization ? { authorization } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': address,
+      ...(authorization ? { authorization } : {}),
+    },
     body: JSON.stringify({ query }),
   });
 
-const statuses = async (responses: Promise<Response>[]) => (await Promise.all(responses)).map((response) => response.status);
+const statuses = async (responses: Promise<Response>[]) =>
+  (await Promise.all(responses)).map((response) => response.status);
 
 /** Sends the failures one after another, each answered 401. */
 async function fail(count: number, send: (index: number) => Promise<Response>) {
@@ -90,7 +105,9 @@ describe('failed authentications per client address', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    expect(await refused.json()).toEqual({ error: 'Too many failed authentications from this address: the limit is 5 per 60s' });
+    expect(await refused.json()).toEqual({
+      error: 'Too many failed authentications from this address: the limit is 5 per 60s',
+    });
 
     const overGraphql = await graphql(address, `Bearer ${token}`);
     expect(overGraphql.status).toBe(429);
@@ -98,7 +115,9 @@ describe('failed authentications per client address', () => {
     expect(((await overGraphql.json()) as any).errors[0].extensions.code).toBe('RATE_LIMITED');
 
     // The same credentials from another address are fine.
-    expect(await statuses([getMe(freshAddress(), signed(consumer)), graphql(freshAddress(), `Bearer ${token}`)])).toEqual([303, 200]);
+    expect(
+      await statuses([getMe(freshAddress(), signed(consumer)), graphql(freshAddress(), `Bearer ${token}`)]),
+    ).toEqual([303, 200]);
   });
 
   it('refuses a blocked address before looking at the credential: its valid nonce is not even recorded', async () => {
@@ -141,7 +160,14 @@ describe('on a listening server', () => {
     const graphqlFrom = (localAddress: string, authorization: string) =>
       new Promise<number>((resolve, reject) => {
         const outgoing = httpRequest(
-          { host: '127.0.0.1', port, localAddress, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', authorization } },
+          {
+            host: '127.0.0.1',
+            port,
+            localAddress,
+            path: '/graphql',
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization },
+          },
           (response) => resolve(response.resume().statusCode!),
         );
         outgoing.on('error', reject);
@@ -163,7 +189,9 @@ describe('failed authentications per consumer key', () => {
     await fail(8, () => getMe(freshAddress(), signed(consumer, { secret: 'wrong' })));
     const refused = await getMe(freshAddress(), signed(consumer));
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ error: 'Too many failed authentications with this consumer key: the limit is 8 per 60s' });
+    expect(await refused.json()).toEqual({
+      error: 'Too many failed authentications with this consumer key: the limit is 8 per 60s',
+    });
     expect((await graphql(freshAddress(), `Bearer ${token}`)).status).toBe(200);
   });
 
@@ -179,7 +207,9 @@ describe('requests without a credential', () => {
   it('are limited per address, generously enough for GraphiQL, then 429 with Retry-After', async () => {
     const address = freshAddress();
     const introspection = '{ __schema { queryType { name } } }';
-    expect(await statuses(Array.from({ length: 10 }, () => graphql(address, undefined, introspection)))).toEqual(Array(10).fill(200));
+    expect(await statuses(Array.from({ length: 10 }, () => graphql(address, undefined, introspection)))).toEqual(
+      Array(10).fill(200),
+    );
     const refused = await graphql(address);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -221,9 +251,9 @@ describe('clientAddress and addressBucket', () => {
   it('takes the socket peer without a trusted proxy, whatever X-Forwarded-For says', () => {
     expect(clientAddress(request, node('203.0.113.9', '192.0.2.1'), 0)).toBe('203.0.113.9');
     expect(clientAddress(request, node('::ffff:203.0.113.9'), 0)).toBe('203.0.113.9');
-    expect(clientAddress(new Request('http://lectern.test/', { headers: { 'x-forwarded-for': '192.0.2.1' } }), {}, 0)).toBe(
-      '127.0.0.1',
-    );
+    expect(
+      clientAddress(new Request('http://lectern.test/', { headers: { 'x-forwarded-for': '192.0.2.1' } }), {}, 0),
+    ).toBe('127.0.0.1');
   });
 
   it('takes the entry each trusted proxy vouches for, counted from the right', () => {

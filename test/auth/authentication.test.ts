@@ -19,7 +19,8 @@ let world: World;
 let key: string;
 let secret: string;
 
-const enc = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const enc = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const now = () => Math.floor(Date.now() / 1000);
 const nonce = () => randomBytes(12).toString('hex');
 
@@ -30,7 +31,9 @@ function hmac(method: string, url: string, params: Record<string, string>, consu
     .map(([name, value]) => `${enc(name)}=${enc(value)}`)
     .sort();
   const base = `${method}&${enc(`${parsed.origin}${parsed.pathname}`)}&${enc(pairs.join('&'))}`;
-  return createHmac('sha1', `${enc(consumerSecret)}&`).update(base).digest('base64');
+  return createHmac('sha1', `${enc(consumerSecret)}&`)
+    .update(base)
+    .digest('base64');
 }
 
 interface HandBuilt {
@@ -65,14 +68,21 @@ function handBuilt(options: HandBuilt = {}): string {
   const signature = options.signature ?? hmac(method, url, params, options.consumerSecret ?? secret);
   const value = (text: string) => (options.encode === false ? text : enc(text));
   const quote = (text: string) => (options.quote === false ? text : `"${text}"`);
-  const parts = Object.entries({ ...params, oauth_signature: signature }).map(([name, text]) => `${name}=${quote(value(text))}`);
+  const parts = Object.entries({ ...params, oauth_signature: signature }).map(
+    ([name, text]) => `${name}=${quote(value(text))}`,
+  );
   const realm = options.realm === undefined ? 'Schoology API' : options.realm;
   if (realm !== null) parts.unshift(`realm=${quote(realm)}`);
   return `OAuth ${parts.join(options.separator ?? ', ')}`;
 }
 
 /** A header signed by the oauth-1.0a client library. */
-function librarySigned(method: string, url: string, signatureMethod: 'HMAC-SHA1' | 'PLAINTEXT', credentials = { key, secret }) {
+function librarySigned(
+  method: string,
+  url: string,
+  signatureMethod: 'HMAC-SHA1' | 'PLAINTEXT',
+  credentials = { key, secret },
+) {
   const oauth = new OAuth({
     consumer: credentials,
     signature_method: signatureMethod,
@@ -103,7 +113,7 @@ beforeAll(async () => {
 });
 
 describe('OAuth 1.0a over /v1', () => {
-  it('accepts HMAC-SHA1 and PLAINTEXT from a client library, acting as the key\'s user', async () => {
+  it("accepts HMAC-SHA1 and PLAINTEXT from a client library, acting as the key's user", async () => {
     for (const method of ['HMAC-SHA1', 'PLAINTEXT'] as const) {
       const response = await me(librarySigned('GET', `${v1}/users/me`, method));
       expect(response.status).toBe(303);
@@ -112,9 +122,15 @@ describe('OAuth 1.0a over /v1', () => {
   });
 
   it('accepts a secret with reserved characters, signed by the library', async () => {
-    const odd = await issueApiClient(server.serverKey, { userId: world.student.id, consumerKey: 'odd-key', consumerSecret: 'p+q/r=s&t u' });
+    const odd = await issueApiClient(server.serverKey, {
+      userId: world.student.id,
+      consumerKey: 'odd-key',
+      consumerSecret: 'p+q/r=s&t u',
+    });
     for (const method of ['HMAC-SHA1', 'PLAINTEXT'] as const) {
-      const response = await me(librarySigned('GET', `${v1}/users/me`, method, { key: odd.consumerKey, secret: odd.consumerSecret }));
+      const response = await me(
+        librarySigned('GET', `${v1}/users/me`, method, { key: odd.consumerKey, secret: odd.consumerSecret }),
+      );
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe(`${v1}/users/${world.student.id}`);
     }
@@ -161,7 +177,12 @@ describe('OAuth 1.0a over /v1', () => {
 
   it('accepts an empty oauth_token sent when the client signed without it, and the reverse', async () => {
     const timestamp = now();
-    const base = { oauth_consumer_key: key, oauth_signature_method: 'HMAC-SHA1', oauth_timestamp: String(timestamp), oauth_version: '1.0' };
+    const base = {
+      oauth_consumer_key: key,
+      oauth_signature_method: 'HMAC-SHA1',
+      oauth_timestamp: String(timestamp),
+      oauth_version: '1.0',
+    };
     const url = `${v1}/users/me`;
     const sentEmpty = hmac('GET', url, { ...base, oauth_nonce: 'n-1' }, secret);
     expect((await me(handBuilt({ timestamp, nonce: 'n-1', token: '', signature: sentEmpty }))).status).toBe(303);
@@ -187,7 +208,10 @@ describe('OAuth 1.0a over /v1', () => {
     const timestamp = now();
     const header = handBuilt({ timestamp, nonce: 'replayed-nonce' });
     expect((await me(header)).status).toBe(303);
-    await expect401(await me(header), 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+    await expect401(
+      await me(header),
+      'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.',
+    );
     expect((await me(handBuilt({ timestamp, nonce: 'another-nonce' }))).status).toBe(303);
   });
 
@@ -195,16 +219,28 @@ describe('OAuth 1.0a over /v1', () => {
     const timestamp = now();
     const header = handBuilt({ timestamp, nonce: 'a,b "c" {d} \\e NULL' });
     expect((await me(header)).status).toBe(303);
-    await expect401(await me(header), 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+    await expect401(
+      await me(header),
+      'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.',
+    );
     const stored = await db().oAuthNonce.findMany({ where: { nonce: { startsWith: 'a,b' } }, select: { nonce: true } });
     expect(stored).toEqual([{ nonce: 'a,b "c" {d} \\e NULL' }]);
   });
 
   it('prunes exactly the nonces whose timestamps can no longer pass, whatever the database clock says', async () => {
     const t = now();
-    const recorded = (timestamp: number, nonce: string, createdAt = new Date()) => ({ consumerKey: 'prune-key', timestamp, nonce, createdAt });
+    const recorded = (timestamp: number, nonce: string, createdAt = new Date()) => ({
+      consumerKey: 'prune-key',
+      timestamp,
+      nonce,
+      createdAt,
+    });
     await db().oAuthNonce.createMany({
-      data: [recorded(t - 400, 'stale'), recorded(t - 200, 'fresh'), recorded(t, 'behind-db-clock', new Date(Date.now() - 3_600_000))],
+      data: [
+        recorded(t - 400, 'stale'),
+        recorded(t - 200, 'fresh'),
+        recorded(t, 'behind-db-clock', new Date(Date.now() - 3_600_000)),
+      ],
     });
     expect(await pruneNonces(300)).toBe(1);
     const left = await db().oAuthNonce.findMany({ where: { consumerKey: 'prune-key' }, orderBy: { nonce: 'asc' } });
@@ -219,7 +255,9 @@ describe('OAuth 1.0a over /v1', () => {
       await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
       return tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${prune}`, BigInt(now() - 300));
     });
-    expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/Index Scan (using|on) oauth_nonces_timestamp_idx/);
+    expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(
+      /Index Scan (using|on) oauth_nonces_timestamp_idx/,
+    );
   });
 
   it('does not burn a nonce on a request with a bad signature', async () => {
@@ -232,7 +270,9 @@ describe('OAuth 1.0a over /v1', () => {
     const past = now() - 301;
     const response = await me(handBuilt({ timestamp: past }));
     expect(response.status).toBe(401);
-    expect(await response.text()).toMatch(new RegExp(`^oauth_timestamp ${past} is more than 300s from the server time \\d+$`));
+    expect(await response.text()).toMatch(
+      new RegExp(`^oauth_timestamp ${past} is more than 300s from the server time \\d+$`),
+    );
     expect((await me(handBuilt({ timestamp: now() + 3600 }))).status).toBe(401);
     expect((await me(handBuilt({ timestamp: now() - 290 }))).status).toBe(303);
   });
@@ -244,11 +284,16 @@ describe('OAuth 1.0a over /v1', () => {
     expect(signed.status).toBe(200);
     const body = (await signed.json()) as { links: { self: string } };
     expect(body.links.self).toBe(`${v1}/groups?start=0&limit=5`);
-    const library = await server.fetch('/v1/groups?start=0&limit=5', { headers: { authorization: librarySigned('GET', url, 'HMAC-SHA1') } });
+    const library = await server.fetch('/v1/groups?start=0&limit=5', {
+      headers: { authorization: librarySigned('GET', url, 'HMAC-SHA1') },
+    });
     expect(library.status).toBe(200);
     // The same signature without the query in the base string does not verify.
     const unsigned = handBuilt({ url: `${v1}/groups` });
-    await expect401(await server.fetch('/v1/groups?start=0&limit=5', { headers: { authorization: unsigned } }), 'Invalid OAuth signature');
+    await expect401(
+      await server.fetch('/v1/groups?start=0&limit=5', { headers: { authorization: unsigned } }),
+      'Invalid OAuth signature',
+    );
   });
 
   it('does not sign the method: a GET signature does not verify a POST', async () => {
@@ -272,10 +317,16 @@ describe('PUBLIC_URL', () => {
   let publicApp: ReturnType<typeof createApp>;
   beforeAll(() => {
     const config = { ...server.config, publicUrl: new URL('https://api.example.org') };
-    publicApp = createApp({ config, database: server.database, serverKey: server.serverKey, logger: createLogger(config) });
+    publicApp = createApp({
+      config,
+      database: server.database,
+      serverKey: server.serverKey,
+      logger: createLogger(config),
+    });
   });
   // The request reaches the app at another host, as behind a proxy.
-  const call = (authorization: string) => publicApp.fetch(new Request(`http://10.0.0.7:4000/v1/users/me`, { headers: { authorization } }));
+  const call = (authorization: string) =>
+    publicApp.fetch(new Request(`http://10.0.0.7:4000/v1/users/me`, { headers: { authorization } }));
 
   it('verifies against the public base URL, and links use it', async () => {
     const response = await call(handBuilt({ url: 'https://api.example.org/v1/users/me' }));
@@ -308,7 +359,9 @@ describe('credentials on /graphql', () => {
     expect(await response.json()).toEqual({ data: { viewer: { id: String(world.teacher.id) } } });
     const wrongUrl = await graphql({ authorization: handBuilt({ method: 'POST', url: `${v1}/graphql` }) });
     expect(wrongUrl.status).toBe(401);
-    expect(((await wrongUrl.json()) as { errors: { message: string }[] }).errors[0].message).toBe('Invalid OAuth signature');
+    expect(((await wrongUrl.json()) as { errors: { message: string }[] }).errors[0].message).toBe(
+      'Invalid OAuth signature',
+    );
   });
 
   it('accepts a bearer token from issueAccessToken and one from the createAccessToken mutation', async () => {
@@ -336,9 +389,14 @@ describe('credentials on /graphql', () => {
       const response = await graphql({ authorization });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('OAuth realm="Lectern"');
-      const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
+      const body = (await response.json()) as {
+        data?: unknown;
+        errors: { message: string; extensions: { code: string } }[];
+      };
       expect(body.data).toBeUndefined();
-      expect(body.errors).toEqual([{ message: 'Invalid or expired bearer token', extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }]);
+      expect(body.errors).toEqual([
+        { message: 'Invalid or expired bearer token', extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } },
+      ]);
     }
   });
 
@@ -380,12 +438,20 @@ describe('bootstrap credential', () => {
     const first = await ensureBootstrapCredential(server.serverKey, credential);
     expect(first.created).toBe(true);
     const after = await counts();
-    expect(after).toEqual({ districts: before.districts + 1, schools: before.schools + 1, users: before.users + 1, clients: before.clients + 1 });
-    expect(await ensureBootstrapCredential(server.serverKey, credential)).toEqual({ userId: first.userId, created: false });
+    expect(after).toEqual({
+      districts: before.districts + 1,
+      schools: before.schools + 1,
+      users: before.users + 1,
+      clients: before.clients + 1,
+    });
+    expect(await ensureBootstrapCredential(server.serverKey, credential)).toEqual({
+      userId: first.userId,
+      created: false,
+    });
     expect(await counts()).toEqual(after);
-    await expect(ensureBootstrapCredential(server.serverKey, { ...credential, consumerSecret: 'another-secret' })).rejects.toThrow(
-      /^BOOTSTRAP_CONSUMER_KEY exists with a different secret/,
-    );
+    await expect(
+      ensureBootstrapCredential(server.serverKey, { ...credential, consumerSecret: 'another-secret' }),
+    ).rejects.toThrow(/^BOOTSTRAP_CONSUMER_KEY exists with a different secret/);
     const user = await db().user.findUniqueOrThrow({ where: { id: first.userId } });
     expect([user.role, user.username]).toEqual(['DISTRICT_ADMIN', 'bootstrap-admin']);
   });
@@ -408,7 +474,10 @@ describe('bootstrap credential', () => {
     expect(group.status).toBe(201);
     expect([group.json.title, group.json.school_id]).toEqual(['Bootstrap Group', String(user.schoolId)]);
 
-    const post = await admin.post(`/districts/${user.school.districtId}/posts`, { title: 'Welcome', body: 'Hello, district' });
+    const post = await admin.post(`/districts/${user.school.districtId}/posts`, {
+      title: 'Welcome',
+      body: 'Hello, district',
+    });
     expect(post.status).toBe(201);
     expect(post.json).toMatchObject({ title: 'Welcome', body: 'Hello, district' });
     expect(post.json.links.self).toBe(`${v1}/districts/${user.school.districtId}/posts/${post.json.id}`);

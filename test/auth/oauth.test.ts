@@ -29,12 +29,21 @@ interface ClientOptions {
   separator?: string;
 }
 
-function oauthClient({ signatureMethod = 'HMAC-SHA1', key = KEY, secret = SECRET, realm, separator }: ClientOptions = {}) {
+function oauthClient({
+  signatureMethod = 'HMAC-SHA1',
+  key = KEY,
+  secret = SECRET,
+  realm,
+  separator,
+}: ClientOptions = {}) {
   return new OAuth({
     consumer: { key, secret },
     signature_method: signatureMethod,
     ...(signatureMethod === 'HMAC-SHA1'
-      ? { hash_function: (base: string, signingKey: string) => createHmac('sha1', signingKey).update(base).digest('base64') }
+      ? {
+          hash_function: (base: string, signingKey: string) =>
+            createHmac('sha1', signingKey).update(base).digest('base64'),
+        }
       : {}),
     ...(realm === undefined ? {} : { realm }),
     ...(separator === undefined ? {} : { parameter_seperator: separator }),
@@ -140,18 +149,25 @@ describe('parseOAuthHeader', () => {
   });
 
   it('is malformed when a required value is empty or there are no parameters', () => {
-    expect(oauthErrorReason(() => parseOAuthHeader(rawHeader({ ...complete, oauth_signature: '""' })))).toBe('malformed');
+    expect(oauthErrorReason(() => parseOAuthHeader(rawHeader({ ...complete, oauth_signature: '""' })))).toBe(
+      'malformed',
+    );
     expect(oauthErrorReason(() => parseOAuthHeader('OAuth'))).toBe('malformed');
     expect(oauthErrorReason(() => parseOAuthHeader('OAuth   '))).toBe('malformed');
   });
 
-  it.each(['17e8', '12.5', '-5', 'soon', '99999999999999999999'])('is malformed with oauth_timestamp=%s', (timestamp) => {
-    const header = rawHeader({ ...complete, oauth_timestamp: timestamp });
-    expect(oauthErrorReason(() => parseOAuthHeader(header))).toBe('malformed');
-  });
+  it.each(['17e8', '12.5', '-5', 'soon', '99999999999999999999'])(
+    'is malformed with oauth_timestamp=%s',
+    (timestamp) => {
+      const header = rawHeader({ ...complete, oauth_timestamp: timestamp });
+      expect(oauthErrorReason(() => parseOAuthHeader(header))).toBe('malformed');
+    },
+  );
 
   it('is malformed with an oauth_version other than 1.0', () => {
-    expect(oauthErrorReason(() => parseOAuthHeader(rawHeader({ ...complete, oauth_version: '2.0' })))).toBe('malformed');
+    expect(oauthErrorReason(() => parseOAuthHeader(rawHeader({ ...complete, oauth_version: '2.0' })))).toBe(
+      'malformed',
+    );
   });
 
   it('is malformed with unparsable syntax, a repeated parameter, or a broken percent-escape', () => {
@@ -183,7 +199,9 @@ describe('parseOAuthHeader', () => {
       const header = rawHeader({ ...complete, oauth_signature_method: method });
       expect(oauthErrorReason(() => parseOAuthHeader(header))).toBe('unsupported_method');
     }
-    expect(parseOAuthHeader(rawHeader({ ...complete, oauth_signature_method: 'plaintext' }))!.signatureMethod).toBe('PLAINTEXT');
+    expect(parseOAuthHeader(rawHeader({ ...complete, oauth_signature_method: 'plaintext' }))!.signatureMethod).toBe(
+      'PLAINTEXT',
+    );
   });
 });
 
@@ -330,7 +348,9 @@ describe('verifySignature with HMAC-SHA1 requests signed by oauth-1.0a', () => {
     const params = sign('GET', USERS_URL);
     expect(verifies(rawHeader(params), 'GET', USERS_URL)).toBe(true);
     expect(verifies(rawHeader({ ...params, oauth_nonce: 'replayed-nonce' }), 'GET', USERS_URL)).toBe(false);
-    expect(verifies(rawHeader({ ...params, oauth_timestamp: params.oauth_timestamp + 1 }), 'GET', USERS_URL)).toBe(false);
+    expect(verifies(rawHeader({ ...params, oauth_timestamp: params.oauth_timestamp + 1 }), 'GET', USERS_URL)).toBe(
+      false,
+    );
     expect(verifies(rawHeader({ ...params, oauth_token: 'someone-else' }), 'GET', USERS_URL)).toBe(false);
   });
 
@@ -339,7 +359,10 @@ describe('verifySignature with HMAC-SHA1 requests signed by oauth-1.0a', () => {
     const signature = decodeURIComponent(params.oauth_signature);
     expect(signature).toHaveLength(28);
     for (const other of [signature.slice(1), `${signature}A`, `é${signature.slice(1)}`, '€'.repeat(28)]) {
-      expect(verifies(rawHeader({ ...params, oauth_signature: encodeURIComponent(other) }), 'GET', USERS_URL), other).toBe(false);
+      expect(
+        verifies(rawHeader({ ...params, oauth_signature: encodeURIComponent(other) }), 'GET', USERS_URL),
+        other,
+      ).toBe(false);
     }
   });
 
@@ -367,7 +390,9 @@ describe('verifySignature with PLAINTEXT', () => {
     const header = signedHeader('GET', USERS_URL, { signatureMethod: 'PLAINTEXT', key: ODD_KEY, secret: ODD_SECRET });
     expect(verifies(header, 'GET', USERS_URL, ODD_SECRET)).toBe(true);
     const params = sign('GET', USERS_URL, { signatureMethod: 'PLAINTEXT', secret: ODD_SECRET });
-    expect(verifies(rawHeader({ ...params, oauth_signature: `"${ODD_SECRET}&"` }), 'GET', USERS_URL, ODD_SECRET)).toBe(true);
+    expect(verifies(rawHeader({ ...params, oauth_signature: `"${ODD_SECRET}&"` }), 'GET', USERS_URL, ODD_SECRET)).toBe(
+      true,
+    );
   });
 
   it('rejects the wrong secret, a missing &, and a near miss', () => {

@@ -32,7 +32,10 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
     await instanceA.charge(viewer, undefined, request());
     await instanceB.charge(viewer, undefined, request());
     await instanceA.charge(viewer, undefined, request());
-    const refused = await instanceB.charge(viewer, undefined, request()).then(() => null, (error) => error);
+    const refused = await instanceB.charge(viewer, undefined, request()).then(
+      () => null,
+      (error) => error,
+    );
     expect(refused?.extensions).toMatchObject({ code: 'RATE_LIMITED', http: { status: 429 } });
     const retryAfter = Number(refused.extensions.http.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -45,11 +48,16 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
    * The connection's next `event`. Not `events.once`, which rejects on an `error` event: while Redis is away each
    * refused reconnection attempt (every 20 ms here) is one, and it may land before the awaited event.
    */
-  const next = (connection: Redis, event: string) => new Promise<void>((resolve) => connection.once(event, () => resolve()));
+  const next = (connection: Redis, event: string) =>
+    new Promise<void>((resolve) => connection.once(event, () => resolve()));
 
   it('counts locally with one warning when Redis is lost, and shares counts again when it is back', async () => {
     const proxy = await redisProxy();
-    const connection = new Redis(proxy.url, { lazyConnect: true, ...requestConnectionOptions, retryStrategy: () => 20 });
+    const connection = new Redis(proxy.url, {
+      lazyConnect: true,
+      ...requestConnectionOptions,
+      retryStrategy: () => 20,
+    });
     // The server attaches a listener too (src/main.ts); without one, ioredis reports each failed attempt as unhandled.
     connection.on('error', () => {});
     await connection.connect();
@@ -58,7 +66,12 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
     const limiter = createRateLimiter({ points: 2, windowSeconds: 5 }, connection, logger);
     const shared = createRateLimiter({ points: 2, windowSeconds: 5 }, first);
     const viewer = viewerOf(freshUserId());
-    const app = createApp({ config: server.config, database: server.database, serverKey: server.serverKey, redis: connection });
+    const app = createApp({
+      config: server.config,
+      database: server.database,
+      serverKey: server.serverKey,
+      redis: connection,
+    });
     const readiness = async () => {
       const response = await app.fetch('http://lectern.test/readyz');
       return { status: response.status, body: await response.json() };
@@ -71,7 +84,10 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
       await reconnecting;
       await limiter.charge(viewer, undefined, request());
       await limiter.charge(viewer, undefined, request());
-      const refused = await limiter.charge(viewer, undefined, request()).then(() => null, (error) => error);
+      const refused = await limiter.charge(viewer, undefined, request()).then(
+        () => null,
+        (error) => error,
+      );
       // Answered while Redis is still away (it comes back only below), by the in-memory insurance limiter, which
       // still enforces the limit.
       expect(refused?.extensions).toMatchObject({ code: 'RATE_LIMITED', http: { status: 429 } });
@@ -86,7 +102,9 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
       const other = viewerOf(freshUserId() + 7);
       await shared.charge(other, undefined, request());
       await shared.charge(other, undefined, request());
-      await expect(limiter.charge(other, undefined, request())).rejects.toMatchObject({ extensions: { code: 'RATE_LIMITED' } });
+      await expect(limiter.charge(other, undefined, request())).rejects.toMatchObject({
+        extensions: { code: 'RATE_LIMITED' },
+      });
       expect(messages.filter((message) => /Redis answers again/.test(message))).toHaveLength(1);
       expect(await readiness()).toEqual({ status: 200, body: { status: 'ready' } });
     } finally {
@@ -111,7 +129,9 @@ describe('rate limiting with Redis (REDIS_URL)', () => {
     const readiness = async () => (await (await app.fetch('http://lectern.test/readyz')).json()) as { status: string };
     const viewer = viewerOf(freshUserId());
     const outcomes = async (charges: Promise<void>[]) =>
-      (await Promise.allSettled(charges)).map((outcome) => (outcome.status === 'fulfilled' ? 'charged' : outcome.reason.extensions.code));
+      (await Promise.allSettled(charges)).map((outcome) =>
+        outcome.status === 'fulfilled' ? 'charged' : outcome.reason.extensions.code,
+      );
     try {
       redis.freeze();
       // Eight requests at once on instance A: all of them are written to Redis before any is known to be unanswered,

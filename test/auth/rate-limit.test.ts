@@ -41,7 +41,8 @@ const createCategories = (count: number, prefix: string) =>
     (_, index) => `c${index}: createGroupCategory(input: { title: "${prefix}-${index}" }) { __typename }`,
   ).join(' ')} }`;
 
-const categoriesTitled = (prefix: string) => db().groupCategory.count({ where: { title: { startsWith: `${prefix}-` } } });
+const categoriesTitled = (prefix: string) =>
+  db().groupCategory.count({ where: { title: { startsWith: `${prefix}-` } } });
 
 describe('one budget per user', () => {
   it('counts every credential of a user and both APIs together', async () => {
@@ -53,7 +54,10 @@ describe('one budget per user', () => {
       const response =
         index % 3 === 0
           ? await rest.get(`/users/${user.id}`)
-          : await (index % 3 === 1 ? first : second)('{ viewer { id: databaseId } }').then((r) => ({ status: r.status, headers: r.headers }));
+          : await (index % 3 === 1 ? first : second)('{ viewer { id: databaseId } }').then((r) => ({
+              status: r.status,
+              headers: r.headers,
+            }));
       expect(response.status).toBe(200);
       seen.push(remaining(response.headers));
     }
@@ -111,8 +115,13 @@ describe('charging each request its cost', () => {
   it('counts mutation fields inside fragments', async () => {
     const graphql = await bearer(await freshAdmin());
     const prefix = unique('cat');
-    const fields = Array.from({ length: 8 }, (_, index) => `c${index}: createGroupCategory(input: { title: "${prefix}-${index}" }) { __typename }`);
-    const response = await graphql(`mutation { ...Writes ... on Mutation { ${fields.slice(4).join(' ')} } } fragment Writes on Mutation { ${fields.slice(0, 4).join(' ')} }`);
+    const fields = Array.from(
+      { length: 8 },
+      (_, index) => `c${index}: createGroupCategory(input: { title: "${prefix}-${index}" }) { __typename }`,
+    );
+    const response = await graphql(
+      `mutation { ...Writes ... on Mutation { ${fields.slice(4).join(' ')} } } fragment Writes on Mutation { ${fields.slice(0, 4).join(' ')} }`,
+    );
     expect(response.status).toBe(200);
     expect(remaining(response.headers)).toBe(7);
   });
@@ -140,7 +149,9 @@ describe('charging each request its cost', () => {
   it('charges a heavy read one point per 1,000 of cost, and shows the cost in extensions when asked', async () => {
     const graphql = await bearer(await createUser(schoolId, 'TEACHER'));
     // 1 + 20 groups × (1 + 100 members × 3 objects) = 6,021: 7 points.
-    const heavy = await graphql('{ groups { items { members { user { school { id: databaseId } } } } } }', { 'x-lectern-cost': '1' });
+    const heavy = await graphql('{ groups { items { members { user { school { id: databaseId } } } } } }', {
+      'x-lectern-cost': '1',
+    });
     expect(heavy.status).toBe(200);
     expect(remaining(heavy.headers)).toBe(8);
     expect(heavy.body.extensions.cost).toEqual({

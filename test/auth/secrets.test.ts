@@ -23,7 +23,9 @@ describe('encryptSecret / decryptSecret', () => {
   });
 
   it('does not leak the plaintext into the box', () => {
-    expect(encryptSecret('consumer-secret-value', KEY)).not.toContain(Buffer.from('consumer-secret-value').toString('base64url'));
+    expect(encryptSecret('consumer-secret-value', KEY)).not.toContain(
+      Buffer.from('consumer-secret-value').toString('base64url'),
+    );
   });
 
   it.each([
@@ -46,7 +48,9 @@ describe('encryptSecret / decryptSecret', () => {
     expect(() => decryptSecret('consumer-secret', KEY)).toThrow(/not a v1 box/);
     expect(() => decryptSecret(`v2.${iv}.${tag}.${ciphertext}`, KEY)).toThrow(/not a v1 box/);
     expect(() => decryptSecret(`v1.${iv}.${tag}.${ciphertext}+`, KEY)).toThrow(/not a v1 box/);
-    expect(() => decryptSecret(`v1.${iv}.${tag!.slice(0, 6)}.${ciphertext}`, KEY)).toThrow(/malformed IV or authentication tag/);
+    expect(() => decryptSecret(`v1.${iv}.${tag!.slice(0, 6)}.${ciphertext}`, KEY)).toThrow(
+      /malformed IV or authentication tag/,
+    );
   });
 
   it('refuses keys that are not 32 bytes', () => {

@@ -51,22 +51,30 @@ beforeAll(async () => {
 describe('signedUrls', () => {
   const at = (url: string, host?: string) => new Request(url, host ? { headers: { host } } : {});
 
-  it('puts PUBLIC_URL first, then the Host header form in the request\'s scheme and PUBLIC_URL\'s, without repeats', () => {
-    expect([...signedUrls(at('http://10.0.0.7:4000/v1/groups?start=0&limit=5', 'api.schoology.com'), new URL('https://lectern.example.org/api/'))]).toEqual([
+  it("puts PUBLIC_URL first, then the Host header form in the request's scheme and PUBLIC_URL's, without repeats", () => {
+    expect([
+      ...signedUrls(
+        at('http://10.0.0.7:4000/v1/groups?start=0&limit=5', 'api.schoology.com'),
+        new URL('https://lectern.example.org/api/'),
+      ),
+    ]).toEqual([
       'https://lectern.example.org/api/v1/groups?start=0&limit=5',
       'http://api.schoology.com/v1/groups?start=0&limit=5',
       'https://api.schoology.com/v1/groups?start=0&limit=5',
     ]);
     // The Host header names PUBLIC_URL's host: its https form is the first candidate already.
-    expect([...signedUrls(at('http://10.0.0.7:4000/v1/users/me', 'Lectern.Example.org:443'), new URL(publicUrl))]).toEqual([
-      'https://lectern.example.org/v1/users/me',
-      'http://lectern.example.org:443/v1/users/me',
-    ]);
+    expect([
+      ...signedUrls(at('http://10.0.0.7:4000/v1/users/me', 'Lectern.Example.org:443'), new URL(publicUrl)),
+    ]).toEqual(['https://lectern.example.org/v1/users/me', 'http://lectern.example.org:443/v1/users/me']);
   });
 
   it('without PUBLIC_URL: the request URL, and the Host header form when it differs', () => {
-    expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me'), null)]).toEqual(['http://127.0.0.1:4000/v1/users/me']);
-    expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me', '127.0.0.1:4000'), null)]).toEqual(['http://127.0.0.1:4000/v1/users/me']);
+    expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me'), null)]).toEqual([
+      'http://127.0.0.1:4000/v1/users/me',
+    ]);
+    expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me', '127.0.0.1:4000'), null)]).toEqual([
+      'http://127.0.0.1:4000/v1/users/me',
+    ]);
     expect([...signedUrls(at('http://127.0.0.1:4000/v1/users/me', 'api.schoology.com'), null)]).toEqual([
       'http://127.0.0.1:4000/v1/users/me',
       'http://api.schoology.com/v1/users/me',
@@ -85,7 +93,9 @@ describe('signedUrls', () => {
 describe('PUBLIC_URL and the Host header, through app.fetch', () => {
   // The request reaches the app at an internal address, as behind a proxy.
   const me = (authorization: string, host?: string, path = '/v1/users/me') =>
-    server.app.fetch(new Request(`http://10.0.0.7:4000${path}`, { headers: { authorization, ...(host ? { host } : {}) } }));
+    server.app.fetch(
+      new Request(`http://10.0.0.7:4000${path}`, { headers: { authorization, ...(host ? { host } : {}) } }),
+    );
 
   it('accepts a request signed against the PUBLIC_URL form; links use PUBLIC_URL', async () => {
     const response = await me(signed('GET', 'https://lectern.example.org/v1/users/me'));
@@ -115,7 +125,12 @@ describe('PUBLIC_URL and the Host header, through app.fetch', () => {
       [signed('GET', 'http://elsewhere.example/v1/users/me'), 'api.schoology.com'],
       [signed('GET', 'http://elsewhere.example/v1/users/me'), undefined],
       [signed('GET', 'http://api.schoology.com/v1/users/me'), 'api.schoology.org'],
-      [signed('GET', 'http://api.schoology.com/v1/users/me', { consumer: { ...credential, secret: 'not-the-secret' } }), 'api.schoology.com'],
+      [
+        signed('GET', 'http://api.schoology.com/v1/users/me', {
+          consumer: { ...credential, secret: 'not-the-secret' },
+        }),
+        'api.schoology.com',
+      ],
     ] as const) {
       const response = await me(authorization, host);
       expect(response.status).toBe(401);
@@ -130,7 +145,9 @@ describe('PUBLIC_URL and the Host header, through app.fetch', () => {
     expect((await me(viaHost, 'api.schoology.com')).status).toBe(303);
     const replay = await me(viaHost, 'api.schoology.com');
     expect(replay.status).toBe(401);
-    expect(await replay.text()).toBe('Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+    expect(await replay.text()).toBe(
+      'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.',
+    );
     const viaPublic = await me(signed('GET', 'https://lectern.example.org/v1/users/me', { nonce, timestamp }));
     expect(viaPublic.status).toBe(401);
     expect(await viaPublic.text()).toMatch(/^Duplicate timestamp\/nonce combination/);
@@ -138,9 +155,16 @@ describe('PUBLIC_URL and the Host header, through app.fetch', () => {
 
   it('without PUBLIC_URL: the request URL as before, and the Host header form', async () => {
     const config = { ...server.config, publicUrl: null };
-    const app = createApp({ config, database: server.database, serverKey: server.serverKey, logger: createLogger(config) });
+    const app = createApp({
+      config,
+      database: server.database,
+      serverKey: server.serverKey,
+      logger: createLogger(config),
+    });
     const call = (authorization: string, host?: string) =>
-      app.fetch(new Request('http://127.0.0.1:4000/v1/users/me', { headers: { authorization, ...(host ? { host } : {}) } }));
+      app.fetch(
+        new Request('http://127.0.0.1:4000/v1/users/me', { headers: { authorization, ...(host ? { host } : {}) } }),
+      );
     expect((await call(signed('GET', 'http://127.0.0.1:4000/v1/users/me'))).status).toBe(303);
     expect((await call(signed('GET', 'http://127.0.0.1:4000/v1/users/me'), 'api.schoology.com')).status).toBe(303);
     expect((await call(signed('GET', 'http://api.schoology.com/v1/users/me'), 'api.schoology.com')).status).toBe(303);
@@ -150,7 +174,11 @@ describe('PUBLIC_URL and the Host header, through app.fetch', () => {
 });
 
 /** GET through node:http, which sends the Host header it is given (fetch would replace it with the URL's). */
-function get(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; location?: string; body: string }> {
+function get(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; location?: string; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(`${base}${path}`, { headers }, (response) => {
       let body = '';
@@ -188,7 +216,9 @@ describe('PUBLIC_URL and the Host header, on a listening server', () => {
   const sign = (url: string) => signed('GET', url, { consumer: bootstrap });
 
   it('accepts the PUBLIC_URL form and the Host header form, and refuses another host', async () => {
-    const viaPublic = await get(live.base, '/v1/users/me', { authorization: sign('https://lectern.example.org/v1/users/me') });
+    const viaPublic = await get(live.base, '/v1/users/me', {
+      authorization: sign('https://lectern.example.org/v1/users/me'),
+    });
     expect(viaPublic.status, viaPublic.body).toBe(303);
     expect(viaPublic.location).toMatch(/^https:\/\/lectern\.example\.org\/v1\/users\/\d+$/);
 

@@ -16,14 +16,16 @@ const notOwnedContent = ['DomainEvent'];
 describe('realm-owned content', () => {
   it('covers every model that names its realm (realmType and realmId), so no realm delete leaves orphans', () => {
     const models = Object.entries(getDatamodel().datamodel.models)
-      .filter(([, model]) => ['realmType', 'realmId'].every((name) => model.fields.some((field) => field.name === name)))
+      .filter(([, model]) =>
+        ['realmType', 'realmId'].every((name) => model.fields.some((field) => field.name === name)),
+      )
       .map(([name]) => name)
       .filter((name) => !notOwnedContent.includes(name));
     expect(models.length).toBeGreaterThan(0);
     expect(realmOwnedModels().sort()).toEqual(models.sort());
   });
 
-  it('deletes what the named realms own, in the caller\'s transaction, and nothing else', async () => {
+  it("deletes what the named realms own, in the caller's transaction, and nothing else", async () => {
     const world = await createWorld();
     const group = await createGroup(world.school.id);
     const section = await createSection(world.school.id);
@@ -38,8 +40,16 @@ describe('realm-owned content', () => {
       }),
     ).rejects.toThrow('rolled back');
     expect(await db().blogPost.count({ where: { id: doomed!.id } })).toBe(1);
-    await writeTransaction((tx) => deleteRealmContents(tx, [{ type: 'GROUP', ids: [group.id] }, { type: 'SECTION', ids: [section.id] }]));
-    const remaining = await db().blogPost.findMany({ where: { id: { in: [doomed!.id, sectionPost!.id, kept!.id] } }, select: { id: true } });
+    await writeTransaction((tx) =>
+      deleteRealmContents(tx, [
+        { type: 'GROUP', ids: [group.id] },
+        { type: 'SECTION', ids: [section.id] },
+      ]),
+    );
+    const remaining = await db().blogPost.findMany({
+      where: { id: { in: [doomed!.id, sectionPost!.id, kept!.id] } },
+      select: { id: true },
+    });
     expect(remaining).toEqual([{ id: kept!.id }]);
   });
 });

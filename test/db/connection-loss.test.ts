@@ -14,7 +14,8 @@ import { testOrigin, v1 } from '../support/wire';
 const serverUrl = process.env.TEST_DATABASE_URL;
 
 /** Runs SQL on the PostgreSQL server as its administrator (not through the app's pool). */
-const asAdministrator = (sql: string, params: unknown[] = []) => withClient(serverUrl!, async (admin) => (await admin.query(sql, params)).rows);
+const asAdministrator = (sql: string, params: unknown[] = []) =>
+  withClient(serverUrl!, async (admin) => (await admin.query(sql, params)).rows);
 
 /** The world of a write case, with a group the district administrator administers. */
 type Scene = World & { group: { id: number } };
@@ -56,8 +57,18 @@ const databaseWarning = /^database unavailable \(.+\): answered 503$/;
 
 /** An app over the test server's database whose log lines are kept in `lines`. */
 function appLoggingTo(server: TestServer, lines: LogLine[]) {
-  const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
-  return createApp({ config: server.config, database: server.database, serverKey: server.serverKey, logger: pino({ level: 'info' }, sink) });
+  const sink = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return createApp({
+    config: server.config,
+    database: server.database,
+    serverKey: server.serverKey,
+    logger: pino({ level: 'info' }, sink),
+  });
 }
 
 describe.skipIf(!serverUrl)('when PostgreSQL drops the pooled connections', () => {
@@ -86,18 +97,25 @@ describe.skipIf(!serverUrl)('when PostgreSQL drops the pooled connections', () =
       const requests = Array.from({ length: 5 }, async (_, index) => {
         const requestId = `terminated-${round}-${index}`;
         const headers = { authorization: client.authorization('GET', url), 'x-request-id': requestId };
-        const status = await Promise.resolve(app.fetch(new Request(url, { headers }))).then((response) => response.status, () => 'lost' as const);
+        const status = await Promise.resolve(app.fetch(new Request(url, { headers }))).then(
+          (response) => response.status,
+          () => 'lost' as const,
+        );
         answers.push({ requestId, status });
       });
       await Promise.all([...requests, terminateConnections(server)]);
     }
     const failed = answers.filter((answer) => answer.status !== 200);
     const lost = answers.filter((answer) => answer.status === 'lost').length;
-    console.log(`connection-termination run: ${rounds} rounds, ${answers.length} requests, ${lost} lost answers, ${failed.length} 5xx`);
+    console.log(
+      `connection-termination run: ${rounds} rounds, ${answers.length} requests, ${lost} lost answers, ${failed.length} 5xx`,
+    );
     expect(failed.filter((answer) => answer.status !== 503)).toEqual([]);
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     for (const { requestId } of failed) {
-      expect(lines).toContainEqual(expect.objectContaining({ level: 40, requestId, msg: expect.stringMatching(databaseWarning) }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 40, requestId, msg: expect.stringMatching(databaseWarning) }),
+      );
     }
   });
 });
@@ -150,12 +168,19 @@ describe('when the database is unreachable', () => {
     const lines: LogLine[] = [];
     const app = appLoggingTo(server, lines);
     const url = `${v1}/groups`;
-    const rest = () => app.fetch(new Request(url, { headers: { authorization: client.authorization('GET', url), 'x-request-id': 'lost-rest' } }));
+    const rest = () =>
+      app.fetch(
+        new Request(url, { headers: { authorization: client.authorization('GET', url), 'x-request-id': 'lost-rest' } }),
+      );
     const graphql = () =>
       app.fetch(
         new Request(`${testOrigin}/graphql`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, 'x-request-id': 'lost-graphql' },
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${bearer}`,
+            'x-request-id': 'lost-graphql',
+          },
           body: JSON.stringify({ query: '{ groups { total } }' }),
         }),
       );
@@ -168,7 +193,9 @@ describe('when the database is unreachable', () => {
     }
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     for (const requestId of ['lost-rest', 'lost-graphql']) {
-      expect(lines).toContainEqual(expect.objectContaining({ level: 40, requestId, msg: expect.stringMatching(databaseWarning) }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 40, requestId, msg: expect.stringMatching(databaseWarning) }),
+      );
     }
   });
 
@@ -182,42 +209,50 @@ describe('when the database is unreachable', () => {
           ['change a school', (world) => [`/schools/${world.school.id}`, { title: 'Renamed' }, 'PUT']],
           ['create a building', (world) => [`/schools/${world.school.id}/buildings`, { title: 'After the commit' }]],
           ['write a group post', (world) => [`/groups/${world.group.id}/posts`, { title: 'After the commit' }]],
-          ['write a district post', (world) => [`/districts/${world.district.id}/posts`, { title: 'After the commit' }]],
+          [
+            'write a district post',
+            (world) => [`/districts/${world.district.id}/posts`, { title: 'After the commit' }],
+          ],
         ] satisfies typeof writes)
       : []),
   ];
 
-  it.each(writes)('answers a committed write (%s) even when the database is lost right after the commit', async (_name, write) => {
-    const world = await createWorld();
-    const admin = await restClientFor(server, world.districtAdmin);
-    const group = await createGroup(world.school.id, { admins: [world.districtAdmin.id] });
-    const [path, body, method = 'POST'] = write({ ...world, group });
-    // The loss strikes as the write's transaction returns: anything the answer still reads afterwards fails.
-    const prisma = server.database.prisma;
-    const transaction = prisma.$transaction.bind(prisma) as (...args: unknown[]) => Promise<unknown>;
-    let lost: { restore(): Promise<void> } | null = null;
-    vi.spyOn(prisma, '$transaction').mockImplementation((async (...args: unknown[]) => {
-      const result = await transaction(...args);
-      lost = await loseDatabase(server);
-      return result;
-    }) as typeof prisma.$transaction);
+  it.each(writes)(
+    'answers a committed write (%s) even when the database is lost right after the commit',
+    async (_name, write) => {
+      const world = await createWorld();
+      const admin = await restClientFor(server, world.districtAdmin);
+      const group = await createGroup(world.school.id, { admins: [world.districtAdmin.id] });
+      const [path, body, method = 'POST'] = write({ ...world, group });
+      // The loss strikes as the write's transaction returns: anything the answer still reads afterwards fails.
+      const prisma = server.database.prisma;
+      const transaction = prisma.$transaction.bind(prisma) as (...args: unknown[]) => Promise<unknown>;
+      let lost: { restore(): Promise<void> } | null = null;
+      vi.spyOn(prisma, '$transaction').mockImplementation((async (...args: unknown[]) => {
+        const result = await transaction(...args);
+        lost = await loseDatabase(server);
+        return result;
+      }) as typeof prisma.$transaction);
 
-    const key = randomUUID();
-    const answer = await admin.request(method, path, { body, headers: { 'idempotency-key': key } });
-    vi.restoreAllMocks();
-    expect(lost).not.toBeNull();
-    await lost!.restore();
+      const key = randomUUID();
+      const answer = await admin.request(method, path, { body, headers: { 'idempotency-key': key } });
+      vi.restoreAllMocks();
+      expect(lost).not.toBeNull();
+      await lost!.restore();
 
-    expect(answer.status).toBe(method === 'POST' ? 201 : 204);
-    if (method === 'POST') expect(answer.json).toMatchObject({ id: expect.any(String), title: 'After the commit' });
-    if (server.database.kind === 'postgresql') {
-      // The answer could not be recorded under its key while the database was away, but the write marked the key
-      // committed in its own transaction: a retry is refused rather than run twice, however late it comes.
-      expect(await server.database.prisma.idempotencyKey.findFirst({ where: { key }, select: { status: true } })).toEqual({
-        status: 'COMMITTED',
-      });
-      const retry = await admin.request(method, path, { body, headers: { 'idempotency-key': key } });
-      expect(retry.status).toBe(409);
-    }
-  });
+      expect(answer.status).toBe(method === 'POST' ? 201 : 204);
+      if (method === 'POST') expect(answer.json).toMatchObject({ id: expect.any(String), title: 'After the commit' });
+      if (server.database.kind === 'postgresql') {
+        // The answer could not be recorded under its key while the database was away, but the write marked the key
+        // committed in its own transaction: a retry is refused rather than run twice, however late it comes.
+        expect(
+          await server.database.prisma.idempotencyKey.findFirst({ where: { key }, select: { status: true } }),
+        ).toEqual({
+          status: 'COMMITTED',
+        });
+        const retry = await admin.request(method, path, { body, headers: { 'idempotency-key': key } });
+        expect(retry.status).toBe(409);
+      }
+    },
+  );
 });

@@ -74,7 +74,10 @@ async function tempMigrations(scripts: Record<string, string>): Promise<string> 
 
 async function migrationNames(migrationsDir: string): Promise<string[]> {
   const entries = await readdir(migrationsDir, { withFileTypes: true });
-  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 function prismaMigrationStatus(db: TestDatabase, migrationsDir: string) {
@@ -204,22 +207,45 @@ function runnerSuite(openDatabase: () => Promise<TestDatabase>) {
     const owners = '20261128185442_trigger_target_owner';
     const names = await migrationNames(dir);
     const before = await tempMigrations(
-      Object.fromEntries(await Promise.all(names.filter((name) => name < owners).map(async (name) => [name, await readFile(path.join(dir, name, 'migration.sql'), 'utf8')]))),
+      Object.fromEntries(
+        await Promise.all(
+          names
+            .filter((name) => name < owners)
+            .map(async (name) => [name, await readFile(path.join(dir, name, 'migration.sql'), 'utf8')]),
+        ),
+      ),
     );
     await applyMigrations(db.session, before);
-    const one = async (sql: string, params: unknown[]) => ((await db.session.query<{ id: number }>(sql, params)).rows[0]!).id;
+    const one = async (sql: string, params: unknown[]) =>
+      (await db.session.query<{ id: number }>(sql, params)).rows[0]!.id;
     const district = await one(`INSERT INTO districts (title) VALUES ($1) RETURNING id`, ['District']);
-    const school = await one(`INSERT INTO schools ("districtId", title) VALUES ($1, $2) RETURNING id`, [district, 'School']);
-    const maker = await one(`INSERT INTO users ("schoolId", username, "nameFirst", "nameLast", role) VALUES ($1, 'maker', 'Ada', 'Admin', 'SCHOOL_ADMIN') RETURNING id`, [school]);
-    const target = async () => one(`INSERT INTO trigger_targets ("schoolId", url, secret) VALUES ($1, 'https://receiver.test/hook', 'sealed') RETURNING id`, [school]);
+    const school = await one(`INSERT INTO schools ("districtId", title) VALUES ($1, $2) RETURNING id`, [
+      district,
+      'School',
+    ]);
+    const maker = await one(
+      `INSERT INTO users ("schoolId", username, "nameFirst", "nameLast", role) VALUES ($1, 'maker', 'Ada', 'Admin', 'SCHOOL_ADMIN') RETURNING id`,
+      [school],
+    );
+    const target = async () =>
+      one(
+        `INSERT INTO trigger_targets ("schoolId", url, secret) VALUES ($1, 'https://receiver.test/hook', 'sealed') RETURNING id`,
+        [school],
+      );
     const [made, unrecorded, madeByGone] = [await target(), await target(), await target()];
     const created = `INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "actorId") VALUES ('trigger_target.create', 'SCHOOL', $1, $2, $3) RETURNING id`;
     await one(created, [school, made, maker]);
     await one(created, [school, madeByGone, 2_000_000_000]);
 
     expect(await applyMigrations(db.session, dir)).toEqual({ applied: names.filter((name) => name >= owners) });
-    const { rows } = await db.session.query<{ id: number; ownerId: number | null }>(`SELECT id, "ownerId" FROM trigger_targets ORDER BY id`);
-    expect(rows).toEqual([{ id: made, ownerId: maker }, { id: unrecorded, ownerId: null }, { id: madeByGone, ownerId: null }]);
+    const { rows } = await db.session.query<{ id: number; ownerId: number | null }>(
+      `SELECT id, "ownerId" FROM trigger_targets ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { id: made, ownerId: maker },
+      { id: unrecorded, ownerId: null },
+      { id: madeByGone, ownerId: null },
+    ]);
   });
 
   it('warns about an applied migration whose file changed, but not about changed line endings', async () => {

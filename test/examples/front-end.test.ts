@@ -20,7 +20,8 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   world = await createWorld();
-  for (const title of ['Chess', 'Choir', 'Debate', 'Robotics', 'Yearbook']) await createGroup(world.school.id, { title });
+  for (const title of ['Chess', 'Choir', 'Debate', 'Robotics', 'Yearbook'])
+    await createGroup(world.school.id, { title });
   ({ token, id: tokenId } = await issueAccessToken({ userId: world.schoolAdmin.id }));
   // A subscription from the end of the stream must not hear these writes arrive late (test/support/stream.ts).
   await streamSettled();
@@ -63,7 +64,8 @@ const createGroupAsAdmin = (title: string) =>
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        query: 'mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }',
+        query:
+          'mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }',
         variables: { input: { title, schoolId: String(world.school.id) } },
       }),
     })
@@ -76,7 +78,10 @@ describe('the front-end example', () => {
       const { total, groups } = await allGroups(client, 2);
       expect(total).toBe(5);
       expect(groups.map((group) => group.title)).toEqual(['Chess', 'Choir', 'Debate', 'Robotics', 'Yearbook']);
-      expect(groups[0].school).toMatchObject({ id: encodeGlobalId('School', world.school.id), title: world.school.title });
+      expect(groups[0].school).toMatchObject({
+        id: encodeGlobalId('School', world.school.id),
+        title: world.school.title,
+      });
       // Global ids of different types go back in one request; an id that names nothing comes back null.
       const ids = [groups[1].id, groups[0].school.id, encodeGlobalId('Group', 2_000_000_000)];
       expect(await refetch(client, ids)).toEqual([

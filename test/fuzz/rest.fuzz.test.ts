@@ -22,7 +22,9 @@ describe('fuzzed /v1 write bodies', () => {
   it('covers every write route in both notations, and raw uploads once', () => {
     const writeRoutes = restRoutes.filter((route) => route.method === 'POST' || route.method === 'PUT');
     const rawRoutes = writeRoutes.filter((route) => route.rawBody);
-    expect(targets.map((target) => target.name)).toHaveLength((writeRoutes.length - rawRoutes.length) * 2 + rawRoutes.length);
+    expect(targets.map((target) => target.name)).toHaveLength(
+      (writeRoutes.length - rawRoutes.length) * 2 + rawRoutes.length,
+    );
   });
 
   it.each(targets.map((target) => [target.name, target]))('%s: no 5xx', async (name, target) => {

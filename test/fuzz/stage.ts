@@ -43,7 +43,11 @@ async function createStage(server: TestServer): Promise<Stage> {
   const world = await createWorld();
   const { district, school, building, otherSchool, farSchool, otherDistrict, teacher, student, schoolAdmin } = world;
   const open = await createGroup(school.id, { privacyLevel: 'EVERYONE', admins: [teacher.id], members: [student.id] });
-  const closed = await createGroup(building.id, { privacyLevel: 'GROUP', admins: [schoolAdmin.id], members: [world.parent.id] });
+  const closed = await createGroup(building.id, {
+    privacyLevel: 'GROUP',
+    admins: [schoolAdmin.id],
+    members: [world.parent.id],
+  });
   const category = await createGroupCategory(district.id);
   const section = await createSection(school.id, [{ userId: teacher.id, admin: true }, { userId: student.id }]);
   const realmIds = { DISTRICT: district.id, SCHOOL: school.id, GROUP: open.id, SECTION: section.id, USER: student.id };
@@ -52,30 +56,69 @@ async function createStage(server: TestServer): Promise<Stage> {
   await db().user.update({ where: { id: world.districtAdmin.id }, data: { triggerAdmin: true } });
   // A real sealed secret: a sample event (sendSampleEvent) signs with it.
   const secret = encryptSecret(newSigningSecret(), server.serverKey);
-  const target = await db().triggerTarget.create({ data: { schoolId: school.id, url: 'https://receiver.test/hook', secret } });
-  const posts = (await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))).flat();
-  const events = await Promise.all(realms.map((realm) => createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z'), authorId: world.districtAdmin.id })));
+  const target = await db().triggerTarget.create({
+    data: { schoolId: school.id, url: 'https://receiver.test/hook', secret },
+  });
+  const posts = (
+    await Promise.all(realms.map((realm) => createBlogPosts(realm, 1, { authorId: world.districtAdmin.id })))
+  ).flat();
+  const events = await Promise.all(
+    realms.map((realm) =>
+      createCalendarEvent(realm, { start: new Date('2026-09-01T15:00:00Z'), authorId: world.districtAdmin.id }),
+    ),
+  );
   // Pages belong to groups and sections only; realms of other kinds name the group's page.
   const groupPage = await createPage({ type: 'GROUP', id: open.id });
   const sectionPage = await createPage({ type: 'SECTION', id: section.id });
   const pages = stageRealmTypes.map((type) => (type === 'SECTION' ? sectionPage : groupPage));
-  const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id }, select: { id: true, userId: true } });
-  const gradingGroup = await createGradingGroup(section.id, enrollments.map((enrollment) => enrollment.id));
+  const enrollments = await db().enrollment.findMany({
+    where: { sectionId: section.id },
+    select: { id: true, userId: true },
+  });
+  const gradingGroup = await createGradingGroup(
+    section.id,
+    enrollments.map((enrollment) => enrollment.id),
+  );
   const assignment = await db().assignment.create({ data: { sectionId: section.id, title: 'Quiz' } });
-  const period = await db().gradingPeriod.create({ data: { schoolId: school.id, title: 'Term', startsOn: new Date('2026-09-01'), endsOn: new Date('2026-12-20') } });
-  const scale = await db().gradingScale.create({ data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'P', minimum: 50 }, { grade: 'F', minimum: 0 }] } });
-  const gradingScale = await db().gradingScale.create({ data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'A', minimum: 0 }] } });
-  const gradingCategory = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Homework', defaultGradingScaleId: gradingScale.id } });
+  const period = await db().gradingPeriod.create({
+    data: { schoolId: school.id, title: 'Term', startsOn: new Date('2026-09-01'), endsOn: new Date('2026-12-20') },
+  });
+  const scale = await db().gradingScale.create({
+    data: {
+      schoolId: school.id,
+      title: 'Letters',
+      levels: [
+        { grade: 'P', minimum: 50 },
+        { grade: 'F', minimum: 0 },
+      ],
+    },
+  });
+  const gradingScale = await db().gradingScale.create({
+    data: { schoolId: school.id, title: 'Letters', levels: [{ grade: 'A', minimum: 0 }] },
+  });
+  const gradingCategory = await db().gradingCategory.create({
+    data: { sectionId: section.id, title: 'Homework', defaultGradingScaleId: gradingScale.id },
+  });
   // Albums live in groups and sections: the group's stands in for the realms that have none (their paths are 403).
   const groupAlbum = await createAlbum({ type: 'GROUP', id: open.id }, { settingMemberPost: true });
   const sectionAlbum = await createAlbum({ type: 'SECTION', id: section.id });
   const albums = realms.map((realm) => (realm.type === 'SECTION' ? sectionAlbum : groupAlbum));
   const items = new Map(
-    await Promise.all([groupAlbum, sectionAlbum].map(async (album) => [album.id, await createAlbumItem(album.id, teacher.id, { kind: 'IMAGE' })] as const)),
+    await Promise.all(
+      [groupAlbum, sectionAlbum].map(
+        async (album) => [album.id, await createAlbumItem(album.id, teacher.id, { kind: 'IMAGE' })] as const,
+      ),
+    ),
   );
   const comments = new Map(
     await Promise.all(
-      [...items.values()].map(async (item) => [item.id, await db().albumComment.create({ data: { contentId: item.id, authorId: student.id, comment: 'fuzz' } })] as const),
+      [...items.values()].map(
+        async (item) =>
+          [
+            item.id,
+            await db().albumComment.create({ data: { contentId: item.id, authorId: student.id, comment: 'fuzz' } }),
+          ] as const,
+      ),
     ),
   );
 
@@ -90,7 +133,15 @@ async function createStage(server: TestServer): Promise<Stage> {
     credentials.push(client.id, token.id);
   }
 
-  const users = [world.districtAdmin, schoolAdmin, teacher, student, world.parent, world.otherSchoolStudent, world.outsider];
+  const users = [
+    world.districtAdmin,
+    schoolAdmin,
+    teacher,
+    student,
+    world.parent,
+    world.otherSchoolStudent,
+    world.outsider,
+  ];
   // Pending invites (to groups and sections) and friend requests for every actor, which answering uses up.
   const inviting = await Promise.all([...Array(6)].map(() => createGroup(school.id)));
   const enrolling = await Promise.all([...Array(2)].map(() => createSection(school.id, [])));
@@ -103,11 +154,15 @@ async function createStage(server: TestServer): Promise<Stage> {
     ];
     const requesters = users.filter((user) => user.id !== userId);
     const requests = await Promise.all(requesters.map((requester) => createFriendRequest(requester.id, userId)));
-    pending[actor] = { invite: invites.map((invite) => invite.id), friendRequest: requests.map((request) => request.id) };
+    pending[actor] = {
+      invite: invites.map((invite) => invite.id),
+      friendRequest: requests.map((request) => request.id),
+    };
   }
   // Fresh files of each actor's for content creates: a create attaches them, so there are plenty.
   const uploadsOf = {} as Record<Actor, { id: number }[]>;
-  for (const actor of actors) uploadsOf[actor] = await Promise.all(Array.from({ length: 24 }, () => createStoredUpload(world[actor].id)));
+  for (const actor of actors)
+    uploadsOf[actor] = await Promise.all(Array.from({ length: 24 }, () => createStoredUpload(world[actor].id)));
   const ids: Record<Exclude<ObjectKind, 'self' | 'invite' | 'friendRequest' | 'upload'>, number[]> = {
     district: [district.id, otherDistrict.id],
     school: [school.id, building.id, otherSchool.id, farSchool.id],

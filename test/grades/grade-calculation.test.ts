@@ -17,22 +17,58 @@ const grades = (...list: [assignmentId: number, grade: number | null, exception?
 describe('category grade', () => {
   it.each([
     // 8/10 = 80%, 45/50 = 90%: mean 85.
-    { calculation: 'PERCENT' as const, scores: [[8, 10], [45, 50]], expected: 85 },
+    {
+      calculation: 'PERCENT' as const,
+      scores: [
+        [8, 10],
+        [45, 50],
+      ],
+      expected: 85,
+    },
     // (8 + 45) / (10 + 50) = 53/60 = 88.33%.
-    { calculation: 'TOTAL_POINTS' as const, scores: [[8, 10], [45, 50]], expected: 88.333 },
+    {
+      calculation: 'TOTAL_POINTS' as const,
+      scores: [
+        [8, 10],
+        [45, 50],
+      ],
+      expected: 88.333,
+    },
     // Extra credit (worth 0 points): ignored by the mean of percents, added to the points: (8 + 2) / 10 = 100%.
-    { calculation: 'PERCENT' as const, scores: [[8, 10], [2, 0]], expected: 80 },
-    { calculation: 'TOTAL_POINTS' as const, scores: [[8, 10], [2, 0]], expected: 100 },
+    {
+      calculation: 'PERCENT' as const,
+      scores: [
+        [8, 10],
+        [2, 0],
+      ],
+      expected: 80,
+    },
+    {
+      calculation: 'TOTAL_POINTS' as const,
+      scores: [
+        [8, 10],
+        [2, 0],
+      ],
+      expected: 100,
+    },
     { calculation: 'PERCENT' as const, scores: [], expected: null },
   ])('$calculation of $scores is $expected', ({ calculation, scores, expected }) => {
-    const grade = categoryGrade(scores.map(([points, maxPoints]) => ({ points: points!, maxPoints: maxPoints! })), calculation);
+    const grade = categoryGrade(
+      scores.map(([points, maxPoints]) => ({ points: points!, maxPoints: maxPoints! })),
+      calculation,
+    );
     if (expected === null) expect(grade).toBeNull();
     else expect(grade).toBeCloseTo(expected, 2);
   });
 });
 
 describe('drop lowest', () => {
-  const scores = [{ points: 5, maxPoints: 10 }, { points: 9, maxPoints: 10 }, { points: 2, maxPoints: 4 }, { points: 1, maxPoints: 0 }];
+  const scores = [
+    { points: 5, maxPoints: 10 },
+    { points: 9, maxPoints: 10 },
+    { points: 2, maxPoints: 4 },
+    { points: 1, maxPoints: 0 },
+  ];
   it.each([
     // Percents 50, 90, 50 and extra credit: dropping one removes a 50; extra credit is never dropped.
     { count: 0, kept: 4 },
@@ -45,7 +81,13 @@ describe('drop lowest', () => {
   });
   it('drops the lowest percents, not the lowest points', () => {
     // 3/4 = 75% has fewer points than 5/10 = 50% but the higher percent: 5/10 is dropped.
-    const kept = dropLowest([{ points: 3, maxPoints: 4 }, { points: 5, maxPoints: 10 }], 1);
+    const kept = dropLowest(
+      [
+        { points: 3, maxPoints: 4 },
+        { points: 5, maxPoints: 10 },
+      ],
+      1,
+    );
     expect(kept).toEqual([{ points: 3, maxPoints: 4 }]);
   });
 });
@@ -53,9 +95,21 @@ describe('drop lowest', () => {
 describe('weighted mean', () => {
   it.each([
     // (80 * 60 + 90 * 40) / 100 = 84.
-    { parts: [{ grade: 80, weight: 60 }, { grade: 90, weight: 40 }], expected: 84 },
+    {
+      parts: [
+        { grade: 80, weight: 60 },
+        { grade: 90, weight: 40 },
+      ],
+      expected: 84,
+    },
     // A category without scores is left out and the weights renormalised: 90.
-    { parts: [{ grade: null, weight: 60 }, { grade: 90, weight: 40 }], expected: 90 },
+    {
+      parts: [
+        { grade: null, weight: 60 },
+        { grade: 90, weight: 40 },
+      ],
+      expected: 90,
+    },
     { parts: [{ grade: 70, weight: 0 }], expected: null },
   ])('$parts -> $expected', ({ parts, expected }) => {
     expect(weightedMean(parts)).toBe(expected);
@@ -76,7 +130,11 @@ describe('period and final grades', () => {
     { id: 30, categoryId: 1, period: 'p2', maxPoints: 100 },
     { id: 40, categoryId: null, period: 'p2', maxPoints: 100 },
   ];
-  const periods = [{ key: 'p1', weight: 1 }, { key: 'p2', weight: 3 }, { key: 'other', weight: 1 }];
+  const periods = [
+    { key: 'p1', weight: 1 },
+    { key: 'p2', weight: 3 },
+    { key: 'other', weight: 1 },
+  ];
   const setup = { categories, items, periods, incompleteCountsAsZero: true };
 
   it('computes a worked example', () => {
@@ -87,9 +145,30 @@ describe('period and final grades', () => {
     // final = (82 * 1 + 75 * 3) / 4 = 76.75; `other` has nothing and is left out.
     const result = computeGrades(setup, grades([10, 6], [11, 9], [12, 18], [20, 40], [21, 30], [30, 75], [40, 0]));
     expect(result.periods).toEqual([
-      { key: 'p1', grade: 82, categories: [{ categoryId: 1, grade: 90 }, { categoryId: 2, grade: 70 }] },
-      { key: 'p2', grade: 75, categories: [{ categoryId: 1, grade: 75 }, { categoryId: 2, grade: null }] },
-      { key: 'other', grade: null, categories: [{ categoryId: 1, grade: null }, { categoryId: 2, grade: null }] },
+      {
+        key: 'p1',
+        grade: 82,
+        categories: [
+          { categoryId: 1, grade: 90 },
+          { categoryId: 2, grade: 70 },
+        ],
+      },
+      {
+        key: 'p2',
+        grade: 75,
+        categories: [
+          { categoryId: 1, grade: 75 },
+          { categoryId: 2, grade: null },
+        ],
+      },
+      {
+        key: 'other',
+        grade: null,
+        categories: [
+          { categoryId: 1, grade: null },
+          { categoryId: 2, grade: null },
+        ],
+      },
     ]);
     expect(result.final).toBe(76.75);
   });
@@ -100,7 +179,10 @@ describe('period and final grades', () => {
     const result = computeGrades(setup, grades([10, null, 'EXCUSED'], [11, null, 'INCOMPLETE'], [20, 50]));
     expect(result.periods[0]!.grade).toBe(40);
     // With incompletes left out, category 1 has no score: p1 = category 2 alone = 100.
-    const lenient = computeGrades({ ...setup, incompleteCountsAsZero: false }, grades([10, null, 'EXCUSED'], [11, null, 'INCOMPLETE'], [20, 50]));
+    const lenient = computeGrades(
+      { ...setup, incompleteCountsAsZero: false },
+      grades([10, null, 'EXCUSED'], [11, null, 'INCOMPLETE'], [20, 50]),
+    );
     expect(lenient.periods[0]!.grade).toBe(100);
   });
 
@@ -112,14 +194,26 @@ describe('period and final grades', () => {
   });
 
   it('lets an override replace a period or the final grade', () => {
-    const result = computeGrades(setup, grades([30, 75]), new Map([['p2', 88], ['final', 91.5]]));
+    const result = computeGrades(
+      setup,
+      grades([30, 75]),
+      new Map([
+        ['p2', 88],
+        ['final', 91.5],
+      ]),
+    );
     expect(result.periods[1]!.grade).toBe(88);
     expect(result.final).toBe(91.5);
   });
 });
 
 describe('letter grades', () => {
-  const levels = [{ grade: 'A', minimum: 90 }, { grade: 'B', minimum: 80 }, { grade: 'C', minimum: 70 }, { grade: 'F', minimum: 0 }];
+  const levels = [
+    { grade: 'A', minimum: 90 },
+    { grade: 'B', minimum: 80 },
+    { grade: 'C', minimum: 70 },
+    { grade: 'F', minimum: 0 },
+  ];
   it.each([
     { percent: 95, letter: 'A' },
     { percent: 90, letter: 'A' },

@@ -24,12 +24,21 @@ const receiver = createServer((request, response) => {
   });
 });
 const url = (path: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`;
-const worker = () => createWebhookWorker({ serverKey: server.serverKey, linkBase: testOrigin, now: () => new Date(), random: () => 1 });
+const worker = () =>
+  createWebhookWorker({ serverKey: server.serverKey, linkBase: testOrigin, now: () => new Date(), random: () => 1 });
 
 /** Runs the worker until every committed event is delivered (events become readable once older transactions end). */
 async function deliverAll() {
   const instance = worker();
-  await expect.poll(async () => (await instance.runOnce(), instance.caughtUp()), { interval: 20 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        await instance.runOnce();
+        return instance.caughtUp();
+      },
+      { interval: 20 },
+    )
+    .toBe(true);
 }
 
 let w: World;
@@ -42,10 +51,18 @@ beforeAll(async () => {
   section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
   enrollmentId = (await db().enrollment.findFirstOrThrow({ where: { sectionId: section.id, admin: false } })).id;
   const admin = await clients.rest(await createUser(w.school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }));
-  for (const [path, triggers, includeObject] of [['/full', ['grades', 'grade_item'], 1], ['/ids', ['grades'], 0]] as const) {
+  for (const [path, triggers, includeObject] of [
+    ['/full', ['grades', 'grade_item'], 1],
+    ['/ids', ['grades'], 0],
+  ] as const) {
     const target = await admin.post('/triggers/targets', { target: url(path) });
     await admin.put('/triggers/subscriptions', {
-      subscription: triggers.map((trigger) => ({ target_id: target.json.id, trigger, subscribed: 1, include_object: includeObject })),
+      subscription: triggers.map((trigger) => ({
+        target_id: target.json.id,
+        trigger,
+        subscribed: 1,
+        include_object: includeObject,
+      })),
     });
   }
 });
@@ -54,10 +71,16 @@ afterAll(() => new Promise((resolve) => receiver.close(resolve)));
 describe('gradebook webhooks', () => {
   it('send one grades.update per write with an entry per grade and the course grade after it, and grade_item events naming the item', async () => {
     const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'All', weight: 100 } });
-    const item = await db().assignment.create({ data: { sectionId: section.id, title: 'Quiz', maxPoints: 10, categoryId: category.id } });
-    const second = await db().assignment.create({ data: { sectionId: section.id, title: 'Essay', maxPoints: 20, categoryId: category.id } });
+    const item = await db().assignment.create({
+      data: { sectionId: section.id, title: 'Quiz', maxPoints: 10, categoryId: category.id },
+    });
+    const second = await db().assignment.create({
+      data: { sectionId: section.id, title: 'Essay', maxPoints: 20, categoryId: category.id },
+    });
     const teacher = await clients.graphql(w.teacher);
-    await teacher(`mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Quiz 1" }) { __typename } }`, { id: String(item.id) });
+    await teacher(`mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Quiz 1" }) { __typename } }`, {
+      id: String(item.id),
+    });
     const discussion = await teacher(
       `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Debate", type: DISCUSSION }) { ... on Assignment { id: databaseId } } }`,
       { sectionId: String(section.id) },
@@ -66,7 +89,12 @@ describe('gradebook webhooks', () => {
     await teacher(`mutation($id: ID!) { deleteAssignment(id: $id) { __typename } }`, { id: String(discussionId) });
     const rest = await clients.rest(w.teacher);
     const set = await rest.put(`/sections/${section.id}/grades`, {
-      grades: { grade: [{ assignment_id: item.id, enrollment_id: enrollmentId, grade: 7 }, { assignment_id: second.id, enrollment_id: enrollmentId, grade: 15 }] },
+      grades: {
+        grade: [
+          { assignment_id: item.id, enrollment_id: enrollmentId, grade: 7 },
+          { assignment_id: second.id, enrollment_id: enrollmentId, grade: 15 },
+        ],
+      },
     });
     expect(set.status).toBe(207);
     await deliverAll();
@@ -74,9 +102,23 @@ describe('gradebook webhooks', () => {
     const sent = bodies.get('/full') as { type: string; data: Record<string, unknown>[] }[];
     // As in the platform's event object example: the item is `id` with its `grade_item_type`, and this entry's
     // section_id and realm_id are strings.
-    const itemEntry = (id: number, type: string) => ({ realm: 'section', section_id: String(section.id), realm_id: String(section.id), id, grade_item_type: type });
+    const itemEntry = (id: number, type: string) => ({
+      realm: 'section',
+      section_id: String(section.id),
+      realm_id: String(section.id),
+      id,
+      grade_item_type: type,
+    });
     expect(sent.filter((one) => one.type.startsWith('grade_item.')).map((one) => [one.type, one.data])).toEqual([
-      ['grade_item.update', [{ ...itemEntry(item.id, 'assignment'), object: expect.objectContaining({ id: item.id, title: 'Quiz 1', max_points: 10 }) }]],
+      [
+        'grade_item.update',
+        [
+          {
+            ...itemEntry(item.id, 'assignment'),
+            object: expect.objectContaining({ id: item.id, title: 'Quiz 1', max_points: 10 }),
+          },
+        ],
+      ],
       // Rendered when fanned out: by then the discussion is gone, so neither of its events carries the object; its
       // kind was recorded with each event.
       ['grade_item.update', [itemEntry(discussionId, 'discussion')]],
@@ -92,21 +134,47 @@ describe('gradebook webhooks', () => {
       enrollment_id: enrollmentId,
       assignment_id: item.id,
       updated_overall_grade: 72.5,
-      object: expect.objectContaining({ enrollment_id: enrollmentId, assignment_id: item.id, grade: 7, location: `${v1}/sections/${section.id}/assignments/${item.id}` }),
+      object: expect.objectContaining({
+        enrollment_id: enrollmentId,
+        assignment_id: item.id,
+        grade: 7,
+        location: `${v1}/sections/${section.id}/assignments/${item.id}`,
+      }),
     });
     const [idsOnly] = bodies.get('/ids') as { data: Record<string, unknown>[] }[];
     expect(idsOnly!.data).toEqual([
-      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: item.id, updated_overall_grade: 72.5 },
-      { realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollmentId, assignment_id: second.id, updated_overall_grade: 72.5 },
+      {
+        realm: 'section',
+        section_id: section.id,
+        realm_id: section.id,
+        enrollment_id: enrollmentId,
+        assignment_id: item.id,
+        updated_overall_grade: 72.5,
+      },
+      {
+        realm: 'section',
+        section_id: section.id,
+        realm_id: section.id,
+        enrollment_id: enrollmentId,
+        assignment_id: second.id,
+        updated_overall_grade: 72.5,
+      },
     ]);
   });
 });
 
 describe('what a delivery shows', () => {
-  it('is what the target\'s owner may see: a student\'s target gets no other student\'s grade or unreleased comment, an administrator\'s gets them', async () => {
+  it("is what the target's owner may see: a student's target gets no other student's grade or unreleased comment, an administrator's gets them", async () => {
     const classmate = await createUser(w.school.id, 'STUDENT');
-    const room = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }, { userId: classmate.id }]);
-    const enrollments = await db().enrollment.findMany({ where: { sectionId: room.id, admin: false }, orderBy: { id: 'asc' } });
+    const room = await createSection(w.school.id, [
+      { userId: w.teacher.id, admin: true },
+      { userId: w.student.id },
+      { userId: classmate.id },
+    ]);
+    const enrollments = await db().enrollment.findMany({
+      where: { sectionId: room.id, admin: false },
+      orderBy: { id: 'asc' },
+    });
     const own = enrollments.find((one) => one.userId === w.student.id)!.id;
     const theirs = enrollments.find((one) => one.userId === classmate.id)!.id;
     const item = await db().assignment.create({ data: { sectionId: room.id, title: 'Lab report', maxPoints: 10 } });
@@ -119,14 +187,21 @@ describe('what a delivery shows', () => {
     const viaApi = async (client: typeof admin, path: string) => {
       const target = await client.post('/triggers/targets', { target: url(path) });
       expect(target.status).toBe(201);
-      await client.put('/triggers/subscriptions', { subscription: [{ target_id: target.json.id, trigger: 'grades', subscribed: 1, include_object: 1 }] });
+      await client.put('/triggers/subscriptions', {
+        subscription: [{ target_id: target.json.id, trigger: 'grades', subscribed: 1, include_object: 1 }],
+      });
     };
     await viaApi(admin, '/owner-admin');
     await viaApi(otherTeacher, '/owner-teacher');
     const student = await db().user.update({ where: { id: w.student.id }, data: { triggerAdmin: true } });
-    for (const [path, ownerId] of [['/owner-student', student.id], ['/owner-gone', null]] as const) {
+    for (const [path, ownerId] of [
+      ['/owner-student', student.id],
+      ['/owner-gone', null],
+    ] as const) {
       const secret = encryptSecret(newSigningSecret(), server.serverKey);
-      const target = await db().triggerTarget.create({ data: { schoolId: w.school.id, url: url(path), secret, ownerId } });
+      const target = await db().triggerTarget.create({
+        data: { schoolId: w.school.id, url: url(path), secret, ownerId },
+      });
       await db().triggerSubscription.create({ data: { targetId: target.id, trigger: 'grades', includeObject: true } });
     }
 
@@ -141,18 +216,41 @@ describe('what a delivery shows', () => {
     expect(set.status).toBe(207);
     await deliverAll();
 
-    const entriesAt = (path: string) => (bodies.get(path) as { type: string; data: Record<string, unknown>[] }[]).filter((one) => one.type === 'grades.update').flatMap((one) => one.data);
-    const ids = (enrollmentId: number) => ({ realm: 'section', section_id: room.id, realm_id: room.id, enrollment_id: enrollmentId, assignment_id: item.id });
+    const entriesAt = (path: string) =>
+      (bodies.get(path) as { type: string; data: Record<string, unknown>[] }[])
+        .filter((one) => one.type === 'grades.update')
+        .flatMap((one) => one.data);
+    const ids = (enrollmentId: number) => ({
+      realm: 'section',
+      section_id: room.id,
+      realm_id: room.id,
+      enrollment_id: enrollmentId,
+      assignment_id: item.id,
+    });
     expect(entriesAt('/owner-admin')).toEqual([
-      expect.objectContaining({ ...ids(own), object: expect.objectContaining({ enrollment_id: own, grade: 6, comment: 'Released note', comment_status: 1 }) }),
-      expect.objectContaining({ ...ids(theirs), object: expect.objectContaining({ enrollment_id: theirs, grade: 9, comment: 'Unreleased note', comment_status: 0 }) }),
+      expect.objectContaining({
+        ...ids(own),
+        object: expect.objectContaining({ enrollment_id: own, grade: 6, comment: 'Released note', comment_status: 1 }),
+      }),
+      expect.objectContaining({
+        ...ids(theirs),
+        object: expect.objectContaining({
+          enrollment_id: theirs,
+          grade: 9,
+          comment: 'Unreleased note',
+          comment_status: 0,
+        }),
+      }),
     ]);
     // Who may not read the section's grades gets the entries' ids and no object.
     for (const path of ['/owner-student', '/owner-teacher', '/owner-gone']) {
       expect(entriesAt(path), path).toEqual([ids(own), ids(theirs)]);
     }
     // The delivery log, which trigger administrators read, holds what was sent.
-    const logged = await db().webhookDelivery.findMany({ where: { target: { url: url('/owner-student') } }, select: { payload: true } });
+    const logged = await db().webhookDelivery.findMany({
+      where: { target: { url: url('/owner-student') } },
+      select: { payload: true },
+    });
     expect(JSON.stringify(logged)).not.toMatch(/Unreleased note|Released note/);
   });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
 const outcome = '__typename ... on Error { message ... on ValidationError { issues { field message } } }';
 
 describe('grading periods and scales', () => {
-  it('are kept by the school\'s administrators, each change with its event', async () => {
+  it("are kept by the school's administrators, each change with its event", async () => {
     const admin = await clients.graphql(w.schoolAdmin);
     const events = await watchDomainEvents();
     const made = await admin(
@@ -30,46 +30,87 @@ describe('grading periods and scales', () => {
         ${outcome} ... on GradingPeriod { id: databaseId title startsOn endsOn weight } } }`,
       { schoolId: String(w.school.id) },
     );
-    expect(made.data.createGradingPeriod).toMatchObject({ __typename: 'GradingPeriod', title: 'Fall', startsOn: '2026-09-01', endsOn: '2026-12-20', weight: 2 });
+    expect(made.data.createGradingPeriod).toMatchObject({
+      __typename: 'GradingPeriod',
+      title: 'Fall',
+      startsOn: '2026-09-01',
+      endsOn: '2026-12-20',
+      weight: 2,
+    });
     const periodId = made.data.createGradingPeriod.id;
     const backwards = await expectNothingWritten(() =>
-      admin(`mutation($id: ID!) { updateGradingPeriod(id: $id, input: { endsOn: "2026-08-01" }) { ${outcome} } }`, { id: periodId }),
+      admin(`mutation($id: ID!) { updateGradingPeriod(id: $id, input: { endsOn: "2026-08-01" }) { ${outcome} } }`, {
+        id: periodId,
+      }),
     );
-    expect(backwards.data.updateGradingPeriod.issues).toEqual([{ field: 'endsOn', message: 'must not be before startsOn' }]);
+    expect(backwards.data.updateGradingPeriod.issues).toEqual([
+      { field: 'endsOn', message: 'must not be before startsOn' },
+    ]);
 
     const scale = await admin(
       `mutation($schoolId: ID!) { createGradingScale(schoolId: $schoolId, input: { title: "Letters", levels: [{ grade: "A", minimum: 90 }, { grade: "F", minimum: 0 }] }) {
         ${outcome} ... on GradingScale { id: databaseId levels { grade minimum } } } }`,
       { schoolId: String(w.school.id) },
     );
-    expect(scale.data.createGradingScale.levels).toEqual([{ grade: 'A', minimum: 90 }, { grade: 'F', minimum: 0 }]);
+    expect(scale.data.createGradingScale.levels).toEqual([
+      { grade: 'A', minimum: 90 },
+      { grade: 'F', minimum: 0 },
+    ]);
     const unordered = await admin(
       `mutation($id: ID!) { updateGradingScale(id: $id, input: { levels: [{ grade: "F", minimum: 0 }, { grade: "A", minimum: 90 }] }) { ${outcome} } }`,
       { id: scale.data.createGradingScale.id },
     );
     expect(unordered.data.updateGradingScale.issues[0].field).toBe('levels');
 
-    const listed = await (await clients.graphql(w.student))(`query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id: databaseId } gradingScales(schoolId: $schoolId) { id: databaseId } }`, {
-      schoolId: String(w.school.id),
-    });
+    const listed = await (await clients.graphql(w.student))(
+      `query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id: databaseId } gradingScales(schoolId: $schoolId) { id: databaseId } }`,
+      {
+        schoolId: String(w.school.id),
+      },
+    );
     expect(listed.data.gradingPeriods.map((one: { id: string }) => one.id)).toContain(periodId);
-    expect((await admin(`mutation($id: ID!) { deleteGradingScale(id: $id) { __typename } }`, { id: scale.data.createGradingScale.id })).data.deleteGradingScale.__typename).toBe('Deleted');
-    expect((await events()).map(([type]) => type)).toEqual(['grading_period.create', 'grading_scale.create', 'grading_scale.delete']);
+    expect(
+      (
+        await admin(`mutation($id: ID!) { deleteGradingScale(id: $id) { __typename } }`, {
+          id: scale.data.createGradingScale.id,
+        })
+      ).data.deleteGradingScale.__typename,
+    ).toBe('Deleted');
+    expect((await events()).map(([type]) => type)).toEqual([
+      'grading_period.create',
+      'grading_scale.create',
+      'grading_scale.delete',
+    ]);
   });
 });
 
 describe('assignments', () => {
-  it('are made by the section\'s teachers with references of their own section and school only, and viewed on /v1', async () => {
+  it("are made by the section's teachers with references of their own section and school only, and viewed on /v1", async () => {
     const teacher = await clients.graphql(w.teacher);
-    const foreignCategory = await db().gradingCategory.create({ data: { sectionId: (await createSection(w.school.id)).id, title: 'Elsewhere' } });
-    const farPeriod = await db().gradingPeriod.create({ data: { schoolId: w.otherSchool.id, title: 'Far', startsOn: new Date('2026-01-01'), endsOn: new Date('2026-06-01') } });
+    const foreignCategory = await db().gradingCategory.create({
+      data: { sectionId: (await createSection(w.school.id)).id, title: 'Elsewhere' },
+    });
+    const farPeriod = await db().gradingPeriod.create({
+      data: {
+        schoolId: w.otherSchool.id,
+        title: 'Far',
+        startsOn: new Date('2026-01-01'),
+        endsOn: new Date('2026-06-01'),
+      },
+    });
     const refused = await expectNothingWritten(() =>
-      teacher(`mutation($sectionId: ID!, $input: CreateAssignmentInput!) { createAssignment(sectionId: $sectionId, input: $input) { ${outcome} } }`, {
-        sectionId: String(section.id),
-        input: { title: 'Lab', categoryId: String(foreignCategory.id), periodId: String(farPeriod.id) },
-      }),
+      teacher(
+        `mutation($sectionId: ID!, $input: CreateAssignmentInput!) { createAssignment(sectionId: $sectionId, input: $input) { ${outcome} } }`,
+        {
+          sectionId: String(section.id),
+          input: { title: 'Lab', categoryId: String(foreignCategory.id), periodId: String(farPeriod.id) },
+        },
+      ),
     );
-    expect(refused.data.createAssignment.issues.map((issue: { field: string }) => issue.field)).toEqual(['categoryId', 'periodId']);
+    expect(refused.data.createAssignment.issues.map((issue: { field: string }) => issue.field)).toEqual([
+      'categoryId',
+      'periodId',
+    ]);
 
     const events = await watchDomainEvents();
     const made = await teacher(
@@ -89,11 +130,17 @@ describe('assignments', () => {
       is_final: 1,
       links: { self: `${v1}/sections/${section.id}/assignments/${id}` },
     });
-    const xml = await (await clients.rest(w.student)).get(`/sections/${section.id}/assignments/${id}`, { accept: 'xml' });
-    expect(xml.text).toContain(`<result><id>${id}</id><title>Lab</title><type>discussion</type><max_points>25</max_points>`);
+    const xml = await (await clients.rest(w.student)).get(`/sections/${section.id}/assignments/${id}`, {
+      accept: 'xml',
+    });
+    expect(xml.text).toContain(
+      `<result><id>${id}</id><title>Lab</title><type>discussion</type><max_points>25</max_points>`,
+    );
     const listed = await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments`);
     expect(listed.json.assignment.map((one: { id: number }) => one.id)).toContain(id);
-    const listedXml = await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments`, { accept: 'xml' });
+    const listedXml = await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments`, {
+      accept: 'xml',
+    });
     expect(listedXml.text).toContain(`<assignment><id>${id}</id>`);
     expect((await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments/999999`)).status).toBe(404);
     await teacher(`mutation($id: ID!) { deleteAssignment(id: $id) { __typename } }`, { id: String(id) });
@@ -105,31 +152,54 @@ describe('district settings and parent links', () => {
   it('count an incomplete as zero unless the district says otherwise', async () => {
     const [enrollment] = await db().enrollment.findMany({ where: { sectionId: section.id, admin: false } });
     const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'All', weight: 100 } });
-    const done = await db().assignment.create({ data: { sectionId: section.id, title: 'Done', categoryId: category.id, maxPoints: 10 } });
-    const missing = await db().assignment.create({ data: { sectionId: section.id, title: 'Missing', categoryId: category.id, maxPoints: 10 } });
+    const done = await db().assignment.create({
+      data: { sectionId: section.id, title: 'Done', categoryId: category.id, maxPoints: 10 },
+    });
+    const missing = await db().assignment.create({
+      data: { sectionId: section.id, title: 'Missing', categoryId: category.id, maxPoints: 10 },
+    });
     const teacher = await clients.rest(w.teacher);
     await teacher.put(`/sections/${section.id}/grades`, {
-      grades: { grade: [{ assignment_id: done.id, enrollment_id: enrollment!.id, grade: 8 }, { assignment_id: missing.id, enrollment_id: enrollment!.id, grade: '', exception: 2 }] },
+      grades: {
+        grade: [
+          { assignment_id: done.id, enrollment_id: enrollment!.id, grade: 8 },
+          { assignment_id: missing.id, enrollment_id: enrollment!.id, grade: '', exception: 2 },
+        ],
+      },
     });
-    const otherGrade = async () => (await teacher.get(`/sections/${section.id}/grades`)).json.final_grade[0].period.find((p: { period_id: string }) => p.period_id === 'other').grade;
+    const otherGrade = async () =>
+      (await teacher.get(`/sections/${section.id}/grades`)).json.final_grade[0].period.find(
+        (p: { period_id: string }) => p.period_id === 'other',
+      ).grade;
     // 8/10 = 80% and an incomplete as 0%: mean 40.
     expect(await otherGrade()).toBe(40);
     const districtAdmin = await clients.graphql(w.districtAdmin);
-    await districtAdmin(`mutation($id: ID!) { updateDistrict(id: $id, input: { incompleteCountsAsZero: false }) { __typename } }`, { id: String(w.district.id) });
+    await districtAdmin(
+      `mutation($id: ID!) { updateDistrict(id: $id, input: { incompleteCountsAsZero: false }) { __typename } }`,
+      { id: String(w.district.id) },
+    );
     expect(await otherGrade()).toBe(80);
   });
 
-  it('link a parent to a child by the school\'s administrators only, and only a user whose role is parent', async () => {
+  it("link a parent to a child by the school's administrators only, and only a user whose role is parent", async () => {
     const admin = await clients.graphql(w.schoolAdmin);
     const child = await createUser(w.school.id, 'STUDENT');
     const link = `mutation($input: ParentLinkInput!) { linkParent(input: $input) { ${outcome} ... on ParentLink { linked } } }`;
-    expect((await admin(link, { input: { parentId: String(w.parent.id), childId: String(child.id) } })).data.linkParent).toEqual({ __typename: 'ParentLink', linked: true });
+    expect(
+      (await admin(link, { input: { parentId: String(w.parent.id), childId: String(child.id) } })).data.linkParent,
+    ).toEqual({ __typename: 'ParentLink', linked: true });
     expect(await db().parentLink.count({ where: { parentId: w.parent.id, childId: child.id } })).toBe(1);
     const notParent = await admin(link, { input: { parentId: String(w.teacher.id), childId: String(child.id) } });
-    expect(notParent.data.linkParent.issues).toEqual([{ field: 'parentId', message: 'must be a user whose role is PARENT' }]);
-    const byTeacher = await (await clients.graphql(w.teacher))(link, { input: { parentId: String(w.parent.id), childId: String(child.id) } });
+    expect(notParent.data.linkParent.issues).toEqual([
+      { field: 'parentId', message: 'must be a user whose role is PARENT' },
+    ]);
+    const byTeacher = await (await clients.graphql(w.teacher))(link, {
+      input: { parentId: String(w.parent.id), childId: String(child.id) },
+    });
     expect(byTeacher.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    await admin(`mutation($input: ParentLinkInput!) { unlinkParent(input: $input) { __typename } }`, { input: { parentId: String(w.parent.id), childId: String(child.id) } });
+    await admin(`mutation($input: ParentLinkInput!) { unlinkParent(input: $input) { __typename } }`, {
+      input: { parentId: String(w.parent.id), childId: String(child.id) },
+    });
     expect(await db().parentLink.count({ where: { parentId: w.parent.id, childId: child.id } })).toBe(0);
   });
 });
@@ -137,14 +207,20 @@ describe('district settings and parent links', () => {
 describe('the demo district', () => {
   it('has a Biology section with a gradebook its parent reads for their child', async () => {
     const demo = await seedDemo(server.serverKey);
-    const section = await db().section.findFirstOrThrow({ where: { title: 'Biology: Period 1', course: { school: { districtId: demo.districtId } } } });
-    const link = await db().parentLink.findFirstOrThrow({ where: { parent: { school: { districtId: demo.districtId } } } });
+    const section = await db().section.findFirstOrThrow({
+      where: { title: 'Biology: Period 1', course: { school: { districtId: demo.districtId } } },
+    });
+    const link = await db().parentLink.findFirstOrThrow({
+      where: { parent: { school: { districtId: demo.districtId } } },
+    });
     const parent = await clients.rest({ id: link.parentId });
     const answer = await parent.get(`/users/${link.childId}/grades?section_id=${section.id}`);
     expect(answer.status).toBe(200);
     const [book] = answer.json.section;
     expect(book.period[0].assignment).toHaveLength(5);
-    expect(book.final_grade.find((grade: { period_id: string }) => grade.period_id === 'final').grade).toEqual(expect.any(Number));
+    expect(book.final_grade.find((grade: { period_id: string }) => grade.period_id === 'final').grade).toEqual(
+      expect.any(Number),
+    );
     expect(book.grading_category.map((category: { title: string }) => category.title)).toEqual(['Homework', 'Tests']);
     expect(await db().attendanceRecord.count({ where: { sectionId: section.id } })).toBe(15);
   });
@@ -154,13 +230,29 @@ describe('the cost of a gradebook', () => {
   /** Statements one GET of a section's grades sends, for a section of `students` students and `items` graded items. */
   async function statementsFor(students: number, items: number) {
     const users = await Promise.all(Array.from({ length: students }, () => createUser(w.school.id, 'STUDENT')));
-    const book = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, ...users.map((user) => ({ userId: user.id }))]);
+    const book = await createSection(w.school.id, [
+      { userId: w.teacher.id, admin: true },
+      ...users.map((user) => ({ userId: user.id })),
+    ]);
     const category = await db().gradingCategory.create({ data: { sectionId: book.id, title: 'All', weight: 1 } });
-    await db().assignment.createMany({ data: Array.from({ length: items }, (_, at) => ({ sectionId: book.id, title: `Item ${at}`, categoryId: category.id })) });
+    await db().assignment.createMany({
+      data: Array.from({ length: items }, (_, at) => ({
+        sectionId: book.id,
+        title: `Item ${at}`,
+        categoryId: category.id,
+      })),
+    });
     const assignments = await db().assignment.findMany({ where: { sectionId: book.id } });
     const enrollments = await db().enrollment.findMany({ where: { sectionId: book.id, admin: false } });
     await db().grade.createMany({
-      data: enrollments.flatMap((enrollment) => assignments.map((assignment, at) => ({ enrollmentId: enrollment.id, assignmentId: assignment.id, sectionId: book.id, grade: at % 100 }))),
+      data: enrollments.flatMap((enrollment) =>
+        assignments.map((assignment, at) => ({
+          enrollmentId: enrollment.id,
+          assignmentId: assignment.id,
+          sectionId: book.id,
+          grade: at % 100,
+        })),
+      ),
     });
     const teacher = await clients.rest(w.teacher);
     await teacher.get(`/sections/${book.id}/grades`);

@@ -27,17 +27,55 @@ const createAssignment = `mutation($sectionId: ID!, $input: CreateAssignmentInpu
 beforeAll(async () => {
   w = await createWorld();
   secondStudent = await createUser(w.school.id, 'STUDENT');
-  section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }, { userId: secondStudent.id }]);
+  section = await createSection(w.school.id, [
+    { userId: w.teacher.id, admin: true },
+    { userId: w.student.id },
+    { userId: secondStudent.id },
+  ]);
   const rows = await db().enrollment.findMany({ where: { sectionId: section.id }, orderBy: { id: 'asc' } });
-  enrollment = { student: rows.find((row) => row.userId === w.student.id)!.id, second: rows.find((row) => row.userId === secondStudent.id)!.id };
+  enrollment = {
+    student: rows.find((row) => row.userId === w.student.id)!.id,
+    second: rows.find((row) => row.userId === secondStudent.id)!.id,
+  };
   await db().parentLink.create({ data: { parentId: w.parent.id, childId: w.student.id } });
-  period = await db().gradingPeriod.create({ data: { schoolId: w.school.id, title: 'Fall', startsOn: new Date('2026-09-01'), endsOn: new Date('2026-12-20'), weight: 1 } });
+  period = await db().gradingPeriod.create({
+    data: {
+      schoolId: w.school.id,
+      title: 'Fall',
+      startsOn: new Date('2026-09-01'),
+      endsOn: new Date('2026-12-20'),
+      weight: 1,
+    },
+  });
   const scale = await db().gradingScale.create({
-    data: { schoolId: w.school.id, title: 'Letters', levels: [{ grade: 'A', minimum: 90 }, { grade: 'B', minimum: 80 }, { grade: 'C', minimum: 70 }, { grade: 'F', minimum: 0 }] },
+    data: {
+      schoolId: w.school.id,
+      title: 'Letters',
+      levels: [
+        { grade: 'A', minimum: 90 },
+        { grade: 'B', minimum: 80 },
+        { grade: 'C', minimum: 70 },
+        { grade: 'F', minimum: 0 },
+      ],
+    },
   });
   categories = {
-    homework: (await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Homework', weight: 40, dropLowest: 1, defaultMaxPoints: 10 } })).id,
-    exams: (await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Exams', weight: 60, calculation: 'TOTAL_POINTS', defaultGradingScaleId: scale.id } })).id,
+    homework: (
+      await db().gradingCategory.create({
+        data: { sectionId: section.id, title: 'Homework', weight: 40, dropLowest: 1, defaultMaxPoints: 10 },
+      })
+    ).id,
+    exams: (
+      await db().gradingCategory.create({
+        data: {
+          sectionId: section.id,
+          title: 'Exams',
+          weight: 60,
+          calculation: 'TOTAL_POINTS',
+          defaultGradingScaleId: scale.id,
+        },
+      })
+    ).id,
   };
   await clients.restFor(['teacher', 'student', 'parent', 'schoolAdmin', 'otherSchoolStudent', 'outsider'], w);
   const graphql = await clients.graphql(w.teacher);
@@ -48,7 +86,12 @@ beforeAll(async () => {
   };
   const quiz = await make({ title: 'Quiz', categoryId: String(categories.homework), periodId: String(period.id) });
   const essay = await make({ title: 'Essay', categoryId: String(categories.homework), periodId: String(period.id) });
-  const test = await make({ title: 'Test', categoryId: String(categories.exams), periodId: String(period.id), maxPoints: 50 });
+  const test = await make({
+    title: 'Test',
+    categoryId: String(categories.exams),
+    periodId: String(period.id),
+    maxPoints: 50,
+  });
   const loose = await make({ title: 'Ungraded', type: 'DISCUSSION' });
   // A new item takes its category's default points and scale.
   expect(quiz).toMatchObject({ maxPoints: 10, scaleId: null });
@@ -84,10 +127,21 @@ describe('setting and listing grades', () => {
     expect(set.status).toBe(207);
     expect(set.json).toEqual({
       grade: [
-        [items.quiz, enrollment.student], [items.essay, enrollment.student], [items.test, enrollment.student], [items.quiz, enrollment.second], [items.test, enrollment.second],
-      ].map(([assignment, enrollmentId]) => ({ enrollment_id: enrollmentId, assignment_id: assignment, response_code: 204 })),
+        [items.quiz, enrollment.student],
+        [items.essay, enrollment.student],
+        [items.test, enrollment.student],
+        [items.quiz, enrollment.second],
+        [items.test, enrollment.second],
+      ].map(([assignment, enrollmentId]) => ({
+        enrollment_id: enrollmentId,
+        assignment_id: assignment,
+        response_code: 204,
+      })),
     });
-    const stored = await db().grade.findMany({ where: { sectionId: section.id }, orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }] });
+    const stored = await db().grade.findMany({
+      where: { sectionId: section.id },
+      orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }],
+    });
     expect(stored.map((row) => [row.assignmentId, row.grade, row.exception])).toEqual([
       [items.quiz, 6, null],
       [items.essay, 9, null],
@@ -103,8 +157,14 @@ describe('setting and listing grades', () => {
     expect(list.status).toBe(200);
     expect(list.json.total).toBe(5);
     expect(list.json.links.self).toBe(`${v1}/sections/${section.id}/grades?start=0&limit=20`);
-    expect(list.json.period).toEqual([{ period_id: `p${period.id}`, period_title: 'Fall', weight: '1' }, { period_id: 'other', period_title: 'Other', weight: '1' }]);
-    const testGrade = list.json.grades.grade.find((one: { assignment_id: number; enrollment_id: number }) => one.assignment_id === items.test && one.enrollment_id === enrollment.student);
+    expect(list.json.period).toEqual([
+      { period_id: `p${period.id}`, period_title: 'Fall', weight: '1' },
+      { period_id: 'other', period_title: 'Other', weight: '1' },
+    ]);
+    const testGrade = list.json.grades.grade.find(
+      (one: { assignment_id: number; enrollment_id: number }) =>
+        one.assignment_id === items.test && one.enrollment_id === enrollment.student,
+    );
     expect(testGrade).toMatchObject({
       grade: 40,
       exception: 0,
@@ -120,20 +180,47 @@ describe('setting and listing grades', () => {
     // Student: homework drops the lowest (6/10) and keeps 9/10 = 90; exams 40/50 = 80; period = 90*.4 + 80*.6 = 84.
     // Second student: the quiz is excused, homework has no score; exams 45/50 = 90; period = 90.
     // Types as the platform's Grade documentation shows them: final grades name their enrollment with a string.
-    expect(list.json.final_grade.map((one: { enrollment_id: unknown }) => one.enrollment_id)).toEqual([String(enrollment.student), String(enrollment.second)]);
+    expect(list.json.final_grade.map((one: { enrollment_id: unknown }) => one.enrollment_id)).toEqual([
+      String(enrollment.student),
+      String(enrollment.second),
+    ]);
     expect(typeof testGrade.enrollment_id).toBe('number');
-    const finals = Object.fromEntries(list.json.final_grade.map((one: { enrollment_id: number; period: { period_id: string; grade: number | null }[] }) => [one.enrollment_id, one.period]));
-    expect(finals[enrollment.student].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 84], ['other', null], ['final', 84]]);
-    expect(finals[enrollment.second].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade])).toEqual([[`p${period.id}`, 90], ['other', null], ['final', 90]]);
+    const finals = Object.fromEntries(
+      list.json.final_grade.map(
+        (one: { enrollment_id: number; period: { period_id: string; grade: number | null }[] }) => [
+          one.enrollment_id,
+          one.period,
+        ],
+      ),
+    );
+    expect(
+      finals[enrollment.student].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade]),
+    ).toEqual([
+      [`p${period.id}`, 84],
+      ['other', null],
+      ['final', 84],
+    ]);
+    expect(
+      finals[enrollment.second].map((p: { period_id: string; grade: number | null }) => [p.period_id, p.grade]),
+    ).toEqual([
+      [`p${period.id}`, 90],
+      ['other', null],
+      ['final', 90],
+    ]);
   });
 
   it('filters by assignment, enrollment and change time, and pages', async () => {
     const teacher = await as(w.teacher);
     const byItem = await teacher.get(`/sections/${section.id}/grades?assignment_id=${items.test}`);
-    expect(byItem.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([enrollment.student, enrollment.second]);
+    expect(byItem.json.grades.grade.map((one: { enrollment_id: number }) => one.enrollment_id)).toEqual([
+      enrollment.student,
+      enrollment.second,
+    ]);
     const byEnrollment = await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.second}`);
     expect(byEnrollment.json.total).toBe(2);
-    expect(byEnrollment.json.final_grade.map((one: { enrollment_id: string }) => one.enrollment_id)).toEqual([String(enrollment.second)]);
+    expect(byEnrollment.json.final_grade.map((one: { enrollment_id: string }) => one.enrollment_id)).toEqual([
+      String(enrollment.second),
+    ]);
     const later = Math.floor(Date.now() / 1000) + 60;
     expect((await teacher.get(`/sections/${section.id}/grades?timestamp=${later}`)).json.total).toBe(0);
     const paged = await teacher.get(`/sections/${section.id}/grades?start=1&limit=2`);
@@ -144,12 +231,16 @@ describe('setting and listing grades', () => {
 
   it('renders in XML with repeated elements', async () => {
     const teacher = await as(w.teacher);
-    const xml = await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`, { accept: 'xml' });
+    const xml = await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`, {
+      accept: 'xml',
+    });
     expect(xml.status).toBe(200);
     expect(xml.text).toMatch(/<grades><grade><enrollment_id>\d+<\/enrollment_id>/);
     expect(xml.text.match(/<grade><enrollment_id>/g)).toHaveLength(3);
     expect(xml.text).toContain(`<final_grade><enrollment_id>${enrollment.student}</enrollment_id><period>`);
-    expect(xml.text).toContain(`<period><period_id>p${period.id}</period_id><period_title>Fall</period_title><weight>1</weight></period>`);
+    expect(xml.text).toContain(
+      `<period><period_id>p${period.id}</period_id><period_title>Fall</period_title><weight>1</weight></period>`,
+    );
   });
 
   it('sets final comments, hidden from the student until released', async () => {
@@ -164,33 +255,63 @@ describe('setting and listing grades', () => {
       `<result><final_comment><enrollment_id>${enrollment.student}</enrollment_id><period_id>${period.id}</period_id><response_code>204</response_code></final_comment></result>`,
     );
     const json = await teacher.put(`/sections/${section.id}/grades`, {
-      final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
+      final_comments: {
+        final_comment: [
+          { enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 },
+        ],
+      },
     });
-    expect([json.status, json.json]).toEqual([207, { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] }]);
+    expect([json.status, json.json]).toEqual([
+      207,
+      { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] },
+    ]);
     // An empty list of grades counts as left out: the comments are written, and answered.
     const beside = await teacher.put(`/sections/${section.id}/grades`, {
       grades: { grade: [] },
-      final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 }] },
+      final_comments: {
+        final_comment: [
+          { enrollment_id: enrollment.student, period_id: 'final', comment: 'A good year', comment_status: 1 },
+        ],
+      },
     });
-    expect([beside.status, beside.json]).toEqual([207, { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] }]);
+    expect([beside.status, beside.json]).toEqual([
+      207,
+      { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', response_code: 204 }] },
+    ]);
     const commentsOf = async (user: { id: number }) => {
       const answer = await (await as(user)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
-      return answer.json.section[0].final_grade.map((p: { period_id: string; comment: string }) => [p.period_id, p.comment]);
+      return answer.json.section[0].final_grade.map((p: { period_id: string; comment: string }) => [
+        p.period_id,
+        p.comment,
+      ]);
     };
-    expect(await commentsOf(w.teacher)).toEqual([[`p${period.id}`, 'Keep it up'], ['other', ''], ['final', 'A good year']]);
-    expect(await commentsOf(w.student)).toEqual([[`p${period.id}`, ''], ['other', ''], ['final', 'A good year']]);
+    expect(await commentsOf(w.teacher)).toEqual([
+      [`p${period.id}`, 'Keep it up'],
+      ['other', ''],
+      ['final', 'A good year'],
+    ]);
+    expect(await commentsOf(w.student)).toEqual([
+      [`p${period.id}`, ''],
+      ['other', ''],
+      ['final', 'A good year'],
+    ]);
   });
 
-  it('refuses a request with both roots or neither, a letter off the scale, and a stranger\'s enrollment, writing nothing', async () => {
+  it("refuses a request with both roots or neither, a letter off the scale, and a stranger's enrollment, writing nothing", async () => {
     const teacher = await as(w.teacher);
     const other = await createSection(w.school.id, [{ userId: secondStudent.id }]);
     const [foreign] = await db().enrollment.findMany({ where: { sectionId: other.id } });
     const cases = [
-      { grades: { grade: [grade(items.quiz, enrollment.student, 5)] }, final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'x' }] } },
+      {
+        grades: { grade: [grade(items.quiz, enrollment.student, 5)] },
+        final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'final', comment: 'x' }] },
+      },
       { comment: 'neither' },
       { grades: { grade: [grade(items.test, enrollment.student, 'E')] } },
       { grades: { grade: [grade(items.quiz, enrollment.student, 7), grade(items.quiz, foreign!.id, 7)] } },
-      { final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'p999999', comment: 'x' }] } },
+      {
+        final_comments: { final_comment: [{ enrollment_id: enrollment.student, period_id: 'p999999', comment: 'x' }] },
+      },
     ];
     for (const body of cases) {
       const refused = await expectNothingWritten(() => teacher.put(`/sections/${section.id}/grades`, body));
@@ -200,24 +321,33 @@ describe('setting and listing grades', () => {
 });
 
 describe('who reads and writes grades', () => {
-  it('keeps a section\'s grades for its teachers and administrators: a student or parent is refused (403), as the platform refuses them', async () => {
+  it("keeps a section's grades for its teachers and administrators: a student or parent is refused (403), as the platform refuses them", async () => {
     for (const reader of [w.student, w.parent]) {
       const client = await as(reader);
       expect((await client.get(`/sections/${section.id}/grades`)).status).toBe(403);
-      expect((await client.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`, { accept: 'xml' })).status).toBe(403);
+      expect(
+        (await client.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`, { accept: 'xml' }))
+          .status,
+      ).toBe(403);
       const graphql = await clients.graphql(reader);
-      const refused = await graphql('query($id: ID!) { sectionGrades(sectionId: $id) { total } }', { id: String(section.id) });
+      const refused = await graphql('query($id: ID!) { sectionGrades(sectionId: $id) { total } }', {
+        id: String(section.id),
+      });
       expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }
     expect((await (await as(w.schoolAdmin)).get(`/sections/${section.id}/grades`)).status).toBe(200);
   });
 
-  it('lets a student read only their own grades, and a linked parent their child\'s, at /users/{id}/grades', async () => {
+  it("lets a student read only their own grades, and a linked parent their child's, at /users/{id}/grades", async () => {
     for (const reader of [w.student, w.parent]) {
       const answer = await (await as(reader)).get(`/users/${w.student.id}/grades?section_id=${section.id}`);
       expect(answer.status).toBe(200);
-      const graded = answer.json.section[0].period.flatMap((period: { assignment: { enrollment_id: number }[] }) => period.assignment);
-      expect(new Set(graded.map((one: { enrollment_id: number }) => one.enrollment_id))).toEqual(new Set([enrollment.student]));
+      const graded = answer.json.section[0].period.flatMap(
+        (period: { assignment: { enrollment_id: number }[] }) => period.assignment,
+      );
+      expect(new Set(graded.map((one: { enrollment_id: number }) => one.enrollment_id))).toEqual(
+        new Set([enrollment.student]),
+      );
     }
   });
 
@@ -235,7 +365,7 @@ describe('who reads and writes grades', () => {
   });
 });
 
-describe('a user\'s grades', () => {
+describe("a user's grades", () => {
   it('are 403 without section_id, as the platform answers', async () => {
     expect((await (await as(w.student)).get(`/users/${w.student.id}/grades`)).status).toBe(403);
   });
@@ -247,23 +377,36 @@ describe('a user\'s grades', () => {
     // Types as the platform's User Grades documentation shows them: a string section id, integer weights.
     expect(one.section_id).toBe(String(section.id));
     expect(one.period[0]).toMatchObject({ period_id: `p${period.id}`, period_title: 'Fall' });
-    expect(one.period[0].assignment.map((item: { assignment_id: number }) => item.assignment_id).sort()).toEqual([items.quiz, items.essay, items.test].sort());
+    expect(one.period[0].assignment.map((item: { assignment_id: number }) => item.assignment_id).sort()).toEqual(
+      [items.quiz, items.essay, items.test].sort(),
+    );
     expect(one.final_grade[0]).toMatchObject({ period_id: `p${period.id}`, weight: 1 });
     // The course final has no weight of its own.
     expect(one.final_grade.at(-1).period_id).toBe('final');
     expect(one.final_grade.at(-1)).not.toHaveProperty('weight');
-    expect(one.final_grade[0].grading_category).toEqual(expect.arrayContaining([{ category_id: categories.exams, grade: 80 }]));
-    expect(one.grading_category).toEqual([{ id: categories.homework, title: 'Homework' }, { id: categories.exams, title: 'Exams' }]);
+    expect(one.final_grade[0].grading_category).toEqual(
+      expect.arrayContaining([{ category_id: categories.exams, grade: 80 }]),
+    );
+    expect(one.grading_category).toEqual([
+      { id: categories.homework, title: 'Homework' },
+      { id: categories.exams, title: 'Exams' },
+    ]);
     expect(answer.json.links.self).toBe(`${v1}/users/${w.student.id}/grades?section_id=${section.id}&start=0&limit=20`);
-    const xml = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`, { accept: 'xml' });
+    const xml = await (await as(w.parent)).get(`/users/${w.student.id}/grades?section_id=${section.id}`, {
+      accept: 'xml',
+    });
     expect(xml.status).toBe(200);
     expect(xml.text).toMatch(/<result><section><section_id>\d+<\/section_id><period><period_id>p\d+<\/period_id>/);
-    expect(xml.text).toMatch(new RegExp(`<final_grade><period_id>p${period.id}</period_id>.*?<weight>1</weight></final_grade>`));
+    expect(xml.text).toMatch(
+      new RegExp(`<final_grade><period_id>p${period.id}</period_id>.*?<weight>1</weight></final_grade>`),
+    );
     expect(xml.text).toMatch(/<final_grade><period_id>final<\/period_id>(?:(?!<weight>).)*?<\/final_grade>/);
   });
 
   it('are refused to another student (403) and unknown for a user not enrolled (404)', async () => {
-    expect((await (await as(w.student)).get(`/users/${secondStudent.id}/grades?section_id=${section.id}`)).status).toBe(403);
+    expect((await (await as(w.student)).get(`/users/${secondStudent.id}/grades?section_id=${section.id}`)).status).toBe(
+      403,
+    );
     expect((await (await as(w.teacher)).get(`/users/${w.parent.id}/grades?section_id=${section.id}`)).status).toBe(404);
   });
 });
@@ -275,10 +418,13 @@ describe('grade comments', () => {
     const answer = await (await as(reader)).get(`/users/${userId}/grades?section_id=${section.id}`);
     expect(answer.status).toBe(200);
     const graded = answer.json.section[0].period.flatMap((period: { assignment: object[] }) => period.assignment);
-    return Object.fromEntries(graded.map((one: { assignment_id: number; comment: string }) => [one.assignment_id, one.comment]));
+    return Object.fromEntries(
+      graded.map((one: { assignment_id: number; comment: string }) => [one.assignment_id, one.comment]),
+    );
   };
   const stored = async (enrollmentId: number, assignmentId: number) =>
-    (await db().grade.findUniqueOrThrow({ where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } } })).commentVisible;
+    (await db().grade.findUniqueOrThrow({ where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } } }))
+      .commentVisible;
 
   it('are hidden from the student and their parents unless the entry says comment_status 1 (JSON)', async () => {
     const teacher = await as(w.teacher);
@@ -292,15 +438,33 @@ describe('grade comments', () => {
       },
     });
     expect(set.status).toBe(207);
-    expect([await stored(enrollment.student, items.quiz), await stored(enrollment.student, items.essay), await stored(enrollment.student, items.test)])
-      .toEqual([false, true, false]);
+    expect([
+      await stored(enrollment.student, items.quiz),
+      await stored(enrollment.student, items.essay),
+      await stored(enrollment.student, items.test),
+    ]).toEqual([false, true, false]);
     for (const reader of [w.student, w.parent]) {
-      expect(await commentsSeenBy(reader, w.student.id)).toEqual({ [items.quiz]: '', [items.essay]: 'Lovely work', [items.test]: '' });
+      expect(await commentsSeenBy(reader, w.student.id)).toEqual({
+        [items.quiz]: '',
+        [items.essay]: 'Lovely work',
+        [items.test]: '',
+      });
     }
-    expect(await commentsSeenBy(w.teacher, w.student.id)).toEqual({ [items.quiz]: 'Ask me about this', [items.essay]: 'Lovely work', [items.test]: 'Not yet' });
-    const statuses = (await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`)).json.grades.grade;
-    expect(Object.fromEntries(statuses.map((one: { assignment_id: number; comment_status: number }) => [one.assignment_id, one.comment_status])))
-      .toMatchObject({ [items.quiz]: 0, [items.essay]: 1, [items.test]: 0 });
+    expect(await commentsSeenBy(w.teacher, w.student.id)).toEqual({
+      [items.quiz]: 'Ask me about this',
+      [items.essay]: 'Lovely work',
+      [items.test]: 'Not yet',
+    });
+    const statuses = (await teacher.get(`/sections/${section.id}/grades?enrollment_id=${enrollment.student}`)).json
+      .grades.grade;
+    expect(
+      Object.fromEntries(
+        statuses.map((one: { assignment_id: number; comment_status: number }) => [
+          one.assignment_id,
+          one.comment_status,
+        ]),
+      ),
+    ).toMatchObject({ [items.quiz]: 0, [items.essay]: 1, [items.test]: 0 });
   });
 
   it('are hidden unless an XML entry says comment_status 1, and a later entry without it hides a shown comment again', async () => {
@@ -317,8 +481,14 @@ describe('grade comments', () => {
     const result = (assignment: number) =>
       `<grade><enrollment_id>${enrollment.second}</enrollment_id><assignment_id>${assignment}</assignment_id><response_code>204</response_code></grade>`;
     expect(set.text).toContain(`<result>${result(items.quiz)}${result(items.essay)}</result>`);
-    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: 'Seen', [items.essay]: '' });
-    await teacher.put(`/sections/${section.id}/grades`, `<body><grades>${entry(items.quiz, 'Seen', '')}</grades></body>`);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({
+      [items.quiz]: 'Seen',
+      [items.essay]: '',
+    });
+    await teacher.put(
+      `/sections/${section.id}/grades`,
+      `<body><grades>${entry(items.quiz, 'Seen', '')}</grades></body>`,
+    );
     expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: '' });
   });
 
@@ -330,22 +500,36 @@ describe('grade comments', () => {
         sectionId: String(section.id),
         grades: [
           { assignmentId: String(items.quiz), enrollmentId: String(enrollment.second), grade: '6', comment: 'Private' },
-          { assignmentId: String(items.essay), enrollmentId: String(enrollment.second), grade: '6', comment: 'Public', commentVisible: true },
+          {
+            assignmentId: String(items.essay),
+            enrollmentId: String(enrollment.second),
+            grade: '6',
+            comment: 'Public',
+            commentVisible: true,
+          },
         ],
       },
     );
     expect(set.data.setSectionGrades.__typename).toBe('GradesWritten');
-    expect([await stored(enrollment.second, items.quiz), await stored(enrollment.second, items.essay)]).toEqual([false, true]);
-    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({ [items.quiz]: '', [items.essay]: 'Public' });
+    expect([await stored(enrollment.second, items.quiz), await stored(enrollment.second, items.essay)]).toEqual([
+      false,
+      true,
+    ]);
+    expect(await commentsSeenBy(secondStudent, secondStudent.id)).toMatchObject({
+      [items.quiz]: '',
+      [items.essay]: 'Public',
+    });
     const student = await clients.graphql(secondStudent);
     const read = await student(
       `query($userId: ID!, $sectionId: ID!) { userGrades(userId: $userId, sectionId: $sectionId) { grades { assignmentId comment commentVisible } } }`,
       { userId: String(secondStudent.id), sectionId: String(section.id) },
     );
-    expect(read.data.userGrades.grades).toEqual(expect.arrayContaining([
-      { assignmentId: String(items.quiz), comment: null, commentVisible: false },
-      { assignmentId: String(items.essay), comment: 'Public', commentVisible: true },
-    ]));
+    expect(read.data.userGrades.grades).toEqual(
+      expect.arrayContaining([
+        { assignmentId: String(items.quiz), comment: null, commentVisible: false },
+        { assignmentId: String(items.essay), comment: 'Public', commentVisible: true },
+      ]),
+    );
   });
 });
 
@@ -369,7 +553,8 @@ describe('grade writes heard live', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        query: 'subscription($id: ID!) { realmEvents(realm: { type: SECTION, id: $id }) { type objectId object { __typename } } }',
+        query:
+          'subscription($id: ID!) { realmEvents(realm: { type: SECTION, id: $id }) { type objectId object { __typename } } }',
         variables: { id: String(section.id) },
       }),
     });
@@ -395,7 +580,7 @@ describe('grade writes heard live', () => {
     return { received };
   }
 
-  it('reach the section\'s teachers only, and carry no grade or comment: a student hears the next post, not the grades', async () => {
+  it("reach the section's teachers only, and carry no grade or comment: a student hears the next post, not the grades", async () => {
     // Earlier writes of this file are readable before anyone subscribes, so only this test's events are heard.
     await streamSettled();
     const teacherHears = await hear(w.teacher, 2);
@@ -404,11 +589,17 @@ describe('grade writes heard live', () => {
       grades: { grade: [grade(items.quiz, enrollment.student, 5, { comment: 'Live secret' })] },
     });
     expect(set.status).toBe(207);
-    expect((await (await as(w.teacher)).post(`/sections/${section.id}/posts`, { title: 'Homework is up' })).status).toBe(201);
+    expect(
+      (await (await as(w.teacher)).post(`/sections/${section.id}/posts`, { title: 'Homework is up' })).status,
+    ).toBe(201);
     const teacherEvents = await teacherHears.received;
     expect(teacherEvents.map((event) => event.type)).toEqual(['grades.update', 'blog_post.create']);
     // The event names the section; its object is the section, never a grade or its comment.
-    expect(teacherEvents[0]).toEqual({ type: 'grades.update', objectId: String(section.id), object: { __typename: 'Section' } });
+    expect(teacherEvents[0]).toEqual({
+      type: 'grades.update',
+      objectId: String(section.id),
+      object: { __typename: 'Section' },
+    });
     expect(JSON.stringify(teacherEvents)).not.toContain('Live secret');
     expect((await studentHears.received).map((event) => event.type)).toEqual(['blog_post.create']);
   });

@@ -6,9 +6,14 @@ import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
 
-type Page = { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number };
+type Page = {
+  edges: { cursor: string; node: { id: string } }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number;
+};
 
-const pageSelection = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id: databaseId } }';
+const pageSelection =
+  'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id: databaseId } }';
 const ids = (page: Page) => page.edges.map((edge) => edge.node.id);
 
 describe('connections beside the offset lists', () => {
@@ -48,7 +53,10 @@ describe('connections beside the offset lists', () => {
     let cursor: string | null = null;
     for (;;) {
       const window = direction === 'forwards' ? `first: ${size}, after: $cursor` : `last: ${size}, before: $cursor`;
-      const result = await teacher(`query($cursor: String) { list: ${field}(${args}${args ? ', ' : ''}${window}) { ${pageSelection} } }`, { cursor });
+      const result = await teacher(
+        `query($cursor: String) { list: ${field}(${args}${args ? ', ' : ''}${window}) { ${pageSelection} } }`,
+        { cursor },
+      );
       expect(result.errors).toBeUndefined();
       const page: Page = result.data.list;
       pages.push(page);
@@ -77,16 +85,25 @@ describe('connections beside the offset lists', () => {
 
   it('a cursor stays usable after its row is deleted', async () => {
     const first = (await teacher(`{ groupsConnection(first: 2) { ${pageSelection} } }`)).data.groupsConnection as Page;
-    const rest = (await teacher(`query($after: String) { groupsConnection(first: 200, after: $after) { ${pageSelection} } }`, { after: first.pageInfo.endCursor }))
-      .data.groupsConnection as Page;
+    const rest = (
+      await teacher(`query($after: String) { groupsConnection(first: 200, after: $after) { ${pageSelection} } }`, {
+        after: first.pageInfo.endCursor,
+      })
+    ).data.groupsConnection as Page;
     const victim = await createGroup(world.school.id);
-    const withVictim = (await teacher(`{ groupsConnection(first: 200) { ${pageSelection} } }`)).data.groupsConnection as Page;
+    const withVictim = (await teacher(`{ groupsConnection(first: 200) { ${pageSelection} } }`)).data
+      .groupsConnection as Page;
     const victimCursor = withVictim.edges.find((edge) => edge.node.id === String(victim.id))!.cursor;
     await db().group.delete({ where: { id: victim.id } });
-    const after = await teacher(`query($after: String) { groupsConnection(after: $after) { ${pageSelection} } }`, { after: victimCursor });
+    const after = await teacher(`query($after: String) { groupsConnection(after: $after) { ${pageSelection} } }`, {
+      after: victimCursor,
+    });
     expect(after.errors).toBeUndefined();
     expect(ids(after.data.groupsConnection)).toEqual([]);
-    const before = await teacher(`query($before: String) { groupsConnection(last: 200, before: $before) { ${pageSelection} } }`, { before: victimCursor });
+    const before = await teacher(
+      `query($before: String) { groupsConnection(last: 200, before: $before) { ${pageSelection} } }`,
+      { before: victimCursor },
+    );
     expect(ids(before.data.groupsConnection)).toEqual([...ids(first), ...ids(rest)]);
   });
 
@@ -104,12 +121,19 @@ describe('connections beside the offset lists', () => {
     expect(group.membersConnection.totalCount).toBe(group.memberCount);
     expect(ids(group.membersConnection)).toEqual(group.members.slice(0, 2).map((member: { id: string }) => member.id));
     expect(group.membersConnection.pageInfo.hasNextPage).toBe(true);
-    const next = await teacher(`query($group: ID!, $after: String) { group(id: $group) { membersConnection(first: 2, after: $after) { ${pageSelection} } } }`, {
-      group: groupId,
-      after: group.membersConnection.pageInfo.endCursor,
-    });
-    expect(ids(next.data.group.membersConnection)).toEqual(group.members.slice(2).map((member: { id: string }) => member.id));
-    expect(ids(section.enrollmentsConnection)).toEqual(section.enrollments.map((enrollment: { id: string }) => enrollment.id));
+    const next = await teacher(
+      `query($group: ID!, $after: String) { group(id: $group) { membersConnection(first: 2, after: $after) { ${pageSelection} } } }`,
+      {
+        group: groupId,
+        after: group.membersConnection.pageInfo.endCursor,
+      },
+    );
+    expect(ids(next.data.group.membersConnection)).toEqual(
+      group.members.slice(2).map((member: { id: string }) => member.id),
+    );
+    expect(ids(section.enrollmentsConnection)).toEqual(
+      section.enrollments.map((enrollment: { id: string }) => enrollment.id),
+    );
     expect(section.enrollmentsConnection.totalCount).toBe(3);
   });
 
@@ -126,7 +150,14 @@ describe('connections beside the offset lists', () => {
     }`;
     const hidden = await teacher(query, { school: String(world.farSchool.id) });
     expect(hidden.errors).toBeUndefined();
-    expect(hidden.data).toEqual({ blogPosts: null, blogPostsConnection: null, pages: null, pagesConnection: null, buildings: null, buildingsConnection: null });
+    expect(hidden.data).toEqual({
+      blogPosts: null,
+      blogPostsConnection: null,
+      pages: null,
+      pagesConnection: null,
+      buildings: null,
+      buildingsConnection: null,
+    });
     const own = await teacher(query, { school: String(world.school.id) });
     expect(own.errors).toBeUndefined();
     expect(own.data.blogPostsConnection.totalCount).toBe(own.data.blogPosts.total);
@@ -154,7 +185,8 @@ describe('connections beside the offset lists', () => {
   });
 
   it('price a connection by its page size, as an offset list by its limit', async () => {
-    const query = (first: number) => `{ groupsConnection(first: ${first}) { edges { node { members { user { school { id: databaseId } } } } } } }`;
+    const query = (first: number) =>
+      `{ groupsConnection(first: ${first}) { edges { node { members { user { school { id: databaseId } } } } } } }`;
     const costly = await teacher(query(200));
     expect(costly.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
     const cheap = await teacher(query(5));

@@ -10,7 +10,16 @@ import { expectNothingWritten } from '../support/writes';
 const server = useTestServer();
 const clients = clientsFor(server);
 
-const cast = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'parent', 'otherSchoolStudent', 'outsider', 'colleague'] as const;
+const cast = [
+  'districtAdmin',
+  'schoolAdmin',
+  'teacher',
+  'student',
+  'parent',
+  'otherSchoolStudent',
+  'outsider',
+  'colleague',
+] as const;
 type Person = (typeof cast)[number];
 let world: World & { colleague: { id: number } };
 let gql: Record<Person, GraphQLClient>;
@@ -33,12 +42,21 @@ const createAccessTokenDoc = `mutation($input: CreateAccessTokenInput!) { create
 const deleteAccessTokenDoc = `mutation($id: ID!) { deleteAccessToken(id: $id) { __typename ... on Deleted { id } ${errorFields} } }`;
 
 const id = (object: { id: number }) => String(object.id);
-const notTheirs = forbidden('You may not manage this user\'s credentials');
-const notFound = (objectType: string, objectId: number | string) =>
-  ({ __typename: 'NotFoundError', message: `${objectType} ${objectId} was not found`, objectType, objectId: String(objectId) });
+const notTheirs = forbidden("You may not manage this user's credentials");
+const notFound = (objectType: string, objectId: number | string) => ({
+  __typename: 'NotFoundError',
+  message: `${objectType} ${objectId} was not found`,
+  objectType,
+  objectId: String(objectId),
+});
 /** A credential event as watchDomainEvents reports it: in the realm of the credential's user. */
-const credentialEvent = (type: string, user: { id: number }, objectId: number | string, actor: { id: number }, schoolId = world.school.id) =>
-  [type, 'USER', user.id, Number(objectId), actor.id, world.district.id, schoolId];
+const credentialEvent = (
+  type: string,
+  user: { id: number },
+  objectId: number | string,
+  actor: { id: number },
+  schoolId = world.school.id,
+) => [type, 'USER', user.id, Number(objectId), actor.id, world.district.id, schoolId];
 
 /** Issues consumer credentials through the API and returns them with a REST client signing with them. */
 async function issueClient(person: Person, input: Record<string, unknown> = {}) {
@@ -58,8 +76,14 @@ describe('createApiClient', () => {
   it('issues a key and secret for the viewer that sign REST requests, stored only encrypted', async () => {
     const events = await watchDomainEvents();
     const { issued, rest } = await issueClient('student', { name: 'Gradebook sync' });
-    expect(issued).toEqual({ __typename: 'IssuedApiClient', id: expect.stringMatching(/^\d+$/), userId: id(world.student),
-      name: 'Gradebook sync', consumerKey: expect.stringMatching(/^[\w-]{22}$/), consumerSecret: expect.stringMatching(/^[\w-]{32}$/) });
+    expect(issued).toEqual({
+      __typename: 'IssuedApiClient',
+      id: expect.stringMatching(/^\d+$/),
+      userId: id(world.student),
+      name: 'Gradebook sync',
+      consumerKey: expect.stringMatching(/^[\w-]{22}$/),
+      consumerSecret: expect.stringMatching(/^[\w-]{32}$/),
+    });
     expect(await events()).toEqual([credentialEvent('api_client.create', world.student, issued.id, world.student)]);
 
     const me = await rest.get('/users/me');
@@ -79,7 +103,9 @@ describe('createApiClient', () => {
     expect(await events()).toEqual([credentialEvent('api_client.create', world.teacher, issued.id, world.schoolAdmin)]);
     expect((await rest.get('/users/me')).headers.get('location')).toBe(`${v1}/users/${world.teacher.id}`);
     expect((await gql.teacher('{ apiClients { id: databaseId } }')).data.apiClients).toContainEqual({ id: issued.id });
-    expect((await gql.schoolAdmin('{ apiClients { id: databaseId } }')).data.apiClients).not.toContainEqual({ id: issued.id });
+    expect((await gql.schoolAdmin('{ apiClients { id: databaseId } }')).data.apiClients).not.toContainEqual({
+      id: issued.id,
+    });
   });
 
   it('lets a district administrator issue credentials for a user of another school of the district', async () => {
@@ -92,7 +118,9 @@ describe('createApiClient', () => {
     ['a student for their teacher', 'student', 'teacher'],
     ['a school administrator for a district administrator', 'schoolAdmin', 'districtAdmin'],
   ] as const)('refuses %s with 403 FORBIDDEN', async (_name, person, target) => {
-    const response = await expectNothingWritten(() => gql[person](createApiClientDoc, { input: { userId: id(world[target]) } }));
+    const response = await expectNothingWritten(() =>
+      gql[person](createApiClientDoc, { input: { userId: id(world[target]) } }),
+    );
     expect(refusal(response)).toEqual(notTheirs);
   });
 
@@ -101,35 +129,61 @@ describe('createApiClient', () => {
     ['a user of another school, to a teacher', 'teacher', 'otherSchoolStudent'],
     ['a user of this district, to an outsider', 'outsider', 'student'],
   ] as const)('answers NotFoundError for %s', async (_name, person, target) => {
-    const response = await expectNothingWritten(() => gql[person](createApiClientDoc, { input: { userId: id(world[target]) } }));
+    const response = await expectNothingWritten(() =>
+      gql[person](createApiClientDoc, { input: { userId: id(world[target]) } }),
+    );
     expect(response.data.createApiClient).toEqual(notFound('User', world[target].id));
   });
 
   it('answers ValidationError for too long a name', async () => {
-    const response = await expectNothingWritten(() => gql.student(createApiClientDoc, { input: { name: 'x'.repeat(256) } }));
-    expect(response.data.createApiClient).toEqual({ __typename: 'ValidationError', message: 'name: must be at most 255 characters',
-      issues: [{ field: 'name', message: 'must be at most 255 characters' }] });
+    const response = await expectNothingWritten(() =>
+      gql.student(createApiClientDoc, { input: { name: 'x'.repeat(256) } }),
+    );
+    expect(response.data.createApiClient).toEqual({
+      __typename: 'ValidationError',
+      message: 'name: must be at most 255 characters',
+      issues: [{ field: 'name', message: 'must be at most 255 characters' }],
+    });
   });
 });
 
 describe('apiClients and deleteApiClient', () => {
-  it('lists the viewer\'s clients without secrets', async () => {
+  it("lists the viewer's clients without secrets", async () => {
     const first = (await issueClient('parent', { name: 'one' })).issued;
     const second = (await issueClient('parent', { name: 'two' })).issued;
-    const listed = await gql.parent('{ apiClients { id: databaseId name consumerKey user { id: databaseId } createdAt } }');
+    const listed = await gql.parent(
+      '{ apiClients { id: databaseId name consumerKey user { id: databaseId } createdAt } }',
+    );
     const rows = await db().apiClient.findMany({ where: { userId: world.parent.id }, orderBy: { id: 'asc' } });
-    expect(listed.data.apiClients).toEqual([first, second].map((issued, index) => ({ id: issued.id, name: issued.name,
-      consumerKey: issued.consumerKey, user: { id: id(world.parent) }, createdAt: rows[index]!.createdAt.toISOString() })));
+    expect(listed.data.apiClients).toEqual(
+      [first, second].map((issued, index) => ({
+        id: issued.id,
+        name: issued.name,
+        consumerKey: issued.consumerKey,
+        user: { id: id(world.parent) },
+        createdAt: rows[index]!.createdAt.toISOString(),
+      })),
+    );
     expect(JSON.stringify(listed)).not.toContain(first.consumerSecret);
     const type = await gql.parent('{ __type(name: "ApiClient") { fields { name } } }');
-    expect(type.data.__type.fields.map((field: { name: string }) => field.name).sort()).toEqual(['consumerKey', 'createdAt', 'databaseId', 'id', 'name', 'user']);
+    expect(type.data.__type.fields.map((field: { name: string }) => field.name).sort()).toEqual([
+      'consumerKey',
+      'createdAt',
+      'databaseId',
+      'id',
+      'name',
+      'user',
+    ]);
   });
 
   it('revokes a client: its signed requests then answer 401', async () => {
     const { issued, rest } = await issueClient('student');
     expect((await rest.get('/users/me')).status).toBe(303);
     const events = await watchDomainEvents();
-    expect((await gql.student(deleteApiClientDoc, { id: issued.id })).data.deleteApiClient).toEqual({ __typename: 'Deleted', id: issued.id });
+    expect((await gql.student(deleteApiClientDoc, { id: issued.id })).data.deleteApiClient).toEqual({
+      __typename: 'Deleted',
+      id: issued.id,
+    });
     expect(await events()).toEqual([credentialEvent('api_client.delete', world.student, issued.id, world.student)]);
     const refused = await rest.get('/users/me');
     expect([refused.status, refused.text]).toEqual([401, 'Unknown consumer key']);
@@ -138,17 +192,24 @@ describe('apiClients and deleteApiClient', () => {
     expect(again.data.deleteApiClient).toEqual(notFound('ApiClient', issued.id));
   });
 
-  it('lets a school administrator revoke a client of their school\'s user, with the administrator as actor', async () => {
+  it("lets a school administrator revoke a client of their school's user, with the administrator as actor", async () => {
     const { issued, rest } = await issueClient('colleague');
     const events = await watchDomainEvents();
-    expect((await gql.schoolAdmin(deleteApiClientDoc, { id: issued.id })).data.deleteApiClient).toEqual({ __typename: 'Deleted', id: issued.id });
-    expect(await events()).toEqual([credentialEvent('api_client.delete', world.colleague, issued.id, world.schoolAdmin)]);
+    expect((await gql.schoolAdmin(deleteApiClientDoc, { id: issued.id })).data.deleteApiClient).toEqual({
+      __typename: 'Deleted',
+      id: issued.id,
+    });
+    expect(await events()).toEqual([
+      credentialEvent('api_client.delete', world.colleague, issued.id, world.schoolAdmin),
+    ]);
     expect((await rest.get('/users/me')).status).toBe(401);
   });
 
   it('refuses another user of the school (403) and hides the client from other districts and unknown ids', async () => {
     const { issued, rest } = await issueClient('student');
-    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteApiClientDoc, { id: issued.id })))).toEqual(notTheirs);
+    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteApiClientDoc, { id: issued.id })))).toEqual(
+      notTheirs,
+    );
     const far = await expectNothingWritten(() => gql.outsider(deleteApiClientDoc, { id: issued.id }));
     expect(far.data.deleteApiClient).toEqual(notFound('ApiClient', issued.id));
     for (const unknown of ['2147483647', '99999999999']) {
@@ -163,10 +224,16 @@ describe('access tokens', () => {
   it('issues a bearer token with an expiry that authenticates GraphQL, stored only as a hash', async () => {
     const events = await watchDomainEvents();
     const before = Date.now();
-    const issued = (await gql.student(createAccessTokenDoc, { input: { name: 'Phone', expiresInDays: 30 } })).data.createAccessToken;
+    const issued = (await gql.student(createAccessTokenDoc, { input: { name: 'Phone', expiresInDays: 30 } })).data
+      .createAccessToken;
     const after = Date.now();
-    expect(issued).toEqual({ __typename: 'IssuedAccessToken', id: expect.stringMatching(/^\d+$/), name: 'Phone',
-      expiresAt: expect.any(String), token: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(issued).toEqual({
+      __typename: 'IssuedAccessToken',
+      id: expect.stringMatching(/^\d+$/),
+      name: 'Phone',
+      expiresAt: expect.any(String),
+      token: expect.stringMatching(/^[\w-]{43}$/),
+    });
     const expiresAt = Date.parse(issued.expiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(before + 30 * 86_400_000);
     expect(expiresAt).toBeLessThanOrEqual(after + 30 * 86_400_000);
@@ -176,8 +243,14 @@ describe('access tokens', () => {
     expect([response.status, await response.json()]).toEqual([200, { data: { viewer: { id: id(world.student) } } }]);
 
     const row = await db().accessToken.findUniqueOrThrow({ where: { id: Number(issued.id) } });
-    expect(row).toEqual({ id: Number(issued.id), userId: world.student.id, name: 'Phone', tokenHash: hashToken(issued.token),
-      createdAt: expect.any(Date), expiresAt: new Date(issued.expiresAt) });
+    expect(row).toEqual({
+      id: Number(issued.id),
+      userId: world.student.id,
+      name: 'Phone',
+      tokenHash: hashToken(issued.token),
+      createdAt: expect.any(Date),
+      expiresAt: new Date(issued.expiresAt),
+    });
     expect(row.tokenHash).not.toContain(issued.token);
   });
 
@@ -185,9 +258,15 @@ describe('access tokens', () => {
     const issued = (await gql.parent(createAccessTokenDoc, { input: {} })).data.createAccessToken;
     expect([issued.name, issued.expiresAt]).toEqual([null, null]);
     expect((await bearer(issued.token)).status).toBe(200);
-    await db().accessToken.update({ where: { id: Number(issued.id) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().accessToken.update({
+      where: { id: Number(issued.id) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const expired = await bearer(issued.token);
-    expect([expired.status, (await expired.json()).errors[0].message]).toEqual([401, 'Invalid or expired bearer token']);
+    expect([expired.status, (await expired.json()).errors[0].message]).toEqual([
+      401,
+      'Invalid or expired bearer token',
+    ]);
   });
 
   it.each([
@@ -196,32 +275,47 @@ describe('access tokens', () => {
     [5000, 'must be at most 3650'],
   ])('answers ValidationError for expiresInDays %i', async (expiresInDays, message) => {
     const response = await expectNothingWritten(() => gql.student(createAccessTokenDoc, { input: { expiresInDays } }));
-    expect(response.data.createAccessToken).toEqual({ __typename: 'ValidationError', message: `expiresInDays: ${message}`,
-      issues: [{ field: 'expiresInDays', message }] });
+    expect(response.data.createAccessToken).toEqual({
+      __typename: 'ValidationError',
+      message: `expiresInDays: ${message}`,
+      issues: [{ field: 'expiresInDays', message }],
+    });
   });
 
-  it('lists the viewer\'s tokens without the tokens', async () => {
+  it("lists the viewer's tokens without the tokens", async () => {
     const user = await createUser(world.school.id, 'STUDENT');
     const client = await clients.graphql(user);
-    const issued = (await client(createAccessTokenDoc, { input: { name: 'Laptop', expiresInDays: 1 } })).data.createAccessToken;
+    const issued = (await client(createAccessTokenDoc, { input: { name: 'Laptop', expiresInDays: 1 } })).data
+      .createAccessToken;
     const listed = await client('{ accessTokens { id: databaseId name createdAt expiresAt } }');
     const rows = await db().accessToken.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
     expect(rows.map((row) => row.name)).toEqual(['test', 'Laptop']);
-    expect(listed.data.accessTokens).toEqual(rows.map((row) => ({ id: String(row.id), name: row.name, createdAt: row.createdAt.toISOString(),
-      expiresAt: row.expiresAt?.toISOString() ?? null })));
+    expect(listed.data.accessTokens).toEqual(
+      rows.map((row) => ({
+        id: String(row.id),
+        name: row.name,
+        createdAt: row.createdAt.toISOString(),
+        expiresAt: row.expiresAt?.toISOString() ?? null,
+      })),
+    );
     expect(listed.data.accessTokens[1].expiresAt).toBe(issued.expiresAt);
     expect(JSON.stringify(listed)).not.toContain(issued.token);
   });
 
   it('revokes a token: it then answers 401; others of the school get 403, other districts NotFoundError', async () => {
     const issued = (await gql.student(createAccessTokenDoc, { input: { name: 'Tablet' } })).data.createAccessToken;
-    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteAccessTokenDoc, { id: issued.id })))).toEqual(notTheirs);
+    expect(refusal(await expectNothingWritten(() => gql.teacher(deleteAccessTokenDoc, { id: issued.id })))).toEqual(
+      notTheirs,
+    );
     const far = await expectNothingWritten(() => gql.outsider(deleteAccessTokenDoc, { id: issued.id }));
     expect(far.data.deleteAccessToken).toEqual(notFound('AccessToken', issued.id));
     expect((await bearer(issued.token)).status).toBe(200);
 
     const events = await watchDomainEvents();
-    expect((await gql.student(deleteAccessTokenDoc, { id: issued.id })).data.deleteAccessToken).toEqual({ __typename: 'Deleted', id: issued.id });
+    expect((await gql.student(deleteAccessTokenDoc, { id: issued.id })).data.deleteAccessToken).toEqual({
+      __typename: 'Deleted',
+      id: issued.id,
+    });
     expect(await events()).toEqual([credentialEvent('access_token.delete', world.student, issued.id, world.student)]);
     const revoked = await bearer(issued.token);
     expect([revoked.status, (await revoked.json()).errors[0].extensions.code]).toEqual([401, 'UNAUTHENTICATED']);

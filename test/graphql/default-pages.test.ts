@@ -33,7 +33,9 @@ function sample(type: GraphQLInputType): string {
   if (isListType(type)) return `[${sample(type.ofType)}]`;
   if (isEnumType(type)) return type.getValues()[0]!.name;
   if (isInputObjectType(type)) {
-    const fields = Object.values(type.getFields()).filter((field) => isNonNullType(field.type) && field.defaultValue === undefined);
+    const fields = Object.values(type.getFields()).filter(
+      (field) => isNonNullType(field.type) && field.defaultValue === undefined,
+    );
     return `{ ${fields.map((field) => `${field.name}: ${sample(field.type)}`).join(', ')} }`;
   }
   if (type.name === 'Int' || type.name === 'Float') return '1';
@@ -45,12 +47,16 @@ function sample(type: GraphQLInputType): string {
 /** The field called with its required arguments only: every other one at its default. */
 function call(field: Field): string {
   const required = field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
-  return required.length ? `${field.name}(${required.map((arg) => `${arg.name}: ${sample(arg.type)}`).join(', ')})` : field.name;
+  return required.length
+    ? `${field.name}(${required.map((arg) => `${arg.name}: ${sample(arg.type)}`).join(', ')})`
+    : field.name;
 }
 
 /** Every field of an item that needs no arguments and selects nothing. */
 function everyLeaf(type: GraphQLObjectType): string {
-  const leaves = Object.values(type.getFields()).filter((field) => isLeafType(getNamedType(field.type)) && !field.args.some((arg) => isNonNullType(arg.type)));
+  const leaves = Object.values(type.getFields()).filter(
+    (field) => isLeafType(getNamedType(field.type)) && !field.args.some((arg) => isNonNullType(arg.type)),
+  );
   return leaves.map((field) => field.name).join(' ') || '__typename';
 }
 
@@ -63,11 +69,17 @@ const isList = (field: Field) =>
 function itemsOf(field: Field): { type: GraphQLNamedType; wrap: (inner: string) => string } {
   const named = getNamedType(field.type);
   if (isObjectType(named) && named.name.endsWith('Page') && named.getFields().items) {
-    return { type: getNamedType(named.getFields().items!.type), wrap: (inner) => `${call(field)} { items { ${inner} } }` };
+    return {
+      type: getNamedType(named.getFields().items!.type),
+      wrap: (inner) => `${call(field)} { items { ${inner} } }`,
+    };
   }
   if (isObjectType(named) && named.name.endsWith('Connection') && named.getFields().edges) {
     const edge = getNamedType(named.getFields().edges!.type) as GraphQLObjectType;
-    return { type: getNamedType(edge.getFields().node!.type), wrap: (inner) => `${call(field)} { edges { node { ${inner} } } }` };
+    return {
+      type: getNamedType(edge.getFields().node!.type),
+      wrap: (inner) => `${call(field)} { edges { node { ${inner} } } }`,
+    };
   }
   return { type: named, wrap: (inner) => `${call(field)} { ${inner} }` };
 }
@@ -85,18 +97,28 @@ function chainsOfLists(): Chain[] {
   const chains: Chain[] = [];
   const roots = [['query', schema.getQueryType()!] as const, ['mutation', schema.getMutationType()!] as const];
   for (const [operation, root] of roots) {
-    const walk = (type: GraphQLObjectType, path: string[], onPath: ReadonlySet<string>, wrap: (inner: string) => string) => {
+    const walk = (
+      type: GraphQLObjectType,
+      path: string[],
+      onPath: ReadonlySet<string>,
+      wrap: (inner: string) => string,
+    ) => {
       for (const field of Object.values(type.getFields())) {
         if (!isCompositeType(getNamedType(field.type)) || (type !== root && !isList(field))) continue;
         const here = [...path, `${type.name}.${field.name}`];
         const items = itemsOf(field);
         // Items of an abstract type (`nodes`) are walked as each type they may be.
         const abstract = isAbstractType(items.type);
-        const possible = isAbstractType(items.type) ? schema.getPossibleTypes(items.type) : isObjectType(items.type) ? [items.type] : [];
+        const possible = isAbstractType(items.type)
+          ? schema.getPossibleTypes(items.type)
+          : isObjectType(items.type)
+            ? [items.type]
+            : [];
         for (const each of possible) {
           const into = (inner: string) => wrap(items.wrap(abstract ? `... on ${each.name} { ${inner} }` : inner));
           const path = abstract ? [...here.slice(0, -1), `${here.at(-1)} (${each.name})`] : here;
-          if (isList(field)) chains.push({ path: path.join(' > '), document: `${operation} { ${into(everyLeaf(each))} }` });
+          if (isList(field))
+            chains.push({ path: path.join(' > '), document: `${operation} { ${into(everyLeaf(each))} }` });
           if (!onPath.has(each.name)) walk(each, path, new Set([...onPath, each.name]), into);
         }
       }
@@ -142,6 +164,12 @@ describe('default pages', () => {
       return typeof cost === 'number' && cost <= queryLimits.cost ? [] : [`${chain.path}: ${cost}`];
     });
     expect(refused).toEqual([]);
-    expect(costOf(chains.find((chain) => chain.path === 'Query.triggerTargets > TriggerTarget.deliveries > WebhookDelivery.attemptLog')!.document)).toBe(4441);
+    expect(
+      costOf(
+        chains.find(
+          (chain) => chain.path === 'Query.triggerTargets > TriggerTarget.deliveries > WebhookDelivery.attemptLog',
+        )!.document,
+      ),
+    ).toBe(4441);
   });
 });

@@ -16,7 +16,11 @@ beforeAll(async () => {
 });
 
 let sequence = 0;
-function eventAbout(type: string, realm: { type: DomainEventMessage['realmType']; id: number }, objectId: number): DomainEventMessage {
+function eventAbout(
+  type: string,
+  realm: { type: DomainEventMessage['realmType']; id: number },
+  objectId: number,
+): DomainEventMessage {
   sequence++;
   return {
     id: String(sequence),

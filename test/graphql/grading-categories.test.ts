@@ -14,7 +14,8 @@ let otherTeacher: { id: number };
 let scale: { id: number };
 let foreignScale: { id: number };
 
-const fields = 'id: databaseId title calculation defaultMaxPoints defaultGradingScale { id: databaseId title } dropLowest weight delta section { id: databaseId }';
+const fields =
+  'id: databaseId title calculation defaultMaxPoints defaultGradingScale { id: databaseId title } dropLowest weight delta section { id: databaseId }';
 const results = `__typename ... on GradingCategoryResults { results { code message issues { field message } category { ${fields} } } }
   ... on Error { message }`;
 const create = `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) { createGradingCategories(sectionId: $sectionId, items: $items) { ${results} } }`;
@@ -36,7 +37,10 @@ beforeAll(async () => {
   section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
   otherSection = await createSection(w.school.id, [{ userId: otherTeacher.id, admin: true }]);
   await db().parentLink.create({ data: { parentId: w.parent.id, childId: w.student.id } });
-  const levels = [{ grade: 'P', minimum: 50 }, { grade: 'F', minimum: 0 }];
+  const levels = [
+    { grade: 'P', minimum: 50 },
+    { grade: 'F', minimum: 0 },
+  ];
   scale = await db().gradingScale.create({ data: { schoolId: w.school.id, title: 'Pass/fail', levels } });
   foreignScale = await db().gradingScale.create({ data: { schoolId: w.farSchool.id, title: 'Far', levels } });
   await clients.graphqlFor(['teacher', 'student', 'parent', 'outsider', 'schoolAdmin'], w);
@@ -52,94 +56,170 @@ describe('grading categories over GraphQL', () => {
     const made = await graphql(create, {
       sectionId: sectionId(),
       items: [
-        { title: 'Homework', calculation: 'TOTAL_POINTS', defaultMaxPoints: 12.5, defaultGradingScaleId: String(scale.id), dropLowest: 1, weight: 25, delta: 3 },
+        {
+          title: 'Homework',
+          calculation: 'TOTAL_POINTS',
+          defaultMaxPoints: 12.5,
+          defaultGradingScaleId: String(scale.id),
+          dropLowest: 1,
+          weight: 25,
+          delta: 3,
+        },
         { title: 'Broken', dropLowest: 11, weight: 1001, defaultGradingScaleId: String(foreignScale.id) },
         { title: 'Plain' },
       ],
     });
     const [homework, broken, plain] = made.data.createGradingCategories.results;
     expect(homework).toEqual({
-      code: 200, message: null, issues: [],
+      code: 200,
+      message: null,
+      issues: [],
       category: {
-        id: expect.any(String), title: 'Homework', calculation: 'TOTAL_POINTS', defaultMaxPoints: 12.5, defaultGradingScale: { id: String(scale.id), title: 'Pass/fail' },
-        dropLowest: 1, weight: 25, delta: 3, section: { id: sectionId() },
+        id: expect.any(String),
+        title: 'Homework',
+        calculation: 'TOTAL_POINTS',
+        defaultMaxPoints: 12.5,
+        defaultGradingScale: { id: String(scale.id), title: 'Pass/fail' },
+        dropLowest: 1,
+        weight: 25,
+        delta: 3,
+        section: { id: sectionId() },
       },
     });
     expect(broken).toEqual({
       code: 400,
       message: 'dropLowest: must be 0 to 10; weight: must be 0 to 1000',
-      issues: [{ field: 'dropLowest', message: 'must be 0 to 10' }, { field: 'weight', message: 'must be 0 to 1000' }],
+      issues: [
+        { field: 'dropLowest', message: 'must be 0 to 10' },
+        { field: 'weight', message: 'must be 0 to 1000' },
+      ],
       category: null,
     });
-    expect(plain.category).toMatchObject({ title: 'Plain', calculation: 'PERCENT', defaultMaxPoints: 100, defaultGradingScale: null, weight: 0 });
+    expect(plain.category).toMatchObject({
+      title: 'Plain',
+      calculation: 'PERCENT',
+      defaultMaxPoints: 100,
+      defaultGradingScale: null,
+      weight: 0,
+    });
     expect(await db().gradingCategory.count({ where: { sectionId: section.id, title: 'Broken' } })).toBe(0);
-    expect(await events()).toEqual([homework, plain].map((result) => [
-      'grading_category.create', 'SECTION', section.id, Number(result.category.id), w.teacher.id, w.district.id, w.school.id,
-    ]));
+    expect(await events()).toEqual(
+      [homework, plain].map((result) => [
+        'grading_category.create',
+        'SECTION',
+        section.id,
+        Number(result.category.id),
+        w.teacher.id,
+        w.district.id,
+        w.school.id,
+      ]),
+    );
   });
 
   it('refuse a default scale of another school (ValidationError naming defaultGradingScaleId)', async () => {
     const graphql = await clients.graphql(w.teacher);
     const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Scaled' } });
-    const refused = await expectNothingWritten(() => graphql(update, { id: String(category.id), input: { defaultGradingScaleId: String(foreignScale.id) } }));
+    const refused = await expectNothingWritten(() =>
+      graphql(update, { id: String(category.id), input: { defaultGradingScaleId: String(foreignScale.id) } }),
+    );
     expect(refused.data.updateGradingCategory).toEqual({
       __typename: 'ValidationError',
-      message: 'defaultGradingScaleId: must be a grading scale of the section\'s school',
-      issues: [{ field: 'defaultGradingScaleId', message: 'must be a grading scale of the section\'s school' }],
+      message: "defaultGradingScaleId: must be a grading scale of the section's school",
+      issues: [{ field: 'defaultGradingScaleId', message: "must be a grading scale of the section's school" }],
     });
-    const cleared = await graphql(update, { id: String(category.id), input: { title: null, defaultGradingScaleId: '0' } });
-    expect(cleared.data.updateGradingCategory).toMatchObject({ __typename: 'GradingCategory', title: null, defaultGradingScale: null });
+    const cleared = await graphql(update, {
+      id: String(category.id),
+      input: { title: null, defaultGradingScaleId: '0' },
+    });
+    expect(cleared.data.updateGradingCategory).toMatchObject({
+      __typename: 'GradingCategory',
+      title: null,
+      defaultGradingScale: null,
+    });
   });
 
-  it('are listed by delta then id and paged, read by the gradebook\'s readers, and looked up one by one', async () => {
+  it("are listed by delta then id and paged, read by the gradebook's readers, and looked up one by one", async () => {
     const listed = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
     const made = [];
-    for (const [title, delta] of [['C', 2], ['A', 1], ['B', 2]] as const) made.push(await db().gradingCategory.create({ data: { sectionId: listed.id, title, delta } }));
+    for (const [title, delta] of [
+      ['C', 2],
+      ['A', 1],
+      ['B', 2],
+    ] as const)
+      made.push(await db().gradingCategory.create({ data: { sectionId: listed.id, title, delta } }));
     for (const user of [w.teacher, w.student, w.parent, w.schoolAdmin]) {
       const page = await (await clients.graphql(user))(list, { sectionId: String(listed.id), start: 1, limit: 5 });
       expect(page.data.gradingCategories).toEqual({
-        total: 3, start: 1, limit: 5,
-        items: [{ id: String(made[0]!.id), title: 'C', delta: 2 }, { id: String(made[2]!.id), title: 'B', delta: 2 }],
+        total: 3,
+        start: 1,
+        limit: 5,
+        items: [
+          { id: String(made[0]!.id), title: 'C', delta: 2 },
+          { id: String(made[2]!.id), title: 'B', delta: 2 },
+        ],
       });
     }
     const student = await clients.graphql(w.student);
-    expect((await student(one, { sectionId: String(listed.id), id: String(made[1]!.id) })).data.gradingCategory).toMatchObject({ title: 'A' });
+    expect(
+      (await student(one, { sectionId: String(listed.id), id: String(made[1]!.id) })).data.gradingCategory,
+    ).toMatchObject({ title: 'A' });
     // Unknown, of another section, or asked in a hidden section: null.
     expect((await student(one, { sectionId: String(listed.id), id: '999999999' })).data.gradingCategory).toBeNull();
     expect((await student(one, { sectionId: sectionId(), id: String(made[1]!.id) })).data.gradingCategory).toBeNull();
     const outsider = await clients.graphql(w.outsider);
-    expect((await outsider(one, { sectionId: String(listed.id), id: String(made[1]!.id) })).data.gradingCategory).toBeNull();
+    expect(
+      (await outsider(one, { sectionId: String(listed.id), id: String(made[1]!.id) })).data.gradingCategory,
+    ).toBeNull();
     expect((await outsider(list, { sectionId: String(listed.id) })).data.gradingCategories).toBeNull();
     // A teacher of another section knows the section but not its gradebook.
     const refused = await (await clients.graphql(otherTeacher))(list, { sectionId: String(listed.id) });
     expect(refusal(refused)).toEqual({
-      ...forbidden('Only the section\'s teachers, its students and their parents read its gradebook'),
+      ...forbidden("Only the section's teachers, its students and their parents read its gradebook"),
       data: { gradingCategories: null },
     });
   });
 
-  it('are changed in bulk (204 each; 404 for another section\'s) and one at a time, and deleted', async () => {
+  it("are changed in bulk (204 each; 404 for another section's) and one at a time, and deleted", async () => {
     const graphql = await clients.graphql(w.teacher);
     const mine = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Mine' } });
     const theirs = await db().gradingCategory.create({ data: { sectionId: otherSection.id, title: 'Theirs' } });
     const events = await watchDomainEvents();
     const changed = await graphql(change, {
       sectionId: sectionId(),
-      items: [{ id: String(mine.id), weight: 50, calculation: 'TOTAL_POINTS' }, { id: String(theirs.id), title: 'Taken' }, { id: '99999999999' }],
+      items: [
+        { id: String(mine.id), weight: 50, calculation: 'TOTAL_POINTS' },
+        { id: String(theirs.id), title: 'Taken' },
+        { id: '99999999999' },
+      ],
     });
-    expect(changed.data.updateGradingCategories.results.map((result: { code: number; message: string | null }) => [result.code, result.message])).toEqual([
+    expect(
+      changed.data.updateGradingCategories.results.map((result: { code: number; message: string | null }) => [
+        result.code,
+        result.message,
+      ]),
+    ).toEqual([
       [204, null],
       [404, `GradingCategory ${theirs.id} was not found`],
       [404, 'GradingCategory 99999999999 was not found'],
     ]);
-    expect(changed.data.updateGradingCategories.results[0].category).toMatchObject({ weight: 50, calculation: 'TOTAL_POINTS' });
+    expect(changed.data.updateGradingCategories.results[0].category).toMatchObject({
+      weight: 50,
+      calculation: 'TOTAL_POINTS',
+    });
     // With a section named, the category must be of it; without one, its own section is asked.
-    expect((await graphql(update, { id: String(mine.id), sectionId: String(otherSection.id), input: { title: 'x' } })).data.updateGradingCategory.__typename).toBe(
+    expect(
+      (await graphql(update, { id: String(mine.id), sectionId: String(otherSection.id), input: { title: 'x' } })).data
+        .updateGradingCategory.__typename,
+    ).toBe('NotFoundError');
+    expect(
+      (await graphql(update, { id: String(mine.id), input: { title: 'Renamed' } })).data.updateGradingCategory,
+    ).toMatchObject({ title: 'Renamed' });
+    expect((await graphql(remove, { id: String(mine.id), sectionId: sectionId() })).data.deleteGradingCategory).toEqual(
+      { __typename: 'Deleted', id: String(mine.id) },
+    );
+    expect((await graphql(remove, { id: String(mine.id) })).data.deleteGradingCategory.__typename).toBe(
       'NotFoundError',
     );
-    expect((await graphql(update, { id: String(mine.id), input: { title: 'Renamed' } })).data.updateGradingCategory).toMatchObject({ title: 'Renamed' });
-    expect((await graphql(remove, { id: String(mine.id), sectionId: sectionId() })).data.deleteGradingCategory).toEqual({ __typename: 'Deleted', id: String(mine.id) });
-    expect((await graphql(remove, { id: String(mine.id) })).data.deleteGradingCategory.__typename).toBe('NotFoundError');
     expect((await events()).map(([type, , , objectId]) => [type, objectId])).toEqual([
       ['grading_category.update', mine.id],
       ['grading_category.update', mine.id],
@@ -147,28 +227,49 @@ describe('grading categories over GraphQL', () => {
     ]);
   });
 
-  it('are kept by the section\'s teachers only: students and other teachers are refused (403), outsiders find nothing', async () => {
+  it("are kept by the section's teachers only: students and other teachers are refused (403), outsiders find nothing", async () => {
     const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Kept' } });
     await expectNothingWritten(async () => {
       for (const user of [w.student, w.parent, otherTeacher]) {
         const graphql = await clients.graphql(user);
-        expect(refusal(await graphql(create, { sectionId: sectionId(), items: [{ title: 'x' }] }))).toEqual(forbidden('You may not change this section'));
-        expect(refusal(await graphql(change, { sectionId: sectionId(), items: [{ id: String(category.id) }] }))).toEqual(forbidden('You may not change this section'));
-        expect(refusal(await graphql(update, { id: String(category.id), input: { title: 'x' } }))).toEqual(forbidden('You may not change this section'));
-        expect(refusal(await graphql(remove, { id: String(category.id) }))).toEqual(forbidden('You may not change this section'));
+        expect(refusal(await graphql(create, { sectionId: sectionId(), items: [{ title: 'x' }] }))).toEqual(
+          forbidden('You may not change this section'),
+        );
+        expect(
+          refusal(await graphql(change, { sectionId: sectionId(), items: [{ id: String(category.id) }] })),
+        ).toEqual(forbidden('You may not change this section'));
+        expect(refusal(await graphql(update, { id: String(category.id), input: { title: 'x' } }))).toEqual(
+          forbidden('You may not change this section'),
+        );
+        expect(refusal(await graphql(remove, { id: String(category.id) }))).toEqual(
+          forbidden('You may not change this section'),
+        );
       }
       const outsider = await clients.graphql(w.outsider);
-      expect((await outsider(create, { sectionId: sectionId(), items: [{ title: 'x' }] })).data.createGradingCategories).toEqual({
-        __typename: 'NotFoundError', message: `Section ${section.id} was not found`,
+      expect(
+        (await outsider(create, { sectionId: sectionId(), items: [{ title: 'x' }] })).data.createGradingCategories,
+      ).toEqual({
+        __typename: 'NotFoundError',
+        message: `Section ${section.id} was not found`,
       });
-      expect((await outsider(update, { id: String(category.id), input: { title: 'x' } })).data.updateGradingCategory.__typename).toBe('NotFoundError');
-      expect((await outsider(remove, { id: String(category.id) })).data.deleteGradingCategory.__typename).toBe('NotFoundError');
+      expect(
+        (await outsider(update, { id: String(category.id), input: { title: 'x' } })).data.updateGradingCategory
+          .__typename,
+      ).toBe('NotFoundError');
+      expect((await outsider(remove, { id: String(category.id) })).data.deleteGradingCategory.__typename).toBe(
+        'NotFoundError',
+      );
     });
   });
 
   it('take at most 200 items at once (ValidationError), writing nothing', async () => {
     const graphql = await clients.graphql(w.teacher);
-    const refused = await expectNothingWritten(() => graphql(create, { sectionId: sectionId(), items: Array.from({ length: 201 }, () => ({ title: 'x' })) }));
-    expect(refused.data.createGradingCategories).toEqual({ __typename: 'ValidationError', message: 'items: must list at most 200 categories' });
+    const refused = await expectNothingWritten(() =>
+      graphql(create, { sectionId: sectionId(), items: Array.from({ length: 201 }, () => ({ title: 'x' })) }),
+    );
+    expect(refused.data.createGradingCategories).toEqual({
+      __typename: 'ValidationError',
+      message: 'items: must list at most 200 categories',
+    });
   });
 });

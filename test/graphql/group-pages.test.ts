@@ -15,7 +15,13 @@ const clients = clientsFor(server);
 
 const privacyLevels: PrivacyLevel[] = ['EVERYONE', 'SCHOOL', 'BUILDING', 'GROUP'];
 let world: World;
-let expected: { districtAdmin: number[]; schoolAdmin: number[]; teacher: number[]; building: number[]; otherSchool: number[] };
+let expected: {
+  districtAdmin: number[];
+  schoolAdmin: number[];
+  teacher: number[];
+  building: number[];
+  otherSchool: number[];
+};
 let graphql: Record<'districtAdmin' | 'schoolAdmin' | 'teacher', GraphQLClient>;
 let rest: RestClient;
 let categoryId: number;
@@ -46,7 +52,11 @@ beforeAll(async () => {
 
   const inDistrict = groups.filter((group) => group.school.districtId === world.district.id);
   // The access rule, written out for these groups: what each viewer must be listed.
-  const seenBy = (viewer: { schoolId: number; buildingId: number | null }, administersSchool: boolean, member = new Set<number>()) =>
+  const seenBy = (
+    viewer: { schoolId: number; buildingId: number | null },
+    administersSchool: boolean,
+    member = new Set<number>(),
+  ) =>
     inDistrict
       .filter(
         (group) =>
@@ -72,7 +82,19 @@ beforeAll(async () => {
 
 /** Positions around both ends, around the direct reading's limit (200) from each end, past the end, and between. */
 function startsFor(total: number, limit: number) {
-  const starts = [0, 1, 199, 200, 201, 230, total - limit - 201, total - limit - 200, total - 2 * limit, total - limit - 1, total - limit];
+  const starts = [
+    0,
+    1,
+    199,
+    200,
+    201,
+    230,
+    total - limit - 201,
+    total - limit - 200,
+    total - 2 * limit,
+    total - limit - 1,
+    total - limit,
+  ];
   starts.push(total - limit + 1, total - 1, total, total + 5, Math.floor(total / 2), Math.floor(total / 2) - limit);
   return [...new Set(starts.filter((start) => start >= 0))].sort((a, b) => a - b);
 }
@@ -90,32 +112,37 @@ describe('groups(start, limit) from either end', () => {
     ['schoolAdmin', 20],
     ['teacher', 20],
     ['teacher', 13],
-  ] as const)('as %s, pages of %i: every page is the slice of the list in id order, with its relations', async (viewer, limit) => {
-    const list = expected[viewer];
-    // Some page lies more than 200 rows from both ends.
-    expect(list.length).toBeGreaterThan(limit + 2 * 201);
-    const rows = new Map((await db().group.findMany({ where: { id: { in: list } } })).map((group) => [group.id, group]));
-    for (const start of startsFor(list.length, limit)) {
-      const result = await graphql[viewer](pageQuery, { start, limit });
-      expect(result.errors).toBeUndefined();
-      const slice = list.slice(start, start + limit).map((id) => rows.get(id)!);
-      expect({ start, page: result.data.groups }).toEqual({
-        start,
-        page: {
-          total: list.length,
+  ] as const)(
+    'as %s, pages of %i: every page is the slice of the list in id order, with its relations',
+    async (viewer, limit) => {
+      const list = expected[viewer];
+      // Some page lies more than 200 rows from both ends.
+      expect(list.length).toBeGreaterThan(limit + 2 * 201);
+      const rows = new Map(
+        (await db().group.findMany({ where: { id: { in: list } } })).map((group) => [group.id, group]),
+      );
+      for (const start of startsFor(list.length, limit)) {
+        const result = await graphql[viewer](pageQuery, { start, limit });
+        expect(result.errors).toBeUndefined();
+        const slice = list.slice(start, start + limit).map((id) => rows.get(id)!);
+        expect({ start, page: result.data.groups }).toEqual({
           start,
-          limit,
-          items: slice.map((group) => ({
-            id: String(group.id),
-            title: group.title,
-            school: { id: String(group.schoolId) },
-            building: group.buildingId === null ? null : { id: String(group.buildingId) },
-            category: group.categoryId === null ? null : { id: String(group.categoryId) },
-          })),
-        },
-      });
-    }
-  });
+          page: {
+            total: list.length,
+            start,
+            limit,
+            items: slice.map((group) => ({
+              id: String(group.id),
+              title: group.title,
+              school: { id: String(group.schoolId) },
+              building: group.buildingId === null ? null : { id: String(group.buildingId) },
+              category: group.categoryId === null ? null : { id: String(group.categoryId) },
+            })),
+          },
+        });
+      }
+    },
+  );
 
   it.each([
     ['buildingId', 'building'],
@@ -126,8 +153,11 @@ describe('groups(start, limit) from either end', () => {
     for (const start of startsFor(ids.length, 10)) {
       const result = await graphql.districtAdmin(pageQuery, { start, limit: 10, [argument]: value });
       expect(result.errors).toBeUndefined();
-      expect({ start, total: result.data.groups.total, ids: result.data.groups.items.map((item: { id: string }) => Number(item.id)) })
-        .toEqual({ start, total: ids.length, ids: ids.slice(start, start + 10) });
+      expect({
+        start,
+        total: result.data.groups.total,
+        ids: result.data.groups.items.map((item: { id: string }) => Number(item.id)),
+      }).toEqual({ start, total: ids.length, ids: ids.slice(start, start + 10) });
     }
   });
 
@@ -138,7 +168,10 @@ describe('groups(start, limit) from either end', () => {
     }`;
     for (const viewer of ['districtAdmin', 'schoolAdmin', 'teacher'] as const) {
       const result = await graphql[viewer](count);
-      expect(result.data).toEqual({ groupsConnection: { totalCount: expected[viewer].length }, groups: { total: expected[viewer].length } });
+      expect(result.data).toEqual({
+        groupsConnection: { totalCount: expected[viewer].length },
+        groups: { total: expected[viewer].length },
+      });
     }
     const narrowed = await graphql.districtAdmin(count, { schoolId: String(world.otherSchool.id) });
     expect(narrowed.data.groupsConnection.totalCount).toBe(expected.otherSchool.length);
@@ -152,8 +185,11 @@ describe('groups(start, limit) from either end', () => {
     for (const start of [0, 250, list.length - 20, list.length - 5]) {
       const response = await rest.get(`/groups?start=${start}&limit=20`);
       expect(response.status).toBe(200);
-      expect({ start, total: response.json.total, ids: response.json.group.map((group: { id: string }) => Number(group.id)) })
-        .toEqual({ start, total: list.length, ids: list.slice(start, start + 20) });
+      expect({
+        start,
+        total: response.json.total,
+        ids: response.json.group.map((group: { id: string }) => Number(group.id)),
+      }).toEqual({ start, total: list.length, ids: list.slice(start, start + 20) });
     }
   });
 });
@@ -198,30 +234,41 @@ describe("a district administrator's first pages, read with their total in one s
     const apart = await graphql.districtAdmin(firstPages('memberCount'), variables);
     expect(together.errors).toBeUndefined();
     expect(apart.errors).toBeUndefined();
-    const withoutCount = apart.data.groups.items.map(({ memberCount: _count, ...item }: Record<string, unknown>) => item);
+    const withoutCount = apart.data.groups.items.map(
+      ({ memberCount: _count, ...item }: Record<string, unknown>) => item,
+    );
     return { together: together.data.groups, apart: { ...apart.data.groups, items: withoutCount }, statements };
   }
 
   it.each([
     ['the whole district', {}],
     ['one school', { schoolId: 'otherSchool' }],
-  ] as const)('%s: the same rows and total as Prisma reads them, in one statement after the token', async (_name, filter) => {
-    const list = 'schoolId' in filter ? expected.otherSchool : expected.districtAdmin;
-    const schoolId = 'schoolId' in filter ? String(world.otherSchool.id) : undefined;
-    for (const start of [0, 17, 200]) {
-      const { together, apart, statements } = await bothWays({ start, schoolId });
-      expect(statements).toBe(2);
-      expect(together).toEqual(apart);
-      expect(together.total).toBe(list.length);
-      expect(together.items.map((item: { databaseId: string }) => Number(item.databaseId))).toEqual(list.slice(start, start + 30));
-    }
-  });
+  ] as const)(
+    '%s: the same rows and total as Prisma reads them, in one statement after the token',
+    async (_name, filter) => {
+      const list = 'schoolId' in filter ? expected.otherSchool : expected.districtAdmin;
+      const schoolId = 'schoolId' in filter ? String(world.otherSchool.id) : undefined;
+      for (const start of [0, 17, 200]) {
+        const { together, apart, statements } = await bothWays({ start, schoolId });
+        expect(statements).toBe(2);
+        expect(together).toEqual(apart);
+        expect(together.total).toBe(list.length);
+        expect(together.items.map((item: { databaseId: string }) => Number(item.databaseId))).toEqual(
+          list.slice(start, start + 30),
+        );
+      }
+    },
+  );
 
   it('past the end: the total without rows; a school of another district: none', async () => {
     const { together } = await bothWays({ start: 180, schoolId: String(world.otherSchool.id) });
     expect(together).toEqual({ total: expected.otherSchool.length, start: 180, items: [] });
     expect(expected.otherSchool.length).toBeLessThan(180);
-    expect((await bothWays({ start: 0, schoolId: String(world.farSchool.id) })).together).toEqual({ total: 0, start: 0, items: [] });
+    expect((await bothWays({ start: 0, schoolId: String(world.farSchool.id) })).together).toEqual({
+      total: 0,
+      start: 0,
+      items: [],
+    });
   });
 
   it('reads creation times as UTC whatever the time zone of the process', async () => {
@@ -230,7 +277,9 @@ describe("a district administrator's first pages, read with their total in one s
     try {
       expect(new Date(2026, 0, 1).getTimezoneOffset()).not.toBe(0);
       const { together, apart } = await bothWays({ start: 0 });
-      expect(together.items.map((item: { createdAt: string }) => item.createdAt)).toEqual(apart.items.map((item: { createdAt: string }) => item.createdAt));
+      expect(together.items.map((item: { createdAt: string }) => item.createdAt)).toEqual(
+        apart.items.map((item: { createdAt: string }) => item.createdAt),
+      );
       const stored = await db().group.findUniqueOrThrow({ where: { id: Number(together.items[0].databaseId) } });
       expect(together.items[0].createdAt).toBe(stored.createdAt.toISOString());
     } finally {
@@ -239,7 +288,7 @@ describe("a district administrator's first pages, read with their total in one s
     }
   });
 
-  it('GET /v1/groups, with its rows\' access facts: one statement after authentication', async () => {
+  it("GET /v1/groups, with its rows' access facts: one statement after authentication", async () => {
     let response!: Awaited<ReturnType<RestClient['get']>>;
     const statements = await server.database.statementsOf(async () => {
       response = await rest.get('/groups?start=0&limit=20');
@@ -248,15 +297,23 @@ describe("a district administrator's first pages, read with their total in one s
     expect(statements).toHaveLength(3);
     expect(statements[2]).toMatch(/school_group_counts[\s\S]*FROM groups/);
     expect(response.json.total).toBe(expected.districtAdmin.length);
-    expect(response.json.group.map((group: { id: string }) => Number(group.id))).toEqual(expected.districtAdmin.slice(0, 20));
+    expect(response.json.group.map((group: { id: string }) => Number(group.id))).toEqual(
+      expected.districtAdmin.slice(0, 20),
+    );
   });
 });
 
 describe("the schools' group counts", () => {
   /** Each school's count: the sum of its rows (one per shard written through). */
   const keptCounts = async (schoolIds?: number[]) =>
-    (await db().schoolGroupCount.groupBy({ by: ['schoolId'], _sum: { count: true }, where: schoolIds && { schoolId: { in: schoolIds } }, orderBy: { schoolId: 'asc' } }))
-      .map((row) => ({ schoolId: row.schoolId, count: row._sum.count }));
+    (
+      await db().schoolGroupCount.groupBy({
+        by: ['schoolId'],
+        _sum: { count: true },
+        where: schoolIds && { schoolId: { in: schoolIds } },
+        orderBy: { schoolId: 'asc' },
+      })
+    ).map((row) => ({ schoolId: row.schoolId, count: row._sum.count }));
 
   /** The counts table against a count of the rows, for every school of the database. */
   async function countsAgree() {
@@ -275,9 +332,15 @@ describe("the schools' group counts", () => {
     await countsAgree();
     const moved = await db().group.findFirstOrThrow({ where: { schoolId: school.id }, select: { id: true } });
     await db().group.update({ where: { id: moved.id }, data: { schoolId: otherSchool.id } });
-    await db().group.updateMany({ where: { schoolId: otherSchool.id, privacyLevel: 'GROUP' }, data: { title: 'Renamed' } });
+    await db().group.updateMany({
+      where: { schoolId: otherSchool.id, privacyLevel: 'GROUP' },
+      data: { title: 'Renamed' },
+    });
     await countsAgree();
-    await db().group.updateMany({ where: { schoolId: otherSchool.id, privacyLevel: 'SCHOOL' }, data: { schoolId: school.id } });
+    await db().group.updateMany({
+      where: { schoolId: otherSchool.id, privacyLevel: 'SCHOOL' },
+      data: { schoolId: school.id },
+    });
     await countsAgree();
     expect((await rest.delete(`/groups/${created.json.id}`)).status).toBe(204);
     await db().group.deleteMany({ where: { schoolId: school.id, privacyLevel: 'EVERYONE' } });
@@ -294,7 +357,10 @@ describe("the schools' group counts", () => {
     // Concurrent creates in one school: each transaction adds its own group to the same count.
     await Promise.all(many(a.id, 8).map((data) => db().group.create({ data })));
     await countsAgree();
-    expect(await keptCounts([a.id, b.id])).toEqual([{ schoolId: a.id, count: 11 }, { schoolId: b.id, count: 4 }]);
+    expect(await keptCounts([a.id, b.id])).toEqual([
+      { schoolId: a.id, count: 11 },
+      { schoolId: b.id, count: 4 },
+    ]);
     await db().school.delete({ where: { id: a.id } });
     await countsAgree();
     await db().district.delete({ where: { id: district.id } });

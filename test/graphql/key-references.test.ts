@@ -44,7 +44,9 @@ describe('references asked for their ids only', () => {
   const globalId = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString('base64');
 
   it('are answered from the keys, with no join', async () => {
-    const { both, neither, lateralJoins } = await ask('school { id databaseId } building { databaseId __typename } category { id }');
+    const { both, neither, lateralJoins } = await ask(
+      'school { id databaseId } building { databaseId __typename } category { id }',
+    );
     expect(both).toMatchObject({
       school: { id: globalId('School', school.id), databaseId: String(school.id) },
       building: { databaseId: String(building.id), __typename: 'School' },
@@ -55,38 +57,61 @@ describe('references asked for their ids only', () => {
   });
 
   it('load the related row, with the parent, when more than ids is asked', async () => {
-    const { both, neither, lateralJoins } = await ask('school { databaseId title } building { title } category { title }');
-    expect(both).toMatchObject({ school: { databaseId: String(school.id), title: school.title }, building: { title: building.title }, category: { title: 'Clubs' } });
+    const { both, neither, lateralJoins } = await ask(
+      'school { databaseId title } building { title } category { title }',
+    );
+    expect(both).toMatchObject({
+      school: { databaseId: String(school.id), title: school.title },
+      building: { title: building.title },
+      category: { title: 'Clubs' },
+    });
     expect(neither).toMatchObject({ school: { title: school.title }, building: null, category: null });
     expect(lateralJoins).toBe(3);
   });
 
   it('load the row when another selection of the same field asks for more, through a fragment', async () => {
-    const { both } = await ask('school { id } ...on Group { school { title } building { databaseId } } building { title }');
-    expect(both).toMatchObject({ school: { id: globalId('School', school.id), title: school.title }, building: { databaseId: String(building.id), title: building.title } });
+    const { both } = await ask(
+      'school { id } ...on Group { school { title } building { databaseId } } building { title }',
+    );
+    expect(both).toMatchObject({
+      school: { id: globalId('School', school.id), title: school.title },
+      building: { databaseId: String(building.id), title: building.title },
+    });
   });
 
   it('are not taken from a part of the row another field loaded for itself', async () => {
     // accessCode loads the group's access facts, which read a column of its school.
     const { both, neither } = await ask('accessCode school { databaseId } building { databaseId }');
-    expect(both).toMatchObject({ school: { databaseId: String(school.id) }, building: { databaseId: String(building.id) } });
+    expect(both).toMatchObject({
+      school: { databaseId: String(school.id) },
+      building: { databaseId: String(building.id) },
+    });
     expect(neither).toMatchObject({ school: { databaseId: String(school.id) }, building: null });
     expect(both.accessCode).toEqual(expect.any(String));
   });
 
   it('honour @include and @skip when deciding', async () => {
     const document = `query ($more: Boolean!) { groups(limit: 200) { items { databaseId school { databaseId title @include(if: $more) } } } }`;
-    const answers = await Promise.all([true, false].map(async (more) => {
-      const result = await graphql(document, { more });
-      expect(result.errors).toBeUndefined();
-      return result.data.groups.items.find((item: { databaseId: string }) => Number(item.databaseId) === withBoth).school;
-    }));
-    expect(answers).toEqual([{ databaseId: String(school.id), title: school.title }, { databaseId: String(school.id) }]);
+    const answers = await Promise.all(
+      [true, false].map(async (more) => {
+        const result = await graphql(document, { more });
+        expect(result.errors).toBeUndefined();
+        return result.data.groups.items.find((item: { databaseId: string }) => Number(item.databaseId) === withBoth)
+          .school;
+      }),
+    );
+    expect(answers).toEqual([
+      { databaseId: String(school.id), title: school.title },
+      { databaseId: String(school.id) },
+    ]);
   });
 
   it("hold for a user's school and building", async () => {
     const result = await graphql(`{ viewer { school { databaseId } building { id } } }`);
     expect(result.errors).toBeUndefined();
-    expect(result.data.viewer).toEqual({ school: { databaseId: String(school.id) }, building: { id: globalId('School', building.id) } });
+    expect(result.data.viewer).toEqual({
+      school: { databaseId: String(school.id) },
+      building: { id: globalId('School', building.id) },
+    });
   });
 });

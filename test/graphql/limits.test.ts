@@ -41,7 +41,10 @@ async function anonymous(query: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: any }[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: any }[] },
+  };
 }
 
 const codeOf = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.[0]?.extensions?.code;
@@ -68,7 +71,8 @@ describe('document limits, before parsing finishes', () => {
   it("refuses the issue's 1,000-alias query by its size alone, without touching the database", async () => {
     const aliases = Array.from(
       { length: 1000 },
-      (_, index) => `a${index}: groups(limit: 200) { items { id title members { user { id username role school { id title } } } } }`,
+      (_, index) =>
+        `a${index}: groups(limit: 200) { items { id title members { user { id username role school { id title } } } } }`,
     );
     const statementsBefore = server.database.statementCount;
     const response = await graphql(`{ ${aliases.join(' ')} }`);
@@ -99,7 +103,9 @@ describe('validation limits', () => {
 
   it('allows a query at the depth limit', async () => {
     const levels = queryLimits.depth - 1;
-    const response = await graphql(`{ school(id: ${world.building.id}) { ${'parent { '.repeat(levels - 1)}id${' }'.repeat(levels - 1)} } }`);
+    const response = await graphql(
+      `{ school(id: ${world.building.id}) { ${'parent { '.repeat(levels - 1)}id${' }'.repeat(levels - 1)} } }`,
+    );
     expect(response.errors).toBeUndefined();
     expect(response.status).toBe(200);
   });
@@ -115,7 +121,9 @@ describe('validation limits', () => {
   });
 
   it('refuses more directives than the limit', async () => {
-    const response = await graphql(`{ viewer { id: databaseId ${'@include(if: true) '.repeat(queryLimits.directives + 1)} } }`);
+    const response = await graphql(
+      `{ viewer { id: databaseId ${'@include(if: true) '.repeat(queryLimits.directives + 1)} } }`,
+    );
     expect(response.status).toBe(400);
     expect(response.errors?.[0]?.extensions?.code).toBe('TOO_MANY_DIRECTIVES');
   });
@@ -173,7 +181,10 @@ describe('the cost model', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-lectern-cost': '1' },
       body: JSON.stringify({ query, variables }),
     });
-    const body = (await response.json()) as { errors?: { message: string; extensions?: { code?: string } }[]; extensions?: { cost?: { requestedQueryCost: number } } };
+    const body = (await response.json()) as {
+      errors?: { message: string; extensions?: { code?: string } }[];
+      extensions?: { cost?: { requestedQueryCost: number } };
+    };
     return { status: response.status, cost: body.extensions?.cost?.requestedQueryCost, error: body.errors?.[0] };
   }
 
@@ -186,7 +197,12 @@ describe('the cost model', () => {
     const item = schema.getQueryType()!.getFields().item!;
     const itemArguments = item.args;
     let pricings = 0;
-    Object.defineProperty(item, 'args', { get: () => (pricings++, itemArguments) });
+    Object.defineProperty(item, 'args', {
+      get: () => {
+        pricings++;
+        return itemArguments;
+      },
+    });
     const yoga = createYoga({ schema, plugins: [useQueryLimits()], logging: false });
     const query = 'query One($id: ID!, $limit: Int) { item(id: $id) { id } items(limit: $limit) { id } }';
     // What one request reads of them: execution reads them too, pricing only for a cost not known yet.
@@ -215,7 +231,8 @@ describe('the cost model', () => {
     expect((await costed(nodes, { ids: ids.slice(0, 1) })).cost).toBe(1);
     expect((await costed(nodes, { ids })).cost).toBe(2);
     expect((await costed(nodes, { ids: ids.slice(1) })).cost).toBe(1);
-    const members = 'query Members($all: Boolean!) { groups(limit: 2) { items { title members @include(if: $all) { id } } } }';
+    const members =
+      'query Members($all: Boolean!) { groups(limit: 2) { items { title members @include(if: $all) { id } } } }';
     expect((await costed(members, { all: false })).cost).toBe(3);
     expect((await costed(members, { all: true })).cost).toBe(2 * 100 + 3);
     expect((await costed(members, { all: false })).cost).toBe(3);
@@ -228,11 +245,22 @@ describe('the cost model', () => {
     // The same document, new to the cost model: what any first request with those variables gets.
     const fresh = await costed(`${query} `, { id: { not: 'an id' } });
     expect(known).toEqual(fresh);
-    expect(known).toMatchObject({ status: 400, error: { message: expect.stringContaining('Variable "$id" got invalid value'), extensions: { code: 'BAD_USER_INPUT' } } });
+    expect(known).toMatchObject({
+      status: 400,
+      error: {
+        message: expect.stringContaining('Variable "$id" got invalid value'),
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
+    });
   });
 
   it('keeps every /v1 route under every limit, at the largest page', () => {
-    const app = createApp({ config: server.config, database: server.database, serverKey: server.serverKey, logger: createLogger(server.config) });
+    const app = createApp({
+      config: server.config,
+      database: server.database,
+      serverKey: server.serverKey,
+      logger: createLogger(server.config),
+    });
     for (const route of restRoutes) {
       const variables = Object.fromEntries(
         route.document.definitions.flatMap((definition) =>
@@ -313,7 +341,12 @@ describe('the execution deadline', () => {
   });
 
   it.each(['json', 'xml'] as const)('answers a /v1 request past it with 503 and Retry-After (%s)', async (accept) => {
-    const app = createApp({ config: { ...server.config, queryTimeoutMs: 100 }, database: server.database, serverKey: server.serverKey, logger: createLogger(server.config) });
+    const app = createApp({
+      config: { ...server.config, queryTimeoutMs: 100 },
+      database: server.database,
+      serverKey: server.serverKey,
+      logger: createLogger(server.config),
+    });
     const rest = await clients.rest(world.districtAdmin);
     const url = `http://lectern.test/v1/districts/${world.district.id}/posts`;
     // The page's count never answers, as a statement stuck behind a lock would not.
@@ -321,7 +354,14 @@ describe('the execution deadline', () => {
     const original = delegate.count;
     delegate.count = () => new Promise(() => {});
     try {
-      const response = await app.fetch(new Request(url, { headers: { authorization: rest.authorization('GET', url), accept: accept === 'xml' ? 'text/xml' : 'application/json' } }));
+      const response = await app.fetch(
+        new Request(url, {
+          headers: {
+            authorization: rest.authorization('GET', url),
+            accept: accept === 'xml' ? 'text/xml' : 'application/json',
+          },
+        }),
+      );
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('1');
       expect(await response.text()).toContain('The request took longer than 100 ms and was stopped; try again later');

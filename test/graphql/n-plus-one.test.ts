@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
 import { db } from '../../src/db/database';
-import { createCalendarEvent, createDistrict, createGroup, createSchool, createSection, createUser } from '../support/factories';
+import {
+  createCalendarEvent,
+  createDistrict,
+  createGroup,
+  createSchool,
+  createSection,
+  createUser,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
@@ -20,7 +27,11 @@ async function statementsFor(graphql: GraphQLClient, limit: number, document = q
   const before = server.database.statementCount;
   const result = await graphql(document, { limit });
   expect(result.errors).toBeUndefined();
-  return { statements: server.database.statementCount - before, items: result.data.groups.items.length, groups: result.data.groups.items };
+  return {
+    statements: server.database.statementCount - before,
+    items: result.data.groups.items.length,
+    groups: result.data.groups.items,
+  };
 }
 
 describe('list queries', () => {
@@ -60,7 +71,8 @@ describe('list queries', () => {
     const five = await statementsFor(graphql, 5, pages);
     const twenty = await statementsFor(graphql, 20, pages);
     expect(twenty.items).toBe(20);
-    for (const group of twenty.groups) expect([group.membersConnection.totalCount, group.membersConnection.edges.length]).toEqual([4, 2]);
+    for (const group of twenty.groups)
+      expect([group.membersConnection.totalCount, group.membersConnection.edges.length]).toEqual([4, 2]);
     expect(twenty.statements).toBe(five.statements);
     // token with its user; the page with each group's first members, their users and their count joined
     expect(twenty.statements).toBe(2);
@@ -122,8 +134,15 @@ describe('calendar events', () => {
     const group = await createGroup(school.id, { admins: [teacher.id] });
     const section = await createSection(school.id, [{ userId: teacher.id, admin: true }]);
     for (let i = 0; i < 10; i++) {
-      for (const realm of [{ type: 'GROUP' as const, id: group.id }, { type: 'SECTION' as const, id: section.id }, { type: 'USER' as const, id: teacher.id }]) {
-        await createCalendarEvent(realm, { start: new Date(Date.UTC(2026, 8, 1 + i)), end: new Date(Date.UTC(2026, 8, 2 + i)) });
+      for (const realm of [
+        { type: 'GROUP' as const, id: group.id },
+        { type: 'SECTION' as const, id: section.id },
+        { type: 'USER' as const, id: teacher.id },
+      ]) {
+        await createCalendarEvent(realm, {
+          start: new Date(Date.UTC(2026, 8, 1 + i)),
+          end: new Date(Date.UTC(2026, 8, 2 + i)),
+        });
       }
     }
     graphql = await graphqlClientFor(server, teacher);

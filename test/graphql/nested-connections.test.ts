@@ -1,14 +1,28 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type GraphQLClient, graphqlClientFor } from '../support/client';
 import { db } from '../../src/db/database';
-import { createAlbum, createAlbumItem, createGroup, createSchool, createSection, createUser, createWorld, type World } from '../support/factories';
+import {
+  createAlbum,
+  createAlbumItem,
+  createGroup,
+  createSchool,
+  createSection,
+  createUser,
+  createWorld,
+  type World,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
 
-type Page = { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number };
+type Page = {
+  edges: { cursor: string; node: { id: string } }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number;
+};
 
-const selectionOf = (idField: string) => `totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id: ${idField} } }`;
+const selectionOf = (idField: string) =>
+  `totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id: ${idField} } }`;
 const ids = (page: Page) => page.edges.map((edge) => edge.node.id);
 
 /**
@@ -37,7 +51,12 @@ describe('nested connections page by keyset', () => {
   });
 
   /** Asks `client` for one page of a connection, which `pick` finds in the answer. */
-  function pager(client: GraphQLClient, document: (window: string) => string, variables: Record<string, unknown>, pick: (data: any) => Page) {
+  function pager(
+    client: GraphQLClient,
+    document: (window: string) => string,
+    variables: Record<string, unknown>,
+    pick: (data: any) => Page,
+  ) {
     return async (window: string, cursor: string | null) => {
       const result = await client(document(window), { ...variables, cursor });
       return { errors: result.errors, page: result.errors ? (undefined as never) : pick(result.data) };
@@ -57,11 +76,14 @@ describe('nested connections page by keyset', () => {
           admins: [world.teacher.id],
           members: [mates[0]!.id, hidden.id, ...mates.slice(1).map((mate) => mate.id)],
         });
-        const shown = await teacher('query($group: ID!) { group(id: $group) { members { id: databaseId } } }', { group: String(group.id) });
+        const shown = await teacher('query($group: ID!) { group(id: $group) { members { id: databaseId } } }', {
+          group: String(group.id),
+        });
         return {
           page: pager(
             teacher,
-            (window) => `query($group: ID!, $cursor: String) { group(id: $group) { membersConnection(${window}) { ${selectionOf('databaseId')} } } }`,
+            (window) =>
+              `query($group: ID!, $cursor: String) { group(id: $group) { membersConnection(${window}) { ${selectionOf('databaseId')} } } }`,
             { group: String(group.id) },
             (data) => data.group.membersConnection,
           ),
@@ -81,11 +103,15 @@ describe('nested connections page by keyset', () => {
           { userId: far.id },
           ...students.map((student) => ({ userId: student.id })),
         ]);
-        const shown = await teacher('query($section: ID!) { section(id: $section) { enrollments { id: databaseId } } }', { section: String(section.id) });
+        const shown = await teacher(
+          'query($section: ID!) { section(id: $section) { enrollments { id: databaseId } } }',
+          { section: String(section.id) },
+        );
         return {
           page: pager(
             teacher,
-            (window) => `query($section: ID!, $cursor: String) { section(id: $section) { enrollmentsConnection(${window}) { ${selectionOf('databaseId')} } } }`,
+            (window) =>
+              `query($section: ID!, $cursor: String) { section(id: $section) { enrollmentsConnection(${window}) { ${selectionOf('databaseId')} } } }`,
             { section: String(section.id) },
             (data) => data.section.enrollmentsConnection,
           ),
@@ -104,17 +130,23 @@ describe('nested connections page by keyset', () => {
           const item = await createAlbumItem(album.id, world.teacher.id);
           await db().albumContent.update({ where: { id: item.id }, data: { displayOrder } });
         }
-        const shown = await teacher('query($album: ID!) { album(id: $album) { contents { id: databaseId } } }', { album: String(album.id) });
+        const shown = await teacher('query($album: ID!) { album(id: $album) { contents { id: databaseId } } }', {
+          album: String(album.id),
+        });
         return {
           page: pager(
             teacher,
-            (window) => `query($album: ID!, $cursor: String) { album(id: $album) { contentsConnection(${window}) { ${selectionOf('databaseId')} } } }`,
+            (window) =>
+              `query($album: ID!, $cursor: String) { album(id: $album) { contentsConnection(${window}) { ${selectionOf('databaseId')} } } }`,
             { album: String(album.id) },
             (data) => data.album.contentsConnection,
           ),
           listed: shown.data.album.contents.map((item: { id: string }) => item.id),
           async remove(id) {
-            const deleted = await teacher('mutation($album: ID!, $id: ID!) { deleteAlbumContent(albumId: $album, id: $id) { __typename } }', { album: String(album.id), id });
+            const deleted = await teacher(
+              'mutation($album: ID!, $id: ID!) { deleteAlbumContent(albumId: $album, id: $id) { __typename } }',
+              { album: String(album.id), id },
+            );
             expect(deleted.errors).toBeUndefined();
             expect(deleted.data.deleteAlbumContent.__typename).toBe('Deleted');
           },
@@ -126,12 +158,19 @@ describe('nested connections page by keyset', () => {
       async create() {
         // A school of its own, so its trigger administrator's first target is this one; the FAILED deliveries are listed.
         const school = await createSchool(world.district.id);
-        const admin = await graphqlClientFor(server, await createUser(school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }));
-        const target = await db().triggerTarget.create({ data: { schoolId: school.id, url: 'https://receiver.test/hook', secret: 'sealed' } });
+        const admin = await graphqlClientFor(
+          server,
+          await createUser(school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }),
+        );
+        const target = await db().triggerTarget.create({
+          data: { schoolId: school.id, url: 'https://receiver.test/hook', secret: 'sealed' },
+        });
         const statuses = ['FAILED', 'SUCCEEDED', 'FAILED', 'FAILED', 'PENDING', 'FAILED', 'FAILED', 'FAILED'] as const;
         const listed = [];
         for (const [index, status] of statuses.entries()) {
-          const delivery = await db().webhookDelivery.create({ data: { targetId: target.id, eventId: BigInt(index + 1), type: 'group.create', payload: {}, status } });
+          const delivery = await db().webhookDelivery.create({
+            data: { targetId: target.id, eventId: BigInt(index + 1), type: 'group.create', payload: {}, status },
+          });
           if (status === 'FAILED') listed.push(String(delivery.id));
         }
         return {
@@ -203,11 +242,16 @@ describe('nested connections page by keyset', () => {
     });
   });
 
-  it('counts with the parent\'s own query when only the count is asked', async () => {
-    const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id, world.otherSchoolStudent.id] });
+  it("counts with the parent's own query when only the count is asked", async () => {
+    const group = await createGroup(world.school.id, {
+      admins: [world.teacher.id],
+      members: [world.student.id, world.otherSchoolStudent.id],
+    });
     const statements = async (selection: string) => {
       const before = server.database.statementCount;
-      const result = await teacher(`query($group: ID!) { group(id: $group) { ${selection} } }`, { group: String(group.id) });
+      const result = await teacher(`query($group: ID!) { group(id: $group) { ${selection} } }`, {
+        group: String(group.id),
+      });
       expect(result.errors).toBeUndefined();
       return { statements: server.database.statementCount - before, group: result.data.group };
     };

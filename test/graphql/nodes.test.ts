@@ -51,11 +51,15 @@ beforeAll(async () => {
   const section = await createSection(w.school.id, [{ userId: teacher.id, admin: true }, { userId: w.student.id }]);
   const enrollment = await db().enrollment.findFirstOrThrow({ where: { sectionId: section.id, userId: w.student.id } });
   const group = await createGroup(w.school.id, { admins: [teacher.id], members: [w.student.id] });
-  const membership = await db().groupMembership.findFirstOrThrow({ where: { groupId: group.id, userId: w.student.id } });
+  const membership = await db().groupMembership.findFirstOrThrow({
+    where: { groupId: group.id, userId: w.student.id },
+  });
   const invitingGroup = await createGroup(w.school.id);
   const album = await createAlbum({ type: 'GROUP', id: group.id });
   const content = await createAlbumItem(album.id, teacher.id);
-  const target = await db().triggerTarget.create({ data: { schoolId: w.school.id, url: 'https://hooks.example.test/in', secret: 'secret' } });
+  const target = await db().triggerTarget.create({
+    data: { schoolId: w.school.id, url: 'https://hooks.example.test/in', secret: 'secret' },
+  });
   Object.assign(visible, {
     District: w.district.id,
     School: w.school.id,
@@ -68,35 +72,56 @@ beforeAll(async () => {
     GroupCategory: (await createGroupCategory(w.district.id)).id,
     BlogPost: (await createBlogPosts({ type: 'GROUP', id: group.id }, 1))[0]!.id,
     Page: (await createPage({ type: 'SECTION', id: section.id })).id,
-    CalendarEvent: (await createCalendarEvent({ type: 'GROUP', id: group.id }, { start: new Date('2026-03-02T10:00:00Z') })).id,
+    CalendarEvent: (
+      await createCalendarEvent({ type: 'GROUP', id: group.id }, { start: new Date('2026-03-02T10:00:00Z') })
+    ).id,
     Album: album.id,
     AlbumContent: content.id,
-    AlbumComment: (await db().albumComment.create({ data: { contentId: content.id, authorId: teacher.id, comment: 'Nice' } })).id,
+    AlbumComment: (
+      await db().albumComment.create({ data: { contentId: content.id, authorId: teacher.id, comment: 'Nice' } })
+    ).id,
     Assignment: (await db().assignment.create({ data: { sectionId: section.id, title: unique('Quiz') } })).id,
     GradingCategory: (await db().gradingCategory.create({ data: { sectionId: section.id } })).id,
-    GradingPeriod: (await db().gradingPeriod.create({
-      data: { schoolId: w.school.id, title: unique('Term'), startsOn: new Date('2026-01-05'), endsOn: new Date('2026-03-27') },
-    })).id,
-    GradingScale: (await db().gradingScale.create({ data: { schoolId: w.school.id, title: unique('Scale'), levels: [] } })).id,
+    GradingPeriod: (
+      await db().gradingPeriod.create({
+        data: {
+          schoolId: w.school.id,
+          title: unique('Term'),
+          startsOn: new Date('2026-01-05'),
+          endsOn: new Date('2026-03-27'),
+        },
+      })
+    ).id,
+    GradingScale: (
+      await db().gradingScale.create({ data: { schoolId: w.school.id, title: unique('Scale'), levels: [] } })
+    ).id,
     GradingGroup: (await createGradingGroup(section.id, [enrollment.id])).id,
     WebPackage: (await createWebPackage(section.id, teacher.id)).id,
     TriggerTarget: target.id,
-    TriggerSubscription: (await db().triggerSubscription.create({ data: { targetId: target.id, trigger: 'group' } })).id,
+    TriggerSubscription: (await db().triggerSubscription.create({ data: { targetId: target.id, trigger: 'group' } }))
+      .id,
     Invite: (await createInvite(teacher.id, { groupId: invitingGroup.id })).id,
     FriendRequest: (await createFriendRequest(w.student.id, teacher.id)).id,
     Upload: (await createStoredUpload(teacher.id)).id,
-    ApiClient: (await db().apiClient.create({ data: { userId: teacher.id, consumerKey: unique('key'), encryptedSecret: 'sealed' } })).id,
+    ApiClient: (
+      await db().apiClient.create({
+        data: { userId: teacher.id, consumerKey: unique('key'), encryptedSecret: 'sealed' },
+      })
+    ).id,
     AccessToken: (await db().accessToken.create({ data: { userId: teacher.id, tokenHash: unique('hash') } })).id,
     CalendarFeed: (await db().calendarFeed.create({ data: { userId: teacher.id, tokenHash: unique('feed') } })).id,
-    AttendanceRecord: (await db().attendanceRecord.create({
-      data: { enrollmentId: enrollment.id, sectionId: section.id, date: new Date('2026-01-06'), status: 'ABSENT' },
-    })).id,
+    AttendanceRecord: (
+      await db().attendanceRecord.create({
+        data: { enrollmentId: enrollment.id, sectionId: section.id, date: new Date('2026-01-06'), status: 'ABSENT' },
+      })
+    ).id,
   });
   graphql = await graphqlClientFor(server, teacher);
   rest = await restClientFor(server, teacher);
 });
 
-const globalIdsOf = (objects: Record<string, number>) => Object.entries(objects).map(([type, id]) => encodeGlobalId(type, id));
+const globalIdsOf = (objects: Record<string, number>) =>
+  Object.entries(objects).map(([type, id]) => encodeGlobalId(type, id));
 
 describe('global ids', () => {
   it('covers every Node type of the schema with a fixture', () => {
@@ -108,7 +133,10 @@ describe('global ids', () => {
     const ids = nodeTypes.map((type) => encodeGlobalId(type, same));
     expect(new Set(ids).size).toBe(nodeTypes.length);
     const answer = await graphql(`query($id: ID!) { group(id: $id) { id databaseId } }`, { id: String(visible.Group) });
-    expect(answer.data.group).toEqual({ id: encodeGlobalId('Group', visible.Group!), databaseId: String(visible.Group) });
+    expect(answer.data.group).toEqual({
+      id: encodeGlobalId('Group', visible.Group!),
+      databaseId: String(visible.Group),
+    });
     expect(Buffer.from(answer.data.group.id, 'base64').toString()).toBe(`Group:${visible.Group}`);
   });
 
@@ -117,27 +145,43 @@ describe('global ids', () => {
     const answer = await graphql(nodesDocument, { ids });
     expect(answer.errors).toBeUndefined();
     expect(answer.data.nodes).toEqual(
-      Object.entries(visible).map(([type, id], index) => ({ __typename: type, id: ids[index], databaseId: String(id) })),
+      Object.entries(visible).map(([type, id], index) => ({
+        __typename: type,
+        id: ids[index],
+        databaseId: String(id),
+      })),
     );
   });
 
-  it('are encoded without a promise, so that a page of objects completes without the executor\'s promise path', () => {
+  it("are encoded without a promise, so that a page of objects completes without the executor's promise path", () => {
     // Pothos' relay plugin wraps every id in an async function; src/graphql/node-ids.ts answers it from the row.
     for (const type of nodeTypes) {
       const id = (schema.getType(type) as GraphQLObjectType).getFields().id!;
-      const info = { parentType: schema.getType(type), fieldName: 'id', path: { key: 'id', typename: type } } as unknown as GraphQLResolveInfo;
+      const info = {
+        parentType: schema.getType(type),
+        fieldName: 'id',
+        path: { key: 'id', typename: type },
+      } as unknown as GraphQLResolveInfo;
       expect([type, id.resolve!({ id: 7 }, {}, { viewer: null }, info)]).toEqual([type, encodeGlobalId(type, '7')]);
     }
   });
 
   it('round-trip through node', async () => {
     const answer = await graphql(nodeDocument, { id: encodeGlobalId('Group', visible.Group!) });
-    expect(answer.data.node).toMatchObject({ __typename: 'Group', id: encodeGlobalId('Group', visible.Group!), databaseId: String(visible.Group) });
+    expect(answer.data.node).toMatchObject({
+      __typename: 'Group',
+      id: encodeGlobalId('Group', visible.Group!),
+      databaseId: String(visible.Group),
+    });
   });
 
-  it('answer null for what the viewer may not see, as the type\'s own query does, and never leak it', async () => {
+  it("answer null for what the viewer may not see, as the type's own query does, and never leak it", async () => {
     const secret = await createGroup(w.school.id, { privacyLevel: 'GROUP', admins: [w.teacher.id] });
-    const ids = [encodeGlobalId('Group', secret.id), encodeGlobalId('User', w.outsider.id), encodeGlobalId('School', w.farSchool.id)];
+    const ids = [
+      encodeGlobalId('Group', secret.id),
+      encodeGlobalId('User', w.outsider.id),
+      encodeGlobalId('School', w.farSchool.id),
+    ];
     const student = await graphqlClientFor(server, w.student);
     const own = await student(`query($id: ID!) { group(id: $id) { title } }`, { id: String(secret.id) });
     expect(own.data.group).toBeNull();
@@ -148,7 +192,12 @@ describe('global ids', () => {
     // The viewer's own things are theirs alone: another teacher of the school sees none of them.
     const colleague = await graphqlClientFor(server, w.teacher);
     const theirs = await colleague(nodesDocument, {
-      ids: globalIdsOf({ ApiClient: visible.ApiClient!, AccessToken: visible.AccessToken!, CalendarFeed: visible.CalendarFeed!, Upload: visible.Upload! }),
+      ids: globalIdsOf({
+        ApiClient: visible.ApiClient!,
+        AccessToken: visible.AccessToken!,
+        CalendarFeed: visible.CalendarFeed!,
+        Upload: visible.Upload!,
+      }),
     });
     expect(theirs.data.nodes).toEqual([null, null, null, null]);
   });
@@ -156,7 +205,13 @@ describe('global ids', () => {
   it('answer null for deleted objects, ids that are not global ids, and types that are not Nodes', async () => {
     const gone = await createGroup(w.school.id, { admins: [viewer.id] });
     await db().group.delete({ where: { id: gone.id } });
-    const ids = [encodeGlobalId('Group', gone.id), String(visible.Group), 'not-an-id', encodeGlobalId('DomainEvent', 1), encodeGlobalId('Group', 99_999_999_999)];
+    const ids = [
+      encodeGlobalId('Group', gone.id),
+      String(visible.Group),
+      'not-an-id',
+      encodeGlobalId('DomainEvent', 1),
+      encodeGlobalId('Group', 99_999_999_999),
+    ];
     const answer = await graphql(nodesDocument, { ids });
     expect(answer.errors).toBeUndefined();
     expect(answer.data.nodes).toEqual([null, null, null, null, null]);
@@ -172,35 +227,58 @@ describe('global ids', () => {
 
 describe('arguments that name an object', () => {
   it('accept the global id and the database id alike', async () => {
-    const byGlobal = await graphql(`query($id: ID!) { group(id: $id) { databaseId } }`, { id: encodeGlobalId('Group', visible.Group!) });
-    const byDatabase = await graphql(`query($id: ID!) { group(id: $id) { databaseId } }`, { id: String(visible.Group) });
+    const byGlobal = await graphql(`query($id: ID!) { group(id: $id) { databaseId } }`, {
+      id: encodeGlobalId('Group', visible.Group!),
+    });
+    const byDatabase = await graphql(`query($id: ID!) { group(id: $id) { databaseId } }`, {
+      id: String(visible.Group),
+    });
     expect(byGlobal.data.group).toEqual({ databaseId: String(visible.Group) });
     expect(byDatabase.data.group).toEqual(byGlobal.data.group);
-    const realm = await graphql(`query($id: ID!) { blogPosts(realm: { type: GROUP, id: $id }) { total } }`, { id: encodeGlobalId('Group', visible.Group!) });
+    const realm = await graphql(`query($id: ID!) { blogPosts(realm: { type: GROUP, id: $id }) { total } }`, {
+      id: encodeGlobalId('Group', visible.Group!),
+    });
     expect(realm.data.blogPosts).toEqual({ total: 1 });
   });
 
   it('accept a global id in a mutation argument and in an input field', async () => {
     const title = unique('Renamed');
-    const updated = await graphql(`mutation($id: ID!, $title: String!) { updateGroup(id: $id, input: { title: $title }) { ... on Group { databaseId title } } }`, {
-      id: encodeGlobalId('Group', visible.Group!),
-      title,
-    });
+    const updated = await graphql(
+      `mutation($id: ID!, $title: String!) { updateGroup(id: $id, input: { title: $title }) { ... on Group { databaseId title } } }`,
+      {
+        id: encodeGlobalId('Group', visible.Group!),
+        title,
+      },
+    );
     expect(updated.data.updateGroup).toEqual({ databaseId: String(visible.Group), title });
-    const created = await graphql(`mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { ... on Group { school { databaseId } } } }`, {
-      school: encodeGlobalId('School', w.school.id),
-    });
+    const created = await graphql(
+      `mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { ... on Group { school { databaseId } } } }`,
+      {
+        school: encodeGlobalId('School', w.school.id),
+      },
+    );
     expect(created.data.createGroup).toEqual({ school: { databaseId: String(w.school.id) } });
   });
 
   it('refuse a global id of another type with 400 BAD_USER_INPUT', async () => {
-    const answer = await graphql(`query($id: ID!) { group(id: $id) { title } }`, { id: encodeGlobalId('School', w.school.id) });
-    expect(answer.status).toBe(400);
-    expect(answer.errors?.[0]).toMatchObject({ message: 'id is the id of a School, not of a Group', extensions: { code: 'BAD_USER_INPUT' } });
-    const input = await graphql(`mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { __typename ... on ValidationError { issues { field message } } } }`, {
-      school: encodeGlobalId('Group', visible.Group!),
+    const answer = await graphql(`query($id: ID!) { group(id: $id) { title } }`, {
+      id: encodeGlobalId('School', w.school.id),
     });
-    expect(input.data.createGroup).toEqual({ __typename: 'ValidationError', issues: [{ field: 'schoolId', message: 'is the id of a Group, not of a School' }] });
+    expect(answer.status).toBe(400);
+    expect(answer.errors?.[0]).toMatchObject({
+      message: 'id is the id of a School, not of a Group',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const input = await graphql(
+      `mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { __typename ... on ValidationError { issues { field message } } } }`,
+      {
+        school: encodeGlobalId('Group', visible.Group!),
+      },
+    );
+    expect(input.data.createGroup).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ field: 'schoolId', message: 'is the id of a Group, not of a School' }],
+    });
   });
 });
 
@@ -219,7 +297,10 @@ describe('nodes', () => {
     ];
     const client = await graphqlClientFor(server, viewer);
     const before = server.database.statementCount;
-    const answer = await client(`query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Group { title school { title } } ... on User { nameLast } ... on BlogPost { title } } }`, { ids });
+    const answer = await client(
+      `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Group { title school { title } } ... on User { nameLast } ... on BlogPost { title } } }`,
+      { ids },
+    );
     expect(answer.errors).toBeUndefined();
     expect(answer.data.nodes.filter(Boolean)).toHaveLength(3 * count);
     return server.database.statementCount - before;
@@ -247,6 +328,8 @@ describe('/v1', () => {
       expect(answer.status).toBe(200);
       for (const id of globalIds) expect(answer.text).not.toContain(id);
     }
-    expect(answers.map((answer) => String(answer.json.id))).toEqual([visible.Group, w.student.id, w.school.id, visible.BlogPost].map(String));
+    expect(answers.map((answer) => String(answer.json.id))).toEqual(
+      [visible.Group, w.student.id, w.school.id, visible.BlogPost].map(String),
+    );
   });
 });

@@ -31,7 +31,10 @@ describe('one object by id', () => {
     });
     expect(result.errors).toBeUndefined();
     // Authentication and the viewer's memberships are statements of their own, as on every request.
-    return { data: result.data, statements: statements.filter((sql) => sql.includes(`FROM "public"."${table}" AS "t0"`)).length };
+    return {
+      data: result.data,
+      statements: statements.filter((sql) => sql.includes(`FROM "public"."${table}" AS "t0"`)).length,
+    };
   }
 
   const groupDocument = `query ($id: ID!) { group(id: $id) { databaseId title accessCode school { title district { title } } building { databaseId } } }`;
@@ -53,16 +56,27 @@ describe('one object by id', () => {
     const columns = `databaseId title description pictureUrl website groupCode memberPost memberPostComment createDiscussion createFiles
       createdAt privacyLevel inviteType accessCode viewerCanPost viewerCanComment school { id } building { id } category { id }`;
     // `memberCount` needs a relation count, which only Prisma reads.
-    const [direct, throughPrisma] = [`query ($id: ID!) { group(id: $id) { ${columns} } }`, `query ($id: ID!) { group(id: $id) { ${columns} memberCount } }`];
+    const [direct, throughPrisma] = [
+      `query ($id: ID!) { group(id: $id) { ${columns} } }`,
+      `query ($id: ID!) { group(id: $id) { ${columns} memberCount } }`,
+    ];
     const administrator = await graphqlClientFor(server, world.districtAdmin);
-    for (const [viewer, id, seen] of [[teacher, visibleGroup, true], [administrator, visibleGroup, true], [administrator, hiddenGroup, true], [teacher, hiddenGroup, false], [teacher, 2_147_483_647, false]] as const) {
+    for (const [viewer, id, seen] of [
+      [teacher, visibleGroup, true],
+      [administrator, visibleGroup, true],
+      [administrator, hiddenGroup, true],
+      [teacher, hiddenGroup, false],
+      [teacher, 2_147_483_647, false],
+    ] as const) {
       let read: GraphQLResponse = { status: 0 };
       const statements = await server.database.statementsOf(async () => {
         read = await viewer(direct, { id: String(id) });
       });
       expect(statements.filter((sql) => sql.includes('FROM groups JOIN schools'))).toHaveLength(1);
       expect(statements.filter((sql) => sql.includes('"public"."groups"'))).toEqual([]);
-      const { memberCount, ...prisma } = (await viewer(throughPrisma, { id: String(id) })).data.group ?? { memberCount: null };
+      const { memberCount, ...prisma } = (await viewer(throughPrisma, { id: String(id) })).data.group ?? {
+        memberCount: null,
+      };
       expect(read.data.group).toEqual(seen ? prisma : null);
       if (seen) expect(memberCount).toEqual(expect.any(Number));
     }
@@ -92,7 +106,11 @@ describe('one object by id', () => {
     const rest = await restClientFor(server, world.teacher);
     const found = await rest.get(`/groups/${visibleGroup}`);
     expect(found.status).toBe(200);
-    expect(found.json).toMatchObject({ id: String(visibleGroup), school_id: String(world.school.id), building_id: String(world.building.id) });
+    expect(found.json).toMatchObject({
+      id: String(visibleGroup),
+      school_id: String(world.school.id),
+      building_id: String(world.building.id),
+    });
     expect((await rest.get(`/groups/${hiddenGroup}`)).status).toBe(404);
   });
 });

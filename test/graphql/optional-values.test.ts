@@ -19,14 +19,42 @@ beforeAll(async () => {
 
 // Optional text is stored as '' when it has no value: GraphQL answers null for it, /v1 keeps the platform's "".
 describe('absent optional values', () => {
-  const schoolText = ['address1', 'address2', 'city', 'state', 'postalCode', 'country', 'website', 'phone', 'fax', 'pictureUrl', 'buildingCode'];
-  const schoolWire = ['address1', 'address2', 'city', 'state', 'postal_code', 'country', 'website', 'phone', 'fax', 'picture_url', 'building_code'];
+  const schoolText = [
+    'address1',
+    'address2',
+    'city',
+    'state',
+    'postalCode',
+    'country',
+    'website',
+    'phone',
+    'fax',
+    'pictureUrl',
+    'buildingCode',
+  ];
+  const schoolWire = [
+    'address1',
+    'address2',
+    'city',
+    'state',
+    'postal_code',
+    'country',
+    'website',
+    'phone',
+    'fax',
+    'picture_url',
+    'building_code',
+  ];
 
   it('are null in GraphQL and "" on /v1 for a school made with a title only', async () => {
     const created = await gql(`mutation { createSchool(input: { title: "Bare school" }) { __typename ... on School {
       id: databaseId address1 address2 city state postalCode country website phone fax pictureUrl buildingCode } } }`);
     const school = created.data.createSchool;
-    expect(school).toEqual({ __typename: 'School', id: school.id, ...Object.fromEntries(schoolText.map((name) => [name, null])) });
+    expect(school).toEqual({
+      __typename: 'School',
+      id: school.id,
+      ...Object.fromEntries(schoolText.map((name) => [name, null])),
+    });
     const wire = (await rest.get(`/schools/${school.id}`)).json;
     expect(wire).toMatchObject(Object.fromEntries(schoolWire.map((name) => [name, ''])));
   });
@@ -35,16 +63,24 @@ describe('absent optional values', () => {
     const update = `mutation($id: ID!, $website: String) {
       updateSchool(id: $id, input: { website: $website }) { __typename ... on School { website } } }`;
     const id = String(world.otherSchool.id);
-    expect((await gql(update, { id, website: 'https://school.test' })).data.updateSchool).toEqual({ __typename: 'School', website: 'https://school.test' });
+    expect((await gql(update, { id, website: 'https://school.test' })).data.updateSchool).toEqual({
+      __typename: 'School',
+      website: 'https://school.test',
+    });
     expect((await rest.get(`/schools/${id}`)).json.website).toBe('https://school.test');
-    expect((await gql(update, { id, website: null })).data.updateSchool).toEqual({ __typename: 'School', website: null });
+    expect((await gql(update, { id, website: null })).data.updateSchool).toEqual({
+      __typename: 'School',
+      website: null,
+    });
     expect((await db().school.findUniqueOrThrow({ where: { id: world.otherSchool.id } })).website).toBe('');
     expect((await rest.get(`/schools/${id}`)).json.website).toBe('');
   });
 
   it('are null in GraphQL and "" on /v1 for a group without description, picture, website or code', async () => {
     const group = await createGroup(world.school.id, { admins: [world.districtAdmin.id] });
-    const read = await gql(`query($id: ID!) { group(id: $id) { description pictureUrl website groupCode } }`, { id: String(group.id) });
+    const read = await gql(`query($id: ID!) { group(id: $id) { description pictureUrl website groupCode } }`, {
+      id: String(group.id),
+    });
     expect(read.data.group).toEqual({ description: null, pictureUrl: null, website: null, groupCode: null });
     const wire = (await rest.get(`/groups/${group.id}`)).json;
     expect(wire).toMatchObject({ description: '', picture_url: '', website: '', group_code: '' });

@@ -51,7 +51,9 @@ describe('references as objects', () => {
     for (const [name, id] of Object.entries(realms)) {
       // Twenty posts a realm, by four different authors.
       for (let index = 0; index < 20; index++) {
-        await createBlogPosts({ type: types[name as keyof typeof types], id: Number(id) }, 1, { authorId: authors[index % authors.length] });
+        await createBlogPosts({ type: types[name as keyof typeof types], id: Number(id) }, 1, {
+          authorId: authors[index % authors.length],
+        });
       }
     }
     graphql = await graphqlClientFor(server, world.districtAdmin);
@@ -66,13 +68,27 @@ describe('references as objects', () => {
 
   it('resolve author and realm to the rows their ids name', async () => {
     const { data } = await statementsFor(4);
-    expect(data.group.items[0].realm).toMatchObject({ __typename: 'Group', databaseId: realms.group, school: { title: world.school.title } });
-    expect(data.school.items[0].realm).toMatchObject({ __typename: 'School', databaseId: realms.school, district: { title: world.district.title } });
-    expect(data.district.items[0].realm).toMatchObject({ __typename: 'District', databaseId: realms.district, title: world.district.title });
+    expect(data.group.items[0].realm).toMatchObject({
+      __typename: 'Group',
+      databaseId: realms.group,
+      school: { title: world.school.title },
+    });
+    expect(data.school.items[0].realm).toMatchObject({
+      __typename: 'School',
+      databaseId: realms.school,
+      district: { title: world.district.title },
+    });
+    expect(data.district.items[0].realm).toMatchObject({
+      __typename: 'District',
+      databaseId: realms.district,
+      title: world.district.title,
+    });
     expect(data.user.items[0].realm).toMatchObject({ __typename: 'User', databaseId: realms.user });
     expect(data.section.items[0].realm).toMatchObject({ __typename: 'Section', databaseId: realms.section });
     expect(data.section.items[0].realm.course.title).toEqual(expect.any(String));
-    for (const page of Object.values(data) as { items: { authorId: string; author: { databaseId: string; school: { title: string } } }[] }[]) {
+    for (const page of Object.values(data) as {
+      items: { authorId: string; author: { databaseId: string; school: { title: string } } }[];
+    }[]) {
       expect(page.items.map((post) => post.author.databaseId)).toEqual(page.items.map((post) => post.authorId));
       expect(page.items.map((post) => post.author.school.title)).toEqual(page.items.map(() => world.school.title));
     }
@@ -91,7 +107,9 @@ describe('references as objects', () => {
   });
 
   it('show no author the viewer may not look up as a user', async () => {
-    const post = (await createBlogPosts({ type: 'SCHOOL', id: world.school.id }, 1, { authorId: world.outsider.id }))[0]!;
+    const post = (
+      await createBlogPosts({ type: 'SCHOOL', id: world.school.id }, 1, { authorId: world.outsider.id })
+    )[0]!;
     const result = await graphql(
       `query($school: ID!, $post: ID!) { blogPost(realm: { type: SCHOOL, id: $school }, id: $post) { authorId author { databaseId } } }`,
       { school: realms.school, post: String(post.id) },

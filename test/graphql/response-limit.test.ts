@@ -31,7 +31,8 @@ beforeAll(async () => {
   ({ token } = await issueAccessToken({ userId: world.teacher.id, name: 'costs' }));
 });
 
-const postsQuery = 'query($id: ID!, $limit: Int) { blogPosts(realm: { type: SECTION, id: $id }, limit: $limit) { items { title body } } }';
+const postsQuery =
+  'query($id: ID!, $limit: Int) { blogPosts(realm: { type: SECTION, id: $id }, limit: $limit) { items { title body } } }';
 
 describe('the answer budget (RESPONSE_LIMIT)', () => {
   it('stops a GraphQL answer whose long text passes it, with a 400 naming the limit', async () => {
@@ -46,14 +47,20 @@ describe('the answer budget (RESPONSE_LIMIT)', () => {
 
     const answered = await graphql(postsQuery, { id: String(section.id), limit: 3 });
     expect(answered.status).toBe(200);
-    expect(answered.data.blogPosts.items.map((post: { body: string }) => post.body === body)).toEqual([true, true, true]);
+    expect(answered.data.blogPosts.items.map((post: { body: string }) => post.body === body)).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 
   it.each(['json', 'xml'] as const)('answers /v1 with a 400 naming the limit (%s)', async (accept) => {
     const refused = await rest.get(`/sections/${section.id}/posts?limit=6`, { accept });
     expect(refused.status).toBe(400);
     const message = accept === 'json' ? refused.json.error : /<error>([^<]*)<\/error>/.exec(refused.text)?.[1];
-    expect(message).toMatch(new RegExp(`limit \\(RESPONSE_LIMIT\\) of ${responseLimit} bytes of long text .*a smaller limit`));
+    expect(message).toMatch(
+      new RegExp(`limit \\(RESPONSE_LIMIT\\) of ${responseLimit} bytes of long text .*a smaller limit`),
+    );
 
     const answered = await rest.get(`/sections/${section.id}/posts?limit=3`, { accept });
     expect(answered.status).toBe(200);
@@ -62,11 +69,17 @@ describe('the answer budget (RESPONSE_LIMIT)', () => {
 
   it('stops making the answer once the budget is passed', async () => {
     const resolved: number[] = [];
-    const field = longText(1_000, (item: { index: number }) => (resolved.push(item.index), 'x'.repeat(1_000)));
+    const field = longText(1_000, (item: { index: number }) => {
+      resolved.push(item.index);
+      return 'x'.repeat(1_000);
+    });
     const yoga = createYoga({
       schema: createSchema({
         typeDefs: 'type Query { items: [Item!]! } type Item { index: Int! text: String! }',
-        resolvers: { Query: { items: async () => Array.from({ length: 1_000 }, (_, index) => ({ index })) }, Item: { text: field.resolve } },
+        resolvers: {
+          Query: { items: async () => Array.from({ length: 1_000 }, (_, index) => ({ index })) },
+          Item: { text: field.resolve },
+        },
       }),
       plugins: [useExecutionBounds({ timeoutMs: 60_000, answerBytes: 3_500 })],
       logging: false,
@@ -77,7 +90,10 @@ describe('the answer budget (RESPONSE_LIMIT)', () => {
       body: JSON.stringify({ query: '{ items { index text } }' }),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ data: null, errors: [{ extensions: { code: 'RESPONSE_TOO_LARGE' } }] });
+    expect(await response.json()).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: 'RESPONSE_TOO_LARGE' } }],
+    });
     // The fourth text passed the budget; none of the 996 items after it was made.
     expect(resolved).toEqual([0, 1, 2, 3]);
   });
@@ -90,8 +106,15 @@ async function costed(query: string) {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-lectern-cost': '1' },
     body: JSON.stringify({ query }),
   });
-  const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[]; extensions?: { cost?: { requestedQueryCost: number } } };
-  return { status: response.status, cost: body.extensions?.cost?.requestedQueryCost, code: body.errors?.[0]?.extensions?.code };
+  const body = (await response.json()) as {
+    errors?: { extensions?: { code?: string } }[];
+    extensions?: { cost?: { requestedQueryCost: number } };
+  };
+  return {
+    status: response.status,
+    cost: body.extensions?.cost?.requestedQueryCost,
+    code: body.errors?.[0]?.extensions?.code,
+  };
 }
 
 describe('long text in the cost', () => {
@@ -102,14 +125,19 @@ describe('long text in the cost', () => {
   it("refuses the issue's amplification query before it runs", async () => {
     const statementsBefore = server.database.statementCount;
     const refused = await graphql(amplification(200));
-    expect(refusal(refused)).toMatchObject({ status: 400, code: 'QUERY_TOO_COSTLY', message: expect.stringContaining('may cost 96030') });
+    expect(refusal(refused)).toMatchObject({
+      status: 400,
+      code: 'QUERY_TOO_COSTLY',
+      message: expect.stringContaining('may cost 96030'),
+    });
     // Only the credential lookup: nothing of the query ran.
     expect(server.database.statementCount - statementsBefore).toBeLessThanOrEqual(3);
   });
 
   it("prices a body as one object per 64 KiB it may hold: /v1's largest page of posts fits, eleven of them do not", async () => {
     const empty = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
-    const page = (alias: string) => `${alias}: blogPosts(realm: { type: SECTION, id: "${empty.id}" }, limit: 200) { items { title body } }`;
+    const page = (alias: string) =>
+      `${alias}: blogPosts(realm: { type: SECTION, id: "${empty.id}" }, limit: 200) { items { title body } }`;
     // 1 + 200 × (1 + 15)
     const largest = await costed(`{ ${page('a')} }`);
     expect(largest).toEqual({ status: 200, cost: 3_201, code: undefined });

@@ -9,7 +9,15 @@ import { expectNothingWritten } from '../support/writes';
 const server = useTestServer();
 const clients = clientsFor(server);
 
-const cast = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'parent', 'otherSchoolStudent', 'outsider'] as const;
+const cast = [
+  'districtAdmin',
+  'schoolAdmin',
+  'teacher',
+  'student',
+  'parent',
+  'otherSchoolStudent',
+  'outsider',
+] as const;
 type Person = (typeof cast)[number];
 let world: World;
 let gql: Record<Person, GraphQLClient>;
@@ -25,7 +33,8 @@ beforeAll(async () => {
 // Nested in `... on Error`, so that it fits every result union, whichever errors it lists.
 const errorFields = `... on Error { message ... on ValidationError { issues { field message } }
   ... on NotFoundError { objectType objectId } ... on ConflictError { field } }`;
-const userFields = 'id: databaseId username schoolUid nameFirst nameLast email role triggerAdmin school { id: databaseId } building { id: databaseId }';
+const userFields =
+  'id: databaseId username schoolUid nameFirst nameLast email role triggerAdmin school { id: databaseId } building { id: databaseId }';
 const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on User { ${userFields} } ${errorFields} } }`;
 const createSectionDoc = `mutation($input: CreateSectionInput!) { createSection(input: $input) { __typename
   ... on Section { id: databaseId title sectionCode course { id: databaseId title courseCode school { id: databaseId } } } ${errorFields} } }`;
@@ -45,71 +54,183 @@ describe('createUser', () => {
   it('lets a school administrator create a teacher in a building of their school, with a user.create event', async () => {
     const events = await watchDomainEvents();
     const username = unique('ada');
-    const input = { username, schoolUid: 'T-100', nameFirst: '  Ada ', nameLast: 'Lovelace', email: 'ada@example.test',
-      role: 'TEACHER', buildingId: id(world.building) };
+    const input = {
+      username,
+      schoolUid: 'T-100',
+      nameFirst: '  Ada ',
+      nameLast: 'Lovelace',
+      email: 'ada@example.test',
+      role: 'TEACHER',
+      buildingId: id(world.building),
+    };
     const { data } = await gql.schoolAdmin(createUserDoc, { input });
     const created = data.createUser;
-    expect(created).toEqual({ __typename: 'User', id: expect.stringMatching(/^\d+$/), username, schoolUid: 'T-100', nameFirst: 'Ada',
-      nameLast: 'Lovelace', email: 'ada@example.test', role: 'TEACHER', triggerAdmin: false, school: { id: id(world.school) },
-      building: { id: id(world.building) } });
+    expect(created).toEqual({
+      __typename: 'User',
+      id: expect.stringMatching(/^\d+$/),
+      username,
+      schoolUid: 'T-100',
+      nameFirst: 'Ada',
+      nameLast: 'Lovelace',
+      email: 'ada@example.test',
+      role: 'TEACHER',
+      triggerAdmin: false,
+      school: { id: id(world.school) },
+      building: { id: id(world.building) },
+    });
     const userId = Number(created.id);
-    expect(await events()).toEqual([['user.create', 'SCHOOL', world.school.id, userId, world.schoolAdmin.id, world.district.id, world.school.id]]);
+    expect(await events()).toEqual([
+      ['user.create', 'SCHOOL', world.school.id, userId, world.schoolAdmin.id, world.district.id, world.school.id],
+    ]);
     const { __typename, ...user } = created;
-    expect((await gql.schoolAdmin(`query($id: ID!) { user(id: $id) { ${userFields} } }`, { id: created.id })).data.user).toEqual(user);
-    expect(await db().user.findUnique({ where: { id: userId }, select: { schoolId: true, buildingId: true, username: true } }))
-      .toEqual({ schoolId: world.school.id, buildingId: world.building.id, username });
+    expect(
+      (await gql.schoolAdmin(`query($id: ID!) { user(id: $id) { ${userFields} } }`, { id: created.id })).data.user,
+    ).toEqual(user);
+    expect(
+      await db().user.findUnique({
+        where: { id: userId },
+        select: { schoolId: true, buildingId: true, username: true },
+      }),
+    ).toEqual({ schoolId: world.school.id, buildingId: world.building.id, username });
   });
 
-  it('defaults to the viewer\'s school; explicit nulls mean left out', async () => {
+  it("defaults to the viewer's school; explicit nulls mean left out", async () => {
     const username = unique('sam');
-    const input = { username, nameFirst: 'Sam', nameLast: 'Student', role: 'STUDENT', schoolId: null, buildingId: null,
-      schoolUid: null, email: null, triggerAdmin: null };
-    expect((await gql.schoolAdmin(createUserDoc, { input })).data.createUser).toEqual({ __typename: 'User', id: expect.any(String),
-      username, schoolUid: null, nameFirst: 'Sam', nameLast: 'Student', email: null, role: 'STUDENT', triggerAdmin: false,
-      school: { id: id(world.school) }, building: null });
+    const input = {
+      username,
+      nameFirst: 'Sam',
+      nameLast: 'Student',
+      role: 'STUDENT',
+      schoolId: null,
+      buildingId: null,
+      schoolUid: null,
+      email: null,
+      triggerAdmin: null,
+    };
+    expect((await gql.schoolAdmin(createUserDoc, { input })).data.createUser).toEqual({
+      __typename: 'User',
+      id: expect.any(String),
+      username,
+      schoolUid: null,
+      nameFirst: 'Sam',
+      nameLast: 'Student',
+      email: null,
+      role: 'STUDENT',
+      triggerAdmin: false,
+      school: { id: id(world.school) },
+      building: null,
+    });
   });
 
   it('lets a district administrator create users in any school of the district, district administrators included', async () => {
     const events = await watchDomainEvents();
     const username = unique('dora');
-    const input = { username, nameFirst: 'Dora', nameLast: 'Admin', role: 'DISTRICT_ADMIN', schoolId: id(world.otherSchool), triggerAdmin: true };
+    const input = {
+      username,
+      nameFirst: 'Dora',
+      nameLast: 'Admin',
+      role: 'DISTRICT_ADMIN',
+      schoolId: id(world.otherSchool),
+      triggerAdmin: true,
+    };
     const created = (await gql.districtAdmin(createUserDoc, { input })).data.createUser;
-    expect(created).toEqual({ __typename: 'User', id: expect.any(String), username, schoolUid: null, nameFirst: 'Dora', nameLast: 'Admin',
-      email: null, role: 'DISTRICT_ADMIN', triggerAdmin: true, school: { id: id(world.otherSchool) }, building: null });
-    expect(await events()).toEqual([['user.create', 'SCHOOL', world.otherSchool.id, Number(created.id), world.districtAdmin.id,
-      world.district.id, world.otherSchool.id]]);
+    expect(created).toEqual({
+      __typename: 'User',
+      id: expect.any(String),
+      username,
+      schoolUid: null,
+      nameFirst: 'Dora',
+      nameLast: 'Admin',
+      email: null,
+      role: 'DISTRICT_ADMIN',
+      triggerAdmin: true,
+      school: { id: id(world.otherSchool) },
+      building: null,
+    });
+    expect(await events()).toEqual([
+      [
+        'user.create',
+        'SCHOOL',
+        world.otherSchool.id,
+        Number(created.id),
+        world.districtAdmin.id,
+        world.district.id,
+        world.otherSchool.id,
+      ],
+    ]);
   });
 
   it('allows a username taken in another school of the district', async () => {
-    const input = { username: world.student.username, nameFirst: 'Twin', nameLast: 'Name', role: 'STUDENT', schoolId: id(world.otherSchool) };
+    const input = {
+      username: world.student.username,
+      nameFirst: 'Twin',
+      nameLast: 'Name',
+      role: 'STUDENT',
+      schoolId: id(world.otherSchool),
+    };
     const created = (await gql.districtAdmin(createUserDoc, { input })).data.createUser;
-    expect([created.__typename, created.username, created.school]).toEqual(['User', world.student.username, { id: id(world.otherSchool) }]);
+    expect([created.__typename, created.username, created.school]).toEqual([
+      'User',
+      world.student.username,
+      { id: id(world.otherSchool) },
+    ]);
   });
 
   const user = { nameFirst: 'No', nameLast: 'Body', role: 'STUDENT' };
   it.each([
-    ['a school administrator creating a district administrator', 'schoolAdmin', { role: 'DISTRICT_ADMIN' },
-      'Only district administrators create district administrators'],
-    ['a school administrator creating in another school', 'schoolAdmin', { schoolId: 'OTHER' }, 'You may not change this school'],
+    [
+      'a school administrator creating a district administrator',
+      'schoolAdmin',
+      { role: 'DISTRICT_ADMIN' },
+      'Only district administrators create district administrators',
+    ],
+    [
+      'a school administrator creating in another school',
+      'schoolAdmin',
+      { schoolId: 'OTHER' },
+      'You may not change this school',
+    ],
     ['a teacher', 'teacher', {}, 'You may not change this school'],
     ['a student', 'student', {}, 'You may not change this school'],
     ['a parent', 'parent', { role: 'PARENT' }, 'You may not change this school'],
   ] as const)('refuses %s with 403 FORBIDDEN', async (_name, person, fields, message) => {
     const input = { ...user, username: unique('x'), ...resolve(fields) };
-    expect(refusal(await expectNothingWritten(() => gql[person](createUserDoc, { input })))).toEqual(forbidden(message));
+    expect(refusal(await expectNothingWritten(() => gql[person](createUserDoc, { input })))).toEqual(
+      forbidden(message),
+    );
   });
 
   it('answers NotFoundError for a school of another district, to its administrators too', async () => {
-    const far = await expectNothingWritten(() => gql.districtAdmin(createUserDoc, { input: { ...user, username: 'far', schoolId: id(world.farSchool) } }));
-    expect(far.data.createUser).toEqual({ __typename: 'NotFoundError', message: `School ${world.farSchool.id} was not found`,
-      objectType: 'School', objectId: id(world.farSchool) });
-    const ours = await expectNothingWritten(() => gql.outsider(createUserDoc, { input: { ...user, username: 'in', schoolId: id(world.school) } }));
-    expect(ours.data.createUser).toMatchObject({ __typename: 'NotFoundError', objectType: 'School', objectId: id(world.school) });
+    const far = await expectNothingWritten(() =>
+      gql.districtAdmin(createUserDoc, { input: { ...user, username: 'far', schoolId: id(world.farSchool) } }),
+    );
+    expect(far.data.createUser).toEqual({
+      __typename: 'NotFoundError',
+      message: `School ${world.farSchool.id} was not found`,
+      objectType: 'School',
+      objectId: id(world.farSchool),
+    });
+    const ours = await expectNothingWritten(() =>
+      gql.outsider(createUserDoc, { input: { ...user, username: 'in', schoolId: id(world.school) } }),
+    );
+    expect(ours.data.createUser).toMatchObject({
+      __typename: 'NotFoundError',
+      objectType: 'School',
+      objectId: id(world.school),
+    });
   });
 
   it.each([
-    ['username', () => ({ username: world.teacher.username, schoolUid: 'UID-2' }), 'Username is already used in this school'],
-    ['schoolUid', () => ({ username: unique('fresh'), schoolUid: 'UID-1' }), 'School user id is already used in this school'],
+    [
+      'username',
+      () => ({ username: world.teacher.username, schoolUid: 'UID-2' }),
+      'Username is already used in this school',
+    ],
+    [
+      'schoolUid',
+      () => ({ username: unique('fresh'), schoolUid: 'UID-1' }),
+      'School user id is already used in this school',
+    ],
   ] as const)('answers ConflictError naming %s when it is taken in the school', async (field, fields, message) => {
     await db().user.update({ where: { id: world.parent.id }, data: { schoolUid: 'UID-1' } });
     const input = { ...user, ...fields() };
@@ -118,8 +239,15 @@ describe('createUser', () => {
   });
 
   it.each([
-    ['an invalid email and empty names', { email: 'not-an-email', nameFirst: ' ', nameLast: '' },
-      [['nameFirst', 'is required'], ['nameLast', 'is required'], ['email', 'must be an email address']]],
+    [
+      'an invalid email and empty names',
+      { email: 'not-an-email', nameFirst: ' ', nameLast: '' },
+      [
+        ['nameFirst', 'is required'],
+        ['nameLast', 'is required'],
+        ['email', 'must be an email address'],
+      ],
+    ],
     ['a username with spaces', { username: 'two words' }, [['username', 'must not contain spaces']]],
     ['an empty schoolUid', { schoolUid: '' }, [['schoolUid', 'must not be empty']]],
     ['a building of another school', { buildingId: 'OTHER' }, [['buildingId', 'is not a building of the school']]],
@@ -128,8 +256,11 @@ describe('createUser', () => {
   ] as const)('answers ValidationError for %s', async (_name, fields, issues) => {
     const input = { ...user, username: unique('v'), ...resolve(fields) };
     const result = await expectNothingWritten(() => gql.schoolAdmin(createUserDoc, { input }));
-    expect(result.data.createUser).toEqual({ __typename: 'ValidationError', message: issues.map(([f, m]) => `${f}: ${m}`).join('; '),
-      issues: issues.map(([field, message]) => ({ field, message })) });
+    expect(result.data.createUser).toEqual({
+      __typename: 'ValidationError',
+      message: issues.map(([f, m]) => `${f}: ${m}`).join('; '),
+      issues: issues.map(([field, message]) => ({ field, message })),
+    });
   });
 });
 
@@ -137,16 +268,41 @@ describe('createSection and section', () => {
   it('creates the course for a new code and reuses it for a second section, with section.create events', async () => {
     const events = await watchDomainEvents();
     const courseCode = unique('BIO');
-    const first = (await gql.schoolAdmin(createSectionDoc, { input: { courseTitle: 'Biology', courseCode, title: 'Biology A', sectionCode: 'A' } }))
-      .data.createSection;
-    const course = await db().course.findUniqueOrThrow({ where: { schoolId_courseCode: { schoolId: world.school.id, courseCode } } });
-    expect(first).toEqual({ __typename: 'Section', id: expect.any(String), title: 'Biology A', sectionCode: 'A',
-      course: { id: id(course), title: 'Biology', courseCode, school: { id: id(world.school) } } });
-    const second = (await gql.schoolAdmin(createSectionDoc, { input: { courseTitle: 'Ignored', courseCode, title: 'Biology B' } })).data.createSection;
-    expect(second).toEqual({ __typename: 'Section', id: expect.any(String), title: 'Biology B', sectionCode: null,
-      course: { id: id(course), title: 'Biology', courseCode, school: { id: id(world.school) } } });
+    const first = (
+      await gql.schoolAdmin(createSectionDoc, {
+        input: { courseTitle: 'Biology', courseCode, title: 'Biology A', sectionCode: 'A' },
+      })
+    ).data.createSection;
+    const course = await db().course.findUniqueOrThrow({
+      where: { schoolId_courseCode: { schoolId: world.school.id, courseCode } },
+    });
+    expect(first).toEqual({
+      __typename: 'Section',
+      id: expect.any(String),
+      title: 'Biology A',
+      sectionCode: 'A',
+      course: { id: id(course), title: 'Biology', courseCode, school: { id: id(world.school) } },
+    });
+    const second = (
+      await gql.schoolAdmin(createSectionDoc, { input: { courseTitle: 'Ignored', courseCode, title: 'Biology B' } })
+    ).data.createSection;
+    expect(second).toEqual({
+      __typename: 'Section',
+      id: expect.any(String),
+      title: 'Biology B',
+      sectionCode: null,
+      course: { id: id(course), title: 'Biology', courseCode, school: { id: id(world.school) } },
+    });
     expect(await db().course.count({ where: { courseCode } })).toBe(1);
-    const row = (sectionId: string) => ['section.create', 'SECTION', Number(sectionId), Number(sectionId), world.schoolAdmin.id, world.district.id, world.school.id];
+    const row = (sectionId: string) => [
+      'section.create',
+      'SECTION',
+      Number(sectionId),
+      Number(sectionId),
+      world.schoolAdmin.id,
+      world.district.id,
+      world.school.id,
+    ];
     expect(await events()).toEqual([row(first.id), row(second.id)]);
   });
 
@@ -158,74 +314,154 @@ describe('createSection and section', () => {
 
   const section = { courseTitle: 'Chemistry', title: 'Chem 1' };
   it.each(['teacher', 'student', 'parent'] as const)('refuses a %s with 403 FORBIDDEN', async (person) => {
-    const response = await expectNothingWritten(() => gql[person](createSectionDoc, { input: { ...section, courseCode: unique('CH') } }));
+    const response = await expectNothingWritten(() =>
+      gql[person](createSectionDoc, { input: { ...section, courseCode: unique('CH') } }),
+    );
     expect(refusal(response)).toEqual(forbidden('You may not change this school'));
   });
 
   it('refuses a school administrator in another school (403), and an outsider (NotFoundError)', async () => {
     const input = { ...section, courseCode: unique('CH'), schoolId: id(world.otherSchool) };
-    expect(refusal(await expectNothingWritten(() => gql.schoolAdmin(createSectionDoc, { input })))).toEqual(forbidden('You may not change this school'));
-    const far = await expectNothingWritten(() => gql.outsider(createSectionDoc, { input: { ...input, schoolId: id(world.school) } }));
-    expect(far.data.createSection).toMatchObject({ __typename: 'NotFoundError', objectType: 'School', objectId: id(world.school) });
+    expect(refusal(await expectNothingWritten(() => gql.schoolAdmin(createSectionDoc, { input })))).toEqual(
+      forbidden('You may not change this school'),
+    );
+    const far = await expectNothingWritten(() =>
+      gql.outsider(createSectionDoc, { input: { ...input, schoolId: id(world.school) } }),
+    );
+    expect(far.data.createSection).toMatchObject({
+      __typename: 'NotFoundError',
+      objectType: 'School',
+      objectId: id(world.school),
+    });
   });
 
   it('answers ValidationError for blank course title and code', async () => {
-    const result = await expectNothingWritten(() => gql.schoolAdmin(createSectionDoc, { input: { courseTitle: ' ', courseCode: '', title: 'T' } }));
-    expect(result.data.createSection.issues).toEqual([{ field: 'courseTitle', message: 'is required' }, { field: 'courseCode', message: 'is required' }]);
+    const result = await expectNothingWritten(() =>
+      gql.schoolAdmin(createSectionDoc, { input: { courseTitle: ' ', courseCode: '', title: 'T' } }),
+    );
+    expect(result.data.createSection.issues).toEqual([
+      { field: 'courseTitle', message: 'is required' },
+      { field: 'courseCode', message: 'is required' },
+    ]);
   });
 
   it('shows a section to its enrolled users and school administrators only', async () => {
-    const created = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.parent.id }]);
-    const expected = { id: id(created), title: created.title, enrollments: [
-      { admin: true, status: 'ACTIVE', user: { id: id(world.teacher) } }, { admin: false, status: 'ACTIVE', user: { id: id(world.parent) } }] };
+    const created = await createSection(world.school.id, [
+      { userId: world.teacher.id, admin: true },
+      { userId: world.parent.id },
+    ]);
+    const expected = {
+      id: id(created),
+      title: created.title,
+      enrollments: [
+        { admin: true, status: 'ACTIVE', user: { id: id(world.teacher) } },
+        { admin: false, status: 'ACTIVE', user: { id: id(world.parent) } },
+      ],
+    };
     for (const person of ['teacher', 'parent', 'schoolAdmin', 'districtAdmin'] as const) {
-      expect([person, (await gql[person](sectionDoc, { id: id(created) })).data]).toEqual([person, { section: expected }]);
+      expect([person, (await gql[person](sectionDoc, { id: id(created) })).data]).toEqual([
+        person,
+        { section: expected },
+      ]);
     }
     for (const person of ['student', 'otherSchoolStudent', 'outsider'] as const) {
-      expect([person, await gql[person](sectionDoc, { id: id(created) })]).toEqual([person, { status: 200, data: { section: null } }]);
+      expect([person, await gql[person](sectionDoc, { id: id(created) })]).toEqual([
+        person,
+        { status: 200, data: { section: null } },
+      ]);
     }
   });
 });
 
 describe('createEnrollment', () => {
-  it('lets a section administrator enroll a student, who can then read the section\'s posts', async () => {
+  it("lets a section administrator enroll a student, who can then read the section's posts", async () => {
     const target = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
     await db().blogPost.create({ data: { realmType: 'SECTION', realmId: target.id, title: 'Welcome', body: 'Hi' } });
     expect((await rest.student.get(`/sections/${target.id}/posts`)).status).toBe(403);
     const events = await watchDomainEvents();
-    const created = (await gql.teacher(createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.student) } })).data.createEnrollment;
-    expect(created).toEqual({ __typename: 'Enrollment', id: expect.any(String), admin: false, status: 'ACTIVE',
-      user: { id: id(world.student) }, section: { id: id(target) } });
-    expect(await events()).toEqual([['enrollment.create', 'SECTION', target.id, Number(created.id), world.teacher.id, world.district.id, world.school.id]]);
+    const created = (
+      await gql.teacher(createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.student) } })
+    ).data.createEnrollment;
+    expect(created).toEqual({
+      __typename: 'Enrollment',
+      id: expect.any(String),
+      admin: false,
+      status: 'ACTIVE',
+      user: { id: id(world.student) },
+      section: { id: id(target) },
+    });
+    expect(await events()).toEqual([
+      [
+        'enrollment.create',
+        'SECTION',
+        target.id,
+        Number(created.id),
+        world.teacher.id,
+        world.district.id,
+        world.school.id,
+      ],
+    ]);
     const posts = await rest.student.get(`/sections/${target.id}/posts`);
-    expect([posts.status, posts.json.total, posts.json.post.map((post: { title: string }) => post.title)]).toEqual([200, 1, ['Welcome']]);
+    expect([posts.status, posts.json.total, posts.json.post.map((post: { title: string }) => post.title)]).toEqual([
+      200,
+      1,
+      ['Welcome'],
+    ]);
     expect((await gql.student(sectionDoc, { id: id(target) })).data.section.enrollments).toHaveLength(2);
   });
 
   it('answers ConflictError for a second enrollment of the same user', async () => {
-    const target = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }]);
-    const result = await expectNothingWritten(() => gql.teacher(createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.student) } }));
-    expect(result.data.createEnrollment).toEqual({ __typename: 'ConflictError', message: 'The user is already enrolled in this section', field: 'userId' });
+    const target = await createSection(world.school.id, [
+      { userId: world.teacher.id, admin: true },
+      { userId: world.student.id },
+    ]);
+    const result = await expectNothingWritten(() =>
+      gql.teacher(createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.student) } }),
+    );
+    expect(result.data.createEnrollment).toEqual({
+      __typename: 'ConflictError',
+      message: 'The user is already enrolled in this section',
+      field: 'userId',
+    });
   });
 
   it('refuses an enrolled non-administrator and a teacher not enrolled with 403', async () => {
     const target = await createSection(world.school.id, [{ userId: world.student.id }]);
     for (const person of ['student', 'teacher'] as const) {
-      const response = await expectNothingWritten(() => gql[person](createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.parent) } }));
+      const response = await expectNothingWritten(() =>
+        gql[person](createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.parent) } }),
+      );
       expect([person, refusal(response)]).toEqual([person, forbidden('You may not change this section')]);
     }
   });
 
-  it('hides users the administrator cannot see, another district\'s included, behind NotFoundError', async () => {
+  it("hides users the administrator cannot see, another district's included, behind NotFoundError", async () => {
     const target = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
-    const cases = [['teacher', world.outsider], ['teacher', world.otherSchoolStudent], ['districtAdmin', world.outsider]] as const;
+    const cases = [
+      ['teacher', world.outsider],
+      ['teacher', world.otherSchoolStudent],
+      ['districtAdmin', world.outsider],
+    ] as const;
     for (const [person, user] of cases) {
-      const result = await expectNothingWritten(() => gql[person](createEnrollmentDoc, { input: { sectionId: id(target), userId: id(user) } }));
-      expect(result.data.createEnrollment).toEqual({ __typename: 'NotFoundError', message: `User ${user.id} was not found`, objectType: 'User', objectId: id(user) });
+      const result = await expectNothingWritten(() =>
+        gql[person](createEnrollmentDoc, { input: { sectionId: id(target), userId: id(user) } }),
+      );
+      expect(result.data.createEnrollment).toEqual({
+        __typename: 'NotFoundError',
+        message: `User ${user.id} was not found`,
+        objectType: 'User',
+        objectId: id(user),
+      });
     }
     const far = await createSection(world.farSchool.id);
-    const hidden = await expectNothingWritten(() => gql.teacher(createEnrollmentDoc, { input: { sectionId: id(far), userId: id(world.student) } }));
-    expect(hidden.data.createEnrollment).toMatchObject({ __typename: 'NotFoundError', objectType: 'Section', objectId: id(far) });
+    const hidden = await expectNothingWritten(() =>
+      gql.teacher(createEnrollmentDoc, { input: { sectionId: id(far), userId: id(world.student) } }),
+    );
+    expect(hidden.data.createEnrollment).toMatchObject({
+      __typename: 'NotFoundError',
+      objectType: 'Section',
+      objectId: id(far),
+    });
   });
 });
 
@@ -234,14 +470,34 @@ describe('addGroupMember and removeGroupMember', () => {
     const group = await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id] });
     expect((await rest.student.get(`/groups/${group.id}`)).status).toBe(404);
     const events = await watchDomainEvents();
-    const added = (await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student) } })).data.addGroupMember;
-    expect(added).toEqual({ __typename: 'GroupMembership', id: expect.any(String), admin: false, user: { id: id(world.student) } });
+    const added = (await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student) } })).data
+      .addGroupMember;
+    expect(added).toEqual({
+      __typename: 'GroupMembership',
+      id: expect.any(String),
+      admin: false,
+      user: { id: id(world.student) },
+    });
     const shown = await rest.student.get(`/groups/${group.id}`);
-    expect([shown.status, shown.json.id, shown.json.privacy_level, 'access_code' in shown.json]).toEqual([200, id(group), 'group', false]);
+    expect([shown.status, shown.json.id, shown.json.privacy_level, 'access_code' in shown.json]).toEqual([
+      200,
+      id(group),
+      'group',
+      false,
+    ]);
 
-    const removed = (await gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId: id(world.student) } })).data.removeGroupMember;
+    const removed = (await gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId: id(world.student) } }))
+      .data.removeGroupMember;
     expect(removed).toEqual({ __typename: 'Deleted', id: added.id });
-    const event = (type: string) => [type, 'GROUP', group.id, Number(added.id), world.teacher.id, world.district.id, world.school.id];
+    const event = (type: string) => [
+      type,
+      'GROUP',
+      group.id,
+      Number(added.id),
+      world.teacher.id,
+      world.district.id,
+      world.school.id,
+    ];
     expect(await events()).toEqual([event('group_member.create'), event('group_member.delete')]);
     expect((await rest.student.get(`/groups/${group.id}`)).status).toBe(404);
     expect(await db().groupMembership.count({ where: { groupId: group.id } })).toBe(1);
@@ -249,7 +505,9 @@ describe('addGroupMember and removeGroupMember', () => {
 
   it('shows the access code to a member added as administrator', async () => {
     const group = await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id] });
-    const added = (await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.parent), admin: true } })).data.addGroupMember;
+    const added = (
+      await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.parent), admin: true } })
+    ).data.addGroupMember;
     expect(added).toMatchObject({ __typename: 'GroupMembership', admin: true, user: { id: id(world.parent) } });
     const shown = await rest.parent.get(`/groups/${group.id}`);
     expect([shown.status, shown.json.access_code]).toEqual([200, group.accessCode]);
@@ -257,26 +515,46 @@ describe('addGroupMember and removeGroupMember', () => {
 
   it('answers ConflictError for an existing member', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
-    const result = await expectNothingWritten(() => gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student), admin: true } }));
-    expect(result.data.addGroupMember).toEqual({ __typename: 'ConflictError', message: 'The user is already a member of this group', field: 'userId' });
+    const result = await expectNothingWritten(() =>
+      gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student), admin: true } }),
+    );
+    expect(result.data.addGroupMember).toEqual({
+      __typename: 'ConflictError',
+      message: 'The user is already a member of this group',
+      field: 'userId',
+    });
   });
 
   it('refuses members who do not administer the group (403) and hides it from outsiders', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
     for (const doc of [addMemberDoc, removeMemberDoc]) {
-      const response = await expectNothingWritten(() => gql.student(doc, { input: { groupId: id(group), userId: id(world.teacher) } }));
+      const response = await expectNothingWritten(() =>
+        gql.student(doc, { input: { groupId: id(group), userId: id(world.teacher) } }),
+      );
       expect(refusal(response)).toEqual(forbidden('You may not change this group'));
-      const far = await expectNothingWritten(() => gql.outsider(doc, { input: { groupId: id(group), userId: id(world.student) } }));
-      expect(Object.values(far.data)[0]).toMatchObject({ __typename: 'NotFoundError', objectType: 'Group', objectId: id(group) });
+      const far = await expectNothingWritten(() =>
+        gql.outsider(doc, { input: { groupId: id(group), userId: id(world.student) } }),
+      );
+      expect(Object.values(far.data)[0]).toMatchObject({
+        __typename: 'NotFoundError',
+        objectType: 'Group',
+        objectId: id(group),
+      });
     }
   });
 
   it('answers NotFoundError for removing a non-member, or a user id beyond any id', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id] });
     for (const userId of [id(world.parent), '99999999999']) {
-      const result = await expectNothingWritten(() => gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId } }));
-      expect(result.data.removeGroupMember).toEqual({ __typename: 'NotFoundError', message: `GroupMembership ${group.id}/${userId} was not found`,
-        objectType: 'GroupMembership', objectId: `${group.id}/${userId}` });
+      const result = await expectNothingWritten(() =>
+        gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId } }),
+      );
+      expect(result.data.removeGroupMember).toEqual({
+        __typename: 'NotFoundError',
+        message: `GroupMembership ${group.id}/${userId} was not found`,
+        objectType: 'GroupMembership',
+        objectId: `${group.id}/${userId}`,
+      });
     }
   });
 });

@@ -21,10 +21,12 @@ describe('schema.graphql', () => {
       if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
         for (const field of Object.values(type.getFields())) {
           if (!field.description) undocumented.push(`${type.name}.${field.name}`);
-          for (const arg of 'args' in field ? field.args : []) if (!arg.description) undocumented.push(`${type.name}.${field.name}(${arg.name})`);
+          for (const arg of 'args' in field ? field.args : [])
+            if (!arg.description) undocumented.push(`${type.name}.${field.name}(${arg.name})`);
         }
       }
-      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) undocumented.push(`${type.name}.${value.name}`);
+      if (isEnumType(type))
+        for (const value of type.getValues()) if (!value.description) undocumented.push(`${type.name}.${value.name}`);
     }
     expect(undocumented).toEqual([]);
   });
@@ -39,7 +41,12 @@ describe('schema.graphql', () => {
     expect(members('updateGroup')).toEqual(['Group', 'NotFoundError', 'ValidationError']);
     expect(members('deleteGroup')).toEqual(['Deleted', 'NotFoundError']);
     expect(members('setAttendance')).toEqual(['AttendanceUpdate', 'NotFoundError']);
-    expect(members('sendSampleEvent')).toEqual(['NotFoundError', 'SampleEventDelivery', 'UnknownTriggerError', 'ValidationError']);
+    expect(members('sendSampleEvent')).toEqual([
+      'NotFoundError',
+      'SampleEventDelivery',
+      'UnknownTriggerError',
+      'ValidationError',
+    ]);
     // Nothing it does can fail as a typed error: it answers with the feed itself.
     expect(members('createCalendarFeed')).toEqual(['IssuedCalendarFeed']);
   });

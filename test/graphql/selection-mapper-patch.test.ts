@@ -21,7 +21,9 @@ describe.each(Object.entries(builds))("the selection mapper's %s build", (_build
   it('finds a mapping scoped above a list by the path beneath it, list indices left out', () => {
     const context = {};
     const school = { nested: {} };
-    selectionMapper.setRowMappings(context, { path: root, returnType: page } as never, { 'Group@items.school': school });
+    selectionMapper.setRowMappings(context, { path: root, returnType: page } as never, {
+      'Group@items.school': school,
+    });
     for (const index of [0, 7]) {
       expect(selectionMapper.getLoaderMapping(context, field(index, 'school') as never, 'Group', {})).toBe(school);
       expect(selectionMapper.getLoaderMapping(context, field(index, 'building') as never, 'Group', {})).toBeNull();
@@ -35,7 +37,9 @@ describe.each(Object.entries(builds))("the selection mapper's %s build", (_build
     selectionMapper.setRowMappings(context, { path: accessCode, returnType: GraphQLString } as never, {});
     const beneath = { prev: accessCode, key: 'x', typename: 'String' };
     const above = { nested: {} };
-    selectionMapper.setRowMappings(context, { path: root, returnType: page } as never, { 'String@items.accessCode.x': above });
+    selectionMapper.setRowMappings(context, { path: root, returnType: page } as never, {
+      'String@items.accessCode.x': above,
+    });
     expect(selectionMapper.getLoaderMapping(context, beneath as never, 'String', {})).toBe(above);
   });
 });

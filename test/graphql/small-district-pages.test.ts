@@ -35,11 +35,14 @@ beforeAll(async () => {
 });
 
 describe("a small district's first page, after many groups of other districts", () => {
-  it('reads only its own schools\' first groups, whatever comes before them in the table', async () => {
+  it("reads only its own schools' first groups, whatever comes before them in the table", async () => {
     const query = 'query($start: Int!) { groups(start: $start, limit: 20) { total items { databaseId } } }';
     const statements = await server.database.statementsOf(async () => {
       const answer = await graphql(query, { start: 5 });
-      expect(answer.data.groups).toEqual({ total: 30, items: expected.slice(5, 25).map((id) => ({ databaseId: String(id) })) });
+      expect(answer.data.groups).toEqual({
+        total: 30,
+        items: expected.slice(5, 25).map((id) => ({ databaseId: String(id) })),
+      });
     });
     pageStatement = statements.find((sql) => sql.includes('school_group_counts'))!;
     const groupRowsRead = await groupRowsReadBy(pageStatement, [districtId], [null], [20], [5]);
@@ -49,7 +52,13 @@ describe("a small district's first page, after many groups of other districts", 
 
   it('reads as little when the windows of other requests share its statement', async () => {
     // The large district's own first 25, and this district's: every window is read through its schools.
-    const groupRowsRead = await groupRowsReadBy(pageStatement, [largeDistrictId, districtId], [null, null], [20, 20], [5, 5]);
+    const groupRowsRead = await groupRowsReadBy(
+      pageStatement,
+      [largeDistrictId, districtId],
+      [null, null],
+      [20, 20],
+      [5, 5],
+    );
     expect(groupRowsRead).toBeGreaterThanOrEqual(50);
     expect(groupRowsRead).toBeLessThan(150);
   });
@@ -57,7 +66,11 @@ describe("a small district's first page, after many groups of other districts", 
 
 /** The rows of groups each scan read, as PostgreSQL ran the statement: those it produced and those its filter dropped. */
 async function groupRowsReadBy(statement: string, ...parameters: unknown[]): Promise<number> {
-  const [{ 'QUERY PLAN': [plan] }] = await db().$queryRawUnsafe<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
+  const [
+    {
+      'QUERY PLAN': [plan],
+    },
+  ] = await db().$queryRawUnsafe<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
     `EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`,
     ...parameters,
   );

@@ -81,8 +81,14 @@ function sseStream(response: Response) {
       while ((boundary = buffer.indexOf('\n\n')) >= 0) {
         const lines = buffer.slice(0, boundary).split('\n');
         buffer = buffer.slice(boundary + 2);
-        const event = lines.find((line) => line.startsWith('event:'))?.slice(6).trim();
-        const data = lines.find((line) => line.startsWith('data:'))?.slice(5).trim();
+        const event = lines
+          .find((line) => line.startsWith('event:'))
+          ?.slice(6)
+          .trim();
+        const data = lines
+          .find((line) => line.startsWith('data:'))
+          ?.slice(5)
+          .trim();
         if (event) arrived.push({ event, data: data ? JSON.parse(data) : null });
       }
       wake();
@@ -95,7 +101,11 @@ function sseStream(response: Response) {
       const deadline = Date.now() + ms;
       while (!arrived.length) {
         if (ended) throw new Error('the stream ended');
-        await within(new Promise<void>((resolve) => (wake = resolve)), 'the next server-sent event', Math.max(deadline - Date.now(), 0));
+        await within(
+          new Promise<void>((resolve) => (wake = resolve)),
+          'the next server-sent event',
+          Math.max(deadline - Date.now(), 0),
+        );
       }
       return arrived.shift()!;
     },
@@ -136,7 +146,11 @@ const deleteApiClient = `mutation($id: ID!) { deleteApiClient(id: $id) { __typen
 
 describe('realmEvents re-checks access for every event', () => {
   it('a student removed from a private group hears nothing more of it: the stream ends', async () => {
-    const group = await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id], members: [world.student.id] });
+    const group = await createGroup(world.school.id, {
+      privacyLevel: 'GROUP',
+      admins: [world.teacher.id],
+      members: [world.student.id],
+    });
     const teacher = await clients.graphql(world.teacher);
     const teacherRest = await clients.rest(world.teacher);
     const { id: tokenId, token } = await issueAccessToken({ userId: world.student.id });
@@ -146,7 +160,9 @@ describe('realmEvents re-checks access for every event', () => {
     expect((await teacherRest.post(`/groups/${group.id}/posts`, { title: 'Still a member' })).status).toBe(201);
     expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
 
-    const removed = await teacher(removeMember, { input: { groupId: String(group.id), userId: String(world.student.id) } });
+    const removed = await teacher(removeMember, {
+      input: { groupId: String(group.id), userId: String(world.student.id) },
+    });
     expect(removed.data.removeGroupMember.__typename).toBe('Deleted');
     // Not even the removal itself: the next thing on the stream is why it ends.
     expect(await expectEndedWith(stream, 'FORBIDDEN')).toBe('Access revoked: you may no longer read this group');
@@ -159,7 +175,8 @@ describe('realmEvents re-checks access for every event', () => {
     const listens = listening(bearerKey(tokenId));
     const stream = sseStream(await subscribeOverSse(group.id, `Bearer ${token}`));
     await within(listens, 'the subscription to listen');
-    for (const title of ['One', 'Two']) expect((await teacherRest.post(`/groups/${group.id}/posts`, { title })).status).toBe(201);
+    for (const title of ['One', 'Two'])
+      expect((await teacherRest.post(`/groups/${group.id}/posts`, { title })).status).toBe(201);
     expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
     expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
     await stream.cancel();
@@ -173,7 +190,7 @@ describe('a revoked or expired credential ends its subscriptions', () => {
     await streamSettled();
   });
 
-  it('over server-sent events: an error event, then the stream completes; the user\'s other tokens carry on', async () => {
+  it("over server-sent events: an error event, then the stream completes; the user's other tokens carry on", async () => {
     const student = await clients.graphql(world.student);
     const teacherRest = await clients.rest(world.teacher);
     const revoked = await issueAccessToken({ userId: world.student.id });
@@ -183,8 +200,12 @@ describe('a revoked or expired credential ends its subscriptions', () => {
     const survivor = sseStream(await subscribeOverSse(groupId, `Bearer ${kept.token}`));
     await within(listens, 'both subscriptions to listen');
 
-    expect((await student(deleteAccessToken, { id: String(revoked.id) })).data.deleteAccessToken.__typename).toBe('Deleted');
-    expect(await expectEndedWith(doomed, 'ACCESS_REVOKED')).toBe('Access revoked: the credential was revoked or has expired');
+    expect((await student(deleteAccessToken, { id: String(revoked.id) })).data.deleteAccessToken.__typename).toBe(
+      'Deleted',
+    );
+    expect(await expectEndedWith(doomed, 'ACCESS_REVOKED')).toBe(
+      'Access revoked: the credential was revoked or has expired',
+    );
 
     expect((await teacherRest.post(`/groups/${groupId}/posts`, { title: 'For the survivor' })).status).toBe(201);
     expect((await survivor.next()).data.data.realmEvents.type).toBe('blog_post.create');
@@ -202,7 +223,9 @@ describe('a revoked or expired credential ends its subscriptions', () => {
     const last = results.next();
     await within(listens, 'the subscription to listen');
 
-    expect((await student(deleteAccessToken, { id: String(tokenId) })).data.deleteAccessToken.__typename).toBe('Deleted');
+    expect((await student(deleteAccessToken, { id: String(tokenId) })).data.deleteAccessToken.__typename).toBe(
+      'Deleted',
+    );
     const { value } = await within(last, 'the last result');
     expect(value?.errors?.[0]).toMatchObject({ extensions: { code: 'ACCESS_REVOKED' } });
     expect(await within(closes, 'the socket to close')).toMatchObject(accessRevokedClose);
@@ -223,7 +246,11 @@ describe('a revoked or expired credential ends its subscriptions', () => {
 
   it('a bearer token that expires ends its subscriptions when it passes', async () => {
     const lifetimeMs = 4000;
-    const { id: tokenId, token, expiresAt } = await issueAccessToken({ userId: world.student.id, expiresInDays: lifetimeMs / 86_400_000 });
+    const {
+      id: tokenId,
+      token,
+      expiresAt,
+    } = await issueAccessToken({ userId: world.student.id, expiresInDays: lifetimeMs / 86_400_000 });
     const listens = listening(bearerKey(tokenId));
     const stream = sseStream(await subscribeOverSse(groupId, `Bearer ${token}`));
     await within(listens, 'the subscription to listen');
@@ -248,14 +275,19 @@ describe('SUBSCRIPTIONS_PER_CREDENTIAL (25 by default)', () => {
     await within(listens, '25 subscriptions to listen');
 
     const refused = sseStream(await subscribeOverSse(group.id, `Bearer ${token}`));
-    expect(await expectEndedWith(refused, 'TOO_MANY_SUBSCRIPTIONS')).toBe('A credential may hold at most 25 subscriptions at a time');
-    const refusedOverWs = await within(client.iterate({ query: subscription, variables: { id: String(group.id) } }).next(), 'a refusal');
+    expect(await expectEndedWith(refused, 'TOO_MANY_SUBSCRIPTIONS')).toBe(
+      'A credential may hold at most 25 subscriptions at a time',
+    );
+    const refusedOverWs = await within(
+      client.iterate({ query: subscription, variables: { id: String(group.id) } }).next(),
+      'a refusal',
+    );
     expect(refusedOverWs.value?.errors?.[0]).toMatchObject({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } });
     // Another credential of the same user has slots of its own.
     const other = await issueAccessToken({ userId: world.student.id });
     const otherListens = listening(bearerKey(other.id));
     const otherStream = sseStream(await subscribeOverSse(group.id, `Bearer ${other.token}`));
-    await within(otherListens, 'another credential\'s subscription');
+    await within(otherListens, "another credential's subscription");
 
     const freed = new Promise<void>((resolve) => subscriptionActivity.once('ended', () => resolve()));
     await streams.pop()!.cancel();
@@ -284,7 +316,8 @@ describe('WebSocket message limits', () => {
     );
     await within(new Promise((resolve) => socket.once('open', resolve)), 'the socket to open');
     const message = async (type: string) => {
-      while (!messages.some((m) => m.type === type)) await within(new Promise<void>((resolve) => (wake = resolve)), type);
+      while (!messages.some((m) => m.type === type))
+        await within(new Promise<void>((resolve) => (wake = resolve)), type);
       return messages.find((m) => m.type === type);
     };
     return { socket, closed, message };
@@ -293,17 +326,29 @@ describe('WebSocket message limits', () => {
 
   it(`closes a socket with 4413 once more than ${bytesBeforeConnectionInit / 1024} KB arrive before connection_init`, async () => {
     const { socket, closed } = await rawSocket();
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { padding: padding(bytesBeforeConnectionInit + 1) } }));
+    socket.send(
+      JSON.stringify({ type: 'connection_init', payload: { padding: padding(bytesBeforeConnectionInit + 1) } }),
+    );
     expect(await within(closed, 'the close')).toEqual(tooMuchBeforeConnectionInit);
   });
 
   it('accepts a connection_init under that size, and messages up to the body limit after it; a bigger one is closed with 1009', async () => {
     const { token } = await issueAccessToken({ userId: world.student.id });
     const { socket, closed, message } = await rawSocket();
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}`, padding: padding(90 * 1024) } }));
+    socket.send(
+      JSON.stringify({
+        type: 'connection_init',
+        payload: { Authorization: `Bearer ${token}`, padding: padding(90 * 1024) },
+      }),
+    );
     await message('connection_ack');
 
-    const query = (bytes: number) => JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ viewer { id: databaseId } }', variables: { padding: padding(bytes) } } });
+    const query = (bytes: number) =>
+      JSON.stringify({
+        id: '1',
+        type: 'subscribe',
+        payload: { query: '{ viewer { id: databaseId } }', variables: { padding: padding(bytes) } },
+      });
     socket.send(query(bodyLimitBytes - 1024));
     expect((await message('next')).payload.data).toEqual({ viewer: { id: String(world.student.id) } });
     socket.send(query(bodyLimitBytes));

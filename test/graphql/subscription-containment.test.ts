@@ -33,7 +33,13 @@ beforeAll(async () => {
   schoolAdmin = await graphqlClientFor(server, world.schoolAdmin);
   districtAdmin = await graphqlClientFor(server, world.districtAdmin);
   outsider = await graphqlClientFor(server, world.outsider);
-  studentGroupId = (await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id], members: [world.student.id] })).id;
+  studentGroupId = (
+    await createGroup(world.school.id, {
+      privacyLevel: 'GROUP',
+      admins: [world.teacher.id],
+      members: [world.student.id],
+    })
+  ).id;
   for (const person of ['districtAdmin', 'schoolAdmin', 'student', 'otherSchoolStudent'] as const) {
     subscribers[person] = await issueAccessToken({ userId: world[person].id });
   }
@@ -76,7 +82,11 @@ const eventFields = /* GraphQL */ `
  */
 async function subscribe(person: string, query: string, variables: Record<string, unknown> = {}) {
   const { token, id } = subscribers[person]!;
-  const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+  const client = createClient({
+    url,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: `Bearer ${token}` },
+  });
   clients.push(client);
   const listens = within(
     new Promise<void>((resolve) => {
@@ -112,7 +122,12 @@ const realmEvents = (type: string, after = false) => /* GraphQL */ `
 `;
 const viewerEvents = /* GraphQL */ `subscription ($after: String) { viewerEvents(after: $after) { ${eventFields} } }`;
 
-async function createGroupAs(client: GraphQLClient, title: string, privacyLevel: string, schoolId = world.school.id): Promise<string> {
+async function createGroupAs(
+  client: GraphQLClient,
+  title: string,
+  privacyLevel: string,
+  schoolId = world.school.id,
+): Promise<string> {
   const response = await client(
     `mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }`,
     { input: { title, privacyLevel, schoolId: String(schoolId) } },
@@ -131,10 +146,12 @@ async function postInGroup(groupId: number, title: string): Promise<string> {
 }
 
 describe('containment: an event reaches every realm that contains its object', () => {
-  it('a group created in a school reaches the school\'s and the district\'s subscribers, with the group', async () => {
+  it("a group created in a school reaches the school's and the district's subscribers, with the group", async () => {
     const district = await subscribe('districtAdmin', realmEvents('DISTRICT'), { id: String(world.district.id) });
     const school = await subscribe('schoolAdmin', realmEvents('SCHOOL'), { id: String(world.school.id) });
-    const otherSchool = await subscribe('otherSchoolStudent', realmEvents('SCHOOL'), { id: String(world.otherSchool.id) });
+    const otherSchool = await subscribe('otherSchoolStudent', realmEvents('SCHOOL'), {
+      id: String(world.otherSchool.id),
+    });
 
     const groupId = await createGroupAs(teacher, 'Chess club', 'SCHOOL');
     const expected = {
@@ -142,7 +159,12 @@ describe('containment: an event reaches every realm that contains its object', (
       realmType: 'GROUP',
       realmId: groupId,
       objectId: groupId,
-      object: { __typename: 'Group', id: encodeGlobalId('Group', groupId), title: 'Chess club', privacyLevel: 'SCHOOL' },
+      object: {
+        __typename: 'Group',
+        id: encodeGlobalId('Group', groupId),
+        title: 'Chess club',
+        privacyLevel: 'SCHOOL',
+      },
     };
     expect(await school.next()).toMatchObject(expected);
     const heardByDistrict = await district.next();
@@ -156,7 +178,7 @@ describe('containment: an event reaches every realm that contains its object', (
     await Promise.all([district.close(), school.close(), otherSchool.close()]);
   });
 
-  it('a building reaches its school\'s subscribers, as a School', async () => {
+  it("a building reaches its school's subscribers, as a School", async () => {
     const school = await subscribe('student', realmEvents('SCHOOL'), { id: String(world.school.id) });
     const response = await schoolAdmin(
       `mutation ($schoolId: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $schoolId, input: $input) { __typename ... on School { id: databaseId } } }`,
@@ -178,7 +200,11 @@ describe('containment: an event reaches every realm that contains its object', (
     await createGroupAs(teacher, 'Staff room', 'GROUP');
     const visible = await createGroupAs(teacher, 'Open club', 'SCHOOL');
     // The private group's event was left out: the first the student hears is the open one's.
-    expect(await school.next()).toMatchObject({ type: 'group.create', objectId: visible, object: { title: 'Open club' } });
+    expect(await school.next()).toMatchObject({
+      type: 'group.create',
+      objectId: visible,
+      object: { title: 'Open club' },
+    });
     // A post in the group the student belongs to reaches them through the school, with the post.
     const postId = await postInGroup(studentGroupId, 'Hello members');
     expect(await school.next()).toMatchObject({
@@ -204,7 +230,11 @@ describe('viewerEvents', () => {
       object: { __typename: 'BlogPost', id: encodeGlobalId('BlogPost', postId) },
     });
     const everyone = await createGroupAs(teacher, 'Everyone welcome', 'EVERYONE');
-    expect(await dashboard.next()).toMatchObject({ type: 'group.create', objectId: everyone, object: { title: 'Everyone welcome' } });
+    expect(await dashboard.next()).toMatchObject({
+      type: 'group.create',
+      objectId: everyone,
+      object: { title: 'Everyone welcome' },
+    });
     await dashboard.close();
   });
 
@@ -215,9 +245,15 @@ describe('viewerEvents', () => {
     const missed = await postInGroup(studentGroupId, 'While away');
     const dashboard = await subscribe('student', viewerEvents, { after: start });
     const caughtUp = await dashboard.next();
-    expect(caughtUp).toMatchObject({ type: 'blog_post.create', object: { id: encodeGlobalId('BlogPost', missed), title: 'While away' } });
+    expect(caughtUp).toMatchObject({
+      type: 'blog_post.create',
+      object: { id: encodeGlobalId('BlogPost', missed), title: 'While away' },
+    });
     const live = await postInGroup(studentGroupId, 'Back again');
-    expect(await dashboard.next()).toMatchObject({ type: 'blog_post.create', object: { id: encodeGlobalId('BlogPost', live) } });
+    expect(await dashboard.next()).toMatchObject({
+      type: 'blog_post.create',
+      object: { id: encodeGlobalId('BlogPost', live) },
+    });
     await dashboard.close();
   });
 });
@@ -229,7 +265,10 @@ describe('resuming a school subscription', () => {
     const groupId = await createGroupAs(teacher, 'Short-lived', 'SCHOOL');
     const deleted = await teacher(`mutation ($id: ID!) { deleteGroup(id: $id) { __typename } }`, { id: groupId });
     expect(deleted.data?.deleteGroup.__typename).not.toMatch(/Error$/);
-    const school = await subscribe('schoolAdmin', realmEvents('SCHOOL', true), { id: String(world.school.id), after: start });
+    const school = await subscribe('schoolAdmin', realmEvents('SCHOOL', true), {
+      id: String(world.school.id),
+      after: start,
+    });
     const created = await school.next();
     expect(created).toMatchObject({ type: 'group.create', objectId: groupId, object: null });
     expect(await school.next()).toMatchObject({ type: 'group.delete', objectId: groupId, object: null });

@@ -29,7 +29,13 @@ const subscription = /* GraphQL */ `
 
 beforeAll(async () => {
   world = await createWorld();
-  groupId = (await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id], members: [world.student.id] })).id;
+  groupId = (
+    await createGroup(world.school.id, {
+      privacyLevel: 'GROUP',
+      admins: [world.teacher.id],
+      members: [world.student.id],
+    })
+  ).id;
   groupAdmin = await restClientFor(server, world.teacher);
   teacher = await graphqlClientFor(server, world.teacher);
   student = await issueAccessToken({ userId: world.student.id });
@@ -100,7 +106,11 @@ function sseReader(response: Response) {
         if (boundary >= 0) {
           const lines = buffer.slice(0, boundary).split('\n');
           buffer = buffer.slice(boundary + 2);
-          const field = (name: string) => lines.find((line) => line.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? null;
+          const field = (name: string) =>
+            lines
+              .find((line) => line.startsWith(`${name}:`))
+              ?.slice(name.length + 1)
+              .trim() ?? null;
           const event = field('event');
           if (!event) continue; // a keep-alive comment
           const data = field('data');
@@ -127,10 +137,19 @@ function sseReader(response: Response) {
   };
 }
 
-function subscribeOverSse(headers: Record<string, string> = {}, variables: Record<string, unknown> = {}, token = student.token) {
+function subscribeOverSse(
+  headers: Record<string, string> = {},
+  variables: Record<string, unknown> = {},
+  token = student.token,
+) {
   return server.fetch('/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}`, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      authorization: `Bearer ${token}`,
+      ...headers,
+    },
     body: JSON.stringify({ query: subscription, variables: { id: String(groupId), ...variables } }),
   });
 }
@@ -145,7 +164,11 @@ async function latestCursor(): Promise<string> {
 
 describe('resuming realmEvents over graphql-ws with `after`', () => {
   it('sends the events missed while disconnected once, in order, then live ones', async () => {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${student.token}` } });
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${student.token}` },
+    });
     try {
       let listens = listening();
       const first = client.iterate({ query: subscription, variables: { id: String(groupId) } });
@@ -160,7 +183,8 @@ describe('resuming realmEvents over graphql-ws with `after`', () => {
       listens = listening();
       const resumed = client.iterate({ query: subscription, variables: { id: String(groupId), after: seen.cursor } });
       const received: any[] = [];
-      for (let index = 0; index < 3; index++) received.push((await within(resumed.next(), 5000, 'caught-up event')).value!.data!.realmEvents);
+      for (let index = 0; index < 3; index++)
+        received.push((await within(resumed.next(), 5000, 'caught-up event')).value!.data!.realmEvents);
       await listens;
       expect(received.map((event) => event.objectId)).toEqual(missed);
       const live = await writeChanges(1, 'Live');
@@ -175,7 +199,11 @@ describe('resuming realmEvents over graphql-ws with `after`', () => {
   });
 
   it('answers a malformed or unknown cursor with a 400-style error, and starts nothing', async () => {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${student.token}` } });
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${student.token}` },
+    });
     try {
       for (const [after, reason] of [
         ['yesterday', 'after: must be the cursor of an event this subscription delivered, as `<txid>:<id>`'],
@@ -184,7 +212,10 @@ describe('resuming realmEvents over graphql-ws with `after`', () => {
         const refused = client.iterate({ query: subscription, variables: { id: String(groupId), after } });
         const answer = await within(refused.next(), 5000, 'refusal');
         expect(answer.value?.errors).toEqual([
-          expect.objectContaining({ message: reason, extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', http: { status: 400 } }) }),
+          expect.objectContaining({
+            message: reason,
+            extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', http: { status: 400 } }),
+          }),
         ]);
         expect((await within(refused.next(), 5000, 'end')).done).toBe(true);
       }
@@ -260,7 +291,10 @@ describe('resuming realmEvents over server-sent events with Last-Event-ID', () =
     expect(received.length).toBeLessThan(flood);
     const resumed = sseReader(await subscribeOverSse({ 'last-event-id': received.at(-1)?.id ?? seen!.id! }));
     const rest = await resumed.take(flood - received.length);
-    const objects = [...received.map((event) => event.data.data.realmEvents.objectId), ...rest.map((event) => event.realmEvents.objectId)];
+    const objects = [
+      ...received.map((event) => event.data.data.realmEvents.objectId),
+      ...rest.map((event) => event.realmEvents.objectId),
+    ];
     expect(objects).toEqual(Array.from({ length: flood }, (_, index) => String(index + 1)));
     await resumed.cancel();
   });
@@ -278,7 +312,7 @@ describe('resuming realmEvents over server-sent events with Last-Event-ID', () =
 });
 
 describe('access rules on caught-up events', () => {
-  it('keeps events for administrators out of a member\'s catch-up, as out of live events', async () => {
+  it("keeps events for administrators out of a member's catch-up, as out of live events", async () => {
     const from = await latestCursor();
     const invited = await teacher(
       `mutation($group: ID!, $user: ID!) { createInvite(realm: { type: GROUP, id: $group }, userId: $user) { __typename } }`,
@@ -288,7 +322,10 @@ describe('access rules on caught-up events', () => {
     const [post] = await writeChanges(1, 'After the invite');
     const admin = await issueAccessToken({ userId: world.teacher.id });
     const adminStream = sseReader(await subscribeOverSse({ 'last-event-id': from }, {}, admin.token));
-    expect((await adminStream.take(2)).map((event) => event.realmEvents.type)).toEqual(['invite.create', 'blog_post.create']);
+    expect((await adminStream.take(2)).map((event) => event.realmEvents.type)).toEqual([
+      'invite.create',
+      'blog_post.create',
+    ]);
     await adminStream.cancel();
     const memberStream = sseReader(await subscribeOverSse({ 'last-event-id': from }));
     expect((await memberStream.take(1)).map((event) => event.realmEvents.objectId)).toEqual([post]);
@@ -347,7 +384,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances sharing PostgreSQ
     try {
       // Subscribed from the log's end as it stands, B delivers what A writes next whether it is caught up on or heard
       // live: no need to know when B's subscription starts listening.
-      const iterator = client.iterate({ query: subscription, variables: { id: String(groupId), after: await latestCursor() } });
+      const iterator = client.iterate({
+        query: subscription,
+        variables: { id: String(groupId), after: await latestCursor() },
+      });
       await writeOnA('First across');
       const first = await within(iterator.next(), 20_000, 'first event from instance A');
       expect(first.value?.data?.realmEvents).toMatchObject({ type: 'group.update' });

@@ -86,11 +86,16 @@ describe('realmEvents over server-sent events', () => {
     expect((await groupAdmin.put(`/groups/${groupId}`, { description: 'now live' })).status).toBe(204);
     const events = (await received).map((event) => event.data.realmEvents);
     expect(events.map((event) => event.type)).toEqual(['blog_post.create', 'group.update']);
-    expect(events[0]).toMatchObject({ realmType: 'GROUP', realmId: String(groupId), objectId: post.json.id, actorId: String(world.teacher.id) });
+    expect(events[0]).toMatchObject({
+      realmType: 'GROUP',
+      realmId: String(groupId),
+      objectId: post.json.id,
+      actorId: String(world.teacher.id),
+    });
     expect(Number(events[1].id)).toBeGreaterThan(Number(events[0].id));
   });
 
-  it('tells invites only to the realm\'s administrators: a member does not hear who is invited', async () => {
+  it("tells invites only to the realm's administrators: a member does not hear who is invited", async () => {
     const admin = await issueAccessToken({ userId: world.teacher.id });
     const adminListens = listening(admin.id);
     const adminEvents = readEvents(await subscribeOverSse(groupId, `Bearer ${admin.token}`), 2);
@@ -105,7 +110,10 @@ describe('realmEvents over server-sent events', () => {
     );
     expect(invited.data.createInvite.__typename).toBe('Invite');
     expect((await groupAdmin.post(`/groups/${groupId}/posts`, { title: 'After the invite' })).status).toBe(201);
-    expect((await adminEvents).map((event) => event.data.realmEvents.type)).toEqual(['invite.create', 'blog_post.create']);
+    expect((await adminEvents).map((event) => event.data.realmEvents.type)).toEqual([
+      'invite.create',
+      'blog_post.create',
+    ]);
     expect((await memberEvents).map((event) => event.data.realmEvents.type)).toEqual(['blog_post.create']);
   });
 
@@ -135,14 +143,22 @@ describe('realmEvents over graphql-ws', () => {
   afterAll(() => close());
 
   it('authenticates with connection params and streams committed events', async () => {
-    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${token}` },
+    });
     const listens = listening();
     const iterator = client.iterate({ query: subscription, variables: { id: String(groupId) } });
     const next = iterator.next();
     await listens;
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed live' });
     const { value } = await next;
-    expect(value?.data?.realmEvents).toMatchObject({ type: 'group.update', realmId: String(groupId), actorId: String(world.teacher.id) });
+    expect(value?.data?.realmEvents).toMatchObject({
+      type: 'group.update',
+      realmId: String(groupId),
+      actorId: String(world.teacher.id),
+    });
     await iterator.return?.();
     await client.dispose();
   });
@@ -155,7 +171,11 @@ describe('realmEvents over graphql-ws', () => {
     ]);
     await client.dispose();
 
-    const valid = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+    const valid = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${token}` },
+    });
     const viewer = await valid.iterate({ query: '{ viewer { id: databaseId } }' }).next();
     expect(viewer.value?.data).toEqual({ viewer: { id: String(world.student.id) } });
     await valid.dispose();
@@ -198,8 +218,10 @@ describe('events carried by Redis', () => {
     const ended = response.text();
     await listens;
     const student = await graphqlClientFor(server, world.student);
-    expect((await student(`mutation($id: ID!) { deleteAccessToken(id: $id) { __typename } }`, { id: String(revoked.id) })).data)
-      .toEqual({ deleteAccessToken: { __typename: 'Deleted' } });
+    expect(
+      (await student(`mutation($id: ID!) { deleteAccessToken(id: $id) { __typename } }`, { id: String(revoked.id) }))
+        .data,
+    ).toEqual({ deleteAccessToken: { __typename: 'Deleted' } });
     expect(await ended).toContain('"code":"ACCESS_REVOKED"');
   });
 });

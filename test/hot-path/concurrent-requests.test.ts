@@ -46,7 +46,10 @@ describe('concurrent requests', () => {
     let allHeard!: () => void;
     const heard = new Promise<void>((resolve) => (allHeard = resolve));
     let unheard = users.length;
-    const listening = listenToRealms(users.map(({ id }) => ({ type: 'USER', id })), () => --unheard === 0 && allHeard());
+    const listening = listenToRealms(
+      users.map(({ id }) => ({ type: 'USER', id })),
+      () => --unheard === 0 && allHeard(),
+    );
     try {
       await listening.ready;
       const tokens = await Promise.all(users.map(async (user) => (await issueAccessToken({ userId: user.id })).token));
@@ -73,13 +76,17 @@ describe('concurrent requests', () => {
 
     const url = `${testOrigin}/v1/users/me`;
     const authorization = teacher.authorization('GET', url);
-    const twice = await together([0, 1].map(() => () => server.app.fetch(new Request(url, { headers: { authorization } }))));
+    const twice = await together(
+      [0, 1].map(() => () => server.app.fetch(new Request(url, { headers: { authorization } }))),
+    );
     const [passed, refused] = twice.answers.sort((one, other) => one.status - other.status);
     expect([passed!.status, refused!.status]).toEqual([303, 401]);
-    expect(await refused!.text()).toBe('Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+    expect(await refused!.text()).toBe(
+      'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.',
+    );
   });
 
-  it('read the groups they ask for by id with one statement, each answered by its own viewer\'s rules', async () => {
+  it("read the groups they ask for by id with one statement, each answered by its own viewer's rules", async () => {
     const { answers, statements } = await together<ApiResponse>([
       () => teacher.get(`/groups/${visible.id}`),
       () => teacher.get(`/groups/${hidden.id}`),
@@ -90,7 +97,12 @@ describe('concurrent requests', () => {
     ]);
     expect(answers.map(({ status }) => status)).toEqual([200, 404, 200, 200, 200, 404]);
     expect(answers.map(({ status, json }) => (status === 200 ? json.title : null))).toEqual([
-      visible.title, null, hidden.title, another.title, visible.title, null,
+      visible.title,
+      null,
+      hidden.title,
+      another.title,
+      visible.title,
+      null,
     ]);
     // `/v1` asks no relation of a group, so its rows are read directly (not by Prisma, whose own batching within a tick
     // would have joined them on PGlite, which answers without I/O); without readById each request reads its own.
@@ -126,16 +138,27 @@ describe('concurrent requests', () => {
 
   it("read their viewers' group memberships with one statement, each request its own map", async () => {
     // The teacher belongs to the hidden group (of another school, members only); the student does not.
-    const member = await db().groupMembership.create({ data: { groupId: hidden.id, userId: world.teacher.id, admin: false } });
+    const member = await db().groupMembership.create({
+      data: { groupId: hidden.id, userId: world.teacher.id, admin: false },
+    });
     try {
       const users = [world.teacher, world.student];
       const tokens = new Map((await heardTokens(users)).map((token, index) => [users[index]!.id, token]));
       const read = (user: { id: number }, group: { id: number }) =>
-        server.app.fetch(new Request(`${testOrigin}/v1/groups/${group.id}`, { headers: { authorization: `Bearer ${tokens.get(user.id)}`, accept: 'application/json' } }));
+        server.app.fetch(
+          new Request(`${testOrigin}/v1/groups/${group.id}`, {
+            headers: { authorization: `Bearer ${tokens.get(user.id)}`, accept: 'application/json' },
+          }),
+        );
       for (const user of users) expect((await read(user, visible)).status).toBe(200); // tokens cached
       // Started a tick apart, as requests arriving over the network are (see the creates above).
       const { answers, statements } = await together(
-        [[world.teacher, hidden], [world.student, hidden], [world.teacher, visible], [world.student, visible]].map(([user, group], index) => async () => {
+        [
+          [world.teacher, hidden],
+          [world.student, hidden],
+          [world.teacher, visible],
+          [world.student, visible],
+        ].map(([user, group], index) => async () => {
           for (let tick = 0; tick < index; tick++) await new Promise((resolve) => process.nextTick(resolve));
           return read(user!, group!);
         }),
@@ -147,15 +170,21 @@ describe('concurrent requests', () => {
     }
   });
 
-  it("read the list windows of district administrators with one statement, each request its own page and total", async () => {
+  it('read the list windows of district administrators with one statement, each request its own page and total', async () => {
     await createGroup(world.farSchool.id);
     const [ownDistrict, otherDistrict] = await heardTokens([world.districtAdmin, world.outsider]);
     const answerOf = async (url: string, token: string) =>
-      (await server.app.fetch(new Request(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }))).json();
+      (
+        await server.app.fetch(
+          new Request(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }),
+        )
+      ).json();
     const list = (token: string, query: string) => () => answerOf(`${testOrigin}/v1/groups?${query}`, token);
     // A GET, whose document needs no body read first: a POST's body arrives in a later turn.
     const schoolPage = (token: string, schoolId: number) => () => {
-      const query = encodeURIComponent(`{ groups(schoolId: "${schoolId}", start: 0, limit: 5) { total items { databaseId } } }`);
+      const query = encodeURIComponent(
+        `{ groups(schoolId: "${schoolId}", start: 0, limit: 5) { total items { databaseId } } }`,
+      );
       return answerOf(`${testOrigin}/graphql?query=${query}`, token);
     };
     const requests = [
@@ -172,7 +201,12 @@ describe('concurrent requests', () => {
     expect(answers).toEqual(alone);
     // Each its own: two districts, pages from other starts, one school's, one past the end with its total alone.
     expect(alone.map((answer) => answer.total ?? answer.data.groups.total)).toEqual([
-      alone[0].total, 1, alone[0].total, alone[3].data.groups.total, alone[0].total, alone[0].total,
+      alone[0].total,
+      1,
+      alone[0].total,
+      alone[3].data.groups.total,
+      alone[0].total,
+      alone[0].total,
     ]);
     expect(alone[3].data.groups.total).toBeLessThan(alone[0].total);
     expect(alone[3].data.groups.items).toContainEqual({ databaseId: String(hidden.id) });
@@ -183,12 +217,20 @@ describe('concurrent requests', () => {
 
   it('match rows to their readers when the selection leaves the id out, and fail every reader of a failed read', async () => {
     const titleOnly = { select: { title: true } };
-    const { answers, statements } = await together([visible.id, another.id, missing].map((id) => () => readById('Group', titleOnly, id)));
-    expect(answers).toEqual([expect.objectContaining({ title: visible.title }), expect.objectContaining({ title: another.title }), null]);
+    const { answers, statements } = await together(
+      [visible.id, another.id, missing].map((id) => () => readById('Group', titleOnly, id)),
+    );
+    expect(answers).toEqual([
+      expect.objectContaining({ title: visible.title }),
+      expect.objectContaining({ title: another.title }),
+      null,
+    ]);
     expect(statements).toHaveLength(1);
 
     const unknownColumn = { select: { noSuchColumn: true } };
-    const outcomes = await Promise.allSettled([visible.id, another.id].map((id) => readById('Group', unknownColumn, id)));
+    const outcomes = await Promise.allSettled(
+      [visible.id, another.id].map((id) => readById('Group', unknownColumn, id)),
+    );
     expect(outcomes.map(({ status }) => status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -12,7 +12,7 @@ const server = useTestServer({ CREDENTIAL_CACHE_MS: '600000' });
  * production) and reads neither: when another request has deleted it meanwhile, the INSERT's foreign key finds it
  * missing, and the answer is the 404 a request a moment later gets, with nothing written.
  */
-describe('creating a group in a school deleted since the viewer\'s credential was read', () => {
+describe("creating a group in a school deleted since the viewer's credential was read", () => {
   let world: World;
 
   beforeAll(async () => {
@@ -21,7 +21,7 @@ describe('creating a group in a school deleted since the viewer\'s credential wa
 
   const groupsOf = (schoolId: number) => db().group.count({ where: { OR: [{ schoolId }, { buildingId: schoolId }] } });
 
-  it('answers 404 for the viewer\'s own school, gone', async () => {
+  it("answers 404 for the viewer's own school, gone", async () => {
     const school = await createSchool(world.district.id);
     const rest = await restClientFor(server, await createUser(school.id, 'TEACHER'));
     expect((await rest.get('/groups')).status).toBe(200);
@@ -33,7 +33,7 @@ describe('creating a group in a school deleted since the viewer\'s credential wa
     expect(await groupsOf(school.id)).toBe(0);
   });
 
-  it('answers 404 for the viewer\'s own building, gone, named as the school', async () => {
+  it("answers 404 for the viewer's own building, gone, named as the school", async () => {
     const building = await createSchool(world.district.id, { parentId: world.school.id });
     const rest = await restClientFor(server, await createUser(world.school.id, 'TEACHER', { buildingId: building.id }));
     expect((await rest.get('/groups')).status).toBe(200);

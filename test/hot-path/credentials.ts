@@ -8,7 +8,12 @@ import { db } from '../../src/db/database';
 import { listenToRealms } from '../../src/outbox/bus';
 import { createLogger } from '../../src/http/logging';
 import { recordEvent, writeTransaction } from '../../src/outbox/record';
-import { credentialEvents, issueAccessToken, issueApiClient, revokeAccessToken } from '../../src/modules/access/access.service';
+import {
+  credentialEvents,
+  issueAccessToken,
+  issueApiClient,
+  revokeAccessToken,
+} from '../../src/modules/access/access.service';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { type TestServer, testOrigin } from '../support/harness';
 
@@ -26,21 +31,40 @@ export function credentialCacheTests(server: TestServer, redis: Redis | null) {
     world = await createWorld();
     await createGroup(world.school.id);
     const instance = () =>
-      createApp({ config: server.config, database: server.database, serverKey: server.serverKey, logger: createLogger(server.config), redis });
+      createApp({
+        config: server.config,
+        database: server.database,
+        serverKey: server.serverKey,
+        logger: createLogger(server.config),
+        redis,
+      });
     first = instance();
     second = instance();
   });
 
   const adminViewer = () =>
     new Viewer(
-      { id: world.districtAdmin.id, role: 'DISTRICT_ADMIN', districtId: world.district.id, schoolId: world.school.id, buildingId: null, triggerAdmin: false },
+      {
+        id: world.districtAdmin.id,
+        role: 'DISTRICT_ADMIN',
+        districtId: world.district.id,
+        schoolId: world.school.id,
+        buildingId: null,
+        triggerAdmin: false,
+      },
       { kind: 'bearer', tokenId: 0 },
     );
   const list = (app: App, authorization: string) =>
     app.fetch(new Request(`${testOrigin}/v1/groups`, { headers: { authorization, accept: 'application/json' } }));
   const signer = (key: string, secret: string) =>
-    new OAuth({ consumer: { key, secret }, signature_method: 'HMAC-SHA1', hash_function: (base, k) => createHmac('sha1', k).update(base).digest('base64') });
-  const signed = (oauth: OAuth) => oauth.toHeader(oauth.authorize({ method: 'GET', url: `${testOrigin}/v1/groups` }, { key: '', secret: '' })).Authorization;
+    new OAuth({
+      consumer: { key, secret },
+      signature_method: 'HMAC-SHA1',
+      hash_function: (base, k) => createHmac('sha1', k).update(base).digest('base64'),
+    });
+  const signed = (oauth: OAuth) =>
+    oauth.toHeader(oauth.authorize({ method: 'GET', url: `${testOrigin}/v1/groups` }, { key: '', secret: '' }))
+      .Authorization;
   // The request's own statements: the event follower reads the log meanwhile, and on a PostgreSQL server shared with
   // other test files it reads again every few milliseconds until their transactions let it see a revocation.
   const statementsOf = async (request: () => Promise<Response> | Response) =>
@@ -67,12 +91,16 @@ export function credentialCacheTests(server: TestServer, redis: Redis | null) {
     writeTransaction(async (tx) => {
       if (kind === 'accessToken') await tx.accessToken.delete({ where: { id } });
       else await tx.apiClient.delete({ where: { id } });
-      await recordEvent(tx, kind === 'accessToken' ? credentialEvents.deleteAccessToken : credentialEvents.deleteApiClient, {
-        realm: { type: 'USER', id: world.districtAdmin.id },
-        objectId: id,
-        actorId: world.districtAdmin.id,
-        scope: { districtId: world.district.id, schoolId: world.school.id },
-      });
+      await recordEvent(
+        tx,
+        kind === 'accessToken' ? credentialEvents.deleteAccessToken : credentialEvents.deleteApiClient,
+        {
+          realm: { type: 'USER', id: world.districtAdmin.id },
+          objectId: id,
+          actorId: world.districtAdmin.id,
+          scope: { districtId: world.district.id, schoolId: world.school.id },
+        },
+      );
     });
   /** Lets the shared event-log follower take its place, so that what is committed next reaches the caches. */
   const followerReady = async () => {
@@ -84,22 +112,28 @@ export function credentialCacheTests(server: TestServer, redis: Redis | null) {
   // Statements are counted process-wide; with Redis the event-log follower also reads after every commit it is told of
   // (its own included), so the counts are asserted without Redis, where a request is all that runs.
   // A district administrator's first page comes with its count in one statement.
-  it.skipIf(redis !== null)('answers a list request with a cached bearer token in one statement (page with count), none for authentication', async () => {
-    const { token } = await issueAccessToken({ userId: world.districtAdmin.id });
-    const authorization = `Bearer ${token}`;
-    expect(await statementsOf(() => list(second, authorization))).toBeGreaterThan(1);
-    // The cache drops the user's entries on any event of theirs it reads after caching, and the shared follower may
-    // read the token's own creation (or an earlier test's event) only then: the next request reads it again, once.
-    await expect.poll(() => statementsOf(() => list(second, authorization))).toBe(1);
-  });
+  it.skipIf(redis !== null)(
+    'answers a list request with a cached bearer token in one statement (page with count), none for authentication',
+    async () => {
+      const { token } = await issueAccessToken({ userId: world.districtAdmin.id });
+      const authorization = `Bearer ${token}`;
+      expect(await statementsOf(() => list(second, authorization))).toBeGreaterThan(1);
+      // The cache drops the user's entries on any event of theirs it reads after caching, and the shared follower may
+      // read the token's own creation (or an earlier test's event) only then: the next request reads it again, once.
+      await expect.poll(() => statementsOf(() => list(second, authorization))).toBe(1);
+    },
+  );
 
-  it.skipIf(redis !== null)('answers an OAuth list request in two statements (nonce, page with count) once the consumer key is cached', async () => {
-    const client = await issueApiClient(server.serverKey, { userId: world.districtAdmin.id });
-    const oauth = signer(client.consumerKey, client.consumerSecret);
-    expect(await statementsOf(() => list(second, signed(oauth)))).toBeGreaterThan(2);
-    // As above: the client's creation may reach the cache after its first answer.
-    await expect.poll(() => statementsOf(() => list(second, signed(oauth)))).toBe(2);
-  });
+  it.skipIf(redis !== null)(
+    'answers an OAuth list request in two statements (nonce, page with count) once the consumer key is cached',
+    async () => {
+      const client = await issueApiClient(server.serverKey, { userId: world.districtAdmin.id });
+      const oauth = signer(client.consumerKey, client.consumerSecret);
+      expect(await statementsOf(() => list(second, signed(oauth)))).toBeGreaterThan(2);
+      // As above: the client's creation may reach the cache after its first answer.
+      await expect.poll(() => statementsOf(() => list(second, signed(oauth)))).toBe(2);
+    },
+  );
 
   it('still refuses a replayed nonce on the other instance', async () => {
     const client = await issueApiClient(server.serverKey, { userId: world.districtAdmin.id });

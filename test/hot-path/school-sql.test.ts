@@ -16,12 +16,16 @@ beforeAll(async () => {
   world = await createWorld();
 });
 
-it('reads schools and buildings by id as Prisma does, for the facts\' selection only', async () => {
+it("reads schools and buildings by id as Prisma does, for the facts' selection only", async () => {
   expect(schoolFactsById.answers(schoolFactsSelection)).toBe(true);
   expect(schoolFactsById.answers({ select: { districtId: true, parentId: true } })).toBe(false);
   const ids = [world.school.id, world.building.id, world.otherSchool.id, world.farSchool.id, 2_147_483_647];
   // Rows read by id are matched to their readers by id, which the reading adds to a `select` (src/graphql/reads-by-id.ts).
-  const prisma = await db().school.findMany({ select: { ...schoolFactsSelection.select, id: true }, where: { id: { in: ids } }, orderBy: { id: 'asc' } });
+  const prisma = await db().school.findMany({
+    select: { ...schoolFactsSelection.select, id: true },
+    where: { id: { in: ids } },
+    orderBy: { id: 'asc' },
+  });
   const direct = (await schoolFactsById.byIds(ids, schoolFactsSelection)).sort((a, b) => a.id - b.id);
   expect(prisma).toHaveLength(4);
   expect(direct).toStrictEqual(prisma);

@@ -25,7 +25,9 @@ afterAll(() => close());
 
 /** A GET with the teacher's bearer token, revalidating `etag` when given. */
 const read = (path: string, etag?: string) =>
-  fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) } });
+  fetch(`${origin}${path}`, {
+    headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) },
+  });
 
 async function expectRevalidation(path: string, change: () => Promise<void>) {
   const first = await read(path);
@@ -74,7 +76,9 @@ describe('ETag and 304 Not Modified', () => {
     // server.fetch checks every /v1 exchange against its contract (test/support/contract.ts).
     const headers = { authorization: `Bearer ${token}` };
     const first = await server.fetch(`/v1/groups/${groupId}`, { headers });
-    const again = await server.fetch(`/v1/groups/${groupId}`, { headers: { ...headers, 'if-none-match': first.headers.get('etag')! } });
+    const again = await server.fetch(`/v1/groups/${groupId}`, {
+      headers: { ...headers, 'if-none-match': first.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
   });
 

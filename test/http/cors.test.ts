@@ -9,12 +9,19 @@ const server = useTestServer({ CORS_ORIGINS: `${app}, ${other}` });
 const preflight = (path: string, origin: string, method = 'POST') =>
   server.fetch(path, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'authorization, content-type',
+    },
   });
 
 describe('CORS_ORIGINS', () => {
   it('lets the listed origins call /graphql and /v1 alike, preflight cached for a day, without credentials', async () => {
-    for (const [path, method] of [['/graphql', 'POST'], ['/v1/groups', 'GET']]) {
+    for (const [path, method] of [
+      ['/graphql', 'POST'],
+      ['/v1/groups', 'GET'],
+    ]) {
       for (const origin of [app, other]) {
         const answer = await preflight(path, origin, method);
         expect(answer.status).toBe(204);
@@ -55,7 +62,9 @@ describe('the CORS_ORIGINS setting', () => {
   it('is any origin by default or with *, else a list of origins', () => {
     expect(loadConfig({}).corsOrigins).toBeNull();
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBeNull();
-    expect(loadConfig({ CORS_ORIGINS: `${app},http://localhost:5173` }).corsOrigins).toEqual(new Set([app, 'http://localhost:5173']));
+    expect(loadConfig({ CORS_ORIGINS: `${app},http://localhost:5173` }).corsOrigins).toEqual(
+      new Set([app, 'http://localhost:5173']),
+    );
     expect(() => loadConfig({ CORS_ORIGINS: 'app.example.org, https://x.org/path' })).toThrow(
       'CORS_ORIGINS: not an origin such as https://app.example.org: app.example.org, https://x.org/path',
     );

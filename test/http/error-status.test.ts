@@ -23,29 +23,47 @@ async function statuses(response: Response) {
 
 describe('extensions.http.status on GraphQL errors that set the HTTP status', () => {
   it('401: no credential, or an invalid one', async () => {
-    expect(await statuses(await graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' })))).toEqual({ status: 401, http: [{ status: 401 }] });
-    expect(await statuses(await graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' }), { authorization: 'Bearer nope' }))).toEqual({
+    expect(await statuses(await graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' })))).toEqual({
+      status: 401,
+      http: [{ status: 401 }],
+    });
+    expect(
+      await statuses(
+        await graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' }), { authorization: 'Bearer nope' }),
+      ),
+    ).toEqual({
       status: 401,
       http: [{ status: 401 }],
     });
   });
 
   it('403: a student asking for what only staff may do', async () => {
-    const response = await graphql(JSON.stringify({ query: `mutation { createApiClient(input: { userId: "${world.teacher.id}" }) { __typename } }` }), {
-      authorization: `Bearer ${studentToken}`,
-    });
+    const response = await graphql(
+      JSON.stringify({
+        query: `mutation { createApiClient(input: { userId: "${world.teacher.id}" }) { __typename } }`,
+      }),
+      {
+        authorization: `Bearer ${studentToken}`,
+      },
+    );
     const body = await response.clone().json();
     expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(await statuses(response)).toEqual({ status: 403, http: [{ status: 403 }] });
   });
 
   it('400: a malformed body', async () => {
-    expect(await statuses(await graphql('{ not json', { authorization: `Bearer ${studentToken}` }))).toEqual({ status: 400, http: [{ status: 400 }] });
+    expect(await statuses(await graphql('{ not json', { authorization: `Bearer ${studentToken}` }))).toEqual({
+      status: 400,
+      http: [{ status: 400 }],
+    });
   });
 
   it('400 for a syntax error only where the status is 400 (graphql-response+json), none where it stays 200', async () => {
     const body = JSON.stringify({ query: '{ viewer { ' });
-    const strict = await graphql(body, { authorization: `Bearer ${studentToken}`, accept: 'application/graphql-response+json' });
+    const strict = await graphql(body, {
+      authorization: `Bearer ${studentToken}`,
+      accept: 'application/graphql-response+json',
+    });
     expect(await statuses(strict)).toEqual({ status: 400, http: [{ status: 400 }] });
     const lenient = await graphql(body, { authorization: `Bearer ${studentToken}`, accept: 'application/json' });
     expect(await statuses(lenient)).toEqual({ status: 200, http: [undefined] });
@@ -57,7 +75,8 @@ describe('extensions.http.status on GraphQL errors that set the HTTP status', ()
   });
 
   it('429: over the rate limit, without the headers in the body', async () => {
-    const ask = () => graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' }), { authorization: `Bearer ${studentToken}` });
+    const ask = () =>
+      graphql(JSON.stringify({ query: '{ viewer { id: databaseId } }' }), { authorization: `Bearer ${studentToken}` });
     let response = await ask();
     while (response.status === 200) response = await ask();
     expect(response.headers.get('retry-after')).toMatch(/^\d+$/);

@@ -39,7 +39,9 @@ afterAll(async () => {
 });
 
 describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () => {
-  it('loads offline from this server, with the explorer, and runs queries and subscriptions with the headers tab', { timeout: 300_000 }, async () => {
+  it('loads offline from this server, with the explorer, and runs queries and subscriptions with the headers tab', {
+    timeout: 300_000,
+  }, async () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
@@ -68,7 +70,10 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
         const fetcher = GraphiQL.createFetcher({ url, subscriptionUrl: url.replace(/^http/, 'ws') });
         // GraphiQL calls its fetcher with the parsed document (which tells subscriptions apart) and the headers tab.
         const run = async (query: string) => {
-          const result = await fetcher({ query }, { documentAST: GraphiQL.GraphQL.parse(query), headers: { Authorization: `Bearer ${token}` } });
+          const result = await fetcher(
+            { query },
+            { documentAST: GraphiQL.GraphQL.parse(query), headers: { Authorization: `Bearer ${token}` } },
+          );
           if (!result?.[Symbol.asyncIterator]) return result;
           const iterator = result[Symbol.asyncIterator]();
           const { value } = await iterator.next();
@@ -76,7 +81,9 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
           return value;
         };
         const query = await run('{ viewer { id: databaseId } }');
-        const event = await run(`subscription { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`);
+        const event = await run(
+          `subscription { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`,
+        );
         return { query, event };
       },
       { token, groupId },
@@ -91,13 +98,18 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
     await page.close();
   });
 
-  it('runs a subscription from its editor, with the credential from its headers tab', { timeout: 300_000 }, async () => {
+  it('runs a subscription from its editor, with the credential from its headers tab', {
+    timeout: 300_000,
+  }, async () => {
     const page = await browser.newPage();
     // What a user typed in the editor and the headers tab, as GraphiQL keeps them between visits (typing itself reaches
     // GraphiQL's state only after a debounce).
     await page.addInitScript(
       ({ token, groupId }) => {
-        localStorage.setItem('graphiql:query', `subscription Live { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`);
+        localStorage.setItem(
+          'graphiql:query',
+          `subscription Live { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`,
+        );
         localStorage.setItem('graphiql:headers', JSON.stringify({ Authorization: `Bearer ${token}` }));
       },
       { token, groupId },

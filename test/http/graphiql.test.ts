@@ -4,7 +4,8 @@ import { useTestServer } from '../support/harness';
 
 const server = useTestServer();
 
-const page = (headers: Record<string, string> = {}) => server.fetch('/graphql', { headers: { accept: 'text/html', ...headers } });
+const page = (headers: Record<string, string> = {}) =>
+  server.fetch('/graphql', { headers: { accept: 'text/html', ...headers } });
 
 const decode = (body: Buffer, encoding: string | null) =>
   encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
@@ -16,7 +17,10 @@ async function read(response: Response) {
 }
 
 /** The assets a page links: stylesheets and scripts, relative to the page's URL. */
-const assetsOf = (html: string) => [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => new URL(match[1], 'http://lectern.test/graphql').pathname);
+const assetsOf = (html: string) =>
+  [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map(
+    (match) => new URL(match[1], 'http://lectern.test/graphql').pathname,
+  );
 
 describe('the GraphiQL page', () => {
   it('is a small page, compressed as the browser accepts, revalidated on each visit', async () => {
@@ -61,7 +65,9 @@ describe('the GraphiQL page', () => {
       const plain = await server.fetch(path);
       expect(plain.status).toBe(200);
       expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(plain.headers.get('content-type')).toBe(path.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
+      expect(plain.headers.get('content-type')).toBe(
+        path.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+      );
       const raw = (await read(plain)).content;
       totals.raw += raw.length;
       for (const encoding of ['gzip', 'br'] as const) {
@@ -75,8 +81,12 @@ describe('the GraphiQL page', () => {
       }
     }
     // CORS answers set Vary: Origin, which must not drop the encoding.
-    const fromOrigin = await server.fetch(assets[0], { headers: { 'accept-encoding': 'br', origin: 'https://elsewhere.example' } });
-    expect(fromOrigin.headers.get('vary')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['origin', 'accept-encoding']));
+    const fromOrigin = await server.fetch(assets[0], {
+      headers: { 'accept-encoding': 'br', origin: 'https://elsewhere.example' },
+    });
+    expect(fromOrigin.headers.get('vary')?.toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(['origin', 'accept-encoding']),
+    );
     expect(html).toContain('explorer');
     console.info(`GraphiQL assets: ${JSON.stringify(totals)} bytes`);
     expect((await server.fetch('/graphiql/assets/graphiql-000000000000.js')).status).toBe(404);

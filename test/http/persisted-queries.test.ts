@@ -41,18 +41,30 @@ function recordingFetch(sent: Sent[]): typeof fetch {
     const target = new URL(request.url);
     const params =
       request.method === 'GET'
-        ? { query: target.searchParams.get('query'), extensions: JSON.parse(target.searchParams.get('extensions') ?? 'null') }
+        ? {
+            query: target.searchParams.get('query'),
+            extensions: JSON.parse(target.searchParams.get('extensions') ?? 'null'),
+          }
         : await request.clone().json();
-    sent.push({ method: request.method, withQuery: Boolean(params.query), hash: params.extensions?.persistedQuery?.sha256Hash });
+    sent.push({
+      method: request.method,
+      withQuery: Boolean(params.query),
+      hash: params.extensions?.persistedQuery?.sha256Hash,
+    });
     return fetch(request);
   };
 }
 
 const post = (body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
 const get = (params: Record<string, unknown>) => {
   const target = new URL(url);
-  for (const [name, value] of Object.entries(params)) target.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+  for (const [name, value] of Object.entries(params))
+    target.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
   return fetch(target, { headers: { authorization: `Bearer ${token}` } });
 };
 
@@ -67,13 +79,18 @@ describe('automatic persisted queries', () => {
       expect.objectContaining({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }),
     ]);
 
-    const mismatch = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { name } }') } } });
+    const mismatch = await post({
+      query,
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { name } }') } },
+    });
     expect(mismatch.status).toBe(400);
     expect((await mismatch.json()).errors[0]).toMatchObject({
       message: 'provided sha does not match query',
       extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { status: 400 } },
     });
-    expect((await (await post({ extensions: { persistedQuery } })).json()).errors[0].message).toBe('PersistedQueryNotFound');
+    expect((await (await post({ extensions: { persistedQuery } })).json()).errors[0].message).toBe(
+      'PersistedQueryNotFound',
+    );
 
     const viewer = { viewer: { id: String(world.student.id), apqPost: String(world.student.id) } };
     expect(await (await post({ query, extensions: { persistedQuery } })).json()).toEqual({ data: viewer });
@@ -84,9 +101,15 @@ describe('automatic persisted queries', () => {
   it('work over GET too, registering on the fallback request', async () => {
     const query = '{ viewer { apqGet: databaseId } }';
     const persistedQuery = { version: 1, sha256Hash: sha256(query) };
-    expect((await (await get({ extensions: { persistedQuery } })).json()).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
-    expect((await (await get({ query, extensions: { persistedQuery } })).json()).data).toEqual({ viewer: { apqGet: String(world.student.id) } });
-    expect((await (await get({ extensions: { persistedQuery } })).json()).data).toEqual({ viewer: { apqGet: String(world.student.id) } });
+    expect((await (await get({ extensions: { persistedQuery } })).json()).errors[0].extensions.code).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
+    expect((await (await get({ query, extensions: { persistedQuery } })).json()).data).toEqual({
+      viewer: { apqGet: String(world.student.id) },
+    });
+    expect((await (await get({ extensions: { persistedQuery } })).json()).data).toEqual({
+      viewer: { apqGet: String(world.student.id) },
+    });
   });
 
   it("work with Apollo Client's persisted-query link: the hash alone once the server knows the query", async () => {
@@ -149,7 +172,11 @@ describe('registered queries', () => {
     await store.set('b', '{ b0123456789 }');
     expect(await store.get('a')).toBe('{ a0123456789 }');
     await store.set('c', '{ c0123456789 }');
-    expect([await store.get('a'), await store.get('b'), await store.get('c')]).toEqual(['{ a0123456789 }', undefined, '{ c0123456789 }']);
+    expect([await store.get('a'), await store.get('b'), await store.get('c')]).toEqual([
+      '{ a0123456789 }',
+      undefined,
+      '{ c0123456789 }',
+    ]);
   });
 
   it('are shared through Redis, for a week', async () => {

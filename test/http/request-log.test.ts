@@ -19,8 +19,18 @@ const lines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   world = await createWorld();
-  const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
-  app = createApp({ config: server.config, database: server.database, serverKey: server.serverKey, logger: pino({ level: 'info' }, sink) });
+  const sink = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  app = createApp({
+    config: server.config,
+    database: server.database,
+    serverKey: server.serverKey,
+    logger: pino({ level: 'info' }, sink),
+  });
 });
 
 /** A GET of `path` with a request id of its own, and the request log's lines for it. */
@@ -32,13 +42,17 @@ async function logged(path: string, requestId: string) {
 
 describe('the request log', () => {
   it("writes a calendar feed's path without its token, valid or not", async () => {
-    const created = await (await clients.graphql(world.teacher))('mutation { createCalendarFeed { ... on IssuedCalendarFeed { url } } }');
+    const created = await (await clients.graphql(world.teacher))(
+      'mutation { createCalendarFeed { ... on IssuedCalendarFeed { url } } }',
+    );
     const path = new URL(created.data.createCalendarFeed.url).pathname;
     const token = /^\/calendar\/(.+)\.ics$/.exec(path)![1]!;
 
     const feed = await logged(path, 'feed');
     expect(feed.status).toBe(200);
-    expect(feed.lines).toEqual([expect.objectContaining({ msg: 'request', method: 'GET', path: '/calendar/[token].ics', status: 200 })]);
+    expect(feed.lines).toEqual([
+      expect.objectContaining({ msg: 'request', method: 'GET', path: '/calendar/[token].ics', status: 200 }),
+    ]);
     const unknown = await logged(`/calendar/${token.slice(1)}x.ics`, 'feed-unknown');
     expect(unknown.status).toBe(404);
     expect(unknown.lines).toEqual([expect.objectContaining({ path: '/calendar/[token].ics', status: 404 })]);
@@ -53,15 +67,21 @@ describe('the request log', () => {
 
     const site = await logged(launchPath(webPackage.id, grant, 'index.html'), 'site');
     expect(site.status).toBe(200);
-    expect(site.lines).toEqual([expect.objectContaining({ path: `/web-packages/${webPackage.id}/[grant]/index.html`, status: 200 })]);
+    expect(site.lines).toEqual([
+      expect.objectContaining({ path: `/web-packages/${webPackage.id}/[grant]/index.html`, status: 200 }),
+    ]);
     const forgedGrant = `${grant.slice(0, -1)}${grant.endsWith('A') ? 'B' : 'A'}`;
     const forged = await logged(launchPath(webPackage.id, forgedGrant, 'index.html'), 'site-forged');
     expect(forged.status).toBe(403);
-    expect(forged.lines).toEqual([expect.objectContaining({ path: `/web-packages/${webPackage.id}/[grant]/index.html`, status: 403 })]);
+    expect(forged.lines).toEqual([
+      expect.objectContaining({ path: `/web-packages/${webPackage.id}/[grant]/index.html`, status: 403 }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain(signature.slice(0, -1));
   });
 
   it('writes other paths as they are', async () => {
-    expect((await logged('/v1/groups', 'plain')).lines).toEqual([expect.objectContaining({ path: '/v1/groups', status: 401 })]);
+    expect((await logged('/v1/groups', 'plain')).lines).toEqual([
+      expect.objectContaining({ path: '/v1/groups', status: 401 }),
+    ]);
   });
 });

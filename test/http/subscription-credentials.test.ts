@@ -32,7 +32,11 @@ const viewerQuery = '{ viewer { id: databaseId } }';
 
 describe('credentials of graphql-ws operations', () => {
   it('come from the connection params', async () => {
-    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${token}` },
+    });
     const { value } = await client.iterate({ query: viewerQuery }).next();
     expect(value?.data).toEqual({ viewer: { id: String(world.student.id) } });
     await client.dispose();
@@ -41,7 +45,9 @@ describe('credentials of graphql-ws operations', () => {
   it("come from the subscribe message's extensions.headers, as GraphiQL sends its headers tab", async () => {
     // GraphiQL's connection_init carries an empty payload.
     const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: {} });
-    const { value } = await client.iterate({ query: viewerQuery, extensions: { headers: { authorization: `Bearer ${token}` } } }).next();
+    const { value } = await client
+      .iterate({ query: viewerQuery, extensions: { headers: { authorization: `Bearer ${token}` } } })
+      .next();
     expect(value?.data).toEqual({ viewer: { id: String(world.student.id) } });
     await client.dispose();
   });
@@ -79,7 +85,9 @@ describe('credentials of graphql-ws operations', () => {
     const client = createClient({ url, webSocketImpl: WebSocket });
     const { value } = await client.iterate({ query: viewerQuery }).next();
     expect(value?.data).toBeNull();
-    expect(value?.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+    expect(value?.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+    ]);
     await client.dispose();
   });
 });

@@ -52,18 +52,25 @@ afterAll(() => close());
 
 const nameOf = (document: DocumentNode) => (document.definitions[0] as OperationDefinitionNode).name!.value;
 const post = (body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
 
 describe('trusted documents (TRUSTED_DOCUMENTS)', () => {
   it("run the listed operations asked for by hash, from Apollo Client's persisted-query link", async () => {
     const client = new ApolloClient({
       cache: new InMemoryCache(),
-      link: createPersistedQueryLink({ generateHash: (document) => idOf[nameOf(document)], useGETForHashedQueries: true }).concat(
-        new HttpLink({ uri: url, headers: { authorization: `Bearer ${token}` } }),
-      ),
+      link: createPersistedQueryLink({
+        generateHash: (document) => idOf[nameOf(document)],
+        useGETForHashedQueries: true,
+      }).concat(new HttpLink({ uri: url, headers: { authorization: `Bearer ${token}` } })),
     });
     const { data } = await client.query({ query: gql(operations.TrustedViewer) });
-    expect(data).toEqual({ viewer: { id: String(world.student.id), username: world.student.username, __typename: 'User' } });
+    expect(data).toEqual({
+      viewer: { id: String(world.student.id), username: world.student.username, __typename: 'User' },
+    });
   });
 
   it("run them from urql's persisted exchange, which never sends the text", async () => {
@@ -71,7 +78,10 @@ describe('trusted documents (TRUSTED_DOCUMENTS)', () => {
       url,
       fetchOptions: { headers: { authorization: `Bearer ${token}` } },
       exchanges: [
-        persistedExchange({ enforcePersistedQueries: true, generateHash: async (_query, document) => idOf[nameOf(document)] }),
+        persistedExchange({
+          enforcePersistedQueries: true,
+          generateHash: async (_query, document) => idOf[nameOf(document)],
+        }),
         fetchExchange,
       ],
     });
@@ -87,9 +97,14 @@ describe('trusted documents (TRUSTED_DOCUMENTS)', () => {
       { message: 'PersistedQueryOnly', extensions: { code: 'CANNOT_SEND_PQ_ID_AND_BODY', http: { status: 400 } } },
     ]);
     // Registering does not work either: only the manifest lists operations.
-    const registering = await post({ query: '{ viewer { id: databaseId } }', extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id: databaseId } }') } } });
+    const registering = await post({
+      query: '{ viewer { id: databaseId } }',
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id: databaseId } }') } },
+    });
     expect(registering.status).toBe(400);
-    const unknown = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id: databaseId } }') } } });
+    const unknown = await post({
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { id: databaseId } }') } },
+    });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).errors).toEqual([
       { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } } },
@@ -98,11 +113,20 @@ describe('trusted documents (TRUSTED_DOCUMENTS)', () => {
 
   it('hold over graphql-ws too: only a listed text runs', async () => {
     const { port } = new URL(url);
-    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` } });
+    const client = createClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${token}` },
+    });
     const listed = await client.iterate({ query: operations.TrustedRole }).next();
-    expect(listed.value?.data).toEqual({ viewer: { id: String(world.student.id), role: 'STUDENT', __typename: 'User' } });
+    expect(listed.value?.data).toEqual({
+      viewer: { id: String(world.student.id), role: 'STUDENT', __typename: 'User' },
+    });
     await expect(client.iterate({ query: '{ viewer { id: databaseId } }' }).next()).rejects.toEqual([
-      expect.objectContaining({ message: 'PersistedQueryOnly', extensions: expect.objectContaining({ code: 'PERSISTED_QUERY_NOT_IN_LIST' }) }),
+      expect.objectContaining({
+        message: 'PersistedQueryOnly',
+        extensions: expect.objectContaining({ code: 'PERSISTED_QUERY_NOT_IN_LIST' }),
+      }),
     ]);
     await client.dispose();
   });
@@ -123,18 +147,22 @@ describe('trusted-document manifests', () => {
   };
 
   it("read Apollo's persisted-query manifest and GraphQL Code Generator's { hash: document } map", () => {
-    expect(readTrustedDocuments(manifestPath)).toEqual(new Map(Object.entries(operations).map(([name, body]) => [idOf[name], body])));
+    expect(readTrustedDocuments(manifestPath)).toEqual(
+      new Map(Object.entries(operations).map(([name, body]) => [idOf[name], body])),
+    );
     const map = { [sha256('{ a }')]: '{ a }', abc: 'query B { b }' };
     expect(readTrustedDocuments(write(map))).toEqual(new Map(Object.entries(map)));
   });
 
   it('refuse a file that is neither, naming it', () => {
-    expect(() => readTrustedDocuments(join(folder, 'missing.json'))).toThrow(/^TRUSTED_DOCUMENTS: cannot read .*missing\.json/);
+    expect(() => readTrustedDocuments(join(folder, 'missing.json'))).toThrow(
+      /^TRUSTED_DOCUMENTS: cannot read .*missing\.json/,
+    );
     expect(() => readTrustedDocuments(write('not json'))).toThrow(/^TRUSTED_DOCUMENTS: cannot read/);
     expect(() => readTrustedDocuments(write(['{ a }']))).toThrow(/neither an Apollo persisted-query manifest nor/);
     expect(() => readTrustedDocuments(write({ abc: 1 }))).toThrow(/the document of abc is not a string/);
-    expect(() => readTrustedDocuments(write({ format: 'apollo-persisted-query-manifest', operations: [{ id: 'x' }] }))).toThrow(
-      /needs a string id and body/,
-    );
+    expect(() =>
+      readTrustedDocuments(write({ format: 'apollo-persisted-query-manifest', operations: [{ id: 'x' }] })),
+    ).toThrow(/needs a string id and body/);
   });
 });

@@ -54,7 +54,12 @@ interface Answer {
   json: any;
 }
 
-async function call(server: ServerProcess, method: string, path: string, options: { body?: unknown; key?: string } = {}): Promise<Answer> {
+async function call(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  options: { body?: unknown; key?: string } = {},
+): Promise<Answer> {
   const response = await fetch(`${server.base}/v1${path}`, {
     method,
     redirect: 'manual',
@@ -70,7 +75,9 @@ async function call(server: ServerProcess, method: string, path: string, options
   return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
 }
 
-const bulkBody = (titles: string[]) => ({ grading_categories: { grading_category: titles.map((title) => ({ title })) } });
+const bulkBody = (titles: string[]) => ({
+  grading_categories: { grading_category: titles.map((title) => ({ title })) },
+});
 type CategoryList = { grading_category: { id: number; title: string }[]; total: number };
 const categoriesOf = async (server: ServerProcess, sectionId: number) =>
   (await call(server, 'GET', `/sections/${sectionId}/grading_categories?limit=200`)).json as CategoryList;
@@ -102,7 +109,16 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 }
 
 /** What the retries of each cut bulk write met, for the closing note (printed once the file is done). */
-const tally = { runs: 0, kills: 0, writtenAtKill: [] as number[], requests: 0, inUse: 0, lostAnswers: 0, serverErrors: 0, duplicates: 0 };
+const tally = {
+  runs: 0,
+  kills: 0,
+  writtenAtKill: [] as number[],
+  requests: 0,
+  inUse: 0,
+  lostAnswers: 0,
+  serverErrors: 0,
+  duplicates: 0,
+};
 
 /**
  * Retries a keyed bulk write until it is answered, waiting what each 409 IDEMPOTENCY_KEY_IN_USE asks for (never more
@@ -132,7 +148,9 @@ async function seedSections(count: number): Promise<number[]> {
   const database = await openDatabase({ databaseUrl, dataDir: folder });
   try {
     const { schoolId } = await database.prisma.user.findFirstOrThrow({ where: { username: 'bootstrap-admin' } });
-    const course = await database.prisma.course.create({ data: { schoolId: schoolId!, title: 'Faults', courseCode: 'F-1' } });
+    const course = await database.prisma.course.create({
+      data: { schoolId: schoolId!, title: 'Faults', courseCode: 'F-1' },
+    });
     const sections = [];
     for (let index = 0; index < count; index++) {
       sections.push(await database.prisma.section.create({ data: { courseId: course.id, title: `Faults ${index}` } }));
@@ -171,7 +189,9 @@ describe('a bulk write killed in the middle (SIGKILL), retried with its Idempote
     try {
       const timed = Date.now();
       const titled = (name: string) => Array.from({ length: itemCount }, (_, index) => `${name} item ${index}`);
-      const timedWrite = await call(server, 'POST', `/sections/${spare.shift()}/grading_categories`, { body: bulkBody(titled('Timed')) });
+      const timedWrite = await call(server, 'POST', `/sections/${spare.shift()}/grading_categories`, {
+        body: bulkBody(titled('Timed')),
+      });
       expect(timedWrite.status).toBe(200);
       const writeMs = Date.now() - timed;
 
@@ -211,13 +231,16 @@ describe('a bulk write killed in the middle (SIGKILL), retried with its Idempote
         expect(answers.map((item) => [item.response_code, item.title])).toEqual(titles.map((title) => [200, title]));
         // The items written before the kill keep their ids in the answer.
         const written = new Map(before.grading_category.map((category) => [category.title, category.id]));
-        for (const item of answers.filter((item) => written.has(item.title))) expect(Number(item.id)).toBe(written.get(item.title));
+        for (const item of answers.filter((item) => written.has(item.title)))
+          expect(Number(item.id)).toBe(written.get(item.title));
 
         const after = await categoriesOf(server, sectionId);
         tally.duplicates += after.total - new Set(after.grading_category.map((category) => category.title)).size;
         expect(after.total).toBe(titles.length);
         const ascending = (ids: number[]) => ids.sort((a, b) => a - b);
-        expect(ascending(after.grading_category.map((category) => category.id))).toEqual(ascending(answers.map((item) => Number(item.id))));
+        expect(ascending(after.grading_category.map((category) => category.id))).toEqual(
+          ascending(answers.map((item) => Number(item.id))),
+        );
 
         const replay = await call(server, 'POST', path, { body: bulkBody(titles), key });
         expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -231,18 +254,35 @@ describe('a bulk write killed in the middle (SIGKILL), retried with its Idempote
 
 describe.skipIf(!databaseUrl)('two instances on one PostgreSQL', () => {
   const written = async (sectionId: number) =>
-    Number((await sql<{ count: string }>(databaseUrl!, `SELECT count(*) FROM grading_categories WHERE "sectionId" = ${sectionId}`))[0]!.count);
+    Number(
+      (
+        await sql<{ count: string }>(
+          databaseUrl!,
+          `SELECT count(*) FROM grading_categories WHERE "sectionId" = ${sectionId}`,
+        )
+      )[0]!.count,
+    );
   const claimOf = async (key: string) =>
-    (await sql<{ createdAt: Date; leaseUntil: Date }>(databaseUrl!, `SELECT "createdAt", "leaseUntil" FROM idempotency_keys WHERE key = '${key}'`))
-      .at(0);
+    (
+      await sql<{ createdAt: Date; leaseUntil: Date }>(
+        databaseUrl!,
+        `SELECT "createdAt", "leaseUntil" FROM idempotency_keys WHERE key = '${key}'`,
+      )
+    ).at(0);
 
   beforeAll(async () => {
     // Each item titled "Slow ..." takes most of a second to write, each in a transaction well within its deadline: a
     // write of twenty runs past the length of a lease.
-    await sql(databaseUrl!, `
+    await sql(
+      databaseUrl!,
+      `
       CREATE FUNCTION slow_down() RETURNS trigger AS $$
-      BEGIN IF NEW.title LIKE 'Slow %' THEN PERFORM pg_sleep(0.8); END IF; RETURN NEW; END; $$ LANGUAGE plpgsql`);
-    await sql(databaseUrl!, 'CREATE TRIGGER slow_down BEFORE INSERT ON grading_categories FOR EACH ROW EXECUTE FUNCTION slow_down()');
+      BEGIN IF NEW.title LIKE 'Slow %' THEN PERFORM pg_sleep(0.8); END IF; RETURN NEW; END; $$ LANGUAGE plpgsql`,
+    );
+    await sql(
+      databaseUrl!,
+      'CREATE TRIGGER slow_down BEFORE INSERT ON grading_categories FOR EACH ROW EXECUTE FUNCTION slow_down()',
+    );
   });
 
   const slowTitles = (name: string) => Array.from({ length: 20 }, (_, index) => `Slow ${name} item ${index}`);
@@ -255,7 +295,10 @@ describe.skipIf(!databaseUrl)('two instances on one PostgreSQL', () => {
       const titles = slowTitles('alive');
       const key = randomUUID();
       const first = call(one, 'POST', path, { body: bulkBody(titles), key }).catch(() => null);
-      const { createdAt } = (await until(() => claimOf(key), (claim) => claim !== undefined))!;
+      const { createdAt } = (await until(
+        () => claimOf(key),
+        (claim) => claim !== undefined,
+      ))!;
       // Past the first lease: only its renewals keep the claim.
       await new Promise((resolve) => setTimeout(resolve, createdAt.getTime() + leaseMs + 1000 - Date.now()));
       expect((await claimOf(key))!.leaseUntil.getTime()).toBeGreaterThan(createdAt.getTime() + leaseMs);
@@ -287,7 +330,10 @@ describe.skipIf(!databaseUrl)('two instances on one PostgreSQL', () => {
       const key = randomUUID();
       tally.requests++;
       const first = call(one, 'POST', path, { body: bulkBody(titles), key }).catch(() => null);
-      await until(() => written(sectionId), (count) => count >= 5);
+      await until(
+        () => written(sectionId),
+        (count) => count >= 5,
+      );
       await kill(one);
       tally.kills++;
       tally.runs++;
@@ -298,12 +344,14 @@ describe.skipIf(!databaseUrl)('two instances on one PostgreSQL', () => {
 
       const inUse = tally.inUse;
       const answer = await retryUntilAnswered(other, path, bulkBody(titles), key);
-      expect(tally.inUse, 'the killed holder\'s lease was waited for').toBeGreaterThan(inUse);
+      expect(tally.inUse, "the killed holder's lease was waited for").toBeGreaterThan(inUse);
       expect(answer.status).toBe(200);
       const answers: { id: string; title: string; response_code: number }[] = answer.json.grading_category;
       if (answers.length !== titles.length || answers.some((item) => item.response_code !== 200)) tally.lostAnswers++;
       expect(answers.map((item) => [item.response_code, item.title])).toEqual(titles.map((title) => [200, title]));
-      expect(answers.slice(0, before.total).map((item) => Number(item.id))).toEqual(before.grading_category.map((category) => category.id));
+      expect(answers.slice(0, before.total).map((item) => Number(item.id))).toEqual(
+        before.grading_category.map((category) => category.id),
+      );
       expect(await written(sectionId)).toBe(titles.length);
     } finally {
       await stop(other);

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OAuth from 'oauth-1.0a';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { cleanEnvironment, processTestTimeoutMs, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
+import {
+  cleanEnvironment,
+  processTestTimeoutMs,
+  projectRoot,
+  startServerProcess,
+  waitUntilReady,
+} from '../support/process';
 
 // Each test starts the server or the CLI as a child process (PGlite, migrations): tens of seconds when another
 // test file shares the machine's two cores.
@@ -26,7 +32,11 @@ interface Run {
 }
 
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(file, args, { cwd: projectRoot, env: cleanEnvironment({ DATA_DIR: dataDir, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, args, {
+    cwd: projectRoot,
+    env: cleanEnvironment({ DATA_DIR: dataDir, ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -37,7 +47,8 @@ function run(file: string, args: string[], env: Record<string, string> = {}): Pr
   });
 }
 
-const lectern = (args: string[], env?: Record<string, string>) => run(process.execPath, ['bin/lectern.mjs', ...args], env);
+const lectern = (args: string[], env?: Record<string, string>) =>
+  run(process.execPath, ['bin/lectern.mjs', ...args], env);
 
 function printed(output: string, label: string): string {
   const match = new RegExp(`${label}:\\s+(\\S+)`).exec(output);
@@ -99,8 +110,12 @@ describe('the lectern command line', () => {
     expect(demo.key).toMatch(/^[\w-]{16,}$/);
     expect(demo.secret).toMatch(/^[\w-]{24,}$/);
     // Ready curl lines for both APIs, aimed at where the server will listen.
-    expect(result.stdout).toMatch(new RegExp(`^  curl -s http://127\\.0\\.0\\.1:4000/graphql -H 'Authorization: Bearer ${demo.token}'`, 'm'));
-    expect(result.stdout).toMatch(new RegExp(`^  curl -s http://127\\.0\\.0\\.1:4000/v1/users/${demo.userId} -H "Authorization: OAuth `, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^  curl -s http://127\\.0\\.0\\.1:4000/graphql -H 'Authorization: Bearer ${demo.token}'`, 'm'),
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(`^  curl -s http://127\\.0\\.0\\.1:4000/v1/users/${demo.userId} -H "Authorization: OAuth `, 'm'),
+    );
   });
 
   it('create-api-client and create-access-token issue credentials for a user', async () => {
@@ -119,62 +134,68 @@ describe('the lectern command line', () => {
     expect(expiresInDays).toBeLessThanOrEqual(7);
   });
 
-  it('the server accepts every printed credential and serves the demo district; commands refuse to run beside it', async () => {
-    const server = await startServer();
-    try {
-      const { base } = server;
-      const me = await signedGet(base, demo, '/users/me');
-      expect(me.status, me.text).toBe(303);
-      expect(me.location).toBe(`${base}/v1/users/${demo.userId}`);
+  it(
+    'the server accepts every printed credential and serves the demo district; commands refuse to run beside it',
+    async () => {
+      const server = await startServer();
+      try {
+        const { base } = server;
+        const me = await signedGet(base, demo, '/users/me');
+        expect(me.status, me.text).toBe(303);
+        expect(me.location).toBe(`${base}/v1/users/${demo.userId}`);
 
-      const groups = await signedGet(base, demo, '/groups');
-      expect(groups.status, groups.text).toBe(200);
-      expect(groups.json.total).toBeGreaterThanOrEqual(2);
-      expect(groups.json.group.map((group: { title: string }) => group.title)).toEqual(expect.arrayContaining(['Chess Club', 'Annex Robotics']));
+        const groups = await signedGet(base, demo, '/groups');
+        expect(groups.status, groups.text).toBe(200);
+        expect(groups.json.total).toBeGreaterThanOrEqual(2);
+        expect(groups.json.group.map((group: { title: string }) => group.title)).toEqual(
+          expect.arrayContaining(['Chess Club', 'Annex Robotics']),
+        );
 
-      const posts = await signedGet(base, demo, `/districts/${demo.districtId}/posts`);
-      expect(posts.status, posts.text).toBe(200);
-      expect(posts.json.post).toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Welcome back' })]));
+        const posts = await signedGet(base, demo, `/districts/${demo.districtId}/posts`);
+        expect(posts.status, posts.text).toBe(200);
+        expect(posts.json.post).toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Welcome back' })]));
 
-      const schools = await signedGet(base, demo, '/schools');
-      expect(schools.status, schools.text).toBe(200);
-      const high = schools.json.school.find((school: { title: string }) => school.title === 'Lakeside High School');
-      expect(high, schools.text).toBeDefined();
-      const buildings = await signedGet(base, demo, `/schools/${high.id}/buildings`);
-      expect(buildings.status, buildings.text).toBe(200);
-      expect(buildings.json.building.map((building: { title: string }) => building.title)).toEqual([
-        'Lakeside High – North Annex',
-      ]);
+        const schools = await signedGet(base, demo, '/schools');
+        expect(schools.status, schools.text).toBe(200);
+        const high = schools.json.school.find((school: { title: string }) => school.title === 'Lakeside High School');
+        expect(high, schools.text).toBeDefined();
+        const buildings = await signedGet(base, demo, `/schools/${high.id}/buildings`);
+        expect(buildings.status, buildings.text).toBe(200);
+        expect(buildings.json.building.map((building: { title: string }) => building.title)).toEqual([
+          'Lakeside High – North Annex',
+        ]);
 
-      const issuedMe = await signedGet(base, issued, '/users/me');
-      expect(issuedMe.status, issuedMe.text).toBe(303);
-      expect(issuedMe.location).toBe(`${base}/v1/users/${demo.userId}`);
-      const forged = await signedGet(base, { key: issued.key, secret: `${issued.secret}x` }, '/users/me');
-      expect(forged.status).toBe(401);
+        const issuedMe = await signedGet(base, issued, '/users/me');
+        expect(issuedMe.status, issuedMe.text).toBe(303);
+        expect(issuedMe.location).toBe(`${base}/v1/users/${demo.userId}`);
+        const forged = await signedGet(base, { key: issued.key, secret: `${issued.secret}x` }, '/users/me');
+        expect(forged.status).toBe(401);
 
-      const graphql = await fetch(`${base}/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${bearerToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
-      });
-      expect(await graphql.json()).toEqual({ data: { viewer: { id: demo.userId } } });
-      const demoToken = await fetch(`${base}/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
-      });
-      expect(await demoToken.json()).toEqual({ data: { viewer: { id: demo.userId } } });
+        const graphql = await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearerToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
+        });
+        expect(await graphql.json()).toEqual({ data: { viewer: { id: demo.userId } } });
+        const demoToken = await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ viewer { id: databaseId } }' }),
+        });
+        expect(await demoToken.json()).toEqual({ data: { viewer: { id: demo.userId } } });
 
-      // A second process on the folder would write where the server neither reads nor keeps: refused, untouched.
-      const beside = await lectern(['seed-demo']);
-      expect(beside.code).toBe(2);
-      expect(beside.stderr).toContain(`is in use by process ${server.child.pid} (a running server?): stop it first`);
-      expect(beside.stdout).toBe('');
-    } finally {
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-    }
-  }, processTestTimeoutMs);
+        // A second process on the folder would write where the server neither reads nor keeps: refused, untouched.
+        const beside = await lectern(['seed-demo']);
+        expect(beside.code).toBe(2);
+        expect(beside.stderr).toContain(`is in use by process ${server.child.pid} (a running server?): stop it first`);
+        expect(beside.stdout).toBe('');
+      } finally {
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
+      }
+    },
+    processTestTimeoutMs,
+  );
 
   it('reports an unknown user', async () => {
     const result = await lectern(['create-api-client', '--user', '999999']);
@@ -195,7 +216,11 @@ describe('the lectern command line', () => {
     // None of these opens the database, so they may run side by side.
     const results = await Promise.all(cases.map(([args]) => lectern(args, { DATA_DIR: untouched })));
     for (const [index, result] of results.entries()) {
-      expect({ args: cases[index][0], code: result.code, stdout: result.stdout }).toEqual({ args: cases[index][0], code: 2, stdout: '' });
+      expect({ args: cases[index][0], code: result.code, stdout: result.stdout }).toEqual({
+        args: cases[index][0],
+        code: 2,
+        stdout: '',
+      });
       expect(result.stderr).toMatch(cases[index][1]);
       expect(result.stderr).not.toMatch(/\bat .*\.ts:\d+/); // a message, not a stack trace
     }
@@ -210,7 +235,12 @@ describe('the lectern command line', () => {
 
     expect(help, help.stderr).toMatchObject({ code: 0 });
     expect(help.stdout).toContain('Usage: lectern <command>');
-    for (const command of ['migrate', 'seed-demo', 'create-api-client --user <id>', 'create-access-token --user <id>']) {
+    for (const command of [
+      'migrate',
+      'seed-demo',
+      'create-api-client --user <id>',
+      'create-access-token --user <id>',
+    ]) {
       expect(help.stdout).toContain(`  ${command}`);
     }
   });

@@ -126,15 +126,22 @@ describe('first start on an empty embedded database', () => {
     expect(printed.consumerKey).toMatch(/^[\w-]{16,}$/);
     expect(printed.consumerSecret).toMatch(/^[\w-]{24,}$/);
     expect(printed.token).toMatch(/^[\w-]{32,}$/);
-    expect(server.output()).toMatch(/^Lost them\? npx lectern seed-demo \(with the server stopped\) makes another demo district/m);
+    expect(server.output()).toMatch(
+      /^Lost them\? npx lectern seed-demo \(with the server stopped\) makes another demo district/m,
+    );
   });
 
   it('the bearer token answers on /graphql', async () => {
-    expect(await graphql(server.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({ data: { viewer: { id: printed.userId } } });
+    expect(await graphql(server.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({
+      data: { viewer: { id: printed.userId } },
+    });
   });
 
   it('the consumer key and secret sign /v1 requests', async () => {
-    const me = await signedGet(`${server.base}/v1/users/me`, { key: printed.consumerKey, secret: printed.consumerSecret });
+    const me = await signedGet(`${server.base}/v1/users/me`, {
+      key: printed.consumerKey,
+      secret: printed.consumerSecret,
+    });
     expect(me.status, await me.text()).toBe(303);
     expect(me.headers.get('location')).toBe(`${server.base}/v1/users/${printed.userId}`);
   });
@@ -144,20 +151,34 @@ describe('first start on an empty embedded database', () => {
     const viewer = await shell(printed.graphqlCurl);
     expect(viewer, viewer.stderr).toMatchObject({ code: 0 });
     expect(JSON.parse(viewer.stdout)).toEqual({
-      data: { viewer: { id: encodeGlobalId('User', printed.userId), databaseId: printed.userId, username: expect.any(String) } },
+      data: {
+        viewer: {
+          id: encodeGlobalId('User', printed.userId),
+          databaseId: printed.userId,
+          username: expect.any(String),
+        },
+      },
     });
 
     // Twice: each run must send a fresh nonce, or the second would be refused as a replay.
     for (let run = 0; run < 2; run++) {
       const user = await shell(printed.restCurl);
       expect(user, user.stderr).toMatchObject({ code: 0 });
-      expect(JSON.parse(user.stdout), user.stdout).toMatchObject({ id: Number(printed.userId), links: { self: `${server.base}/v1/users/${printed.userId}` } });
+      expect(JSON.parse(user.stdout), user.stdout).toMatchObject({
+        id: Number(printed.userId),
+        links: { self: `${server.base}/v1/users/${printed.userId}` },
+      });
     }
   });
 
   it('logs the seeding as structured fields, and no log line holds a secret', () => {
-    const lines = server.output().split('\n').filter((line) => line.startsWith('{'));
-    const logged = lines.map((line) => JSON.parse(line)).find((line) => line.msg.startsWith('demo district created on first start'));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    const logged = lines
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg.startsWith('demo district created on first start'));
     expect(logged).toMatchObject({
       level: 30,
       districtId: expect.any(Number),
@@ -181,11 +202,16 @@ describe('first start on an empty embedded database', () => {
     afterAll(() => next && stop(next));
 
     it('does not seed again nor print secrets, and says how to make new credentials', async () => {
-      await waitForOutput(next, /^Demo credentials are printed on first start only; npx lectern seed-demo \(with the server stopped\) makes new ones\.$/m);
+      await waitForOutput(
+        next,
+        /^Demo credentials are printed on first start only; npx lectern seed-demo \(with the server stopped\) makes new ones\.$/m,
+      );
       expect(next.output()).not.toContain('consumer secret');
       expect(next.output()).not.toContain('demo district created');
       // The first start's credentials still work: nothing was replaced.
-      expect(await graphql(next.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({ data: { viewer: { id: printed.userId } } });
+      expect(await graphql(next.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({
+        data: { viewer: { id: printed.userId } },
+      });
       await stop(next);
       expect(await districtsIn(dataDir)).toBe(1);
     });
@@ -219,7 +245,8 @@ describe.skipIf(!serverUrl)('first start on PostgreSQL (TEST_DATABASE_URL)', () 
       await client.end();
     }
   }
-  const districts = async () => Number((await sql<{ count: string }>(databaseUrl, 'SELECT count(*) FROM districts'))[0].count);
+  const districts = async () =>
+    Number((await sql<{ count: string }>(databaseUrl, 'SELECT count(*) FROM districts'))[0].count);
 
   beforeAll(() => sql(serverUrl!, `CREATE DATABASE ${name}`));
   afterAll(() => sql(serverUrl!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
@@ -232,20 +259,30 @@ describe.skipIf(!serverUrl)('first start on PostgreSQL (TEST_DATABASE_URL)', () 
     expect(await districts()).toBe(0);
   });
 
-  it('SEED_DEMO=on seeds once, even when two instances start together', async () => {
-    const servers = await Promise.all([0, 1].map(() => startServerProcess({ ...env, SEED_DEMO: 'on' })));
-    try {
-      await Promise.all(servers.map((server) => waitForOutput(server, /^(Lost them\?|Demo credentials are printed) .*$/m)));
-      const seeded = servers.filter((server) => server.output().includes('consumer secret:'));
-      expect(seeded).toHaveLength(1);
-      const other = servers.find((server) => server !== seeded[0])!;
-      // Several processes share PostgreSQL, so the hint does not ask to stop the server.
-      expect(other.output()).toMatch(/^Demo credentials are printed on first start only; npx lectern seed-demo makes new ones\.$/m);
-      const printed = parseBlock(seeded[0].output());
-      expect(await graphql(other.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({ data: { viewer: { id: printed.userId } } });
-    } finally {
-      await Promise.all(servers.map(stop));
-    }
-    expect(await districts()).toBe(1);
-  }, processTestTimeoutMs);
+  it(
+    'SEED_DEMO=on seeds once, even when two instances start together',
+    async () => {
+      const servers = await Promise.all([0, 1].map(() => startServerProcess({ ...env, SEED_DEMO: 'on' })));
+      try {
+        await Promise.all(
+          servers.map((server) => waitForOutput(server, /^(Lost them\?|Demo credentials are printed) .*$/m)),
+        );
+        const seeded = servers.filter((server) => server.output().includes('consumer secret:'));
+        expect(seeded).toHaveLength(1);
+        const other = servers.find((server) => server !== seeded[0])!;
+        // Several processes share PostgreSQL, so the hint does not ask to stop the server.
+        expect(other.output()).toMatch(
+          /^Demo credentials are printed on first start only; npx lectern seed-demo makes new ones\.$/m,
+        );
+        const printed = parseBlock(seeded[0].output());
+        expect(await graphql(other.base, printed.token, '{ viewer { id: databaseId } }')).toEqual({
+          data: { viewer: { id: printed.userId } },
+        });
+      } finally {
+        await Promise.all(servers.map(stop));
+      }
+      expect(await districts()).toBe(1);
+    },
+    processTestTimeoutMs,
+  );
 });

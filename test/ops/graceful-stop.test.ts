@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../../src/db/database';
-import { processTestTimeoutMs, type ServerProcess, startServerProcess, waitForOutput, waitUntilReady } from '../support/process';
+import {
+  processTestTimeoutMs,
+  type ServerProcess,
+  startServerProcess,
+  waitForOutput,
+  waitUntilReady,
+} from '../support/process';
 import { xmlHead } from '../support/wire';
 
 // Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
@@ -51,7 +57,10 @@ const logLines = (server: ServerProcess) =>
 async function groupTitles(prefix: string): Promise<Set<string>> {
   const database = await openDatabase({ databaseUrl: null, dataDir });
   try {
-    const groups = await database.prisma.group.findMany({ where: { title: { startsWith: prefix } }, select: { title: true } });
+    const groups = await database.prisma.group.findMany({
+      where: { title: { startsWith: prefix } },
+      select: { title: true },
+    });
     return new Set(groups.map((group) => group.title));
   } finally {
     await database.close();
@@ -123,7 +132,13 @@ function create(base: string, agent: Agent, title: string, sentWhileStopping: bo
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) =>
-      resolve({ title, sentWhileStopping, error: error.code ?? error.message, reusedSocket: request.reusedSocket, answerStarted }),
+      resolve({
+        title,
+        sentWhileStopping,
+        error: error.code ?? error.message,
+        reusedSocket: request.reusedSocket,
+        answerStarted,
+      }),
     );
     request.end(body);
   });
@@ -247,7 +262,12 @@ describe('a graceful stop (SIGTERM)', () => {
     const rest = (accept: string, title: string) => {
       const body = accept === 'application/json' ? JSON.stringify({ title }) : `<body><title>${title}</title></body>`;
       const type = accept === 'application/json' ? 'application/json' : 'application/xml';
-      const headers = [`Authorization: ${authorization()}`, `Accept: ${accept}`, `Content-Type: ${type}`, `Content-Length: ${Buffer.byteLength(body)}`];
+      const headers = [
+        `Authorization: ${authorization()}`,
+        `Accept: ${accept}`,
+        `Content-Type: ${type}`,
+        `Content-Length: ${Buffer.byteLength(body)}`,
+      ];
       return `${headers.join('\r\n')}\r\n\r\n${body}`;
     };
     const [json, xml] = partial as [Awaited<ReturnType<typeof open>>, Awaited<ReturnType<typeof open>>];

@@ -56,7 +56,10 @@ describe('a stalled Redis (SIGSTOP) under two instances', () => {
       await Promise.all(servers.map(waitUntilReady));
       const me = await Promise.all(
         servers.map(async ({ base }) => {
-          const response = await fetch(`${base}/v1/users/me`, { headers: { authorization: authorization() }, redirect: 'manual' });
+          const response = await fetch(`${base}/v1/users/me`, {
+            headers: { authorization: authorization() },
+            redirect: 'manual',
+          });
           return response.headers.get('location');
         }),
       );
@@ -103,8 +106,12 @@ describe('a stalled Redis (SIGSTOP) under two instances', () => {
       await sleep(stallMs - 1_000);
       const firstHalf = sent.filter((record) => record.sentAt >= frozenAt && record.sentAt < frozenAt + stallMs / 2);
       const deadline = frozenAt + stallAtMostMs;
-      const checks = await Promise.race([duringStall, sleep(Math.max(0, deadline - performance.now())).then(() => null)]);
-      while (firstHalf.some((record) => record.answeredAt === undefined) && performance.now() < deadline) await sleep(50);
+      const checks = await Promise.race([
+        duringStall,
+        sleep(Math.max(0, deadline - performance.now())).then(() => null),
+      ]);
+      while (firstHalf.some((record) => record.answeredAt === undefined) && performance.now() < deadline)
+        await sleep(50);
       redis.resume();
       const resumedAt = performance.now();
 
@@ -116,7 +123,8 @@ describe('a stalled Redis (SIGSTOP) under two instances', () => {
         { status: 'degraded', redis: 'unreachable' },
         { status: 'degraded', redis: 'unreachable' },
       ]);
-      for (const { base } of servers) await expect.poll(async () => (await readiness(base)).body).toEqual({ status: 'ready' });
+      for (const { base } of servers)
+        await expect.poll(async () => (await readiness(base)).body).toEqual({ status: 'ready' });
 
       // More than a window of load after it: the creates sent during the stall are not counted again in a burst.
       await sleep(7_000);

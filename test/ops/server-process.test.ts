@@ -41,10 +41,16 @@ describe('the server process', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(await stream).toContain('event: complete');
-    const lines = server.output().trim().split('\n').map((line) => JSON.parse(line));
+    const lines = server
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.some((line) => line.msg.startsWith(`Lectern listening: GraphQL at ${base}/graphql`))).toBe(true);
     expect(lines.some((line) => line.msg === 'bootstrap credential ready' && line.created === true)).toBe(true);
-    expect(lines.some((line) => line.msg === 'request' && line.status === 303 && line.requestId && line.durationMs >= 0)).toBe(true);
+    expect(
+      lines.some((line) => line.msg === 'request' && line.status === 303 && line.requestId && line.durationMs >= 0),
+    ).toBe(true);
     expect(lines.at(-1).msg).toBe('stopped');
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });
@@ -58,13 +64,22 @@ describe('the server process', () => {
     process.kill(-server.child.pid!, 'SIGINT');
     // Once the server has exited too: it writes to the output npm handed it.
     await closed;
-    const lines = server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
     expect(lines.at(-1)?.msg, server.output()).toBe('stopped');
     await expect(fetch(`${server.base}/healthz`)).rejects.toThrow();
   });
 
   it('refuses to start with a clear message for each bad setting', async () => {
-    const server = await startServerProcess({ DATA_DIR: dataDir, PORT: 'abc', RATE_LIMIT: 'lots', DATABASE_URL: 'postgresql://localhost/x' });
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      PORT: 'abc',
+      RATE_LIMIT: 'lots',
+      DATABASE_URL: 'postgresql://localhost/x',
+    });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('Invalid configuration');
     expect(server.output()).toMatch(/PORT: /);

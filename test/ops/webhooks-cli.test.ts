@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { newSigningSecret } from '../../src/webhooks/signing';
-import { cleanEnvironment, processTestTimeoutMs, projectRoot, startServerProcess, waitUntilReady } from '../support/process';
+import {
+  cleanEnvironment,
+  processTestTimeoutMs,
+  projectRoot,
+  startServerProcess,
+  waitUntilReady,
+} from '../support/process';
 
 // Each test starts the server or the CLI as a child process (PGlite, migrations): tens of seconds when another
 // test file shares the machine's two cores.
@@ -35,7 +41,11 @@ afterEach(() => {
 });
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['bin/lectern.mjs', 'webhooks', ...args], { cwd: projectRoot, env: cleanEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/lectern.mjs', 'webhooks', ...args], {
+    cwd: projectRoot,
+    env: cleanEnvironment(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let stdout = '';
   let stderr = '';
@@ -77,7 +87,12 @@ function signed(secret: string, body: string, id = 'evt_41', at = new Date()) {
   };
 }
 
-const event = { uid: 7, timestamp: 1_764_000_000, type: 'group.update', data: [{ realm: 'group', group_id: 12, realm_id: 12 }] };
+const event = {
+  uid: 7,
+  timestamp: 1_764_000_000,
+  type: 'group.update',
+  data: [{ realm: 'group', group_id: 12, realm_id: 12 }],
+};
 
 describe('lectern webhooks listen', () => {
   it('prints each signed event as JSON, answers 401 with a clear line for a bad or missing signature, and stops on SIGINT', async () => {
@@ -91,20 +106,38 @@ describe('lectern webhooks listen', () => {
     await listener.printed('✓ POST /hooks group.update webhook-id evt_41, signature verified');
     expect(listener.output()).toContain(JSON.stringify(event, null, 2));
 
-    const forged = await fetch(`${listener.base}/hooks`, { method: 'POST', headers: signed(newSigningSecret(), body, 'evt_42'), body });
+    const forged = await fetch(`${listener.base}/hooks`, {
+      method: 'POST',
+      headers: signed(newSigningSecret(), body, 'evt_42'),
+      body,
+    });
     expect(forged.status).toBe(401);
-    expect(await forged.text()).toBe('✗ POST /hooks webhook-id evt_42: bad signature: No matching signature found (401)');
+    expect(await forged.text()).toBe(
+      '✗ POST /hooks webhook-id evt_42: bad signature: No matching signature found (401)',
+    );
     await listener.printed('✗ POST /hooks webhook-id evt_42: bad signature: No matching signature found (401)');
 
-    const tampered = await fetch(`${listener.base}/hooks`, { method: 'POST', headers: signed(secret, body, 'evt_43'), body: body.replace('12', '13') });
+    const tampered = await fetch(`${listener.base}/hooks`, {
+      method: 'POST',
+      headers: signed(secret, body, 'evt_43'),
+      body: body.replace('12', '13'),
+    });
     expect(tampered.status).toBe(401);
     await listener.printed('webhook-id evt_43: bad signature: No matching signature found (401)');
 
-    const stale = await fetch(`${listener.base}/hooks`, { method: 'POST', headers: signed(secret, body, 'evt_44', new Date(Date.now() - 3_600_000)), body });
+    const stale = await fetch(`${listener.base}/hooks`, {
+      method: 'POST',
+      headers: signed(secret, body, 'evt_44', new Date(Date.now() - 3_600_000)),
+      body,
+    });
     expect(stale.status).toBe(401);
     await listener.printed('webhook-id evt_44: bad signature: Message timestamp too old (401)');
 
-    const unsigned = await fetch(`${listener.base}/hooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const unsigned = await fetch(`${listener.base}/hooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(unsigned.status).toBe(401);
     await listener.printed('✗ POST /hooks webhook-id -: bad signature: no webhook-signature header (401)');
     // Refused events are not printed as events.
@@ -121,7 +154,11 @@ describe('lectern webhooks listen', () => {
     expect(listener.output()).toContain('signatures NOT checked: give --secret');
     const body = JSON.stringify(event);
 
-    const plain = await fetch(`${listener.base}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const plain = await fetch(`${listener.base}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(plain.status).toBe(204);
     await listener.printed('✓ POST / group.update webhook-id -, not checked (no --secret)');
 
@@ -141,8 +178,12 @@ describe('lectern webhooks listen', () => {
     const secret = newSigningSecret();
     const listener = await listen([], { LECTERN_WEBHOOK_SECRET: secret });
     const body = JSON.stringify(event);
-    expect((await fetch(`${listener.base}/`, { method: 'POST', headers: signed(secret, body), body })).status).toBe(204);
-    expect((await fetch(`${listener.base}/`, { method: 'POST', headers: signed(newSigningSecret(), body), body })).status).toBe(401);
+    expect((await fetch(`${listener.base}/`, { method: 'POST', headers: signed(secret, body), body })).status).toBe(
+      204,
+    );
+    expect(
+      (await fetch(`${listener.base}/`, { method: 'POST', headers: signed(newSigningSecret(), body), body })).status,
+    ).toBe(401);
     listener.child.kill('SIGTERM');
     expect(await listener.exited).toBe(0);
   });
@@ -151,13 +192,18 @@ describe('lectern webhooks listen', () => {
     const cases: [string[], string][] = [
       [['listen', '--port', 'http'], '--port must be a port number (0 picks a free one)'],
       [['listen', '--port', '70000'], '--port must be a port number (0 picks a free one)'],
-      [['listen', '--secret', 'hunter2'], '--secret must be a signing secret as the target shows it (whsec_ and base64)'],
+      [
+        ['listen', '--secret', 'hunter2'],
+        '--secret must be a signing secret as the target shows it (whsec_ and base64)',
+      ],
       [['listne'], 'Unknown command: webhooks listne'],
     ];
-    const results = await Promise.all(cases.map(async ([args]) => {
-      const process = run(args);
-      return { code: await process.exited, stdout: process.stdout(), stderr: process.stderr() };
-    }));
+    const results = await Promise.all(
+      cases.map(async ([args]) => {
+        const process = run(args);
+        return { code: await process.exited, stdout: process.stdout(), stderr: process.stderr() };
+      }),
+    );
     for (const [index, result] of results.entries()) {
       expect(result).toMatchObject({ code: 2, stdout: '' });
       expect(result.stderr).toContain(cases[index]![1]);
@@ -176,20 +222,33 @@ describe('lectern webhooks listen', () => {
 describe('lectern webhooks send-sample', () => {
   // A target of the demo district administrator's school (they administer triggers), made through GraphQL.
   async function demoTarget(url: string): Promise<{ id: string; secret: string }> {
-    const seed = spawn(process.execPath, ['bin/lectern.mjs', 'seed-demo'], { cwd: projectRoot, env: cleanEnvironment({ DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const seed = spawn(process.execPath, ['bin/lectern.mjs', 'seed-demo'], {
+      cwd: projectRoot,
+      env: cleanEnvironment({ DATA_DIR: dataDir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = '';
     seed.stdout.on('data', (chunk) => (printed += chunk));
     expect(await new Promise((resolve) => seed.once('close', resolve))).toBe(0);
     const token = /bearer token:\s+(\S+)/.exec(printed)![1];
-    const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_ALLOW_HTTP: 'on' });
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      WEBHOOK_ALLOW_HTTP: 'on',
+    });
     try {
       await waitUntilReady(server);
       const response = await fetch(`${server.base}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: `mutation($url: String!) { createTriggerTarget(input: { url: $url }) { ... on TriggerTarget { id: databaseId secret } } }`, variables: { url } }),
+        body: JSON.stringify({
+          query: `mutation($url: String!) { createTriggerTarget(input: { url: $url }) { ... on TriggerTarget { id: databaseId secret } } }`,
+          variables: { url },
+        }),
       });
-      return ((await response.json()) as { data: { createTriggerTarget: { id: string; secret: string } } }).data.createTriggerTarget;
+      return ((await response.json()) as { data: { createTriggerTarget: { id: string; secret: string } } }).data
+        .createTriggerTarget;
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
@@ -197,60 +256,83 @@ describe('lectern webhooks send-sample', () => {
   }
 
   const sendSample = async (args: string[], env: Record<string, string> = {}) => {
-    const process = run(['send-sample', ...args], { DATA_DIR: dataDir, WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_ALLOW_HTTP: 'on', ...env });
+    const process = run(['send-sample', ...args], {
+      DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      WEBHOOK_ALLOW_HTTP: 'on',
+      ...env,
+    });
     return { code: await process.exited, stdout: process.stdout(), stderr: process.stderr() };
   };
 
-  it('sends a target a signed sample that the listener verifies, and reports the status and latency; exit 1 when refused', async () => {
-    const listener = await listen([]);
-    const target = await demoTarget(`${listener.base}/hooks`);
-    listener.child.kill('SIGTERM');
-    await listener.exited;
-    // Now listening with the target's secret, where the target points.
-    const checking = await listen(['--secret', target.secret]);
-    expect(checking.base).not.toBe(listener.base);
-    const moved = await sendSample(['--target', target.id, '--trigger', 'group']);
-    expect(moved.code).toBe(1);
-    expect(moved.stdout).toMatch(new RegExp(`^POST ${listener.base}/hooks group\\.create \\(webhook-id sample_[0-9a-f-]+\\): no answer after \\d+ ms: .*ECONNREFUSED`));
-    checking.child.kill('SIGTERM');
-    await checking.exited;
+  it(
+    'sends a target a signed sample that the listener verifies, and reports the status and latency; exit 1 when refused',
+    async () => {
+      const listener = await listen([]);
+      const target = await demoTarget(`${listener.base}/hooks`);
+      listener.child.kill('SIGTERM');
+      await listener.exited;
+      // Now listening with the target's secret, where the target points.
+      const checking = await listen(['--secret', target.secret]);
+      expect(checking.base).not.toBe(listener.base);
+      const moved = await sendSample(['--target', target.id, '--trigger', 'group']);
+      expect(moved.code).toBe(1);
+      expect(moved.stdout).toMatch(
+        new RegExp(
+          `^POST ${listener.base}/hooks group\\.create \\(webhook-id sample_[0-9a-f-]+\\): no answer after \\d+ ms: .*ECONNREFUSED`,
+        ),
+      );
+      checking.child.kill('SIGTERM');
+      await checking.exited;
 
-    const port = new URL(listener.base).port;
-    const receiving = await listen(['--port', port, '--secret', target.secret]);
-    const sent = await sendSample(['--target', target.id, '--trigger', 'blog_post', '--operation', 'delete']);
-    expect(sent, sent.stderr).toMatchObject({ code: 0, stderr: '' });
-    const webhookId = new RegExp(`^POST ${receiving.base}/hooks blog_post\\.delete \\(webhook-id (sample_[0-9a-f-]+)\\): 204 in \\d+ ms$`).exec(sent.stdout.trim())?.[1];
-    expect(webhookId, sent.stdout).toBeDefined();
-    await receiving.printed(`✓ POST /hooks blog_post.delete webhook-id ${webhookId}, signature verified`);
-    expect(receiving.output()).toContain('"type": "blog_post.delete"');
-    receiving.child.kill('SIGTERM');
-    await receiving.exited;
+      const port = new URL(listener.base).port;
+      const receiving = await listen(['--port', port, '--secret', target.secret]);
+      const sent = await sendSample(['--target', target.id, '--trigger', 'blog_post', '--operation', 'delete']);
+      expect(sent, sent.stderr).toMatchObject({ code: 0, stderr: '' });
+      const webhookId = new RegExp(
+        `^POST ${receiving.base}/hooks blog_post\\.delete \\(webhook-id (sample_[0-9a-f-]+)\\): 204 in \\d+ ms$`,
+      ).exec(sent.stdout.trim())?.[1];
+      expect(webhookId, sent.stdout).toBeDefined();
+      await receiving.printed(`✓ POST /hooks blog_post.delete webhook-id ${webhookId}, signature verified`);
+      expect(receiving.output()).toContain('"type": "blog_post.delete"');
+      receiving.child.kill('SIGTERM');
+      await receiving.exited;
 
-    // A listener checking another secret refuses the sample: the command says so and exits 1.
-    const strict = await listen(['--port', port, '--secret', newSigningSecret()]);
-    const refused = await sendSample(['--target', target.id, '--trigger', 'group']);
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/: 401 in \d+ ms\n✗ POST \/hooks webhook-id sample_[0-9a-f-]+: bad signature: No matching signature found \(401\)/);
-    strict.child.kill('SIGTERM');
-    await strict.exited;
+      // A listener checking another secret refuses the sample: the command says so and exits 1.
+      const strict = await listen(['--port', port, '--secret', newSigningSecret()]);
+      const refused = await sendSample(['--target', target.id, '--trigger', 'group']);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(
+        /: 401 in \d+ ms\n✗ POST \/hooks webhook-id sample_[0-9a-f-]+: bad signature: No matching signature found \(401\)/,
+      );
+      strict.child.kill('SIGTERM');
+      await strict.exited;
 
-    // The server's address guard applies: plain http to 127.0.0.1 is refused unless the configuration opens it.
-    const guarded = await sendSample(['--target', target.id, '--trigger', 'group'], { WEBHOOK_ALLOW_HOSTS: '', WEBHOOK_ALLOW_HTTP: '' });
-    expect(guarded.code).toBe(1);
-    expect(guarded.stdout).toMatch(/no answer after \d+ ms: target is not https$/m);
+      // The server's address guard applies: plain http to 127.0.0.1 is refused unless the configuration opens it.
+      const guarded = await sendSample(['--target', target.id, '--trigger', 'group'], {
+        WEBHOOK_ALLOW_HOSTS: '',
+        WEBHOOK_ALLOW_HTTP: '',
+      });
+      expect(guarded.code).toBe(1);
+      expect(guarded.stdout).toMatch(/no answer after \d+ ms: target is not https$/m);
 
-    // Unknown trigger, operation or target: a message and exit 2.
-    const mistakes: [string[], string][] = [
-      [['--target', target.id, '--trigger', 'report_card'], 'The trigger with name report_card does not exist'],
-      [['--target', target.id, '--trigger', 'user', '--operation', 'delete'], 'operation: must be one of the trigger\'s operations: create'],
-      [['--target', '999999', '--trigger', 'group'], 'TriggerTarget 999999 was not found'],
-    ];
-    for (const [args, message] of mistakes) {
-      const result = await sendSample(args);
-      expect(result).toMatchObject({ code: 2, stdout: '' });
-      expect(result.stderr.trim()).toBe(message);
-    }
-  }, processTestTimeoutMs);
+      // Unknown trigger, operation or target: a message and exit 2.
+      const mistakes: [string[], string][] = [
+        [['--target', target.id, '--trigger', 'report_card'], 'The trigger with name report_card does not exist'],
+        [
+          ['--target', target.id, '--trigger', 'user', '--operation', 'delete'],
+          "operation: must be one of the trigger's operations: create",
+        ],
+        [['--target', '999999', '--trigger', 'group'], 'TriggerTarget 999999 was not found'],
+      ];
+      for (const [args, message] of mistakes) {
+        const result = await sendSample(args);
+        expect(result).toMatchObject({ code: 2, stdout: '' });
+        expect(result.stderr.trim()).toBe(message);
+      }
+    },
+    processTestTimeoutMs,
+  );
 
   it('checks its arguments before opening a database', async () => {
     const untouched = join(tempDir, 'untouched');

@@ -43,7 +43,9 @@ async function followerReadsAfter(commit: () => Promise<unknown>) {
  * once the follower has handed over an event of `heard`: it has just read the log and sleeps until the next wake, or
  * for its one-second poll. Nothing else in this process reads or writes meanwhile (tests run no webhook worker).
  */
-async function whileListening(check: (groups: { heard: number; unheard: number }, delivered: number[]) => Promise<void>) {
+async function whileListening(
+  check: (groups: { heard: number; unheard: number }, delivered: number[]) => Promise<void>,
+) {
   const [heard, unheard] = [(await createGroup(world.school.id)).id, (await createGroup(world.school.id)).id];
   const delivered: number[] = [];
   const listening = listenToRealms([{ type: 'GROUP', id: heard }], (event) => delivered.push(event.objectId));
@@ -85,7 +87,10 @@ describe("the event-log follower's wake on another instance's announcement over 
    * once this process has received the announcement (its bus listens first, so it has acted on it by then).
    */
   const commitElsewhere = async (groupId: number) => {
-    const ancestors = containingRealms({ type: 'GROUP', id: groupId }, { districtId: world.district.id, schoolId: world.school.id });
+    const ancestors = containingRealms(
+      { type: 'GROUP', id: groupId },
+      { districtId: world.district.id, schoolId: world.school.id },
+    );
     const [event] = await db().$queryRaw<{ id: string }[]>`
       INSERT INTO domain_events (type, "realmType", "realmId", "objectId", "districtId", "schoolId", ancestors)
       VALUES ('group.update', 'GROUP', ${groupId}, ${groupId}, ${world.district.id}, ${world.school.id}, ${ancestors})

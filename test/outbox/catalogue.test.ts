@@ -20,8 +20,21 @@ describe('the event catalogue', () => {
       expect(kind.realms.length).toBeGreaterThan(0);
       expect(kind.description).toMatch(/\.$/);
     }
-    expect(types).toEqual(expect.arrayContaining(['group.create', 'blog_post.delete', 'school.update', 'building.create', 'user.create',
-      'section.create', 'enrollment.create', 'group_member.create', 'group_category.create', 'api_client.create', 'access_token.delete']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'group.create',
+        'blog_post.delete',
+        'school.update',
+        'building.create',
+        'user.create',
+        'section.create',
+        'enrollment.create',
+        'group_member.create',
+        'group_category.create',
+        'api_client.create',
+        'access_token.delete',
+      ]),
+    );
   });
 
   it('refuses to record an event its kind does not describe, and the write rolls back with it', async () => {
@@ -36,13 +49,23 @@ describe('the event catalogue', () => {
     const before = await db().domainEvent.count();
     const record = (realm: 'GROUP' | 'SCHOOL', data: { words: unknown }) =>
       writeTransaction((tx) =>
-        recordEvent(tx, noted, { realm: { type: realm, id: world.school.id }, objectId: 1, actorId: null, scope, data: data as never }),
+        recordEvent(tx, noted, {
+          realm: { type: realm, id: world.school.id },
+          objectId: 1,
+          actorId: null,
+          scope,
+          data: data as never,
+        }),
       );
-    await expect(record('SCHOOL', { words: 3 })).rejects.toThrow('Event test_note.create is not recorded in SCHOOL realms');
+    await expect(record('SCHOOL', { words: 3 })).rejects.toThrow(
+      'Event test_note.create is not recorded in SCHOOL realms',
+    );
     await expect(record('GROUP', { words: 'three' })).rejects.toThrow(/data does not match the catalogue/);
     expect(await db().domainEvent.count()).toBe(before);
     await record('GROUP', { words: 3 });
     expect(await db().domainEvent.count()).toBe(before + 1);
-    expect(() => defineEvent('test_note.create', { object: 'Group', realms: ['GROUP'], description: 'Twice.' })).toThrow('declared twice');
+    expect(() =>
+      defineEvent('test_note.create', { object: 'Group', realms: ['GROUP'], description: 'Twice.' }),
+    ).toThrow('declared twice');
   });
 });

@@ -49,14 +49,21 @@ describe('domain events', () => {
     const building = await admin.post(`/schools/${world.school.id}/buildings`, { title: 'East wing' });
     expect(building.status).toBe(201);
     const [added] = (await eventsOfType('building.create')).filter((e) => e.objectId === Number(building.json.id));
-    expect(added!.ancestors).toEqual([`SCHOOL:${building.json.id}`, `SCHOOL:${world.school.id}`, `DISTRICT:${world.district.id}`]);
+    expect(added!.ancestors).toEqual([
+      `SCHOOL:${building.json.id}`,
+      `SCHOOL:${world.school.id}`,
+      `DISTRICT:${world.district.id}`,
+    ]);
   });
 
   it('are ordered by id, so readers can follow the stream', async () => {
     const first = await teacher.post('/groups', { title: 'First' });
     await teacher.put(`/groups/${first.json.id}`, { description: 'changed' });
     await teacher.delete(`/groups/${first.json.id}`);
-    const events = await db().domainEvent.findMany({ where: { objectId: Number(first.json.id), realmType: 'GROUP' }, orderBy: { id: 'asc' } });
+    const events = await db().domainEvent.findMany({
+      where: { objectId: Number(first.json.id), realmType: 'GROUP' },
+      orderBy: { id: 'asc' },
+    });
     expect(events.map((event) => event.type)).toEqual(['group.create', 'group.update', 'group.delete']);
   });
 

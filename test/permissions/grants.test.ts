@@ -22,15 +22,22 @@ const id = (object: { id: number }) => String(object.id);
 
 describe('trigger administration', () => {
   const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on User { triggerAdmin } } }`;
-  const teacher = (triggerAdmin: boolean) =>
-    ({ input: { username: unique('t'), nameFirst: 'Tess', nameLast: 'Hook', role: 'TEACHER', triggerAdmin } });
+  const teacher = (triggerAdmin: boolean) => ({
+    input: { username: unique('t'), nameFirst: 'Tess', nameLast: 'Hook', role: 'TEACHER', triggerAdmin },
+  });
 
   it('is granted by district administrators only: a school administrator is refused with 403', async () => {
     const refused = await expectNothingWritten(() => schoolAdmin(createUserDoc, teacher(true)));
     expect(refusal(refused)).toEqual(forbidden('Only district administrators grant trigger administration'));
-    expect((await schoolAdmin(createUserDoc, teacher(false))).data.createUser).toEqual({ __typename: 'User', triggerAdmin: false });
+    expect((await schoolAdmin(createUserDoc, teacher(false))).data.createUser).toEqual({
+      __typename: 'User',
+      triggerAdmin: false,
+    });
     const districtAdmin = await clients.graphql(world.districtAdmin);
-    expect((await districtAdmin(createUserDoc, teacher(true))).data.createUser).toEqual({ __typename: 'User', triggerAdmin: true });
+    expect((await districtAdmin(createUserDoc, teacher(true))).data.createUser).toEqual({
+      __typename: 'User',
+      triggerAdmin: true,
+    });
   });
 
   it('is for staff: granting it to a student or parent is a ValidationError naming triggerAdmin, writing nothing', async () => {
@@ -48,13 +55,15 @@ describe('trigger administration', () => {
 });
 
 describe('credentials of administrators', () => {
-  const notTheirs = forbidden('You may not manage this user\'s credentials');
+  const notTheirs = forbidden("You may not manage this user's credentials");
 
   it('are not issued by a school administrator for another administrator of the school (403)', async () => {
     const doc = 'mutation($input: CreateApiClientInput!) { createApiClient(input: $input) { __typename } }';
     const refused = await expectNothingWritten(() => schoolAdmin(doc, { input: { userId: id(colleague) } }));
     expect(refusal(refused)).toEqual(notTheirs);
-    expect((await schoolAdmin(doc, { input: { userId: id(world.parent) } })).data.createApiClient).toEqual({ __typename: 'IssuedApiClient' });
+    expect((await schoolAdmin(doc, { input: { userId: id(world.parent) } })).data.createApiClient).toEqual({
+      __typename: 'IssuedApiClient',
+    });
   });
 
   it('are not revoked by a school administrator for another administrator of the school (403)', async () => {
@@ -62,6 +71,8 @@ describe('credentials of administrators', () => {
     const doc = 'mutation($id: ID!) { deleteApiClient(id: $id) { __typename } }';
     const refused = await expectNothingWritten(() => schoolAdmin(doc, { id: id(issued) }));
     expect(refusal(refused)).toEqual(notTheirs);
-    expect((await (await clients.graphql(colleague))(doc, { id: id(issued) })).data.deleteApiClient).toEqual({ __typename: 'Deleted' });
+    expect((await (await clients.graphql(colleague))(doc, { id: id(issued) })).data.deleteApiClient).toEqual({
+      __typename: 'Deleted',
+    });
   });
 });

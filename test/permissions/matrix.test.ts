@@ -5,7 +5,16 @@ import { restRoutes } from '../../src/rest/routes';
 import { clientsFor } from '../support/client';
 import { type World, createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
-import { type CaseTable, type Fixture, cast, caseTitle, coverage, expected, routeKey, runCase } from '../support/permissions';
+import {
+  type CaseTable,
+  type Fixture,
+  cast,
+  caseTitle,
+  coverage,
+  expected,
+  routeKey,
+  runCase,
+} from '../support/permissions';
 
 const server = useTestServer();
 const clients = clientsFor(server);
@@ -36,7 +45,9 @@ describe('every operation has cases', () => {
   });
 
   it('declares cases only for routes and fields that exist', () => {
-    expect([...declared.routes, ...declared.fields].filter((name) => !routes.includes(name) && !fields.includes(name))).toEqual([]);
+    expect(
+      [...declared.routes, ...declared.fields].filter((name) => !routes.includes(name) && !fields.includes(name)),
+    ).toEqual([]);
   });
 });
 

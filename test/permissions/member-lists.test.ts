@@ -21,7 +21,11 @@ beforeAll(async () => {
     members: [world.student.id, world.otherSchoolStudent.id, classmate.id],
   });
   for (let i = 0; i < 19; i++) {
-    await createGroup(world.school.id, { privacyLevel: 'EVERYONE', admins: [world.teacher.id], members: [world.student.id, classmate.id] });
+    await createGroup(world.school.id, {
+      privacyLevel: 'EVERYONE',
+      admins: [world.teacher.id],
+      members: [world.student.id, classmate.id],
+    });
   }
 });
 
@@ -32,11 +36,17 @@ describe('group members', () => {
     ['a student sees the members of their own school', 'student', ['teacher', 'student']],
     ['a student of another school sees those of theirs', 'otherSchoolStudent', ['otherSchoolStudent', 'classmate']],
     ['a school administrator sees those of the school', 'schoolAdmin', ['teacher', 'student']],
-    ['a district administrator sees everyone', 'districtAdmin', ['teacher', 'student', 'otherSchoolStudent', 'classmate']],
+    [
+      'a district administrator sees everyone',
+      'districtAdmin',
+      ['teacher', 'student', 'otherSchoolStudent', 'classmate'],
+    ],
   ] as const)('%s, and memberCount counts just them', async (_name, person, expected) => {
     const people: Record<string, { id: number }> = { ...world, classmate };
     const { data } = await (await clients.graphql(world[person]))(groupDoc, { id: id(group) });
-    expect(data.group.members.map((member: { user: { id: string } }) => member.user.id)).toEqual(expected.map((name) => id(people[name]!)));
+    expect(data.group.members.map((member: { user: { id: string } }) => member.user.id)).toEqual(
+      expected.map((name) => id(people[name]!)),
+    );
     expect(data.group.memberCount).toBe(expected.length);
   });
 });
@@ -60,17 +70,21 @@ describe('section enrollments', () => {
 });
 
 describe('a page of groups with visible members', () => {
-  const pageDoc = 'query($limit: Int!) { groups(limit: $limit) { items { id: databaseId memberCount members { user { id: databaseId nameFirst } } } } }';
+  const pageDoc =
+    'query($limit: Int!) { groups(limit: $limit) { items { id: databaseId memberCount members { user { id: databaseId nameFirst } } } } }';
 
-  it.each(['student', 'districtAdmin'] as const)('loads 20 groups in as many statements as 5, for a %s', async (person) => {
-    const graphql = await clients.graphql(world[person]);
-    const statements = async (limit: number) => {
-      const before = server.database.statementCount;
-      const { data, errors } = await graphql(pageDoc, { limit });
-      expect([errors, data.groups.items.length]).toEqual([undefined, limit]);
-      return server.database.statementCount - before;
-    };
-    await statements(1);
-    expect(await statements(20)).toBe(await statements(5));
-  });
+  it.each(['student', 'districtAdmin'] as const)(
+    'loads 20 groups in as many statements as 5, for a %s',
+    async (person) => {
+      const graphql = await clients.graphql(world[person]);
+      const statements = async (limit: number) => {
+        const before = server.database.statementCount;
+        const { data, errors } = await graphql(pageDoc, { limit });
+        expect([errors, data.groups.items.length]).toEqual([undefined, limit]);
+        return server.database.statementCount - before;
+      };
+      await statements(1);
+      expect(await statements(20)).toBe(await statements(5));
+    },
+  );
 });

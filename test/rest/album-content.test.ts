@@ -4,7 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { fileStore } from '../../src/modules/uploads/file-store';
 import { clientsFor } from '../support/client';
-import { type World, createAlbum, createGroup, createSection, createStoredUpload, createWorld, watchDomainEvents } from '../support/factories';
+import {
+  type World,
+  createAlbum,
+  createGroup,
+  createSection,
+  createStoredUpload,
+  createWorld,
+  watchDomainEvents,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { md5, plainBytes, uploadFile } from '../support/uploads';
 import { v1 } from '../support/wire';
@@ -24,18 +32,30 @@ beforeAll(async () => {
   w = await createWorld();
   group = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id] });
   section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
-  png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#ff8800' } }).png().toBuffer();
+  png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#ff8800' } })
+    .png()
+    .toBuffer();
   await clients.restFor(['teacher', 'student', 'parent', 'outsider', 'schoolAdmin'], w);
   await clients.graphqlFor(['teacher', 'student'], w);
 });
 
 const url = (path: string) => `${v1}${path}`;
-const wav = () => Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), randomBytes(2000)]);
-const mp4 = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), randomBytes(5000)]);
+const wav = () =>
+  Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), randomBytes(2000)]);
+const mp4 = () =>
+  Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypisom'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from('isomiso2'),
+    randomBytes(5000),
+  ]);
 
-const upload = async (person: Person, bytes: Buffer, filename?: string) => uploadFile(await as(w[person]), bytes, filename);
+const upload = async (person: Person, bytes: Buffer, filename?: string) =>
+  uploadFile(await as(w[person]), bytes, filename);
 
-const groupAlbum = (fields: Parameters<typeof createAlbum>[1] = {}) => createAlbum({ type: 'GROUP', id: group.id }, fields);
+const groupAlbum = (fields: Parameters<typeof createAlbum>[1] = {}) =>
+  createAlbum({ type: 'GROUP', id: group.id }, fields);
 const base = (albumId: number) => `/groups/${group.id}/albums/${albumId}`;
 
 /** Reads a response body's bytes. */
@@ -43,13 +63,19 @@ const bytesOf = async (response: Response) => Buffer.from(await response.arrayBu
 /** A signed GET of an absolute URL (content_url, thumbnail_url) as `person`. */
 async function fetchAs(person: Person, target: string, headers: Record<string, string> = {}) {
   const client = await as(w[person]);
-  return server.app.fetch(new Request(target, { headers: { authorization: client.authorization('GET', target), ...headers } }));
+  return server.app.fetch(
+    new Request(target, { headers: { authorization: client.authorization('GET', target), ...headers } }),
+  );
 }
 
 describe('album content', () => {
   it('adds an image, a video and an audio file in one request (201, content array), with derived counts and cover', async () => {
     const album = await groupAlbum();
-    const [image, video, audio] = [await upload('teacher', png, 'orange.png'), await upload('teacher', mp4(), 'clip.mp4'), await upload('teacher', wav(), 'song.wav')];
+    const [image, video, audio] = [
+      await upload('teacher', png, 'orange.png'),
+      await upload('teacher', mp4(), 'clip.mp4'),
+      await upload('teacher', wav(), 'song.wav'),
+    ];
     const events = await watchDomainEvents();
     const teacher = await as(w.teacher);
     const created = await teacher.post(`${base(album.id)}/content`, {
@@ -80,19 +106,39 @@ describe('album content', () => {
     });
     expect(items.map((item: { type: string }) => item.type).sort()).toEqual(['audio', 'image', 'video']);
     const videoItem = items.find((item: { type: string }) => item.type === 'video');
-    expect(videoItem).toMatchObject({ album_cover: 0, thumbnail_url: '', thumbnail_dimensions: '', content_dimensions: '', caption: '' });
-    expect((await events()).map((event) => event[0])).toEqual(['album_content.create', 'album_content.create', 'album_content.create']);
-    expect(await db().upload.count({ where: { id: { in: [image, video, audio] }, attachedAt: { not: null } } })).toBe(3);
+    expect(videoItem).toMatchObject({
+      album_cover: 0,
+      thumbnail_url: '',
+      thumbnail_dimensions: '',
+      content_dimensions: '',
+      caption: '',
+    });
+    expect((await events()).map((event) => event[0])).toEqual([
+      'album_content.create',
+      'album_content.create',
+      'album_content.create',
+    ]);
+    expect(await db().upload.count({ where: { id: { in: [image, video, audio] }, attachedAt: { not: null } } })).toBe(
+      3,
+    );
 
     const viewed = (await teacher.get(`/album/${album.id}`)).json.album[0];
-    expect(viewed).toMatchObject({ photo_count: 1, video_count: 1, audio_count: 1, cover_image_url: imageItem.content_url });
+    expect(viewed).toMatchObject({
+      photo_count: 1,
+      video_count: 1,
+      audio_count: 1,
+      cover_image_url: imageItem.content_url,
+    });
     // Display order first: the image (7) after the others, which were appended in the order sent.
     expect(viewed.content.map((item: { type: string }) => item.type)).toEqual(['video', 'audio', 'image']);
   });
 
-  it('reads the platform\'s XML form: nested ids and repeated extras', async () => {
+  it("reads the platform's XML form: nested ids and repeated extras", async () => {
     const album = await groupAlbum();
-    const [first, second] = [await upload('teacher', png, 'a.png'), await upload('teacher', plainBytes(300), 'notes.txt')];
+    const [first, second] = [
+      await upload('teacher', png, 'a.png'),
+      await upload('teacher', plainBytes(300), 'notes.txt'),
+    ];
     const created = await (await as(w.teacher)).post(
       `${base(album.id)}/content`,
       `<body><file-attachment><id><id>${first}</id><id>${second}</id></id></file-attachment>` +
@@ -112,14 +158,28 @@ describe('album content', () => {
     const mine = await upload('teacher', png, 'ok.png');
     const studentsFile = await upload('student', png, 'theirs.png');
     const attached = (await createStoredUpload(w.teacher.id, { attached: true })).id;
-    const pending = (await teacher.post('/upload', { filename: 'later.bin', filesize: 5, md5_checksum: md5(Buffer.from('later')) })).json.id;
+    const pending = (
+      await teacher.post('/upload', { filename: 'later.bin', filesize: 5, md5_checksum: md5(Buffer.from('later')) })
+    ).json.id;
     const cases: [unknown, string, string][] = [
-      [{ 'file-attachment': { id: [mine, 2_000_000_000] } }, 'file-attachment/id.1', 'file 2000000000 was not found among your uploads'],
-      [{ 'file-attachment': { id: [mine, studentsFile] } }, 'file-attachment/id.1', `file ${studentsFile} was not found among your uploads`],
+      [
+        { 'file-attachment': { id: [mine, 2_000_000_000] } },
+        'file-attachment/id.1',
+        'file 2000000000 was not found among your uploads',
+      ],
+      [
+        { 'file-attachment': { id: [mine, studentsFile] } },
+        'file-attachment/id.1',
+        `file ${studentsFile} was not found among your uploads`,
+      ],
       [{ 'file-attachment': { id: [attached, mine] } }, 'file-attachment/id.0', `file ${attached} is attached already`],
       [{ 'file-attachment': { id: [mine, mine] } }, 'file-attachment/id.1', `file ${mine} is attached already`],
       [{ 'file-attachment': { id: [pending] } }, 'file-attachment/id.0', `file ${pending} has no stored bytes yet`],
-      [{ 'file-attachment': { id: [mine] }, extras: [{ fid: 77 }] }, 'extras.0.fid', 'file 77 is not among the files sent'],
+      [
+        { 'file-attachment': { id: [mine] }, extras: [{ fid: 77 }] },
+        'extras.0.fid',
+        'file 77 is not among the files sent',
+      ],
       [{ 'file-attachment': { id: [] } }, 'files', 'name at least one uploaded file'],
       [{ extras: [] }, 'file-attachment/id', 'is required'],
       [{ 'file-attachment': { id: ['x'] } }, 'file-attachment/id', 'must be a file id'],
@@ -128,7 +188,10 @@ describe('album content', () => {
       for (const [body, field, message] of cases) {
         const refused = await teacher.post(`${base(album.id)}/content`, body);
         expect(refused.status, JSON.stringify(body)).toBe(400);
-        expect(refused.json.issues, JSON.stringify(body)).toContainEqual({ field: field === 'files' ? 'file-attachment/id' : field, message });
+        expect(refused.json.issues, JSON.stringify(body)).toContainEqual({
+          field: field === 'files' ? 'file-attachment/id' : field,
+          message,
+        });
       }
     });
   });
@@ -139,24 +202,36 @@ describe('album content', () => {
     const studentsFile = await upload('student', png, 's.png');
     const student = await as(w.student);
     await expectNothingWritten(async () => {
-      expect((await student.post(`${base(closed.id)}/content`, { 'file-attachment': { id: [studentsFile] } })).status).toBe(403);
+      expect(
+        (await student.post(`${base(closed.id)}/content`, { 'file-attachment': { id: [studentsFile] } })).status,
+      ).toBe(403);
     });
-    expect((await student.post(`${base(open.id)}/content`, { 'file-attachment': { id: [studentsFile] } })).status).toBe(201);
+    expect((await student.post(`${base(open.id)}/content`, { 'file-attachment': { id: [studentsFile] } })).status).toBe(
+      201,
+    );
     const parentsFile = await upload('parent', png, 'p.png');
-    expect((await (await as(w.parent)).post(`${base(open.id)}/content`, { 'file-attachment': { id: [parentsFile] } })).status).toBe(403);
+    expect(
+      (await (await as(w.parent)).post(`${base(open.id)}/content`, { 'file-attachment': { id: [parentsFile] } }))
+        .status,
+    ).toBe(403);
   });
 
   it('views an item in the album envelope, updates its caption (204), and moves the cover when it is deleted', async () => {
     const album = await groupAlbum();
     const teacher = await as(w.teacher);
     const files = [await upload('teacher', png, '1.png'), await upload('teacher', png, '2.png')];
-    const [first, second] = (await teacher.post(`${base(album.id)}/content`, { 'file-attachment': { id: files } })).json.content;
+    const [first, second] = (await teacher.post(`${base(album.id)}/content`, { 'file-attachment': { id: files } })).json
+      .content;
     expect([first.album_cover, second.album_cover]).toEqual([1, 0]);
 
     const path = `${base(album.id)}/content/${first.id}`;
     const viewed = await (await as(w.student)).get(path);
     expect(viewed.status).toBe(200);
-    expect(viewed.json).toEqual({ album: [{ ...first, cover_image_url: first.content_url }], total: 1, links: { self: url(path) } });
+    expect(viewed.json).toEqual({
+      album: [{ ...first, cover_image_url: first.content_url }],
+      total: 1,
+      links: { self: url(path) },
+    });
     expect((await teacher.put(path, { caption: 'First light' })).status).toBe(204);
     expect((await teacher.get(`/album/${album.id}/content/${first.id}`)).json.album[0].caption).toBe('First light');
     await expectNothingWritten(async () => {
@@ -184,7 +259,9 @@ describe('album content', () => {
     const album = await groupAlbum();
     const video = mp4();
     const files = [await upload('teacher', png, 'board.png'), await upload('teacher', video, 'talk.mp4')];
-    const [image, clip] = (await (await as(w.teacher)).post(`${base(album.id)}/content`, { 'file-attachment': { id: files } })).json.content;
+    const [image, clip] = (
+      await (await as(w.teacher)).post(`${base(album.id)}/content`, { 'file-attachment': { id: files } })
+    ).json.content;
 
     const whole = await fetchAs('parent', image.content_url);
     expect(whole.status).toBe(200);
@@ -206,16 +283,24 @@ describe('album content', () => {
     const beyond = await fetchAs('student', clip.content_url, { range: `bytes=${video.length}-` });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe(`bytes */${video.length}`);
-    expect((await fetchAs('student', clip.thumbnail_url || url(`/album/${album.id}/content/${clip.id}/thumbnail`))).status).toBe(404);
+    expect(
+      (await fetchAs('student', clip.thumbnail_url || url(`/album/${album.id}/content/${clip.id}/thumbnail`))).status,
+    ).toBe(404);
 
     expect((await fetchAs('outsider', image.content_url)).status).toBe(404);
     const sectionAlbum = await createAlbum({ type: 'SECTION', id: section.id });
     const sectionFile = await upload('teacher', png, 's.png');
-    const [sectionItem] = (await (await as(w.teacher)).post(`/sections/${section.id}/albums/${sectionAlbum.id}/content`, { 'file-attachment': { id: [sectionFile] } })).json.content;
+    const [sectionItem] = (
+      await (
+        await as(w.teacher)
+      ).post(`/sections/${section.id}/albums/${sectionAlbum.id}/content`, { 'file-attachment': { id: [sectionFile] } })
+    ).json.content;
     expect((await fetchAs('parent', sectionItem.content_url)).status).toBe(403);
     const hidden = await groupAlbum({ published: false });
     const hiddenFile = await upload('teacher', png, 'h.png');
-    const [hiddenItem] = (await (await as(w.teacher)).post(`${base(hidden.id)}/content`, { 'file-attachment': { id: [hiddenFile] } })).json.content;
+    const [hiddenItem] = (
+      await (await as(w.teacher)).post(`${base(hidden.id)}/content`, { 'file-attachment': { id: [hiddenFile] } })
+    ).json.content;
     expect((await fetchAs('student', hiddenItem.content_url)).status).toBe(404);
     expect((await fetchAs('teacher', hiddenItem.content_url)).status).toBe(200);
   });
@@ -225,7 +310,9 @@ describe('album comments', () => {
   it('creates (201, links.self), lists paged, views, and deletes by author or administrator, also at legacy paths', async () => {
     const album = await groupAlbum();
     const teacher = await as(w.teacher);
-    const [item] = (await teacher.post(`${base(album.id)}/content`, { 'file-attachment': { id: [await upload('teacher', png)] } })).json.content;
+    const [item] = (
+      await teacher.post(`${base(album.id)}/content`, { 'file-attachment': { id: [await upload('teacher', png)] } })
+    ).json.content;
     const comments = `${base(album.id)}/content/${item.id}/comments`;
     const student = await as(w.student);
     const events = await watchDomainEvents();
@@ -243,12 +330,20 @@ describe('album comments', () => {
       links: { self: url(`/album/${album.id}/content/${item.id}/comment/${created.json.id}`) },
     };
     expect(created.json).toEqual(comment);
-    const second = (await teacher.post(`/album/${album.id}/content/${item.id}/comments`, '<body><comment>Thanks</comment></body>')).json;
+    const second = (
+      await teacher.post(`/album/${album.id}/content/${item.id}/comments`, '<body><comment>Thanks</comment></body>')
+    ).json;
 
     const page = await (await as(w.parent)).get(`${comments}?limit=1`);
-    expect(page.json).toEqual({ comment: [comment], total: 2, links: { self: url(`${comments}?limit=1&start=0`), next: url(`${comments}?limit=1&start=1`) } });
+    expect(page.json).toEqual({
+      comment: [comment],
+      total: 2,
+      links: { self: url(`${comments}?limit=1&start=0`), next: url(`${comments}?limit=1&start=1`) },
+    });
     expect((await student.get(`${comments}/${comment.id}`)).json).toEqual(comment);
-    expect((await student.get(`/album/${album.id}/content/${item.id}/comment/${second.id}`)).json.comment).toBe('Thanks');
+    expect((await student.get(`/album/${album.id}/content/${item.id}/comment/${second.id}`)).json.comment).toBe(
+      'Thanks',
+    );
 
     await expectNothingWritten(async () => {
       expect((await student.delete(`${comments}/${second.id}`)).status).toBe(403);
@@ -258,16 +353,25 @@ describe('album comments', () => {
     expect((await student.delete(`/album/${album.id}/content/${item.id}/comment/${comment.id}`)).status).toBe(204);
     expect((await teacher.delete(`${comments}/${second.id}`)).status).toBe(204);
     expect((await student.get(`${comments}/${second.id}`)).status).toBe(404);
-    expect((await events()).map((event) => event[0])).toEqual(['album_comment.create', 'album_comment.create', 'album_comment.delete', 'album_comment.delete']);
+    expect((await events()).map((event) => event[0])).toEqual([
+      'album_comment.create',
+      'album_comment.create',
+      'album_comment.delete',
+      'album_comment.delete',
+    ]);
   });
 
   it('refuses comments with 403 while the album has comments off, for everyone', async () => {
     const album = await groupAlbum({ settingComments: false });
     const teacher = await as(w.teacher);
-    const [item] = (await teacher.post(`${base(album.id)}/content`, { 'file-attachment': { id: [await upload('teacher', png)] } })).json.content;
+    const [item] = (
+      await teacher.post(`${base(album.id)}/content`, { 'file-attachment': { id: [await upload('teacher', png)] } })
+    ).json.content;
     await expectNothingWritten(async () => {
       for (const person of ['teacher', 'student', 'schoolAdmin'] as const) {
-        expect((await (await as(w[person])).post(`${base(album.id)}/content/${item.id}/comments`, { comment: 'hi' })).status).toBe(403);
+        expect(
+          (await (await as(w[person])).post(`${base(album.id)}/content/${item.id}/comments`, { comment: 'hi' })).status,
+        ).toBe(403);
       }
     });
     expect((await teacher.get(`${base(album.id)}/content/${item.id}/comments`)).json.total).toBe(0);
@@ -275,13 +379,15 @@ describe('album comments', () => {
 });
 
 describe('deleting the realm', () => {
-  it('removes the group\'s albums, content, comments and stored files', async () => {
+  it("removes the group's albums, content, comments and stored files", async () => {
     const doomed = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id] });
     const album = await createAlbum({ type: 'GROUP', id: doomed.id });
     const kept = await groupAlbum();
     const teacher = await as(w.teacher);
     const file = await upload('teacher', png, 'x.png');
-    const [item] = (await teacher.post(`/groups/${doomed.id}/albums/${album.id}/content`, { 'file-attachment': { id: [file] } })).json.content;
+    const [item] = (
+      await teacher.post(`/groups/${doomed.id}/albums/${album.id}/content`, { 'file-attachment': { id: [file] } })
+    ).json.content;
     await teacher.post(`/album/${album.id}/content/${item.id}/comments`, { comment: 'bye' });
     const { storageKey, thumbnailKey } = await db().upload.findUniqueOrThrow({ where: { id: file } });
 
@@ -301,7 +407,10 @@ describe('GraphQL twin', () => {
     const graphql = await clients.graphql(w.teacher);
     const realm = { type: 'GROUP', id: String(group.id) };
     const album = (
-      await graphql(`mutation($realm: RealmInput!) { createAlbum(realm: $realm, input: { title: "Twin", settingMemberPost: true }) { __typename ... on Album { id: databaseId published settingComments } } }`, { realm })
+      await graphql(
+        `mutation($realm: RealmInput!) { createAlbum(realm: $realm, input: { title: "Twin", settingMemberPost: true }) { __typename ... on Album { id: databaseId published settingComments } } }`,
+        { realm },
+      )
     ).data.createAlbum;
     expect(album).toMatchObject({ __typename: 'Album', published: true, settingComments: true });
     const file = await upload('teacher', png, 'g.png');
@@ -311,7 +420,9 @@ describe('GraphQL twin', () => {
       }`,
       { albumId: album.id, input: { files: [String(file)], extras: [{ fid: String(file), caption: 'Twin photo' }] } },
     );
-    expect(added.data.createAlbumContent.items).toEqual([{ id: expect.any(String), kind: 'IMAGE', caption: 'Twin photo', albumCover: true, contentDimensions: '640x480' }]);
+    expect(added.data.createAlbumContent.items).toEqual([
+      { id: expect.any(String), kind: 'IMAGE', caption: 'Twin photo', albumCover: true, contentDimensions: '640x480' },
+    ]);
     const itemId = added.data.createAlbumContent.items[0].id;
     const read = await (await clients.graphql(w.student))(
       `query($realm: RealmInput!) { albums(realm: $realm, limit: 200) { items { id: databaseId photoCount videoCount coverImageUrl contents { id: databaseId contentUrl } } } }`,
@@ -329,7 +440,12 @@ describe('GraphQL twin', () => {
       `mutation($albumId: ID!, $contentId: ID!) { createAlbumComment(albumId: $albumId, contentId: $contentId, input: { comment: "Nice" }) { __typename ... on AlbumComment { comment authorId albumId } } }`,
       { albumId: album.id, contentId: itemId },
     );
-    expect(commented.data.createAlbumComment).toEqual({ __typename: 'AlbumComment', comment: 'Nice', authorId: String(w.teacher.id), albumId: album.id });
+    expect(commented.data.createAlbumComment).toEqual({
+      __typename: 'AlbumComment',
+      comment: 'Nice',
+      authorId: String(w.teacher.id),
+      albumId: album.id,
+    });
   });
 
   it('reads a page of albums with their content in as many SQL statements for 20 albums as for 5', async () => {
@@ -357,7 +473,9 @@ describe('GraphQL twin', () => {
     const teacher = await as(w.teacher);
     const restStatements = async (limit: number) => {
       const before = server.database.statementCount;
-      expect((await teacher.get(`/groups/${owner.id}/albums?limit=${limit}&withcontent=1`)).json.album).toHaveLength(limit);
+      expect((await teacher.get(`/groups/${owner.id}/albums?limit=${limit}&withcontent=1`)).json.album).toHaveLength(
+        limit,
+      );
       return server.database.statementCount - before;
     };
     await restStatements(1);

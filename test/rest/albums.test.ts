@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import type { RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
-import { type World, createAlbum, createGroup, createSection, createWorld, watchDomainEvents } from '../support/factories';
+import {
+  type World,
+  createAlbum,
+  createGroup,
+  createSection,
+  createWorld,
+  watchDomainEvents,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { uploadFile } from '../support/uploads';
 import { v1, xmlHead } from '../support/wire';
@@ -24,13 +31,16 @@ beforeAll(async () => {
   // The teacher administers both realms; the student is a plain member of both; the parent reads the group only.
   section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
   group = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id] });
-  png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#208040' } }).png().toBuffer();
+  png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#208040' } })
+    .png()
+    .toBuffer();
   await clients.restFor(['teacher', 'student', 'parent', 'outsider', 'schoolAdmin'], w);
 });
 
 const url = (path: string) => `${v1}${path}`;
 
-const upload = async (person: Person, bytes: Buffer, filename?: string) => uploadFile(await as(w[person]), bytes, filename);
+const upload = async (person: Person, bytes: Buffer, filename?: string) =>
+  uploadFile(await as(w[person]), bytes, filename);
 
 interface RealmCase {
   name: string;
@@ -49,7 +59,12 @@ describe.each(realms)('albums in the $name realm', (realm) => {
   it('creates (201, album.create), views in the list envelope in JSON and XML, links.self the legacy /album/{id}', async () => {
     const teacher = await as(w.teacher);
     const events = await watchDomainEvents();
-    const created = await teacher.post(base(), { title: `Trip ${realm.name}`, description: 'Fall & spring', setting_comments: '0', published: 1 });
+    const created = await teacher.post(base(), {
+      title: `Trip ${realm.name}`,
+      description: 'Fall & spring',
+      setting_comments: '0',
+      published: 1,
+    });
     expect(created.status).toBe(201);
     const id = created.json.id;
     const stored = await db().album.findUniqueOrThrow({ where: { id } });
@@ -72,25 +87,42 @@ describe.each(realms)('albums in the $name realm', (realm) => {
       links: { self: url(`/album/${id}`) },
     };
     expect(created.json).toEqual(album);
-    expect(stored).toMatchObject({ realmType: realm.type, realmId: realm.id(), creatorId: w.teacher.id, settingComments: false });
-    expect(await events()).toEqual([['album.create', realm.type, realm.id(), id, w.teacher.id, w.district.id, w.school.id]]);
+    expect(stored).toMatchObject({
+      realmType: realm.type,
+      realmId: realm.id(),
+      creatorId: w.teacher.id,
+      settingComments: false,
+    });
+    expect(await events()).toEqual([
+      ['album.create', realm.type, realm.id(), id, w.teacher.id, w.district.id, w.school.id],
+    ]);
 
     const viewed = await (await as(w.student)).get(`${base()}/${id}`);
     expect(viewed.status).toBe(200);
-    expect(viewed.json).toEqual({ album: [{ ...album, content: [] }], total: 1, links: { self: url(`${base()}/${id}`) } });
+    expect(viewed.json).toEqual({
+      album: [{ ...album, content: [] }],
+      total: 1,
+      links: { self: url(`${base()}/${id}`) },
+    });
     const xml = await teacher.get(`${base()}/${id}`, { accept: 'xml' });
-    expect(xml.text).toContain(`${xmlHead}<result><album><id>${id}</id><title>Trip ${realm.name}</title><description>Fall &amp;amp; spring</description>`);
+    expect(xml.text).toContain(
+      `${xmlHead}<result><album><id>${id}</id><title>Trip ${realm.name}</title><description>Fall &amp;amp; spring</description>`,
+    );
     expect(xml.text).toContain('<cover_image_url /><created>');
-    expect(xml.text).toContain(`</album><total>1</total><links><self>${url(`${base()}/${id}`)}</self></links></result>`);
+    expect(xml.text).toContain(
+      `</album><total>1</total><links><self>${url(`${base()}/${id}`)}</self></links></result>`,
+    );
   });
 
-  it('lists albums paged; withcontent=1 includes each album\'s content', async () => {
+  it("lists albums paged; withcontent=1 includes each album's content", async () => {
     const teacher = await as(w.teacher);
     const before = await db().album.count({ where: { realmType: realm.type, realmId: realm.id() } });
     const albums = [];
     for (const title of ['One', 'Two', 'Three']) albums.push((await teacher.post(base(), { title })).json);
     const fileId = await upload('teacher', png, 'pic.png');
-    expect((await teacher.post(`${base()}/${albums[0].id}/content`, { 'file-attachment': { id: [fileId] } })).status).toBe(201);
+    expect(
+      (await teacher.post(`${base()}/${albums[0].id}/content`, { 'file-attachment': { id: [fileId] } })).status,
+    ).toBe(201);
 
     const page = await (await as(w.student)).get(`${base()}?start=${before}&limit=2&withcontent=1`);
     expect(page.status).toBe(200);
@@ -98,7 +130,10 @@ describe.each(realms)('albums in the $name realm', (realm) => {
     expect(page.json.album.map((album: { title: string }) => album.title)).toEqual(['One', 'Two']);
     expect(page.json.album[0].content).toHaveLength(1);
     expect(page.json.album[0].content[0]).toMatchObject({ type: 'image', content_dimensions: '400x300' });
-    expect(page.json.album[0]).toMatchObject({ photo_count: 1, cover_image_url: page.json.album[0].content[0].content_url });
+    expect(page.json.album[0]).toMatchObject({
+      photo_count: 1,
+      cover_image_url: page.json.album[0].content[0].content_url,
+    });
     expect(page.json.album[1].content).toEqual([]);
     expect(page.json.links).toEqual({
       self: url(`${base()}?start=${before}&limit=2&withcontent=1`),
@@ -116,21 +151,32 @@ describe.each(realms)('albums in the $name realm', (realm) => {
     const updated = await teacher.put(`${base()}/${id}`, { title: 'Final', setting_member_post: 1 });
     expect(updated.status).toBe(204);
     expect(updated.text).toBe('');
-    expect((await teacher.put(`/album/${id}`, '<body><description>Legacy &amp; XML</description></body>')).status).toBe(204);
-    expect((await teacher.get(`/album/${id}`)).json.album[0]).toMatchObject({ title: 'Final', setting_member_post: 1, description: 'Legacy &amp; XML' });
+    expect((await teacher.put(`/album/${id}`, '<body><description>Legacy &amp; XML</description></body>')).status).toBe(
+      204,
+    );
+    expect((await teacher.get(`/album/${id}`)).json.album[0]).toMatchObject({
+      title: 'Final',
+      setting_member_post: 1,
+      description: 'Legacy &amp; XML',
+    });
     expect((await teacher.delete(`/album/${id}`)).status).toBe(204);
     expect((await teacher.get(`${base()}/${id}`)).status).toBe(404);
     expect((await events()).map((event) => event[0])).toEqual(['album.update', 'album.update', 'album.delete']);
   });
 
-  it('refuses readers\' album writes (403) and hides the realm from outsiders (404), writing nothing', async () => {
+  it("refuses readers' album writes (403) and hides the realm from outsiders (404), writing nothing", async () => {
     const { id } = await createAlbum({ type: realm.type, id: realm.id() });
     const [student, outsider] = [await as(w.student), await as(w.outsider)];
     await expectNothingWritten(async () => {
       expect((await student.post(base(), { title: 'Nope' })).status).toBe(403);
       expect((await student.put(`${base()}/${id}`, { title: 'Nope' })).status).toBe(403);
       expect((await student.delete(`/album/${id}`)).status).toBe(403);
-      const answers = [await outsider.get(base()), await outsider.get(`${base()}/${id}`), await outsider.get(`/album/${id}`), await outsider.post(base(), { title: 'x' })];
+      const answers = [
+        await outsider.get(base()),
+        await outsider.get(`${base()}/${id}`),
+        await outsider.get(`/album/${id}`),
+        await outsider.post(base(), { title: 'x' }),
+      ];
       expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404]);
     });
   });
@@ -144,7 +190,9 @@ describe.each(realms)('albums in the $name realm', (realm) => {
     expect(listed).not.toContain(hidden.id);
     const teacher = await as(w.teacher);
     expect((await teacher.get(`${base()}/${hidden.id}`)).json.album[0].published).toBe(0);
-    expect((await teacher.get(`${base()}?limit=200`)).json.album.map((album: { id: number }) => album.id)).toContain(hidden.id);
+    expect((await teacher.get(`${base()}?limit=200`)).json.album.map((album: { id: number }) => album.id)).toContain(
+      hidden.id,
+    );
   });
 
   it('rejects bad album input with 400 naming the field, and an album of another realm with 404', async () => {
@@ -152,7 +200,12 @@ describe.each(realms)('albums in the $name realm', (realm) => {
     const other = realm.type === 'GROUP' ? `/sections/${section.id}/albums` : `/groups/${group.id}/albums`;
     const { id } = await createAlbum({ type: realm.type, id: realm.id() });
     await expectNothingWritten(async () => {
-      const cases: [unknown, string][] = [[{}, 'title'], [{ title: '' }, 'title'], [{ title: 'x', published: 2 }, 'published'], [{ title: 'x', setting_comments: 'yes' }, 'setting_comments']];
+      const cases: [unknown, string][] = [
+        [{}, 'title'],
+        [{ title: '' }, 'title'],
+        [{ title: 'x', published: 2 }, 'published'],
+        [{ title: 'x', setting_comments: 'yes' }, 'setting_comments'],
+      ];
       for (const [body, field] of cases) {
         const refused = await teacher.post(base(), body);
         expect(refused.status, JSON.stringify(body)).toBe(400);

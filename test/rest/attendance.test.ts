@@ -20,11 +20,17 @@ beforeAll(async () => {
   parentOfClassmate = await createUser(w.school.id, 'PARENT');
   // The parent's link is made as the school's administrators make it: through linkParent.
   const admin = await clients.graphql(w.schoolAdmin);
-  const linked = await admin(`mutation($input: ParentLinkInput!) { linkParent(input: $input) { __typename ... on ParentLink { linked } } }`, {
-    input: { parentId: String(parentOfClassmate.id), childId: String(classmate.id) },
-  });
+  const linked = await admin(
+    `mutation($input: ParentLinkInput!) { linkParent(input: $input) { __typename ... on ParentLink { linked } } }`,
+    {
+      input: { parentId: String(parentOfClassmate.id), childId: String(classmate.id) },
+    },
+  );
   expect(linked.data.linkParent).toEqual({ __typename: 'ParentLink', linked: true });
-  await clients.restFor(['teacher', 'student', 'parent', 'schoolAdmin', 'districtAdmin', 'otherSchoolStudent', 'outsider'], w);
+  await clients.restFor(
+    ['teacher', 'student', 'parent', 'schoolAdmin', 'districtAdmin', 'otherSchoolStudent', 'outsider'],
+    w,
+  );
   await clients.rest(classmate);
   await clients.rest(parentOfClassmate);
 });
@@ -40,7 +46,13 @@ async function classroom() {
   ]);
   const rows = await db().enrollment.findMany({ where: { sectionId: section.id }, orderBy: { id: 'asc' } });
   const of = (userId: number) => rows.find((row) => row.userId === userId)!.id;
-  return { id: section.id, teacher: of(w.teacher.id), student: of(w.student.id), classmate: of(classmate.id), third: of(third.id) };
+  return {
+    id: section.id,
+    teacher: of(w.teacher.id),
+    student: of(w.student.id),
+    classmate: of(classmate.id),
+    third: of(third.id),
+  };
 }
 
 type Room = Awaited<ReturnType<typeof classroom>>;
@@ -52,7 +64,9 @@ const item = (enrollment_id: number, date: string, status: number, comment?: str
   ...(comment !== undefined ? { comment } : {}),
 });
 const take = async (room: Room, items: ReturnType<typeof item>[]) => {
-  const answer = await (await as(w.teacher)).put(`/sections/${room.id}/attendance`, { attendances: { attendance: items } });
+  const answer = await (await as(w.teacher)).put(`/sections/${room.id}/attendance`, {
+    attendances: { attendance: items },
+  });
   expect(answer.status, answer.text).toBe(200);
   return answer;
 };
@@ -66,10 +80,20 @@ async function twoDays(room: Room) {
     item(room.student, '2026-01-06', 1),
   ]);
 }
-const record = (enrollment_id: number, date: string, status: number, comment = '') => ({ enrollment_id, date, status, comment });
-const group = (status_code: number, ...attendance: ReturnType<typeof record>[]) => ({ status_code, attendances: { attendance } });
+const record = (enrollment_id: number, date: string, status: number, comment = '') => ({
+  enrollment_id,
+  date,
+  status,
+  comment,
+});
+const group = (status_code: number, ...attendance: ReturnType<typeof record>[]) => ({
+  status_code,
+  attendances: { attendance },
+});
 const day = (date: string, ...status: ReturnType<typeof group>[]) => ({ date, statuses: { status } });
-const totals = (counts: Record<number, number>) => ({ total: Object.entries(counts).map(([status, count]) => ({ status: Number(status), count })) });
+const totals = (counts: Record<number, number>) => ({
+  total: Object.entries(counts).map(([status, count]) => ({ status: Number(status), count })),
+});
 
 describe('GET /sections/{id}/attendance', () => {
   it('lists the days attendance was taken, statuses grouped, present records left out, with totals that count the rest as present', async () => {
@@ -79,7 +103,11 @@ describe('GET /sections/{id}/attendance', () => {
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       date: [
-        day('2026-01-05', group(2, record(room.student, '2026-01-05', 2, 'No note')), group(3, record(room.classmate, '2026-01-05', 3))),
+        day(
+          '2026-01-05',
+          group(2, record(room.student, '2026-01-05', 2, 'No note')),
+          group(3, record(room.classmate, '2026-01-05', 3)),
+        ),
         day('2026-01-06', group(4, record(room.classmate, '2026-01-06', 4, 'Doctor'))),
       ],
       // Three students on two days: six enrollment-days; the teacher's enrollment does not count.
@@ -142,7 +170,12 @@ describe('GET /sections/{id}/attendance', () => {
   it('refuses a day that is not YYYY-MM-DD with 400 naming the parameter, and an end before the start', async () => {
     const room = await classroom();
     const teacher = await as(w.teacher);
-    for (const [query, field] of [['start=2026-02-30', 'start'], ['end=tomorrow', 'end'], ['start=2026-01-05&end=2026-01-04', 'end'], ['enrollment_id=x', 'enrollment_id']]) {
+    for (const [query, field] of [
+      ['start=2026-02-30', 'start'],
+      ['end=tomorrow', 'end'],
+      ['start=2026-01-05&end=2026-01-04', 'end'],
+      ['enrollment_id=x', 'enrollment_id'],
+    ]) {
       const answer = await teacher.get(`/sections/${room.id}/attendance?${query}`);
       expect(answer.status, query).toBe(400);
       expect(answer.json.issues[0].field, query).toBe(field);
@@ -152,7 +185,7 @@ describe('GET /sections/{id}/attendance', () => {
     expect(xml.text).toContain('<field>start</field>');
   });
 
-  it('pages over days: an integer start is the offset; with a first day, next moves past the page\'s last day', async () => {
+  it("pages over days: an integer start is the offset; with a first day, next moves past the page's last day", async () => {
     const room = await classroom();
     await twoDays(room);
     await take(room, [item(room.third, '2026-01-08', 2)]);
@@ -177,7 +210,7 @@ describe('GET /sections/{id}/attendance', () => {
     expect(following.json.links.next).toBe(`${v1}/sections/${room.id}/attendance?start=2026-01-07&limit=1`);
   });
 
-  it('shows a student only their own records and totals, and a parent (linked with linkParent) only their child\'s', async () => {
+  it("shows a student only their own records and totals, and a parent (linked with linkParent) only their child's", async () => {
     const room = await classroom();
     await twoDays(room);
     const student = await (await as(w.student)).get(`/sections/${room.id}/attendance`);
@@ -210,7 +243,10 @@ describe('GET /sections/{id}/attendance', () => {
     expect((await (await as(w.teacher)).get('/sections/2147483000/attendance')).status).toBe(404);
     const stranger = await createUser(w.school.id, 'STUDENT');
     const refused = await (await as(stranger)).get(path);
-    expect([refused.status, refused.json.error]).toEqual([403, 'Only the section\'s teachers, its students and their parents read its gradebook']);
+    expect([refused.status, refused.json.error]).toEqual([
+      403,
+      "Only the section's teachers, its students and their parents read its gradebook",
+    ]);
     expect((await (await as(w.parent)).get(path)).status).toBe(403);
     expect((await (await as(w.schoolAdmin)).get(path)).status).toBe(200);
     expect((await (await as(w.districtAdmin)).get(path)).status).toBe(200);
@@ -218,24 +254,49 @@ describe('GET /sections/{id}/attendance', () => {
 });
 
 describe('PUT /sections/{id}/attendance', () => {
-  it('answers each item with its record\'s id (a string) and 200, replaces the record of the enrollment and day, and records one event', async () => {
+  it("answers each item with its record's id (a string) and 200, replaces the record of the enrollment and day, and records one event", async () => {
     const room = await classroom();
     const teacher = await as(w.teacher);
     const events = await watchDomainEvents();
     const first = await teacher.put(`/sections/${room.id}/attendance`, {
       attendances: { attendance: [item(room.student, '2026-03-02', 2, 'Sick'), item(room.classmate, '2026-03-02', 3)] },
     });
-    const rows = await db().attendanceRecord.findMany({ where: { sectionId: room.id }, orderBy: { enrollmentId: 'asc' } });
+    const rows = await db().attendanceRecord.findMany({
+      where: { sectionId: room.id },
+      orderBy: { enrollmentId: 'asc' },
+    });
     const [studentRecord, classmateRecord] = rows.map((row) => row.id);
     // The platform's example answers `"id": "564027"`: the attendance record's own id, as a string.
-    expect([first.status, first.json]).toEqual([200, { attendance: [{ id: String(studentRecord), response_code: 200 }, { id: String(classmateRecord), response_code: 200 }] }]);
+    expect([first.status, first.json]).toEqual([
+      200,
+      {
+        attendance: [
+          { id: String(studentRecord), response_code: 200 },
+          { id: String(classmateRecord), response_code: 200 },
+        ],
+      },
+    ]);
     const again = await teacher.put(`/sections/${room.id}/attendance`, {
       attendances: { attendance: [item(room.student, '2026-03-02', 4), item(room.student, '2026-03-09', 2)] },
     });
-    const added = (await db().attendanceRecord.findFirstOrThrow({ where: { enrollmentId: room.student, date: new Date('2026-03-09') } })).id;
-    expect(again.json).toEqual({ attendance: [{ id: String(studentRecord), response_code: 200 }, { id: String(added), response_code: 200 }] });
-    const replaced = await db().attendanceRecord.findMany({ where: { sectionId: room.id, date: new Date('2026-03-02') }, orderBy: { enrollmentId: 'asc' } });
-    expect(replaced.map((row) => [row.id, row.enrollmentId, row.date.toISOString().slice(0, 10), row.status, row.comment])).toEqual([
+    const added = (
+      await db().attendanceRecord.findFirstOrThrow({
+        where: { enrollmentId: room.student, date: new Date('2026-03-09') },
+      })
+    ).id;
+    expect(again.json).toEqual({
+      attendance: [
+        { id: String(studentRecord), response_code: 200 },
+        { id: String(added), response_code: 200 },
+      ],
+    });
+    const replaced = await db().attendanceRecord.findMany({
+      where: { sectionId: room.id, date: new Date('2026-03-02') },
+      orderBy: { enrollmentId: 'asc' },
+    });
+    expect(
+      replaced.map((row) => [row.id, row.enrollmentId, row.date.toISOString().slice(0, 10), row.status, row.comment]),
+    ).toEqual([
       [studentRecord, room.student, '2026-03-02', 'EXCUSED', ''],
       [classmateRecord, room.classmate, '2026-03-02', 'LATE', ''],
     ]);
@@ -244,25 +305,42 @@ describe('PUT /sections/{id}/attendance', () => {
       ['attendance.update', 'SECTION', room.id, room.id, w.teacher.id, ...scope],
       ['attendance.update', 'SECTION', room.id, room.id, w.teacher.id, ...scope],
     ]);
-    const data = await db().domainEvent.findMany({ where: { type: 'attendance.update', realmId: room.id }, orderBy: { id: 'asc' }, select: { data: true } });
+    const data = await db().domainEvent.findMany({
+      where: { type: 'attendance.update', realmId: room.id },
+      orderBy: { id: 'asc' },
+      select: { data: true },
+    });
     expect(data.map((event) => event.data)).toEqual([
-      { items: [{ enrollmentId: room.student, date: '2026-03-02', id: studentRecord }, { enrollmentId: room.classmate, date: '2026-03-02', id: classmateRecord }] },
-      { items: [{ enrollmentId: room.student, date: '2026-03-02', id: studentRecord }, { enrollmentId: room.student, date: '2026-03-09', id: added }] },
+      {
+        items: [
+          { enrollmentId: room.student, date: '2026-03-02', id: studentRecord },
+          { enrollmentId: room.classmate, date: '2026-03-02', id: classmateRecord },
+        ],
+      },
+      {
+        items: [
+          { enrollmentId: room.student, date: '2026-03-02', id: studentRecord },
+          { enrollmentId: room.student, date: '2026-03-09', id: added },
+        ],
+      },
     ]);
   });
 
   it('takes an XML body (one item read as a list) and answers in XML', async () => {
     const room = await classroom();
-    const body = `<body><attendances><attendance><enrollment_id>${room.student}</enrollment_id><date>2026-03-03</date><status>3</status>` +
+    const body =
+      `<body><attendances><attendance><enrollment_id>${room.student}</enrollment_id><date>2026-03-03</date><status>3</status>` +
       '<comment>Bus &amp; traffic</comment></attendance></attendances></body>';
     const answer = await (await as(w.teacher)).put(`/sections/${room.id}/attendance`, body, { accept: 'xml' });
     expect(answer.status).toBe(200);
     const row = await db().attendanceRecord.findFirstOrThrow({ where: { enrollmentId: room.student } });
-    expect(answer.text).toBe(`${xmlHead}<result><attendance>${el('id', row.id)}${el('response_code', 200)}</attendance></result>`);
+    expect(answer.text).toBe(
+      `${xmlHead}<result><attendance>${el('id', row.id)}${el('response_code', 200)}</attendance></result>`,
+    );
     expect([row.status, row.comment]).toEqual(['LATE', 'Bus & traffic']);
   });
 
-  it('fails a bad item alone with its code (207): another section\'s enrollment 404, a bad date, status or a teacher\'s enrollment 400', async () => {
+  it("fails a bad item alone with its code (207): another section's enrollment 404, a bad date, status or a teacher's enrollment 400", async () => {
     const room = await classroom();
     const elsewhere = await createSection(w.school.id, [{ userId: w.student.id }]);
     const foreign = (await db().enrollment.findFirstOrThrow({ where: { sectionId: elsewhere.id } })).id;
@@ -280,8 +358,14 @@ describe('PUT /sections/{id}/attendance', () => {
       },
     });
     expect(answer.status).toBe(207);
-    const rows = await db().attendanceRecord.findMany({ where: { date: new Date('2026-03-04') }, orderBy: { enrollmentId: 'asc' } });
-    expect(rows.map((row) => [row.enrollmentId, row.status])).toEqual([[room.student, 'ABSENT'], [room.third, 'PRESENT']]);
+    const rows = await db().attendanceRecord.findMany({
+      where: { date: new Date('2026-03-04') },
+      orderBy: { enrollmentId: 'asc' },
+    });
+    expect(rows.map((row) => [row.enrollmentId, row.status])).toEqual([
+      [room.student, 'ABSENT'],
+      [room.third, 'PRESENT'],
+    ]);
     // An item that wrote no record has no id: its place in the answer is that of the item sent.
     expect(answer.json.attendance).toEqual([
       { id: String(rows[0]!.id), response_code: 200 },
@@ -289,7 +373,10 @@ describe('PUT /sections/{id}/attendance', () => {
       { response_code: 400, message: 'date: must be a date, YYYY-MM-DD' },
       { response_code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' },
       { response_code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)' },
-      { response_code: 400, message: `enrollment_id: ${room.teacher} is a teacher's enrollment; attendance is taken for students` },
+      {
+        response_code: 400,
+        message: `enrollment_id: ${room.teacher} is a teacher's enrollment; attendance is taken for students`,
+      },
       { id: String(rows[1]!.id), response_code: 200 },
     ]);
   });
@@ -298,16 +385,28 @@ describe('PUT /sections/{id}/attendance', () => {
     const room = await classroom();
     const teacher = await as(w.teacher);
     const failed = await expectNothingWritten(() =>
-      teacher.put(`/sections/${room.id}/attendance`, { attendances: { attendance: [item(room.student, 'monday', 2)] } }),
+      teacher.put(`/sections/${room.id}/attendance`, {
+        attendances: { attendance: [item(room.student, 'monday', 2)] },
+      }),
     );
-    expect([failed.status, failed.json]).toEqual([200, { attendance: [{ response_code: 400, message: 'date: must be a date, YYYY-MM-DD' }] }]);
-    const malformed = await expectNothingWritten(() => teacher.put(`/sections/${room.id}/attendance`, { attendances: { attendance: [{ date: '2026-03-05' }] } }));
+    expect([failed.status, failed.json]).toEqual([
+      200,
+      { attendance: [{ response_code: 400, message: 'date: must be a date, YYYY-MM-DD' }] },
+    ]);
+    const malformed = await expectNothingWritten(() =>
+      teacher.put(`/sections/${room.id}/attendance`, { attendances: { attendance: [{ date: '2026-03-05' }] } }),
+    );
     expect(malformed.status).toBe(400);
-    const missing = await expectNothingWritten(() => teacher.put(`/sections/${room.id}/attendance`, { attendance: [] }));
-    expect([missing.status, missing.json.issues]).toEqual([400, [{ field: 'attendances/attendance', message: 'is required' }]]);
+    const missing = await expectNothingWritten(() =>
+      teacher.put(`/sections/${room.id}/attendance`, { attendance: [] }),
+    );
+    expect([missing.status, missing.json.issues]).toEqual([
+      400,
+      [{ field: 'attendances/attendance', message: 'is required' }],
+    ]);
   });
 
-  it('is for the section\'s teachers and administrators: a student or parent 403, another district 404, writing nothing', async () => {
+  it("is for the section's teachers and administrators: a student or parent 403, another district 404, writing nothing", async () => {
     const room = await classroom();
     const body = { attendances: { attendance: [item(room.student, '2026-03-06', 2)] } };
     const path = `/sections/${room.id}/attendance`;
@@ -316,7 +415,9 @@ describe('PUT /sections/{id}/attendance', () => {
       expect((await (await as(parentOfClassmate)).put(path, body)).status).toBe(403);
       expect((await (await as(w.outsider)).put(path, body)).status).toBe(404);
     });
-    expect((await (await as(w.schoolAdmin)).put(path, body)).json).toEqual({ attendance: [{ id: expect.stringMatching(/^\d+$/), response_code: 200 }] });
+    expect((await (await as(w.schoolAdmin)).put(path, body)).json).toEqual({
+      attendance: [{ id: expect.stringMatching(/^\d+$/), response_code: 200 }],
+    });
   });
 });
 
@@ -328,7 +429,9 @@ describe('a district that keeps attendance in a third-party app', () => {
       (['DISTRICT_ADMIN', 'TEACHER', 'STUDENT'] as const).map((role) => createUser(school.id, role)),
     );
     const section = await createSection(school.id, [{ userId: teacher.id, admin: true }, { userId: student.id }]);
-    const enrollment = (await db().enrollment.findFirstOrThrow({ where: { sectionId: section.id, userId: student.id } })).id;
+    const enrollment = (
+      await db().enrollment.findFirstOrThrow({ where: { sectionId: section.id, userId: student.id } })
+    ).id;
     const setApp = async (attendanceApp: string | null) => {
       const answer = await (await clients.graphql(admin))(
         `mutation($id: ID!, $input: UpdateDistrictInput!) { updateDistrict(id: $id, input: $input) { __typename ... on District { attendanceApp } } }`,
@@ -337,7 +440,12 @@ describe('a district that keeps attendance in a third-party app', () => {
       expect(answer.data.updateDistrict).toEqual({ __typename: 'District', attendanceApp });
     };
     await setApp('PowerSchool');
-    const [rest, studentRest, outsider, graphql] = [await as(teacher), await as(student), await as(w.outsider), await clients.graphql(teacher)];
+    const [rest, studentRest, outsider, graphql] = [
+      await as(teacher),
+      await as(student),
+      await as(w.outsider),
+      await clients.graphql(teacher),
+    ];
     const path = `/sections/${section.id}/attendance`;
     const body = { attendances: { attendance: [item(enrollment, '2026-03-09', 2)] } };
     await expectNothingWritten(async () => {
@@ -346,13 +454,20 @@ describe('a district that keeps attendance in a third-party app', () => {
         expect((await rest.put(path, body, { accept })).status).toBe(410);
       }
       expect((await studentRest.get(path)).status).toBe(410);
-      const gone = await graphql(`query($id: ID!) { attendance(sectionId: $id) { total } }`, { id: String(section.id) });
-      expect(gone.errors?.[0]).toMatchObject({ message: 'Attendance of this district is kept in its attendance app (PowerSchool)', extensions: { code: 'GONE' } });
+      const gone = await graphql(`query($id: ID!) { attendance(sectionId: $id) { total } }`, {
+        id: String(section.id),
+      });
+      expect(gone.errors?.[0]).toMatchObject({
+        message: 'Attendance of this district is kept in its attendance app (PowerSchool)',
+        extensions: { code: 'GONE' },
+      });
       // Who may not see the section learns nothing about the district's setting.
       expect((await outsider.get(path)).status).toBe(404);
     });
     await setApp(null);
-    expect((await rest.put(path, body)).json).toEqual({ attendance: [{ id: expect.stringMatching(/^\d+$/), response_code: 200 }] });
+    expect((await rest.put(path, body)).json).toEqual({
+      attendance: [{ id: expect.stringMatching(/^\d+$/), response_code: 200 }],
+    });
   });
 });
 
@@ -377,13 +492,33 @@ describe('GraphQL attendance', () => {
         { enrollmentId: String(room.classmate), date: '2026-04-01' },
       ],
     });
-    const written = await db().attendanceRecord.findFirstOrThrow({ where: { enrollmentId: room.student, date: new Date('2026-04-01') } });
+    const written = await db().attendanceRecord.findFirstOrThrow({
+      where: { enrollmentId: room.student, date: new Date('2026-04-01') },
+    });
     expect(set.data.setAttendance).toEqual({
       __typename: 'AttendanceUpdate',
       results: [
-        { enrollmentId: String(room.student), date: '2026-04-01', code: 200, message: null, recordId: String(written.id) },
-        { enrollmentId: '2147483647', date: '2026-04-01', code: 404, message: 'enrollmentId: 2147483647 is not an enrollment of this section', recordId: null },
-        { enrollmentId: String(room.classmate), date: '2026-04-01', code: 400, message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)', recordId: null },
+        {
+          enrollmentId: String(room.student),
+          date: '2026-04-01',
+          code: 200,
+          message: null,
+          recordId: String(written.id),
+        },
+        {
+          enrollmentId: '2147483647',
+          date: '2026-04-01',
+          code: 404,
+          message: 'enrollmentId: 2147483647 is not an enrollment of this section',
+          recordId: null,
+        },
+        {
+          enrollmentId: String(room.classmate),
+          date: '2026-04-01',
+          code: 400,
+          message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)',
+          recordId: null,
+        },
       ],
     });
     const read = await teacher(query, { sectionId: String(room.id), startDate: '2026-04-01' });
@@ -391,26 +526,49 @@ describe('GraphQL attendance', () => {
       total: 1,
       start: 0,
       limit: 20,
-      totals: [{ status: 'PRESENT', count: 2 }, { status: 'ABSENT', count: 1 }],
-      items: [{
-        date: '2026-04-01',
-        statuses: [{
-          status: 'ABSENT',
-          records: [{ enrollmentId: String(room.student), sectionId: String(room.id), date: '2026-04-01', status: 'ABSENT', comment: 'Trip' }],
-        }],
-      }],
+      totals: [
+        { status: 'PRESENT', count: 2 },
+        { status: 'ABSENT', count: 1 },
+      ],
+      items: [
+        {
+          date: '2026-04-01',
+          statuses: [
+            {
+              status: 'ABSENT',
+              records: [
+                {
+                  enrollmentId: String(room.student),
+                  sectionId: String(room.id),
+                  date: '2026-04-01',
+                  status: 'ABSENT',
+                  comment: 'Trip',
+                },
+              ],
+            },
+          ],
+        },
+      ],
     });
   });
 
   it('is null for a hidden section, 403 for a student writing, BAD_USER_INPUT naming a bad day', async () => {
     const room = await classroom();
-    expect((await (await clients.graphql(w.outsider))(query, { sectionId: String(room.id) })).data.attendance).toBeNull();
+    expect(
+      (await (await clients.graphql(w.outsider))(query, { sectionId: String(room.id) })).data.attendance,
+    ).toBeNull();
     const student = await clients.graphql(w.student);
     const refused = await expectNothingWritten(() =>
-      student(mutation, { sectionId: String(room.id), records: [{ enrollmentId: String(room.student), date: '2026-04-02', status: 'PRESENT' }] }),
+      student(mutation, {
+        sectionId: String(room.id),
+        records: [{ enrollmentId: String(room.student), date: '2026-04-02', status: 'PRESENT' }],
+      }),
     );
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const bad = await student(query, { sectionId: String(room.id), startDate: '04/02/2026' });
-    expect(bad.errors?.[0]).toMatchObject({ message: 'startDate: \'04/02/2026\' is not a date as YYYY-MM-DD', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(bad.errors?.[0]).toMatchObject({
+      message: "startDate: '04/02/2026' is not a date as YYYY-MM-DD",
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 });

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import type { RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
-import { type World, createCalendarEvent, createGroup, createSection, createWorld, watchDomainEvents } from '../support/factories';
+import {
+  type World,
+  createCalendarEvent,
+  createGroup,
+  createSection,
+  createWorld,
+  watchDomainEvents,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { md5, uploadFile } from '../support/uploads';
 import { v1, xmlHead } from '../support/wire';
@@ -35,11 +42,56 @@ interface RealmCase {
 }
 
 const realms: RealmCase[] = [
-  { name: 'district', type: 'DISTRICT', prefix: 'districts', member: 'district_id', id: () => w.district.id, admin: 'districtAdmin', reader: 'student', schoolId: () => null },
-  { name: 'school', type: 'SCHOOL', prefix: 'schools', member: 'school_id', id: () => w.school.id, admin: 'schoolAdmin', reader: 'teacher', schoolId: () => w.school.id },
-  { name: 'user', type: 'USER', prefix: 'users', member: 'user_id', id: () => w.teacher.id, admin: 'teacher', reader: 'student', schoolId: () => w.school.id },
-  { name: 'section', type: 'SECTION', prefix: 'sections', member: 'section_id', id: () => section.id, admin: 'teacher', reader: 'student', schoolId: () => w.school.id },
-  { name: 'group', type: 'GROUP', prefix: 'groups', member: 'group_id', id: () => group.id, admin: 'teacher', reader: 'student', schoolId: () => w.school.id },
+  {
+    name: 'district',
+    type: 'DISTRICT',
+    prefix: 'districts',
+    member: 'district_id',
+    id: () => w.district.id,
+    admin: 'districtAdmin',
+    reader: 'student',
+    schoolId: () => null,
+  },
+  {
+    name: 'school',
+    type: 'SCHOOL',
+    prefix: 'schools',
+    member: 'school_id',
+    id: () => w.school.id,
+    admin: 'schoolAdmin',
+    reader: 'teacher',
+    schoolId: () => w.school.id,
+  },
+  {
+    name: 'user',
+    type: 'USER',
+    prefix: 'users',
+    member: 'user_id',
+    id: () => w.teacher.id,
+    admin: 'teacher',
+    reader: 'student',
+    schoolId: () => w.school.id,
+  },
+  {
+    name: 'section',
+    type: 'SECTION',
+    prefix: 'sections',
+    member: 'section_id',
+    id: () => section.id,
+    admin: 'teacher',
+    reader: 'student',
+    schoolId: () => w.school.id,
+  },
+  {
+    name: 'group',
+    type: 'GROUP',
+    prefix: 'groups',
+    member: 'group_id',
+    id: () => group.id,
+    admin: 'teacher',
+    reader: 'student',
+    schoolId: () => w.school.id,
+  },
 ];
 
 const url = (path: string) => `${v1}${path}`;
@@ -48,7 +100,7 @@ const ids = (response: { json: { event: { id: number }[] } }) => response.json.e
 describe.each(realms)('calendar events in the $name realm', (realm) => {
   const base = () => `/${realm.prefix}/${realm.id()}/events`;
 
-  it('creates in JSON (201, the documented example), views in JSON and XML with the platform\'s wire types, records calendar_event.create', async () => {
+  it("creates in JSON (201, the documented example), views in JSON and XML with the platform's wire types, records calendar_event.create", async () => {
     const admin = await as(w[realm.admin]);
     const events = await watchDomainEvents();
     const created = await admin.post(base(), {
@@ -87,7 +139,9 @@ describe.each(realms)('calendar events in the $name realm', (realm) => {
       start: new Date('2026-05-14T16:30:00Z'),
       end: new Date('2026-05-14T18:30:00Z'),
     });
-    expect(await events()).toEqual([['calendar_event.create', realm.type, realm.id(), Number(id), w[realm.admin].id, w.district.id, realm.schoolId()]]);
+    expect(await events()).toEqual([
+      ['calendar_event.create', realm.type, realm.id(), Number(id), w[realm.admin].id, w.district.id, realm.schoolId()],
+    ]);
 
     expect((await admin.get(`${base()}/${id}`)).json).toEqual(event);
     const xml = await (await as(w[realm.reader])).get(`${base()}/${id}`, { accept: 'xml' });
@@ -106,7 +160,9 @@ describe.each(realms)('calendar events in the $name realm', (realm) => {
       '<all_day>1</all_day><rsvp>2</rsvp><comments_enabled>0</comments_enabled></body>';
     const created = await admin.post(base(), body, { accept: 'xml' });
     expect(created.status).toBe(201);
-    expect(created.text).toContain('<description /><start>2026-06-01 00:00:00</start><has_end>0</has_end><end /><all_day>1</all_day>');
+    expect(created.text).toContain(
+      '<description /><start>2026-06-01 00:00:00</start><has_end>0</has_end><end /><all_day>1</all_day>',
+    );
     expect(created.text).toContain('<rsvp>2</rsvp><comments_enabled>0</comments_enabled><type>event</type>');
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1];
     expect((await admin.get(`${base()}/${id}`)).json).toMatchObject({ id: Number(id), has_end: 0, end: '' });
@@ -114,10 +170,20 @@ describe.each(realms)('calendar events in the $name realm', (realm) => {
 
   it('updates (204; members left out keep their values; has_end 0 empties the end) and deletes (204, then 404)', async () => {
     const admin = await as(w[realm.admin]);
-    const created = await admin.post(base(), { title: 'Draft', start: '2026-09-01 08:00:00', has_end: 1, end: '2026-09-01 09:00:00' });
+    const created = await admin.post(base(), {
+      title: 'Draft',
+      start: '2026-09-01 08:00:00',
+      has_end: 1,
+      end: '2026-09-01 09:00:00',
+    });
     const path = `${base()}/${created.json.id}`;
     expect((await admin.put(path, { title: 'Final', end: '2026-09-01 10:00:00' })).status).toBe(204);
-    expect((await admin.get(path)).json).toMatchObject({ title: 'Final', start: '2026-09-01 08:00:00', has_end: 1, end: '2026-09-01 10:00:00' });
+    expect((await admin.get(path)).json).toMatchObject({
+      title: 'Final',
+      start: '2026-09-01 08:00:00',
+      has_end: 1,
+      end: '2026-09-01 10:00:00',
+    });
     expect((await admin.put(path, '<body><has_end>0</has_end></body>')).status).toBe(204);
     expect((await admin.get(path)).json).toMatchObject({ title: 'Final', has_end: 0, end: '' });
     expect((await db().calendarEvent.findUniqueOrThrow({ where: { id: created.json.id } })).end).toBeNull();
@@ -131,7 +197,10 @@ describe.each(realms)('calendar events in the $name realm', (realm) => {
   });
 
   it('lets readers read (editable 0), refuses their writes with 403, hides everything from outsiders with 404', async () => {
-    const event = await createCalendarEvent({ type: realm.type, id: realm.id() }, { start: new Date('2026-10-01T12:00:00Z'), title: 'Keep me' });
+    const event = await createCalendarEvent(
+      { type: realm.type, id: realm.id() },
+      { start: new Date('2026-10-01T12:00:00Z'), title: 'Keep me' },
+    );
     const [reader, outsider] = await Promise.all([as(w[realm.reader]), as(w.outsider)]);
     const one = `${base()}/${event.id}`;
     expect((await reader.get(one)).json).toMatchObject({ title: 'Keep me', editable: 0 });
@@ -139,7 +208,11 @@ describe.each(realms)('calendar events in the $name realm', (realm) => {
       expect((await reader.post(base(), { title: 'Nope', start: '2026-10-01 12:00:00' })).status).toBe(403);
       expect((await reader.put(one, { title: 'Nope' })).status).toBe(403);
       expect((await reader.delete(one)).status).toBe(403);
-      const answers = [await outsider.get(base()), await outsider.get(one), await outsider.post(base(), { title: 'x', start: '2026-10-01 12:00:00' })];
+      const answers = [
+        await outsider.get(base()),
+        await outsider.get(one),
+        await outsider.post(base(), { title: 'x', start: '2026-10-01 12:00:00' }),
+      ];
       answers.push(await outsider.put(one, { title: 'x' }), await outsider.delete(one));
       expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
     });
@@ -153,19 +226,29 @@ describe('GET /[realm]/events: order, paging and days', () => {
   beforeAll(async () => {
     groupOfDays = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id] });
     // Made out of order: the list follows the start.
-    for (const start of ['2026-03-03T10:00:00Z', '2026-03-01T23:59:59Z', '2026-03-02T00:00:00Z', '2026-02-28T12:00:00Z', '2026-03-04T00:00:00Z']) {
+    for (const start of [
+      '2026-03-03T10:00:00Z',
+      '2026-03-01T23:59:59Z',
+      '2026-03-02T00:00:00Z',
+      '2026-02-28T12:00:00Z',
+      '2026-03-04T00:00:00Z',
+    ]) {
       await createCalendarEvent({ type: 'GROUP', id: groupOfDays.id }, { start: new Date(start), title: start });
     }
   });
 
-  const titles = (response: { json: { event: { title: string }[] } }) => response.json.event.map((event) => event.title);
+  const titles = (response: { json: { event: { title: string }[] } }) =>
+    response.json.event.map((event) => event.title);
 
   it('lists in the order events start, with total, links.self showing start and limit, and links.next only when more', async () => {
     const reader = await as(w.student);
     const first = await reader.get(`${base()}?limit=2`);
     expect(titles(first)).toEqual(['2026-02-28T12:00:00Z', '2026-03-01T23:59:59Z']);
     expect(first.json.total).toBe(5);
-    expect(first.json.links).toEqual({ self: url(`${base()}?limit=2&start=0`), next: url(`${base()}?limit=2&start=2`) });
+    expect(first.json.links).toEqual({
+      self: url(`${base()}?limit=2&start=0`),
+      next: url(`${base()}?limit=2&start=2`),
+    });
     const last = await reader.get(`${base()}?start=4&limit=2`);
     expect(titles(last)).toEqual(['2026-03-04T00:00:00Z']);
     expect(last.json.links).toEqual({ self: url(`${base()}?start=4&limit=2`) });
@@ -175,10 +258,13 @@ describe('GET /[realm]/events: order, paging and days', () => {
     ['2026-03-01', '2026-03-02', ['2026-03-01T23:59:59Z', '2026-03-02T00:00:00Z']],
     ['20260302', '20260303', ['2026-03-02T00:00:00Z', '2026-03-03T10:00:00Z']],
     ['2026-03-03', '2026-03-03', ['2026-03-03T10:00:00Z']],
-  ])('start_date %s and end_date %s list the events that start on those days and between', async (startDate, endDate, expected) => {
-    const listed = await (await as(w.student)).get(`${base()}?start_date=${startDate}&end_date=${endDate}`);
-    expect([listed.status, titles(listed), listed.json.total]).toEqual([200, expected, expected.length]);
-  });
+  ])(
+    'start_date %s and end_date %s list the events that start on those days and between',
+    async (startDate, endDate, expected) => {
+      const listed = await (await as(w.student)).get(`${base()}?start_date=${startDate}&end_date=${endDate}`);
+      expect([listed.status, titles(listed), listed.json.total]).toEqual([200, expected, expected.length]);
+    },
+  );
 
   it('ignores one day given without the other, as the platform does', async () => {
     const reader = await as(w.student);
@@ -189,14 +275,17 @@ describe('GET /[realm]/events: order, paging and days', () => {
   it('answers 400 naming the parameter for a day it cannot read or an end before the start, in JSON and XML', async () => {
     const reader = await as(w.student);
     const cases: [string, string, string][] = [
-      ['start_date=2026-3-1&end_date=2026-03-02', 'start_date', '\'2026-3-1\' is not a day as YYYY-MM-DD or YYYYMMDD'],
-      ['start_date=2026-03-01&end_date=2026-02-30', 'end_date', '\'2026-02-30\' is not a day as YYYY-MM-DD or YYYYMMDD'],
-      ['start_date=2026-03-01&end_date=tomorrow', 'end_date', '\'tomorrow\' is not a day as YYYY-MM-DD or YYYYMMDD'],
+      ['start_date=2026-3-1&end_date=2026-03-02', 'start_date', "'2026-3-1' is not a day as YYYY-MM-DD or YYYYMMDD"],
+      ['start_date=2026-03-01&end_date=2026-02-30', 'end_date', "'2026-02-30' is not a day as YYYY-MM-DD or YYYYMMDD"],
+      ['start_date=2026-03-01&end_date=tomorrow', 'end_date', "'tomorrow' is not a day as YYYY-MM-DD or YYYYMMDD"],
       ['start_date=2026-03-02&end_date=2026-03-01', 'end_date', 'must not be before startDate'],
     ];
     for (const [query, field, reason] of cases) {
       const refused = await reader.get(`${base()}?${query}`);
-      expect([refused.status, refused.json]).toEqual([400, { error: `${field}: ${reason}`, issues: [{ field, message: reason }] }]);
+      expect([refused.status, refused.json]).toEqual([
+        400,
+        { error: `${field}: ${reason}`, issues: [{ field, message: reason }] },
+      ]);
     }
     const xml = await reader.get(`${base()}?start_date=x&end_date=2026-03-01`, { accept: 'xml' });
     expect(xml.status).toBe(400);
@@ -204,7 +293,7 @@ describe('GET /[realm]/events: order, paging and days', () => {
   });
 });
 
-describe('times in the district\'s time zone', () => {
+describe("times in the district's time zone", () => {
   let chicago: World;
 
   beforeAll(async () => {
@@ -212,17 +301,28 @@ describe('times in the district\'s time zone', () => {
     await db().district.update({ where: { id: chicago.district.id }, data: { timeZone: 'America/Chicago' } });
   });
 
-  it('reads and writes YYYY-MM-DD HH:MM:SS on the district\'s wall clock, summer and winter; GraphQL has the instants', async () => {
+  it("reads and writes YYYY-MM-DD HH:MM:SS on the district's wall clock, summer and winter; GraphQL has the instants", async () => {
     const admin = await as(chicago.districtAdmin);
     const base = `/districts/${chicago.district.id}/events`;
-    const summer = await admin.post(base, { title: 'Graduation', start: '2026-06-05 18:00:00', has_end: 1, end: '2026-06-05 20:30:00' });
+    const summer = await admin.post(base, {
+      title: 'Graduation',
+      start: '2026-06-05 18:00:00',
+      has_end: 1,
+      end: '2026-06-05 20:30:00',
+    });
     const winter = await admin.post(base, { title: 'Winter concert', start: '2026-12-10 19:00:00' });
-    expect([summer.json.start, summer.json.end, winter.json.start]).toEqual(['2026-06-05 18:00:00', '2026-06-05 20:30:00', '2026-12-10 19:00:00']);
+    expect([summer.json.start, summer.json.end, winter.json.start]).toEqual([
+      '2026-06-05 18:00:00',
+      '2026-06-05 20:30:00',
+      '2026-12-10 19:00:00',
+    ]);
     expect(await db().calendarEvent.findUniqueOrThrow({ where: { id: Number(summer.json.id) } })).toMatchObject({
       start: new Date('2026-06-05T23:00:00Z'),
       end: new Date('2026-06-06T01:30:00Z'),
     });
-    expect((await db().calendarEvent.findUniqueOrThrow({ where: { id: Number(winter.json.id) } })).start).toEqual(new Date('2026-12-11T01:00:00Z'));
+    expect((await db().calendarEvent.findUniqueOrThrow({ where: { id: Number(winter.json.id) } })).start).toEqual(
+      new Date('2026-12-11T01:00:00Z'),
+    );
     const graphql = await clients.graphql(chicago.student);
     const read = await graphql(
       `query($realm: RealmInput!, $id: ID!) { calendarEvent(realm: $realm, id: $id) { start end localStart localEnd hasEnd } }`,
@@ -237,12 +337,17 @@ describe('times in the district\'s time zone', () => {
     });
   });
 
-  it('reads start_date and end_date as the district\'s days', async () => {
+  it("reads start_date and end_date as the district's days", async () => {
     const group = await createGroup(chicago.school.id, { admins: [chicago.teacher.id] });
     // 03:00 UTC on 2 March is still 1 March in Chicago.
-    const late = await createCalendarEvent({ type: 'GROUP', id: group.id }, { start: new Date('2026-03-02T03:00:00Z') });
+    const late = await createCalendarEvent(
+      { type: 'GROUP', id: group.id },
+      { start: new Date('2026-03-02T03:00:00Z') },
+    );
     await createCalendarEvent({ type: 'GROUP', id: group.id }, { start: new Date('2026-03-02T07:00:00Z') });
-    const listed = await (await as(chicago.teacher)).get(`/groups/${group.id}/events?start_date=2026-03-01&end_date=2026-03-01`);
+    const listed = await (await as(chicago.teacher)).get(
+      `/groups/${group.id}/events?start_date=2026-03-01&end_date=2026-03-01`,
+    );
     expect([ids(listed), listed.json.event[0].start]).toEqual([[late.id], '2026-03-01 21:00:00']);
   });
 });
@@ -253,16 +358,56 @@ describe('validation', () => {
   it.each<[string, Record<string, unknown>, { field: string; message: string }[]]>([
     ['no title', { start: '2026-05-01 10:00:00' }, [{ field: 'title', message: 'is required' }]],
     ['no start', { title: 'x' }, [{ field: 'start', message: 'is required' }]],
-    ['a start that is not a datetime', { title: 'x', start: '2026-05-01' }, [{ field: 'start', message: 'must be a date and time as YYYY-MM-DD HH:MM:SS' }]],
-    ['a day that does not exist', { title: 'x', start: '2026-02-30 10:00:00' }, [{ field: 'start', message: '\'2026-02-30 10:00:00\' is not a date and time that exists' }]],
-    ['has_end 1 without an end', { title: 'x', start: '2026-05-01 10:00:00', has_end: 1 }, [{ field: 'end', message: 'is required when hasEnd is true' }]],
-    ['an end before the start', { title: 'x', start: '2026-05-01 10:00:00', has_end: 1, end: '2026-05-01 09:59:59' }, [{ field: 'end', message: 'must be after start' }]],
-    ['an end equal to the start', { title: 'x', start: '2026-05-01 10:00:00', has_end: 1, end: '2026-05-01 10:00:00' }, [{ field: 'end', message: 'must be after start' }]],
-    ['rsvp 3', { title: 'x', start: '2026-05-01 10:00:00', rsvp: 3 }, [{ field: 'rsvp', message: 'must be one of 0, 1, 2' }]],
-    ['all_day 2', { title: 'x', start: '2026-05-01 10:00:00', all_day: 2 }, [{ field: 'all_day', message: 'must be 0 or 1' }]],
-    ['type assignment', { title: 'x', start: '2026-05-01 10:00:00', type: 'assignment' },
-      [{ field: 'type', message: 'must be event: assignment and discussion due events come with their assignment or discussion' }]],
-    ['type quiz', { title: 'x', start: '2026-05-01 10:00:00', type: 'quiz' }, [{ field: 'type', message: 'must be one of event, assignment, discussion' }]],
+    [
+      'a start that is not a datetime',
+      { title: 'x', start: '2026-05-01' },
+      [{ field: 'start', message: 'must be a date and time as YYYY-MM-DD HH:MM:SS' }],
+    ],
+    [
+      'a day that does not exist',
+      { title: 'x', start: '2026-02-30 10:00:00' },
+      [{ field: 'start', message: "'2026-02-30 10:00:00' is not a date and time that exists" }],
+    ],
+    [
+      'has_end 1 without an end',
+      { title: 'x', start: '2026-05-01 10:00:00', has_end: 1 },
+      [{ field: 'end', message: 'is required when hasEnd is true' }],
+    ],
+    [
+      'an end before the start',
+      { title: 'x', start: '2026-05-01 10:00:00', has_end: 1, end: '2026-05-01 09:59:59' },
+      [{ field: 'end', message: 'must be after start' }],
+    ],
+    [
+      'an end equal to the start',
+      { title: 'x', start: '2026-05-01 10:00:00', has_end: 1, end: '2026-05-01 10:00:00' },
+      [{ field: 'end', message: 'must be after start' }],
+    ],
+    [
+      'rsvp 3',
+      { title: 'x', start: '2026-05-01 10:00:00', rsvp: 3 },
+      [{ field: 'rsvp', message: 'must be one of 0, 1, 2' }],
+    ],
+    [
+      'all_day 2',
+      { title: 'x', start: '2026-05-01 10:00:00', all_day: 2 },
+      [{ field: 'all_day', message: 'must be 0 or 1' }],
+    ],
+    [
+      'type assignment',
+      { title: 'x', start: '2026-05-01 10:00:00', type: 'assignment' },
+      [
+        {
+          field: 'type',
+          message: 'must be event: assignment and discussion due events come with their assignment or discussion',
+        },
+      ],
+    ],
+    [
+      'type quiz',
+      { title: 'x', start: '2026-05-01 10:00:00', type: 'quiz' },
+      [{ field: 'type', message: 'must be one of event, assignment, discussion' }],
+    ],
   ])('refuses %s with 400 naming the member, writing nothing', async (_name, body, issues) => {
     const teacher = await as(w.teacher);
     const refused = await expectNothingWritten(() => teacher.post(base(), body));
@@ -286,12 +431,21 @@ describe('due events of assignments and discussions', () => {
   it('are listed with the others, not editable, and refuse update and delete with 403 even for administrators', async () => {
     // One after the other: events that start together are listed in the order they were made.
     const due = (type: 'ASSIGNMENT' | 'DISCUSSION') =>
-      createCalendarEvent({ type: 'SECTION', id: section.id }, { start: new Date('2026-04-20T15:00:00Z'), type, authorId: w.teacher.id });
+      createCalendarEvent(
+        { type: 'SECTION', id: section.id },
+        { start: new Date('2026-04-20T15:00:00Z'), type, authorId: w.teacher.id },
+      );
     const assignment = await due('ASSIGNMENT');
     const discussion = await due('DISCUSSION');
     const teacher = await as(w.teacher);
     const listed = await teacher.get(`/sections/${section.id}/events?start_date=2026-04-20&end_date=2026-04-20`);
-    expect(listed.json.event.map((event: { id: number; type: string; editable: number }) => [event.id, event.type, event.editable])).toEqual([
+    expect(
+      listed.json.event.map((event: { id: number; type: string; editable: number }) => [
+        event.id,
+        event.type,
+        event.editable,
+      ]),
+    ).toEqual([
       [assignment.id, 'assignment', 0],
       [discussion.id, 'discussion', 0],
     ]);
@@ -319,7 +473,16 @@ describe('GraphQL', () => {
           __typename ... on CalendarEvent { id: databaseId title localStart hasEnd localEnd allDay rsvp commentsEnabled type realmType realmId editable }
         }
       }`,
-      { realm, input: { title: 'Quiz review', start: '2026-05-20 14:00:00', hasEnd: true, end: '2026-05-20 15:00:00', rsvp: 'INVITED' } },
+      {
+        realm,
+        input: {
+          title: 'Quiz review',
+          start: '2026-05-20 14:00:00',
+          hasEnd: true,
+          end: '2026-05-20 15:00:00',
+          rsvp: 'INVITED',
+        },
+      },
     );
     const event = created.data.createCalendarEvent;
     expect(event).toEqual({
@@ -338,14 +501,25 @@ describe('GraphQL', () => {
       editable: true,
     });
     const rest = await (await as(w.teacher)).get(`/sections/${section.id}/events/${event.id}`);
-    expect(rest.json).toMatchObject({ id: Number(event.id), title: 'Quiz review', start: '2026-05-20 14:00:00', end: '2026-05-20 15:00:00', rsvp: 1 });
+    expect(rest.json).toMatchObject({
+      id: Number(event.id),
+      title: 'Quiz review',
+      start: '2026-05-20 14:00:00',
+      end: '2026-05-20 15:00:00',
+      rsvp: 1,
+    });
 
     const updated = await graphql(
       `mutation($realm: RealmInput!, $id: ID!) { updateCalendarEvent(realm: $realm, id: $id, input: { hasEnd: false }) {
         __typename ... on CalendarEvent { hasEnd localEnd end } } }`,
       { realm, id: event.id },
     );
-    expect(updated.data.updateCalendarEvent).toEqual({ __typename: 'CalendarEvent', hasEnd: false, localEnd: null, end: null });
+    expect(updated.data.updateCalendarEvent).toEqual({
+      __typename: 'CalendarEvent',
+      hasEnd: false,
+      localEnd: null,
+      end: null,
+    });
     const refused = await graphql(
       `mutation($realm: RealmInput!) { createCalendarEvent(realm: $realm, input: { title: "x", start: "soon" }) {
         __typename ... on ValidationError { issues { field message } } } }`,
@@ -355,14 +529,17 @@ describe('GraphQL', () => {
       __typename: 'ValidationError',
       issues: [{ field: 'start', message: 'must be a date and time as YYYY-MM-DD HH:MM:SS' }],
     });
-    const deleted = await graphql(`mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { __typename ... on Deleted { id } } }`, {
-      realm,
-      id: event.id,
-    });
+    const deleted = await graphql(
+      `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { __typename ... on Deleted { id } } }`,
+      {
+        realm,
+        id: event.id,
+      },
+    );
     expect(deleted.data.deleteCalendarEvent).toEqual({ __typename: 'Deleted', id: event.id });
   });
 
-  describe('calendar: the viewer\'s events between two instants, across realms', () => {
+  describe("calendar: the viewer's events between two instants, across realms", () => {
     let cast: World;
     const calendarQuery = `query($from: DateTime!, $to: DateTime!, $limit: Int) {
       calendar(from: $from, to: $to, limit: $limit) { total items { id: databaseId title realmType } }
@@ -383,9 +560,13 @@ describe('GraphQL', () => {
         ['section', 'SECTION', enrolled.id, '2026-09-05T08:00:00Z'],
         ['group', 'GROUP', joined.id, '2026-09-06T08:00:00Z'],
       ];
-      for (const [title, type, id, start] of realmsOfStudent) await createCalendarEvent({ type, id }, { ...at(start), title });
+      for (const [title, type, id, start] of realmsOfStudent)
+        await createCalendarEvent({ type, id }, { ...at(start), title });
       // Started before the span and still under way in it.
-      await createCalendarEvent({ type: 'SECTION', id: enrolled.id }, { start: new Date('2026-08-20T00:00:00Z'), end: new Date('2026-09-02T00:00:00Z'), title: 'longRunning' });
+      await createCalendarEvent(
+        { type: 'SECTION', id: enrolled.id },
+        { start: new Date('2026-08-20T00:00:00Z'), end: new Date('2026-09-02T00:00:00Z'), title: 'longRunning' },
+      );
       // Not the student's: another section and group, a teacher's own, another school's, and before and after the span.
       const others: [RealmType, number, string][] = [
         ['SECTION', notEnrolled.id, '2026-09-05T09:00:00Z'],
@@ -398,9 +579,13 @@ describe('GraphQL', () => {
       for (const [type, id, start] of others) await createCalendarEvent({ type, id }, at(start));
     });
 
-    it('shows the events of the viewer\'s district, school, building, own, sections and groups under way in [from, to)', async () => {
+    it("shows the events of the viewer's district, school, building, own, sections and groups under way in [from, to)", async () => {
       const graphql = await clients.graphql(cast.student);
-      const answer = await graphql(calendarQuery, { from: '2026-09-01T00:00:00Z', to: '2026-10-01T00:00:00Z', limit: 200 });
+      const answer = await graphql(calendarQuery, {
+        from: '2026-09-01T00:00:00Z',
+        to: '2026-10-01T00:00:00Z',
+        limit: 200,
+      });
       const expected = ['longRunning', 'district', 'school', 'building', 'own', 'section', 'group'];
       expect(answer.data.calendar.items.map((item: { title: string }) => item.title)).toEqual(expected);
       expect(answer.data.calendar.total).toBe(7);
@@ -419,7 +604,10 @@ describe('GraphQL', () => {
 describe('deleting a realm', () => {
   it('deletes its calendar events with it', async () => {
     const doomed = await createGroup(w.school.id, { admins: [w.teacher.id] });
-    const event = await createCalendarEvent({ type: 'GROUP', id: doomed.id }, { start: new Date('2026-05-01T10:00:00Z') });
+    const event = await createCalendarEvent(
+      { type: 'GROUP', id: doomed.id },
+      { start: new Date('2026-05-01T10:00:00Z') },
+    );
     expect((await (await as(w.teacher)).delete(`/groups/${doomed.id}`)).status).toBe(204);
     expect(await db().calendarEvent.findUnique({ where: { id: event.id } })).toBeNull();
   });
@@ -428,49 +616,93 @@ describe('deleting a realm', () => {
 describe('attachments', () => {
   const base = () => `/sections/${section.id}/events`;
 
-  it('attaches uploaded files (file-attachment), lists them with with_attachments=1 and serves them to the realm\'s readers', async () => {
+  it("attaches uploaded files (file-attachment), lists them with with_attachments=1 and serves them to the realm's readers", async () => {
     const teacher = await as(w.teacher);
     const bytes = Buffer.from('Permission slip, sign and return.');
     const fileId = await uploadFile(teacher, bytes, 'slip.txt');
-    const created = await teacher.post(base(), { title: 'Field trip', start: '2026-05-14 08:00:00', 'file-attachment': { id: [fileId] } });
+    const created = await teacher.post(base(), {
+      title: 'Field trip',
+      start: '2026-05-14 08:00:00',
+      'file-attachment': { id: [fileId] },
+    });
     expect(created.status).toBe(201);
     const path = `${base()}/${created.json.id}`;
     expect(created.json).not.toHaveProperty('attachments');
     const download = url(`${path}/attachments/${fileId}`);
-    const file = { id: fileId, type: 'file', title: 'slip.txt', filename: 'slip.txt', filesize: bytes.length, md5_checksum: md5(bytes), download_path: download };
+    const file = {
+      id: fileId,
+      type: 'file',
+      title: 'slip.txt',
+      filename: 'slip.txt',
+      filesize: bytes.length,
+      md5_checksum: md5(bytes),
+      download_path: download,
+    };
 
     const student = await as(w.student);
     expect((await student.get(`${path}?with_attachments=1`)).json.attachments).toEqual({ files: { file: [file] } });
     expect((await student.get(path)).json).not.toHaveProperty('attachments');
     const listed = await student.get(`${base()}?with_attachments=1&limit=200`);
     expect(listed.status, listed.text).toBe(200);
-    expect(listed.json.event.find((event: { id: number }) => event.id === created.json.id).attachments).toEqual({ files: { file: [file] } });
+    expect(listed.json.event.find((event: { id: number }) => event.id === created.json.id).attachments).toEqual({
+      files: { file: [file] },
+    });
     const xml = await student.get(`${path}?with_attachments=1`, { accept: 'xml' });
     expect(xml.text).toContain(`<attachments><files><file><id>${fileId}</id><type>file</type><title>slip.txt</title>`);
 
     const served = await student.get(`${path}/attachments/${fileId}`);
-    expect([served.status, served.text, served.headers.get('content-length')]).toEqual([200, bytes.toString(), String(bytes.length)]);
+    expect([served.status, served.text, served.headers.get('content-length')]).toEqual([
+      200,
+      bytes.toString(),
+      String(bytes.length),
+    ]);
     expect((await (await as(w.parent)).get(`${path}/attachments/${fileId}`)).status).toBe(403);
     expect((await (await as(w.outsider)).get(`${path}/attachments/${fileId}`)).status).toBe(404);
     expect((await student.get(`${path}/attachments/999999`)).status).toBe(404);
   });
 
-  it('replaces the files on update, discarding those left out, and refuses a file that is not the caller\'s to attach', async () => {
+  it("replaces the files on update, discarding those left out, and refuses a file that is not the caller's to attach", async () => {
     const teacher = await as(w.teacher);
-    const [first, second] = [await uploadFile(teacher, Buffer.from('one'), 'one.txt'), await uploadFile(teacher, Buffer.from('two'), 'two.txt')];
-    const created = await teacher.post(base(), { title: 'Lab', start: '2026-05-15 08:00:00', 'file-attachment': { id: [first] } });
+    const [first, second] = [
+      await uploadFile(teacher, Buffer.from('one'), 'one.txt'),
+      await uploadFile(teacher, Buffer.from('two'), 'two.txt'),
+    ];
+    const created = await teacher.post(base(), {
+      title: 'Lab',
+      start: '2026-05-15 08:00:00',
+      'file-attachment': { id: [first] },
+    });
     const path = `${base()}/${created.json.id}`;
-    expect((await teacher.put(path, `<body><file-attachment><id>${second}</id></file-attachment></body>`)).status).toBe(204);
-    expect((await teacher.get(`${path}?with_attachments=1`)).json.attachments.files.file.map((file: { id: number }) => file.id)).toEqual([second]);
+    expect((await teacher.put(path, `<body><file-attachment><id>${second}</id></file-attachment></body>`)).status).toBe(
+      204,
+    );
+    expect(
+      (await teacher.get(`${path}?with_attachments=1`)).json.attachments.files.file.map(
+        (file: { id: number }) => file.id,
+      ),
+    ).toEqual([second]);
     // The file left out is gone, its bytes removed once the update committed.
     expect(await db().upload.findUnique({ where: { id: first } })).toBeNull();
 
     const studentsFile = await uploadFile(await as(w.student), Buffer.from('mine'), 'mine.txt');
     await expectNothingWritten(async () => {
-      const refused = await teacher.post(base(), { title: 'x', start: '2026-05-15 08:00:00', 'file-attachment': { id: [studentsFile] } });
-      expect([refused.status, refused.json.issues]).toEqual([400, [{ field: 'file-attachment/id.0', message: `file ${studentsFile} was not found among your uploads` }]]);
-      const again = await teacher.post(base(), { title: 'x', start: '2026-05-15 08:00:00', 'file-attachment': { id: [second] } });
-      expect(again.json.issues).toEqual([{ field: 'file-attachment/id.0', message: `file ${second} is attached already` }]);
+      const refused = await teacher.post(base(), {
+        title: 'x',
+        start: '2026-05-15 08:00:00',
+        'file-attachment': { id: [studentsFile] },
+      });
+      expect([refused.status, refused.json.issues]).toEqual([
+        400,
+        [{ field: 'file-attachment/id.0', message: `file ${studentsFile} was not found among your uploads` }],
+      ]);
+      const again = await teacher.post(base(), {
+        title: 'x',
+        start: '2026-05-15 08:00:00',
+        'file-attachment': { id: [second] },
+      });
+      expect(again.json.issues).toEqual([
+        { field: 'file-attachment/id.0', message: `file ${second} is attached already` },
+      ]);
     });
 
     // Deleting the event discards its files.

@@ -20,7 +20,10 @@ const soon = (days: number, hour = 15) => new Date(Math.floor(Date.now() / day) 
 async function subscribe(feedUrl: string) {
   const response = await server.fetch(new URL(feedUrl).pathname);
   const text = await response.text();
-  const events = response.status === 200 ? Object.values(ical.sync.parseICS(text)).filter((item): item is VEvent => item?.type === 'VEVENT') : [];
+  const events =
+    response.status === 200
+      ? Object.values(ical.sync.parseICS(text)).filter((item): item is VEvent => item?.type === 'VEVENT')
+      : [];
   return { response, text, events, titles: events.map((event) => String(event.summary)).sort() };
 }
 
@@ -28,25 +31,38 @@ beforeAll(async () => {
   w = await createWorld();
   await db().district.update({ where: { id: w.district.id }, data: { timeZone: 'America/Chicago' } });
   section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
-  await createCalendarEvent({ type: 'DISTRICT', id: w.district.id }, { start: soon(3), end: soon(3, 17), title: 'District meeting' });
+  await createCalendarEvent(
+    { type: 'DISTRICT', id: w.district.id },
+    { start: soon(3), end: soon(3, 17), title: 'District meeting' },
+  );
   await createCalendarEvent({ type: 'SECTION', id: section.id }, { start: soon(5), title: 'Section quiz' });
   await createCalendarEvent({ type: 'USER', id: w.student.id }, { start: soon(6), title: 'Dentist' });
   await createCalendarEvent({ type: 'USER', id: w.teacher.id }, { start: soon(6), title: 'Teacher only' });
   await createCalendarEvent({ type: 'SCHOOL', id: w.otherSchool.id }, { start: soon(6), title: 'Other school' });
   // Midnight to midnight on the district's clock: 05:00 UTC in Chicago's summer, 06:00 in its winter.
-  await createCalendarEvent({ type: 'SCHOOL', id: w.school.id }, { start: new Date('2026-12-24T06:00:00Z'), allDay: true, title: 'Winter break' });
+  await createCalendarEvent(
+    { type: 'SCHOOL', id: w.school.id },
+    { start: new Date('2026-12-24T06:00:00Z'), allDay: true, title: 'Winter break' },
+  );
   await createCalendarEvent({ type: 'SCHOOL', id: w.school.id }, { start: soon(-400), title: 'Long ago' });
 });
 
 describe('private iCalendar feeds', () => {
-  it('serves the user\'s calendar as text/calendar (RFC 5545) at a URL that needs no other credential', async () => {
+  it("serves the user's calendar as text/calendar (RFC 5545) at a URL that needs no other credential", async () => {
     const graphql = await clients.graphql(w.student);
     const events = await watchDomainEvents();
     const created = await graphql(createFeed);
     const feed = created.data.createCalendarFeed;
-    expect(feed).toEqual({ __typename: 'IssuedCalendarFeed', id: feed.id, url: expect.stringMatching(/^http:\/\/lectern\.test\/calendar\/[\w-]{43}\.ics$/), createdAt: feed.createdAt });
+    expect(feed).toEqual({
+      __typename: 'IssuedCalendarFeed',
+      id: feed.id,
+      url: expect.stringMatching(/^http:\/\/lectern\.test\/calendar\/[\w-]{43}\.ics$/),
+      createdAt: feed.createdAt,
+    });
     expect(feed.url.startsWith(testOrigin)).toBe(true);
-    expect(await events()).toEqual([['calendar_feed.create', 'USER', w.student.id, Number(feed.id), w.student.id, w.district.id, w.school.id]]);
+    expect(await events()).toEqual([
+      ['calendar_feed.create', 'USER', w.student.id, Number(feed.id), w.student.id, w.district.id, w.school.id],
+    ]);
 
     const { response, text, events: items, titles } = await subscribe(feed.url);
     expect(response.status).toBe(200);
@@ -55,7 +71,10 @@ describe('private iCalendar feeds', () => {
     expect(text.startsWith('BEGIN:VCALENDAR\r\nVERSION:2.0\r\n')).toBe(true);
     expect(titles).toEqual(['Dentist', 'District meeting', 'Section quiz', 'Winter break']);
     const meeting = items.find((item) => item.summary === 'District meeting')!;
-    expect([meeting.start.toISOString(), meeting.end!.toISOString()]).toEqual([soon(3).toISOString(), soon(3, 17).toISOString()]);
+    expect([meeting.start.toISOString(), meeting.end!.toISOString()]).toEqual([
+      soon(3).toISOString(),
+      soon(3, 17).toISOString(),
+    ]);
     // An all-day event is a date: 24 December on the district's calendar, ending (exclusively) on the 25th.
     expect(text).toMatch(/DTSTART;VALUE=DATE:20261224\r\n/);
     expect(text).toMatch(/DTEND;VALUE=DATE:20261225\r\n/);
@@ -63,7 +82,7 @@ describe('private iCalendar feeds', () => {
     expect(new Set(uids).size).toBe(uids.length);
   });
 
-  it('follows the user\'s calendar as it is now: leaving a section takes its events out of the feed', async () => {
+  it("follows the user's calendar as it is now: leaving a section takes its events out of the feed", async () => {
     const trip = await createSection(w.school.id, [{ userId: w.student.id }]);
     await createCalendarEvent({ type: 'SECTION', id: trip.id }, { start: soon(8), title: 'Field trip' });
     const feed = (await (await clients.graphql(w.student))(createFeed)).data.createCalendarFeed;
@@ -72,50 +91,78 @@ describe('private iCalendar feeds', () => {
     expect((await subscribe(feed.url)).titles).not.toContain('Field trip');
   });
 
-  it('lists the viewer\'s feeds without their URLs, and revokes one: its URL answers 404 from then on', async () => {
+  it("lists the viewer's feeds without their URLs, and revokes one: its URL answers 404 from then on", async () => {
     const graphql = await clients.graphql(w.teacher);
     const feed = (await graphql(createFeed)).data.createCalendarFeed;
-    expect((await subscribe(feed.url)).titles).toEqual(['District meeting', 'Section quiz', 'Teacher only', 'Winter break']);
+    expect((await subscribe(feed.url)).titles).toEqual([
+      'District meeting',
+      'Section quiz',
+      'Teacher only',
+      'Winter break',
+    ]);
     const listed = await graphql('{ calendarFeeds { id: databaseId createdAt } }');
     expect(listed.data.calendarFeeds).toEqual([{ id: feed.id, createdAt: feed.createdAt }]);
 
     // Only its owner revokes a feed; to anyone else it does not exist.
     const elsewhere = await (await clients.graphql(w.districtAdmin))(deleteFeed, { id: feed.id });
-    expect(elsewhere.data.deleteCalendarFeed).toEqual({ __typename: 'NotFoundError', message: `CalendarFeed ${feed.id} was not found` });
+    expect(elsewhere.data.deleteCalendarFeed).toEqual({
+      __typename: 'NotFoundError',
+      message: `CalendarFeed ${feed.id} was not found`,
+    });
     expect((await subscribe(feed.url)).response.status).toBe(200);
 
     const events = await watchDomainEvents();
-    expect((await graphql(deleteFeed, { id: feed.id })).data.deleteCalendarFeed).toEqual({ __typename: 'Deleted', id: feed.id });
-    expect(await events()).toEqual([['calendar_feed.delete', 'USER', w.teacher.id, Number(feed.id), w.teacher.id, w.district.id, w.school.id]]);
+    expect((await graphql(deleteFeed, { id: feed.id })).data.deleteCalendarFeed).toEqual({
+      __typename: 'Deleted',
+      id: feed.id,
+    });
+    expect(await events()).toEqual([
+      ['calendar_feed.delete', 'USER', w.teacher.id, Number(feed.id), w.teacher.id, w.district.id, w.school.id],
+    ]);
     const revoked = await subscribe(feed.url);
     expect([revoked.response.status, revoked.text]).toEqual([404, 'Not Found']);
     expect((await graphql('{ calendarFeeds { id: databaseId } }')).data.calendarFeeds).toEqual([]);
   });
 
-  it('writes an event\'s description, HTML, as plain text: blocks on lines of their own, entities decoded, links with their URL', async () => {
+  it("writes an event's description, HTML, as plain text: blocks on lines of their own, entities decoded, links with their URL", async () => {
     // A section of its own, so that the other tests' feeds keep their events.
     const trip = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
     const description =
       '<p>Bring <b>lunch</b> &amp; a coat</p><ul><li>Boots</li><li>Water</li></ul>' +
       '<p>See <a href="https://example.org/trip">the plan</a><img src=x onerror=alert(1)></p><script>alert(2)</script>';
-    const created = await (await clients.rest(w.teacher)).post(`/sections/${trip.id}/events`, { title: 'Museum trip', start: `${soon(5).toISOString().slice(0, 10)} 08:00:00`, description });
+    const created = await (await clients.rest(w.teacher)).post(`/sections/${trip.id}/events`, {
+      title: 'Museum trip',
+      start: `${soon(5).toISOString().slice(0, 10)} 08:00:00`,
+      description,
+    });
     expect(created.status).toBe(201);
     const feed = (await (await clients.graphql(w.student))(createFeed)).data.createCalendarFeed;
     const { events } = await subscribe(feed.url);
     const event = events.find((item) => item.summary === 'Museum trip')!;
-    expect(event.description).toBe('Bring lunch & a coat\n\n * Boots\n * Water\n\nSee the plan [https://example.org/trip]');
+    expect(event.description).toBe(
+      'Bring lunch & a coat\n\n * Boots\n * Water\n\nSee the plan [https://example.org/trip]',
+    );
   });
 
   it('answers 404 for a token that opens no feed and for paths that are not feeds, and 405 for other methods', async () => {
     const graphql = await clients.graphql(w.parent);
     const feed = (await graphql(createFeed)).data.createCalendarFeed;
     const path = new URL(feed.url).pathname;
-    for (const other of ['/calendar/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics', '/calendar/', '/calendar/../graphql.ics', `${path}x`]) {
+    for (const other of [
+      '/calendar/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics',
+      '/calendar/',
+      '/calendar/../graphql.ics',
+      `${path}x`,
+    ]) {
       expect((await server.fetch(other)).status).toBe(404);
     }
     const posted = await server.fetch(path, { method: 'POST' });
     expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     const head = await server.fetch(path, { method: 'HEAD' });
-    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'text/calendar; charset=utf-8', '']);
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+      200,
+      'text/calendar; charset=utf-8',
+      '',
+    ]);
   });
 });

@@ -45,7 +45,9 @@ describe('an over-limit chunked /v1 body', () => {
         else socket.once('drain', written);
       });
     const chunk = 'x'.repeat(64 * 1024);
-    await write('POST /v1/groups HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    await write(
+      'POST /v1/groups HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
     // 4 MB, far more than socket buffers hold: a server that stopped reading would stall this loop.
     for (let sent = 0; sent < 64; sent++) await write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     await write('0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
@@ -58,7 +60,13 @@ describe('an over-limit chunked /v1 body', () => {
 describe('the /graphql body limit over a real socket', () => {
   /** Sends `chunks` as a chunked POST to /graphql (or with `headers` instead), stopping once the answer comes. */
   const post = (chunks: string[], headers: Record<string, string> = { 'transfer-encoding': 'chunked' }) =>
-    sendInChunks({ port, method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, chunks });
+    sendInChunks({
+      port,
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      chunks,
+    });
 
   it('reads a chunked body within the limit', async () => {
     const answer = await post(['{"query":', '"{ __typename }"}']);
@@ -66,9 +74,16 @@ describe('the /graphql body limit over a real socket', () => {
   });
 
   it('answers 413 to a chunked body once it passes the limit', async () => {
-    const answer = await post(['{"query":"{ __typename }", "extensions": {"padding": "', ...Array.from({ length: 64 }, () => 'x'.repeat(254)), '"}}']);
+    const answer = await post([
+      '{"query":"{ __typename }", "extensions": {"padding": "',
+      ...Array.from({ length: 64 }, () => 'x'.repeat(254)),
+      '"}}',
+    ]);
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body).errors[0]).toMatchObject({ message: 'Request body too large', extensions: { code: 'REQUEST_ENTITY_TOO_LARGE' } });
+    expect(JSON.parse(answer.body).errors[0]).toMatchObject({
+      message: 'Request body too large',
+      extensions: { code: 'REQUEST_ENTITY_TOO_LARGE' },
+    });
   });
 
   it('answers 413 to a declared Content-Length over the limit before reading the body, and reads one within it', async () => {
@@ -77,6 +92,9 @@ describe('the /graphql body limit over a real socket', () => {
     expect(refused.status).toBe(413);
     expect(JSON.parse(refused.body).errors[0].extensions.code).toBe('REQUEST_ENTITY_TOO_LARGE');
     const small = JSON.stringify({ query: '{ __typename }' });
-    expect(await post([small], { 'content-length': String(Buffer.byteLength(small)) })).toMatchObject({ status: 200, body: '{"data":{"__typename":"Query"}}' });
+    expect(await post([small], { 'content-length': String(Buffer.byteLength(small)) })).toMatchObject({
+      status: 200,
+      body: '{"data":{"__typename":"Query"}}',
+    });
   });
 });

@@ -9,7 +9,15 @@ import { expectNothingWritten } from '../support/writes';
 
 const server = useTestServer();
 const clients = clientsFor(server);
-const cast = ['teacher', 'student', 'parent', 'schoolAdmin', 'districtAdmin', 'otherSchoolStudent', 'outsider'] as const;
+const cast = [
+  'teacher',
+  'student',
+  'parent',
+  'schoolAdmin',
+  'districtAdmin',
+  'otherSchoolStudent',
+  'outsider',
+] as const;
 type Person = (typeof cast)[number];
 let w: World;
 let as: Record<Person, RestClient>;
@@ -45,27 +53,43 @@ const requestWire = (request: Row, requester: User, school: { id: number; title:
   school_id: String(school.id),
 });
 /** One request as XML, its members in the order `requestWire` lists them. */
-const requestXml = (request: Record<string, unknown>) => `<request>${Object.entries(request).map(([name, value]) => el(name, value)).join('')}</request>`;
+const requestXml = (request: Record<string, unknown>) =>
+  `<request>${Object.entries(request)
+    .map(([name, value]) => el(name, value))
+    .join('')}</request>`;
 
-const ids = (response: { json: { request: { id: string }[] } }) => response.json.request.map((request) => Number(request.id));
+const ids = (response: { json: { request: { id: string }[] } }) =>
+  response.json.request.map((request) => Number(request.id));
 const friendIds = async (client: GraphQLClient, user: { id: number }) =>
-  (await client(`query($id: ID!) { user(id: $id) { friends { total items { id: databaseId } } } }`, { id: String(user.id) })).data.user.friends;
+  (
+    await client(`query($id: ID!) { user(id: $id) { friends { total items { id: databaseId } } } }`, {
+      id: String(user.id),
+    })
+  ).data.user.friends;
 const friendships = (a: { id: number }, b: { id: number }) =>
   db().friendship.findMany({
-    where: { OR: [{ userId: a.id, friendId: b.id }, { userId: b.id, friendId: a.id }] },
+    where: {
+      OR: [
+        { userId: a.id, friendId: b.id },
+        { userId: b.id, friendId: a.id },
+      ],
+    },
     orderBy: { userId: 'asc' },
     select: { userId: true, friendId: true },
   });
 
 describe('GET /users/{id}/requests/friends', () => {
-  it('lists pending requests in JSON and XML, every member a string, with the requester\'s name, picture and school', async () => {
+  it("lists pending requests in JSON and XML, every member a string, with the requester's name, picture and school", async () => {
     const { user, rest } = await classmate();
     const fromHere = await db().user.update({
       where: { id: (await createUser(w.school.id, 'TEACHER')).id },
-      data: { nameLast: 'O\'Brien & Sons', pictureUrl: 'https://img.test/me.png?size=2&crop=1' },
+      data: { nameLast: "O'Brien & Sons", pictureUrl: 'https://img.test/me.png?size=2&crop=1' },
     });
     const fromThere = await createUser(w.otherSchool.id, 'STUDENT');
-    const requests = [await createFriendRequest(fromHere.id, user.id), await createFriendRequest(fromThere.id, user.id)];
+    const requests = [
+      await createFriendRequest(fromHere.id, user.id),
+      await createFriendRequest(fromThere.id, user.id),
+    ];
     // A request the user sent is not theirs to answer.
     await createFriendRequest(user.id, w.student.id);
     const wires = [requestWire(requests[0]!, fromHere, w.school), requestWire(requests[1]!, fromThere, w.otherSchool)];
@@ -80,21 +104,32 @@ describe('GET /users/{id}/requests/friends', () => {
       `${xmlHead}<result>${wires.map(requestXml).join('')}<total>2</total>` +
         `<links><self>${v1}${path}?start=0&amp;limit=20</self></links></result>`,
     );
-    expect(xml.text).toContain('<requester_name>Test O\'Brien &amp; Sons</requester_name><picture_url>https://img.test/me.png?size=2&amp;crop=1</picture_url>');
+    expect(xml.text).toContain(
+      "<requester_name>Test O'Brien &amp; Sons</requester_name><picture_url>https://img.test/me.png?size=2&amp;crop=1</picture_url>",
+    );
   });
 
   it('pages with start and limit: total, links.self, and links.next only while more follow', async () => {
     const { user, rest } = await classmate();
     const requests: Row[] = [];
-    for (let index = 0; index < 3; index++) requests.push(await createFriendRequest((await createUser(w.school.id, 'STUDENT')).id, user.id));
+    for (let index = 0; index < 3; index++)
+      requests.push(await createFriendRequest((await createUser(w.school.id, 'STUDENT')).id, user.id));
     const path = `/users/${user.id}/requests/friends`;
     const first = await rest.get(`${path}?start=0&limit=2`);
     expect([ids(first), first.json.total]).toEqual([[requests[0]!.id, requests[1]!.id], 3]);
     expect(first.json.links).toEqual({ self: `${v1}${path}?start=0&limit=2`, next: `${v1}${path}?start=2&limit=2` });
     const last = await rest.get(`${path}?start=2&limit=2`, { accept: 'xml' });
-    expect([...last.text.matchAll(/<request><id>(\d+)<\/id>/g)].map((match) => Number(match[1]))).toEqual([requests[2]!.id]);
-    expect(last.text).toContain(`<total>3</total><links><self>${v1}${path}?start=2&amp;limit=2</self></links></result>`);
-    expect((await rest.get(`${path}?start=3`)).json).toEqual({ request: [], total: 3, links: { self: `${v1}${path}?start=3&limit=20` } });
+    expect([...last.text.matchAll(/<request><id>(\d+)<\/id>/g)].map((match) => Number(match[1]))).toEqual([
+      requests[2]!.id,
+    ]);
+    expect(last.text).toContain(
+      `<total>3</total><links><self>${v1}${path}?start=2&amp;limit=2</self></links></result>`,
+    );
+    expect((await rest.get(`${path}?start=3`)).json).toEqual({
+      request: [],
+      total: 3,
+      links: { self: `${v1}${path}?start=3&limit=20` },
+    });
   });
 
   it('shows a user their own requests and their district administrators too; others who see the user 403, others 404', async () => {
@@ -123,14 +158,20 @@ describe('created_offset on friend requests', () => {
   async function requestsAt(schoolId: number, instants: [Date, Date]) {
     const user = await createUser(schoolId, 'STUDENT');
     const requests = [];
-    for (const createdAt of instants) requests.push(await createFriendRequest((await createUser(schoolId, 'STUDENT')).id, user.id, { createdAt }));
+    for (const createdAt of instants)
+      requests.push(await createFriendRequest((await createUser(schoolId, 'STUDENT')).id, user.id, { createdAt }));
     return { user, rest: await clients.rest(user), requests };
   }
 
   it('reads a date and time in UTC by default: only requests created after it are listed', async () => {
-    const { user, rest, requests } = await requestsAt(w.school.id, [new Date('2010-05-14T23:44:32Z'), new Date('2010-05-14T23:44:33Z')]);
+    const { user, rest, requests } = await requestsAt(w.school.id, [
+      new Date('2010-05-14T23:44:32Z'),
+      new Date('2010-05-14T23:44:33Z'),
+    ]);
     const path = `/users/${user.id}/requests/friends`;
-    expect(ids(await rest.get(`${path}?created_offset=${encodeURIComponent('2010-05-14 23:44:32')}`))).toEqual([requests[1]!.id]);
+    expect(ids(await rest.get(`${path}?created_offset=${encodeURIComponent('2010-05-14 23:44:32')}`))).toEqual([
+      requests[1]!.id,
+    ]);
     expect(ids(await rest.get(`${path}?created_offset=2010-05-14`))).toEqual(requests.map((request) => request.id));
     expect(ids(await rest.get(`${path}?created_offset=${encodeURIComponent('3 days ago')}`))).toEqual([]);
   });
@@ -144,18 +185,35 @@ describe('created_offset on friend requests', () => {
     expect(ids(await dated.rest.get(datedPath))).toEqual([dated.requests[1]!.id]);
 
     const today = new TZDate(Date.now(), 'America/Chicago');
-    const midnight = +new TZDate(today.getFullYear(), today.getMonth(), today.getDate() - 1, 0, 0, 0, 'America/Chicago');
+    const midnight = +new TZDate(
+      today.getFullYear(),
+      today.getMonth(),
+      today.getDate() - 1,
+      0,
+      0,
+      0,
+      'America/Chicago',
+    );
     const relative = await requestsAt(school.id, [new Date(midnight - minute), new Date(midnight + minute)]);
-    expect(ids(await relative.rest.get(`/users/${relative.user.id}/requests/friends?created_offset=yesterday`))).toEqual([relative.requests[1]!.id]);
+    expect(
+      ids(await relative.rest.get(`/users/${relative.user.id}/requests/friends?created_offset=yesterday`)),
+    ).toEqual([relative.requests[1]!.id]);
   });
 
   it('answers 400 naming created_offset for text that is not a date, in JSON and XML', async () => {
     const { user, rest } = await classmate();
     await createFriendRequest(w.teacher.id, user.id);
     const path = `/users/${user.id}/requests/friends`;
-    const reason = (text: string) => `'${text}' is not a date or time this server can read, such as 2010-05-14 23:44:32 or 3 days ago`;
+    const reason = (text: string) =>
+      `'${text}' is not a date or time this server can read, such as 2010-05-14 23:44:32 or 3 days ago`;
     const json = await rest.get(`${path}?created_offset=${encodeURIComponent('a while back')}`);
-    expect([json.status, json.json]).toEqual([400, { error: `created_offset: ${reason('a while back')}`, issues: [{ field: 'created_offset', message: reason('a while back') }] }]);
+    expect([json.status, json.json]).toEqual([
+      400,
+      {
+        error: `created_offset: ${reason('a while back')}`,
+        issues: [{ field: 'created_offset', message: reason('a while back') }],
+      },
+    ]);
     const xml = await rest.get(`${path}?created_offset=never`, { accept: 'xml' });
     expect([xml.status, xml.text]).toEqual([
       400,
@@ -173,9 +231,14 @@ describe('PUT /users/{id}/requests/friends/{id}', () => {
     const answered = await rest.put(`/users/${user.id}/requests/friends/${request.id}`, { request_action: 'accept' });
     expect([answered.status, answered.text]).toEqual([204, '']);
     const [low, high] = [user.id, requester.user.id].sort((a, b) => a - b);
-    expect(await friendships(user, requester.user)).toEqual([{ userId: low, friendId: high }, { userId: high, friendId: low }]);
+    expect(await friendships(user, requester.user)).toEqual([
+      { userId: low, friendId: high },
+      { userId: high, friendId: low },
+    ]);
     expect(await db().friendRequest.findUnique({ where: { id: request.id } })).toBeNull();
-    expect(await events()).toEqual([['friend_request.accept', 'USER', user.id, request.id, user.id, w.district.id, w.school.id]]);
+    expect(await events()).toEqual([
+      ['friend_request.accept', 'USER', user.id, request.id, user.id, w.district.id, w.school.id],
+    ]);
     expect(await friendIds(graphql, user)).toEqual({ total: 1, items: [{ id: String(requester.user.id) }] });
     expect(await friendIds(requester.graphql, requester.user)).toEqual({ total: 1, items: [{ id: String(user.id) }] });
     expect((await rest.get(`/users/${user.id}/requests/friends`)).json).toMatchObject({ request: [], total: 0 });
@@ -192,13 +255,17 @@ describe('PUT /users/{id}/requests/friends/{id}', () => {
     expect([answered.status, answered.text]).toEqual([204, '']);
     expect(await db().friendRequest.findUnique({ where: { id: request.id } })).toBeNull();
     expect(await friendships(user, w.teacher)).toEqual([]);
-    expect(await events()).toEqual([['friend_request.deny', 'USER', user.id, request.id, user.id, w.district.id, w.school.id]]);
+    expect(await events()).toEqual([
+      ['friend_request.deny', 'USER', user.id, request.id, user.id, w.district.id, w.school.id],
+    ]);
   });
 
-  it('answers 404 for an answered or unknown request, another user\'s, and one the user sent, writing nothing', async () => {
+  it("answers 404 for an answered or unknown request, another user's, and one the user sent, writing nothing", async () => {
     const { user, rest } = await classmate();
     const answered = await createFriendRequest(w.teacher.id, user.id);
-    expect((await rest.put(`/users/${user.id}/requests/friends/${answered.id}`, { request_action: 'deny' })).status).toBe(204);
+    expect(
+      (await rest.put(`/users/${user.id}/requests/friends/${answered.id}`, { request_action: 'deny' })).status,
+    ).toBe(204);
     const someoneElses = await createFriendRequest((await createUser(w.school.id, 'STUDENT')).id, w.student.id);
     const sent = await createFriendRequest(user.id, w.parent.id);
     await expectNothingWritten(async () => {
@@ -221,7 +288,10 @@ describe('PUT /users/{id}/requests/friends/{id}', () => {
         ['<request><request_action>yes</request_action></request>', 'request_action', 'must be one of accept, deny'],
       ] as const) {
         const response = await rest.put(path, body);
-        expect([response.status, response.json]).toEqual([400, { error: `${field}: ${message}`, issues: [{ field, message }] }]);
+        expect([response.status, response.json]).toEqual([
+          400,
+          { error: `${field}: ${message}`, issues: [{ field, message }] },
+        ]);
       }
     });
   });
@@ -242,17 +312,23 @@ describe('PUT /users/{id}/requests/friends/{id}', () => {
     });
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('two accepts racing each other: one 204, one 404, exactly two friendship rows (PostgreSQL)', async () => {
-    const { user, rest } = await classmate();
-    const requester = await createUser(w.school.id, 'STUDENT');
-    const request = await createFriendRequest(requester.id, user.id);
-    const events = await watchDomainEvents();
-    const path = `/users/${user.id}/requests/friends/${request.id}`;
-    const answers = await Promise.all([rest.put(path, { request_action: 'accept' }), rest.put(path, { request: { request_action: 'accept' } })]);
-    expect(answers.map((answer) => answer.status).sort((a, b) => a - b)).toEqual([204, 404]);
-    expect(await friendships(user, requester)).toHaveLength(2);
-    expect((await events()).map(([type]) => type)).toEqual(['friend_request.accept']);
-  });
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'two accepts racing each other: one 204, one 404, exactly two friendship rows (PostgreSQL)',
+    async () => {
+      const { user, rest } = await classmate();
+      const requester = await createUser(w.school.id, 'STUDENT');
+      const request = await createFriendRequest(requester.id, user.id);
+      const events = await watchDomainEvents();
+      const path = `/users/${user.id}/requests/friends/${request.id}`;
+      const answers = await Promise.all([
+        rest.put(path, { request_action: 'accept' }),
+        rest.put(path, { request: { request_action: 'accept' } }),
+      ]);
+      expect(answers.map((answer) => answer.status).sort((a, b) => a - b)).toEqual([204, 404]);
+      expect(await friendships(user, requester)).toHaveLength(2);
+      expect((await events()).map(([type]) => type)).toEqual(['friend_request.accept']);
+    },
+  );
 });
 
 describe('GraphQL twins', () => {
@@ -269,10 +345,16 @@ describe('GraphQL twins', () => {
     const events = await watchDomainEvents();
     const sent = (await gql.student(sendDoc, { userId: String(asked.user.id) })).data.sendFriendRequest;
     expect(sent).toEqual({
-      __typename: 'FriendRequest', id: sent.id, createdAt: sent.createdAt, requester: { id: String(w.student.id) }, user: { id: String(asked.user.id) },
+      __typename: 'FriendRequest',
+      id: sent.id,
+      createdAt: sent.createdAt,
+      requester: { id: String(w.student.id) },
+      user: { id: String(asked.user.id) },
     });
     const id = Number(sent.id);
-    expect(await events()).toEqual([['friend_request.create', 'USER', asked.user.id, id, w.student.id, w.district.id, w.school.id]]);
+    expect(await events()).toEqual([
+      ['friend_request.create', 'USER', asked.user.id, id, w.student.id, w.district.id, w.school.id],
+    ]);
     expect((await asked.rest.get(`/users/${asked.user.id}/requests/friends`)).json.request).toEqual([
       requestWire({ id, createdAt: new Date(sent.createdAt) }, w.student, w.school),
     ]);
@@ -284,48 +366,87 @@ describe('GraphQL twins', () => {
     const friend = await classmate();
     await createFriendRequest(w.student.id, pending.user.id);
     await createFriendRequest(asking.user.id, w.student.id);
-    await db().friendship.createMany({ data: [{ userId: w.student.id, friendId: friend.user.id }, { userId: friend.user.id, friendId: w.student.id }] });
-    const send = async (userId: number) => (await gql.student(sendDoc, { userId: String(userId) })).data.sendFriendRequest;
+    await db().friendship.createMany({
+      data: [
+        { userId: w.student.id, friendId: friend.user.id },
+        { userId: friend.user.id, friendId: w.student.id },
+      ],
+    });
+    const send = async (userId: number) =>
+      (await gql.student(sendDoc, { userId: String(userId) })).data.sendFriendRequest;
     await expectNothingWritten(async () => {
-      expect(await send(w.student.id)).toEqual({ __typename: 'ValidationError', message: 'userId: is yourself', issues: [{ field: 'userId', message: 'is yourself' }] });
-      expect(await send(pending.user.id)).toEqual({ __typename: 'ConflictError', message: 'A request to that user is already pending', field: 'userId' });
-      expect(await send(asking.user.id)).toEqual({
-        __typename: 'ConflictError', message: 'That user has already asked you: answer their request', field: 'userId',
+      expect(await send(w.student.id)).toEqual({
+        __typename: 'ValidationError',
+        message: 'userId: is yourself',
+        issues: [{ field: 'userId', message: 'is yourself' }],
       });
-      expect(await send(friend.user.id)).toEqual({ __typename: 'ConflictError', message: 'You are already friends', field: 'userId' });
+      expect(await send(pending.user.id)).toEqual({
+        __typename: 'ConflictError',
+        message: 'A request to that user is already pending',
+        field: 'userId',
+      });
+      expect(await send(asking.user.id)).toEqual({
+        __typename: 'ConflictError',
+        message: 'That user has already asked you: answer their request',
+        field: 'userId',
+      });
+      expect(await send(friend.user.id)).toEqual({
+        __typename: 'ConflictError',
+        message: 'You are already friends',
+        field: 'userId',
+      });
       for (const hidden of [w.otherSchoolStudent, w.outsider, { id: 999999 }]) {
-        expect(await send(hidden.id)).toEqual({ __typename: 'NotFoundError', message: `User ${hidden.id} was not found` });
+        expect(await send(hidden.id)).toEqual({
+          __typename: 'NotFoundError',
+          message: `User ${hidden.id} was not found`,
+        });
       }
     });
   });
 
   it('answerFriendRequest accepts (both see each other among friends) and denies; an answered request is a NotFoundError', async () => {
     const { user, graphql } = await classmate();
-    const [accepted, denied] = [await createFriendRequest(w.teacher.id, user.id), await createFriendRequest(w.parent.id, user.id)];
+    const [accepted, denied] = [
+      await createFriendRequest(w.teacher.id, user.id),
+      await createFriendRequest(w.parent.id, user.id),
+    ];
     const vars = (request: Row, action: string) => ({ userId: String(user.id), id: String(request.id), action });
     await expectNothingWritten(async () => {
       expect(refusal(await gql.teacher(answerDoc, vars(accepted, 'ACCEPT')))).toEqual(forbidden(addressedOnly));
       expect((await gql.outsider(answerDoc, vars(accepted, 'ACCEPT'))).data.answerFriendRequest).toEqual({
-        __typename: 'NotFoundError', message: `User ${user.id} was not found`,
+        __typename: 'NotFoundError',
+        message: `User ${user.id} was not found`,
       });
     });
     expect((await graphql(answerDoc, vars(accepted, 'ACCEPT'))).data.answerFriendRequest).toEqual({
-      __typename: 'AnsweredFriendRequest', id: String(accepted.id), action: 'ACCEPT', requesterId: String(w.teacher.id),
+      __typename: 'AnsweredFriendRequest',
+      id: String(accepted.id),
+      action: 'ACCEPT',
+      requesterId: String(w.teacher.id),
     });
     expect((await graphql(answerDoc, vars(denied, 'DENY'))).data.answerFriendRequest).toEqual({
-      __typename: 'AnsweredFriendRequest', id: String(denied.id), action: 'DENY', requesterId: String(w.parent.id),
+      __typename: 'AnsweredFriendRequest',
+      id: String(denied.id),
+      action: 'DENY',
+      requesterId: String(w.parent.id),
     });
     expect(await friendIds(graphql, user)).toEqual({ total: 1, items: [{ id: String(w.teacher.id) }] });
     expect((await friendIds(gql.teacher, w.teacher)).items).toContainEqual({ id: String(user.id) });
     expect((await friendIds(gql.parent, w.parent)).items).not.toContainEqual({ id: String(user.id) });
     const again = await expectNothingWritten(() => graphql(answerDoc, vars(accepted, 'DENY')));
-    expect(again.data.answerFriendRequest).toEqual({ __typename: 'NotFoundError', message: `FriendRequest ${accepted.id} was not found` });
+    expect(again.data.answerFriendRequest).toEqual({
+      __typename: 'NotFoundError',
+      message: `FriendRequest ${accepted.id} was not found`,
+    });
   });
 
   it('friends lists only the friends the viewer may see', async () => {
     const { user } = await classmate();
     await db().friendship.createMany({
-      data: [w.teacher, w.otherSchoolStudent].flatMap((friend) => [{ userId: user.id, friendId: friend.id }, { userId: friend.id, friendId: user.id }]),
+      data: [w.teacher, w.otherSchoolStudent].flatMap((friend) => [
+        { userId: user.id, friendId: friend.id },
+        { userId: friend.id, friendId: user.id },
+      ]),
     });
     const all = [w.teacher.id, w.otherSchoolStudent.id].sort((a, b) => a - b).map((id) => ({ id: String(id) }));
     expect(await friendIds(gql.districtAdmin, user)).toEqual({ total: 2, items: all });
@@ -345,22 +466,44 @@ describe('GraphQL twins', () => {
       items: requests.map((request, index) => ({
         id: String(request.id),
         createdAt: request.createdAt.toISOString(),
-        requester: { id: String([w.teacher, w.parent][index]!.id), nameDisplay: `Test ${[w.teacher, w.parent][index]!.nameLast}` },
+        requester: {
+          id: String([w.teacher, w.parent][index]!.id),
+          nameDisplay: `Test ${[w.teacher, w.parent][index]!.nameLast}`,
+        },
         user: { id: String(user.id) },
       })),
     });
     const wire = (await rest.get(`/users/${user.id}/requests/friends`)).json.request;
-    expect(wire.map((item: { id: string; requester_id: string; created: string; requester_name: string }) => [item.id, item.requester_id, item.created, item.requester_name]))
-      .toEqual(listed.items.map((item: { id: string; createdAt: string; requester: { id: string; nameDisplay: string } }) =>
-        [item.id, item.requester.id, unixText(new Date(item.createdAt)), item.requester.nameDisplay]));
-    expect((await graphql(listDoc, { userId: String(user.id), createdAfter: '2010-05-14 12:00:00' })).data.friendRequests.total).toBe(1);
+    expect(
+      wire.map((item: { id: string; requester_id: string; created: string; requester_name: string }) => [
+        item.id,
+        item.requester_id,
+        item.created,
+        item.requester_name,
+      ]),
+    ).toEqual(
+      listed.items.map((item: { id: string; createdAt: string; requester: { id: string; nameDisplay: string } }) => [
+        item.id,
+        item.requester.id,
+        unixText(new Date(item.createdAt)),
+        item.requester.nameDisplay,
+      ]),
+    );
+    expect(
+      (await graphql(listDoc, { userId: String(user.id), createdAfter: '2010-05-14 12:00:00' })).data.friendRequests
+        .total,
+    ).toBe(1);
 
     const unreadable = await graphql(listDoc, { userId: String(user.id), createdAfter: 'whenever' });
     expect(unreadable.data).toEqual({ friendRequests: null });
     expect(unreadable.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfter' });
     expect((await gql.outsider(listDoc, { userId: String(user.id) })).data).toEqual({ friendRequests: null });
     const refused = await gql.teacher(listDoc, { userId: String(user.id) });
-    expect([refused.data, refused.errors?.[0]?.extensions?.code, refused.errors?.[0]?.message]).toEqual([{ friendRequests: null }, 'FORBIDDEN', addressedOnly]);
+    expect([refused.data, refused.errors?.[0]?.extensions?.code, refused.errors?.[0]?.message]).toEqual([
+      { friendRequests: null },
+      'FORBIDDEN',
+      addressedOnly,
+    ]);
     expect((await gql.districtAdmin(listDoc, { userId: String(user.id) })).data.friendRequests.total).toBe(2);
   });
 });

@@ -19,7 +19,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a bulk write cut by the executi
   let teacher: RestClient;
   let section: { id: number };
   const path = () => `/sections/${section.id}/grading_categories`;
-  const categoriesTitled = (titles: string[]) => db().gradingCategory.findMany({ where: { title: { in: titles } }, orderBy: { id: 'asc' } });
+  const categoriesTitled = (titles: string[]) =>
+    db().gradingCategory.findMany({ where: { title: { in: titles } }, orderBy: { id: 'asc' } });
 
   beforeAll(async () => {
     const world = await createWorld();
@@ -29,7 +30,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a bulk write cut by the executi
     await db().$executeRawUnsafe(`
       CREATE FUNCTION slow_down() RETURNS trigger AS $$
       BEGIN IF NEW.title LIKE 'Slow %' THEN PERFORM pg_sleep(0.05); END IF; RETURN NEW; END; $$ LANGUAGE plpgsql`);
-    await db().$executeRawUnsafe('CREATE TRIGGER slow_down BEFORE INSERT ON grading_categories FOR EACH ROW EXECUTE FUNCTION slow_down()');
+    await db().$executeRawUnsafe(
+      'CREATE TRIGGER slow_down BEFORE INSERT ON grading_categories FOR EACH ROW EXECUTE FUNCTION slow_down()',
+    );
   });
 
   it('answers 503 with Retry-After, in JSON and XML', async () => {
@@ -54,7 +57,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a bulk write cut by the executi
     let answer;
     for (let attempt = 0; attempt < 40 && answer?.status !== 200; attempt++) {
       // The same request in either notation.
-      answer = await teacher.post(path(), attempt % 2 ? xml(titles) : json(titles), { headers: { 'idempotency-key': key } });
+      answer = await teacher.post(path(), attempt % 2 ? xml(titles) : json(titles), {
+        headers: { 'idempotency-key': key },
+      });
       statuses.push(answer.status);
       if (answer.status === 503) expect(answer.headers.get('retry-after')).toBe('1');
     }
@@ -63,8 +68,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a bulk write cut by the executi
     expect(new Set(statuses.slice(0, -1))).toEqual(new Set([503]));
     const stored = await categoriesTitled(titles);
     expect(stored.map((category) => category.title)).toEqual(titles);
-    expect(answer!.json.grading_category.map((item: { id: string; title: string }) => [Number(item.id), item.title])).toEqual(
-      stored.map((category) => [category.id, category.title]),
-    );
+    expect(
+      answer!.json.grading_category.map((item: { id: string; title: string }) => [Number(item.id), item.title]),
+    ).toEqual(stored.map((category) => [category.id, category.title]));
   });
 });

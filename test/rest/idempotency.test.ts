@@ -25,12 +25,21 @@ const secondsFromNow = (seconds: number) => new Date(Date.now() + seconds * 1000
 const groupsTitled = (title: string) => db().group.count({ where: { title } });
 
 /** POST /graphql with a bearer token and an Idempotency-Key. */
-async function graphqlWithKey(user: { id: number }, key: string, query: string, variables: Record<string, unknown> = {}) {
+async function graphqlWithKey(
+  user: { id: number },
+  key: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+) {
   const { token } = await issueAccessToken({ userId: user.id, name: 'idempotency' });
   return async (overrides: { key?: string; variables?: Record<string, unknown> } = {}) => {
     const response = await server.fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': overrides.key ?? key },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'idempotency-key': overrides.key ?? key,
+      },
       body: JSON.stringify({ query, variables: overrides.variables ?? variables }),
     });
     return { status: response.status, headers: response.headers, body: await response.json() };
@@ -95,7 +104,10 @@ describe('Idempotency-Key on /v1 writes', () => {
     const title = `In flight ${key}`;
     expect((await teacher.post('/groups', { title }, withKey(key))).status).toBe(201);
     // As it was before its result was stored: claimed, in flight, its holder renewing the lease.
-    await db().idempotencyKey.updateMany({ where: { key }, data: { status: 'IN_FLIGHT', leaseUntil: secondsFromNow(6) } });
+    await db().idempotencyKey.updateMany({
+      where: { key },
+      data: { status: 'IN_FLIGHT', leaseUntil: secondsFromNow(6) },
+    });
     const meanwhile = await teacher.post('/groups', { title }, withKey(key));
     expect(meanwhile.status).toBe(409);
     expect(Number(meanwhile.headers.get('retry-after'))).toBeOneOf([1, 2, 3, 4, 5, 6]);
@@ -108,7 +120,10 @@ describe('Idempotency-Key on /v1 writes', () => {
     expect((await teacher.post('/groups', { title }, withKey(abandoned))).status).toBe(201);
     // As a process that stopped before the commit leaves it (the group it made aside): its lease lapsed.
     const ago = secondsFromNow(-1);
-    await db().idempotencyKey.updateMany({ where: { key: abandoned }, data: { status: 'IN_FLIGHT', response: Prisma.DbNull, leaseUntil: ago } });
+    await db().idempotencyKey.updateMany({
+      where: { key: abandoned },
+      data: { status: 'IN_FLIGHT', response: Prisma.DbNull, leaseUntil: ago },
+    });
     const takenOver = await teacher.post('/groups', { title }, withKey(abandoned));
     expect(takenOver.status).toBe(201);
     expect(takenOver.headers.get('idempotent-replayed')).toBeNull();
@@ -118,7 +133,10 @@ describe('Idempotency-Key on /v1 writes', () => {
     expect((await teacher.post('/groups', { title: kept }, withKey(committed))).status).toBe(201);
     // As a write that committed and then lost its answer leaves it: refused while its lease runs, then for good.
     const running = secondsFromNow(6);
-    await db().idempotencyKey.updateMany({ where: { key: committed }, data: { status: 'COMMITTED', response: Prisma.DbNull, leaseUntil: running } });
+    await db().idempotencyKey.updateMany({
+      where: { key: committed },
+      data: { status: 'COMMITTED', response: Prisma.DbNull, leaseUntil: running },
+    });
     expect((await teacher.post('/groups', { title: kept }, withKey(committed))).json.error).toMatch(/still running/);
     await db().idempotencyKey.updateMany({ where: { key: committed }, data: { leaseUntil: secondsFromNow(-1) } });
     const lost = await teacher.post('/groups', { title: kept }, withKey(committed));
@@ -139,7 +157,9 @@ describe('Idempotency-Key on /v1 writes', () => {
   it('runs concurrent copies of one request once', async () => {
     const key = randomUUID();
     const title = `Concurrent ${key}`;
-    const answers = await Promise.all(Array.from({ length: 5 }, () => teacher.post('/groups', { title }, withKey(key))));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => teacher.post('/groups', { title }, withKey(key))),
+    );
     expect(answers.every((answer) => answer.status === 201 || answer.status === 409)).toBe(true);
     expect(await groupsTitled(title)).toBe(1);
   });
@@ -156,12 +176,18 @@ describe('Idempotency-Key on /v1 writes', () => {
   it('forgets keys after 24 hours: the key runs afresh, and pruning deletes them', async () => {
     const key = randomUUID();
     expect((await teacher.post('/groups', { title: `Old ${key}` }, withKey(key))).status).toBe(201);
-    await db().idempotencyKey.updateMany({ where: { key }, data: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) } });
+    await db().idempotencyKey.updateMany({
+      where: { key },
+      data: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) },
+    });
     const again = await teacher.post('/groups', { title: `New ${key}` }, withKey(key));
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
 
-    await db().idempotencyKey.updateMany({ where: { key }, data: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) } });
+    await db().idempotencyKey.updateMany({
+      where: { key },
+      data: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) },
+    });
     expect(await pruneIdempotencyKeys()).toBeGreaterThanOrEqual(1);
     expect(await db().idempotencyKey.count({ where: { key } })).toBe(0);
   });
@@ -184,8 +210,10 @@ async function faultOn(title: string): Promise<() => Promise<unknown>> {
 describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
   let section: { id: number };
   const path = () => `/sections/${section.id}/grading_categories`;
-  const categoriesTitled = (titles: string[]) => db().gradingCategory.findMany({ where: { title: { in: titles } }, orderBy: { id: 'asc' } });
-  const eventsOf = async (events: () => Promise<unknown[][]>) => (await events()).map(([type, , , objectId]) => [type, objectId]);
+  const categoriesTitled = (titles: string[]) =>
+    db().gradingCategory.findMany({ where: { title: { in: titles } }, orderBy: { id: 'asc' } });
+  const eventsOf = async (events: () => Promise<unknown[][]>) =>
+    (await events()).map(([type, , , objectId]) => [type, objectId]);
 
   beforeAll(async () => {
     section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
@@ -194,7 +222,9 @@ describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
   it('finishes a bulk create cut short by a fault: items written are answered as they were, the rest written, none twice', async () => {
     const key = randomUUID();
     const titles = Array.from({ length: 8 }, (_, index) => `Cut ${index} ${key}`);
-    const xmlItems = titles.map((title, index) => `<grading_category><title>${title}</title><weight>${index}</weight></grading_category>`);
+    const xmlItems = titles.map(
+      (title, index) => `<grading_category><title>${title}</title><weight>${index}</weight></grading_category>`,
+    );
     const xml = `<body><grading_categories>${xmlItems.join('')}</grading_categories></body>`;
     const json = { grading_categories: { grading_category: titles.map((title, index) => ({ title, weight: index })) } };
     const events = await watchDomainEvents();
@@ -222,24 +252,34 @@ describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
     const replay = await teacher.post(path(), xml, { ...withKey(key), accept: 'xml' });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect([...replay.text.matchAll(/<id>(\d+)<\/id>/g)].map(([, id]) => Number(id))).toEqual(stored.map((category) => category.id));
+    expect([...replay.text.matchAll(/<id>(\d+)<\/id>/g)].map(([, id]) => Number(id))).toEqual(
+      stored.map((category) => category.id),
+    );
     expect(await db().idempotencyItem.count({ where: { key } })).toBe(0);
     expect(await categoriesTitled(titles)).toHaveLength(8);
   });
 
-  it('finishes a bulk update cut short by a crash once its stopped holder\'s lease lapses, with 409 and the wait until then', async () => {
+  it("finishes a bulk update cut short by a crash once its stopped holder's lease lapses, with 409 and the wait until then", async () => {
     const key = randomUUID();
     const categories = [];
     for (let index = 0; index < 6; index++) {
-      categories.push(await db().gradingCategory.create({ data: { sectionId: section.id, title: `Old ${index} ${key}` } }));
+      categories.push(
+        await db().gradingCategory.create({ data: { sectionId: section.id, title: `Old ${index} ${key}` } }),
+      );
     }
     const renamed = categories.map((_, index) => `Renamed ${index} ${key}`);
-    const body = { grading_categories: { grading_category: categories.map((category, index) => ({ id: category.id, title: renamed[index] })) } };
+    const body = {
+      grading_categories: {
+        grading_category: categories.map((category, index) => ({ id: category.id, title: renamed[index] })),
+      },
+    };
     const events = await watchDomainEvents();
     const mend = await faultOn(renamed[3]!);
     expect((await teacher.put(path(), body, withKey(key))).status).toBe(500);
     await mend();
-    expect((await categoriesTitled(renamed)).map((category) => category.id)).toEqual(categories.slice(0, 3).map((category) => category.id));
+    expect((await categoriesTitled(renamed)).map((category) => category.id)).toEqual(
+      categories.slice(0, 3).map((category) => category.id),
+    );
     // As a process killed in the middle of the write leaves its claim: the lease it renewed still running.
     await db().idempotencyKey.updateMany({ where: { key }, data: { leaseUntil: secondsFromNow(5) } });
 
@@ -263,7 +303,9 @@ describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
     const key = randomUUID();
     const titles = [`First ${key}`, `Second ${key}`];
     const mend = await faultOn(titles[1]!);
-    expect((await teacher.post(path(), { grading_categories: titles.map((title) => ({ title })) }, withKey(key))).status).toBe(500);
+    expect(
+      (await teacher.post(path(), { grading_categories: titles.map((title) => ({ title })) }, withKey(key))).status,
+    ).toBe(500);
     await mend();
     const other = await teacher.post(path(), { grading_categories: [{ title: `Other ${key}` }] }, withKey(key));
     expect(other.status).toBe(422);
@@ -276,7 +318,10 @@ describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
       createGradingCategories(sectionId: $sectionId, items: $items) { ${results} } }`;
     const key = randomUUID();
     const titles = [`G0 ${key}`, `G1 ${key}`, `G2 ${key}`];
-    const send = await graphqlWithKey(world.teacher, key, one, { sectionId: String(section.id), items: titles.map((title) => ({ title })) });
+    const send = await graphqlWithKey(world.teacher, key, one, {
+      sectionId: String(section.id),
+      items: titles.map((title) => ({ title })),
+    });
     let mend = await faultOn(titles[2]!);
     expect((await send()).body.errors[0].message).toBe('Unexpected error.');
     await mend();
@@ -296,7 +341,11 @@ describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
       b: createGradingCategories(sectionId: $sectionId, items: $b) { ${results} } }`;
     const twoKey = randomUUID();
     const [a, b] = [`A ${twoKey}`, `B ${twoKey}`];
-    const sendTwo = await graphqlWithKey(world.teacher, twoKey, two, { sectionId: String(section.id), a: [{ title: a }], b: [{ title: b }] });
+    const sendTwo = await graphqlWithKey(world.teacher, twoKey, two, {
+      sectionId: String(section.id),
+      a: [{ title: a }],
+      b: [{ title: b }],
+    });
     mend = await faultOn(b);
     expect((await sendTwo()).body.errors[0].message).toBe('Unexpected error.');
     await mend();

@@ -3,7 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor, forbidden, refusal } from '../support/client';
 import {
-  type World, createDistrict, createGroup, createInvite, createSchool, createSection, createUser, createWorld, watchDomainEvents,
+  type World,
+  createDistrict,
+  createGroup,
+  createInvite,
+  createSchool,
+  createSection,
+  createUser,
+  createWorld,
+  watchDomainEvents,
 } from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { el, v1, xmlHead } from '../support/wire';
@@ -11,7 +19,15 @@ import { expectNothingWritten } from '../support/writes';
 
 const server = useTestServer();
 const clients = clientsFor(server);
-const cast = ['teacher', 'student', 'parent', 'schoolAdmin', 'districtAdmin', 'otherSchoolStudent', 'outsider'] as const;
+const cast = [
+  'teacher',
+  'student',
+  'parent',
+  'schoolAdmin',
+  'districtAdmin',
+  'otherSchoolStudent',
+  'outsider',
+] as const;
 type Person = (typeof cast)[number];
 let w: World;
 let as: Record<Person, RestClient>;
@@ -57,20 +73,30 @@ const sectionInviteWire = (invite: Row, section: { id: number; title: string }) 
   created: unixTime(invite.createdAt),
 });
 /** One invite as XML, its members in the order the wire objects above list them. */
-const inviteXml = (invite: Record<string, unknown>) => `<invite>${Object.entries(invite).map(([name, value]) => el(name, value)).join('')}</invite>`;
+const inviteXml = (invite: Record<string, unknown>) =>
+  `<invite>${Object.entries(invite)
+    .map(([name, value]) => el(name, value))
+    .join('')}</invite>`;
 const listXml = (items: string, total: number, self: string) =>
   `${xmlHead}<result>${items}<total>${total}</total><links><self>${self.replace(/&/g, '&amp;')}</self></links></result>`;
 
 const ids = (response: { json: { invite: { id: number }[] } }) => response.json.invite.map((invite) => invite.id);
 /** The data of the invite events of one invite, oldest first. */
 const inviteEventData = (inviteId: number) =>
-  db().domainEvent.findMany({ where: { objectId: inviteId, type: { startsWith: 'invite.' } }, orderBy: { id: 'asc' }, select: { type: true, data: true } });
+  db().domainEvent.findMany({
+    where: { objectId: inviteId, type: { startsWith: 'invite.' } },
+    orderBy: { id: 'asc' },
+    select: { type: true, data: true },
+  });
 
 describe('GET /users/{id}/invites/{realm}', () => {
-  it('lists group invites under groups and group, in JSON and XML, with the wire types of the platform\'s example', async () => {
+  it("lists group invites under groups and group, in JSON and XML, with the wire types of the platform's example", async () => {
     const { user, rest } = await invitee();
     const made = await teachersGroup('Chess & Go');
-    const group = await db().group.update({ where: { id: made.id }, data: { pictureUrl: 'https://img.test/chess.png?size=2&crop=1' } });
+    const group = await db().group.update({
+      where: { id: made.id },
+      data: { pictureUrl: 'https://img.test/chess.png?size=2&crop=1' },
+    });
     const invite = await createInvite(user.id, { groupId: group.id }, { inviterId: w.teacher.id });
     // A course invite is listed under sections only.
     await createInvite(user.id, { sectionId: (await teachersSection()).id });
@@ -84,7 +110,9 @@ describe('GET /users/{id}/invites/{realm}', () => {
       const xml = await rest.get(path, { accept: 'xml' });
       expect([xml.status, xml.headers.get('content-type')]).toEqual([200, 'text/xml; charset=utf-8']);
       expect(xml.text).toBe(listXml(inviteXml(wire), 1, `${v1}${path}?start=0&limit=20`));
-      expect(xml.text).toContain('<group_name>Chess &amp; Go</group_name><picture_url>https://img.test/chess.png?size=2&amp;crop=1</picture_url>');
+      expect(xml.text).toContain(
+        '<group_name>Chess &amp; Go</group_name><picture_url>https://img.test/chess.png?size=2&amp;crop=1</picture_url>',
+      );
     }
   });
 
@@ -109,17 +137,28 @@ describe('GET /users/{id}/invites/{realm}', () => {
   it('pages with start and limit: total, links.self, and links.next only while more follow', async () => {
     const { user, rest } = await invitee();
     const invites: Row[] = [];
-    for (let index = 0; index < 3; index++) invites.push(await createInvite(user.id, { groupId: (await teachersGroup()).id }));
+    for (let index = 0; index < 3; index++)
+      invites.push(await createInvite(user.id, { groupId: (await teachersGroup()).id }));
     const path = `/users/${user.id}/invites/groups`;
 
     const first = await rest.get(`${path}?start=0&limit=2`);
     expect([ids(first), first.json.total]).toEqual([[invites[0]!.id, invites[1]!.id], 3]);
     expect(first.json.links).toEqual({ self: `${v1}${path}?start=0&limit=2`, next: `${v1}${path}?start=2&limit=2` });
     const last = await rest.get(`${path}?start=2&limit=2`);
-    expect(last.json).toEqual({ invite: [expect.objectContaining({ id: invites[2]!.id })], total: 3, links: { self: `${v1}${path}?start=2&limit=2` } });
+    expect(last.json).toEqual({
+      invite: [expect.objectContaining({ id: invites[2]!.id })],
+      total: 3,
+      links: { self: `${v1}${path}?start=2&limit=2` },
+    });
     const lastXml = await rest.get(`${path}?start=2&limit=2`, { accept: 'xml' });
-    expect([...lastXml.text.matchAll(/<invite><group_id>\d+<\/group_id>.*?<id>(\d+)<\/id>/g)].map((match) => Number(match[1]))).toEqual([invites[2]!.id]);
-    expect(lastXml.text).toContain(`<total>3</total><links><self>${v1}${path}?start=2&amp;limit=2</self></links></result>`);
+    expect(
+      [...lastXml.text.matchAll(/<invite><group_id>\d+<\/group_id>.*?<id>(\d+)<\/id>/g)].map((match) =>
+        Number(match[1]),
+      ),
+    ).toEqual([invites[2]!.id]);
+    expect(lastXml.text).toContain(
+      `<total>3</total><links><self>${v1}${path}?start=2&amp;limit=2</self></links></result>`,
+    );
     const past = await rest.get(`${path}?start=5`);
     expect(past.json).toEqual({ invite: [], total: 3, links: { self: `${v1}${path}?start=5&limit=20` } });
     expect((await rest.get(`${path}?start=5`, { accept: 'xml' })).text).toContain('<result><invite /><total>3</total>');
@@ -137,7 +176,9 @@ describe('GET /users/{id}/invites/{realm}', () => {
       for (const word of ['bogus', 'courses']) {
         const listed = await rest.get(`/users/${user.id}/invites/${word}`);
         expect([listed.status, listed.json]).toEqual([400, refusedWord(word)]);
-        const answered = await rest.put(`/users/${user.id}/invites/${word}/${invite.id}`, { invite: { invite_action: 'accept' } });
+        const answered = await rest.put(`/users/${user.id}/invites/${word}/${invite.id}`, {
+          invite: { invite_action: 'accept' },
+        });
         expect([answered.status, answered.json]).toEqual([400, refusedWord(word)]);
       }
       const xml = await rest.get(`/users/${user.id}/invites/bogus`, { accept: 'xml' });
@@ -169,7 +210,7 @@ describe('GET /users/{id}/invites/{realm}', () => {
   });
 });
 
-describe('created_offset: only invites created after it, read in the district\'s time zone', () => {
+describe("created_offset: only invites created after it, read in the district's time zone", () => {
   const second = 1000;
   const minute = 60 * second;
   const day = 24 * 60 * minute;
@@ -208,8 +249,14 @@ describe('created_offset: only invites created after it, read in the district\'s
   }
   /** strtotime's "last monday": the Monday before today on the zone's clock (a week back when today is one). */
   const daysSinceMonday = (zone: string) => (new TZDate(Date.now(), zone).getDay() + 6) % 7 || 7;
-  const exactly = (instant: Date | string): [Date, Date] => [new Date(instant), new Date(new Date(instant).getTime() + second)];
-  const around = (instant: Date, margin: number): [Date, Date] => [new Date(instant.getTime() - margin), new Date(instant.getTime() + margin)];
+  const exactly = (instant: Date | string): [Date, Date] => [
+    new Date(instant),
+    new Date(new Date(instant).getTime() + second),
+  ];
+  const around = (instant: Date, margin: number): [Date, Date] => [
+    new Date(instant.getTime() - margin),
+    new Date(instant.getTime() + margin),
+  ];
 
   // Each case names the last instant that is left out and one shortly after it that is listed.
   it.each<[zone: string, text: string, bounds: () => [Date, Date]]>([
@@ -221,7 +268,11 @@ describe('created_offset: only invites created after it, read in the district\'s
     ['Asia/Kathmandu', '2010-05-14', () => exactly('2010-05-13T18:15:00Z')],
     ['Asia/Kathmandu', 'yesterday', () => around(wallClock('Asia/Kathmandu', 1), minute)],
     ['Asia/Kathmandu', '3 days ago', () => around(new Date(Date.now() - 3 * day), 30 * minute)],
-    ['Asia/Kathmandu', 'last monday 9am', () => around(wallClock('Asia/Kathmandu', daysSinceMonday('Asia/Kathmandu'), 9), minute)],
+    [
+      'Asia/Kathmandu',
+      'last monday 9am',
+      () => around(wallClock('Asia/Kathmandu', daysSinceMonday('Asia/Kathmandu'), 9), minute),
+    ],
     // Central daylight time in May, whatever the season the test runs in.
     ['America/Chicago', '2010-05-14 23:44:32', () => exactly('2010-05-15T04:44:32Z')],
     ['America/Chicago', 'yesterday', () => around(wallClock('America/Chicago', 1), minute)],
@@ -235,7 +286,9 @@ describe('created_offset: only invites created after it, read in the district\'s
     const response = await place.reader.get(path);
     expect(response.status).toBe(200);
     expect([ids(response), response.json.total]).toEqual([[after.id], 1]);
-    expect(response.json.links.self).toBe(`${v1}/users/${user.id}/invites/groups?created_offset=${encodeURIComponent(text).replace(/%20/g, '+')}&start=0&limit=20`);
+    expect(response.json.links.self).toBe(
+      `${v1}/users/${user.id}/invites/groups?created_offset=${encodeURIComponent(text).replace(/%20/g, '+')}&start=0&limit=20`,
+    );
   });
 
   it('lists everything without created_offset or with an empty one; the district shows its time zone', async () => {
@@ -246,11 +299,16 @@ describe('created_offset: only invites created after it, read in the district\'s
       await createInvite(user.id, { groupId: place.groups[1].id }),
     ];
     for (const query of ['', '?created_offset=']) {
-      expect(ids(await place.reader.get(`/users/${user.id}/invites/groups${query}`))).toEqual(invites.map((invite) => invite.id));
+      expect(ids(await place.reader.get(`/users/${user.id}/invites/groups${query}`))).toEqual(
+        invites.map((invite) => invite.id),
+      );
     }
     const districtId = (await db().school.findUniqueOrThrow({ where: { id: place.schoolId } })).districtId;
     const admin = await db().user.findFirstOrThrow({ where: { schoolId: place.schoolId, role: 'DISTRICT_ADMIN' } });
-    const read = await (await clients.graphql(admin))(`query($id: ID!) { district(id: $id) { id: databaseId timeZone } }`, { id: String(districtId) });
+    const read = await (await clients.graphql(admin))(
+      `query($id: ID!) { district(id: $id) { id: databaseId timeZone } }`,
+      { id: String(districtId) },
+    );
     expect(read.data.district).toEqual({ id: String(districtId), timeZone: 'Asia/Kathmandu' });
   });
 
@@ -260,10 +318,13 @@ describe('created_offset: only invites created after it, read in the district\'s
     for (const text of ['gibberish', '2010-05-14 lorem', 'next blursday']) {
       const reason = `'${text}' is not a date or time this server can read, such as 2010-05-14 23:44:32 or 3 days ago`;
       const refused = await rest.get(`/users/${user.id}/invites/sections?created_offset=${encodeURIComponent(text)}`);
-      expect([refused.status, refused.json]).toEqual([400, { error: `created_offset: ${reason}`, issues: [{ field: 'created_offset', message: reason }] }]);
+      expect([refused.status, refused.json]).toEqual([
+        400,
+        { error: `created_offset: ${reason}`, issues: [{ field: 'created_offset', message: reason }] },
+      ]);
     }
     const xml = await rest.get(`/users/${user.id}/invites/groups?created_offset=soonish`, { accept: 'xml' });
-    const reason = '\'soonish\' is not a date or time this server can read, such as 2010-05-14 23:44:32 or 3 days ago';
+    const reason = "'soonish' is not a date or time this server can read, such as 2010-05-14 23:44:32 or 3 days ago";
     expect([xml.status, xml.text]).toEqual([
       400,
       `${xmlHead}<result><error>created_offset: ${reason}</error><issues><field>created_offset</field><message>${reason}</message></issues></result>`,
@@ -286,9 +347,13 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     const group = await teachersGroup();
     const invite = await createInvite(user.id, { groupId: group.id }, { inviterId: w.teacher.id });
     const events = await watchDomainEvents();
-    const answered = await rest.put(`/users/${user.id}/invites/groups/${invite.id}`, { invite: { invite_action: 'accept' } });
+    const answered = await rest.put(`/users/${user.id}/invites/groups/${invite.id}`, {
+      invite: { invite_action: 'accept' },
+    });
     expect([answered.status, answered.text]).toEqual([204, '']);
-    const membership = await db().groupMembership.findUniqueOrThrow({ where: { groupId_userId: { groupId: group.id, userId: user.id } } });
+    const membership = await db().groupMembership.findUniqueOrThrow({
+      where: { groupId_userId: { groupId: group.id, userId: user.id } },
+    });
     expect(membership.admin).toBe(false);
     expect(await db().invite.findUnique({ where: { id: invite.id } })).toBeNull();
     expect(await events()).toEqual([
@@ -297,7 +362,10 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     ]);
     expect(await inviteEventData(invite.id)).toEqual([{ type: 'invite.accept', data: { userId: user.id } }]);
     expect((await rest.get(`/users/${user.id}/invites/groups`)).json).toMatchObject({ invite: [], total: 0 });
-    const members = await gql.teacher(`query($id: ID!) { group(id: $id) { members { user { id: databaseId } admin } } }`, { id: String(group.id) });
+    const members = await gql.teacher(
+      `query($id: ID!) { group(id: $id) { members { user { id: databaseId } admin } } }`,
+      { id: String(group.id) },
+    );
     expect(members.data.group.members).toContainEqual({ user: { id: String(user.id) }, admin: false });
   });
 
@@ -308,7 +376,9 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     const events = await watchDomainEvents();
     const answered = await rest.put(`/users/${user.id}/invites/sections/${invite.id}`, { invite_action: 'accept' });
     expect([answered.status, answered.text]).toEqual([204, '']);
-    const enrollment = await db().enrollment.findUniqueOrThrow({ where: { sectionId_userId: { sectionId: section.id, userId: user.id } } });
+    const enrollment = await db().enrollment.findUniqueOrThrow({
+      where: { sectionId_userId: { sectionId: section.id, userId: user.id } },
+    });
     expect(enrollment).toMatchObject({ admin: false, status: 'ACTIVE' });
     expect(await db().invite.findUnique({ where: { id: invite.id } })).toBeNull();
     expect(await events()).toEqual([
@@ -321,13 +391,25 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     const { user, rest } = await invitee();
     const section = await teachersSection();
     const invite = await createInvite(user.id, { sectionId: section.id });
-    const pending = await db().enrollment.create({ data: { sectionId: section.id, userId: user.id, status: 'INVITE_PENDING' } });
+    const pending = await db().enrollment.create({
+      data: { sectionId: section.id, userId: user.id, status: 'INVITE_PENDING' },
+    });
     const events = await watchDomainEvents();
     const body = '<request><invite><invite_action>accept</invite_action></invite></request>';
     const answered = await rest.put(`/users/${user.id}/invites/section/${invite.id}`, body, { accept: 'xml' });
     expect([answered.status, answered.text]).toEqual([204, '']);
-    expect(await db().enrollment.findMany({ where: { sectionId: section.id, userId: user.id } })).toEqual([{ ...pending, status: 'ACTIVE' }]);
-    expect(await events()).toContainEqual(['invite.accept', 'SECTION', section.id, invite.id, user.id, w.district.id, w.school.id]);
+    expect(await db().enrollment.findMany({ where: { sectionId: section.id, userId: user.id } })).toEqual([
+      { ...pending, status: 'ACTIVE' },
+    ]);
+    expect(await events()).toContainEqual([
+      'invite.accept',
+      'SECTION',
+      section.id,
+      invite.id,
+      user.id,
+      w.district.id,
+      w.school.id,
+    ]);
   });
 
   it('accepts an invite to a group the user has joined since: the membership stays as it is', async () => {
@@ -336,9 +418,15 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     const invite = await createInvite(user.id, { groupId: group.id });
     const membership = await db().groupMembership.create({ data: { groupId: group.id, userId: user.id, admin: true } });
     const events = await watchDomainEvents();
-    expect((await rest.put(`/users/${user.id}/invites/groups/${invite.id}`, { invite_action: 'accept' })).status).toBe(204);
-    expect(await db().groupMembership.findMany({ where: { groupId: group.id, userId: user.id } })).toEqual([membership]);
-    expect(await events()).toEqual([['invite.accept', 'GROUP', group.id, invite.id, user.id, w.district.id, w.school.id]]);
+    expect((await rest.put(`/users/${user.id}/invites/groups/${invite.id}`, { invite_action: 'accept' })).status).toBe(
+      204,
+    );
+    expect(await db().groupMembership.findMany({ where: { groupId: group.id, userId: user.id } })).toEqual([
+      membership,
+    ]);
+    expect(await events()).toEqual([
+      ['invite.accept', 'GROUP', group.id, invite.id, user.id, w.district.id, w.school.id],
+    ]);
   });
 
   it.each([
@@ -361,12 +449,14 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     expect(await inviteEventData(invite.id)).toEqual([{ type: 'invite.deny', data: { userId: user.id } }]);
   });
 
-  it('answers 404 for an answered or unknown invite, another user\'s, and one of the other realm kind, writing nothing', async () => {
+  it("answers 404 for an answered or unknown invite, another user's, and one of the other realm kind, writing nothing", async () => {
     const { user, rest } = await invitee();
     const group = await teachersGroup();
     const section = await teachersSection();
     const answered = await createInvite(user.id, { groupId: group.id });
-    expect((await rest.put(`/users/${user.id}/invites/groups/${answered.id}`, { invite_action: 'deny' })).status).toBe(204);
+    expect((await rest.put(`/users/${user.id}/invites/groups/${answered.id}`, { invite_action: 'deny' })).status).toBe(
+      204,
+    );
     const toGroup = await createInvite(user.id, { groupId: (await teachersGroup()).id });
     const toSection = await createInvite(user.id, { sectionId: section.id });
     const someoneElses = await createInvite(w.student.id, { groupId: group.id });
@@ -391,14 +481,21 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     const { user, rest } = await invitee();
     const invite = await createInvite(user.id, { groupId: (await teachersGroup()).id });
     const path = `/users/${user.id}/invites/groups/${invite.id}`;
-    const refusal400 = (field: string, message: string) => ({ error: `${field}: ${message}`, issues: [{ field, message }] });
+    const refusal400 = (field: string, message: string) => ({
+      error: `${field}: ${message}`,
+      issues: [{ field, message }],
+    });
     await expectNothingWritten(async () => {
       for (const [body, field, message] of [
         [{}, 'invite/invite_action', 'is required: accept or deny'],
         [{ invite: {} }, 'invite/invite_action', 'is required: accept or deny'],
         [{ invite_action: 'maybe' }, 'invite_action', 'must be one of accept, deny'],
         [{ invite: { invite_action: 'ACCEPT!' } }, 'invite/invite_action', 'must be one of accept, deny'],
-        ['<request><invite><invite_action>later</invite_action></invite></request>', 'invite/invite_action', 'must be one of accept, deny'],
+        [
+          '<request><invite><invite_action>later</invite_action></invite></request>',
+          'invite/invite_action',
+          'must be one of accept, deny',
+        ],
       ] as const) {
         const response = await rest.put(path, body);
         expect([response.status, response.json]).toEqual([400, refusal400(field, message)]);
@@ -407,7 +504,11 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
   });
 
   it('lets only the invited user answer: 403 for the inviter and administrators, 404 where the user is hidden', async () => {
-    const invite = await createInvite(w.student.id, { groupId: (await teachersGroup()).id }, { inviterId: w.teacher.id });
+    const invite = await createInvite(
+      w.student.id,
+      { groupId: (await teachersGroup()).id },
+      { inviterId: w.teacher.id },
+    );
     const path = `/users/${w.student.id}/invites/groups/${invite.id}`;
     await expectNothingWritten(async () => {
       for (const person of ['teacher', 'schoolAdmin', 'districtAdmin', 'parent'] as const) {
@@ -416,10 +517,16 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
       }
       for (const person of ['otherSchoolStudent', 'outsider'] as const) {
         const hidden = await as[person].put(path, { invite: { invite_action: 'accept' } });
-        expect([person, hidden.status, hidden.json]).toEqual([person, 404, { error: `User ${w.student.id} was not found` }]);
+        expect([person, hidden.status, hidden.json]).toEqual([
+          person,
+          404,
+          { error: `User ${w.student.id} was not found` },
+        ]);
       }
       // As for a user who does not exist.
-      const missing = await as.districtAdmin.put(`/users/999999/invites/groups/${invite.id}`, { invite: { invite_action: 'accept' } });
+      const missing = await as.districtAdmin.put(`/users/999999/invites/groups/${invite.id}`, {
+        invite: { invite_action: 'accept' },
+      });
       expect([missing.status, missing.json]).toEqual([404, { error: 'User 999999 was not found' }]);
       // The district administrator reads the invite they may not answer.
       expect(ids(await as.districtAdmin.get(`/users/${w.student.id}/invites/groups`))).toContain(invite.id);
@@ -430,22 +537,28 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
     { segment: 'groups', kind: 'GROUP' as const },
     { segment: 'sections', kind: 'SECTION' as const },
   ])('two accepts of one $segment invite racing each other', ({ segment, kind }) => {
-    it.skipIf(!process.env.TEST_DATABASE_URL)('make exactly one membership: one 204 and one 404 (PostgreSQL)', async () => {
-      const { user, rest } = await invitee();
-      const realmId = kind === 'GROUP' ? (await teachersGroup()).id : (await teachersSection()).id;
-      const invite = await createInvite(user.id, kind === 'GROUP' ? { groupId: realmId } : { sectionId: realmId });
-      const events = await watchDomainEvents();
-      const path = `/users/${user.id}/invites/${segment}/${invite.id}`;
-      const answers = await Promise.all([rest.put(path, { invite: { invite_action: 'accept' } }), rest.put(path, { invite_action: 'accept' })]);
-      expect(answers.map((answer) => answer.status).sort((a, b) => a - b)).toEqual([204, 404]);
-      const memberships =
-        kind === 'GROUP'
-          ? await db().groupMembership.count({ where: { groupId: realmId, userId: user.id } })
-          : await db().enrollment.count({ where: { sectionId: realmId, userId: user.id } });
-      expect(memberships).toBe(1);
-      const joined = kind === 'GROUP' ? 'group_member.create' : 'enrollment.create';
-      expect((await events()).map(([type]) => type)).toEqual([joined, 'invite.accept']);
-    });
+    it.skipIf(!process.env.TEST_DATABASE_URL)(
+      'make exactly one membership: one 204 and one 404 (PostgreSQL)',
+      async () => {
+        const { user, rest } = await invitee();
+        const realmId = kind === 'GROUP' ? (await teachersGroup()).id : (await teachersSection()).id;
+        const invite = await createInvite(user.id, kind === 'GROUP' ? { groupId: realmId } : { sectionId: realmId });
+        const events = await watchDomainEvents();
+        const path = `/users/${user.id}/invites/${segment}/${invite.id}`;
+        const answers = await Promise.all([
+          rest.put(path, { invite: { invite_action: 'accept' } }),
+          rest.put(path, { invite_action: 'accept' }),
+        ]);
+        expect(answers.map((answer) => answer.status).sort((a, b) => a - b)).toEqual([204, 404]);
+        const memberships =
+          kind === 'GROUP'
+            ? await db().groupMembership.count({ where: { groupId: realmId, userId: user.id } })
+            : await db().enrollment.count({ where: { sectionId: realmId, userId: user.id } });
+        expect(memberships).toBe(1);
+        const joined = kind === 'GROUP' ? 'group_member.create' : 'enrollment.create';
+        expect((await events()).map(([type]) => type)).toEqual([joined, 'invite.accept']);
+      },
+    );
   });
 });
 
@@ -466,20 +579,38 @@ describe('GraphQL twins', () => {
     const group = await teachersGroup();
     const section = await teachersSection();
     const events = await watchDomainEvents();
-    const toGroup = (await gql.teacher(createInviteDoc, { realm: realm('GROUP', group.id), userId: String(user.id) })).data.createInvite;
+    const toGroup = (await gql.teacher(createInviteDoc, { realm: realm('GROUP', group.id), userId: String(user.id) }))
+      .data.createInvite;
     expect(toGroup).toEqual({
-      __typename: 'Invite', id: toGroup.id, realm: 'GROUP', user: { id: String(user.id) }, inviter: { id: String(w.teacher.id) },
-      group: { id: String(group.id) }, section: null,
+      __typename: 'Invite',
+      id: toGroup.id,
+      realm: 'GROUP',
+      user: { id: String(user.id) },
+      inviter: { id: String(w.teacher.id) },
+      group: { id: String(group.id) },
+      section: null,
     });
-    const toSection = (await gql.teacher(createInviteDoc, { realm: realm('SECTION', section.id), userId: String(user.id) })).data.createInvite;
-    expect(toSection).toMatchObject({ __typename: 'Invite', realm: 'SECTION', group: null, section: { id: String(section.id) } });
+    const toSection = (
+      await gql.teacher(createInviteDoc, { realm: realm('SECTION', section.id), userId: String(user.id) })
+    ).data.createInvite;
+    expect(toSection).toMatchObject({
+      __typename: 'Invite',
+      realm: 'SECTION',
+      group: null,
+      section: { id: String(section.id) },
+    });
     const [groupInviteId, sectionInviteId] = [Number(toGroup.id), Number(toSection.id)];
     expect(await events()).toEqual([
       ['invite.create', 'GROUP', group.id, groupInviteId, w.teacher.id, w.district.id, w.school.id],
       ['invite.create', 'SECTION', section.id, sectionInviteId, w.teacher.id, w.district.id, w.school.id],
     ]);
     expect(await inviteEventData(groupInviteId)).toEqual([{ type: 'invite.create', data: { userId: user.id } }]);
-    expect(await db().invite.findUniqueOrThrow({ where: { id: groupInviteId } })).toMatchObject({ userId: user.id, groupId: group.id, sectionId: null, inviterId: w.teacher.id });
+    expect(await db().invite.findUniqueOrThrow({ where: { id: groupInviteId } })).toMatchObject({
+      userId: user.id,
+      groupId: group.id,
+      sectionId: null,
+      inviterId: w.teacher.id,
+    });
     expect(ids(await rest.get(`/users/${user.id}/invites/groups`))).toEqual([groupInviteId]);
     expect(ids(await rest.get(`/users/${user.id}/invites/sections`))).toEqual([sectionInviteId]);
   });
@@ -495,54 +626,88 @@ describe('GraphQL twins', () => {
       client(createInviteDoc, { realm: realm(type, id), userId: String(userId) });
     await expectNothingWritten(async () => {
       expect((await invite(gql.teacher, 'GROUP', group.id)).data.createInvite).toEqual({
-        __typename: 'ConflictError', message: 'The user already has a pending invite to this realm', field: 'userId',
+        __typename: 'ConflictError',
+        message: 'The user already has a pending invite to this realm',
+        field: 'userId',
       });
       expect((await invite(gql.teacher, 'GROUP', joined.id)).data.createInvite).toEqual({
-        __typename: 'ConflictError', message: 'The user is already a member of this group', field: 'userId',
+        __typename: 'ConflictError',
+        message: 'The user is already a member of this group',
+        field: 'userId',
       });
       expect((await invite(gql.teacher, 'SECTION', section.id)).data.createInvite).toEqual({
-        __typename: 'ConflictError', message: 'The user is already a member of this section', field: 'userId',
+        __typename: 'ConflictError',
+        message: 'The user is already a member of this section',
+        field: 'userId',
       });
       const district = (await invite(gql.districtAdmin, 'DISTRICT', w.district.id)).data.createInvite;
       expect(district).toMatchObject({
         __typename: 'ValidationError',
-        issues: [{ field: 'realm.type', message: 'must be GROUP or SECTION: invites are to groups and course sections' }],
+        issues: [
+          { field: 'realm.type', message: 'must be GROUP or SECTION: invites are to groups and course sections' },
+        ],
       });
       // A member who does not administer the group may not invite to it.
-      expect(refusal(await invite(gql.student, 'GROUP', studentsGroup.id))).toEqual(forbidden('You may not change this group'));
+      expect(refusal(await invite(gql.student, 'GROUP', studentsGroup.id))).toEqual(
+        forbidden('You may not change this group'),
+      );
       expect((await invite(gql.teacher, 'GROUP', group.id, w.outsider.id)).data.createInvite).toEqual({
-        __typename: 'NotFoundError', message: `User ${w.outsider.id} was not found`,
+        __typename: 'NotFoundError',
+        message: `User ${w.outsider.id} was not found`,
       });
     });
   });
 
-  it('answerInvite: accepts and denies the viewer\'s own invites; an answered one is a NotFoundError; others are refused', async () => {
+  it("answerInvite: accepts and denies the viewer's own invites; an answered one is a NotFoundError; others are refused", async () => {
     const { user } = await invitee();
     const answer = await clients.graphql(user);
     const group = await teachersGroup();
     const section = await teachersSection();
-    const [toGroup, toSection] = [await createInvite(user.id, { groupId: group.id }), await createInvite(user.id, { sectionId: section.id })];
-    const vars = (invite: Row, kind: string, action: string) => ({ userId: String(user.id), realm: kind, id: String(invite.id), action });
+    const [toGroup, toSection] = [
+      await createInvite(user.id, { groupId: group.id }),
+      await createInvite(user.id, { sectionId: section.id }),
+    ];
+    const vars = (invite: Row, kind: string, action: string) => ({
+      userId: String(user.id),
+      realm: kind,
+      id: String(invite.id),
+      action,
+    });
 
     await expectNothingWritten(async () => {
-      expect(refusal(await gql.teacher(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT')))).toEqual(forbidden(addressedOnly));
+      expect(refusal(await gql.teacher(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT')))).toEqual(
+        forbidden(addressedOnly),
+      );
       expect((await gql.outsider(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT'))).data.answerInvite).toEqual({
-        __typename: 'NotFoundError', message: `User ${user.id} was not found`,
+        __typename: 'NotFoundError',
+        message: `User ${user.id} was not found`,
       });
       expect((await answer(answerInviteDoc, vars(toGroup, 'SECTION', 'ACCEPT'))).data.answerInvite).toEqual({
-        __typename: 'NotFoundError', message: `Invite ${toGroup.id} was not found`,
+        __typename: 'NotFoundError',
+        message: `Invite ${toGroup.id} was not found`,
       });
     });
     expect((await answer(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT'))).data.answerInvite).toEqual({
-      __typename: 'AnsweredInvite', id: String(toGroup.id), action: 'ACCEPT', realm: 'GROUP', realmId: String(group.id),
+      __typename: 'AnsweredInvite',
+      id: String(toGroup.id),
+      action: 'ACCEPT',
+      realm: 'GROUP',
+      realmId: String(group.id),
     });
     expect(await db().groupMembership.count({ where: { groupId: group.id, userId: user.id } })).toBe(1);
     expect((await answer(answerInviteDoc, vars(toSection, 'SECTION', 'DENY'))).data.answerInvite).toEqual({
-      __typename: 'AnsweredInvite', id: String(toSection.id), action: 'DENY', realm: 'SECTION', realmId: String(section.id),
+      __typename: 'AnsweredInvite',
+      id: String(toSection.id),
+      action: 'DENY',
+      realm: 'SECTION',
+      realmId: String(section.id),
     });
     expect(await db().enrollment.count({ where: { sectionId: section.id, userId: user.id } })).toBe(0);
     const again = await expectNothingWritten(() => answer(answerInviteDoc, vars(toGroup, 'GROUP', 'DENY')));
-    expect(again.data.answerInvite).toEqual({ __typename: 'NotFoundError', message: `Invite ${toGroup.id} was not found` });
+    expect(again.data.answerInvite).toEqual({
+      __typename: 'NotFoundError',
+      message: `Invite ${toGroup.id} was not found`,
+    });
   });
 
   it('invites: the same list as /v1; null when hidden, FORBIDDEN for others, BAD_USER_INPUT for unreadable createdAfter', async () => {
@@ -550,30 +715,63 @@ describe('GraphQL twins', () => {
     const read = await clients.graphql(user);
     const groups = [await teachersGroup(), await teachersGroup()];
     const invites = [
-      await createInvite(user.id, { groupId: groups[0]!.id }, { inviterId: w.teacher.id, createdAt: new Date('2010-05-14T12:00:00Z') }),
+      await createInvite(
+        user.id,
+        { groupId: groups[0]!.id },
+        { inviterId: w.teacher.id, createdAt: new Date('2010-05-14T12:00:00Z') },
+      ),
       await createInvite(user.id, { groupId: groups[1]!.id }),
     ];
     const listed = await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', limit: 1 });
     expect(listed.data.invites).toEqual({
-      total: 2, start: 0, limit: 1,
-      items: [{
-        id: String(invites[0]!.id), createdAt: '2010-05-14T12:00:00.000Z', realm: 'GROUP', user: { id: String(user.id) },
-        inviter: { id: String(w.teacher.id) }, group: { id: String(groups[0]!.id), title: groups[0]!.title }, section: null,
-      }],
+      total: 2,
+      start: 0,
+      limit: 1,
+      items: [
+        {
+          id: String(invites[0]!.id),
+          createdAt: '2010-05-14T12:00:00.000Z',
+          realm: 'GROUP',
+          user: { id: String(user.id) },
+          inviter: { id: String(w.teacher.id) },
+          group: { id: String(groups[0]!.id), title: groups[0]!.title },
+          section: null,
+        },
+      ],
     });
     const rest1 = (await rest.get(`/users/${user.id}/invites/groups?limit=1`)).json.invite[0];
-    expect(rest1).toEqual({ ...groupInviteWire(invites[0]!, groups[0]!), created: unixTime(new Date(listed.data.invites.items[0].createdAt)) });
+    expect(rest1).toEqual({
+      ...groupInviteWire(invites[0]!, groups[0]!),
+      created: unixTime(new Date(listed.data.invites.items[0].createdAt)),
+    });
     const after = await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfter: '2010-05-14' });
-    expect(after.data.invites.items.map((item: { id: string }) => item.id)).toEqual(invites.map((invite) => String(invite.id)));
-    expect((await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfter: '2010-05-15' })).data.invites.total).toBe(1);
+    expect(after.data.invites.items.map((item: { id: string }) => item.id)).toEqual(
+      invites.map((invite) => String(invite.id)),
+    );
+    expect(
+      (await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfter: '2010-05-15' })).data.invites
+        .total,
+    ).toBe(1);
 
-    const unreadable = await read(invitesDoc, { userId: String(user.id), realm: 'SECTION', createdAfter: 'the other day-ish' });
+    const unreadable = await read(invitesDoc, {
+      userId: String(user.id),
+      realm: 'SECTION',
+      createdAfter: 'the other day-ish',
+    });
     expect(unreadable.data).toEqual({ invites: null });
     expect(unreadable.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfter' });
     expect(unreadable.errors?.[0]?.message).toMatch(/^createdAfter: 'the other day-ish' is not a date/);
-    expect((await gql.outsider(invitesDoc, { userId: String(user.id), realm: 'GROUP' })).data).toEqual({ invites: null });
+    expect((await gql.outsider(invitesDoc, { userId: String(user.id), realm: 'GROUP' })).data).toEqual({
+      invites: null,
+    });
     const refused = await gql.teacher(invitesDoc, { userId: String(user.id), realm: 'GROUP' });
-    expect([refused.data, refused.errors?.[0]?.extensions?.code, refused.errors?.[0]?.message]).toEqual([{ invites: null }, 'FORBIDDEN', addressedOnly]);
-    expect((await gql.districtAdmin(invitesDoc, { userId: String(user.id), realm: 'GROUP' })).data.invites.total).toBe(2);
+    expect([refused.data, refused.errors?.[0]?.extensions?.code, refused.errors?.[0]?.message]).toEqual([
+      { invites: null },
+      'FORBIDDEN',
+      addressedOnly,
+    ]);
+    expect((await gql.districtAdmin(invitesDoc, { userId: String(user.id), realm: 'GROUP' })).data.invites.total).toBe(
+      2,
+    );
   });
 });

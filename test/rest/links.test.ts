@@ -41,12 +41,15 @@ describe('links for a request handed to app.fetch', () => {
     ['links.self', '/schools/{school}', () => [`/schools/${world.school.id}`]],
     ['links.self and links.next', '/schools?limit=1', () => ['/schools?limit=1&start=0', '/schools?limit=1&start=1']],
     ['the OpenAPI servers URL', '/openapi.json', () => ['']],
-  ])('%s: on the listening address for Host: evil.example, on the allowed host for Host: lectern.test', async (_, path, expected) => {
-    const resolved = `/v1${path.replace('{school}', String(world.school.id))}`;
-    await expectLinksOn(await get(resolved, 'evil.example'), listening(), expected());
-    await expectLinksOn(await get(resolved, 'LECTERN.test'), testOrigin, expected());
-    await expectLinksOn(await get(resolved), testOrigin, expected());
-  });
+  ])(
+    '%s: on the listening address for Host: evil.example, on the allowed host for Host: lectern.test',
+    async (_, path, expected) => {
+      const resolved = `/v1${path.replace('{school}', String(world.school.id))}`;
+      await expectLinksOn(await get(resolved, 'evil.example'), listening(), expected());
+      await expectLinksOn(await get(resolved, 'LECTERN.test'), testOrigin, expected());
+      await expectLinksOn(await get(resolved), testOrigin, expected());
+    },
+  );
 
   it('uses PUBLIC_URL whatever the Host', async () => {
     const behindProxy = createApp({
@@ -55,7 +58,9 @@ describe('links for a request handed to app.fetch', () => {
       serverKey: server.serverKey,
     });
     for (const host of ['evil.example', 'lectern.test']) {
-      const response = await behindProxy.fetch(new Request(`${testOrigin}/v1/users/me`, { headers: { authorization, host } }));
+      const response = await behindProxy.fetch(
+        new Request(`${testOrigin}/v1/users/me`, { headers: { authorization, host } }),
+      );
       expect(response.headers.get('location')).toBe(`https://lectern.example.org/v1/users/${world.districtAdmin.id}`);
     }
   });
@@ -71,10 +76,13 @@ describe('links on a listening server', () => {
   /** Through node:http, which sends the Host header it is given (fetch would put the URL's). */
   const locationFor = (host: string) =>
     new Promise<string | undefined>((resolve, reject) => {
-      const outgoing = httpRequest({ host: '127.0.0.1', port, path: '/v1/users/me', headers: { host, authorization } }, (response) => {
-        response.resume();
-        resolve(response.headers.location);
-      });
+      const outgoing = httpRequest(
+        { host: '127.0.0.1', port, path: '/v1/users/me', headers: { host, authorization } },
+        (response) => {
+          response.resume();
+          resolve(response.headers.location);
+        },
+      );
       outgoing.on('error', reject);
       outgoing.end();
     });

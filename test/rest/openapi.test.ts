@@ -40,7 +40,10 @@ const operation = (path: string, method: Method): OpenApiOperation => {
 /** Follows a local `$ref` (`#/components/...`). */
 function resolve<T>(node: T | { $ref: string }): T {
   if (typeof node !== 'object' || node === null || !('$ref' in node)) return node;
-  const target = node.$ref.replace(/^#\//, '').split('/').reduce<any>((value, key) => value?.[key], document);
+  const target = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<any>((value, key) => value?.[key], document);
   if (target === undefined) throw new Error(`Unresolved ${node.$ref}`);
   return resolve(target);
 }
@@ -61,7 +64,9 @@ describe('GET /v1/openapi.json', () => {
     expect(document.info.description).toMatch(/links\.next/);
 
     // Public even to a request with a bad credential: the document runs no GraphQL operation, so nothing checks it.
-    const signedBadly = await server.fetch('/v1/openapi.json', { headers: { authorization: 'OAuth oauth_consumer_key="nobody"' } });
+    const signedBadly = await server.fetch('/v1/openapi.json', {
+      headers: { authorization: 'OAuth oauth_consumer_key="nobody"' },
+    });
     expect(signedBadly.status).toBe(200);
     expect(signedBadly.headers.get('content-type')).toMatch(/^application\/json/);
   });
@@ -91,7 +96,12 @@ describe('GET /v1/openapi.json', () => {
     expect(view.operationId).toBe('get_groups_group_id_posts_id');
     expect(view.tags).toEqual(['posts']);
     expect(view.parameters?.map((parameter) => resolve(parameter))).toEqual([
-      expect.objectContaining({ name: 'group_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } }),
+      expect.objectContaining({
+        name: 'group_id',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+      }),
       expect.objectContaining({ name: 'id', in: 'path', required: true }),
     ]);
   });
@@ -106,27 +116,45 @@ describe('GET /v1/openapi.json', () => {
     const parameters = operation('/groups', 'get').parameters!.map((parameter) => resolve(parameter));
     expect(parameters).toEqual([
       expect.objectContaining({ name: 'building_id', in: 'query', required: false }),
-      expect.objectContaining({ name: 'start', in: 'query', schema: expect.objectContaining({ type: 'integer', minimum: 0, default: 0 }) }),
-      expect.objectContaining({ name: 'limit', in: 'query', schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 200, default: 20 }) }),
+      expect.objectContaining({
+        name: 'start',
+        in: 'query',
+        schema: expect.objectContaining({ type: 'integer', minimum: 0, default: 0 }),
+      }),
+      expect.objectContaining({
+        name: 'limit',
+        in: 'query',
+        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 200, default: 20 }),
+      }),
     ]);
     for (const route of restRoutes) {
       for (const path of expectedPaths(route)) {
         const parameters = operation(path, route.method.toLowerCase() as Method).parameters ?? [];
         const names = parameters.map((parameter) => (resolve(parameter) as { name: string }).name);
-        expect(names.includes('start') && names.includes('limit'), `${route.method} ${path}`).toBe(route.paged === true);
+        expect(names.includes('start') && names.includes('limit'), `${route.method} ${path}`).toBe(
+          route.paged === true,
+        );
       }
     }
     // A word segment is a path parameter with the values it takes.
-    const invites = operation('/users/{userId}/invites/{realm}', 'get').parameters!.map((parameter) => resolve(parameter));
+    const invites = operation('/users/{userId}/invites/{realm}', 'get').parameters!.map((parameter) =>
+      resolve(parameter),
+    );
     expect(invites).toEqual([
       expect.objectContaining({ name: 'userId', in: 'path', schema: expect.objectContaining({ pattern: '^[0-9]+$' }) }),
-      expect.objectContaining({ name: 'realm', in: 'path', schema: { type: 'string', enum: ['groups', 'group', 'sections', 'section'] } }),
+      expect.objectContaining({
+        name: 'realm',
+        in: 'path',
+        schema: { type: 'string', enum: ['groups', 'group', 'sections', 'section'] },
+      }),
       expect.objectContaining({ name: 'created_offset', in: 'query', required: false }),
       expect.objectContaining({ name: 'start', in: 'query' }),
       expect.objectContaining({ name: 'limit', in: 'query' }),
     ]);
     const envelope = resolve(operation('/groups', 'get').responses['200']) as any;
-    expect(envelope.content['application/json'].schema.properties.group.items).toEqual({ $ref: '#/components/schemas/Group' });
+    expect(envelope.content['application/json'].schema.properties.group.items).toEqual({
+      $ref: '#/components/schemas/Group',
+    });
     expect(envelope.content['application/json'].schema.required).toEqual(['group', 'total', 'links']);
   });
 
@@ -141,12 +169,16 @@ describe('GET /v1/openapi.json', () => {
     expect(created.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Group' });
     expect(created.content['text/xml'].schema).toEqual({ $ref: '#/components/schemas/Group', xml: { name: 'result' } });
     expect(document.components.schemas.Group).toMatchObject({ type: 'object', description: expect.any(String) });
-    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['School', 'Group', 'GroupCategory', 'BlogPost', 'User', 'Error']));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['School', 'Group', 'GroupCategory', 'BlogPost', 'User', 'Error']),
+    );
     // Named schemas are referenced, never repeated inline.
     expect(JSON.stringify(document.paths)).not.toContain('"privacy_level":{"type":"string","enum"');
 
     expect(resolve(operation('/groups/{id}', 'put').responses['204'])).toEqual({ description: expect.any(String) });
-    expect(resolve(operation('/users/me', 'get').responses['303'])).toMatchObject({ headers: { Location: expect.any(Object) } });
+    expect(resolve(operation('/users/me', 'get').responses['303'])).toMatchObject({
+      headers: { Location: expect.any(Object) },
+    });
     expect((resolve(operation('/groups/{id}', 'put').responses['204']) as any).content).toBeUndefined();
   });
 
@@ -160,7 +192,8 @@ describe('GET /v1/openapi.json', () => {
       expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403', '429', '500']));
       // A raw upload takes bytes of any type, so it has no 415.
       const raw = found.requestBody && 'application/octet-stream' in (found.requestBody as any).content;
-      if (found.requestBody) expect(statuses).toEqual(expect.arrayContaining(raw ? ['400', '413'] : ['400', '413', '415']));
+      if (found.requestBody)
+        expect(statuses).toEqual(expect.arrayContaining(raw ? ['400', '413'] : ['400', '413', '415']));
       for (const status of statuses.filter((code) => Number(code) >= 400)) {
         const response = resolve(found.responses[status]) as any;
         if (status === '401') {
@@ -171,12 +204,20 @@ describe('GET /v1/openapi.json', () => {
         expect(response.content['text/xml'].schema).toMatchObject({ $ref: '#/components/schemas/Error' });
       }
     }
-    expect(resolve(operation('/groups', 'get').responses['429'])).toMatchObject({ headers: { 'Retry-After': expect.any(Object) } });
+    expect(resolve(operation('/groups', 'get').responses['429'])).toMatchObject({
+      headers: { 'Retry-After': expect.any(Object) },
+    });
   });
 
   it('describes OAuth 1.0a and bearer tokens, required globally', () => {
-    expect(document.components.securitySchemes.oauth1).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
-    expect(document.components.securitySchemes.oauth1.description).toMatch(/HMAC-SHA1[\s\S]*PLAINTEXT[\s\S]*not\*\* signed/);
+    expect(document.components.securitySchemes.oauth1).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
+    expect(document.components.securitySchemes.oauth1.description).toMatch(
+      /HMAC-SHA1[\s\S]*PLAINTEXT[\s\S]*not\*\* signed/,
+    );
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ oauth1: [] }, { bearer: [] }]);
   });
@@ -203,7 +244,11 @@ describe('GET /v1/openapi.json', () => {
       const options = await server.fetch(path, { method: 'OPTIONS' });
       expect(options.status, path).toBe(204);
       expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-      const post = await server.fetch(path, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const post = await server.fetch(path, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(post.status, path).toBe(405);
       expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(await post.json()).toEqual({ error: 'POST is not allowed here' });

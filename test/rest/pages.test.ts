@@ -2,7 +2,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import type { RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
-import { type World, createGradingGroup, createGroup, createPage, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
+import {
+  type World,
+  createGradingGroup,
+  createGroup,
+  createPage,
+  createSection,
+  createUser,
+  createWorld,
+  watchDomainEvents,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { v1, xmlHead } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
@@ -20,7 +29,11 @@ let classmate: { id: number };
 beforeAll(async () => {
   w = await createWorld();
   classmate = await createUser(w.school.id, 'STUDENT');
-  section = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }, { userId: classmate.id }]);
+  section = await createSection(w.school.id, [
+    { userId: w.teacher.id, admin: true },
+    { userId: w.student.id },
+    { userId: classmate.id },
+  ]);
   const rows = await db().enrollment.findMany({ where: { sectionId: section.id } });
   enrollment.student = rows.find((row) => row.userId === w.student.id)!.id;
   enrollment.classmate = rows.find((row) => row.userId === classmate.id)!.id;
@@ -40,7 +53,7 @@ const realms: { name: string; type: RealmType; prefix: string; id(): number }[] 
 describe.each(realms)('pages of a $name', (realm) => {
   const base = () => `/${realm.prefix}/${realm.id()}/pages`;
 
-  it('creates in JSON (201) with the spec\'s members; views at /page/{id} and /pages/{id} in JSON and XML; records page.create', async () => {
+  it("creates in JSON (201) with the spec's members; views at /page/{id} and /pages/{id} in JSON and XML; records page.create", async () => {
     const teacher = await as(w.teacher);
     const events = await watchDomainEvents();
     const created = await teacher.post(base(), { title: 'Syllabus', body: '<p>Read <b>chapter 1</b> &amp; 2</p>' });
@@ -65,7 +78,9 @@ describe.each(realms)('pages of a $name', (realm) => {
       links: { self: url(`${base()}/${id}`) },
     };
     expect(created.json).toEqual(page);
-    expect(await events()).toEqual([['page.create', realm.type, realm.id(), id, w.teacher.id, w.district.id, w.school.id]]);
+    expect(await events()).toEqual([
+      ['page.create', realm.type, realm.id(), id, w.teacher.id, w.district.id, w.school.id],
+    ]);
 
     const student = await as(w.student);
     expect((await student.get(`/${realm.prefix}/${realm.id()}/page/${id}`)).json).toEqual(page);
@@ -80,17 +95,23 @@ describe.each(realms)('pages of a $name', (realm) => {
   });
 
   it('lists oldest first, without bodies unless withcontent=1, paged with total and links', async () => {
-    const fresh = realm.type === 'SECTION' ? await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }]) : await createGroup(w.school.id, { admins: [w.teacher.id] });
+    const fresh =
+      realm.type === 'SECTION'
+        ? await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }])
+        : await createGroup(w.school.id, { admins: [w.teacher.id] });
     const path = `/${realm.prefix}/${fresh.id}/pages`;
     const pages = [];
-    for (const title of ['One', 'Two', 'Three']) pages.push(await createPage({ type: realm.type, id: fresh.id }, { title, body: `<p>${title}</p>` }));
+    for (const title of ['One', 'Two', 'Three'])
+      pages.push(await createPage({ type: realm.type, id: fresh.id }, { title, body: `<p>${title}</p>` }));
     const teacher = await as(w.teacher);
     const plain = await teacher.get(`${path}?limit=2`);
     expect([ids(plain), plain.json.total]).toEqual([[pages[0]!.id, pages[1]!.id], 3]);
     expect(plain.json.page[0]).not.toHaveProperty('body');
     expect(plain.json.links).toEqual({ self: url(`${path}?limit=2&start=0`), next: url(`${path}?limit=2&start=2`) });
     const full = await teacher.get(`${path}?withcontent=1`, { accept: 'xml' });
-    expect(full.text).toContain(`<page><id>${pages[2]!.id}</id><title>Three</title><body>&lt;p&gt;Three&lt;/p&gt;</body><parent>0</parent>`);
+    expect(full.text).toContain(
+      `<page><id>${pages[2]!.id}</id><title>Three</title><body>&lt;p&gt;Three&lt;/p&gt;</body><parent>0</parent>`,
+    );
     expect((await teacher.get(`${path}?withcontent=0`)).json.page[0]).not.toHaveProperty('body');
   });
 
@@ -99,7 +120,12 @@ describe.each(realms)('pages of a $name', (realm) => {
     const created = await teacher.post(base(), { title: 'Draft', body: 'Body stays', inline: 1 });
     const path = `${base()}/${created.json.id}`;
     expect((await teacher.put(path, { title: 'Final', published: 0 })).status).toBe(204);
-    expect((await teacher.get(path)).json).toMatchObject({ title: 'Final', body: 'Body stays', published: 0, inline: 1 });
+    expect((await teacher.get(path)).json).toMatchObject({
+      title: 'Final',
+      body: 'Body stays',
+      published: 0,
+      inline: 1,
+    });
     expect((await teacher.put(path, '<body><body>New &amp; XML</body></body>')).status).toBe(204);
     expect((await teacher.get(path)).json).toMatchObject({ title: 'Final', body: 'New &amp; XML' });
     expect((await teacher.delete(path)).status).toBe(204);
@@ -119,13 +145,22 @@ describe.each(realms)('pages of a $name', (realm) => {
     expect(ids(await teacher.get(`${base()}?limit=200`))).toContain(hidden.id);
   });
 
-  it('refuses members\' writes with 403 and hides everything from outsiders with 404, writing nothing', async () => {
+  it("refuses members' writes with 403 and hides everything from outsiders with 404, writing nothing", async () => {
     const page = await createPage({ type: realm.type, id: realm.id() });
     const [student, outsider] = [await as(w.student), await as(w.outsider)];
     await expectNothingWritten(async () => {
       const one = `${base()}/${page.id}`;
-      expect([(await student.post(base(), { title: 'x' })).status, (await student.put(one, { title: 'x' })).status, (await student.delete(one)).status]).toEqual([403, 403, 403]);
-      const answers = [await outsider.get(base()), await outsider.get(one), await outsider.post(base(), { title: 'x' }), await outsider.put(one, { title: 'x' })];
+      expect([
+        (await student.post(base(), { title: 'x' })).status,
+        (await student.put(one, { title: 'x' })).status,
+        (await student.delete(one)).status,
+      ]).toEqual([403, 403, 403]);
+      const answers = [
+        await outsider.get(base()),
+        await outsider.get(one),
+        await outsider.post(base(), { title: 'x' }),
+        await outsider.put(one, { title: 'x' }),
+      ];
       expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404]);
     });
   });
@@ -140,7 +175,10 @@ describe.each(realms)('pages of a $name', (realm) => {
     expect((await teacher.get(`${base()}/${top.id}`)).json.children).toEqual([child.id, hiddenChild.id]);
     expect((await (await as(w.student)).get(`${base()}/${top.id}`)).json.children).toEqual([child.id]);
 
-    const elsewhere = await createPage({ type: realm.type === 'GROUP' ? 'SECTION' : 'GROUP', id: realm.type === 'GROUP' ? section.id : group.id });
+    const elsewhere = await createPage({
+      type: realm.type === 'GROUP' ? 'SECTION' : 'GROUP',
+      id: realm.type === 'GROUP' ? section.id : group.id,
+    });
     await expectNothingWritten(async () => {
       for (const [body, message] of [
         [{ parent: elsewhere.id }, 'must be a page of the same realm'],
@@ -171,7 +209,10 @@ describe('tags', () => {
     expect((await student.get(`${path}?with_tags=1`)).json.tags).toEqual(['math', 'grade 5']);
     expect((await student.get(`/sections/${section.id}/page/${created.json.id}`)).json).not.toHaveProperty('tags');
     const listed = await student.get(`${base}?with_tags=1&limit=200`);
-    expect(listed.json.page.find((page: { id: number }) => page.id === created.json.id).tags).toEqual(['math', 'grade 5']);
+    expect(listed.json.page.find((page: { id: number }) => page.id === created.json.id).tags).toEqual([
+      'math',
+      'grade 5',
+    ]);
     expect((await student.get(`${base}?limit=200`)).json.page.every((page: object) => !('tags' in page))).toBe(true);
 
     expect((await teacher.put(path, '<body><tags>geometry</tags></body>')).status).toBe(204);
@@ -183,7 +224,10 @@ describe('tags', () => {
       const refused = await teacher.put(path, { tags: ['ok', '  '] });
       expect([refused.status, refused.json.issues]).toEqual([400, [{ field: 'tags.1', message: 'is required' }]]);
       const broken = await teacher.put(path, { tags: ['\udfffut'] });
-      expect([broken.status, broken.json.issues]).toEqual([400, [{ field: 'tags.0', message: 'must be well-formed Unicode text' }]]);
+      expect([broken.status, broken.json.issues]).toEqual([
+        400,
+        [{ field: 'tags.0', message: 'must be well-formed Unicode text' }],
+      ]);
     });
   });
 });
@@ -202,7 +246,10 @@ describe('assigning section pages to enrollments and grading groups', () => {
 
     const grading = await createGradingGroup(section.id, [enrollment.classmate]);
     expect((await teacher.put(path, { grading_group_ids: [grading.id] })).status).toBe(204);
-    expect((await (await as(classmate)).get(path)).json).toMatchObject({ assignees: [enrollment.student], grading_group_ids: [grading.id] });
+    expect((await (await as(classmate)).get(path)).json).toMatchObject({
+      assignees: [enrollment.student],
+      grading_group_ids: [grading.id],
+    });
   });
 
   it('reads lists from repeated XML elements, and clears them with [] or an empty element', async () => {
@@ -214,7 +261,9 @@ describe('assigning section pages to enrollments and grading groups', () => {
       `<num_assignees>2</num_assignees><assignees>${enrollment.student}</assignees><assignees>${enrollment.classmate}</assignees>`,
     );
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1];
-    expect((await teacher.put(`${base()}/${id}`, `<body><assignees>${enrollment.student}</assignees></body>`)).status).toBe(204);
+    expect(
+      (await teacher.put(`${base()}/${id}`, `<body><assignees>${enrollment.student}</assignees></body>`)).status,
+    ).toBe(204);
     expect((await teacher.get(`${base()}/${id}`)).json.assignees).toEqual([enrollment.student]);
     expect((await teacher.put(`${base()}/${id}`, '<body><assignees /></body>')).status).toBe(204);
     expect((await teacher.get(`${base()}/${id}`)).json).toMatchObject({ num_assignees: 0, assignees: [] });
@@ -230,13 +279,24 @@ describe('assigning section pages to enrollments and grading groups', () => {
     const teacher = await as(w.teacher);
     await expectNothingWritten(async () => {
       const assignees = await teacher.post(base(), { title: 'x', assignees: [enrollment.student, foreign!.id] });
-      expect([assignees.status, assignees.json.issues]).toEqual([400, [{ field: 'assignees', message: `must be enrollments of this section; not: ${foreign!.id}` }]]);
+      expect([assignees.status, assignees.json.issues]).toEqual([
+        400,
+        [{ field: 'assignees', message: `must be enrollments of this section; not: ${foreign!.id}` }],
+      ]);
       const groups = await teacher.post(base(), { title: 'x', grading_group_ids: [foreignGroup.id] });
-      expect(groups.json.issues).toEqual([{ field: 'grading_group_ids', message: `must be grading groups of this section; not: ${foreignGroup.id}` }]);
+      expect(groups.json.issues).toEqual([
+        { field: 'grading_group_ids', message: `must be grading groups of this section; not: ${foreignGroup.id}` },
+      ]);
       const malformed = await teacher.post(base(), { title: 'x', assignees: 'all' });
-      expect([malformed.status, malformed.json.issues]).toEqual([400, [{ field: 'assignees', message: 'must be a list' }]]);
+      expect([malformed.status, malformed.json.issues]).toEqual([
+        400,
+        [{ field: 'assignees', message: 'must be a list' }],
+      ]);
       const onGroup = await teacher.post(`/groups/${group.id}/pages`, { title: 'x', assignees: [enrollment.student] });
-      expect([onGroup.status, onGroup.json.issues]).toEqual([400, [{ field: 'assignees', message: 'must be empty: a group\'s pages are for all of its members' }]]);
+      expect([onGroup.status, onGroup.json.issues]).toEqual([
+        400,
+        [{ field: 'assignees', message: "must be empty: a group's pages are for all of its members" }],
+      ]);
     });
   });
 });
@@ -249,7 +309,10 @@ describe('page bodies are sanitized on write', () => {
     ['<a href="javascript:alert(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
     ['<a href="JaVaScRiPt:alert(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
     ['<a href="&#106;avascript:alert(1)">x</a>', '<a rel="noopener noreferrer">x</a>'],
-    ['<a href="https://example.test/reading" target="_blank">Reading</a>', '<a href="https://example.test/reading" target="_blank" rel="noopener noreferrer">Reading</a>'],
+    [
+      '<a href="https://example.test/reading" target="_blank">Reading</a>',
+      '<a href="https://example.test/reading" target="_blank" rel="noopener noreferrer">Reading</a>',
+    ],
     ['<iframe src="https://evil.test"></iframe><p>after</p>', '<p>after</p>'],
     ['<svg onload="alert(1)"><circle /></svg>', ''],
     ['<img src="data:image/svg+xml;base64,PHN2Zz4=">', '<img />'],
@@ -266,7 +329,9 @@ describe('page bodies are sanitized on write', () => {
   it('sanitizes updates too', async () => {
     const teacher = await as(w.teacher);
     const created = await teacher.post(`/groups/${group.id}/pages`, { title: 'Later' });
-    await teacher.put(`/groups/${group.id}/pages/${created.json.id}`, { body: '<b onmouseover="x()">bold</b><script>x()</script>' });
+    await teacher.put(`/groups/${group.id}/pages/${created.json.id}`, {
+      body: '<b onmouseover="x()">bold</b><script>x()</script>',
+    });
     expect((await db().page.findUniqueOrThrow({ where: { id: created.json.id } })).body).toBe('<b>bold</b>');
   });
 });
@@ -279,7 +344,10 @@ describe('GraphQL', () => {
       `mutation($realm: RealmInput!, $input: CreatePageInput!) {
         createPage(realm: $realm, input: $input) { __typename ... on Page { id: databaseId title body published inline parentId childIds assigneeIds gradingGroupIds realmType realmId } }
       }`,
-      { realm, input: { title: 'From GraphQL', body: '<p onclick="x()">Hello</p>', assigneeIds: [String(enrollment.student)] } },
+      {
+        realm,
+        input: { title: 'From GraphQL', body: '<p onclick="x()">Hello</p>', assigneeIds: [String(enrollment.student)] },
+      },
     );
     const page = created.data.createPage;
     expect(page).toEqual({
@@ -297,15 +365,31 @@ describe('GraphQL', () => {
       realmId: String(section.id),
     });
     const rest = await (await as(w.teacher)).get(`/sections/${section.id}/pages/${page.id}`);
-    expect(rest.json).toMatchObject({ id: Number(page.id), title: 'From GraphQL', body: '<p>Hello</p>', assignees: [enrollment.student] });
-    const listed = await graphql(`query($realm: RealmInput!) { pages(realm: $realm, limit: 200) { total items { id: databaseId } } }`, { realm });
-    expect(listed.data.pages.items.map((item: { id: string }) => Number(item.id))).toEqual(ids(await (await as(w.teacher)).get(`/sections/${section.id}/pages?limit=200`)));
+    expect(rest.json).toMatchObject({
+      id: Number(page.id),
+      title: 'From GraphQL',
+      body: '<p>Hello</p>',
+      assignees: [enrollment.student],
+    });
+    const listed = await graphql(
+      `query($realm: RealmInput!) { pages(realm: $realm, limit: 200) { total items { id: databaseId } } }`,
+      { realm },
+    );
+    expect(listed.data.pages.items.map((item: { id: string }) => Number(item.id))).toEqual(
+      ids(await (await as(w.teacher)).get(`/sections/${section.id}/pages?limit=200`)),
+    );
     const refused = await graphql(
       `mutation($realm: RealmInput!, $id: ID!) { updatePage(realm: $realm, id: $id, input: { parentId: $id }) { __typename ... on ValidationError { issues { field message } } } }`,
       { realm, id: page.id },
     );
-    expect(refused.data.updatePage).toEqual({ __typename: 'ValidationError', issues: [{ field: 'parentId', message: 'must not be the page itself or a page nested under it' }] });
-    const deleted = await graphql(`mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { __typename } }`, { realm, id: page.id });
+    expect(refused.data.updatePage).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ field: 'parentId', message: 'must not be the page itself or a page nested under it' }],
+    });
+    const deleted = await graphql(
+      `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { __typename } }`,
+      { realm, id: page.id },
+    );
     expect(deleted.data.deletePage.__typename).toBe('Deleted');
   });
 });

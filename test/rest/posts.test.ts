@@ -37,12 +37,60 @@ interface RealmCase {
 }
 
 const realms: RealmCase[] = [
-  { name: 'district', type: 'DISTRICT', prefix: 'districts', id: () => w.district.id, admin: 'districtAdmin', reader: 'student', schoolId: () => null },
-  { name: 'school', type: 'SCHOOL', prefix: 'schools', id: () => w.school.id, admin: 'schoolAdmin', reader: 'teacher', schoolId: () => w.school.id },
-  { name: 'building', type: 'SCHOOL', prefix: 'schools', id: () => w.building.id, admin: 'schoolAdmin', reader: 'student', schoolId: () => w.school.id },
-  { name: 'user', type: 'USER', prefix: 'users', id: () => w.teacher.id, admin: 'teacher', reader: 'student', schoolId: () => w.school.id },
-  { name: 'section', type: 'SECTION', prefix: 'sections', id: () => section.id, admin: 'teacher', reader: 'student', schoolId: () => w.school.id },
-  { name: 'group', type: 'GROUP', prefix: 'groups', id: () => group.id, admin: 'teacher', reader: 'student', schoolId: () => w.school.id },
+  {
+    name: 'district',
+    type: 'DISTRICT',
+    prefix: 'districts',
+    id: () => w.district.id,
+    admin: 'districtAdmin',
+    reader: 'student',
+    schoolId: () => null,
+  },
+  {
+    name: 'school',
+    type: 'SCHOOL',
+    prefix: 'schools',
+    id: () => w.school.id,
+    admin: 'schoolAdmin',
+    reader: 'teacher',
+    schoolId: () => w.school.id,
+  },
+  {
+    name: 'building',
+    type: 'SCHOOL',
+    prefix: 'schools',
+    id: () => w.building.id,
+    admin: 'schoolAdmin',
+    reader: 'student',
+    schoolId: () => w.school.id,
+  },
+  {
+    name: 'user',
+    type: 'USER',
+    prefix: 'users',
+    id: () => w.teacher.id,
+    admin: 'teacher',
+    reader: 'student',
+    schoolId: () => w.school.id,
+  },
+  {
+    name: 'section',
+    type: 'SECTION',
+    prefix: 'sections',
+    id: () => section.id,
+    admin: 'teacher',
+    reader: 'student',
+    schoolId: () => w.school.id,
+  },
+  {
+    name: 'group',
+    type: 'GROUP',
+    prefix: 'groups',
+    id: () => group.id,
+    admin: 'teacher',
+    reader: 'student',
+    schoolId: () => w.school.id,
+  },
 ];
 
 const url = (path: string) => `${v1}${path}`;
@@ -50,7 +98,15 @@ const postEvents = (objectId: number) =>
   db().domainEvent.findMany({
     where: { objectId, type: { startsWith: 'blog_post.' } },
     orderBy: { id: 'asc' },
-    select: { type: true, realmType: true, realmId: true, objectId: true, actorId: true, districtId: true, schoolId: true },
+    select: {
+      type: true,
+      realmType: true,
+      realmId: true,
+      objectId: true,
+      actorId: true,
+      districtId: true,
+      schoolId: true,
+    },
   });
 
 /** Elements of one XML element's direct text children, e.g. `<id>5</id>` -> { id: '5' }. */
@@ -113,7 +169,9 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
 
   it('creates from an XML body and answers in XML; an empty body renders self-closing', async () => {
     const admin = await as(w[realm.admin]);
-    const created = await admin.post(base(), '<body><title>From XML &amp; co</title><body>a&lt;br&gt;b</body></body>', { accept: 'xml' });
+    const created = await admin.post(base(), '<body><title>From XML &amp; co</title><body>a&lt;br&gt;b</body></body>', {
+      accept: 'xml',
+    });
     expect(created.status).toBe(201);
     const [fields] = xmlFields(created.text, 'result');
     expect(fields).toMatchObject({ title: 'From XML &amp; co', body: 'a&lt;br /&gt;b' });
@@ -167,7 +225,11 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
       expect((await reader.put(`${base()}/${id}`, { title: 'Nope' })).status).toBe(403);
       expect((await reader.delete(`${base()}/${id}`)).status).toBe(403);
       const one = `${base()}/${id}`;
-      const answers = [await outsider.get(base()), await outsider.get(one), await outsider.post(base(), { title: 'Nope' })];
+      const answers = [
+        await outsider.get(base()),
+        await outsider.get(one),
+        await outsider.post(base(), { title: 'Nope' }),
+      ];
       answers.push(await outsider.put(one, { title: 'Nope' }), await outsider.delete(one));
       expect(answers.map((response) => response.status)).toEqual([404, 404, 404, 404, 404]);
     });
@@ -194,7 +256,12 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
     });
     const events = await postEvents(Number(created.json.id));
     expect(events.map((event) => [event.type, event.actorId, event.realmType, event.realmId])).toEqual(
-      ['create', 'update', 'update', 'delete'].map((action) => [`blog_post.${action}`, w[realm.admin].id, realm.type, realm.id()]),
+      ['create', 'update', 'update', 'delete'].map((action) => [
+        `blog_post.${action}`,
+        w[realm.admin].id,
+        realm.type,
+        realm.id(),
+      ]),
     );
   });
 
@@ -204,7 +271,10 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
     await expectNothingWritten(async () => {
       const missing = await admin.post(base(), { body: 'no title' });
       expect(missing.status).toBe(400);
-      expect(missing.json).toEqual({ error: 'title: is required', issues: [{ field: 'title', message: 'is required' }] });
+      expect(missing.json).toEqual({
+        error: 'title: is required',
+        issues: [{ field: 'title', message: 'is required' }],
+      });
       const blank = await admin.post(base(), '<body><title>   </title></body>');
       expect(blank.status).toBe(400);
       expect(blank.json).toEqual({ error: 'title: is required', issues: [{ field: 'title', message: 'is required' }] });
@@ -218,7 +288,9 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
       const xml = await admin.post(base(), '<body><title>x</body>', { accept: 'xml' });
       expect(xml.status).toBe(400);
       expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="utf-8" \?><result><error>Malformed XML body: /);
-      expect((await admin.post(base(), 'title=x', { contentType: 'application/x-www-form-urlencoded' })).status).toBe(415);
+      expect((await admin.post(base(), 'title=x', { contentType: 'application/x-www-form-urlencoded' })).status).toBe(
+        415,
+      );
       const emptied = await admin.put(`${base()}/${id}`, { title: '' });
       expect([emptied.status, emptied.json.issues]).toEqual([400, [{ field: 'title', message: 'is required' }]]);
     });
@@ -226,7 +298,10 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
 
   it('answers 404 for a post of another realm, an unknown post and an unknown realm id', async () => {
     const admin = await as(w.districtAdmin);
-    const [other] = await createBlogPosts({ type: realm.type === 'GROUP' ? 'SECTION' : 'GROUP', id: realm.type === 'GROUP' ? section.id : group.id }, 1);
+    const [other] = await createBlogPosts(
+      { type: realm.type === 'GROUP' ? 'SECTION' : 'GROUP', id: realm.type === 'GROUP' ? section.id : group.id },
+      1,
+    );
     const [mine] = await createBlogPosts({ type: realm.type, id: realm.id() }, 1);
     await expectNothingWritten(async () => {
       for (const path of [`${base()}/${other!.id}`, `${base()}/999999`, `${base()}/4000000000`]) {
@@ -253,20 +328,29 @@ describe.each(realms)('blog posts in the $name realm', (realm) => {
       { realm: realmArg },
     );
     expect(list.data.blogPosts).toMatchObject({ total: rest.json.total, start: 0, limit: 200 });
-    const twin = list.data.blogPosts.items.map((p: { id: string; title: string; body: string | null; createdAt: string }) => ({
-      id: p.id,
-      title: p.title,
-      // GraphQL answers null for a post without a body, which /v1 shows as "".
-      body: p.body ?? '',
-      created: Math.floor(Date.parse(p.createdAt) / 1000),
-      links: { self: url(`${base()}/${p.id}`) },
-    }));
+    const twin = list.data.blogPosts.items.map(
+      (p: { id: string; title: string; body: string | null; createdAt: string }) => ({
+        id: p.id,
+        title: p.title,
+        // GraphQL answers null for a post without a body, which /v1 shows as "".
+        body: p.body ?? '',
+        created: Math.floor(Date.parse(p.createdAt) / 1000),
+        links: { self: url(`${base()}/${p.id}`) },
+      }),
+    );
     expect(twin).toEqual(rest.json.post);
-    expect(list.data.blogPosts.items.every((p: { realmType: string; realmId: string }) => p.realmType === realm.type && p.realmId === String(realm.id()))).toBe(true);
-    const one = await graphql(`query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { id: databaseId title } }`, {
-      realm: realmArg,
-      id: twin[0].id,
-    });
+    expect(
+      list.data.blogPosts.items.every(
+        (p: { realmType: string; realmId: string }) => p.realmType === realm.type && p.realmId === String(realm.id()),
+      ),
+    ).toBe(true);
+    const one = await graphql(
+      `query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { id: databaseId title } }`,
+      {
+        realm: realmArg,
+        id: twin[0].id,
+      },
+    );
     expect(one.data.blogPost).toEqual({ id: twin[0].id, title: twin[0].title });
   });
 });
@@ -353,7 +437,9 @@ describe('who reads and who writes, realm by realm', () => {
     const client = await as(w[who]);
     expect((await client.get(`/groups/${privateGroup.id}/posts`)).status).toBe(status);
     expect((await client.get(`/groups/${privateGroup.id}/posts/${post!.id}`)).status).toBe(status);
-    expect((await client.post(`/groups/${privateGroup.id}/posts`, { title: 'x' })).status).toBe(status === 200 ? 403 : 404);
+    expect((await client.post(`/groups/${privateGroup.id}/posts`, { title: 'x' })).status).toBe(
+      status === 200 ? 403 : 404,
+    );
   });
 });
 
@@ -367,7 +453,9 @@ describe('group options: members post and comment when the group lets them', () 
     const [student, other, admin] = await Promise.all([as(w.student), as(classmate), as(w.teacher)]);
     const mine = await student.post(base, { title: 'Bake sale on Friday' });
     expect(mine.status).toBe(201);
-    expect(await db().blogPost.findUniqueOrThrow({ where: { id: Number(mine.json.id) } })).toMatchObject({ authorId: w.student.id });
+    expect(await db().blogPost.findUniqueOrThrow({ where: { id: Number(mine.json.id) } })).toMatchObject({
+      authorId: w.student.id,
+    });
     expect((await student.put(`${base}/${mine.json.id}`, { title: 'Bake sale on Thursday' })).status).toBe(204);
     await expectNothingWritten(async () => {
       expect((await other.put(`${base}/${mine.json.id}`, { title: 'Cancelled' })).status).toBe(403);
@@ -378,7 +466,11 @@ describe('group options: members post and comment when the group lets them', () 
   });
 
   it('refuses members when options/member_post is 0, and readers who are not members, with 403', async () => {
-    const closed = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id], memberPost: false });
+    const closed = await createGroup(w.school.id, {
+      admins: [w.teacher.id],
+      members: [w.student.id],
+      memberPost: false,
+    });
     const everyone = await createGroup(w.school.id, { privacyLevel: 'EVERYONE', admins: [w.teacher.id] });
     // Clients are issued before the check: issuing one is a write.
     const [student, reader] = await Promise.all([as(w.student), as(w.otherSchoolStudent)]);
@@ -387,7 +479,9 @@ describe('group options: members post and comment when the group lets them', () 
       expect([refused.status, refused.json]).toEqual([403, { error: 'You may not change this group' }]);
       expect((await reader.post(`/groups/${everyone.id}/posts`, { title: 'x' })).status).toBe(403);
     });
-    expect((await (await as(w.teacher)).post(`/groups/${closed.id}/posts`, { title: 'From the teacher' })).status).toBe(201);
+    expect((await (await as(w.teacher)).post(`/groups/${closed.id}/posts`, { title: 'From the teacher' })).status).toBe(
+      201,
+    );
   });
 
   it.each([
@@ -397,17 +491,33 @@ describe('group options: members post and comment when the group lets them', () 
     ['an administrator, both options off', 'teacher', false, false, [true, true]],
     ['a school administrator who is not a member', 'schoolAdmin', false, false, [true, true]],
     ['a reader who is not a member', 'parent', true, true, [false, false]],
-  ] as const)('tells GraphQL front ends what %s may do', async (_name, who, memberPost, memberPostComment, [post, comment]) => {
-    const subject = await createGroup(w.school.id, { admins: [w.teacher.id], members: [w.student.id], memberPost, memberPostComment });
-    const graphql = await clients.graphql(w[who]);
-    expect((await graphql(viewerCan, { id: String(subject.id) })).data.group).toEqual({ viewerCanPost: post, viewerCanComment: comment });
-  });
+  ] as const)(
+    'tells GraphQL front ends what %s may do',
+    async (_name, who, memberPost, memberPostComment, [post, comment]) => {
+      const subject = await createGroup(w.school.id, {
+        admins: [w.teacher.id],
+        members: [w.student.id],
+        memberPost,
+        memberPostComment,
+      });
+      const graphql = await clients.graphql(w[who]);
+      expect((await graphql(viewerCan, { id: String(subject.id) })).data.group).toEqual({
+        viewerCanPost: post,
+        viewerCanComment: comment,
+      });
+    },
+  );
 });
 
 describe('routing, paging defaults and realm deletion', () => {
   it('answers 404 for unknown realm prefixes and non-numeric ids, 405 with Allow for other methods', async () => {
     const admin = await as(w.districtAdmin);
-    for (const path of ['/courses/1/posts', `/groups/abc/posts`, `/groups/${group.id}/posts/abc`, `/groups/${group.id}/posts/1.5`]) {
+    for (const path of [
+      '/courses/1/posts',
+      `/groups/abc/posts`,
+      `/groups/${group.id}/posts/abc`,
+      `/groups/${group.id}/posts/1.5`,
+    ]) {
       const response = await admin.get(path);
       expect([path, response.status]).toEqual([path, 404]);
     }
@@ -425,9 +535,16 @@ describe('routing, paging defaults and realm deletion', () => {
     const base = `/groups/${fresh.id}/posts`;
     const first = await teacher.get(base);
     expect(first.json.post.map((p: { title: string }) => p.title)).toEqual(posts.slice(0, 20).map((p) => p.title));
-    expect(first.json).toMatchObject({ total: 21, links: { self: url(`${base}?start=0&limit=20`), next: url(`${base}?start=20&limit=20`) } });
+    expect(first.json).toMatchObject({
+      total: 21,
+      links: { self: url(`${base}?start=0&limit=20`), next: url(`${base}?start=20&limit=20`) },
+    });
     const second = await teacher.get(`${base}?start=20`);
-    expect(second.json).toEqual({ post: [expect.objectContaining({ title: 'P20' })], total: 21, links: { self: url(`${base}?start=20&limit=20`) } });
+    expect(second.json).toEqual({
+      post: [expect.objectContaining({ title: 'P20' })],
+      total: 21,
+      links: { self: url(`${base}?start=20&limit=20`) },
+    });
     const big = await teacher.get(`${base}?limit=500`);
     expect([big.json.post.length, big.json.links]).toEqual([21, { self: url(`${base}?limit=200&start=0`) }]);
     const past = await teacher.get(`${base}?start=30`, { accept: 'xml' });
@@ -442,35 +559,57 @@ describe('routing, paging defaults and realm deletion', () => {
     const realm = { type: 'GROUP', id: String(group.id) };
     const created = await graphql(create, { realm, title: 'Via GraphQL' });
     const post = created.data.createBlogPost;
-    expect(post).toEqual({ __typename: 'BlogPost', id: post.id, title: 'Via GraphQL', body: 'b', realmType: 'GROUP', realmId: String(group.id), authorId: String(w.teacher.id) });
+    expect(post).toEqual({
+      __typename: 'BlogPost',
+      id: post.id,
+      title: 'Via GraphQL',
+      body: 'b',
+      realmType: 'GROUP',
+      realmId: String(group.id),
+      authorId: String(w.teacher.id),
+    });
     const rest = await (await as(w.student)).get(`/groups/${group.id}/posts/${post.id}`);
     expect(rest.json).toMatchObject({ id: post.id, title: 'Via GraphQL', body: 'b' });
     expect((await postEvents(Number(post.id))).map((e) => e.type)).toEqual(['blog_post.create']);
 
     const invalid = await expectNothingWritten(() => graphql(create, { realm, title: ' ' }));
-    expect(invalid.data.createBlogPost).toEqual({ __typename: 'ValidationError', issues: [{ field: 'title', message: 'is required' }], message: 'title: is required' });
+    expect(invalid.data.createBlogPost).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ field: 'title', message: 'is required' }],
+      message: 'title: is required',
+    });
     const missing = await graphql(create, { realm: { type: 'GROUP', id: '999999' }, title: 'x' });
     expect(missing.data.createBlogPost).toEqual({ __typename: 'NotFoundError', message: 'Group 999999 was not found' });
     const student = await clients.graphql(w.student);
     const forbidden = await student(create, { realm, title: 'x' });
     expect(forbidden.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
-    const hidden = await (await clients.graphql(w.outsider))(`{ blogPosts(realm: {type: GROUP, id: "${group.id}"}) { total } }`);
+    const hidden = await (await clients.graphql(w.outsider))(
+      `{ blogPosts(realm: {type: GROUP, id: "${group.id}"}) { total } }`,
+    );
     expect(hidden.data).toEqual({ blogPosts: null });
   });
 
   it('ignores /v1 body members it does not know, as the platform does; GraphQL refuses an input field it does not declare', async () => {
-    const created = await (await as(w.teacher)).post(`/groups/${group.id}/posts`, { title: 'Extra', body: 'b', color: 'red', options: { pinned: 1 } });
+    const created = await (await as(w.teacher)).post(`/groups/${group.id}/posts`, {
+      title: 'Extra',
+      body: 'b',
+      color: 'red',
+      options: { pinned: 1 },
+    });
     expect([created.status, created.json.title, created.json.body]).toEqual([201, 'Extra', 'b']);
     const graphql = await clients.graphql(w.teacher);
     const undeclared = await expectNothingWritten(() =>
-      graphql(`mutation($realm: RealmInput!) { createBlogPost(realm: $realm, input: { title: "x", color: "red" }) { __typename } }`, {
-        realm: { type: 'GROUP', id: String(group.id) },
-      }),
+      graphql(
+        `mutation($realm: RealmInput!) { createBlogPost(realm: $realm, input: { title: "x", color: "red" }) { __typename } }`,
+        {
+          realm: { type: 'GROUP', id: String(group.id) },
+        },
+      ),
     );
     expect(undeclared.errors?.[0]?.message).toMatch(/"color" is not defined by type "CreateBlogPostInput"/);
   });
 
-  it('authorizes before it validates: a reader\'s bad input is refused as forbidden, not as invalid', async () => {
+  it("authorizes before it validates: a reader's bad input is refused as forbidden, not as invalid", async () => {
     const student = await clients.graphql(w.student);
     const refused = await expectNothingWritten(() =>
       student(`mutation($realm: RealmInput!) { createBlogPost(realm: $realm, input: { title: " " }) { __typename } }`, {
@@ -491,7 +630,9 @@ describe('routing, paging defaults and realm deletion', () => {
     expect((await teacher.get(`/groups/${doomed.id}/posts/${created.json.id}`)).status).toBe(404);
     expect(await db().blogPost.count({ where: { realmType: 'GROUP', realmId: doomed.id } })).toBe(0);
     const graphql = await clients.graphql(w.districtAdmin);
-    const twin = await graphql(`{ blogPost(realm: {type: GROUP, id: "${doomed.id}"}, id: "${created.json.id}") { id: databaseId } }`);
+    const twin = await graphql(
+      `{ blogPost(realm: {type: GROUP, id: "${doomed.id}"}, id: "${created.json.id}") { id: databaseId } }`,
+    );
     expect(twin.data).toEqual({ blogPost: null });
   });
 });

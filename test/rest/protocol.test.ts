@@ -29,14 +29,24 @@ async function signed(method: string, path: string, init: { headers?: Record<str
   const client = await freshClient();
   const url = new URL(path, testOrigin).href;
   const headers = { authorization: client.authorization(method, url), ...init.headers };
-  return server.app.fetch(new Request(url, { method, headers, body: init.body, ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}) }));
+  return server.app.fetch(
+    new Request(url, {
+      method,
+      headers,
+      body: init.body,
+      ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    }),
+  );
 }
 
 const graphqlAs = (client: RestClient, query = '{ viewer { id: databaseId } }') =>
   server.app.fetch(
     new Request(`${testOrigin}/graphql`, {
       method: 'POST',
-      headers: { authorization: client.authorization('POST', `${testOrigin}/graphql`), 'content-type': 'application/json' },
+      headers: {
+        authorization: client.authorization('POST', `${testOrigin}/graphql`),
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ query }),
     }),
   );
@@ -70,12 +80,18 @@ describe('rate limiting (3 per 5s)', () => {
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(5);
     const xml = await client.get(`/groups/${group.id}`, { accept: 'xml' });
-    expect([xml.status, xml.text]).toEqual([429, `${xmlHead}<result><error>Too many requests: the limit is 3 points per 5s and this request costs 1</error></result>`]);
+    expect([xml.status, xml.text]).toEqual([
+      429,
+      `${xmlHead}<result><error>Too many requests: the limit is 3 points per 5s and this request costs 1</error></result>`,
+    ]);
   });
 
   it('counts /v1 and /graphql together for one user, across their keys, and not for another user', async () => {
     const client = await freshClient();
-    const user = await db().apiClient.findUniqueOrThrow({ where: { consumerKey: client.consumerKey }, select: { userId: true } });
+    const user = await db().apiClient.findUniqueOrThrow({
+      where: { consumerKey: client.consumerKey },
+      select: { userId: true },
+    });
     const secondKey = await restClientFor(server, { id: user.userId });
     expect((await client.get('/groups')).status).toBe(200);
     expect((await client.get(`/groups/${group.id}`)).status).toBe(200);
@@ -86,7 +102,10 @@ describe('rate limiting (3 per 5s)', () => {
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const body = (await fourth.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors).toEqual([
-      { message: 'Too many requests: the limit is 3 points per 5s and this request costs 1', extensions: { code: 'RATE_LIMITED', http: { status: 429 } } },
+      {
+        message: 'Too many requests: the limit is 3 points per 5s and this request costs 1',
+        extensions: { code: 'RATE_LIMITED', http: { status: 429 } },
+      },
     ]);
     expect((await client.get('/groups')).status).toBe(429);
 
@@ -120,7 +139,9 @@ describe('content negotiation', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     expect(await response.text()).toMatch(
-      new RegExp(`^<\\?xml version="1.0" encoding="utf-8" \\?><result><id>${group.id}</id><title>Protocol &lt;&amp;&gt; Group</title>.*</result>$`),
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="utf-8" \\?><result><id>${group.id}</id><title>Protocol &lt;&amp;&gt; Group</title>.*</result>$`,
+      ),
     );
   });
 
@@ -130,10 +151,13 @@ describe('content negotiation', () => {
     expect(((await response.json()) as { links: { self: string } }).links.self).toBe(`${v1}/groups?limit=1&start=0`);
   });
 
-  it('refuses a start beyond GraphQL\'s 32-bit Int with 400, not 500', async () => {
+  it("refuses a start beyond GraphQL's 32-bit Int with 400, not 500", async () => {
     const response = await signed('GET', '/v1/groups?start=2147483648');
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'start must be at most 2147483647', issues: [{ field: 'start', message: 'invalid' }] });
+    expect(await response.json()).toEqual({
+      error: 'start must be at most 2147483647',
+      issues: [{ field: 'start', message: 'invalid' }],
+    });
     expect((await signed('GET', '/v1/groups?start=2147483647')).status).toBe(200);
   });
 
@@ -161,7 +185,10 @@ describe('status codes', () => {
     await expectJsonError(await signed('GET', '/v1/nothing/here'), 404, 'No endpoint at /v1/nothing/here');
     await expectJsonError(await signed('GET', '/v1/groups/abc'), 404, 'No endpoint at /v1/groups/abc');
     const xml = await server.fetch('/v1/nothing', { headers: { accept: 'text/xml' } });
-    expect([xml.status, await xml.text()]).toEqual([404, `${xmlHead}<result><error>No endpoint at /v1/nothing</error></result>`]);
+    expect([xml.status, await xml.text()]).toEqual([
+      404,
+      `${xmlHead}<result><error>No endpoint at /v1/nothing</error></result>`,
+    ]);
     expect((await server.fetch('/nothing')).status).toBe(404);
   });
 
@@ -177,9 +204,15 @@ describe('status codes', () => {
 
   it('answers OPTIONS with the methods of the path, CORS preflight included', async () => {
     const plain = await server.fetch(`/v1/groups/${group.id}`, { method: 'OPTIONS' });
-    expect([plain.status, plain.headers.get('allow'), await plain.text()]).toEqual([204, 'GET, PUT, DELETE, OPTIONS', '']);
+    expect([plain.status, plain.headers.get('allow'), await plain.text()]).toEqual([
+      204,
+      'GET, PUT, DELETE, OPTIONS',
+      '',
+    ]);
     expect((await server.fetch('/v1/groups', { method: 'OPTIONS' })).headers.get('allow')).toBe('GET, POST, OPTIONS');
-    expect((await server.fetch(`/v1/schools/${world.school.id}/posts`, { method: 'OPTIONS' })).headers.get('allow')).toBe('GET, POST, OPTIONS');
+    expect(
+      (await server.fetch(`/v1/schools/${world.school.id}/posts`, { method: 'OPTIONS' })).headers.get('allow'),
+    ).toBe('GET, POST, OPTIONS');
 
     const preflight = await server.fetch(`/v1/groups/${group.id}`, {
       method: 'OPTIONS',
@@ -195,7 +228,10 @@ describe('status codes', () => {
 
   it('answers 415 for form-encoded and other unsupported bodies', async () => {
     for (const contentType of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain']) {
-      const response = await signed('POST', '/v1/groups', { headers: { 'content-type': contentType }, body: 'title=Form' });
+      const response = await signed('POST', '/v1/groups', {
+        headers: { 'content-type': contentType },
+        body: 'title=Form',
+      });
       await expectJsonError(response, 415, 'Request bodies must be application/json or text/xml');
     }
     expect(await db().group.count({ where: { title: 'Form' } })).toBe(0);
@@ -210,9 +246,17 @@ describe('status codes', () => {
       parseMessage = (error as Error).message;
     }
     const json = { 'content-type': 'application/json' };
-    await expectJsonError(await signed('POST', '/v1/groups', { headers: json, body: text }), 400, `Malformed JSON body: ${parseMessage}`);
+    await expectJsonError(
+      await signed('POST', '/v1/groups', { headers: json, body: text }),
+      400,
+      `Malformed JSON body: ${parseMessage}`,
+    );
     for (const body of ['[{"title": "In an array"}]', 'null', '"title"', '42']) {
-      await expectJsonError(await signed('POST', '/v1/groups', { headers: json, body }), 400, 'The JSON body must be an object');
+      await expectJsonError(
+        await signed('POST', '/v1/groups', { headers: json, body }),
+        400,
+        'The JSON body must be an object',
+      );
     }
   });
 
@@ -221,7 +265,9 @@ describe('status codes', () => {
     const before = await db().group.count();
     const malformed = await signed('POST', '/v1/groups', { headers: xml, body: '<body><title>Unclosed</body>' });
     expect(malformed.status).toBe(400);
-    expect(((await malformed.json()) as { error: string }).error).toMatch(/^Malformed XML body: The XML request body is malformed at line 1/);
+    expect(((await malformed.json()) as { error: string }).error).toMatch(
+      /^Malformed XML body: The XML request body is malformed at line 1/,
+    );
     const entity = `<?xml version="1.0"?><!DOCTYPE body [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><body><title>&xxe;</title></body>`;
     await expectJsonError(
       await signed('POST', '/v1/groups', { headers: xml, body: entity }),
@@ -233,8 +279,18 @@ describe('status codes', () => {
 
   it('answers 500 with the request id and no internals, and logs the cause', async () => {
     const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
-    const app = createApp({ config: server.config, database: server.database, serverKey: server.serverKey, logger: pino({ level: 'info' }, sink) });
+    const sink = new Writable({
+      write: (chunk, _encoding, done) => {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const app = createApp({
+      config: server.config,
+      database: server.database,
+      serverKey: server.serverKey,
+      logger: pino({ level: 'info' }, sink),
+    });
     const client = await freshClient();
     const delegate = db().group as unknown as { count: unknown };
     const original = delegate.count;
@@ -244,12 +300,19 @@ describe('status codes', () => {
     try {
       const url = `${v1}/groups`;
       const request = (accept: string, requestId: string) =>
-        app.fetch(new Request(url, { headers: { authorization: client.authorization('GET', url), accept, 'x-request-id': requestId } }));
+        app.fetch(
+          new Request(url, {
+            headers: { authorization: client.authorization('GET', url), accept, 'x-request-id': requestId },
+          }),
+        );
       const json = await request('application/json', 'req-500.json');
       expect(json.headers.get('x-request-id')).toBe('req-500.json');
       await expectJsonError(json, 500, 'Internal server error (request id req-500.json)');
       const xml = await request('text/xml', 'req-500.xml');
-      expect([xml.status, await xml.text()]).toEqual([500, `${xmlHead}<result><error>Internal server error (request id req-500.xml)</error></result>`]);
+      expect([xml.status, await xml.text()]).toEqual([
+        500,
+        `${xmlHead}<result><error>Internal server error (request id req-500.xml)</error></result>`,
+      ]);
     } finally {
       delegate.count = original;
     }
@@ -261,7 +324,15 @@ describe('status codes', () => {
     }
     // Yoga's own report of the errors it masked is a readable line too, not an array dumped as {"0": ...}.
     for (const line of lines) expect([typeof line.msg, '0' in line]).toEqual(['string', false]);
-    expect(lines).toContainEqual(expect.objectContaining({ requestId: 'req-500.json', method: 'GET', path: '/v1/groups', status: 500, msg: 'request' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        requestId: 'req-500.json',
+        method: 'GET',
+        path: '/v1/groups',
+        status: 500,
+        msg: 'request',
+      }),
+    );
     expect((await client.get('/groups')).status).toBe(200);
   });
 
@@ -273,13 +344,25 @@ describe('status codes', () => {
       await server.fetch('/v1/groups', { method: 'PATCH' }),
       await server.fetch('/v1/groups', { method: 'OPTIONS' }),
       await server.fetch('/graphql', { headers: { accept: 'text/html' } }),
-      await server.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ viewer { id } }"}' }),
+      await server.fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{ viewer { id } }"}',
+      }),
       await signed('GET', `/v1/groups/${group.id}`),
     ];
     for (const response of responses) expect(response.headers.get('x-request-id')).toMatch(uuid);
-    expect((await server.fetch('/v1/groups', { headers: { 'x-request-id': 'proxy-id.42' } })).headers.get('x-request-id')).toBe('proxy-id.42');
-    expect((await server.fetch('/v1/groups', { headers: { 'x-request-id': 'bad id <script>' } })).headers.get('x-request-id')).toMatch(uuid);
-    expect((await server.fetch('/v1/groups', { headers: { 'x-request-id': 'x'.repeat(129) } })).headers.get('x-request-id')).toMatch(uuid);
+    expect(
+      (await server.fetch('/v1/groups', { headers: { 'x-request-id': 'proxy-id.42' } })).headers.get('x-request-id'),
+    ).toBe('proxy-id.42');
+    expect(
+      (await server.fetch('/v1/groups', { headers: { 'x-request-id': 'bad id <script>' } })).headers.get(
+        'x-request-id',
+      ),
+    ).toMatch(uuid);
+    expect(
+      (await server.fetch('/v1/groups', { headers: { 'x-request-id': 'x'.repeat(129) } })).headers.get('x-request-id'),
+    ).toMatch(uuid);
   });
 });
 
@@ -292,22 +375,34 @@ describe('body limit (1kb)', () => {
   it('accepts a body of exactly the limit', async () => {
     const body = groupJson('Exactly at the limit', 1024);
     expect(body.length).toBe(1024);
-    const response = await signed('POST', '/v1/groups', { headers: { 'content-type': 'application/json', 'content-length': '1024' }, body });
+    const response = await signed('POST', '/v1/groups', {
+      headers: { 'content-type': 'application/json', 'content-length': '1024' },
+      body,
+    });
     expect(response.status).toBe(201);
     expect(await db().group.count({ where: { title: 'Exactly at the limit' } })).toBe(1);
   });
 
   it('answers 413 for a larger body, by Content-Length or while reading a chunked body', async () => {
     const body = groupJson('Over the limit', 1025);
-    const declared = await signed('POST', '/v1/groups', { headers: { 'content-type': 'application/json', 'content-length': '1025' }, body });
+    const declared = await signed('POST', '/v1/groups', {
+      headers: { 'content-type': 'application/json', 'content-length': '1025' },
+      body,
+    });
     await expectJsonError(declared, 413, 'Request body exceeds the limit of 1024 bytes');
-    const chunked = await signed('POST', '/v1/groups', { headers: { 'content-type': 'application/json' }, body: streamOf(body) });
+    const chunked = await signed('POST', '/v1/groups', {
+      headers: { 'content-type': 'application/json' },
+      body: streamOf(body),
+    });
     await expectJsonError(chunked, 413, 'Request body exceeds the limit of 1024 bytes');
     const xml = await signed('PUT', `/v1/groups/${group.id}`, {
       headers: { 'content-type': 'text/xml', accept: 'text/xml' },
       body: streamOf(`<body><title>${'t'.repeat(2000)}</title></body>`),
     });
-    expect([xml.status, await xml.text()]).toEqual([413, `${xmlHead}<result><error>Request body exceeds the limit of 1024 bytes</error></result>`]);
+    expect([xml.status, await xml.text()]).toEqual([
+      413,
+      `${xmlHead}<result><error>Request body exceeds the limit of 1024 bytes</error></result>`,
+    ]);
     expect(await db().group.count({ where: { title: 'Over the limit' } })).toBe(0);
     expect((await db().group.findUniqueOrThrow({ where: { id: group.id } })).title).toBe('Protocol <&> Group');
   });
@@ -327,7 +422,9 @@ describe('body limit (1kb)', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect(((await chunked.json()) as { errors: { message: string }[] }).errors[0].message).toBe('Request body too large');
+    expect(((await chunked.json()) as { errors: { message: string }[] }).errors[0].message).toBe(
+      'Request body too large',
+    );
   });
 });
 
@@ -345,7 +442,10 @@ describe('health', () => {
     try {
       database.pendingMigrations = async () => ['0042_future'];
       const pending = await server.fetch('/readyz');
-      expect([pending.status, await pending.json()]).toEqual([503, { status: 'migrations pending', pending: ['0042_future'] }]);
+      expect([pending.status, await pending.json()]).toEqual([
+        503,
+        { status: 'migrations pending', pending: ['0042_future'] },
+      ]);
       database.pendingMigrations = async () => {
         throw new Error('connection refused');
       };

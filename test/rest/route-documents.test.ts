@@ -21,7 +21,8 @@ describe('the /v1 route table', () => {
     for (const route of restRoutes) {
       expect(route.summary.length).toBeGreaterThan(5);
       expect(Object.keys(route.responses).length).toBeGreaterThan(0);
-      if (route.method === 'POST' || route.method === 'PUT') expect(route.body ?? (route.rawBody ? 'raw bytes' : undefined)).toBeDefined();
+      if (route.method === 'POST' || route.method === 'PUT')
+        expect(route.body ?? (route.rawBody ? 'raw bytes' : undefined)).toBeDefined();
     }
   });
 });

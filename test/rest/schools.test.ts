@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import {
-  type World, createBlogPosts, createGroup, createSchool, createSection, createUser, createWorld, watchDomainEvents,
+  type World,
+  createBlogPosts,
+  createGroup,
+  createSchool,
+  createSection,
+  createUser,
+  createWorld,
+  watchDomainEvents,
 } from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { placeholders } from '../support/placeholders';
@@ -12,7 +19,16 @@ import { expectNothingWritten } from '../support/writes';
 const server = useTestServer();
 const clients = clientsFor(server);
 
-const cast = ['districtAdmin', 'schoolAdmin', 'teacher', 'student', 'parent', 'otherSchoolStudent', 'outsider', 'otherSchoolAdmin'] as const;
+const cast = [
+  'districtAdmin',
+  'schoolAdmin',
+  'teacher',
+  'student',
+  'parent',
+  'otherSchoolStudent',
+  'outsider',
+  'otherSchoolAdmin',
+] as const;
 type Person = (typeof cast)[number];
 let world: World & { otherSchoolAdmin: { id: number } };
 let as: Record<Person, RestClient>;
@@ -32,16 +48,38 @@ beforeAll(async () => {
 const resolve = placeholders(() => ({ SCHOOL: world.school, BUILDING: world.building }));
 
 const fieldNames = [
-  'address1', 'address2', 'city', 'state', 'postal_code', 'country', 'website', 'phone', 'fax', 'picture_url', 'building_code',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'website',
+  'phone',
+  'fax',
+  'picture_url',
+  'building_code',
 ];
 const full = {
-  address1: '1 Main St', address2: 'Suite <2>', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US',
-  website: 'https://school.test', phone: '555-0100', fax: '555-0101', picture_url: 'https://img.test/s.png', building_code: 'B-7',
+  address1: '1 Main St',
+  address2: 'Suite <2>',
+  city: 'Springfield',
+  state: 'IL',
+  postal_code: '62701',
+  country: 'US',
+  website: 'https://school.test',
+  phone: '555-0100',
+  fax: '555-0101',
+  picture_url: 'https://img.test/s.png',
+  building_code: 'B-7',
 };
 
 /** The wire school of spec 2.9: every field a string, `building_code` and `links.self` included. */
 const wire = (school: { id: number | string; title: string }, fields: Partial<typeof full> = {}) => ({
-  id: String(school.id), title: school.title, ...Object.fromEntries(fieldNames.map((name) => [name, ''])), ...fields,
+  id: String(school.id),
+  title: school.title,
+  ...Object.fromEntries(fieldNames.map((name) => [name, ''])),
+  ...fields,
   links: { self: `${v1}/schools/${school.id}` },
 });
 type Wire = ReturnType<typeof wire>;
@@ -56,39 +94,77 @@ type BadBody = readonly [name: string, body: unknown, field: string | undefined,
 const badBodies: BadBody[] = [
   ['a blank title', { title: '  ' }, 'title', 'is required'],
   ['too long a title', { title: 'x'.repeat(256) }, 'title', 'must be at most 255 characters'],
-  ['too long a postal_code', { title: 'T', postal_code: '9'.repeat(256) }, 'postal_code', 'must be at most 255 characters'],
-  ['too long a picture_url', { title: 'T', picture_url: 'x'.repeat(2049) }, 'picture_url', 'must be at most 2048 characters'],
+  [
+    'too long a postal_code',
+    { title: 'T', postal_code: '9'.repeat(256) },
+    'postal_code',
+    'must be at most 255 characters',
+  ],
+  [
+    'too long a picture_url',
+    { title: 'T', picture_url: 'x'.repeat(2049) },
+    'picture_url',
+    'must be at most 2048 characters',
+  ],
   ['an object as phone', { title: 'T', phone: { number: 5 } }, 'phone', 'must be a string'],
   ['malformed JSON', '{"title": "T"', undefined, /^Malformed JSON body: /],
   ['malformed XML', '<body><title>T</title>', undefined, /^Malformed XML body: /],
 ];
-const expectRefusal = (response: { status: number; json: unknown }, field: string | undefined, message: string | RegExp) =>
-  expect([response.status, response.json]).toEqual(typeof message === 'string'
-    ? [400, { error: `${field}: ${message}`, issues: [{ field, message }] }]
-    : [400, { error: expect.stringMatching(message) }]);
+const expectRefusal = (
+  response: { status: number; json: unknown },
+  field: string | undefined,
+  message: string | RegExp,
+) =>
+  expect([response.status, response.json]).toEqual(
+    typeof message === 'string'
+      ? [400, { error: `${field}: ${message}`, issues: [{ field, message }] }]
+      : [400, { error: expect.stringMatching(message) }],
+  );
 
 describe('GET /schools/{id}', () => {
   it('shows any school or building of the district to its users, in JSON and XML, as the GraphQL twin does', async () => {
-    await db().school.update({ where: { id: world.school.id }, data: { city: 'Springfield', buildingCode: 'MAIN & 1' } });
+    await db().school.update({
+      where: { id: world.school.id },
+      data: { city: 'Springfield', buildingCode: 'MAIN & 1' },
+    });
     const expected = wire(world.school, { city: 'Springfield', building_code: 'MAIN & 1' });
     for (const person of ['student', 'parent', 'otherSchoolStudent', 'districtAdmin'] as const) {
       expect([person, (await as[person].get(`/schools/${world.school.id}`)).json]).toEqual([person, expected]);
     }
     expect((await as.otherSchoolStudent.get(`/schools/${world.building.id}`)).json).toEqual(wire(world.building));
     const xml = await as.student.get(`/schools/${world.school.id}`, { accept: 'xml' });
-    expect([xml.headers.get('content-type'), xml.text]).toEqual(['text/xml; charset=utf-8', `${xmlHead}${schoolXml(expected, 'result')}`]);
-    const twin = await gqlSchoolAdmin(`{ school(id: "${world.building.id}") { id: databaseId title city buildingCode isBuilding parent { id: databaseId } } }`);
-    expect(twin.data.school).toEqual({ id: String(world.building.id), title: world.building.title, city: null, buildingCode: null,
-      isBuilding: true, parent: { id: String(world.school.id) } });
+    expect([xml.headers.get('content-type'), xml.text]).toEqual([
+      'text/xml; charset=utf-8',
+      `${xmlHead}${schoolXml(expected, 'result')}`,
+    ]);
+    const twin = await gqlSchoolAdmin(
+      `{ school(id: "${world.building.id}") { id: databaseId title city buildingCode isBuilding parent { id: databaseId } } }`,
+    );
+    expect(twin.data.school).toEqual({
+      id: String(world.building.id),
+      title: world.building.title,
+      city: null,
+      buildingCode: null,
+      isBuilding: true,
+      parent: { id: String(world.school.id) },
+    });
   });
 
   it('answers 404 for schools of other districts and unknown ids, in JSON and XML', async () => {
-    for (const path of [`/schools/${world.school.id}`, '/schools/999999', '/schools/99999999999', `/schools/${world.school.id}/buildings`]) {
+    for (const path of [
+      `/schools/${world.school.id}`,
+      '/schools/999999',
+      '/schools/99999999999',
+      `/schools/${world.school.id}/buildings`,
+    ]) {
       expect([path, await as.outsider.get(path)]).toMatchObject([path, { status: 404, json: { error: 'Not found' } }]);
     }
     const xml = await as.outsider.get(`/schools/${world.school.id}`, { accept: 'xml' });
     expect([xml.status, xml.text]).toEqual([404, `${xmlHead}<result><error>Not found</error></result>`]);
-    expect((await gqlDistrictAdmin(`{ school(id: "${world.farSchool.id}") { id: databaseId parent { id: databaseId } } }`)).data).toEqual({ school: null });
+    expect(
+      (await gqlDistrictAdmin(`{ school(id: "${world.farSchool.id}") { id: databaseId parent { id: databaseId } } }`))
+        .data,
+    ).toEqual({ school: null });
   });
 });
 
@@ -103,27 +179,45 @@ describe('GET /schools and GET /schools/{id}/buildings (paged)', () => {
     for (let i = 0; i < 2; i++) buildings.push(await createSchool(w.district.id, { parentId: w.school.id }));
   });
 
-  it('lists the district\'s schools, not buildings, with total and links', async () => {
-    expect((await client.get('/schools')).json)
-      .toEqual({ school: [wire(w.school), wire(w.otherSchool)], total: 2, links: { self: `${v1}/schools?start=0&limit=20` } });
-    expect((await client.get('/schools?limit=1')).json)
-      .toEqual({ school: [wire(w.school)], total: 2, links: { self: `${v1}/schools?limit=1&start=0`, next: `${v1}/schools?limit=1&start=1` } });
+  it("lists the district's schools, not buildings, with total and links", async () => {
+    expect((await client.get('/schools')).json).toEqual({
+      school: [wire(w.school), wire(w.otherSchool)],
+      total: 2,
+      links: { self: `${v1}/schools?start=0&limit=20` },
+    });
+    expect((await client.get('/schools?limit=1')).json).toEqual({
+      school: [wire(w.school)],
+      total: 2,
+      links: { self: `${v1}/schools?limit=1&start=0`, next: `${v1}/schools?limit=1&start=1` },
+    });
     const outsider = await (await clients.rest(w.outsider)).get('/schools', { accept: 'xml' });
-    expect(outsider.text).toBe(`${xmlHead}<result>${schoolXml(wire(w.farSchool), 'school')}<total>1</total>` +
-      `<links><self>${v1}/schools?start=0&amp;limit=20</self></links></result>`);
+    expect(outsider.text).toBe(
+      `${xmlHead}<result>${schoolXml(wire(w.farSchool), 'school')}<total>1</total>` +
+        `<links><self>${v1}/schools?start=0&amp;limit=20</self></links></result>`,
+    );
   });
 
-  it('lists a school\'s buildings as repeated <building> elements, paged, limit capped at 200', async () => {
+  it("lists a school's buildings as repeated <building> elements, paged, limit capped at 200", async () => {
     const path = `/schools/${w.school.id}/buildings`;
-    expect((await client.get(`${path}?start=1&limit=1`)).json).toEqual({ building: [wire(buildings[1]!)], total: 3,
-      links: { self: `${v1}${path}?start=1&limit=1`, next: `${v1}${path}?start=2&limit=1` } });
+    expect((await client.get(`${path}?start=1&limit=1`)).json).toEqual({
+      building: [wire(buildings[1]!)],
+      total: 3,
+      links: { self: `${v1}${path}?start=1&limit=1`, next: `${v1}${path}?start=2&limit=1` },
+    });
     const xml = await client.get(`${path}?limit=999`, { accept: 'xml' });
-    expect(xml.text).toBe(`${xmlHead}<result>${buildings.map((b) => schoolXml(wire(b), 'building')).join('')}<total>3</total>` +
-      `<links><self>${v1}${path}?limit=200&amp;start=0</self></links></result>`);
-    expect((await client.get(`/schools/${w.building.id}/buildings`)).json)
-      .toEqual({ building: [], total: 0, links: { self: `${v1}/schools/${w.building.id}/buildings?start=0&limit=20` } });
+    expect(xml.text).toBe(
+      `${xmlHead}<result>${buildings.map((b) => schoolXml(wire(b), 'building')).join('')}<total>3</total>` +
+        `<links><self>${v1}${path}?limit=200&amp;start=0</self></links></result>`,
+    );
+    expect((await client.get(`/schools/${w.building.id}/buildings`)).json).toEqual({
+      building: [],
+      total: 0,
+      links: { self: `${v1}/schools/${w.building.id}/buildings?start=0&limit=20` },
+    });
     expect((await client.get(`${path}?start=x`)).status).toBe(400);
-    const twin = await (await clients.graphql(w.student))(`{ buildings(schoolId: "${w.school.id}", start: 1) { total items { id: databaseId } } }`);
+    const twin = await (await clients.graphql(w.student))(
+      `{ buildings(schoolId: "${w.school.id}", start: 1) { total items { id: databaseId } } }`,
+    );
     expect(twin.data.buildings).toEqual({ total: 3, items: buildings.slice(1).map((b) => ({ id: String(b.id) })) });
   });
 });
@@ -137,9 +231,12 @@ describe('POST /schools', () => {
     expect(id).not.toBe(12345);
     expect(created.json).toEqual(wire({ id, title: 'North High' }, full));
     expect(await read(id)).toEqual(created.json);
-    expect(await events()).toEqual([['school.create', 'SCHOOL', id, id, world.districtAdmin.id, world.district.id, id]]);
-    expect(await db().school.findUniqueOrThrow({ where: { id }, select: { districtId: true, parentId: true } }))
-      .toEqual({ districtId: world.district.id, parentId: null });
+    expect(await events()).toEqual([
+      ['school.create', 'SCHOOL', id, id, world.districtAdmin.id, world.district.id, id],
+    ]);
+    expect(
+      await db().school.findUniqueOrThrow({ where: { id }, select: { districtId: true, parentId: true } }),
+    ).toEqual({ districtId: world.district.id, parentId: null });
   });
 
   it('reads an XML <body> and answers in XML', async () => {
@@ -159,18 +256,32 @@ describe('POST /schools', () => {
   });
 
   it.each<BadBody>([['a missing title', { city: 'X' }, 'title', 'is required'], ...badBodies])(
-    'refuses %s with 400 and writes nothing', async (_name, body, field, message) => {
-      expectRefusal(await expectNothingWritten(() => as.districtAdmin.post('/schools', body, asJson(body))), field, message);
-    });
+    'refuses %s with 400 and writes nothing',
+    async (_name, body, field, message) => {
+      expectRefusal(
+        await expectNothingWritten(() => as.districtAdmin.post('/schools', body, asJson(body))),
+        field,
+        message,
+      );
+    },
+  );
 
   it('twin: createSchool answers with the School or a ValidationError', async () => {
     const mutation = `mutation($input: CreateSchoolInput!) { createSchool(input: $input) { __typename
       ... on School { title postalCode isBuilding } ... on ValidationError { issues { field message } } } }`;
-    expect((await gqlDistrictAdmin(mutation, { input: { title: 'West', postalCode: '1' } })).data.createSchool)
-      .toEqual({ __typename: 'School', title: 'West', postalCode: '1', isBuilding: false });
-    const refused = await expectNothingWritten(() => gqlDistrictAdmin(mutation, { input: { title: '', fax: 'f'.repeat(300) } }));
-    expect(refused.data.createSchool).toEqual({ __typename: 'ValidationError', issues: [
-      { field: 'title', message: 'is required' }, { field: 'fax', message: 'must be at most 255 characters' }] });
+    expect((await gqlDistrictAdmin(mutation, { input: { title: 'West', postalCode: '1' } })).data.createSchool).toEqual(
+      { __typename: 'School', title: 'West', postalCode: '1', isBuilding: false },
+    );
+    const refused = await expectNothingWritten(() =>
+      gqlDistrictAdmin(mutation, { input: { title: '', fax: 'f'.repeat(300) } }),
+    );
+    expect(refused.data.createSchool).toEqual({
+      __typename: 'ValidationError',
+      issues: [
+        { field: 'title', message: 'is required' },
+        { field: 'fax', message: 'must be at most 255 characters' },
+      ],
+    });
   });
 });
 
@@ -180,8 +291,12 @@ describe('POST /schools/{id}/buildings', () => {
     const created = await as.schoolAdmin.post(`/schools/${world.school.id}/buildings`, { title: 'Annex', ...full });
     const id = Number(created.json.id);
     expect([created.status, created.json]).toEqual([201, wire({ id, title: 'Annex' }, full)]);
-    expect(await events()).toEqual([['building.create', 'SCHOOL', id, id, world.schoolAdmin.id, world.district.id, world.school.id]]);
-    expect((await as.student.get(`/schools/${world.school.id}/buildings?limit=200`)).json.building).toContainEqual(created.json);
+    expect(await events()).toEqual([
+      ['building.create', 'SCHOOL', id, id, world.schoolAdmin.id, world.district.id, world.school.id],
+    ]);
+    expect((await as.student.get(`/schools/${world.school.id}/buildings?limit=200`)).json.building).toContainEqual(
+      created.json,
+    );
     expect((await db().school.findUniqueOrThrow({ where: { id } })).parentId).toBe(world.school.id);
   });
 
@@ -189,10 +304,18 @@ describe('POST /schools/{id}/buildings', () => {
     const path = `/schools/${world.otherSchool.id}/buildings`;
     const created = await as.districtAdmin.post(path, '<body><title>Gym</title></body>', { accept: 'xml' });
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1]!;
-    expect([created.status, created.text]).toEqual([201, `${xmlHead}${schoolXml(wire({ id, title: 'Gym' }), 'result')}`]);
-    const twin = await gqlDistrictAdmin(`mutation { createBuilding(schoolId: "${world.otherSchool.id}", input: {title: "Lab"}) {
+    expect([created.status, created.text]).toEqual([
+      201,
+      `${xmlHead}${schoolXml(wire({ id, title: 'Gym' }), 'result')}`,
+    ]);
+    const twin =
+      await gqlDistrictAdmin(`mutation { createBuilding(schoolId: "${world.otherSchool.id}", input: {title: "Lab"}) {
       __typename ... on School { title parent { id: databaseId } } } }`);
-    expect(twin.data.createBuilding).toEqual({ __typename: 'School', title: 'Lab', parent: { id: String(world.otherSchool.id) } });
+    expect(twin.data.createBuilding).toEqual({
+      __typename: 'School',
+      title: 'Lab',
+      parent: { id: String(world.otherSchool.id) },
+    });
   });
 
   it.each([
@@ -200,7 +323,13 @@ describe('POST /schools/{id}/buildings', () => {
     ['an administrator of another school', 'otherSchoolAdmin', 'SCHOOL', 403, 'You may not change this school'],
     ['an outsider', 'outsider', 'SCHOOL', 404, 'School SCHOOL was not found'],
     ['anyone, under an unknown school', 'districtAdmin', '999999', 404, 'School 999999 was not found'],
-    ['anyone, under a building', 'districtAdmin', 'BUILDING', 400, 'school_id: is a building; buildings belong to a school, not to a building'],
+    [
+      'anyone, under a building',
+      'districtAdmin',
+      'BUILDING',
+      400,
+      'school_id: is a building; buildings belong to a school, not to a building',
+    ],
     ['anyone, without a title', 'districtAdmin', 'SCHOOL', 400, 'title: is required'],
   ] as const)('refuses %s (%s) and writes nothing', async (_name, person, parent, status, error) => {
     const body = error.startsWith('title') ? { city: 'x' } : { title: 'Shed' };
@@ -213,7 +342,11 @@ describe('PUT /schools/{id}', () => {
   it('changes what is sent: 204 with no body, the change visible, one school.update or building.update event', async () => {
     const school = await createSchool(world.district.id);
     const events = await watchDomainEvents();
-    const response = await as.districtAdmin.put(`/schools/${school.id}`, { title: 'Renamed', city: 'Ogdenville', address1: null });
+    const response = await as.districtAdmin.put(`/schools/${school.id}`, {
+      title: 'Renamed',
+      city: 'Ogdenville',
+      address1: null,
+    });
     expect([response.status, response.text, response.headers.get('content-type')]).toEqual([204, '', null]);
     expect(await read(school.id)).toEqual(wire({ id: school.id, title: 'Renamed' }, { city: 'Ogdenville' }));
     const building = await createSchool(world.district.id, { parentId: world.school.id });
@@ -226,7 +359,10 @@ describe('PUT /schools/{id}', () => {
 
   it('reads an XML body; school administrators edit their own school', async () => {
     const before = await read(world.school.id);
-    const response = await as.schoolAdmin.put(`/schools/${world.school.id}`, '<body><phone>555-0199</phone><state>OR</state></body>');
+    const response = await as.schoolAdmin.put(
+      `/schools/${world.school.id}`,
+      '<body><phone>555-0199</phone><state>OR</state></body>',
+    );
     expect(response.status).toBe(204);
     expect(await read(world.school.id)).toEqual({ ...before, phone: '555-0199', state: 'OR' });
   });
@@ -242,16 +378,35 @@ describe('PUT /schools/{id}', () => {
   });
 
   it.each<BadBody>([['an empty title', { title: '' }, 'title', 'is required'], ...badBodies])(
-    'refuses %s with 400 and changes nothing', async (_name, body, field, message) => {
-      expectRefusal(await expectNothingWritten(() => as.districtAdmin.put(`/schools/${world.school.id}`, body, asJson(body))), field, message);
-    });
+    'refuses %s with 400 and changes nothing',
+    async (_name, body, field, message) => {
+      expectRefusal(
+        await expectNothingWritten(() => as.districtAdmin.put(`/schools/${world.school.id}`, body, asJson(body))),
+        field,
+        message,
+      );
+    },
+  );
 
   it('twin: updateSchool answers with the School or a typed error', async () => {
-    const update = async (id: number | string, input: object) => (await gqlSchoolAdmin(`mutation($id: ID!, $input: UpdateSchoolInput!) {
+    const update = async (id: number | string, input: object) =>
+      (
+        await gqlSchoolAdmin(
+          `mutation($id: ID!, $input: UpdateSchoolInput!) {
       updateSchool(id: $id, input: $input) { __typename ... on School { id: databaseId country } ... on NotFoundError { objectType objectId } } }`,
-    { id: String(id), input })).data?.updateSchool;
-    expect(await update(world.building.id, { country: 'NZ' })).toEqual({ __typename: 'School', id: String(world.building.id), country: 'NZ' });
-    expect(await update(999999, { country: 'NZ' })).toEqual({ __typename: 'NotFoundError', objectType: 'School', objectId: '999999' });
+          { id: String(id), input },
+        )
+      ).data?.updateSchool;
+    expect(await update(world.building.id, { country: 'NZ' })).toEqual({
+      __typename: 'School',
+      id: String(world.building.id),
+      country: 'NZ',
+    });
+    expect(await update(999999, { country: 'NZ' })).toEqual({
+      __typename: 'NotFoundError',
+      objectType: 'School',
+      objectId: '999999',
+    });
     expect((await read(world.building.id)).country).toBe('NZ');
   });
 });
@@ -263,8 +418,13 @@ describe('DELETE /schools/{id}', () => {
     const user = await createUser(school.id, 'TEACHER', { buildingId: building.id });
     const group = await createGroup(school.id, { admins: [user.id], buildingId: building.id });
     const section = await createSection(school.id, [{ userId: user.id, admin: true }]);
-    const realms = [{ type: 'SCHOOL', id: school.id }, { type: 'SCHOOL', id: building.id }, { type: 'USER', id: user.id },
-      { type: 'GROUP', id: group.id }, { type: 'SECTION', id: section.id }] as const;
+    const realms = [
+      { type: 'SCHOOL', id: school.id },
+      { type: 'SCHOOL', id: building.id },
+      { type: 'USER', id: user.id },
+      { type: 'GROUP', id: group.id },
+      { type: 'SECTION', id: section.id },
+    ] as const;
     for (const realm of realms) await createBlogPosts(realm, 1);
     const elsewhere = await createBlogPosts({ type: 'SCHOOL', id: world.school.id }, 1);
     const events = await watchDomainEvents();
@@ -272,12 +432,21 @@ describe('DELETE /schools/{id}', () => {
     const response = await as.districtAdmin.delete(`/schools/${school.id}`);
     expect([response.status, response.text]).toEqual([204, '']);
     for (const id of [school.id, building.id]) expect((await as.districtAdmin.get(`/schools/${id}`)).status).toBe(404);
-    expect(await Promise.all([db().user.count({ where: { id: user.id } }), db().group.count({ where: { id: group.id } }),
-      db().section.count({ where: { id: section.id } })])).toEqual([0, 0, 0]);
-    const posts = await db().blogPost.findMany({ where: { OR: realms.map((r) => ({ realmType: r.type, realmId: r.id })) } });
+    expect(
+      await Promise.all([
+        db().user.count({ where: { id: user.id } }),
+        db().group.count({ where: { id: group.id } }),
+        db().section.count({ where: { id: section.id } }),
+      ]),
+    ).toEqual([0, 0, 0]);
+    const posts = await db().blogPost.findMany({
+      where: { OR: realms.map((r) => ({ realmType: r.type, realmId: r.id })) },
+    });
     expect(posts).toEqual([]);
     expect(await db().blogPost.count({ where: { id: elsewhere[0]!.id } })).toBe(1);
-    expect(await events()).toEqual([['school.delete', 'SCHOOL', school.id, school.id, world.districtAdmin.id, world.district.id, school.id]]);
+    expect(await events()).toEqual([
+      ['school.delete', 'SCHOOL', school.id, school.id, world.districtAdmin.id, world.district.id, school.id],
+    ]);
   });
 
   it('lets school administrators delete a building of their school: its groups and users stay in the school', async () => {
@@ -286,17 +455,26 @@ describe('DELETE /schools/{id}', () => {
     await createBlogPosts({ type: 'SCHOOL', id: building.id }, 2);
     const events = await watchDomainEvents();
     expect((await as.schoolAdmin.delete(`/schools/${building.id}`)).status).toBe(204);
-    expect((await as.schoolAdmin.get(`/groups/${group.id}`)).json).toMatchObject({ school_id: String(world.school.id), building_id: '' });
+    expect((await as.schoolAdmin.get(`/groups/${group.id}`)).json).toMatchObject({
+      school_id: String(world.school.id),
+      building_id: '',
+    });
     expect(await db().blogPost.count({ where: { realmType: 'SCHOOL', realmId: building.id } })).toBe(0);
-    expect(await events())
-      .toEqual([['building.delete', 'SCHOOL', building.id, building.id, world.schoolAdmin.id, world.district.id, world.school.id]]);
+    expect(await events()).toEqual([
+      ['building.delete', 'SCHOOL', building.id, building.id, world.schoolAdmin.id, world.district.id, world.school.id],
+    ]);
   });
 
   it.each([
     ['a school administrator, a school', 'schoolAdmin', 'SCHOOL', 403, 'Only district administrators delete schools'],
     ['a teacher, a building', 'teacher', 'BUILDING', 403, 'You may not change this school'],
-    ['a district administrator, their own school', 'districtAdmin', 'SCHOOL', 400,
-      'id: is your own school; deleting it would delete your account'],
+    [
+      'a district administrator, their own school',
+      'districtAdmin',
+      'SCHOOL',
+      400,
+      'id: is your own school; deleting it would delete your account',
+    ],
     ['an outsider, a school of another district', 'outsider', 'SCHOOL', 404, 'School SCHOOL was not found'],
     ['anyone, an unknown school', 'districtAdmin', '999999', 404, 'School 999999 was not found'],
   ] as const)('refuses %s (%s) and deletes nothing', async (_name, person, id, status, error) => {
@@ -306,9 +484,13 @@ describe('DELETE /schools/{id}', () => {
 
   it('twin: deleteSchool answers with the deleted id, then school(id) is null', async () => {
     const school = await createSchool(world.district.id);
-    const deleted = await gqlDistrictAdmin(`mutation { deleteSchool(id: "${school.id}") { __typename ... on Deleted { id } } }`);
+    const deleted = await gqlDistrictAdmin(
+      `mutation { deleteSchool(id: "${school.id}") { __typename ... on Deleted { id } } }`,
+    );
     expect(deleted.data.deleteSchool).toEqual({ __typename: 'Deleted', id: String(school.id) });
     expect((await gqlDistrictAdmin(`{ school(id: "${school.id}") { id: databaseId } }`)).data.school).toBeNull();
-    expect((await as.districtAdmin.request('OPTIONS', `/schools/${school.id}`)).headers.get('allow')).toBe('GET, PUT, DELETE, OPTIONS');
+    expect((await as.districtAdmin.request('OPTIONS', `/schools/${school.id}`)).headers.get('allow')).toBe(
+      'GET, PUT, DELETE, OPTIONS',
+    );
   });
 });

@@ -23,20 +23,32 @@ describe('text members with a NUL character', () => {
     ['POST /groups', 'teacher', 'POST', '/groups', { title: nul }, 'title'],
     ['PUT /groups/{id}', 'teacher', 'PUT', '/groups/GROUP', { description: nul }, 'description'],
     ['POST /[realm]/posts', 'teacher', 'POST', '/groups/GROUP/posts', { title: 'Ok', body: `<p>${nul}</p>` }, 'body'],
-  ] as const)('%s answers 400 naming the member and writes nothing', async (_name, person, method, path, body, field) => {
-    const group = await createGroup(world.school.id, { admins: [world.teacher.id] });
-    const client = await clients.rest(world[person]);
-    const resolved = path.replace('SCHOOL', String(world.school.id)).replace('GROUP', String(group.id));
-    const response = await expectNothingWritten(() => client.request(method, resolved, { body }));
-    expect([response.status, response.json]).toEqual([400, { error: `${field}: ${refused.message}`, issues: [{ ...refused, field }] }]);
-  });
+  ] as const)(
+    '%s answers 400 naming the member and writes nothing',
+    async (_name, person, method, path, body, field) => {
+      const group = await createGroup(world.school.id, { admins: [world.teacher.id] });
+      const client = await clients.rest(world[person]);
+      const resolved = path.replace('SCHOOL', String(world.school.id)).replace('GROUP', String(group.id));
+      const response = await expectNothingWritten(() => client.request(method, resolved, { body }));
+      expect([response.status, response.json]).toEqual([
+        400,
+        { error: `${field}: ${refused.message}`, issues: [{ ...refused, field }] },
+      ]);
+    },
+  );
 
   it('answers a GraphQL mutation with a ValidationError naming the input member', async () => {
     const graphql = await clients.graphql(world.schoolAdmin);
     const input = { username: 'nul-user', nameFirst: nul, nameLast: 'Last', role: 'STUDENT' };
     const response = await expectNothingWritten(() =>
-      graphql(`mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on ValidationError { issues { field message } } } }`, { input }),
+      graphql(
+        `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on ValidationError { issues { field message } } } }`,
+        { input },
+      ),
     );
-    expect(response.data.createUser).toEqual({ __typename: 'ValidationError', issues: [{ field: 'nameFirst', message: refused.message }] });
+    expect(response.data.createUser).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ field: 'nameFirst', message: refused.message }],
+    });
   });
 });

@@ -6,7 +6,14 @@ import type { Model } from '../../src/graphql/columns';
 import { delegateOf } from '../../src/graphql/nodes';
 import { schema } from '../../src/graphql/schema';
 import { type Format, type GraphQLClient, type RestClient, clientsFor } from '../support/client';
-import { type World, createAlbum, createAlbumItem, createSection, createStoredUpload, createWorld } from '../support/factories';
+import {
+  type World,
+  createAlbum,
+  createAlbumItem,
+  createSection,
+  createStoredUpload,
+  createWorld,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { el } from '../support/wire';
 
@@ -39,7 +46,11 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 
 /** A /v1 write body of flat members, in either notation. */
 const flatBody = (members: Record<string, string | number>, format: Format) =>
-  format === 'json' ? members : `<body>${Object.entries(members).map(([name, value]) => el(name, value)).join('')}</body>`;
+  format === 'json'
+    ? members
+    : `<body>${Object.entries(members)
+        .map(([name, value]) => el(name, value))
+        .join('')}</body>`;
 
 /** What a /v1 create answered: its status, the object's id and /v1 path, and the member as answered. */
 interface RestCreated {
@@ -68,9 +79,19 @@ interface Recipe {
 const realm = () => ({ type: 'SECTION', id: String(section.id) });
 
 /** Runs a mutation answering `type` (or an error) and gives the object's database id and `member`. */
-async function mutate(graphql: GraphQLClient, field: string, args: Record<string, [type: string, value: unknown]>, type: string, member: string) {
-  const declared = Object.entries(args).map(([name, [argType]]) => `$${name}: ${argType}`).join(', ');
-  const passed = Object.keys(args).map((name) => `${name}: $${name}`).join(', ');
+async function mutate(
+  graphql: GraphQLClient,
+  field: string,
+  args: Record<string, [type: string, value: unknown]>,
+  type: string,
+  member: string,
+) {
+  const declared = Object.entries(args)
+    .map(([name, [argType]]) => `$${name}: ${argType}`)
+    .join(', ');
+  const passed = Object.keys(args)
+    .map((name) => `${name}: $${name}`)
+    .join(', ');
   const answer = await graphql(
     `mutation(${declared}) { ${field}(${passed}) { __typename ... on ${type} { id: databaseId ${member} } ... on Error { message } } }`,
     Object.fromEntries(Object.entries(args).map(([name, [, value]]) => [name, value])),
@@ -86,15 +107,33 @@ function realmResource(model: Model, member: string, collection: string, members
   return {
     restCreate: async (client, value, format) => {
       const created = await client.post(base(), flatBody({ ...members, [member]: value }, format));
-      return { status: created.status, id: Number(created.json?.id), path: `${base()}/${created.json?.id}`, answered: created.json?.[member] };
+      return {
+        status: created.status,
+        id: Number(created.json?.id),
+        path: `${base()}/${created.json?.id}`,
+        answered: created.json?.[member],
+      };
     },
     viewed: (json) => json[member],
     restUpdates: true,
     graphqlCreate: (graphql, value) =>
-      mutate(graphql, `create${model}`, { realm: ['RealmInput!', realm()], input: [`Create${model}Input!`, { ...members, [member]: value }] }, model, member),
+      mutate(
+        graphql,
+        `create${model}`,
+        { realm: ['RealmInput!', realm()], input: [`Create${model}Input!`, { ...members, [member]: value }] },
+        model,
+        member,
+      ),
     graphqlUpdate: async (graphql, id, value) =>
-      (await mutate(graphql, `update${model}`, { realm: ['RealmInput!', realm()], id: ['ID!', id], input: [`Update${model}Input!`, { [member]: value }] }, model, member))
-        .answered,
+      (
+        await mutate(
+          graphql,
+          `update${model}`,
+          { realm: ['RealmInput!', realm()], id: ['ID!', id], input: [`Update${model}Input!`, { [member]: value }] },
+          model,
+          member,
+        )
+      ).answered,
     inputs: [`Create${model}Input`, `Update${model}Input`],
   };
 }
@@ -106,13 +145,24 @@ const freshFile = async () => (await createStoredUpload(w.teacher.id, { filename
 const recipes: Record<HtmlField, Recipe> = {
   'Page.body': realmResource('Page', 'body', 'pages', { title: 'Notes' }),
   'BlogPost.body': realmResource('BlogPost', 'body', 'posts', { title: 'Notes' }),
-  'CalendarEvent.description': realmResource('CalendarEvent', 'description', 'events', { title: 'Trip', start: '2026-05-14 08:00:00' }),
+  'CalendarEvent.description': realmResource('CalendarEvent', 'description', 'events', {
+    title: 'Trip',
+    start: '2026-05-14 08:00:00',
+  }),
   'Album.description': {
     ...realmResource('Album', 'description', 'albums', { title: 'Trip' }),
     // The view of an album answers it in the list envelope.
     viewed: (json) => json.album[0].description,
     graphqlUpdate: async (graphql, id, value) =>
-      (await mutate(graphql, 'updateAlbum', { id: ['ID!', id], input: ['UpdateAlbumInput!', { description: value }] }, 'Album', 'description')).answered,
+      (
+        await mutate(
+          graphql,
+          'updateAlbum',
+          { id: ['ID!', id], input: ['UpdateAlbumInput!', { description: value }] },
+          'Album',
+          'description',
+        )
+      ).answered,
   },
   'AlbumContent.caption': {
     restCreate: async (client, value, format) => {
@@ -123,7 +173,12 @@ const recipes: Record<HtmlField, Recipe> = {
           : `<body><file-attachment><id><id>${file}</id></id></file-attachment><extras>${el('fid', file)}${el('caption', value)}</extras></body>`;
       const created = await client.post(`${albumPath()}/content`, body);
       const [added] = created.json?.content ?? [];
-      return { status: created.status, id: Number(added?.id), path: `${albumPath()}/content/${added?.id}`, answered: added?.caption };
+      return {
+        status: created.status,
+        id: Number(added?.id),
+        path: `${albumPath()}/content/${added?.id}`,
+        answered: added?.caption,
+      };
     },
     // The view of an item answers it in the album envelope.
     viewed: (json) => json.album[0].caption,
@@ -145,7 +200,11 @@ const recipes: Record<HtmlField, Recipe> = {
         await mutate(
           graphql,
           'updateAlbumContent',
-          { albumId: ['ID!', String(album.id)], id: ['ID!', id], input: ['UpdateAlbumContentInput!', { caption: value }] },
+          {
+            albumId: ['ID!', String(album.id)],
+            id: ['ID!', id],
+            input: ['UpdateAlbumContentInput!', { caption: value }],
+          },
           'AlbumContent',
           'caption',
         )
@@ -156,7 +215,12 @@ const recipes: Record<HtmlField, Recipe> = {
     restCreate: async (client, value, format) => {
       const comments = `${albumPath()}/content/${item.id}/comments`;
       const created = await client.post(comments, flatBody({ comment: value }, format));
-      return { status: created.status, id: Number(created.json?.id), path: `${comments}/${created.json?.id}`, answered: created.json?.comment };
+      return {
+        status: created.status,
+        id: Number(created.json?.id),
+        path: `${comments}/${created.json?.id}`,
+        answered: created.json?.comment,
+      };
     },
     viewed: (json) => json.comment,
     restUpdates: false,
@@ -164,7 +228,11 @@ const recipes: Record<HtmlField, Recipe> = {
       mutate(
         graphql,
         'createAlbumComment',
-        { albumId: ['ID!', String(album.id)], contentId: ['ID!', String(item.id)], input: ['CreateAlbumCommentInput!', { comment: value }] },
+        {
+          albumId: ['ID!', String(album.id)],
+          contentId: ['ID!', String(item.id)],
+          input: ['CreateAlbumCommentInput!', { comment: value }],
+        },
         'AlbumComment',
         'comment',
       ),
@@ -221,7 +289,10 @@ describe('album comments', () => {
   it('refuse a comment that sanitizing empties, as they refuse an empty one, on both APIs', async () => {
     const comments = `${albumPath()}/content/${item.id}/comments`;
     const teacher = await clients.rest(w.teacher);
-    for (const body of [{ comment: '<script>alert(1)</script>' }, '<body><comment>&lt;script&gt;alert(1)&lt;/script&gt; </comment></body>']) {
+    for (const body of [
+      { comment: '<script>alert(1)</script>' },
+      '<body><comment>&lt;script&gt;alert(1)&lt;/script&gt; </comment></body>',
+    ]) {
       const refused = await teacher.post(comments, body);
       expect([refused.status, refused.json.issues]).toEqual([400, [{ field: 'comment', message: 'is required' }]]);
     }
@@ -240,7 +311,9 @@ describe('GraphQL descriptions', () => {
   };
   /** The declared field a type's member belongs to: that of the model's object type or one of the recipe's inputs. */
   const fieldOf = (type: string, name: string) =>
-    declared.find((field) => partsOf(field)[1] === name && (partsOf(field)[0] === type || recipes[field].inputs.includes(type))) ?? `${type}.${name}`;
+    declared.find(
+      (field) => partsOf(field)[1] === name && (partsOf(field)[0] === type || recipes[field].inputs.includes(type)),
+    ) ?? `${type}.${name}`;
 
   it('call exactly the declared fields HTML, on the object type and in every input that writes them', () => {
     const calledHtml = new Set<string>();
@@ -253,18 +326,19 @@ describe('GraphQL descriptions', () => {
     expect([...calledHtml].sort()).toEqual([...declared].sort());
     for (const field of declared) {
       const [model, member] = partsOf(field);
-      for (const type of [model, ...recipes[field].inputs]) expect(description(type, member), `${type}.${member}`).toMatch(/HTML,? sanitized on write/);
+      for (const type of [model, ...recipes[field].inputs])
+        expect(description(type, member), `${type}.${member}`).toMatch(/HTML,? sanitized on write/);
     }
   });
 
-  it('call a group\'s description plain text', () => {
+  it("call a group's description plain text", () => {
     expect(description('Group', 'description')).toContain('as plain text');
     expect(description('CreateGroupInput', 'description')).toContain('as plain text');
   });
 });
 
 describe('plain text', () => {
-  it('is stored and answered as given, escaped only by the XML notation (a group\'s description)', async () => {
+  it("is stored and answered as given, escaped only by the XML notation (a group's description)", async () => {
     const teacher = await clients.rest(w.teacher);
     const created = await teacher.post('/groups', { title: 'Chess club', description: sent });
     expect([created.status, created.json.description]).toEqual([201, sent]);

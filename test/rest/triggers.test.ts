@@ -39,12 +39,19 @@ const createTarget = async (who: RestClient = as.admin, url = 'https://receiver.
 };
 
 describe('trigger targets', () => {
-  it('creates, lists, edits and deletes a target of the creator\'s school (JSON), recording events', async () => {
+  it("creates, lists, edits and deletes a target of the creator's school (JSON), recording events", async () => {
     const events = await watchDomainEvents();
-    const created = await as.admin.post('/triggers/targets', { target: 'https://receiver.test/hook', description: 'SIS sync' });
+    const created = await as.admin.post('/triggers/targets', {
+      target: 'https://receiver.test/hook',
+      description: 'SIS sync',
+    });
     expect(created.status).toBe(201);
     const id = created.json.id;
-    expect(created.json).toEqual({ id: expect.any(Number), target: 'https://receiver.test/hook', description: 'SIS sync' });
+    expect(created.json).toEqual({
+      id: expect.any(Number),
+      target: 'https://receiver.test/hook',
+      description: 'SIS sync',
+    });
     expect(await db().triggerTarget.findUniqueOrThrow({ where: { id } })).toMatchObject({ schoolId: world.school.id });
 
     const listed = await as.admin.get('/triggers/targets');
@@ -53,7 +60,10 @@ describe('trigger targets', () => {
     expect(listed.json.links.self).toBe(`${v1}/triggers/targets?start=0&limit=20`);
 
     expect((await as.admin.put(`/triggers/targets/${id}`, { description: null })).status).toBe(204);
-    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id } })).toMatchObject({ url: 'https://receiver.test/hook', description: '' });
+    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      url: 'https://receiver.test/hook',
+      description: '',
+    });
     expect((await as.admin.put(`/triggers/targets/${id}`, { target: 'https://receiver.test/v2' })).status).toBe(204);
     expect((await db().triggerTarget.findUniqueOrThrow({ where: { id } })).url).toBe('https://receiver.test/v2');
 
@@ -69,11 +79,14 @@ describe('trigger targets', () => {
   });
 
   it('creates from XML and answers in XML', async () => {
-    const body = '<body><target>https://receiver.test/x?a=1&amp;b=2</target><description>&lt;b&gt;</description></body>';
+    const body =
+      '<body><target>https://receiver.test/x?a=1&amp;b=2</target><description>&lt;b&gt;</description></body>';
     const created = await as.admin.post('/triggers/targets', body, { accept: 'xml' });
     expect(created.status).toBe(201);
     const id = /<id>(\d+)<\/id>/.exec(created.text)![1];
-    expect(created.text).toBe(`${xmlHead}<result>${el('id', id)}${el('target', 'https://receiver.test/x?a=1&b=2')}${el('description', '<b>')}</result>`);
+    expect(created.text).toBe(
+      `${xmlHead}<result>${el('id', id)}${el('target', 'https://receiver.test/x?a=1&b=2')}${el('description', '<b>')}</result>`,
+    );
     const listed = await as.admin.get('/triggers/targets?limit=200', { accept: 'xml' });
     expect(listed.text).toContain(`<target>${el('id', id)}${el('target', 'https://receiver.test/x?a=1&b=2')}`);
   });
@@ -83,19 +96,79 @@ describe('trigger targets', () => {
     ['not a URL', { target: 'receiver' }, 'target', 'must be an absolute https URL'],
     ['another scheme', { target: 'ftp://receiver.test/' }, 'target', 'must be an absolute https URL'],
     ['plain http', { target: 'http://203.0.113.9/hook' }, 'target', 'must be an https URL'],
-    ['loopback', { target: 'https://127.0.0.1/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['IPv6 loopback', { target: 'https://[::1]/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['IPv4-mapped private', { target: 'https://[::ffff:10.0.0.1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['private', { target: 'https://192.168.1.20/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['cloud metadata', { target: 'https://169.254.169.254/latest' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
+    [
+      'loopback',
+      { target: 'https://127.0.0.1/hook' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'IPv6 loopback',
+      { target: 'https://[::1]/hook' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'IPv4-mapped private',
+      { target: 'https://[::ffff:10.0.0.1]/' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'private',
+      { target: 'https://192.168.1.20/hook' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'cloud metadata',
+      { target: 'https://169.254.169.254/latest' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
     // Issue 37: IPv4-compatible addresses (deprecated) were taken for public ones.
-    ['IPv4-compatible loopback', { target: 'https://[::127.0.0.1]/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['IPv4-compatible public', { target: 'https://[::8.8.8.8]/hook' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['NAT64 private', { target: 'https://[64:ff9b::10.0.0.1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['6to4 loopback', { target: 'https://[2002:7f00:1::1]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['Teredo', { target: 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/' }, 'target', 'must not be a loopback, private, link-local or reserved address'],
-    ['a name of the loopback', { target: 'https://localhost:8443/hook' }, 'target', 'resolves to a loopback, private, link-local or reserved address'],
-    ['credentials in the URL', { target: 'https://user:pw@receiver.test/' }, 'target', 'must not carry a user name or password'],
+    [
+      'IPv4-compatible loopback',
+      { target: 'https://[::127.0.0.1]/hook' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'IPv4-compatible public',
+      { target: 'https://[::8.8.8.8]/hook' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'NAT64 private',
+      { target: 'https://[64:ff9b::10.0.0.1]/' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      '6to4 loopback',
+      { target: 'https://[2002:7f00:1::1]/' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'Teredo',
+      { target: 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/' },
+      'target',
+      'must not be a loopback, private, link-local or reserved address',
+    ],
+    [
+      'a name of the loopback',
+      { target: 'https://localhost:8443/hook' },
+      'target',
+      'resolves to a loopback, private, link-local or reserved address',
+    ],
+    [
+      'credentials in the URL',
+      { target: 'https://user:pw@receiver.test/' },
+      'target',
+      'must not carry a user name or password',
+    ],
   ])('refuses a target with %s: 400 naming the member, nothing written', async (_case, body, field, message) => {
     const refused = await expectNothingWritten(() => as.admin.post('/triggers/targets', body));
     expect(refused.status).toBe(400);
@@ -103,25 +176,37 @@ describe('trigger targets', () => {
   });
 
   it('refuses an IPv4-compatible address in XML too', async () => {
-    const refused = await expectNothingWritten(() => as.admin.post('/triggers/targets', '<body><target>https://[::127.0.0.1]/hook</target></body>', { accept: 'xml' }));
+    const refused = await expectNothingWritten(() =>
+      as.admin.post('/triggers/targets', '<body><target>https://[::127.0.0.1]/hook</target></body>', { accept: 'xml' }),
+    );
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('<field>target</field><message>must not be a loopback, private, link-local or reserved address</message>');
+    expect(refused.text).toContain(
+      '<field>target</field><message>must not be a loopback, private, link-local or reserved address</message>',
+    );
   });
 
   it('refuses the guarded address on edit too', async () => {
     const id = await createTarget();
-    const refused = await expectNothingWritten(() => as.admin.put(`/triggers/targets/${id}`, { target: 'https://10.1.2.3/' }));
+    const refused = await expectNothingWritten(() =>
+      as.admin.put(`/triggers/targets/${id}`, { target: 'https://10.1.2.3/' }),
+    );
     expect(refused.status).toBe(400);
-    expect(refused.json.issues).toEqual([{ field: 'target', message: 'must not be a loopback, private, link-local or reserved address' }]);
+    expect(refused.json.issues).toEqual([
+      { field: 'target', message: 'must not be a loopback, private, link-local or reserved address' },
+    ]);
   });
 
   it('is for users with trigger administration only (403), whatever their role', async () => {
     for (const who of [as.teacher, as.schoolAdmin, as.outsider]) {
       expect((await who.get('/triggers/targets')).status).toBe(403);
-      expect((await expectNothingWritten(() => who.post('/triggers/targets', { target: 'https://receiver.test/' }))).status).toBe(403);
+      expect(
+        (await expectNothingWritten(() => who.post('/triggers/targets', { target: 'https://receiver.test/' }))).status,
+      ).toBe(403);
     }
     const id = await createTarget();
-    expect((await expectNothingWritten(() => as.schoolAdmin.put(`/triggers/targets/${id}`, { description: 'x' }))).status).toBe(403);
+    expect(
+      (await expectNothingWritten(() => as.schoolAdmin.put(`/triggers/targets/${id}`, { description: 'x' }))).status,
+    ).toBe(403);
     expect((await expectNothingWritten(() => as.teacher.delete(`/triggers/targets/${id}`))).status).toBe(403);
     // Without the grant the id is not even looked up: 403 for unknown ids too.
     expect((await as.teacher.delete('/triggers/targets/999999999')).status).toBe(403);
@@ -133,28 +218,38 @@ describe('trigger targets', () => {
       const holder = await createUser(world.school.id, role, { triggerAdmin: true });
       const rest = await clients.rest(holder);
       expect((await rest.get('/triggers/targets')).status).toBe(403);
-      expect((await expectNothingWritten(() => rest.post('/triggers/targets', { target: 'https://receiver.test/' }))).status).toBe(403);
-      expect((await expectNothingWritten(() => rest.put(`/triggers/targets/${id}`, { description: 'mine now' }))).status).toBe(403);
+      expect(
+        (await expectNothingWritten(() => rest.post('/triggers/targets', { target: 'https://receiver.test/' }))).status,
+      ).toBe(403);
+      expect(
+        (await expectNothingWritten(() => rest.put(`/triggers/targets/${id}`, { description: 'mine now' }))).status,
+      ).toBe(403);
       const graphql = await clients.graphql(holder);
       const listed = await graphql('{ triggerTargets { total } }');
       expect(listed.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      const node = await graphql('query($id: ID!) { node(id: $id) { id } }', { id: encodeGlobalId('TriggerTarget', id) });
+      const node = await graphql('query($id: ID!) { node(id: $id) { id } }', {
+        id: encodeGlobalId('TriggerTarget', id),
+      });
       expect(node.data.node).toBeNull();
     }
   });
 
-  it('hides another school\'s targets (404) and unknown ones', async () => {
+  it("hides another school's targets (404) and unknown ones", async () => {
     const id = await createTarget();
-    expect((await expectNothingWritten(() => as.otherAdmin.put(`/triggers/targets/${id}`, { description: 'x' }))).status).toBe(404);
+    expect(
+      (await expectNothingWritten(() => as.otherAdmin.put(`/triggers/targets/${id}`, { description: 'x' }))).status,
+    ).toBe(404);
     expect((await expectNothingWritten(() => as.otherAdmin.delete(`/triggers/targets/${id}`))).status).toBe(404);
-    expect((await as.otherAdmin.get('/triggers/targets?limit=200')).json.target.map((t: { id: number }) => t.id)).not.toContain(id);
+    expect(
+      (await as.otherAdmin.get('/triggers/targets?limit=200')).json.target.map((t: { id: number }) => t.id),
+    ).not.toContain(id);
     expect((await as.admin.delete('/triggers/targets/999999999')).status).toBe(404);
     expect((await as.admin.delete('/triggers/targets/99999999999999999999')).status).toBe(404);
   });
 });
 
 describe('trigger subscriptions', () => {
-  it('subscribes item by item: an unknown trigger is item status 400 while the others apply; items echo as the platform\'s', async () => {
+  it("subscribes item by item: an unknown trigger is item status 400 while the others apply; items echo as the platform's", async () => {
     const target = await createTarget();
     const events = await watchDomainEvents();
     const answer = await as.admin.put('/triggers/subscriptions', {
@@ -172,12 +267,43 @@ describe('trigger subscriptions', () => {
     const failed = { version: null, target_url: null, include_object: null };
     expect(answer.json).toEqual({
       subscription: [
-        { item: { target_id: target, trigger: 'group', version: 'v1', subscribed: 1, target_url: url, include_object: '1' }, status: 200 },
-        { item: { target_id: target, trigger: 'report_card', subscribed: 1, ...failed }, status: 400,
-          message: 'The trigger with name report_card does not exist' },
-        { item: { target_id: target, trigger: 'blog_post', version: 'v1', subscribed: 1, target_url: url, include_object: '0' }, status: 200 },
-        { item: { target_id: target, trigger: 'invite', subscribed: 1, ...failed }, status: 400, message: 'version: only version v1 is supported' },
-        { item: { target_id: 999999999, trigger: 'group', subscribed: 1, ...failed }, status: 404, message: 'The target with id 999999999 does not exist' },
+        {
+          item: {
+            target_id: target,
+            trigger: 'group',
+            version: 'v1',
+            subscribed: 1,
+            target_url: url,
+            include_object: '1',
+          },
+          status: 200,
+        },
+        {
+          item: { target_id: target, trigger: 'report_card', subscribed: 1, ...failed },
+          status: 400,
+          message: 'The trigger with name report_card does not exist',
+        },
+        {
+          item: {
+            target_id: target,
+            trigger: 'blog_post',
+            version: 'v1',
+            subscribed: 1,
+            target_url: url,
+            include_object: '0',
+          },
+          status: 200,
+        },
+        {
+          item: { target_id: target, trigger: 'invite', subscribed: 1, ...failed },
+          status: 400,
+          message: 'version: only version v1 is supported',
+        },
+        {
+          item: { target_id: 999999999, trigger: 'group', subscribed: 1, ...failed },
+          status: 404,
+          message: 'The target with id 999999999 does not exist',
+        },
       ],
     });
     const stored = await db().triggerSubscription.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } });
@@ -185,7 +311,10 @@ describe('trigger subscriptions', () => {
       { trigger: 'group', includeObject: true, version: 'v1' },
       { trigger: 'blog_post', includeObject: false, version: 'v1' },
     ]);
-    expect((await events()).map((event) => event[0])).toEqual(['trigger_subscription.create', 'trigger_subscription.create']);
+    expect((await events()).map((event) => event[0])).toEqual([
+      'trigger_subscription.create',
+      'trigger_subscription.create',
+    ]);
 
     const listed = await as.admin.get('/triggers/subscriptions?limit=200');
     expect(listed.status).toBe(200);
@@ -196,40 +325,53 @@ describe('trigger subscriptions', () => {
 
     // Unsubscribing, and unsubscribing what is not subscribed: both succeed.
     const off = await as.admin.put('/triggers/subscriptions', {
-      subscription: [{ target_id: target, trigger: 'group', subscribed: 0 }, { target_id: target, trigger: 'invite', subscribed: 0 }],
+      subscription: [
+        { target_id: target, trigger: 'group', subscribed: 0 },
+        { target_id: target, trigger: 'invite', subscribed: 0 },
+      ],
     });
     expect(off.json.subscription.map((result: { status: number }) => result.status)).toEqual([200, 200]);
-    expect((await db().triggerSubscription.findMany({ where: { targetId: target } })).map((s) => s.trigger)).toEqual(['blog_post']);
+    expect((await db().triggerSubscription.findMany({ where: { targetId: target } })).map((s) => s.trigger)).toEqual([
+      'blog_post',
+    ]);
   });
 
-  it('reads XML items, one element as a list of one, and answers in XML; a failed item\'s nulls are empty elements', async () => {
+  it("reads XML items, one element as a list of one, and answers in XML; a failed item's nulls are empty elements", async () => {
     const target = await createTarget();
-    const body = `<body><subscription><target_id>${target}</target_id><trigger>friend_request</trigger><subscribed>1</subscribed>` +
+    const body =
+      `<body><subscription><target_id>${target}</target_id><trigger>friend_request</trigger><subscribed>1</subscribed>` +
       '<include_object>1</include_object></subscription></body>';
     const answer = await as.admin.put('/triggers/subscriptions', body, { accept: 'xml' });
     expect(answer.status).toBe(200);
-    expect(answer.text).toBe(`${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'friend_request')}` +
-      `${el('version', 'v1')}${el('subscribed', 1)}${el('target_url', 'https://receiver.test/hook')}${el('include_object', 1)}</item>` +
-      `${el('status', 200)}</subscription></result>`);
+    expect(answer.text).toBe(
+      `${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'friend_request')}` +
+        `${el('version', 'v1')}${el('subscribed', 1)}${el('target_url', 'https://receiver.test/hook')}${el('include_object', 1)}</item>` +
+        `${el('status', 200)}</subscription></result>`,
+    );
     const unknown = `<body><subscription><target_id>${target}</target_id><trigger>attendancesdf</trigger><subscribed>0</subscribed></subscription></body>`;
     const refused = await as.admin.put('/triggers/subscriptions', unknown, { accept: 'xml' });
-    expect(refused.text).toBe(`${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'attendancesdf')}` +
-      `<version />${el('subscribed', 0)}<target_url /><include_object /></item>${el('status', 400)}` +
-      `${el('message', 'The trigger with name attendancesdf does not exist')}</subscription></result>`);
+    expect(refused.text).toBe(
+      `${xmlHead}<result><subscription><item>${el('target_id', target)}${el('trigger', 'attendancesdf')}` +
+        `<version />${el('subscribed', 0)}<target_url /><include_object /></item>${el('status', 400)}` +
+        `${el('message', 'The trigger with name attendancesdf does not exist')}</subscription></result>`,
+    );
     expect(await db().triggerSubscription.count({ where: { targetId: target, trigger: 'friend_request' } })).toBe(1);
   });
 
   it('refuses a malformed body with 400 and applies nothing', async () => {
     const target = await createTarget();
-    for (const body of [{}, { subscription: [{ target_id: target, trigger: 'group', subscribed: 'maybe' }] },
-      { subscription: [{ target_id: 'abc', trigger: 'group', subscribed: 1 }] }]) {
+    for (const body of [
+      {},
+      { subscription: [{ target_id: target, trigger: 'group', subscribed: 'maybe' }] },
+      { subscription: [{ target_id: 'abc', trigger: 'group', subscribed: 1 }] },
+    ]) {
       const refused = await expectNothingWritten(() => as.admin.put('/triggers/subscriptions', body));
       expect(refused.status).toBe(400);
       expect(refused.json.issues[0].field).toBe('subscription');
     }
   });
 
-  it('is for trigger administrators only; another school\'s target is an unknown target', async () => {
+  it("is for trigger administrators only; another school's target is an unknown target", async () => {
     const target = await createTarget();
     const body = { subscription: [{ target_id: target, trigger: 'group', subscribed: 1 }] };
     expect((await expectNothingWritten(() => as.schoolAdmin.put('/triggers/subscriptions', body))).status).toBe(403);
@@ -244,13 +386,36 @@ describe('GraphQL', () => {
     const answer = await gqlTeacher('{ triggers { name operations description } }');
     const names = answer.data.triggers.map((trigger: { name: string }) => trigger.name);
     expect(names).toEqual([
-      'school', 'building', 'user', 'section', 'enrollment', 'group', 'group_member', 'blog_post', 'invite', 'friend_request',
-      'calendar_event', 'page', 'album', 'album_content', 'album_comment', 'web_package', 'grade_item', 'grades', 'attendance',
+      'school',
+      'building',
+      'user',
+      'section',
+      'enrollment',
+      'group',
+      'group_member',
+      'blog_post',
+      'invite',
+      'friend_request',
+      'calendar_event',
+      'page',
+      'album',
+      'album_content',
+      'album_comment',
+      'web_package',
+      'grade_item',
+      'grades',
+      'attendance',
     ]);
-    expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'group').operations).toEqual(['create', 'update', 'delete']);
+    expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'group').operations).toEqual([
+      'create',
+      'update',
+      'delete',
+    ]);
     expect(names).not.toContain('report_card');
     expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'attendance')).toEqual({
-      name: 'attendance', operations: ['update'], description: 'Attendance taken or changed in course sections.',
+      name: 'attendance',
+      operations: ['update'],
+      description: 'Attendance taken or changed in course sections.',
     });
   });
 
@@ -261,11 +426,17 @@ describe('GraphQL', () => {
       { input: { url: 'https://receiver.test/gql' } },
     );
     const target = created.data.createTriggerTarget;
-    expect(target).toMatchObject({ __typename: 'TriggerTarget', url: 'https://receiver.test/gql', previousSecretExpiresAt: null });
+    expect(target).toMatchObject({
+      __typename: 'TriggerTarget',
+      url: 'https://receiver.test/gql',
+      previousSecretExpiresAt: null,
+    });
     expect(target.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(() => new Webhook(target.secret)).not.toThrow();
     // Stored sealed with the server key, not as the secret itself.
-    expect((await db().triggerTarget.findUniqueOrThrow({ where: { id: Number(target.id) } })).secret).not.toContain(target.secret.slice(6));
+    expect((await db().triggerTarget.findUniqueOrThrow({ where: { id: Number(target.id) } })).secret).not.toContain(
+      target.secret.slice(6),
+    );
 
     const rotated = await gqlAdmin(
       'mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { ... on TriggerTarget { secret previousSecretExpiresAt } } }',
@@ -301,13 +472,28 @@ describe('GraphQL', () => {
     const changed = await gqlAdmin(
       `mutation($s: [TriggerSubscriptionInput!]!) { updateTriggerSubscriptions(subscriptions: $s) {
         ... on TriggerSubscriptionUpdate { results { status message item { trigger targetUrl } } } } }`,
-      { s: [{ targetId: String(target), trigger: 'user', subscribed: true, includeObject: true }, { targetId: String(target), trigger: 'nope', subscribed: true }] },
+      {
+        s: [
+          { targetId: String(target), trigger: 'user', subscribed: true, includeObject: true },
+          { targetId: String(target), trigger: 'nope', subscribed: true },
+        ],
+      },
     );
     expect(changed.data.updateTriggerSubscriptions.results).toEqual([
       { status: 200, message: null, item: { trigger: 'user', targetUrl: 'https://receiver.test/hook' } },
-      { status: 400, message: 'The trigger with name nope does not exist', item: { trigger: 'nope', targetUrl: 'https://receiver.test/hook' } },
+      {
+        status: 400,
+        message: 'The trigger with name nope does not exist',
+        item: { trigger: 'nope', targetUrl: 'https://receiver.test/hook' },
+      },
     ]);
-    const listed = await gqlAdmin('{ triggerSubscriptions(limit: 200) { items { trigger includeObject target { id: databaseId } } } }');
-    expect(listed.data.triggerSubscriptions.items).toContainEqual({ trigger: 'user', includeObject: true, target: { id: String(target) } });
+    const listed = await gqlAdmin(
+      '{ triggerSubscriptions(limit: 200) { items { trigger includeObject target { id: databaseId } } } }',
+    );
+    expect(listed.data.triggerSubscriptions.items).toContainEqual({
+      trigger: 'user',
+      includeObject: true,
+      target: { id: String(target) },
+    });
   });
 });

@@ -43,7 +43,12 @@ const putInChunks = (id: number, chunks: Buffer[], headers: Record<string, strin
     port,
     method: 'PUT',
     path: `/v1/upload/${id}`,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/octet-stream', ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'content-type': 'application/octet-stream',
+      ...headers,
+    },
     chunks,
   });
 
@@ -65,7 +70,9 @@ describe('PUT /v1/upload/{id} over a socket', () => {
     const chunks = Array.from({ length: 512 }, () => randomBytes(64 * 1024));
     const answer = await putInChunks(id, chunks, { 'transfer-encoding': 'chunked' });
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body).issues).toEqual([{ field: 'filesize', message: 'the file is longer than the announced 100000 bytes' }]);
+    expect(JSON.parse(answer.body).issues).toEqual([
+      { field: 'filesize', message: 'the file is longer than the announced 100000 bytes' },
+    ]);
     // Refused long before the 32 MB were sent.
     expect(answer.sent).toBeLessThan(16 * 1024 * 1024);
     const row = await db().upload.findUniqueOrThrow({ where: { id } });
@@ -73,11 +80,21 @@ describe('PUT /v1/upload/{id} over a socket', () => {
     expect(await fileStore().size(row.storageKey)).toBeNull();
   });
 
-  it('answers 404 for someone else\'s upload without reading the body, and the client gets the answer', async () => {
+  it("answers 404 for someone else's upload without reading the body, and the client gets the answer", async () => {
     const other = await db().upload.create({
-      data: { ownerId: userId + 100_000, filename: 'x', filesize: 10, md5Checksum: md5(Buffer.from('x')), storageKey: `f-${randomBytes(16).toString('hex')}` },
+      data: {
+        ownerId: userId + 100_000,
+        filename: 'x',
+        filesize: 10,
+        md5Checksum: md5(Buffer.from('x')),
+        storageKey: `f-${randomBytes(16).toString('hex')}`,
+      },
     });
-    const answer = await putInChunks(other.id, Array.from({ length: 64 }, () => randomBytes(64 * 1024)), { 'transfer-encoding': 'chunked' });
+    const answer = await putInChunks(
+      other.id,
+      Array.from({ length: 64 }, () => randomBytes(64 * 1024)),
+      { 'transfer-encoding': 'chunked' },
+    );
     expect(answer.status).toBe(404);
   });
 });

@@ -24,7 +24,11 @@ beforeAll(async () => {
 });
 
 const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
-const announce = (bytes: Uint8Array, filename = 'notes.bin') => ({ filename, filesize: bytes.length, md5_checksum: md5(bytes) });
+const announce = (bytes: Uint8Array, filename = 'notes.bin') => ({
+  filename,
+  filesize: bytes.length,
+  md5_checksum: md5(bytes),
+});
 
 /** Step one as the teacher (or `user`): the answer's id and location. */
 async function announced(bytes: Uint8Array, filename?: string, user = w.teacher) {
@@ -33,14 +37,25 @@ async function announced(bytes: Uint8Array, filename?: string, user = w.teacher)
   return created.json as { id: number; upload_location: string };
 }
 
-const put = async (id: number, bytes: Uint8Array, options: { user?: { id: number }; headers?: Record<string, string> } = {}) =>
-  (await clients.rest(options.user ?? w.teacher)).put(`/upload/${id}`, bytes, { headers: options.headers });
+const put = async (
+  id: number,
+  bytes: Uint8Array,
+  options: { user?: { id: number }; headers?: Record<string, string> } = {},
+) => (await clients.rest(options.user ?? w.teacher)).put(`/upload/${id}`, bytes, { headers: options.headers });
 
 const storedRow = (id: number) => db().upload.findUniqueOrThrow({ where: { id } });
 
 /** Bytes file-type recognises: a WAV header, an MP4 `ftyp` box. */
-const wavBytes = () => Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), randomBytes(200)]);
-const mp4Bytes = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), randomBytes(300)]);
+const wavBytes = () =>
+  Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), randomBytes(200)]);
+const mp4Bytes = () =>
+  Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypisom'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from('isomiso2'),
+    randomBytes(300),
+  ]);
 
 describe('POST /v1/upload (step one)', () => {
   it('answers 201 with the file id, the echoed members and an absolute upload location, in JSON and XML', async () => {
@@ -93,7 +108,11 @@ describe('POST /v1/upload (step one)', () => {
   it('refuses a file announced larger than UPLOAD_LIMIT with 413', async () => {
     const teacher = await clients.rest(w.teacher);
     const refused = await expectNothingWritten(() =>
-      teacher.post('/upload', { filename: 'film.mp4', filesize: 2 * 1024 * 1024 + 1, md5_checksum: md5(Buffer.from('x')) }),
+      teacher.post('/upload', {
+        filename: 'film.mp4',
+        filesize: 2 * 1024 * 1024 + 1,
+        md5_checksum: md5(Buffer.from('x')),
+      }),
     );
     expect(refused.status).toBe(413);
   });
@@ -102,8 +121,14 @@ describe('POST /v1/upload (step one)', () => {
   it.each([
     ['json', { filename: 'film.mp4', filesize: 2 ** 31, md5_checksum: md5(Buffer.from('x')) }],
     ['json', { filename: 'film.mp4', filesize: 1e21, md5_checksum: md5(Buffer.from('x')) }],
-    ['xml', `<body><filename>film.mp4</filename><filesize>2147483648</filesize><md5_checksum>${md5(Buffer.from('x'))}</md5_checksum></body>`],
-    ['xml', `<body><filename>film.mp4</filename><filesize>${'9'.repeat(30)}</filesize><md5_checksum>${md5(Buffer.from('x'))}</md5_checksum></body>`],
+    [
+      'xml',
+      `<body><filename>film.mp4</filename><filesize>2147483648</filesize><md5_checksum>${md5(Buffer.from('x'))}</md5_checksum></body>`,
+    ],
+    [
+      'xml',
+      `<body><filename>film.mp4</filename><filesize>${'9'.repeat(30)}</filesize><md5_checksum>${md5(Buffer.from('x'))}</md5_checksum></body>`,
+    ],
   ] as const)('refuses a file announced at 2 GiB or more with 413 too (%s)', async (accept, body) => {
     const teacher = await clients.rest(w.teacher);
     const refused = await expectNothingWritten(() => teacher.post('/upload', body, { accept }));
@@ -128,7 +153,13 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     const { id } = await announced(bytes);
     const stored = await put(id, bytes, { headers: { 'content-type': 'text/plain' } });
     expect(stored.status).toBe(200);
-    expect(stored.json).toMatchObject({ id, status: 'stored', type: 'file', mime_type: 'application/octet-stream', filesize: 300_000 });
+    expect(stored.json).toMatchObject({
+      id,
+      status: 'stored',
+      type: 'file',
+      mime_type: 'application/octet-stream',
+      filesize: 300_000,
+    });
     const row = await storedRow(id);
     expect(row).toMatchObject({ status: 'STORED', kind: 'FILE', storedAt: expect.any(Date) });
     expect(await fileStore().size(row.storageKey)).toBe(300_000);
@@ -148,22 +179,25 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     { name: 'a wrong checksum', spoil: (bytes: Buffer) => Buffer.from(bytes).fill(1, 0, 1), field: 'md5_checksum' },
     { name: 'fewer bytes', spoil: (bytes: Buffer) => bytes.subarray(0, 999), field: 'filesize' },
     { name: 'more bytes', spoil: (bytes: Buffer) => Buffer.concat([bytes, randomBytes(70_000)]), field: 'filesize' },
-  ])('answers $name with 400 naming $field, keeps nothing, and still takes the right bytes after', async ({ spoil, field }) => {
-    const bytes = randomBytes(1000);
-    bytes[0] = 0;
-    const { id } = await announced(bytes);
-    const written = vi.spyOn(fileStore(), 'write');
-    const refused = await expectNothingWritten(() => put(id, spoil(bytes)));
-    expect(refused.status).toBe(400);
-    expect(refused.json.issues.map((issue: { field: string }) => issue.field)).toEqual([field]);
-    const keys = written.mock.calls.map(([key]) => key);
-    written.mockRestore();
-    expect(keys).toHaveLength(1);
-    expect(await fileStore().size(keys[0]!)).toBeNull();
-    expect((await put(id, bytes)).status).toBe(200);
-  });
+  ])(
+    'answers $name with 400 naming $field, keeps nothing, and still takes the right bytes after',
+    async ({ spoil, field }) => {
+      const bytes = randomBytes(1000);
+      bytes[0] = 0;
+      const { id } = await announced(bytes);
+      const written = vi.spyOn(fileStore(), 'write');
+      const refused = await expectNothingWritten(() => put(id, spoil(bytes)));
+      expect(refused.status).toBe(400);
+      expect(refused.json.issues.map((issue: { field: string }) => issue.field)).toEqual([field]);
+      const keys = written.mock.calls.map(([key]) => key);
+      written.mockRestore();
+      expect(keys).toHaveLength(1);
+      expect(await fileStore().size(keys[0]!)).toBeNull();
+      expect((await put(id, bytes)).status).toBe(200);
+    },
+  );
 
-  it('stores one of two concurrent PUTs of an upload and refuses the other with 409, keeping only the winner\'s file', async () => {
+  it("stores one of two concurrent PUTs of an upload and refuses the other with 409, keeping only the winner's file", async () => {
     const bytes = randomBytes(200_000);
     const { id } = await announced(bytes);
     const written = vi.spyOn(fileStore(), 'write');
@@ -184,7 +218,7 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     expect(refused.status).toBe(413);
   });
 
-  it('hides another user\'s upload (404) and an unknown one', async () => {
+  it("hides another user's upload (404) and an unknown one", async () => {
     const bytes = randomBytes(10);
     const { id } = await announced(bytes);
     expect((await expectNothingWritten(() => put(id, bytes, { user: w.student }))).status).toBe(404);
@@ -192,8 +226,10 @@ describe('PUT /v1/upload/{id} (step two)', () => {
     expect((await put(99_999_999_999, bytes)).status).toBe(404);
   });
 
-  it('reads a decodable image\'s dimensions and writes its thumbnail', async () => {
-    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366aa' } }).png().toBuffer();
+  it("reads a decodable image's dimensions and writes its thumbnail", async () => {
+    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
     const { id } = await announced(png, 'board.png');
     const stored = await put(id, png);
     expect(stored.json).toMatchObject({ type: 'image', mime_type: 'image/png', content_dimensions: '640x480' });
@@ -215,7 +251,9 @@ describe('PUT /v1/upload/{id} (step two)', () => {
   });
 
   it('keeps a file that claims to be an image but does not decode as a plain file', async () => {
-    const png = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const truncated = png.subarray(0, 60);
     for (const [bytes, name] of [
       [plainBytes(500), 'photo.jpg'],
@@ -230,9 +268,13 @@ describe('PUT /v1/upload/{id} (step two)', () => {
   });
 
   it('does not take a failure to read the stored bytes back for an image that does not decode', async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366aa' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
     const { id } = await announced(png, 'board.png');
-    const read = vi.spyOn(fileStore(), 'read').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+    const read = vi
+      .spyOn(fileStore(), 'read')
+      .mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
     try {
       expect((await put(id, png)).status).toBe(500);
     } finally {
@@ -287,7 +329,12 @@ describe('GraphQL twin', () => {
       { input: { filename: 'g.bin', filesize: 64, md5Checksum: md5(bytes) } },
     );
     const upload = created.data.createUpload;
-    expect(upload).toMatchObject({ __typename: 'Upload', status: 'PENDING', filesize: 64, uploadUrl: `${v1}/upload/${upload.id}` });
+    expect(upload).toMatchObject({
+      __typename: 'Upload',
+      status: 'PENDING',
+      filesize: 64,
+      uploadUrl: `${v1}/upload/${upload.id}`,
+    });
 
     const overGraphql = await graphql(
       `mutation($id: ID!) { receiveUploadContent(id: $id) { __typename ... on ValidationError { issues { field message } } } }`,
@@ -295,7 +342,9 @@ describe('GraphQL twin', () => {
     );
     expect(overGraphql.data.receiveUploadContent).toEqual({
       __typename: 'ValidationError',
-      issues: [{ field: 'id', message: "send the file's bytes with PUT to the upload's uploadUrl, or as contentBase64" }],
+      issues: [
+        { field: 'id', message: "send the file's bytes with PUT to the upload's uploadUrl, or as contentBase64" },
+      ],
     });
 
     const { token } = await import('../../src/modules/access/access.service').then((access) =>
@@ -307,7 +356,9 @@ describe('GraphQL twin', () => {
     expect(stored.status).toBe(200);
     const read = await graphql(`query($id: ID!) { upload(id: $id) { status kind attached } }`, { id: upload.id });
     expect(read.data.upload).toEqual({ status: 'STORED', kind: 'FILE', attached: false });
-    const other = await (await clients.graphql(w.teacher))(`query($id: ID!) { upload(id: $id) { id: databaseId } }`, { id: upload.id });
+    const other = await (await clients.graphql(w.teacher))(`query($id: ID!) { upload(id: $id) { id: databaseId } }`, {
+      id: upload.id,
+    });
     expect(other.data.upload).toBeNull();
   });
 
@@ -324,8 +375,15 @@ describe('GraphQL twin', () => {
     expect(big.status).toBe(413);
     expect(big.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
     // Past 32 bits, as a literal or a variable, and a fraction.
-    const literal = await graphql(`mutation { createUpload(input: { filename: "g.bin", filesize: 2147483648, md5Checksum: "${md5(Buffer.from('x'))}" }) { __typename } }`);
-    expect(refusal(literal)).toEqual({ status: 413, data: null, code: 'PAYLOAD_TOO_LARGE', message: `The file exceeds the upload limit of ${2 * 1024 * 1024} bytes` });
+    const literal = await graphql(
+      `mutation { createUpload(input: { filename: "g.bin", filesize: 2147483648, md5Checksum: "${md5(Buffer.from('x'))}" }) { __typename } }`,
+    );
+    expect(refusal(literal)).toEqual({
+      status: 413,
+      data: null,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `The file exceeds the upload limit of ${2 * 1024 * 1024} bytes`,
+    });
     const huge = await graphql(`mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename } }`, {
       input: { filename: 'g.bin', filesize: 1e21, md5Checksum: md5(Buffer.from('x')) },
     });
@@ -334,15 +392,21 @@ describe('GraphQL twin', () => {
       `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on ValidationError { issues { field message } } } }`,
       { input: { filename: 'g.bin', filesize: 1.5, md5Checksum: md5(Buffer.from('x')) } },
     );
-    expect(fraction.data.createUpload).toEqual({ __typename: 'ValidationError', issues: [{ field: 'filesize', message: 'must be an integer' }] });
+    expect(fraction.data.createUpload).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ field: 'filesize', message: 'must be an integer' }],
+    });
   });
 
   it('receiveUploadContent takes a small file as contentBase64, checked like a PUT', async () => {
     const graphql = await clients.graphql(w.teacher);
     const bytes = randomBytes(3000);
-    const created = await graphql(`mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id: databaseId } } }`, {
-      input: { filename: 'small.bin', filesize: bytes.length, md5Checksum: md5(bytes) },
-    });
+    const created = await graphql(
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id: databaseId } } }`,
+      {
+        input: { filename: 'small.bin', filesize: bytes.length, md5Checksum: md5(bytes) },
+      },
+    );
     const id = created.data.createUpload.id;
     const receive = `mutation($id: ID!, $content: String) {
       receiveUploadContent(id: $id, contentBase64: $content) { __typename ... on ValidationError { issues { field } } ... on Upload { status } } }`;
@@ -350,7 +414,9 @@ describe('GraphQL twin', () => {
       __typename: 'ValidationError',
       issues: [{ field: 'contentBase64' }],
     });
-    expect((await graphql(receive, { id, content: randomBytes(3000).toString('base64') })).data.receiveUploadContent).toEqual({
+    expect(
+      (await graphql(receive, { id, content: randomBytes(3000).toString('base64') })).data.receiveUploadContent,
+    ).toEqual({
       __typename: 'ValidationError',
       issues: [{ field: 'md5Checksum' }],
     });
@@ -358,13 +424,17 @@ describe('GraphQL twin', () => {
       __typename: 'Upload',
       status: 'STORED',
     });
-    expect((await graphql(receive, { id, content: bytes.toString('base64') })).data.receiveUploadContent.__typename).toBe('ConflictError');
+    expect(
+      (await graphql(receive, { id, content: bytes.toString('base64') })).data.receiveUploadContent.__typename,
+    ).toBe('ConflictError');
   });
 });
 
 describe('the sweep of unattached uploads', () => {
   it('removes uploads left unattached past UPLOAD_UNATTACHED_TTL, with their files, and keeps the rest', async () => {
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const old = await announced(png, 'old.png');
     await put(old.id, png);
     const neverSent = await announced(randomBytes(5));

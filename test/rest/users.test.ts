@@ -14,7 +14,10 @@ const as = clients.rest;
 
 beforeAll(async () => {
   w = await createWorld();
-  await db().user.update({ where: { id: w.teacher.id }, data: { schoolUid: 'T-007', pictureUrl: 'https://img.test/a?b=1&c=2' } });
+  await db().user.update({
+    where: { id: w.teacher.id },
+    data: { schoolUid: 'T-007', pictureUrl: 'https://img.test/a?b=1&c=2' },
+  });
 });
 
 /** The wire shape of a user as the platform renders it, built from the database row. */
@@ -47,7 +50,9 @@ function plaintextAuthorization(client: RestClient): string {
     oauth_version: '1.0',
     oauth_signature: `${encodeURIComponent(client.consumerSecret)}%26`,
   };
-  return `OAuth realm="Schoology API", ${Object.entries(params).map(([name, value]) => `${name}="${value}"`).join(', ')}`;
+  return `OAuth realm="Schoology API", ${Object.entries(params)
+    .map(([name, value]) => `${name}="${value}"`)
+    .join(', ')}`;
 }
 
 describe('GET /v1/users/{id}', () => {
@@ -55,7 +60,12 @@ describe('GET /v1/users/{id}', () => {
     const response = await (await as(w.teacher)).get(`/users/${w.teacher.id}`);
     expect(response.status).toBe(200);
     expect(response.json).toEqual(await wireUser(w.teacher.id, true));
-    expect(response.json).toMatchObject({ id: w.teacher.id, school_id: w.school.id, building_id: w.building.id, school_uid: 'T-007' });
+    expect(response.json).toMatchObject({
+      id: w.teacher.id,
+      school_id: w.school.id,
+      building_id: w.building.id,
+      school_uid: 'T-007',
+    });
     expect(response.json.primary_email).toMatch(/@example\.test$/);
   });
 
@@ -133,14 +143,17 @@ describe('GET /v1/users/me', () => {
     expect(unsigned.status).toBe(401);
     expect(unsigned.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const wrongSecret = await client.get('/users/me', {
-      headers: { authorization: plaintextAuthorization(client).replace(/oauth_signature="[^"]*"/, 'oauth_signature="wrong%26"') },
+      headers: {
+        authorization: plaintextAuthorization(client).replace(/oauth_signature="[^"]*"/, 'oauth_signature="wrong%26"'),
+      },
     });
     expect(wrongSecret.status).toBe(401);
   });
 });
 
 describe('GraphQL twins', () => {
-  const fields = 'id: databaseId username nameFirst nameLast nameDisplay email pictureUrl schoolUid role school { id: databaseId } building { id: databaseId }';
+  const fields =
+    'id: databaseId username nameFirst nameLast nameDisplay email pictureUrl schoolUid role school { id: databaseId } building { id: databaseId }';
   const toWire = (user: Record<string, any>) => ({
     id: Number(user.id),
     uid: Number(user.id),

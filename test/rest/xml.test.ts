@@ -24,7 +24,14 @@ describe('renderXml', () => {
   });
 
   it('renders a nested list inside its wrapper element', () => {
-    const grades = { grades: { grade: [{ enrollment_id: 7, grade: 9.5 }, { enrollment_id: 8, grade: 0 }] } };
+    const grades = {
+      grades: {
+        grade: [
+          { enrollment_id: 7, grade: 9.5 },
+          { enrollment_id: 8, grade: 0 },
+        ],
+      },
+    };
     expect(renderXml(grades)).toBe(
       xmlHead +
         '<result><grades>' +
@@ -84,7 +91,7 @@ describe('parseXmlBody', () => {
     expect(parseXmlBody(body, { listPaths })).toEqual({ tag: ['a', 'b'], title: 'x' });
   });
 
-  it('reads lists by their path, so that an item may have a member named like the list\'s items', () => {
+  it("reads lists by their path, so that an item may have a member named like the list's items", () => {
     const body = '<body><grades><grade><assignment_id>5</assignment_id><grade>B</grade></grade></grades></body>';
     expect(parseXmlBody(body, { listPaths })).toEqual({ grades: { grade: [{ assignment_id: '5', grade: 'B' }] } });
   });
@@ -160,7 +167,9 @@ describe('parseXmlBody', () => {
   });
 
   it('rejects malformed XML with the line of the problem', () => {
-    expect(bodyError('<body>\n<title>Essay</body>').message).toMatch(/malformed at line 2.*Expected closing tag 'title'/);
+    expect(bodyError('<body>\n<title>Essay</body>').message).toMatch(
+      /malformed at line 2.*Expected closing tag 'title'/,
+    );
   });
 
   it('rejects two root elements', () => {

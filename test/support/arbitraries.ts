@@ -19,9 +19,34 @@ import { z } from 'zod';
 /** The kinds of object a fuzz stage holds, by which path ids and GraphQL ids are drawn. */
 // `self` is the acting user, `invite` and `friendRequest` those pending for them: what only its addressee answers.
 const objectKinds = [
-  'district', 'school', 'building', 'user', 'group', 'section', 'post', 'event', 'page', 'category', 'credential', 'realm', 'self', 'invite',
-  'friendRequest', 'enrollment', 'gradinggroup', 'album', 'content', 'comment', 'upload', 'target', 'assignment', 'period', 'scale',
-  'gradingcategory', 'gradingscale', 'learner',
+  'district',
+  'school',
+  'building',
+  'user',
+  'group',
+  'section',
+  'post',
+  'event',
+  'page',
+  'category',
+  'credential',
+  'realm',
+  'self',
+  'invite',
+  'friendRequest',
+  'enrollment',
+  'gradinggroup',
+  'album',
+  'content',
+  'comment',
+  'upload',
+  'target',
+  'assignment',
+  'period',
+  'scale',
+  'gradingcategory',
+  'gradingscale',
+  'learner',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
@@ -48,7 +73,10 @@ const kindOfMember: Record<string, ObjectKind> = {
  */
 export function kindNamed(name: string): ObjectKind | 'any' {
   if (Object.hasOwn(kindOfMember, name)) return kindOfMember[name]!;
-  const stem = name.replace(/(_ids?|Ids?)$/, '').replace(/_/g, '').toLowerCase();
+  const stem = name
+    .replace(/(_ids?|Ids?)$/, '')
+    .replace(/_/g, '')
+    .toLowerCase();
   return (objectKinds as readonly string[]).includes(stem) ? (stem as ObjectKind) : 'any';
 }
 
@@ -78,7 +106,14 @@ export const existingId = (kind: ObjectKind | 'any', asNumber: fc.Arbitrary<bool
   fc.tuple(fc.nat(63), asNumber).map(([index, number]) => new ExistingId(kind, index, number));
 
 /** Ids that name nothing, or are malformed, or overflow 32 and 64 bits. */
-export const unknownIdText = fc.constantFrom('999999', '0', '007', '2147483648', '9223372036854775808', '99999999999999999999999');
+export const unknownIdText = fc.constantFrom(
+  '999999',
+  '0',
+  '007',
+  '2147483648',
+  '9223372036854775808',
+  '99999999999999999999999',
+);
 const malformedIdText = fc.constantFrom('', ' 1', '1.5', '-1', '1e3', 'abc', '0x10', '１２', '\u0000', '1\u0000');
 
 // Characters and strings that have broken servers: NUL (PostgreSQL refuses it), lone surrogates (not encodable as
@@ -105,6 +140,7 @@ const unusualStrings = [
   '<script>alert(1)</script>',
   '\'; DROP TABLE "User"; --',
   '%00%s%n',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template injection probe, sent as text
   '${7*7}{{7*7}}',
   '__proto__',
   'constructor',
@@ -133,7 +169,12 @@ const largeSizes = fc.constantFrom(2 ** 31, 2 ** 53 + 2, 1e21, '9999999999999999
  * URLs for members that name one (a webhook target, a website): one that passes, and addresses the webhook guard
  * refuses (IPv4-compatible, NAT64 of a private address, the loopback), written as addresses so that nothing is looked up.
  */
-const urls = fc.constantFrom('https://example.test/hook', 'https://[::127.0.0.1]/hook', 'https://[64:ff9b::a00:1]/hook', 'https://127.0.0.1:8443/hook');
+const urls = fc.constantFrom(
+  'https://example.test/hook',
+  'https://[::127.0.0.1]/hook',
+  'https://[64:ff9b::a00:1]/hook',
+  'https://127.0.0.1:8443/hook',
+);
 const namesUrl = (name: string) => /(^|_)(url|target|website)$|Url$/.test(name);
 
 /** Long text within the default 1 MB body limit (the longest, escaped, may exceed it: a 413 is a fine answer). */
@@ -150,7 +191,10 @@ export const hostileString = fc.oneof(
 
 /** An object whose own members are prototype keys (Object.fromEntries defines them, where `{__proto__: ...}` would not). */
 const prototypeKeyed = fc
-  .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'), fc.jsonValue({ maxDepth: 2 }))
+  .tuple(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'),
+    fc.jsonValue({ maxDepth: 2 }),
+  )
   .map(([key, value]) => Object.fromEntries([[key, key === 'constructor' ? { prototype: value } : value]]));
 
 /** A value of the wrong kind for wherever it lands. */
@@ -169,19 +213,53 @@ function vocabularyOf(schema: GraphQLSchema): unknown[] {
     .filter(isEnumType)
     .filter((type) => !type.name.startsWith('__'))
     .flatMap((type) => type.getValues().map((value) => value.name.toLowerCase()));
-  return [...new Set(enumValues), 0, 1, 2, 3, '0', '1', '2', '3', true, false, 'true', 'false', '', null, 'Chess club', 'https://example.test/a.png'];
+  return [
+    ...new Set(enumValues),
+    0,
+    1,
+    2,
+    3,
+    '0',
+    '1',
+    '2',
+    '3',
+    true,
+    false,
+    'true',
+    'false',
+    '',
+    null,
+    'Chess club',
+    'https://example.test/a.png',
+  ];
 }
 
 /** Text a person might type (never blank, which required members refuse). */
-const plainText = fc.oneof(fc.string({ minLength: 1, maxLength: 30 }).filter((text) => text.trim() !== ''), fc.lorem({ maxCount: 8 }));
+const plainText = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 30 }).filter((text) => text.trim() !== ''),
+  fc.lorem({ maxCount: 8 }),
+);
 
 /** Characters that text members must either store or refuse with a 400: NUL, surrogates, controls, overrides. */
-const unusualCharacters = ['\u0000', '\uD800', '\uDFFF', '\u202E', '\uFEFF', '\u2028', '\uFFFF', '\u0001', '👩‍👩‍👧‍👦', 'e\u0301'];
+const unusualCharacters = [
+  '\u0000',
+  '\uD800',
+  '\uDFFF',
+  '\u202E',
+  '\uFEFF',
+  '\u2028',
+  '\uFFFF',
+  '\u0001',
+  '👩‍👩‍👧‍👦',
+  'e\u0301',
+];
 
 /** Typed text with one unusual character in it: the right type, so it reaches the services and the database. */
 const unusualText = fc
   .tuple(plainText, fc.constantFrom(...unusualCharacters), fc.nat())
-  .map(([text, character, at]) => text.slice(0, at % (text.length + 1)) + character + text.slice(at % (text.length + 1)));
+  .map(
+    ([text, character, at]) => text.slice(0, at % (text.length + 1)) + character + text.slice(at % (text.length + 1)),
+  );
 
 /**
  * Text with markup a hostile writer would send: an event handler, a script, a script URL, beside ordinary formatting.
@@ -200,14 +278,24 @@ const mostlyValid = (valid: fc.Arbitrary<unknown>) =>
 
 /** Members added to a body besides the declared ones: unknown names, prototype keys, names of server-set columns. */
 const extraMembers = fc.array(
-  fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'uid', 'admin', 'role'), fc.string({ maxLength: 12 })), hostileValue),
+  fc.tuple(
+    fc.oneof(
+      fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'uid', 'admin', 'role'),
+      fc.string({ maxLength: 12 }),
+    ),
+    hostileValue,
+  ),
   { minLength: 1, maxLength: 3 },
 );
 
 const withExtraMembers = (body: fc.Arbitrary<unknown>) =>
-  fc.tuple(body, extraMembers).map(([value, extra]) =>
-    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries([...Object.entries(value), ...extra]) : value,
-  );
+  fc
+    .tuple(body, extraMembers)
+    .map(([value, extra]) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries([...Object.entries(value), ...extra])
+        : value,
+    );
 
 /** The regular expressions a member's text must match (`z.string().regex(...)`), such as an MD5 checksum's. */
 function patternsOf(node: z.ZodType): RegExp[] {
@@ -229,7 +317,8 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
   function member(name: string, node: z.ZodType, parent: string): fc.Arbitrary<unknown> {
     if (node instanceof z.ZodOptional) return member(name, node.unwrap() as z.ZodType, parent);
     // A member read and then transformed (extras' wire names to GraphQL's): generated as it is read.
-    if (node instanceof z.ZodPipe && (node.in instanceof z.ZodObject || node.in instanceof z.ZodArray)) return member(name, node.in as z.ZodType, parent);
+    if (node instanceof z.ZodPipe && (node.in instanceof z.ZodObject || node.in instanceof z.ZodArray))
+      return member(name, node.in as z.ZodType, parent);
     // A list that reads an empty element as empty (`list` in wire-body) is generated as the list it is.
     if (node instanceof z.ZodPipe && node.out instanceof z.ZodArray) return member(name, node.out as z.ZodType, parent);
     if (node instanceof z.ZodObject) return mostlyValid(object(node, name));
@@ -242,7 +331,10 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
     const words = vocabulary.filter((word) => accepts(node, word));
     // A member with a format of its own (a datetime) documents examples: sent mostly, so requests get past validation.
     const examples = (z.globalRegistry.get(node)?.examples ?? []) as unknown[];
-    if (examples.length) return mostlyValid(fc.oneof({ weight: 7, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }));
+    if (examples.length)
+      return mostlyValid(
+        fc.oneof({ weight: 7, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: plainText }),
+      );
     const takesIds = accepts(node, '12') || accepts(node, 12);
     const valid = [
       ...(/size$/.test(name) ? [{ weight: 1, arbitrary: largeSizes }] : []),
@@ -250,7 +342,13 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
       ...(words.length ? [{ weight: 1, arbitrary: fc.constantFrom(...words) }] : []),
       // Text of a pattern (an MD5 checksum); ids are better drawn from the stage's objects, mostly.
       ...(takesIds ? [] : patternsOf(node).map((pattern) => ({ weight: 1, arbitrary: fc.stringMatching(pattern) }))),
-      ...(accepts(node, 'Any text') ? [{ weight: 1, arbitrary: plainText }, { weight: 1, arbitrary: unusualText }, { weight: 1, arbitrary: markupText }] : []),
+      ...(accepts(node, 'Any text')
+        ? [
+            { weight: 1, arbitrary: plainText },
+            { weight: 1, arbitrary: unusualText },
+            { weight: 1, arbitrary: markupText },
+          ]
+        : []),
       ...(takesIds ? [{ weight: 6, arbitrary: existingId(idKind(name, parent)) }] : []),
     ];
     return mostlyValid(valid.length ? fc.oneof(...valid) : hostileValue);
@@ -265,7 +363,9 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
         ? fc.oneof({ weight: 1, arbitrary: fc.constant(absent) }, { weight: 2, arbitrary: member(key, child, name) })
         : member(key, child, name);
     const members = Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, given(key, child)]));
-    return fc.record(members).map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== absent)));
+    return fc
+      .record(members)
+      .map((value) => Object.fromEntries(Object.entries(value).filter(([, member]) => member !== absent)));
   }
 
   if (!(schema instanceof z.ZodObject)) throw new Error('a wire body is an object');
@@ -273,10 +373,15 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
   const given = (node: z.ZodType): z.ZodType => {
     const inner = node instanceof z.ZodOptional ? (node.unwrap() as z.ZodType) : node;
     if (inner instanceof z.ZodObject) {
-      return z.object(Object.fromEntries(Object.entries(inner.shape as Record<string, z.ZodType>).map(([key, child]) => [key, given(child)])));
+      return z.object(
+        Object.fromEntries(
+          Object.entries(inner.shape as Record<string, z.ZodType>).map(([key, child]) => [key, given(child)]),
+        ),
+      );
     }
     // Its list holds items: an empty one is the alternative left out.
-    if (inner instanceof z.ZodPipe && inner.out instanceof z.ZodArray) return z.array(inner.out.element as z.ZodType).meta({ nonEmpty: true });
+    if (inner instanceof z.ZodPipe && inner.out instanceof z.ZodArray)
+      return z.array(inner.out.element as z.ZodType).meta({ nonEmpty: true });
     return inner;
   };
   // A body of alternatives (exactly one of some members) is sent mostly with one of them, so requests get past that.
@@ -284,7 +389,10 @@ export function wireBodyArbitrary(schema: z.ZodType, graphqlSchema: GraphQLSchem
   const whole = object(schema);
   const body = alternatives.length
     ? fc.oneof(
-        ...alternatives.map((name) => ({ weight: 4, arbitrary: object(z.object({ [name]: given((schema.shape as Record<string, z.ZodType>)[name]!) })) })),
+        ...alternatives.map((name) => ({
+          weight: 4,
+          arbitrary: object(z.object({ [name]: given((schema.shape as Record<string, z.ZodType>)[name]!) })),
+        })),
         { weight: 1, arbitrary: whole },
       )
     : whole;
@@ -303,7 +411,10 @@ export const jsonSpoiler = fc.oneof(
   { weight: 1, arbitrary: fc.nat(400).map((at) => ({ kind: 'truncate' as const, at })) },
   { weight: 1, arbitrary: fc.constantFrom(1_000, 50_000, 200_000).map((depth) => ({ kind: 'deep' as const, depth })) },
   { weight: 1, arbitrary: fc.constant({ kind: 'duplicate' as const }) },
-  { weight: 1, arbitrary: fc.constantFrom('\uFEFF', '\u0000', ' \n').map((prefix) => ({ kind: 'prefix' as const, prefix })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('\uFEFF', '\u0000', ' \n').map((prefix) => ({ kind: 'prefix' as const, prefix })),
+  },
 );
 export type JsonSpoiler = typeof jsonSpoiler extends fc.Arbitrary<infer S> ? S : never;
 
@@ -343,7 +454,10 @@ export const xmlStyle = fc.record({
     },
   ),
   // `raw` writes text unescaped, so strings with `&...;` and `<` reach the parser as entities and markup.
-  text: fc.oneof({ weight: 6, arbitrary: fc.constant('escape') }, { weight: 1, arbitrary: fc.constantFrom('cdata', 'references', 'raw') }),
+  text: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('escape') },
+    { weight: 1, arbitrary: fc.constantFrom('cdata', 'references', 'raw') },
+  ),
   spoiler: fc.oneof(
     { weight: 20, arbitrary: fc.constant({ kind: 'none' as const }) },
     { weight: 1, arbitrary: fc.nat(400).map((at) => ({ kind: 'truncate' as const, at })) },
@@ -371,7 +485,9 @@ function xmlElement(name: string, value: unknown, style: XmlStyle['text']): stri
   if (Array.isArray(value)) return value.map((item) => xmlElement(name, item, style)).join('');
   if (value === null || value === undefined) return `<${name}/>`;
   if (typeof value === 'object') {
-    const content = Object.entries(value).map(([key, child]) => xmlElement(key, child, style)).join('');
+    const content = Object.entries(value)
+      .map(([key, child]) => xmlElement(key, child, style))
+      .join('');
     return `<${name}>${content}</${name}>`;
   }
   return `<${name}>${xmlText(String(value), style)}</${name}>`;
@@ -382,7 +498,9 @@ export function encodeXml(body: unknown, style: XmlStyle): string {
   const rootName = style.root.split(' ')[0]!;
   const content =
     body !== null && typeof body === 'object' && !Array.isArray(body)
-      ? Object.entries(body).map(([key, child]) => xmlElement(key, child, style.text)).join('')
+      ? Object.entries(body)
+          .map(([key, child]) => xmlElement(key, child, style.text))
+          .join('')
       : xmlText(String(body), style.text);
   const document = (inner: string) => `${style.prologue}<${style.root}>${inner}</${rootName}>`;
   const { spoiler } = style;
@@ -396,7 +514,7 @@ export function encodeXml(body: unknown, style: XmlStyle): string {
     case 'deep':
       return document(`<title>${'<a>'.repeat(spoiler.depth)}x${'</a>'.repeat(spoiler.depth)}</title>`);
     case 'twoRoots':
-      return document(content) + `<${rootName}>${content}</${rootName}>`;
+      return `${document(content)}<${rootName}>${content}</${rootName}>`;
     case 'textRoot':
       return document(`text before${content}`);
     case 'emptyRoot':
@@ -411,7 +529,12 @@ export const byteSpoiler = fc.oneof(
 );
 
 export function encodeBytes(text: string, spoiler: string): Uint8Array<ArrayBuffer> {
-  if (spoiler === 'invalid-utf8') return Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(text.slice(-1))]);
+  if (spoiler === 'invalid-utf8')
+    return Buffer.concat([
+      Buffer.from(text.slice(0, -1)),
+      Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+      Buffer.from(text.slice(-1)),
+    ]);
   if (spoiler === 'utf16') return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
   return Buffer.from(text);
 }
@@ -426,13 +549,22 @@ const graphqlId = (kind: ObjectKind | 'any') =>
   );
 
 const graphqlScalars: Record<string, fc.Arbitrary<unknown>> = {
-  String: fc.oneof({ weight: 4, arbitrary: plainText }, { weight: 3, arbitrary: unusualText }, { weight: 2, arbitrary: hostileString }),
+  String: fc.oneof(
+    { weight: 4, arbitrary: plainText },
+    { weight: 3, arbitrary: unusualText },
+    { weight: 2, arbitrary: hostileString },
+  ),
   Int: fc.oneof(fc.integer({ min: -2, max: 400 }), fc.constantFrom(2 ** 31 - 1, -(2 ** 31), 0)),
   Float: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0.5)),
   Boolean: fc.boolean(),
   DateTime: fc.oneof(
     // Mostly days around one school year, so that spans (a calendar's from and to) are ones clients ask for.
-    { weight: 3, arbitrary: fc.integer({ min: -200, max: 200 }).map((days) => new Date(Date.UTC(2026, 8, 1) + days * 86_400_000).toISOString()) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .integer({ min: -200, max: 200 })
+        .map((days) => new Date(Date.UTC(2026, 8, 1) + days * 86_400_000).toISOString()),
+    },
     fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
     fc.constantFrom('2024-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '+275760-09-13T00:00:00.001Z', 'yesterday'),
   ),
@@ -453,7 +585,10 @@ export function graphqlInputArbitrary(type: GraphQLInputType, name: string, pare
  */
 const connectionCursor = fc.oneof(
   { weight: 4, arbitrary: fc.constant(null) },
-  { weight: 2, arbitrary: fc.integer({ min: 0, max: 1_000_000 }).map((id) => Buffer.from(`GPC:N:${id}`).toString('base64')) },
+  {
+    weight: 2,
+    arbitrary: fc.integer({ min: 0, max: 1_000_000 }).map((id) => Buffer.from(`GPC:N:${id}`).toString('base64')),
+  },
   { weight: 1, arbitrary: hostileValue },
 );
 
@@ -468,7 +603,10 @@ const idKind = (name: string, parent: string) => (name === 'id' ? kindNamed(pare
 function nonNull(type: GraphQLInputType, name: string, parent: string): fc.Arbitrary<unknown> {
   if (type instanceof GraphQLList) return fc.array(graphqlInputArbitrary(type.ofType, name, parent), { maxLength: 3 });
   if (type instanceof GraphQLEnumType) {
-    return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...type.getValues().map((value) => value.name)) }, { weight: 1, arbitrary: hostileString });
+    return fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...type.getValues().map((value) => value.name)) },
+      { weight: 1, arbitrary: hostileString },
+    );
   }
   if (type instanceof GraphQLInputObjectType) {
     const fields = Object.values(type.getFields());
@@ -484,6 +622,7 @@ function nonNull(type: GraphQLInputType, name: string, parent: string): fc.Arbit
   }
   if (type instanceof GraphQLNonNull) return nonNull(type.ofType, name, parent);
   if (type.name === 'ID') return graphqlId(idKind(name, parent));
-  if (type.name === 'String' && namesUrl(name)) return fc.oneof({ weight: 2, arbitrary: urls }, { weight: 1, arbitrary: graphqlScalars.String! });
+  if (type.name === 'String' && namesUrl(name))
+    return fc.oneof({ weight: 2, arbitrary: urls }, { weight: 1, arbitrary: graphqlScalars.String! });
   return graphqlScalars[type.name] ?? hostileValue;
 }

@@ -39,7 +39,9 @@ export class RestClient {
       signature_method: signatureMethod,
       // oauth-1.0a calls hash_function for PLAINTEXT too: there the signature is the key itself.
       hash_function:
-        signatureMethod === 'PLAINTEXT' ? (_base, key) => key : (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+        signatureMethod === 'PLAINTEXT'
+          ? (_base, key) => key
+          : (base, key) => createHmac('sha1', key).update(base).digest('base64'),
       realm: 'Schoology API',
     });
     return oauth.toHeader(oauth.authorize({ method, url }, { key: '', secret: '' })).Authorization;
@@ -59,12 +61,18 @@ export class RestClient {
     } else if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] =
-        options.contentType ?? (typeof options.body === 'string' && body.trimStart().startsWith('<') ? 'text/xml' : 'application/json');
+        options.contentType ??
+        (typeof options.body === 'string' && body.trimStart().startsWith('<') ? 'text/xml' : 'application/json');
     }
     const response = await this.server.app.fetch(new Request(url, { method, headers, body }));
     const text = await response.text();
     const isJson = response.headers.get('content-type')?.includes('json');
-    return { status: response.status, headers: response.headers, text, json: isJson && text ? JSON.parse(text) : undefined };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: isJson && text ? JSON.parse(text) : undefined,
+    };
   }
 
   get = (path: string, options?: RequestOptions) => this.request('GET', path, options);
@@ -88,7 +96,10 @@ export interface GraphQLResponse<T = any> {
 /** A GraphQL front end authenticated with a bearer token. */
 export async function graphqlClientFor(server: TestServer, user: { id: number }) {
   const { token } = await issueAccessToken({ userId: user.id, name: 'test' });
-  return async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse<T>> {
+  return async function graphql<T = any>(
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<GraphQLResponse<T>> {
     const response = await server.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -137,7 +148,10 @@ export function clientsFor(server: TestServer): Clients {
       return issued.get(user.id)!;
     };
     const each = async <P extends string>(cast: readonly P[], people: Record<P, User>) =>
-      Object.fromEntries(await Promise.all(cast.map(async (person) => [person, await one(people[person])]))) as Record<P, C>;
+      Object.fromEntries(await Promise.all(cast.map(async (person) => [person, await one(people[person])]))) as Record<
+        P,
+        C
+      >;
     return [one, each] as const;
   };
   const [rest, restFor] = memo(restClientFor);

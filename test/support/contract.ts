@@ -19,7 +19,10 @@ addFormats.default(ajv);
 const match = createRouter(restRoutes);
 
 const errorBody = z
-  .object({ error: z.string(), issues: z.array(z.object({ field: z.string(), message: z.string() }).strict()).optional() })
+  .object({
+    error: z.string(),
+    issues: z.array(z.object({ field: z.string(), message: z.string() }).strict()).optional(),
+  })
   .strict();
 
 const compiled = new Map<z.ZodType, { schema: JsonSchema; validate: ValidateFunction }>();
@@ -67,7 +70,10 @@ function fromXml(value: unknown, schema: JsonSchema, root: JsonSchema): unknown 
       if (value === '') return {};
       const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
       return Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([key, child]) => [key, properties[key] ? fromXml(child, properties[key], root) : child]),
+        Object.entries(value as Record<string, unknown>).map(([key, child]) => [
+          key,
+          properties[key] ? fromXml(child, properties[key], root) : child,
+        ]),
       );
     }
     case 'integer':
@@ -84,14 +90,17 @@ function fromXml(value: unknown, schema: JsonSchema, root: JsonSchema): unknown 
 }
 
 function fail(request: Request, status: number, problem: string, text: string): never {
-  throw new Error(`${request.method} ${new URL(request.url).pathname} answered ${status} outside its wire contract: ${problem}\n${text.slice(0, 2000)}`);
+  throw new Error(
+    `${request.method} ${new URL(request.url).pathname} answered ${status} outside its wire contract: ${problem}\n${text.slice(0, 2000)}`,
+  );
 }
 
 function bodyOf(request: Request, response: Response, text: string): unknown {
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) return JSON.parse(text);
   if (type.startsWith('text/xml')) {
-    if (!text.startsWith('<?xml version="1.0" encoding="utf-8" ?><result')) fail(request, response.status, 'not an XML result document', text);
+    if (!text.startsWith('<?xml version="1.0" encoding="utf-8" ?><result'))
+      fail(request, response.status, 'not an XML result document', text);
     return (xmlParser.parse(text) as { result: unknown }).result;
   }
   return fail(request, response.status, `content type ${type}`, text);
@@ -119,10 +128,19 @@ function unsafeHtml(value: unknown, schema: JsonSchema, root: JsonSchema, path: 
     const found = resolved.contentMediaType === 'text/html' ? unsafeMarkup(value) : null;
     return found && `${path} carries ${found}`;
   }
-  if (Array.isArray(value)) return value.map((item, index) => unsafeHtml(item, (resolved.items ?? {}) as JsonSchema, root, `${path}/${index}`)).find(Boolean) ?? null;
+  if (Array.isArray(value))
+    return (
+      value
+        .map((item, index) => unsafeHtml(item, (resolved.items ?? {}) as JsonSchema, root, `${path}/${index}`))
+        .find(Boolean) ?? null
+    );
   if (value === null || typeof value !== 'object') return null;
   const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
-  return Object.entries(value).map(([key, child]) => properties[key] && unsafeHtml(child, properties[key], root, `${path}/${key}`)).find(Boolean) ?? null;
+  return (
+    Object.entries(value)
+      .map(([key, child]) => properties[key] && unsafeHtml(child, properties[key], root, `${path}/${key}`))
+      .find(Boolean) ?? null
+  );
 }
 
 function checkAgainst(schema: z.ZodType, request: Request, response: Response, text: string) {
@@ -142,23 +160,27 @@ export async function assertWireContract(request: Request, response: Response): 
   if (request.method === 'OPTIONS' || request.method === 'HEAD') return;
   const text = await response.clone().text();
   if (status === 401) {
-    if (!response.headers.get('content-type')?.startsWith('text/plain')) fail(request, status, 'a 401 is plain text', text);
+    if (!response.headers.get('content-type')?.startsWith('text/plain'))
+      fail(request, status, 'a 401 is plain text', text);
     return;
   }
   if (status >= 400) return checkAgainst(errorBody, request, response, text);
   if (status === 304) {
-    if (request.method !== 'GET' || text !== '' || !response.headers.get('etag')) fail(request, status, 'a 304 answers a GET, with its ETag and no body', text);
+    if (request.method !== 'GET' || text !== '' || !response.headers.get('etag'))
+      fail(request, status, 'a 304 answers a GET, with its ETag and no body', text);
     return;
   }
   const found = match(request.method, path);
   // Paths outside the route table (the API document and its reference page) have their own tests.
   if (found.kind !== 'route') return;
   const route: RestRoute = found.route;
-  if (!(status in route.responses)) fail(request, status, `the route declares ${Object.keys(route.responses).join(', ')}`, text);
+  if (!(status in route.responses))
+    fail(request, status, `the route declares ${Object.keys(route.responses).join(', ')}`, text);
   if (route.servesFile) {
     // A file's bytes: what the contract can hold them to is their declared length.
     const length = (await response.clone().arrayBuffer()).byteLength;
-    if (response.headers.get('content-length') !== String(length)) fail(request, status, `Content-Length is not the ${length} bytes sent`, '');
+    if (response.headers.get('content-length') !== String(length))
+      fail(request, status, `Content-Length is not the ${length} bytes sent`, '');
     return;
   }
   const declared = route.responses[status];

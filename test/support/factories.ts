@@ -10,9 +10,15 @@ export const unique = (prefix: string) => `${prefix}-${process.pid}-${++sequence
 export const createDistrict = (title = unique('District')) => db().district.create({ data: { title } });
 
 export const createSchool = (districtId: number, fields: { title?: string; parentId?: number } = {}) =>
-  db().school.create({ data: { districtId, title: fields.title ?? unique('School'), parentId: fields.parentId ?? null } });
+  db().school.create({
+    data: { districtId, title: fields.title ?? unique('School'), parentId: fields.parentId ?? null },
+  });
 
-export const createUser = (schoolId: number, role: Role, fields: { buildingId?: number; triggerAdmin?: boolean } = {}) =>
+export const createUser = (
+  schoolId: number,
+  role: Role,
+  fields: { buildingId?: number; triggerAdmin?: boolean } = {},
+) =>
   db().user.create({
     data: {
       schoolId,
@@ -157,7 +163,14 @@ export const createFriendRequest = (requesterId: number, userId: number, fields:
 /** A calendar event written straight to the database (a due event, say, which the API does not create). */
 export const createCalendarEvent = (
   realm: { type: RealmType; id: number },
-  fields: { start: Date; end?: Date | null; title?: string; type?: CalendarEventType; allDay?: boolean; authorId?: number | null },
+  fields: {
+    start: Date;
+    end?: Date | null;
+    title?: string;
+    type?: CalendarEventType;
+    allDay?: boolean;
+    authorId?: number | null;
+  },
 ) =>
   db().calendarEvent.create({
     data: {
@@ -175,7 +188,14 @@ export const createCalendarEvent = (
 /** A page written straight to the database, published unless told otherwise. */
 export const createPage = (
   realm: { type: RealmType; id: number },
-  fields: { title?: string; body?: string; published?: boolean; parentId?: number; assigneeIds?: number[]; gradingGroupIds?: number[] } = {},
+  fields: {
+    title?: string;
+    body?: string;
+    published?: boolean;
+    parentId?: number;
+    assigneeIds?: number[];
+    gradingGroupIds?: number[];
+  } = {},
 ) =>
   db().page.create({
     data: {
@@ -193,13 +213,24 @@ export const createPage = (
 /** A grading group of enrollments of a section, written straight to the database. */
 export const createGradingGroup = (sectionId: number, enrollmentIds: number[] = []) =>
   db().gradingGroup.create({
-    data: { sectionId, title: unique('Grading group'), members: { create: enrollmentIds.map((enrollmentId) => ({ enrollmentId })) } },
+    data: {
+      sectionId,
+      title: unique('Grading group'),
+      members: { create: enrollmentIds.map((enrollmentId) => ({ enrollmentId })) },
+    },
   });
 
 /** A stored upload written straight to the file store and database (no media examination), owned by `ownerId`. */
 export async function createStoredUpload(
   ownerId: number,
-  fields: { bytes?: Buffer; filename?: string; kind?: FileKind; mimeType?: string; attached?: boolean; thumbnail?: Buffer } = {},
+  fields: {
+    bytes?: Buffer;
+    filename?: string;
+    kind?: FileKind;
+    mimeType?: string;
+    attached?: boolean;
+    thumbnail?: Buffer;
+  } = {},
 ) {
   const bytes = fields.bytes ?? randomBytes(64);
   const storageKey = `f-${randomBytes(16).toString('hex')}`;
@@ -225,13 +256,28 @@ export async function createStoredUpload(
 /** An album written straight to the database, published with comments on unless told otherwise. */
 export const createAlbum = (
   realm: { type: RealmType; id: number },
-  fields: { title?: string; published?: boolean; settingComments?: boolean; settingMemberPost?: boolean; creatorId?: number } = {},
-) => db().album.create({ data: { realmType: realm.type, realmId: realm.id, title: fields.title ?? unique('Album'), ...fields } });
+  fields: {
+    title?: string;
+    published?: boolean;
+    settingComments?: boolean;
+    settingMemberPost?: boolean;
+    creatorId?: number;
+  } = {},
+) =>
+  db().album.create({
+    data: { realmType: realm.type, realmId: realm.id, title: fields.title ?? unique('Album'), ...fields },
+  });
 
 /** An album item of a fresh stored upload of `ownerId`'s. */
-export async function createAlbumItem(albumId: number, ownerId: number, fields: { kind?: FileKind; albumCover?: boolean; thumbnail?: Buffer } = {}) {
+export async function createAlbumItem(
+  albumId: number,
+  ownerId: number,
+  fields: { kind?: FileKind; albumCover?: boolean; thumbnail?: Buffer } = {},
+) {
   const upload = await createStoredUpload(ownerId, { kind: fields.kind, attached: true, thumbnail: fields.thumbnail });
-  return db().albumContent.create({ data: { albumId, uploadId: upload.id, creatorId: ownerId, albumCover: fields.albumCover ?? false } });
+  return db().albumContent.create({
+    data: { albumId, uploadId: upload.id, creatorId: ownerId, albumCover: fields.albumCover ?? false },
+  });
 }
 
 /** A web content package of one page written straight to the file store and database (no unpacking, no event). */
@@ -248,7 +294,9 @@ export async function createWebPackage(sectionId: number, creatorId: number, fie
       creatorId,
       uploadId: upload.id,
       entryPath: 'index.html',
-      files: { create: [{ path: 'index.html', storageKey, size: page.length, contentType: 'text/html; charset=utf-8' }] },
+      files: {
+        create: [{ path: 'index.html', storageKey, size: page.length, contentType: 'text/html; charset=utf-8' }],
+      },
     },
   });
 }

@@ -32,7 +32,9 @@ export default async function setup(project: TestProject) {
     const template = `lectern_template_${randomBytes(6).toString('hex')}`;
     await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${template}`));
     // Closed before any file copies it: CREATE DATABASE refuses a template that has connections.
-    await withClient(databaseUrl(serverUrl, template), (client) => applyMigrations(pgClientSession(client), migrationsDir));
+    await withClient(databaseUrl(serverUrl, template), (client) =>
+      applyMigrations(pgClientSession(client), migrationsDir),
+    );
     project.provide('postgresTemplate', template);
     return async () => {
       await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));

@@ -61,7 +61,8 @@ export async function listenOnLoopback(server: TestServer): Promise<{ port: numb
 
 // Read once per worker process: the worker keeps its modules from file to file (vitest.config.ts).
 let pgliteTemplate: Promise<Blob> | undefined;
-const migratedPGlite = () => (pgliteTemplate ??= readFile(inject('pgliteTemplateFile')).then((bytes) => new Blob([bytes])));
+const migratedPGlite = () =>
+  (pgliteTemplate ??= readFile(inject('pgliteTemplateFile')).then((bytes) => new Blob([bytes])));
 
 export function useTestServer(env: Record<string, string> = {}): TestServer {
   const server = {} as TestServer;
@@ -110,7 +111,9 @@ export function useTestServer(env: Record<string, string> = {}): TestServer {
       if (new URL(request.url).pathname.startsWith('/v1')) await assertWireContract(request, response);
       return response;
     };
-    const checkedApp = new Proxy(app, { get: (target, key) => (key === 'fetch' ? checkedFetch : Reflect.get(target, key)) });
+    const checkedApp = new Proxy(app, {
+      get: (target, key) => (key === 'fetch' ? checkedFetch : Reflect.get(target, key)),
+    });
     Object.assign(server, {
       app: checkedApp,
       database,

@@ -17,7 +17,15 @@ import type { TestServer } from './harness';
  */
 
 /** The cast, in the order of an expectation's letters: from farthest away to closest in. */
-export const cast = ['outsider', 'otherSchoolStudent', 'student', 'teacher', 'parent', 'schoolAdmin', 'districtAdmin'] as const;
+export const cast = [
+  'outsider',
+  'otherSchoolStudent',
+  'student',
+  'teacher',
+  'parent',
+  'schoolAdmin',
+  'districtAdmin',
+] as const;
 export type Person = (typeof cast)[number];
 
 type Awaitable<T> = T | Promise<T>;
@@ -89,7 +97,9 @@ export function permissionCases<F>(
 ): CaseTable<F> {
   for (const entry of cases) {
     if (!new RegExp(`^[ohf]{${cast.length}}$`).test(letters(entry.expect))) {
-      throw new Error(`${area}: "${entry.name}" expects "${entry.expect}": one of o, h, f per person (${cast.join(', ')})`);
+      throw new Error(
+        `${area}: "${entry.name}" expects "${entry.expect}": one of o, h, f per person (${cast.join(', ')})`,
+      );
     }
   }
   return { area, setup, cases };
@@ -99,8 +109,11 @@ export const routeKey = (route: Pick<RestRoute, 'method' | 'path'>) => `${route.
 
 /** `Query.group`, `Mutation.createGroup`: the root fields a document selects. */
 export function rootFieldsOf(document: string): string[] {
-  const operation = parse(document).definitions.find((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION)!;
-  const type = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
+  const operation = parse(document).definitions.find(
+    (node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION,
+  )!;
+  const type =
+    operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
   return operation.selectionSet.selections.flatMap((selection) =>
     selection.kind === Kind.FIELD && selection.name.value !== '__typename' ? [`${type}.${selection.name.value}`] : [],
   );
@@ -135,7 +148,12 @@ function restPath(route: string, call: RestCall) {
 /** A request of a case, prepared (its fresh objects created) and ready to send: sending it tells the outcome. */
 type Prepared = () => Promise<Seen>;
 
-async function prepareRest<F>(entry: RestCase<F>, fixture: Fixture<F>, caller: Caller, clients: Clients): Promise<Prepared> {
+async function prepareRest<F>(
+  entry: RestCase<F>,
+  fixture: Fixture<F>,
+  caller: Caller,
+  clients: Clients,
+): Promise<Prepared> {
   const call = (await entry.request?.(fixture, caller)) ?? {};
   const method = entry.route.slice(0, entry.route.indexOf(' '));
   const client = await clients.rest(caller.user);
@@ -143,7 +161,8 @@ async function prepareRest<F>(entry: RestCase<F>, fixture: Fixture<F>, caller: C
     const response = await client.request(method, restPath(entry.route, call), { body: call.body });
     if (response.status === 404) return { letter: 'h' };
     if (response.status === 403) return { letter: 'f' };
-    if (response.status < 200 || response.status >= 400) return { letter: 'x', note: `${response.status} ${response.text.slice(0, 300)}` };
+    if (response.status < 200 || response.status >= 400)
+      return { letter: 'x', note: `${response.status} ${response.text.slice(0, 300)}` };
     return { letter: !entry.finds || entry.finds(response.json, fixture) ? 'o' : 'h' };
   };
 }
@@ -177,7 +196,9 @@ async function prepareSubscription<F>(entry: GraphQLCase<F>, fixture: Fixture<F>
   const { token } = await issueAccessToken({ userId: caller.user.id, name: 'permission matrix' });
   const realm = variables.realm as { type: RealmType; id: string };
   return async () => {
-    const listening = new Promise<'listening'>((resolve) => subscriptionActivity.once('listening', () => resolve('listening')));
+    const listening = new Promise<'listening'>((resolve) =>
+      subscriptionActivity.once('listening', () => resolve('listening')),
+    );
     const response = await fixture.server.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
@@ -201,7 +222,12 @@ async function prepareSubscription<F>(entry: GraphQLCase<F>, fixture: Fixture<F>
   };
 }
 
-async function prepareGraphQL<F>(entry: GraphQLCase<F>, fixture: Fixture<F>, caller: Caller, clients: Clients): Promise<Prepared> {
+async function prepareGraphQL<F>(
+  entry: GraphQLCase<F>,
+  fixture: Fixture<F>,
+  caller: Caller,
+  clients: Clients,
+): Promise<Prepared> {
   if (rootFieldsOf(entry.graphql)[0]?.startsWith('Subscription.')) return prepareSubscription(entry, fixture, caller);
   const variables = (await entry.variables?.(fixture, caller)) ?? {};
   const client = await clients.graphql(caller.user);
@@ -224,19 +250,28 @@ async function prepareGraphQL<F>(entry: GraphQLCase<F>, fixture: Fixture<F>, cal
  * wrote something: `w`.
  */
 async function ask<F>(entry: PermissionCase<F>, fixture: Fixture<F>, caller: Caller, clients: Clients): Promise<Seen> {
-  const send = await ('route' in entry ? prepareRest(entry, fixture, caller, clients) : prepareGraphQL(entry, fixture, caller, clients));
+  const send = await ('route' in entry
+    ? prepareRest(entry, fixture, caller, clients)
+    : prepareGraphQL(entry, fixture, caller, clients));
   const recorded = await watchDomainEvents();
   const seen = await send();
   if (seen.letter !== 'h' && seen.letter !== 'f') return seen;
   const events = await recorded();
-  return events.length === 0 ? seen : { letter: 'w', note: `refused (${seen.letter}), yet recorded ${events.map((event) => event[0]).join(', ')}` };
+  return events.length === 0
+    ? seen
+    : { letter: 'w', note: `refused (${seen.letter}), yet recorded ${events.map((event) => event[0]).join(', ')}` };
 }
 
 /**
  * Asks the case of each person of the cast in turn: the outcomes in the expectation's notation (`x` for an answer
  * that is none of them, `w` for a refusal that wrote), and notes on the unexpected ones.
  */
-export async function runCase<F>(entry: PermissionCase<F>, fixture: Fixture<F>, people: Record<Person, { id: number }>, clients: Clients) {
+export async function runCase<F>(
+  entry: PermissionCase<F>,
+  fixture: Fixture<F>,
+  people: Record<Person, { id: number }>,
+  clients: Clients,
+) {
   const seen: Seen[] = [];
   for (const person of cast) seen.push(await ask(entry, fixture, { person, user: people[person] }, clients));
   return {

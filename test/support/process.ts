@@ -12,11 +12,33 @@ export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const processTestTimeoutMs = 600_000;
 
 /** Settings of the developer's shell must not leak into processes a test starts. */
-const configVariables = ['HOST', 'PORT', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SECRET_KEY', 'REDIS_URL', 'RATE_LIMIT',
-  'BODY_LIMIT', 'QUERY_TIMEOUT', 'SUBSCRIPTIONS_PER_CREDENTIAL', 'ALLOWED_HOSTS', 'TRUST_PROXY', 'AUTH_FAILURES_PER_ADDRESS',
-  'AUTH_FAILURES_PER_CONSUMER_KEY', 'ANONYMOUS_REQUESTS_PER_ADDRESS', 'OAUTH_TIMESTAMP_SKEW', 'BOOTSTRAP_CONSUMER_KEY',
-  'BOOTSTRAP_CONSUMER_SECRET', 'SEED_DEMO', 'LOG_LEVEL', 'WEBHOOK_ALLOW_HOSTS', 'WEBHOOK_ALLOW_HTTP', 'WEBHOOK_LOG_RETENTION_DAYS',
-  'WEBHOOK_TIMEOUT'];
+const configVariables = [
+  'HOST',
+  'PORT',
+  'PUBLIC_URL',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'SECRET_KEY',
+  'REDIS_URL',
+  'RATE_LIMIT',
+  'BODY_LIMIT',
+  'QUERY_TIMEOUT',
+  'SUBSCRIPTIONS_PER_CREDENTIAL',
+  'ALLOWED_HOSTS',
+  'TRUST_PROXY',
+  'AUTH_FAILURES_PER_ADDRESS',
+  'AUTH_FAILURES_PER_CONSUMER_KEY',
+  'ANONYMOUS_REQUESTS_PER_ADDRESS',
+  'OAUTH_TIMESTAMP_SKEW',
+  'BOOTSTRAP_CONSUMER_KEY',
+  'BOOTSTRAP_CONSUMER_SECRET',
+  'SEED_DEMO',
+  'LOG_LEVEL',
+  'WEBHOOK_ALLOW_HOSTS',
+  'WEBHOOK_ALLOW_HTTP',
+  'WEBHOOK_LOG_RETENTION_DAYS',
+  'WEBHOOK_TIMEOUT',
+];
 
 export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -51,7 +73,10 @@ export function buildServer(cwd = projectRoot) {
  * Starts the server as `npm start` runs it, from what test/support/global-setup.ts compiled for the run (or with
  * `command`), as its own process on a free port (unless `env` names one).
  */
-export async function startServerProcess(env: Record<string, string>, command = [process.execPath, ...compiledServer]): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  command = [process.execPath, ...compiledServer],
+): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
   const child = spawn(command[0]!, command.slice(1), {
     // A process group of its own, as a terminal runs a command, so that Ctrl-C can be sent to all of it.

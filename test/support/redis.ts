@@ -18,9 +18,13 @@ export interface PrivateRedis {
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const exited = once(child, 'exit');
   const url = `redis://127.0.0.1:${port}`;
   // Until it listens: each attempt is a connection of its own that does not retry.

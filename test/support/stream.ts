@@ -12,9 +12,12 @@ export async function streamSettled() {
   // Polled by hand, since hooks call it too (expect.poll works only inside a test); bounded to end a broken run.
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const [{ passed }] = await db().$queryRaw<{ passed: boolean }[]>`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${txid}::xid8 AS passed`;
+    const [{ passed }] = await db().$queryRaw<
+      { passed: boolean }[]
+    >`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${txid}::xid8 AS passed`;
     if (passed) return;
-    if (Date.now() > deadline) throw new Error('the event stream did not reach the transactions committed before it within 10 s');
+    if (Date.now() > deadline)
+      throw new Error('the event stream did not reach the transactions committed before it within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -6,7 +6,12 @@ import type { RestClient } from './client';
  * Random bytes that no file signature matches (hex text), for a plain file: raw random bytes sniff as audio
  * now and then (an MP3 frame header is eleven set bits), which made "is a plain file" tests flaky.
  */
-export const plainBytes = (length: number) => Buffer.from(randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length));
+export const plainBytes = (length: number) =>
+  Buffer.from(
+    randomBytes(Math.ceil(length / 2))
+      .toString('hex')
+      .slice(0, length),
+  );
 
 export const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
 

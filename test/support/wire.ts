@@ -12,7 +12,9 @@ export const xmlHead = '<?xml version="1.0" encoding="utf-8" ?>';
 const escapeXml = (value: unknown) => String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** One XML element as the platform writes it: the value escaped, an empty value self-closing. */
-export const el = (name: string, value: unknown) => (value === '' ? `<${name} />` : `<${name}>${escapeXml(value)}</${name}>`);
+export const el = (name: string, value: unknown) =>
+  value === '' ? `<${name} />` : `<${name}>${escapeXml(value)}</${name}>`;
 
 /** Request options for a raw body: strings starting with `{` go as JSON; the client sends other strings as XML. */
-export const asJson = (body: unknown) => (typeof body === 'string' && body.startsWith('{') ? { contentType: 'application/json' } : {});
+export const asJson = (body: unknown) =>
+  typeof body === 'string' && body.startsWith('{') ? { contentType: 'application/json' } : {};

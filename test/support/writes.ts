@@ -14,11 +14,16 @@ const models = Object.values(Prisma.ModelName).filter((model) => !bookkeeping.in
 type Delegate = { findMany(): Promise<Record<string, unknown>[]> };
 const delegate = (model: Prisma.ModelName) =>
   (db() as unknown as Record<string, Delegate>)[`${model[0]!.toLowerCase()}${model.slice(1)}`]!;
-const serialize = (row: Record<string, unknown>) => JSON.stringify(row, (_key, value) => (typeof value === 'bigint' ? `${value}` : value));
+const serialize = (row: Record<string, unknown>) =>
+  JSON.stringify(row, (_key, value) => (typeof value === 'bigint' ? `${value}` : value));
 
 /** Every row of every model, each as one string: one query per model. */
 const snapshot = async () =>
-  new Map(await Promise.all(models.map(async (model) => [model, new Set((await delegate(model).findMany()).map(serialize))] as const)));
+  new Map(
+    await Promise.all(
+      models.map(async (model) => [model, new Set((await delegate(model).findMany()).map(serialize))] as const),
+    ),
+  );
 
 /**
  * Runs an action that must write nothing (a refused or invalid request, or several), checks that it created, changed
@@ -34,7 +39,8 @@ export async function expectNothingWritten<T>(action: () => Promise<T>): Promise
     const [was, is] = [before.get(model)!, after.get(model)!];
     const gone = [...was].filter((row) => !is.has(row));
     const added = [...is].filter((row) => !was.has(row));
-    if (gone.length > 0 || added.length > 0) written[model] = { gone: gone.map((row) => JSON.parse(row)), added: added.map((row) => JSON.parse(row)) };
+    if (gone.length > 0 || added.length > 0)
+      written[model] = { gone: gone.map((row) => JSON.parse(row)), added: added.map((row) => JSON.parse(row)) };
   }
   expect(written, 'rows written by an action that must write nothing').toEqual({});
   expect(await events(), 'domain events recorded by an action that must write nothing').toEqual([]);

@@ -29,7 +29,8 @@ export function renameEntry(zip: Buffer, from: string, to: string): Buffer {
   if (from.length !== to.length) throw new Error('renameEntry keeps lengths');
   const renamed = Buffer.from(zip);
   let found = 0;
-  for (let at = renamed.indexOf(from); at !== -1; at = renamed.indexOf(from, at + 1), found++) renamed.write(to, at, 'latin1');
+  for (let at = renamed.indexOf(from); at !== -1; at = renamed.indexOf(from, at + 1), found++)
+    renamed.write(to, at, 'latin1');
   if (found !== 2) throw new Error(`expected the name twice, found it ${found} times`);
   return renamed;
 }
@@ -37,7 +38,10 @@ export function renameEntry(zip: Buffer, from: string, to: string): Buffer {
 /** A small website: a page, a style sheet and a script in a folder. */
 export const siteZip = () =>
   buildZip([
-    { name: 'index.html', data: '<!doctype html><title>Lab</title><link rel="stylesheet" href="css/site.css"><script src="js/app.js"></script>' },
+    {
+      name: 'index.html',
+      data: '<!doctype html><title>Lab</title><link rel="stylesheet" href="css/site.css"><script src="js/app.js"></script>',
+    },
     { name: 'css/site.css', data: 'body { color: teal; }' },
     { name: 'js/app.js', data: 'console.log("lab");' },
   ]);
@@ -45,7 +49,11 @@ export const siteZip = () =>
 /** Rewrites the uncompressed size an entry's central directory record declares: a zip whose headers lie. */
 export function declareSize(zip: Buffer, name: string, size: number): Buffer {
   const patched = Buffer.from(zip);
-  for (let at = patched.indexOf('PK\x01\x02', 0, 'latin1'); at !== -1; at = patched.indexOf('PK\x01\x02', at + 4, 'latin1')) {
+  for (
+    let at = patched.indexOf('PK\x01\x02', 0, 'latin1');
+    at !== -1;
+    at = patched.indexOf('PK\x01\x02', at + 4, 'latin1')
+  ) {
     const nameLength = patched.readUInt16LE(at + 28);
     if (patched.toString('latin1', at + 46, at + 46 + nameLength) === name) {
       patched.writeUInt32LE(size, at + 24);

@@ -49,7 +49,11 @@ describe('folder store on a small disk', () => {
   it('reports a full file system as StorageUnavailableError (full), keeping no partial file; so does its probe', async (context) => {
     if (disk.kind !== 'tmpfs') context.skip();
     const refused = disk.store.write('f-big', [randomBytes(2 * 1024 * 1024)]);
-    await expect(refused).rejects.toMatchObject({ name: 'StorageUnavailableError', condition: 'full', cause: { code: 'ENOSPC' } });
+    await expect(refused).rejects.toMatchObject({
+      name: 'StorageUnavailableError',
+      condition: 'full',
+      cause: { code: 'ENOSPC' },
+    });
     expect(await readdir(disk.folder)).toEqual([]);
     await expect(disk.store.probe!()).resolves.toBeUndefined();
     await disk.leaveRoom(0);

@@ -39,8 +39,18 @@ beforeAll(async () => {
   disk = await openSmallDisk();
   harnessStore = fileStore();
   useFileStore(disk.store);
-  const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
-  const app = createApp({ config: server.config, database: server.database, serverKey: server.serverKey, logger: pino({ level: 'info' }, sink) });
+  const sink = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  const app = createApp({
+    config: server.config,
+    database: server.database,
+    serverKey: server.serverKey,
+    logger: pino({ level: 'info' }, sink),
+  });
   const listening = await listenOnLoopback({ ...server, app });
   base = `http://127.0.0.1:${listening.port}`;
   close = listening.close;
@@ -56,7 +66,8 @@ afterAll(async () => {
   await close?.();
   useFileStore(harnessStore);
   await disk?.close();
-  const count = (test: (status: number) => boolean) => [...tally.statuses].filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
+  const count = (test: (status: number) => boolean) =>
+    [...tally.statuses].filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
   console.log(
     `full-disk run (${disk?.kind}): ${tally.requests} requests, ${tally.lost} lost answers, ${count((status) => status >= 500)} 5xx ` +
       `(${count((status) => status === 507)} 507, ${count((status) => status === 500)} 500)`,
@@ -71,7 +82,10 @@ function counted(status: number) {
 /** A request over the socket with the teacher's bearer token; an answer that never comes is counted as lost. */
 async function send(path: string, init: RequestInit = {}): Promise<Response> {
   try {
-    const response = await fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    const response = await fetch(`${base}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, ...init.headers },
+    });
     counted(response.status);
     return response;
   } catch (error) {
@@ -95,13 +109,20 @@ async function announce(bytes: Buffer, filename = 'file.bin'): Promise<number> {
 
 /** PUTs the bytes in 64 KB chunks as a client streams them, until the server answers. */
 async function put(id: number, bytes: Buffer, accept = 'application/json') {
-  const chunks = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, index) => bytes.subarray(index * 65_536, (index + 1) * 65_536));
+  const chunks = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, index) =>
+    bytes.subarray(index * 65_536, (index + 1) * 65_536),
+  );
   try {
     const answer = await sendInChunks({
       port: Number(new URL(base).port),
       method: 'PUT',
       path: `/v1/upload/${id}`,
-      headers: { authorization: `Bearer ${token}`, accept, 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept,
+        'content-type': 'application/octet-stream',
+        'content-length': String(bytes.length),
+      },
       chunks,
     });
     counted(answer.status);
@@ -116,7 +137,11 @@ async function put(id: number, bytes: Buffer, accept = 'application/json') {
 const readiness = async () => (await send('/readyz')).json();
 
 const graphql = async (query: string, variables: Record<string, unknown>) =>
-  send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  send('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
 
 /** An upload stored meanwhile, attached as an item of the album: its item id. */
 async function attach(uploadId: number): Promise<number> {
@@ -131,7 +156,10 @@ const full = "The server's file storage is full: nothing was stored; retry once 
 const readOnly = "The server's file storage is read-only: nothing was stored";
 
 /** An image of noise, which compresses badly: its thumbnail needs pages of its own. */
-const noiseImage = () => sharp(randomBytes(160 * 120 * 3), { raw: { width: 160, height: 120, channels: 3 } }).png().toBuffer();
+const noiseImage = () =>
+  sharp(randomBytes(160 * 120 * 3), { raw: { width: 160, height: 120, channels: 3 } })
+    .png()
+    .toBuffer();
 
 describe('file storage that is full', () => {
   it('answers a PUT that does not fit with 507 naming the cause, in JSON and XML, and keeps nothing', async () => {
@@ -142,24 +170,34 @@ describe('file storage that is full', () => {
     expect([json.status, JSON.parse(json.body)]).toEqual([507, { error: full }]);
     const xml = await put(id, big, 'text/xml');
     expect([xml.status, xml.body]).toEqual([507, `${xmlHead}<result><error>${full}</error></result>`]);
-    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: 'PENDING' });
+    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({
+      status: 'PENDING',
+    });
     expect(await readdir(disk.folder)).toEqual([]);
   });
 
-  it('answers GraphQL\'s receiveUploadContent with 507 and the code INSUFFICIENT_STORAGE', async () => {
+  it("answers GraphQL's receiveUploadContent with 507 and the code INSUFFICIENT_STORAGE", async () => {
     await disk.leaveRoom(0);
     const bytes = plainBytes(10_000);
-    const created = await graphql('mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id } } }', {
-      input: { filename: 'g.bin', filesize: bytes.length, md5Checksum: md5(bytes) },
-    });
+    const created = await graphql(
+      'mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id } } }',
+      {
+        input: { filename: 'g.bin', filesize: bytes.length, md5Checksum: md5(bytes) },
+      },
+    );
     const { id } = ((await created.json()) as { data: { createUpload: { id: string } } }).data.createUpload;
-    const answer = await graphql('mutation($id: ID!, $content: String) { receiveUploadContent(id: $id, contentBase64: $content) { __typename } }', {
-      id,
-      content: bytes.toString('base64'),
-    });
+    const answer = await graphql(
+      'mutation($id: ID!, $content: String) { receiveUploadContent(id: $id, contentBase64: $content) { __typename } }',
+      {
+        id,
+        content: bytes.toString('base64'),
+      },
+    );
     expect(answer.status).toBe(507);
     const body = (await answer.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
-    expect(body.errors).toMatchObject([{ message: full, extensions: { code: 'INSUFFICIENT_STORAGE', http: { status: 507 } } }]);
+    expect(body.errors).toMatchObject([
+      { message: full, extensions: { code: 'INSUFFICIENT_STORAGE', http: { status: 507 } } },
+    ]);
   });
 
   it('answers a web package whose files do not fit with 507, keeping none of them', async () => {
@@ -178,7 +216,9 @@ describe('file storage that is full', () => {
       { sectionId: String(sectionId), input: { title: 'Lab', uploadId: String(uploadId) } },
     );
     expect(answer.status).toBe(507);
-    expect(((await answer.json()) as { errors: unknown[] }).errors).toMatchObject([{ message: full, extensions: { code: 'INSUFFICIENT_STORAGE' } }]);
+    expect(((await answer.json()) as { errors: unknown[] }).errors).toMatchObject([
+      { message: full, extensions: { code: 'INSUFFICIENT_STORAGE' } },
+    ]);
     expect((await readdir(disk.folder)).sort()).toEqual(before.sort());
     expect(await db().webPackage.count({ where: { uploadId } })).toBe(0);
   });
@@ -196,9 +236,21 @@ describe('file storage that is full', () => {
     await disk.leaveRoom(Math.ceil(png.length / page) * page);
     const stored = await put(id, png);
     expect(stored.status).toBe(200);
-    expect(JSON.parse(stored.body)).toMatchObject({ status: 'stored', type: 'image', mime_type: 'image/png', content_dimensions: '160x120' });
+    expect(JSON.parse(stored.body)).toMatchObject({
+      status: 'stored',
+      type: 'image',
+      mime_type: 'image/png',
+      content_dimensions: '160x120',
+    });
     const row = await db().upload.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ kind: 'IMAGE', width: 160, height: 120, thumbnailWidth: 160, thumbnailHeight: 120, thumbnailPending: true });
+    expect(row).toMatchObject({
+      kind: 'IMAGE',
+      width: 160,
+      height: 120,
+      thumbnailWidth: 160,
+      thumbnailHeight: 120,
+      thumbnailPending: true,
+    });
     expect(await disk.store.size(row.thumbnailKey!)).toBeNull();
 
     const item = await attach(id);
@@ -212,8 +264,14 @@ describe('file storage that is full', () => {
     await disk.leaveRoom(Infinity);
     const thumbnail = await send(thumbnailPath);
     expect([thumbnail.status, thumbnail.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
-    expect(await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata()).toMatchObject({ format: 'jpeg', width: 160, height: 120 });
-    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { thumbnailPending: true } })).toEqual({ thumbnailPending: false });
+    expect(await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 160,
+      height: 120,
+    });
+    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { thumbnailPending: true } })).toEqual({
+      thumbnailPending: false,
+    });
   });
 
   it('has the sweep write pending thumbnails once there is room, and leaves them pending while there is none', async () => {
@@ -222,7 +280,9 @@ describe('file storage that is full', () => {
     await disk.leaveRoom(Math.ceil(png.length / page) * page);
     expect((await put(id, png)).status).toBe(200);
     expect(await writePendingThumbnails()).toBe(0);
-    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { thumbnailPending: true } })).toEqual({ thumbnailPending: true });
+    expect(await db().upload.findUniqueOrThrow({ where: { id }, select: { thumbnailPending: true } })).toEqual({
+      thumbnailPending: true,
+    });
     await disk.leaveRoom(Infinity);
     expect(await writePendingThumbnails()).toBe(1);
     const row = await db().upload.findUniqueOrThrow({ where: { id } });
@@ -238,9 +298,14 @@ describe('file storage that is full', () => {
     const answers = await Promise.all(ids.map((id, index) => put(id, files[index]!)));
     const statuses = answers.map((answer) => answer.status);
     expect(new Set(statuses)).toEqual(new Set([200, 507]));
-    const stored = await db().upload.findMany({ where: { id: { in: ids }, status: 'STORED' }, select: { storageKey: true } });
+    const stored = await db().upload.findMany({
+      where: { id: { in: ids }, status: 'STORED' },
+      select: { storageKey: true },
+    });
     expect(stored).toHaveLength(statuses.filter((status) => status === 200).length);
-    expect((await readdir(disk.folder)).sort()).toEqual([...before, ...stored.map((upload) => upload.storageKey)].sort());
+    expect((await readdir(disk.folder)).sort()).toEqual(
+      [...before, ...stored.map((upload) => upload.storageKey)].sort(),
+    );
   });
 });
 
@@ -259,7 +324,9 @@ describe('file storage that is read-only', () => {
       expect([refused.status, JSON.parse(refused.body)]).toEqual([507, { error: readOnly }]);
       const served = await send(`/v1/album/${albumId}/content/${item}/file`);
       expect([served.status, Buffer.from(await served.arrayBuffer()).equals(kept)]).toEqual([200, true]);
-      await expect.poll(readiness, { timeout: 30_000, interval: 500 }).toEqual({ status: 'degraded', storage: 'read-only' });
+      await expect
+        .poll(readiness, { timeout: 30_000, interval: 500 })
+        .toEqual({ status: 'degraded', storage: 'read-only' });
     } finally {
       await disk.readOnly(false);
     }
@@ -272,7 +339,11 @@ describe('the log', () => {
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     const warnings = lines.filter((line) => line.level === 40).map((line) => line.msg);
     const answered = [...tally.statuses].find(([status]) => status === 507)?.[1] ?? 0;
-    expect(warnings.filter((msg) => msg === 'file storage full: answered 507' || msg === 'file storage read-only: answered 507')).toHaveLength(answered);
+    expect(
+      warnings.filter(
+        (msg) => msg === 'file storage full: answered 507' || msg === 'file storage read-only: answered 507',
+      ),
+    ).toHaveLength(answered);
     expect(warnings).toContain('file storage read-only: answered 507');
   });
 });

@@ -17,7 +17,13 @@ let endpoint: string;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'lectern-s3rver-'));
-  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: folder, configureBuckets: [{ name: 'lectern', configs: [] }] });
+  server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: folder,
+    configureBuckets: [{ name: 'lectern', configs: [] }],
+  });
   const address = await server.run();
   endpoint = `http://127.0.0.1:${address.port}`;
 });
@@ -57,7 +63,10 @@ it("reports a bucket out of room (MinIO's XMinioStorageFull, a 507) as StorageUn
     prefix: 'test/',
   });
   try {
-    await expect(store.write('f-full', [Buffer.from('no room')])).rejects.toMatchObject({ name: 'StorageUnavailableError', condition: 'full' });
+    await expect(store.write('f-full', [Buffer.from('no room')])).rejects.toMatchObject({
+      name: 'StorageUnavailableError',
+      condition: 'full',
+    });
   } finally {
     await store.close();
     await new Promise((resolve) => full.close(resolve));

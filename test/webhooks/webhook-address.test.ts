@@ -39,21 +39,28 @@ describe('isPublicAddress', () => {
 
 describe('at delivery', () => {
   it('refuses a target whose URL holds an address that is not public, saved before its range was refused', () => {
-    expect(deliveryAgent(new URL('https://[::127.0.0.1]:8443/hook'))).toEqual({ refused: 'target address is not a public address' });
+    expect(deliveryAgent(new URL('https://[::127.0.0.1]:8443/hook'))).toEqual({
+      refused: 'target address is not a public address',
+    });
     expect(deliveryAgent(new URL('https://[2606:4700::1111]/hook'))).toHaveProperty('agent');
   });
 
   it('fails the lookup of a name that resolves to such an address', async () => {
     const lookup = promisify(publicAddressLookup) as unknown as (hostname: string, options: object) => Promise<unknown>;
     // A literal resolves to itself.
-    await expect(lookup('::7f00:1', { all: true })).rejects.toMatchObject({ code: 'EADDRNOTPUBLIC', message: '::7f00:1 resolves to ::7f00:1, which is not a public address' });
+    await expect(lookup('::7f00:1', { all: true })).rejects.toMatchObject({
+      code: 'EADDRNOTPUBLIC',
+      message: '::7f00:1 resolves to ::7f00:1, which is not a public address',
+    });
     await expect(lookup('::7f00:1', {})).rejects.toMatchObject({ code: 'EADDRNOTPUBLIC' });
     await expect(lookup('8.8.8.8', { all: true })).resolves.toEqual([{ address: '8.8.8.8', family: 4 }]);
   });
 
   it('connects through that lookup', async () => {
     const { agent } = deliveryAgent(new URL('https://localhost:9/hook')) as { agent: http.Agent };
-    const failure = await new Promise((resolve) => https.get('https://localhost:9/hook', { agent }, () => resolve(null)).on('error', resolve));
+    const failure = await new Promise((resolve) =>
+      https.get('https://localhost:9/hook', { agent }, () => resolve(null)).on('error', resolve),
+    );
     expect(failure).toMatchObject({ code: 'EADDRNOTPUBLIC' });
   });
 });

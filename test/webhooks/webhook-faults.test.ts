@@ -53,7 +53,9 @@ const receiver = createFlakyReceiver();
 afterAll(() => new Promise((resolve) => receiver.http.close(resolve).closeAllConnections()));
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('webhook delivery under faults (PostgreSQL)', () => {
-  it('delivers every one of 1,000 events through two SIGKILLs and a receiver refusing 30% of first attempts', { timeout: 240_000 }, async () => {
+  it('delivers every one of 1,000 events through two SIGKILLs and a receiver refusing 30% of first attempts', {
+    timeout: 240_000,
+  }, async () => {
     await new Promise<void>((resolve) => receiver.http.listen(0, '127.0.0.1', resolve));
     const world = await createWorld();
     const group = await createGroup(world.school.id);
@@ -84,11 +86,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('webhook delivery under faults (
       for (let batch = 0; batch < events / 20; batch++) {
         await writeTransaction(async (tx) => {
           for (let index = 0; index < 20; index++) {
-            await recordEvent(tx, groupEvents.update, { realm: { type: 'GROUP', id: group.id }, objectId: group.id, actorId: null, scope });
+            await recordEvent(tx, groupEvents.update, {
+              realm: { type: 'GROUP', id: group.id },
+              objectId: group.id,
+              actorId: null,
+              scope,
+            });
           }
         });
       }
-      ids.push(...(await db().domainEvent.findMany({ where: { type: 'group.update', realmId: group.id }, select: { id: true } })).map((e) => e.id));
+      ids.push(
+        ...(
+          await db().domainEvent.findMany({ where: { type: 'group.update', realmId: group.id }, select: { id: true } })
+        ).map((e) => e.id),
+      );
     })();
 
     for (const killAt of [250, 600]) {
@@ -106,9 +117,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('webhook delivery under faults (
 
     // The instance gives an unanswered attempt WEBHOOK_TIMEOUT, not the default 10 s.
     receiver.silenceNext();
-    await writeTransaction((tx) => recordEvent(tx, groupEvents.update, { realm: { type: 'GROUP', id: group.id }, objectId: group.id, actorId: null, scope }));
+    await writeTransaction((tx) =>
+      recordEvent(tx, groupEvents.update, {
+        realm: { type: 'GROUP', id: group.id },
+        objectId: group.id,
+        actorId: null,
+        scope,
+      }),
+    );
     await expect
-      .poll(() => db().webhookAttempt.count({ where: { delivery: { targetId: target.id }, error: 'no answer within 2000 ms' } }))
+      .poll(() =>
+        db().webhookAttempt.count({ where: { delivery: { targetId: target.id }, error: 'no answer within 2000 ms' } }),
+      )
       .toBe(1);
     instance.child.kill('SIGTERM');
     expect(await instance.exited).toBe(0);
@@ -123,7 +143,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('webhook delivery under faults (
         `0 lost; ${logged} attempts logged (${unknown} with no outcome), ${Math.max(0, receiver.requests() - logged)} missing from the log`,
     );
     expect(receiver.refused.size).toBeGreaterThan(250);
-    expect(await db().webhookDelivery.count({ where: { targetId: target.id, eventId: { in: ids }, status: 'SUCCEEDED' } })).toBe(events);
+    expect(
+      await db().webhookDelivery.count({ where: { targetId: target.id, eventId: { in: ids }, status: 'SUCCEEDED' } }),
+    ).toBe(events);
     expect(logged).toBeGreaterThanOrEqual(receiver.requests());
   });
 });

@@ -45,7 +45,11 @@ beforeAll(async () => {
     admin: await createUser(created.school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }),
     otherAdmin: await createUser(created.otherSchool.id, 'SCHOOL_ADMIN', { triggerAdmin: true }),
   };
-  [admin, otherAdmin, teacher] = await Promise.all([clients.graphql(world.admin), clients.graphql(world.otherAdmin), clients.graphql(world.teacher)]);
+  [admin, otherAdmin, teacher] = await Promise.all([
+    clients.graphql(world.admin),
+    clients.graphql(world.otherAdmin),
+    clients.graphql(world.teacher),
+  ]);
 });
 afterAll(async () => {
   for (const response of slowAnswers) response.destroy();
@@ -53,8 +57,11 @@ afterAll(async () => {
 });
 
 async function newTarget(path: string): Promise<{ id: string; secret: string }> {
-  const answer = await admin(`mutation($input: CreateTriggerTargetInput!) {
-    createTriggerTarget(input: $input) { __typename ... on TriggerTarget { id: databaseId secret } } }`, { input: { url: urlOf(path) } });
+  const answer = await admin(
+    `mutation($input: CreateTriggerTargetInput!) {
+    createTriggerTarget(input: $input) { __typename ... on TriggerTarget { id: databaseId secret } } }`,
+    { input: { url: urlOf(path) } },
+  );
   expect(answer.data.createTriggerTarget.__typename).toBe('TriggerTarget');
   return answer.data.createTriggerTarget;
 }
@@ -69,7 +76,7 @@ const send = `mutation($targetId: ID!, $trigger: String!, $operation: String) {
   } }`;
 
 describe('sendSampleEvent', () => {
-  it('POSTs a signed sample of the trigger and answers with the receiver\'s status and latency; nothing is logged or recorded', async () => {
+  it("POSTs a signed sample of the trigger and answers with the receiver's status and latency; nothing is logged or recorded", async () => {
     const target = await newTarget('/hooks');
     const events = await watchDomainEvents();
     const deliveriesBefore = await db().webhookDelivery.count();
@@ -77,8 +84,14 @@ describe('sendSampleEvent', () => {
     const answer = await admin(send, { targetId: target.id, trigger: 'group', operation: 'update' });
     const sample = answer.data.sendSampleEvent;
     expect(sample).toMatchObject({
-      __typename: 'SampleEventDelivery', targetId: target.id, url: urlOf('/hooks'), type: 'group.update',
-      statusCode: 200, succeeded: true, responseBody: 'answered 200', error: null,
+      __typename: 'SampleEventDelivery',
+      targetId: target.id,
+      url: urlOf('/hooks'),
+      type: 'group.update',
+      statusCode: 200,
+      succeeded: true,
+      responseBody: 'answered 200',
+      error: null,
     });
     expect(sample.latencyMs).toBeGreaterThanOrEqual(0);
     expect(sample.webhookId).toMatch(/^sample_[0-9a-f-]{36}$/);
@@ -88,7 +101,9 @@ describe('sendSampleEvent', () => {
     expect(request.path).toBe('/hooks');
     const event = JSON.parse(request.body);
     expect(event).toEqual({
-      uid: world.admin.id, timestamp: expect.any(Number), type: 'group.update',
+      uid: world.admin.id,
+      timestamp: expect.any(Number),
+      type: 'group.update',
       data: [{ realm: 'school', school_id: world.school.id, realm_id: world.school.id }],
     });
     expect(JSON.parse(sample.payload)).toEqual(event);
@@ -105,7 +120,7 @@ describe('sendSampleEvent', () => {
     expect(await events()).toEqual([]);
   });
 
-  it('takes the trigger\'s first operation by default, and names an operation the trigger does not have', async () => {
+  it("takes the trigger's first operation by default, and names an operation the trigger does not have", async () => {
     const target = await newTarget('/default-operation');
     const answer = await admin(send, { targetId: target.id, trigger: 'friend_request' });
     expect(answer.data.sendSampleEvent).toMatchObject({ type: 'friend_request.create', statusCode: 200 });
@@ -113,23 +128,30 @@ describe('sendSampleEvent', () => {
     const wrong = await admin(send, { targetId: target.id, trigger: 'user', operation: 'delete' });
     expect(wrong.data.sendSampleEvent).toEqual({
       __typename: 'ValidationError',
-      issues: [{ field: 'operation', message: 'must be one of the trigger\'s operations: create' }],
+      issues: [{ field: 'operation', message: "must be one of the trigger's operations: create" }],
     });
   });
 
   it('reports what the receiver answered, a failure to connect, and no answer within 5 seconds', async () => {
     const target = await newTarget('/status/503');
     expect((await admin(send, { targetId: target.id, trigger: 'blog_post' })).data.sendSampleEvent).toMatchObject({
-      type: 'blog_post.create', statusCode: 503, succeeded: false, responseBody: 'answered 503', error: null,
+      type: 'blog_post.create',
+      statusCode: 503,
+      succeeded: false,
+      responseBody: 'answered 503',
+      error: null,
     });
 
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const unreachable = await admin(`mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ... on TriggerTarget { id: databaseId } } }`,
-      { input: { url: `http://127.0.0.1:${port}/gone` } });
-    const refused = (await admin(send, { targetId: unreachable.data.createTriggerTarget.id, trigger: 'group' })).data.sendSampleEvent;
+    const unreachable = await admin(
+      `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ... on TriggerTarget { id: databaseId } } }`,
+      { input: { url: `http://127.0.0.1:${port}/gone` } },
+    );
+    const refused = (await admin(send, { targetId: unreachable.data.createTriggerTarget.id, trigger: 'group' })).data
+      .sendSampleEvent;
     expect(refused).toMatchObject({ statusCode: null, succeeded: false, responseBody: null });
     expect(refused.error).toMatch(/ECONNREFUSED/);
 
@@ -143,13 +165,15 @@ describe('sendSampleEvent', () => {
     const target = await newTarget('/unknown-trigger');
     for (const trigger of ['report_card', 'trigger_target', 'nope']) {
       expect((await admin(send, { targetId: target.id, trigger })).data.sendSampleEvent).toEqual({
-        __typename: 'UnknownTriggerError', trigger, message: `The trigger with name ${trigger} does not exist`,
+        __typename: 'UnknownTriggerError',
+        trigger,
+        message: `The trigger with name ${trigger} does not exist`,
       });
     }
     expect(received.filter((one) => one.path === '/unknown-trigger')).toEqual([]);
   });
 
-  it('is for the trigger administrators of the target\'s school: 403 for others, not found for another school\'s', async () => {
+  it("is for the trigger administrators of the target's school: 403 for others, not found for another school's", async () => {
     const target = await newTarget('/guarded');
     expect(refusal(await teacher(send, { targetId: target.id, trigger: 'group' }))).toEqual(
       forbidden('Only users with access to trigger administration manage trigger targets and subscriptions'),
@@ -157,9 +181,13 @@ describe('sendSampleEvent', () => {
     // Refused before the trigger is looked at: a 403 tells nothing about triggers either.
     expect(refusal(await teacher(send, { targetId: target.id, trigger: 'nope' })).status).toBe(403);
     expect((await otherAdmin(send, { targetId: target.id, trigger: 'group' })).data.sendSampleEvent).toEqual({
-      __typename: 'NotFoundError', objectType: 'TriggerTarget', objectId: target.id,
+      __typename: 'NotFoundError',
+      objectType: 'TriggerTarget',
+      objectId: target.id,
     });
-    expect((await admin(send, { targetId: '999999999', trigger: 'group' })).data.sendSampleEvent).toMatchObject({ __typename: 'NotFoundError' });
+    expect((await admin(send, { targetId: '999999999', trigger: 'group' })).data.sendSampleEvent).toMatchObject({
+      __typename: 'NotFoundError',
+    });
     expect(received.filter((one) => one.path === '/guarded')).toEqual([]);
   });
 });

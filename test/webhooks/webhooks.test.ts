@@ -5,7 +5,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { encryptSecret } from '../../src/auth/secrets';
 import { db } from '../../src/db/database';
 import { newSigningSecret } from '../../src/webhooks/signing';
-import { type WebhookWorker, backoffMs, createWebhookWorker, lostAttemptError, pruneDeliveryLog } from '../../src/webhooks/worker';
+import {
+  type WebhookWorker,
+  backoffMs,
+  createWebhookWorker,
+  lostAttemptError,
+  pruneDeliveryLog,
+} from '../../src/webhooks/worker';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
@@ -85,16 +91,25 @@ type Round = Awaited<ReturnType<WebhookWorker['runOnce']>>;
 async function deliver(instance: WebhookWorker = worker): Promise<Round> {
   const total: Round = { events: 0, delivered: 0, retry: 0, failed: 0, gone: 0 };
   await expect
-    .poll(async () => {
-      const round = await instance.runOnce();
-      for (const key of Object.keys(total) as (keyof Round)[]) total[key] += round[key];
-      return instance.caughtUp();
-    }, { interval: 20 })
+    .poll(
+      async () => {
+        const round = await instance.runOnce();
+        for (const key of Object.keys(total) as (keyof Round)[]) total[key] += round[key];
+        return instance.caughtUp();
+      },
+      { interval: 20 },
+    )
     .toBe(true);
   return total;
 }
 const newWorker = (options: Partial<Parameters<typeof createWebhookWorker>[0]> = {}) =>
-  createWebhookWorker({ serverKey: server.serverKey, linkBase: testOrigin, now: () => clock, random: () => 1, ...options });
+  createWebhookWorker({
+    serverKey: server.serverKey,
+    linkBase: testOrigin,
+    now: () => clock,
+    random: () => 1,
+    ...options,
+  });
 
 beforeAll(async () => {
   await receiver.listen();
@@ -104,7 +119,11 @@ beforeAll(async () => {
     admin: await createUser(created.school.id, 'SCHOOL_ADMIN', { triggerAdmin: true }),
     otherAdmin: await createUser(created.otherSchool.id, 'SCHOOL_ADMIN', { triggerAdmin: true }),
   };
-  [admin, otherAdmin, teacher] = await Promise.all([clients.rest(world.admin), clients.rest(world.otherAdmin), clients.rest(world.teacher)]);
+  [admin, otherAdmin, teacher] = await Promise.all([
+    clients.rest(world.admin),
+    clients.rest(world.otherAdmin),
+    clients.rest(world.teacher),
+  ]);
   gqlAdmin = await clients.graphql(world.admin);
 });
 afterAll(() => receiver.close());
@@ -134,7 +153,8 @@ const secretOf = async (id: number) =>
     (target: { id: string }) => target.id === String(id),
   ).secret as string;
 
-const deliveryOf = (targetId: number) => db().webhookDelivery.findFirstOrThrow({ where: { targetId }, include: { attemptLog: { orderBy: { id: 'asc' } } } });
+const deliveryOf = (targetId: number) =>
+  db().webhookDelivery.findFirstOrThrow({ where: { targetId }, include: { attemptLog: { orderBy: { id: 'asc' } } } });
 
 describe('webhook delivery', () => {
   it('POSTs a signed event object with the object to each subscribed target of the school, once', async () => {
@@ -150,7 +170,14 @@ describe('webhook delivery', () => {
       uid: world.teacher.id,
       timestamp: expect.any(Number),
       type: 'group.create',
-      data: [{ realm: 'group', group_id: groupId, realm_id: groupId, object: { ...created.json, links: { self: `${v1}/groups/${groupId}` } } }],
+      data: [
+        {
+          realm: 'group',
+          group_id: groupId,
+          realm_id: groupId,
+          object: { ...created.json, links: { self: `${v1}/groups/${groupId}` } },
+        },
+      ],
     });
     expect(Math.abs(event.timestamp - Date.now() / 1000)).toBeLessThan(60);
     expect(receiver.bodiesAt('/posts-only')).toEqual([]);
@@ -160,13 +187,24 @@ describe('webhook delivery', () => {
     const request = receiver.received.find((r) => r.path === '/groups-full')!;
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['webhook-id']).toMatch(/^evt_\d+$/);
-    const headers = { 'webhook-id': request.headers['webhook-id'] as string, 'webhook-timestamp': request.headers['webhook-timestamp'] as string,
-      'webhook-signature': request.headers['webhook-signature'] as string };
+    const headers = {
+      'webhook-id': request.headers['webhook-id'] as string,
+      'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+      'webhook-signature': request.headers['webhook-signature'] as string,
+    };
     expect(new Webhook(await secretOf(withObject)).verify(request.body, headers)).toEqual(event);
-    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(request.body, headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(request.body, headers),
+    ).toThrow();
 
     const delivery = await deliveryOf(withObject);
-    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastStatusCode: 200, leasedUntil: null, type: 'group.create' });
+    expect(delivery).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: 1,
+      lastStatusCode: 200,
+      leasedUntil: null,
+      type: 'group.create',
+    });
     expect(delivery.attemptLog).toMatchObject([{ statusCode: 200, responseBody: 'ok', error: null }]);
 
     // A later round (or a restarted worker, reading the stored cursor) sends nothing again.
@@ -178,8 +216,15 @@ describe('webhook delivery', () => {
     await subscribedTarget(admin, '/school-life', ['calendar_event', 'page'], 1);
     const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
     const description = '<p>Bring <b>lunch</b></p><img src=x onerror=alert(1)>';
-    const event = await teacher.post(`/sections/${section.id}/events`, { title: 'Field trip', start: '2026-05-14 08:00:00', description });
-    const page = await teacher.post(`/sections/${section.id}/pages`, { title: 'Permission slip', body: '<p>Sign it</p>' });
+    const event = await teacher.post(`/sections/${section.id}/events`, {
+      title: 'Field trip',
+      start: '2026-05-14 08:00:00',
+      description,
+    });
+    const page = await teacher.post(`/sections/${section.id}/pages`, {
+      title: 'Permission slip',
+      body: '<p>Sign it</p>',
+    });
     await deliver();
     const realm = { realm: 'section', section_id: section.id, realm_id: section.id };
     // The object is the view the target's owner, a school administrator, gets: they may change both. HTML members
@@ -196,34 +241,67 @@ describe('webhook delivery', () => {
     await subscribedTarget(admin, '/attendance-ids', ['attendance']);
     // A target a student made while students could still hold trigger administration: it gets what they may read.
     const studentsTarget = await db().triggerTarget.create({
-      data: { schoolId: world.school.id, url: receiver.url('/attendance-student'), secret: encryptSecret(newSigningSecret(), server.serverKey), ownerId: world.student.id },
+      data: {
+        schoolId: world.school.id,
+        url: receiver.url('/attendance-student'),
+        secret: encryptSecret(newSigningSecret(), server.serverKey),
+        ownerId: world.student.id,
+      },
     });
-    await db().triggerSubscription.create({ data: { targetId: studentsTarget.id, trigger: 'attendance', includeObject: true } });
+    await db().triggerSubscription.create({
+      data: { targetId: studentsTarget.id, trigger: 'attendance', includeObject: true },
+    });
     const other = await createUser(world.school.id, 'STUDENT');
-    const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }, { userId: other.id }]);
-    const enrollments = await db().enrollment.findMany({ where: { sectionId: section.id, admin: false }, orderBy: { id: 'asc' } });
-    const [absent, present] = [enrollments.find((e) => e.userId === world.student.id)!.id, enrollments.find((e) => e.userId === other.id)!.id];
+    const section = await createSection(world.school.id, [
+      { userId: world.teacher.id, admin: true },
+      { userId: world.student.id },
+      { userId: other.id },
+    ]);
+    const enrollments = await db().enrollment.findMany({
+      where: { sectionId: section.id, admin: false },
+      orderBy: { id: 'asc' },
+    });
+    const [absent, present] = [
+      enrollments.find((e) => e.userId === world.student.id)!.id,
+      enrollments.find((e) => e.userId === other.id)!.id,
+    ];
     const taken = await teacher.put(`/sections/${section.id}/attendance`, {
-      attendances: { attendance: [{ enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' }, { enrollment_id: present, date: '2026-01-05', status: 1 }] },
+      attendances: {
+        attendance: [
+          { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' },
+          { enrollment_id: present, date: '2026-01-05', status: 1 },
+        ],
+      },
     });
     expect(taken.status).toBe(200);
     expect(await deliver()).toMatchObject({ delivered: 3, failed: 0 });
-    const entry = (enrollment: number) => ({ realm: 'section', section_id: section.id, realm_id: section.id, enrollment_id: enrollment, date: '2026-01-05' });
+    const entry = (enrollment: number) => ({
+      realm: 'section',
+      section_id: section.id,
+      realm_id: section.id,
+      enrollment_id: enrollment,
+      date: '2026-01-05',
+    });
     // One write is one event, an entry per item; the object is that item's record, as in the platform's attendance
     // event example (a present one too, which the /v1 list leaves out).
-    expect(receiver.bodiesAt('/attendance')).toEqual([{
-      uid: world.teacher.id,
-      timestamp: expect.any(Number),
-      type: 'attendance.update',
-      data: [
-        { ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } },
-        { ...entry(present), object: { enrollment_id: present, date: '2026-01-05', status: 1, comment: '' } },
-      ],
-    }]);
+    expect(receiver.bodiesAt('/attendance')).toEqual([
+      {
+        uid: world.teacher.id,
+        timestamp: expect.any(Number),
+        type: 'attendance.update',
+        data: [
+          { ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } },
+          { ...entry(present), object: { enrollment_id: present, date: '2026-01-05', status: 1, comment: '' } },
+        ],
+      },
+    ]);
     expect(receiver.bodiesAt('/attendance-ids').map((event) => event.data)).toEqual([[entry(absent), entry(present)]]);
     // The student reads their own record, not their classmate's.
     expect(receiver.bodiesAt('/attendance-student').map((event) => event.data)).toEqual([
-      [{ ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } }, entry(present)],
+      [
+        { ...entry(absent), object: { enrollment_id: absent, date: '2026-01-05', status: 2, comment: 'Sick' } },
+        entry(present),
+      ],
     ]);
   });
 
@@ -235,7 +313,10 @@ describe('webhook delivery', () => {
     await deliver();
     const id = Number(created.json.id);
     const bare = { realm: 'group', group_id: id, realm_id: id };
-    expect(receiver.bodiesAt('/plain').map((event) => [event.type, event.data])).toEqual([['group.create', [bare]], ['group.delete', [bare]]]);
+    expect(receiver.bodiesAt('/plain').map((event) => [event.type, event.data])).toEqual([
+      ['group.create', [bare]],
+      ['group.delete', [bare]],
+    ]);
     // Rendered when fanned out: by then the group is gone, so neither event carries it.
     expect(receiver.bodiesAt('/deleted').map((event) => event.data)).toEqual([[bare], [bare]]);
   });
@@ -267,13 +348,19 @@ describe('webhook delivery', () => {
     expect(await deliver()).toMatchObject({ delivered: 1 });
     delivery = await deliveryOf(target);
     expect(delivery.status).toBe('SUCCEEDED');
-    expect(delivery.attemptLog.map(({ statusCode, responseBody }) => [statusCode, responseBody])).toEqual([[500, 'down'], [503, 'busy'], [200, 'ok']]);
+    expect(delivery.attemptLog.map(({ statusCode, responseBody }) => [statusCode, responseBody])).toEqual([
+      [500, 'down'],
+      [503, 'busy'],
+      [200, 'ok'],
+    ]);
     expect(receiver.bodiesAt('/flaky')).toHaveLength(3);
     expect(new Set(receiver.requestsAt('/flaky').map((r) => r.headers['webhook-id'])).size).toBe(1);
   });
 
   it('draws each backoff between half and all of a doubling ceiling, up to an hour', () => {
-    expect([1, 2, 3, 10, 30].map((attempts) => backoffMs(attempts, () => 1))).toEqual([10_000, 20_000, 40_000, 3_600_000, 3_600_000]);
+    expect([1, 2, 3, 10, 30].map((attempts) => backoffMs(attempts, () => 1))).toEqual([
+      10_000, 20_000, 40_000, 3_600_000, 3_600_000,
+    ]);
     expect(backoffMs(3, () => 0)).toBe(20_000);
   });
 
@@ -302,7 +389,11 @@ describe('webhook delivery', () => {
     expect(await deliver()).toMatchObject({ gone: 1 });
     expect(await db().triggerSubscription.count({ where: { targetId: target } })).toBe(0);
     expect(await deliveryOf(target)).toMatchObject({ status: 'CANCELLED', lastStatusCode: 410 });
-    expect((await events()).map((event) => event[0])).toEqual(['group.create', 'trigger_subscription.delete', 'trigger_subscription.delete']);
+    expect((await events()).map((event) => event[0])).toEqual([
+      'group.create',
+      'trigger_subscription.delete',
+      'trigger_subscription.delete',
+    ]);
     await teacher.post('/groups', { title: 'Not sent' });
     await deliver();
     expect(receiver.bodiesAt('/gone')).toHaveLength(1);
@@ -330,7 +421,10 @@ describe('webhook delivery', () => {
   it('refuses at delivery a target whose address is not allowed, checked on the address connected to', async () => {
     // `localhost` is not in WEBHOOK_ALLOW_HOSTS and resolves to the loopback: written past the API's own check.
     const target = await subscribedTarget(admin, '/ssrf', ['group']);
-    await db().triggerTarget.update({ where: { id: target }, data: { url: receiver.url('/ssrf').replace('127.0.0.1', 'localhost') } });
+    await db().triggerTarget.update({
+      where: { id: target },
+      data: { url: receiver.url('/ssrf').replace('127.0.0.1', 'localhost') },
+    });
     await teacher.post('/groups', { title: 'Not to the loopback' });
     expect(await deliver()).toMatchObject({ retry: 1 });
     expect(receiver.bodiesAt('/ssrf')).toEqual([]);
@@ -352,7 +446,11 @@ describe('webhook delivery', () => {
     await deliver();
     await db().triggerTarget.updateMany({ where: { id: { in: [busy, quiet] } }, data: { pausedAt: null } });
     receiver.hold();
-    const instances = [newWorker({ perTargetConcurrency: 2 }), newWorker({ perTargetConcurrency: 2 }), newWorker({ perTargetConcurrency: 2 })];
+    const instances = [
+      newWorker({ perTargetConcurrency: 2 }),
+      newWorker({ perTargetConcurrency: 2 }),
+      newWorker({ perTargetConcurrency: 2 }),
+    ];
     const rounds = instances.map((instance) => instance.runOnce());
     await expect.poll(() => receiver.requestsAt('/busy').length + receiver.requestsAt('/quiet').length).toBe(4);
     // Two in flight for each target, over all instances, however many instances ask.
@@ -391,7 +489,11 @@ describe('webhook delivery', () => {
     receiver.hold();
     await expect.poll(() => receiver.requestsAt('/queued').length).toBe(2);
     const rows = await db().webhookDelivery.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } });
-    expect(rows.map(({ status, attempts }) => [status, attempts])).toEqual([['SUCCEEDED', 1], ['PENDING', 1], ['PENDING', 1]]);
+    expect(rows.map(({ status, attempts }) => [status, attempts])).toEqual([
+      ['SUCCEEDED', 1],
+      ['PENDING', 1],
+      ['PENDING', 1],
+    ]);
     // Leased by the second claim (the attempt timeout twice and 5 s from now), not the first.
     expect(rows.slice(1).map(({ leasedUntil }) => leasedUntil!.getTime() - clock.getTime())).toEqual([25_000, 25_000]);
     receiver.release();
@@ -425,16 +527,26 @@ describe('webhook delivery', () => {
     await deliver(newWorker());
     const delivery = await deliveryOf(target);
     expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
-    expect(delivery.attemptLog.map(({ startedAt, latencyMs, statusCode, error }) => [startedAt.getTime(), latencyMs, statusCode, error])).toEqual([
+    expect(
+      delivery.attemptLog.map(({ startedAt, latencyMs, statusCode, error }) => [
+        startedAt.getTime(),
+        latencyMs,
+        statusCode,
+        error,
+      ]),
+    ).toEqual([
       [claimedAt.getTime(), null, null, lostAttemptError],
       [clock.getTime(), expect.any(Number), 200, null],
     ]);
     expect(receiver.requestsAt('/unrecorded')).toHaveLength(delivery.attemptLog.length);
   });
 
-  it('holds a paused target\'s deliveries until it is resumed', async () => {
+  it("holds a paused target's deliveries until it is resumed", async () => {
     const target = await subscribedTarget(admin, '/paused', ['group']);
-    const paused = await gqlAdmin('mutation($id: ID!) { pauseTriggerTarget(id: $id) { ... on TriggerTarget { pausedAt } } }', { id: String(target) });
+    const paused = await gqlAdmin(
+      'mutation($id: ID!) { pauseTriggerTarget(id: $id) { ... on TriggerTarget { pausedAt } } }',
+      { id: String(target) },
+    );
     expect(paused.data.pauseTriggerTarget.pausedAt).toEqual(expect.any(String));
     await teacher.post('/groups', { title: 'Wait for it' });
     await deliver();
@@ -452,7 +564,10 @@ describe('webhook delivery', () => {
     const events = await watchDomainEvents();
     await teacher.post('/groups', { title: 'Failing' });
     await deliver(impatient);
-    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({ failingSince: clock, disabledAt: null });
+    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({
+      failingSince: clock,
+      disabledAt: null,
+    });
     advance(3_600_000);
     expect(await deliver(impatient)).toMatchObject({ retry: 1 });
     expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({ disabledAt: clock });
@@ -467,7 +582,10 @@ describe('webhook delivery', () => {
     expect(await deliver(impatient)).toMatchObject({ retry: 0 });
     advance(3_600_000);
     expect(await deliver(impatient)).toMatchObject({ delivered: 1 });
-    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({ failingSince: null, disabledAt: null });
+    expect(await db().triggerTarget.findUniqueOrThrow({ where: { id: target } })).toMatchObject({
+      failingSince: null,
+      disabledAt: null,
+    });
   });
 
   it('shows the delivery log in GraphQL, and redelivers one delivery or everything since a time', async () => {
@@ -478,7 +596,8 @@ describe('webhook delivery', () => {
     advance(60_000);
     await deliver();
     const log = async () => {
-      const answer = await gqlAdmin(`{ triggerTargets(limit: 20) { items { id: databaseId deliveries(limit: 5) { total items {
+      const answer =
+        await gqlAdmin(`{ triggerTargets(limit: 20) { items { id: databaseId deliveries(limit: 5) { total items {
         id eventId type status attempts lastStatusCode payload attemptLog { statusCode responseBody latencyMs error } } } } } }`);
       expect(answer.errors).toBeUndefined();
       return answer.data.triggerTargets.items.find((item: { id: string }) => item.id === String(target)).deliveries;
@@ -488,21 +607,40 @@ describe('webhook delivery', () => {
     const [delivery] = first.items;
     expect(delivery).toMatchObject({ type: 'group.create', status: 'SUCCEEDED', attempts: 2, lastStatusCode: 200 });
     expect(JSON.parse(delivery.payload)).toEqual(receiver.bodiesAt('/log')[0]);
-    expect(delivery.attemptLog.map((attempt: { statusCode: number; responseBody: string }) => [attempt.statusCode, attempt.responseBody.length]))
-      .toEqual([[502, 1024], [200, 2]]);
+    expect(
+      delivery.attemptLog.map((attempt: { statusCode: number; responseBody: string }) => [
+        attempt.statusCode,
+        attempt.responseBody.length,
+      ]),
+    ).toEqual([
+      [502, 1024],
+      [200, 2],
+    ]);
 
-    const again = await gqlAdmin('mutation($id: ID!) { redeliverWebhook(id: $id) { ... on WebhookDelivery { status } } }', { id: delivery.id });
+    const again = await gqlAdmin(
+      'mutation($id: ID!) { redeliverWebhook(id: $id) { ... on WebhookDelivery { status } } }',
+      { id: delivery.id },
+    );
     expect(again.data.redeliverWebhook).toEqual({ status: 'PENDING' });
     await deliver();
-    expect(receiver.requestsAt('/log').map((r) => r.headers['webhook-id'])).toEqual([`evt_${delivery.eventId}`, `evt_${delivery.eventId}`, `evt_${delivery.eventId}`]);
+    expect(receiver.requestsAt('/log').map((r) => r.headers['webhook-id'])).toEqual([
+      `evt_${delivery.eventId}`,
+      `evt_${delivery.eventId}`,
+      `evt_${delivery.eventId}`,
+    ]);
 
-    const replayed = await gqlAdmin('mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ... on TriggerTargetReplay { requeued } } }',
-      { id: String(target), since: new Date(Date.now() - 3_600_000).toISOString() });
+    const replayed = await gqlAdmin(
+      'mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ... on TriggerTargetReplay { requeued } } }',
+      { id: String(target), since: new Date(Date.now() - 3_600_000).toISOString() },
+    );
     expect(replayed.data.replayTriggerTarget).toEqual({ requeued: 1 });
     await deliver();
     expect(receiver.requestsAt('/log')).toHaveLength(4);
 
-    const hidden = await (await clients.graphql(world.otherAdmin))('mutation($id: ID!) { redeliverWebhook(id: $id) { __typename } }', { id: delivery.id });
+    const hidden = await (await clients.graphql(world.otherAdmin))(
+      'mutation($id: ID!) { redeliverWebhook(id: $id) { __typename } }',
+      { id: delivery.id },
+    );
     expect(hidden.data.redeliverWebhook.__typename).toBe('NotFoundError');
   });
 
@@ -512,7 +650,10 @@ describe('webhook delivery', () => {
     await teacher.post('/groups', { title: 'Delivered' });
     await teacher.post('/groups', { title: 'Still pending' });
     await deliver();
-    const statuses = async () => (await db().webhookDelivery.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } })).map((d) => d.status);
+    const statuses = async () =>
+      (await db().webhookDelivery.findMany({ where: { targetId: target }, orderBy: { id: 'asc' } })).map(
+        (d) => d.status,
+      );
     expect((await statuses()).sort()).toEqual(['PENDING', 'SUCCEEDED']);
     expect(await pruneDeliveryLog(30, new Date(Date.now() + 29 * 24 * 3_600_000))).toBe(0);
     expect(await pruneDeliveryLog(30, new Date(Date.now() + 31 * 24 * 3_600_000))).toBe(1);
@@ -526,10 +667,14 @@ describe('webhook delivery', () => {
     // The loops run in the context they were started in, so `sent` goes on collecting their statements.
     const sent = await server.database.statementsOf(async () => live.start());
     const step = (sql: string) =>
-      /FROM domain_events/.test(sql) ? 'read the log'
-        : /trigger_subscriptions/.test(sql) ? 'find subscriptions'
-          : /UPDATE webhook_cursors/.test(sql) ? 'move the cursor'
-            : /FROM trigger_targets/.test(sql) ? 'claim'
+      /FROM domain_events/.test(sql)
+        ? 'read the log'
+        : /trigger_subscriptions/.test(sql)
+          ? 'find subscriptions'
+          : /UPDATE webhook_cursors/.test(sql)
+            ? 'move the cursor'
+            : /FROM trigger_targets/.test(sql)
+              ? 'claim'
               : sql;
     // What each statement is for; transaction control is left out (PostgreSQL's driver sends it as statements).
     const steps = () => sent.filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql)).map(step);
@@ -547,7 +692,9 @@ describe('webhook delivery', () => {
       // would have woken it), and no claim, since nothing was queued.
       const all = steps();
       const afterEachCommit = commitsAt.map((at, index) =>
-        all.slice(at, commitsAt[index + 1]).filter((one, position, window) => !(one === 'read the log' && window[position + 1] === one)),
+        all
+          .slice(at, commitsAt[index + 1])
+          .filter((one, position, window) => !(one === 'read the log' && window[position + 1] === one)),
       );
       expect(afterEachCommit).toEqual(commitsAt.map(() => ['read the log', 'find subscriptions', 'move the cursor']));
     } finally {
@@ -555,7 +702,7 @@ describe('webhook delivery', () => {
     }
   });
 
-  it('runs in the background, woken by this process\'s commits rather than its poll, and stops cleanly', async () => {
+  it("runs in the background, woken by this process's commits rather than its poll, and stops cleanly", async () => {
     await subscribedTarget(admin, '/live', ['group', 'blog_post']);
     // A poll interval far beyond the test's patience: only the wake-up on commit can deliver in time.
     const live = newWorker({ idleMs: 600_000 });
@@ -564,11 +711,14 @@ describe('webhook delivery', () => {
       const created = await teacher.post('/groups', { title: 'Live' });
       await expect.poll(() => receiver.bodiesAt('/live').length, { timeout: 5_000, interval: 10 }).toBe(1);
       await teacher.post(`/groups/${created.json.id}/posts`, { title: 'Hello' });
-      await expect.poll(() => receiver.bodiesAt('/live').map((event) => event.type), { timeout: 5_000, interval: 10 })
+      await expect
+        .poll(() => receiver.bodiesAt('/live').map((event) => event.type), { timeout: 5_000, interval: 10 })
         .toEqual(['group.create', 'blog_post.create']);
     } finally {
       await live.stop();
     }
-    expect(await db().webhookDelivery.count({ where: { target: { url: receiver.url('/live') }, status: 'SUCCEEDED' } })).toBe(2);
+    expect(
+      await db().webhookDelivery.count({ where: { target: { url: receiver.url('/live') }, status: 'SUCCEEDED' } }),
+    ).toBe(2);
   });
 });

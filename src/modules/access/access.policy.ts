@@ -17,7 +17,7 @@ async function managesCredentialsOf(viewer: Viewer, userId: number): Promise<Ver
   const realm = { type: 'USER' as const, id: userId };
   const verdict = await realmVerdict(viewer, realm, 'administer');
   if (verdict === 'hide') return verdict;
-  const refused = forbid('You may not manage this user\'s credentials');
+  const refused = forbid("You may not manage this user's credentials");
   if (verdict !== 'allow') return refused;
   const { facts } = (await accessTo(viewer, realm))!;
   if (viewer.id === userId || viewer.isDistrictAdmin(facts.districtId)) return 'allow';

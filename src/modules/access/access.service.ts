@@ -15,7 +15,11 @@ import { accessTokenSchema, apiClientSchema } from './access.validation';
 const credentialEvent = (type: `${string}.${string}`, object: string, description: string) =>
   defineEvent(type, { object, realms: ['USER'], description });
 export const credentialEvents = {
-  createApiClient: credentialEvent('api_client.create', 'ApiClient', 'OAuth consumer credentials were issued for a user.'),
+  createApiClient: credentialEvent(
+    'api_client.create',
+    'ApiClient',
+    'OAuth consumer credentials were issued for a user.',
+  ),
   deleteApiClient: credentialEvent('api_client.delete', 'ApiClient', 'OAuth consumer credentials were revoked.'),
   createAccessToken: credentialEvent('access_token.create', 'AccessToken', 'A bearer token was issued for a user.'),
   deleteAccessToken: credentialEvent('access_token.delete', 'AccessToken', 'A bearer token was revoked.'),
@@ -74,9 +78,17 @@ export async function issueApiClientIn(
   const consumerSecret = options.consumerSecret ?? randomToken(24);
   const owner = await credentialOwner(tx, options.userId);
   const client = await tx.apiClient.create({
-    data: { userId: options.userId, name: options.name ?? '', consumerKey, encryptedSecret: encryptSecret(consumerSecret, serverKey) },
+    data: {
+      userId: options.userId,
+      name: options.name ?? '',
+      consumerKey,
+      encryptedSecret: encryptSecret(consumerSecret, serverKey),
+    },
   });
-  await recordCredentialEvent(tx, owner, credentialEvents.createApiClient, { objectId: client.id, actorId: options.actorId ?? null });
+  await recordCredentialEvent(tx, owner, credentialEvents.createApiClient, {
+    objectId: client.id,
+    actorId: options.actorId ?? null,
+  });
   return { id: client.id, userId: options.userId, name: client.name, consumerKey, consumerSecret };
 }
 
@@ -88,9 +100,12 @@ export interface IssuedAccessToken {
   token: string;
 }
 
-export async function issueAccessToken(
-  options: { userId: number; name?: string; expiresInDays?: number | null; actorId?: number | null },
-): Promise<IssuedAccessToken> {
+export async function issueAccessToken(options: {
+  userId: number;
+  name?: string;
+  expiresInDays?: number | null;
+  actorId?: number | null;
+}): Promise<IssuedAccessToken> {
   const token = randomToken(32);
   const expiresAt = options.expiresInDays ? new Date(Date.now() + options.expiresInDays * 86_400_000) : null;
   return writeTransaction(async (tx) => {
@@ -98,7 +113,10 @@ export async function issueAccessToken(
     const created = await tx.accessToken.create({
       data: { userId: options.userId, name: options.name ?? '', tokenHash: hashToken(token), expiresAt },
     });
-    await recordCredentialEvent(tx, owner, credentialEvents.createAccessToken, { objectId: created.id, actorId: options.actorId ?? null });
+    await recordCredentialEvent(tx, owner, credentialEvents.createAccessToken, {
+      objectId: created.id,
+      actorId: options.actorId ?? null,
+    });
     return { id: created.id, name: created.name, expiresAt, token };
   });
 }

@@ -26,7 +26,11 @@ export const IssuedApiClientType = builder.objectRef<IssuedApiClient>('IssuedApi
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Client id.' }),
     userId: t.exposeID('userId', { description: 'The user the credentials act as.' }),
-    name: t.string({ nullable: true, description: 'What the credentials are for.', resolve: (client) => client.name || null }),
+    name: t.string({
+      nullable: true,
+      description: 'What the credentials are for.',
+      resolve: (client) => client.name || null,
+    }),
     consumerKey: t.exposeString('consumerKey', { description: 'OAuth consumer key.' }),
     consumerSecret: t.exposeString('consumerSecret', { description: 'OAuth consumer secret; store it now.' }),
   }),

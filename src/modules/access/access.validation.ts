@@ -3,7 +3,9 @@ import { createInput, nodeId, text } from '../../core/validation';
 
 export const apiClientSchema = createInput(
   {
-    userId: nodeId('User').describe('The user they act as; the viewer when left out (administrators may name their users).'),
+    userId: nodeId('User').describe(
+      'The user they act as; the viewer when left out (administrators may name their users).',
+    ),
     name: text(255).describe('What the credentials are for.'),
   },
   [],
@@ -12,7 +14,12 @@ export const apiClientSchema = createInput(
 export const accessTokenSchema = createInput(
   {
     name: text(255).describe('What the token is for.'),
-    expiresInDays: z.number().int().min(1, 'must be at least 1').max(3650, 'must be at most 3650').describe('Lifetime in days; no expiry when left out.'),
+    expiresInDays: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1')
+      .max(3650, 'must be at most 3650')
+      .describe('Lifetime in days; no expiry when left out.'),
   },
   [],
 );

@@ -20,7 +20,10 @@ const contentAnswerInclude = { upload: true } satisfies Prisma.AlbumContentInclu
 /** An item of the album, or not found there. */
 export async function findContent(albumId: number, id: number) {
   const item = await findByStorableId(id, (id) =>
-    db().albumContent.findFirst({ where: { id, albumId }, select: { id: true, creatorId: true, uploadId: true, albumCover: true } }),
+    db().albumContent.findFirst({
+      where: { id, albumId },
+      select: { id: true, creatorId: true, uploadId: true, albumCover: true },
+    }),
   );
   if (!item) throw new NotFoundError('AlbumContent', id);
   return item;
@@ -30,8 +33,10 @@ export async function findContent(albumId: number, id: number) {
 function checkExtras(files: number[], extras: { fid: number }[]): void {
   const issues: FieldIssue[] = [];
   extras.forEach((extra, index) => {
-    if (!files.includes(extra.fid)) issues.push({ field: `extras.${index}.fid`, message: `file ${extra.fid} is not among the files sent` });
-    else if (extras.findIndex((other) => other.fid === extra.fid) !== index) issues.push({ field: `extras.${index}.fid`, message: `file ${extra.fid} has extras already` });
+    if (!files.includes(extra.fid))
+      issues.push({ field: `extras.${index}.fid`, message: `file ${extra.fid} is not among the files sent` });
+    else if (extras.findIndex((other) => other.fid === extra.fid) !== index)
+      issues.push({ field: `extras.${index}.fid`, message: `file ${extra.fid} has extras already` });
   });
   if (issues.length) throw new ValidationError(issues);
 }
@@ -55,7 +60,8 @@ export async function createAlbumContent(viewer: Viewer, albumId: number, realm:
       const extra = data.extras.find((candidate) => candidate.fid === upload.id);
       const isImage = upload.kind === 'IMAGE';
       const makeCover = isImage && (extra?.albumCover === true || !hasCover);
-      if (makeCover && hasCover) await tx.albumContent.updateMany({ where: { albumId, albumCover: true }, data: { albumCover: false } });
+      if (makeCover && hasCover)
+        await tx.albumContent.updateMany({ where: { albumId, albumCover: true }, data: { albumCover: false } });
       const item = await tx.albumContent.create({
         data: {
           albumId,
@@ -69,28 +75,60 @@ export async function createAlbumContent(viewer: Viewer, albumId: number, realm:
       });
       hasCover ||= makeCover;
       created.push(item.id);
-      await recordEvent(tx, albumEvents.createContent, { realm: album.facts.realm, objectId: item.id, actorId: viewer.id, scope });
+      await recordEvent(tx, albumEvents.createContent, {
+        realm: album.facts.realm,
+        objectId: item.id,
+        actorId: viewer.id,
+        scope,
+      });
     }
-    const items = await tx.albumContent.findMany({ where: { id: { in: created } }, include: contentAnswerInclude, orderBy: contentOrder });
+    const items = await tx.albumContent.findMany({
+      where: { id: { in: created } },
+      include: contentAnswerInclude,
+      orderBy: contentOrder,
+    });
     return { items };
   });
 }
 
-export async function updateAlbumContent(viewer: Viewer, albumId: number, id: number, realm: RealmRef | null, input: unknown, query: ContentQuery) {
+export async function updateAlbumContent(
+  viewer: Viewer,
+  albumId: number,
+  id: number,
+  realm: RealmRef | null,
+  input: unknown,
+  query: ContentQuery,
+) {
   const album = await findAlbum(albumId, realm);
   const item = await findContent(albumId, id);
-  await authorize(viewer, albumPolicy, 'changeContent', { album: album.facts, creatorId: item.creatorId }, id, 'AlbumContent');
+  await authorize(
+    viewer,
+    albumPolicy,
+    'changeContent',
+    { album: album.facts, creatorId: item.creatorId },
+    id,
+    'AlbumContent',
+  );
   const data = validate(updateContentSchema, input);
   const scope = await eventScope(viewer, album.facts.realm);
   return writeTransaction(async (tx) => {
     if (data.albumCover === true) {
       const file = await tx.upload.findUniqueOrThrow({ where: { id: item.uploadId }, select: { kind: true } });
-      if (file.kind !== 'IMAGE') throw new ValidationError([{ field: 'albumCover', message: 'only an image can be the album cover' }]);
-      await tx.albumContent.updateMany({ where: { albumId, albumCover: true, id: { not: id } }, data: { albumCover: false } });
+      if (file.kind !== 'IMAGE')
+        throw new ValidationError([{ field: 'albumCover', message: 'only an image can be the album cover' }]);
+      await tx.albumContent.updateMany({
+        where: { albumId, albumCover: true, id: { not: id } },
+        data: { albumCover: false },
+      });
     }
     const updated = await tx.albumContent.update({ ...query, where: { id }, data });
     if (data.albumCover === false && item.albumCover) await flagFirstImage(tx, albumId);
-    await recordEvent(tx, albumEvents.updateContent, { realm: album.facts.realm, objectId: id, actorId: viewer.id, scope });
+    await recordEvent(tx, albumEvents.updateContent, {
+      realm: album.facts.realm,
+      objectId: id,
+      actorId: viewer.id,
+      scope,
+    });
     return updated;
   });
 }
@@ -106,13 +144,25 @@ async function flagFirstImage(tx: Prisma.TransactionClient, albumId: number) {
 export async function deleteAlbumContent(viewer: Viewer, albumId: number, id: number, realm: RealmRef | null) {
   const album = await findAlbum(albumId, realm);
   const item = await findContent(albumId, id);
-  await authorize(viewer, albumPolicy, 'changeContent', { album: album.facts, creatorId: item.creatorId }, id, 'AlbumContent');
+  await authorize(
+    viewer,
+    albumPolicy,
+    'changeContent',
+    { album: album.facts, creatorId: item.creatorId },
+    id,
+    'AlbumContent',
+  );
   const scope = await eventScope(viewer, album.facts.realm);
   await writeTransaction(async (tx) => {
     await discardUploads(tx, { id: item.uploadId });
     await tx.albumContent.delete({ where: { id } });
     if (item.albumCover) await flagFirstImage(tx, albumId);
-    await recordEvent(tx, albumEvents.deleteContent, { realm: album.facts.realm, objectId: id, actorId: viewer.id, scope });
+    await recordEvent(tx, albumEvents.deleteContent, {
+      realm: album.facts.realm,
+      objectId: id,
+      actorId: viewer.id,
+      scope,
+    });
   });
   return { id };
 }

@@ -10,7 +10,8 @@ export interface AlbumFacts {
   settingMemberPost: boolean;
 }
 
-const administers = async (viewer: Viewer, realm: RealmRef) => (await realmVerdict(viewer, realm, 'administer')) === 'allow';
+const administers = async (viewer: Viewer, realm: RealmRef) =>
+  (await realmVerdict(viewer, realm, 'administer')) === 'allow';
 
 /** A member of the realm: enrolled in the section, or in the group (readers of an open group need not be members). */
 async function isMember(viewer: Viewer, realm: RealmRef): Promise<boolean> {
@@ -40,7 +41,9 @@ const albumAdminsOnly = forbid('Only the administrators of its section or group 
 export const albumPolicy = definePolicy('Album', {
   /** Albums are kept in sections and groups only: any other realm's albums are refused, as on the platform. */
   keepIn: (_viewer: Viewer, realm: RealmRef) =>
-    (albumRealms as readonly string[]).includes(realm.type) ? 'allow' : forbid(`Albums are kept in sections and groups, not in a ${realm.type.toLowerCase()}`),
+    (albumRealms as readonly string[]).includes(realm.type)
+      ? 'allow'
+      : forbid(`Albums are kept in sections and groups, not in a ${realm.type.toLowerCase()}`),
   read: readAlbum,
   /** Albums are made by the administrators of the section (its teachers) or group. */
   create: (viewer: Viewer, realm: RealmRef) => realmVerdict(viewer, realm, 'administer'),
@@ -51,11 +54,15 @@ export const albumPolicy = definePolicy('Album', {
     adminOr(viewer, album, async () =>
       album.settingMemberPost && (await isMember(viewer, album.realm))
         ? 'allow'
-        : forbid('Only the administrators of this album\'s section or group add content to it'),
+        : forbid("Only the administrators of this album's section or group add content to it"),
     ),
   /** A caption is changed, and an item deleted, by the realm's administrators or whoever added the item. */
   changeContent: (viewer: Viewer, item: { album: AlbumFacts; creatorId: number | null }) =>
-    adminOr(viewer, item.album, () => (item.creatorId === viewer.id ? 'allow' : forbid('Only who added this item, or the album\'s administrators, change it'))),
+    adminOr(viewer, item.album, () =>
+      item.creatorId === viewer.id
+        ? 'allow'
+        : forbid("Only who added this item, or the album's administrators, change it"),
+    ),
   /** `setting_comments` 0 closes the album's content to comments, for everyone. */
   comment: async (viewer: Viewer, album: AlbumFacts) => {
     const verdict = await readAlbum(viewer, album);
@@ -63,7 +70,11 @@ export const albumPolicy = definePolicy('Album', {
     return album.settingComments ? 'allow' : forbid('Comments are turned off for this album');
   },
   deleteComment: (viewer: Viewer, comment: { album: AlbumFacts; authorId: number }) =>
-    adminOr(viewer, comment.album, () => (comment.authorId === viewer.id ? 'allow' : forbid('Only the comment\'s author, or the album\'s administrators, delete it'))),
+    adminOr(viewer, comment.album, () =>
+      comment.authorId === viewer.id
+        ? 'allow'
+        : forbid("Only the comment's author, or the album's administrators, delete it"),
+    ),
 });
 
 /** Whether the viewer administers the realm: they see its unpublished albums. */

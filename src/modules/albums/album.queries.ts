@@ -17,7 +17,8 @@ const AlbumPage = pageOf('Album', 'A page of media albums.');
 const AlbumCommentPage = pageOf('AlbumComment', 'A page of comments on an album item.');
 
 /** The realm a legacy `/album/{id}` request leaves out; when given, the album must be in it. */
-export const realmOf = (realm: { type: RealmType; id: string | number } | null | undefined) => (realm ? realmRef(realm) : null);
+export const realmOf = (realm: { type: RealmType; id: string | number } | null | undefined) =>
+  realm ? realmRef(realm) : null;
 
 /** Whether the item exists in an album the viewer sees. */
 async function contentVisible(viewer: Viewer, albumId: number, id: number, realm: RealmRef | null) {
@@ -29,10 +30,14 @@ builder.queryFields((t) => ({
   album: t.withAuth({ authenticated: true }).prismaField({
     type: 'Album',
     nullable: true,
-    description: 'A media album; null when it does not exist, is not in the given realm, or is hidden from the viewer (unpublished albums are seen by their realm\'s administrators only).',
+    description:
+      "A media album; null when it does not exist, is not in the given realm, or is hidden from the viewer (unpublished albums are seen by their realm's administrators only).",
     args: {
       id: t.arg.id({ required: true, description: 'Album id.' }),
-      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+      realm: t.arg({
+        type: RealmInput,
+        description: 'The section or group the album must be in (legacy clients leave it out).',
+      }),
     },
     resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id, 'Album');
@@ -44,26 +49,49 @@ builder.queryFields((t) => ({
   albums: t.withAuth({ authenticated: true }).field({
     type: AlbumPage,
     nullable: true,
-    description: 'The media albums of a section or group, oldest first; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose albums to list.' }), ...pageArgs },
+    description:
+      'The media albums of a section or group, oldest first; null when the realm does not exist or is hidden.',
+    args: {
+      realm: t.arg({
+        type: RealmInput,
+        required: true,
+        description: 'The realm (district, school, user, section or group) whose albums to list.',
+      }),
+      ...pageArgs,
+    },
     resolve: async (_root, args, { viewer }) => {
       const where = await readableAlbumsWhere(viewer, realmRef(args.realm));
       if (!where) return null;
-      return paged(args, { findMany: (query) => db().album.findMany({ ...query, where }), count: () => db().album.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().album.findMany({ ...query, where }),
+        count: () => db().album.count({ where }),
+      });
     },
   }),
-  albumsConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'Album',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The albums `albums` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose albums to list.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const where = await readableAlbumsWhere(viewer, realmRef(args.realm));
-      return where && db().album.findMany(keysetWindow(selection, where));
+  albumsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'Album',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The albums `albums` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
+      args: {
+        realm: t.arg({
+          type: RealmInput,
+          required: true,
+          description: 'The realm (district, school, user, section or group) whose albums to list.',
+        }),
+      },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const where = await readableAlbumsWhere(viewer, realmRef(args.realm));
+        return where && db().album.findMany(keysetWindow(selection, where));
+      },
     },
-  }, checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) => db().album.count({ where: (await readableAlbumsWhere(viewer!, realmRef(args.realm)))! }))),
+    checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) =>
+      db().album.count({ where: (await readableAlbumsWhere(viewer!, realmRef(args.realm)))! }),
+    ),
+  ),
   albumContent: t.withAuth({ authenticated: true }).prismaField({
     type: 'AlbumContent',
     nullable: true,
@@ -71,7 +99,10 @@ builder.queryFields((t) => ({
     args: {
       albumId: t.arg.id({ required: true, description: 'Album id.' }),
       id: t.arg.id({ required: true, description: 'Content id.' }),
-      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+      realm: t.arg({
+        type: RealmInput,
+        description: 'The section or group the album must be in (legacy clients leave it out).',
+      }),
     },
     resolve: (query, _root, args, { viewer }) => {
       const [albumId, id] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.id, 'AlbumContent')];
@@ -83,37 +114,59 @@ builder.queryFields((t) => ({
   albumComments: t.withAuth({ authenticated: true }).field({
     type: AlbumCommentPage,
     nullable: true,
-    description: 'The comments on an album item, oldest first; null when the item or its album does not exist or is hidden.',
+    description:
+      'The comments on an album item, oldest first; null when the item or its album does not exist or is hidden.',
     args: {
       albumId: t.arg.id({ required: true, description: 'Album id.' }),
       contentId: t.arg.id({ required: true, description: 'Content id.' }),
-      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+      realm: t.arg({
+        type: RealmInput,
+        description: 'The section or group the album must be in (legacy clients leave it out).',
+      }),
       ...pageArgs,
     },
     resolve: async (_root, args, { viewer }) => {
-      const [albumId, contentId] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId')];
+      const [albumId, contentId] = [
+        parseId(args.albumId, 'Album', 'albumId'),
+        parseId(args.contentId, 'AlbumContent', 'contentId'),
+      ];
       if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
       const where = { contentId };
-      return paged(args, { findMany: (query) => db().albumComment.findMany({ ...query, where }), count: () => db().albumComment.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().albumComment.findMany({ ...query, where }),
+        count: () => db().albumComment.count({ where }),
+      });
     },
   }),
-  albumCommentsConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'AlbumComment',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The comments `albumComments` lists, as a Relay connection in the same order; null when the item or its album does not exist or is hidden.',
-    args: {
-      albumId: t.arg.id({ required: true, description: 'Album id.' }),
-      contentId: t.arg.id({ required: true, description: 'Content id.' }),
-      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+  albumCommentsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'AlbumComment',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The comments `albumComments` lists, as a Relay connection in the same order; null when the item or its album does not exist or is hidden.',
+      args: {
+        albumId: t.arg.id({ required: true, description: 'Album id.' }),
+        contentId: t.arg.id({ required: true, description: 'Content id.' }),
+        realm: t.arg({
+          type: RealmInput,
+          description: 'The section or group the album must be in (legacy clients leave it out).',
+        }),
+      },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const [albumId, contentId] = [
+          parseId(args.albumId, 'Album', 'albumId'),
+          parseId(args.contentId, 'AlbumContent', 'contentId'),
+        ];
+        if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
+        return db().albumComment.findMany(keysetWindow(selection, { contentId }));
+      },
     },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const [albumId, contentId] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId')];
-      if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
-      return db().albumComment.findMany(keysetWindow(selection, { contentId }));
-    },
-  }, checkedTotalCount((args: CommentListArguments) => db().albumComment.count({ where: { contentId: parseId(args.contentId, 'AlbumContent', 'contentId') } }))),
+    checkedTotalCount((args: CommentListArguments) =>
+      db().albumComment.count({ where: { contentId: parseId(args.contentId, 'AlbumContent', 'contentId') } }),
+    ),
+  ),
   albumComment: t.withAuth({ authenticated: true }).prismaField({
     type: 'AlbumComment',
     nullable: true,
@@ -122,10 +175,17 @@ builder.queryFields((t) => ({
       albumId: t.arg.id({ required: true, description: 'Album id.' }),
       contentId: t.arg.id({ required: true, description: 'Content id.' }),
       id: t.arg.id({ required: true, description: 'Comment id.' }),
-      realm: t.arg({ type: RealmInput, description: 'The section or group the album must be in (legacy clients leave it out).' }),
+      realm: t.arg({
+        type: RealmInput,
+        description: 'The section or group the album must be in (legacy clients leave it out).',
+      }),
     },
     resolve: (query, _root, args, { viewer }) => {
-      const [albumId, contentId, id] = [parseId(args.albumId, 'Album', 'albumId'), parseId(args.contentId, 'AlbumContent', 'contentId'), parseId(args.id, 'AlbumComment')];
+      const [albumId, contentId, id] = [
+        parseId(args.albumId, 'Album', 'albumId'),
+        parseId(args.contentId, 'AlbumContent', 'contentId'),
+        parseId(args.id, 'AlbumComment'),
+      ];
       return findIfVisible(query, contentVisible(viewer, albumId, contentId, realmOf(args.realm)), (selection) =>
         findByStorableId(id, (id) => db().albumComment.findFirst({ ...selection, where: { id, contentId } })),
       );
@@ -134,13 +194,26 @@ builder.queryFields((t) => ({
 }));
 
 // `node` shows what `album`, `albumContent` and `albumComment` show when no realm is given: what the album's rule allows.
-registerNodeVisibility('Album', visibleByEach((viewer, id) => albumReadable(viewer, id, null)));
-registerNodeVisibility('AlbumContent', visibleThrough('AlbumContent', { select: { albumId: true }, of: (row: { id: number; albumId: number }) => row.albumId }, (viewer, albumId) => albumReadable(viewer, albumId, null)));
+registerNodeVisibility(
+  'Album',
+  visibleByEach((viewer, id) => albumReadable(viewer, id, null)),
+);
+registerNodeVisibility(
+  'AlbumContent',
+  visibleThrough(
+    'AlbumContent',
+    { select: { albumId: true }, of: (row: { id: number; albumId: number }) => row.albumId },
+    (viewer, albumId) => albumReadable(viewer, albumId, null),
+  ),
+);
 registerNodeVisibility(
   'AlbumComment',
   visibleThrough(
     'AlbumComment',
-    { select: { content: { select: { albumId: true } } }, of: (row: { id: number; content: { albumId: number } }) => row.content.albumId },
+    {
+      select: { content: { select: { albumId: true } } },
+      of: (row: { id: number; content: { albumId: number } }) => row.content.albumId,
+    },
     (viewer, albumId) => albumReadable(viewer, albumId, null),
   ),
 );

@@ -45,14 +45,19 @@ const extra = z
     display_order: integer('displayOrder').schema.optional(),
     album_cover: flag('albumCover').schema.optional(),
   })
-  .transform((value) => ({ fid: value.fid, caption: value.caption, displayOrder: value.display_order, albumCover: value.album_cover }));
+  .transform((value) => ({
+    fid: value.fid,
+    caption: value.caption,
+    displayOrder: value.display_order,
+    albumCover: value.album_cover,
+  }));
 const extras: WireField = { schema: z.array(extra), input: 'extras', list: true };
 
 export const albumRoutes = [
   listRoute({
     path: '/[realm]/albums',
     realms,
-    summary: 'List the media albums of a section or group; withcontent=1 includes each album\'s content',
+    summary: "List the media albums of a section or group; withcontent=1 includes each album's content",
     item: 'album',
     wire: albumWire,
     filters: wireBody({ withcontent: flag('withContent') }),
@@ -127,8 +132,13 @@ export const albumRoutes = [
       path: '/[realm]/albums/{id}/content',
       realms,
       summary: 'Add uploaded files to a media album (file-attachment and extras), all or none',
-      body: wireBody({ 'file-attachment': { id: fileAttachmentIds('files') }, extras }, ['file-attachment', 'file-attachment/id']),
-      wire: z.object({ content: z.array(albumContentWire) }).meta({ id: 'CreatedAlbumContent', description: 'The items added.' }),
+      body: wireBody({ 'file-attachment': { id: fileAttachmentIds('files') }, extras }, [
+        'file-attachment',
+        'file-attachment/id',
+      ]),
+      wire: z
+        .object({ content: z.array(albumContentWire) })
+        .meta({ id: 'CreatedAlbumContent', description: 'The items added.' }),
       document: graphql(
         `mutation($id: ID!, $realm: RealmInput, $input: CreateAlbumContentInput!) {
           createAlbumContent(albumId: $id, realm: $realm, input: $input) {
@@ -146,7 +156,7 @@ export const albumRoutes = [
     viewInListRoute({
       path: '/[realm]/albums/{id}/content/{contentId}',
       realms,
-      summary: 'View an item of a media album, in the album envelope with the album\'s cover_image_url',
+      summary: "View an item of a media album, in the album envelope with the album's cover_image_url",
       item: 'album',
       wire: viewedContentWire,
       document: graphql(
@@ -161,7 +171,7 @@ export const albumRoutes = [
     updateRoute({
       path: '/[realm]/albums/{id}/content/{contentId}',
       realms,
-      summary: 'Update an album item\'s caption (or make it the cover)',
+      summary: "Update an album item's caption (or make it the cover)",
       body: wireBody({ caption: text('caption'), album_cover: flag('albumCover') }),
       document: graphql(
         `mutation($id: ID!, $contentId: ID!, $realm: RealmInput, $input: UpdateAlbumContentInput!) {
@@ -169,7 +179,12 @@ export const albumRoutes = [
         }`,
         [MutationError],
       ),
-      variables: (request) => ({ id: request.params.id, contentId: request.params.contentId, realm: realmOf(request), input: request.input }),
+      variables: (request) => ({
+        id: request.params.id,
+        contentId: request.params.contentId,
+        realm: realmOf(request),
+        input: request.input,
+      }),
     }),
     deleteRoute({
       path: '/[realm]/albums/{id}/content/{contentId}',
@@ -217,7 +232,12 @@ export const albumRoutes = [
         }`,
         [MutationError, RestAlbumComment],
       ),
-      variables: (request) => ({ id: request.params.id, contentId: request.params.contentId, realm: realmOf(request), input: request.input }),
+      variables: (request) => ({
+        id: request.params.id,
+        contentId: request.params.contentId,
+        realm: realmOf(request),
+        input: request.input,
+      }),
       shape: commentToWire,
     }),
   ),
@@ -234,20 +254,30 @@ export const albumRoutes = [
         }`,
         [RestAlbumComment],
       ),
-      variables: (request) => ({ id: request.params.id, contentId: request.params.contentId, commentId: request.params.commentId, realm: realmOf(request) }),
+      variables: (request) => ({
+        id: request.params.id,
+        contentId: request.params.contentId,
+        commentId: request.params.commentId,
+        realm: realmOf(request),
+      }),
       shape: commentToWire,
     }),
     deleteRoute({
       path: '/[realm]/albums/{id}/content/{contentId}/comments/{commentId}',
       realms,
-      summary: 'Delete a comment on an album item (its author, or the album\'s administrators)',
+      summary: "Delete a comment on an album item (its author, or the album's administrators)",
       document: graphql(
         `mutation($id: ID!, $contentId: ID!, $commentId: ID!, $realm: RealmInput) {
           deleteAlbumComment(albumId: $id, contentId: $contentId, id: $commentId, realm: $realm) { __typename ...MutationError }
         }`,
         [MutationError],
       ),
-      variables: (request) => ({ id: request.params.id, contentId: request.params.contentId, commentId: request.params.commentId, realm: realmOf(request) }),
+      variables: (request) => ({
+        id: request.params.id,
+        contentId: request.params.contentId,
+        commentId: request.params.commentId,
+        realm: realmOf(request),
+      }),
     }),
   ),
   ...(['ORIGINAL', 'THUMBNAIL'] as const).map((variant) =>

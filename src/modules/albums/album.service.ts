@@ -25,10 +25,10 @@ const event = (type: `${'album' | 'album_content' | 'album_comment'}.${string}`,
   defineEvent(type, { object, realms: albumRealms, description });
 export const albumEvents = {
   create: event('album.create', 'Album', 'A media album was created.'),
-  update: event('album.update', 'Album', 'A media album\'s title, description or settings changed.'),
+  update: event('album.update', 'Album', "A media album's title, description or settings changed."),
   delete: event('album.delete', 'Album', 'A media album was deleted, with its content and comments.'),
   createContent: event('album_content.create', 'AlbumContent', 'A file was added to a media album.'),
-  updateContent: event('album_content.update', 'AlbumContent', 'An album item\'s caption or cover flag changed.'),
+  updateContent: event('album_content.update', 'AlbumContent', "An album item's caption or cover flag changed."),
   deleteContent: event('album_content.delete', 'AlbumContent', 'An item was removed from a media album.'),
   createComment: event('album_comment.create', 'AlbumComment', 'A comment was written on an album item.'),
   deleteComment: event('album_comment.delete', 'AlbumComment', 'A comment on an album item was deleted.'),
@@ -42,10 +42,18 @@ export async function findAlbum(id: number, realm: RealmRef | null) {
   const album = await findByStorableId(id, (id) =>
     db().album.findUnique({
       where: { id },
-      select: { id: true, realmType: true, realmId: true, published: true, settingComments: true, settingMemberPost: true },
+      select: {
+        id: true,
+        realmType: true,
+        realmId: true,
+        published: true,
+        settingComments: true,
+        settingMemberPost: true,
+      },
     }),
   );
-  if (!album || (realm && (album.realmType !== realm.type || album.realmId !== realm.id))) throw new NotFoundError('Album', id);
+  if (!album || (realm && (album.realmType !== realm.type || album.realmId !== realm.id)))
+    throw new NotFoundError('Album', id);
   const facts: AlbumFacts = {
     realm: { type: album.realmType, id: album.realmId },
     published: album.published,
@@ -75,7 +83,12 @@ export async function albumReadable(viewer: Viewer, id: number, realm: RealmRef 
  */
 export async function readableAlbumsWhere(viewer: Viewer, realm: RealmRef): Promise<Prisma.AlbumWhereInput | null> {
   await authorize(viewer, albumPolicy, 'keepIn', realm, realm.id);
-  const verdict = await verdictOf(viewer, albumPolicy, 'read', { realm, published: true, settingComments: true, settingMemberPost: true });
+  const verdict = await verdictOf(viewer, albumPolicy, 'read', {
+    realm,
+    published: true,
+    settingComments: true,
+    settingMemberPost: true,
+  });
   if (typeof verdict === 'object') throw forbidden(verdict.forbid);
   if (verdict === 'hide') return null;
   const where = { realmType: realm.type, realmId: realm.id };
@@ -91,13 +104,22 @@ export async function createAlbum(viewer: Viewer, realm: RealmRef, input: unknow
   await authorize(viewer, albumPolicy, 'create', realm, realm.id);
   const data = validate(createAlbumSchema, input);
   return writeTransaction(async (tx) => {
-    const album = await tx.album.create({ ...query, data: { ...data, realmType: realm.type, realmId: realm.id, creatorId: viewer.id } });
+    const album = await tx.album.create({
+      ...query,
+      data: { ...data, realmType: realm.type, realmId: realm.id, creatorId: viewer.id },
+    });
     await recordEvent(tx, albumEvents.create, { realm, objectId: album.id, actorId: viewer.id, scope });
     return album;
   });
 }
 
-export async function updateAlbum(viewer: Viewer, id: number, realm: RealmRef | null, input: unknown, query: AlbumQuery) {
+export async function updateAlbum(
+  viewer: Viewer,
+  id: number,
+  realm: RealmRef | null,
+  input: unknown,
+  query: AlbumQuery,
+) {
   const album = await findAlbum(id, realm);
   await authorize(viewer, albumPolicy, 'update', album.facts, id);
   const data = validate(updateAlbumSchema, input);

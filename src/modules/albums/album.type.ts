@@ -6,10 +6,17 @@ import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
 import { writePendingThumbnail } from '../uploads/upload.service';
 import { htmlFields } from '../../core/html';
-import { FileKindEnum, FileVariantEnum, StoredFileType, storedFileOf, storedFileSelection } from '../uploads/upload.type';
+import {
+  FileKindEnum,
+  FileVariantEnum,
+  StoredFileType,
+  storedFileOf,
+  storedFileSelection,
+} from '../uploads/upload.type';
 
 /** Where an item's bytes and thumbnail are served, to callers who may see its album. */
-export const contentFileUrl = (origin: string, albumId: number, contentId: number) => `${origin}/v1/album/${albumId}/content/${contentId}/file`;
+export const contentFileUrl = (origin: string, albumId: number, contentId: number) =>
+  `${origin}/v1/album/${albumId}/content/${contentId}/file`;
 export const contentThumbnailUrl = (origin: string, albumId: number, contentId: number) =>
   `${origin}/v1/album/${albumId}/content/${contentId}/thumbnail`;
 
@@ -31,7 +38,14 @@ export const AlbumType = builder.prismaNode('Album', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Album', [
-      'title', 'settingComments', 'settingMemberPost', 'published', 'realmId', 'creatorId', 'createdAt', 'updatedAt',
+      'title',
+      'settingComments',
+      'settingMemberPost',
+      'published',
+      'realmId',
+      'creatorId',
+      'createdAt',
+      'updatedAt',
     ]),
     ...exposeLongText(t, 'Album', 'description', htmlFields['Album.description'].maxLength),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
@@ -44,11 +58,18 @@ export const AlbumType = builder.prismaNode('Album', {
       resolve: (album, _args, context) => userReference(album.creatorId, context),
     }),
     photoCount: t.relationCount('contents', { where: { upload: { kind: 'IMAGE' } }, description: 'Number of images.' }),
-    videoCount: t.relationCount('contents', { where: { upload: { kind: 'VIDEO' } }, description: 'Number of video files.' }),
-    audioCount: t.relationCount('contents', { where: { upload: { kind: 'AUDIO' } }, description: 'Number of audio files.' }),
+    videoCount: t.relationCount('contents', {
+      where: { upload: { kind: 'VIDEO' } },
+      description: 'Number of video files.',
+    }),
+    audioCount: t.relationCount('contents', {
+      where: { upload: { kind: 'AUDIO' } },
+      description: 'Number of audio files.',
+    }),
     coverImageUrl: t.string({
       nullable: true,
-      description: 'Full URL of the cover image (the item flagged albumCover, else the first image); null without images.',
+      description:
+        'Full URL of the cover image (the item flagged albumCover, else the first image); null without images.',
       select: { contents: coverSelection },
       resolve: (album, _args, { origin }) => {
         const [cover] = album.contents;
@@ -65,7 +86,20 @@ export const AlbumType = builder.prismaNode('Album', {
 });
 
 const fileSelection = {
-  upload: { select: { kind: true, filename: true, filesize: true, md5Checksum: true, mimeType: true, width: true, height: true, thumbnailKey: true, thumbnailWidth: true, thumbnailHeight: true } },
+  upload: {
+    select: {
+      kind: true,
+      filename: true,
+      filesize: true,
+      md5Checksum: true,
+      mimeType: true,
+      width: true,
+      height: true,
+      thumbnailKey: true,
+      thumbnailWidth: true,
+      thumbnailHeight: true,
+    },
+  },
 };
 
 export const AlbumContentType = builder.prismaNode('AlbumContent', {
@@ -74,15 +108,32 @@ export const AlbumContentType = builder.prismaNode('AlbumContent', {
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'AlbumContent', ['albumId', 'displayOrder', 'albumCover', 'creatorId', 'createdAt']),
     ...exposeLongText(t, 'AlbumContent', 'caption', htmlFields['AlbumContent.caption'].maxLength),
-    kind: t.field({ type: FileKindEnum, description: 'What the file is.', select: fileSelection, resolve: (item) => item.upload.kind ?? 'FILE' }),
-    filename: t.string({ description: 'The file\'s name as uploaded.', select: fileSelection, resolve: (item) => item.upload.filename }),
+    kind: t.field({
+      type: FileKindEnum,
+      description: 'What the file is.',
+      select: fileSelection,
+      resolve: (item) => item.upload.kind ?? 'FILE',
+    }),
+    filename: t.string({
+      description: "The file's name as uploaded.",
+      select: fileSelection,
+      resolve: (item) => item.upload.filename,
+    }),
     mimeType: t.string({
       description: 'Media type of the file, read from its bytes.',
       select: fileSelection,
       resolve: (item) => item.upload.mimeType ?? 'application/octet-stream',
     }),
-    filesize: t.int({ description: 'Size of the file in bytes.', select: fileSelection, resolve: (item) => item.upload.filesize }),
-    md5Checksum: t.string({ description: 'MD5 checksum of the file.', select: fileSelection, resolve: (item) => item.upload.md5Checksum }),
+    filesize: t.int({
+      description: 'Size of the file in bytes.',
+      select: fileSelection,
+      resolve: (item) => item.upload.filesize,
+    }),
+    md5Checksum: t.string({
+      description: 'MD5 checksum of the file.',
+      select: fileSelection,
+      resolve: (item) => item.upload.md5Checksum,
+    }),
     contentDimensions: t.string({
       nullable: true,
       description: 'WIDTHxHEIGHT of an image; null for other files.',
@@ -107,9 +158,11 @@ export const AlbumContentType = builder.prismaNode('AlbumContent', {
       type: StoredFileType,
       nullable: true,
       description:
-        'Where the item\'s bytes (or its thumbnail) are kept; null for a thumbnail the item does not have. A thumbnail the ' +
+        "Where the item's bytes (or its thumbnail) are kept; null for a thumbnail the item does not have. A thumbnail the " +
         'file storage refused when the image was stored is written first (INSUFFICIENT_STORAGE while it still refuses).',
-      args: { variant: t.arg({ type: FileVariantEnum, required: true, description: 'The original, or the thumbnail.' }) },
+      args: {
+        variant: t.arg({ type: FileVariantEnum, required: true, description: 'The original, or the thumbnail.' }),
+      },
       select: { upload: { select: storedFileSelection } },
       resolve: async (item, args) => {
         // A thumbnail the storage refused when the image was stored is written on its first read (or by the sweep).
@@ -125,7 +178,8 @@ export const AlbumContentType = builder.prismaNode('AlbumContent', {
       nullable: true,
       description: 'URL serving the thumbnail (with the same credential); null for a file without one.',
       select: fileSelection,
-      resolve: (item, _args, { origin }) => (item.upload.thumbnailKey ? contentThumbnailUrl(origin, item.albumId, item.id) : null),
+      resolve: (item, _args, { origin }) =>
+        item.upload.thumbnailKey ? contentThumbnailUrl(origin, item.albumId, item.id) : null,
     }),
   }),
 });
@@ -143,6 +197,10 @@ export const AlbumCommentType = builder.prismaNode('AlbumComment', {
       select: { authorId: true },
       resolve: (comment, _args, context) => userReference(comment.authorId, context),
     }),
-    albumId: t.id({ description: 'The album of the item commented on.', select: { content: { select: { albumId: true } } }, resolve: (comment) => comment.content.albumId }),
+    albumId: t.id({
+      description: 'The album of the item commented on.',
+      select: { content: { select: { albumId: true } } },
+      resolve: (comment) => comment.content.albumId,
+    }),
   }),
 });

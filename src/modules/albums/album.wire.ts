@@ -17,7 +17,9 @@ export const RestAlbum = graphql(`
   }
 `);
 
-export const RestAlbumComment = graphql(`fragment RestAlbumComment on AlbumComment @_unmask { id: databaseId albumId contentId authorId comment createdAt }`);
+export const RestAlbumComment = graphql(
+  `fragment RestAlbumComment on AlbumComment @_unmask { id: databaseId albumId contentId authorId comment createdAt }`,
+);
 
 const bit = z.union([z.literal(0), z.literal(1)]);
 const unixTime = (date: string) => Math.floor(Date.parse(date) / 1000);
@@ -83,7 +85,10 @@ export const albumWire = z
     content: z.array(albumContentWire).optional().describe('The items, with `withcontent=1`'),
     links: selfLink,
   })
-  .meta({ id: 'Album', description: 'A media album of a section or group (spec 2.1); links.self is the platform\'s /album/{id}.' });
+  .meta({
+    id: 'Album',
+    description: "A media album of a section or group (spec 2.1); links.self is the platform's /album/{id}.",
+  });
 
 type AlbumResult = ResultOf<typeof RestAlbum> & { contents?: ResultOf<typeof RestAlbumContent>[] };
 
@@ -111,7 +116,7 @@ export function albumToWire(album: AlbumResult, link: LinkBuilder): z.input<type
 /** View content answers in the album envelope: the item, with its album's cover image (spec 4.1). */
 export const viewedContentWire = albumContentWire.extend({ cover_image_url: z.string() }).meta({
   id: 'ViewedAlbumContent',
-  description: 'An album item as view content answers it: the item with its album\'s cover_image_url.',
+  description: "An album item as view content answers it: the item with its album's cover_image_url.",
 });
 
 export const commentWire = z
@@ -126,7 +131,10 @@ export const commentWire = z
   })
   .meta({ id: 'AlbumComment', description: 'A comment on an album item (spec 2.3).' });
 
-export function commentToWire(comment: ResultOf<typeof RestAlbumComment>, link: LinkBuilder): z.input<typeof commentWire> {
+export function commentToWire(
+  comment: ResultOf<typeof RestAlbumComment>,
+  link: LinkBuilder,
+): z.input<typeof commentWire> {
   return {
     id: Number(comment.id),
     content_id: Number(comment.contentId),

@@ -20,4 +20,5 @@ export const attendanceReach: (viewer: Viewer, sectionId: number) => Promise<Gra
 export const readableEnrollments = (reach: GradebookReach): number[] | null => (reach.all ? null : reach.enrollmentIds);
 
 /** Whether the reach reads the records of an enrollment. */
-export const readsEnrollment = (reach: GradebookReach, enrollmentId: number) => reach.all || reach.enrollmentIds.includes(enrollmentId);
+export const readsEnrollment = (reach: GradebookReach, enrollmentId: number) =>
+  reach.all || reach.enrollmentIds.includes(enrollmentId);

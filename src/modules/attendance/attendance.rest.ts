@@ -16,14 +16,21 @@ export const attendanceDayWire = z
   .object({
     date: z.string(),
     statuses: z.object({
-      status: z.array(z.object({ status_code: statusCode, attendances: z.object({ attendance: z.array(attendanceWire) }) })),
+      status: z.array(
+        z.object({ status_code: statusCode, attendances: z.object({ attendance: z.array(attendanceWire) }) }),
+      ),
     }),
   })
-  .meta({ id: 'AttendanceDay', description: 'A day attendance was taken, its records other than present grouped by status (spec 4.10).' });
+  .meta({
+    id: 'AttendanceDay',
+    description: 'A day attendance was taken, its records other than present grouped by status (spec 4.10).',
+  });
 
 const totalsWire = z
   .object({ total: z.array(z.object({ status: statusCode, count: z.int().min(0) })) })
-  .describe('Per status, the enrollment-days of the whole range: an active student enrollment without a record on a day attendance was taken counts as present.');
+  .describe(
+    'Per status, the enrollment-days of the whole range: an active student enrollment without a record on a day attendance was taken counts as present.',
+  );
 
 export const attendanceListWire = z
   .object({
@@ -32,14 +39,23 @@ export const attendanceListWire = z
     total: z.int().min(0).describe('Number of days attendance was taken in the range.'),
     links: z.object({ self: z.url(), next: z.url().optional().describe('Present while a further page exists.') }),
   })
-  .meta({ id: 'AttendanceList', description: 'A section\'s attendance by day, paged over the days (spec 4.10).' });
+  .meta({ id: 'AttendanceList', description: "A section's attendance by day, paged over the days (spec 4.10)." });
 
 export const attendanceResultsWire = z
   .object({
     attendance: z.array(
       z.object({
-        id: z.string().optional().describe('The attendance record written, as a string (the platform\'s example); absent for an item that was not written.'),
-        response_code: z.int().describe('200 written; 400 bad date or status, or a teacher\'s enrollment; 404 not an enrollment of the section.'),
+        id: z
+          .string()
+          .optional()
+          .describe(
+            "The attendance record written, as a string (the platform's example); absent for an item that was not written.",
+          ),
+        response_code: z
+          .int()
+          .describe(
+            "200 written; 400 bad date or status, or a teacher's enrollment; 404 not an enrollment of the section.",
+          ),
         message: z.string().optional().describe('Why the item was not written.'),
       }),
     ),
@@ -72,7 +88,8 @@ const dayToWire = (day: Day): z.input<typeof attendanceDayWire> => ({
 // `start` is the first day here, as on the platform; an integer `start` is still the paging offset (the route's
 // `dayStart`), and the links of a list that names a first day page by moving it past the page's last day.
 const isOffset = (start: unknown) => typeof start === 'string' && /^\d+$/.test(start);
-const firstDay = (request: RestRequest): string | undefined => (isOffset(request.filters.startDate) ? undefined : request.filters.startDate);
+const firstDay = (request: RestRequest): string | undefined =>
+  isOffset(request.filters.startDate) ? undefined : request.filters.startDate;
 
 function datedLinks(request: RestRequest, link: LinkBuilder, days: Day[], total: number) {
   const url = (start: string) => {
@@ -90,9 +107,18 @@ const attendanceItem = z.object({
   enrollment_id: z
     .union([z.string(), z.number()])
     .transform(String)
-    .pipe(z.string().trim().regex(/^\d{1,15}$/, 'enrollment_id must be a numeric id')),
+    .pipe(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,15}$/, 'enrollment_id must be a numeric id'),
+    ),
   // Date and status are judged item by item by the service: a bad one fails only its item.
-  date: z.union([z.string(), z.number()]).transform(String).meta({ examples: ['2026-01-05'] }).optional(),
+  date: z
+    .union([z.string(), z.number()])
+    .transform(String)
+    .meta({ examples: ['2026-01-05'] })
+    .optional(),
   status: z
     .union([z.string(), z.number()])
     .transform((code) => statusOf[String(code).trim()] ?? null)
@@ -108,14 +134,21 @@ const toInput = (item: z.output<typeof attendanceItem>) => ({
   comment: (item.comment as string | undefined) ?? null,
 });
 
-const described = (field: WireField, description: string): WireField => ({ ...field, schema: field.schema.describe(description) });
+const described = (field: WireField, description: string): WireField => ({
+  ...field,
+  schema: field.schema.describe(description),
+});
 
 const attendanceList = listRoute({
   path: '/sections/{id}/attendance',
-  summary: 'List a section\'s attendance by day (present records left out) with totals; start and end (YYYY-MM-DD, inclusive) and enrollment_id filter it',
+  summary:
+    "List a section's attendance by day (present records left out) with totals; start and end (YYYY-MM-DD, inclusive) and enrollment_id filter it",
   item: 'date',
   filters: wireBody({
-    start: described(withExamples(text, '2026-01-05')('startDate'), 'First day, YYYY-MM-DD (included); an integer instead is the paging offset.'),
+    start: described(
+      withExamples(text, '2026-01-05')('startDate'),
+      'First day, YYYY-MM-DD (included); an integer instead is the paging offset.',
+    ),
     end: withExamples(text, '2026-01-09')('endDate'),
     enrollment_id: withExamples(text, '1')('enrollmentId'),
   }),
@@ -143,7 +176,11 @@ export const attendanceRoutes: RestRoute[] = [
     dayStart: true,
     responses: { 200: attendanceListWire },
     respond(result, request, link) {
-      const answer = attendanceList.respond(result, request, link).body as { date: unknown[]; total: number; links: object };
+      const answer = attendanceList.respond(result, request, link).body as {
+        date: unknown[];
+        total: number;
+        links: object;
+      };
       const page = result as { items: Day[]; totals: { status: AttendanceStatus; count: number }[]; total: number };
       const links = firstDay(request) ? datedLinks(request, link, page.items, page.total) : answer.links;
       const totals = { total: page.totals.map(({ status, count }) => ({ status: codeOf[status], count })) };
@@ -152,7 +189,8 @@ export const attendanceRoutes: RestRoute[] = [
   },
   bulkRoute('PUT', {
     path: '/sections/{id}/attendance',
-    summary: 'Take attendance in a section: each item replaces the record of its enrollment and day, with a code per item (teachers and administrators)',
+    summary:
+      'Take attendance in a section: each item replaces the record of its enrollment and day, with a code per item (teachers and administrators)',
     body: wireBody({ attendances: { attendance: list(attendanceItem)('records') } }, ['attendances/attendance']),
     wire: attendanceResultsWire,
     document: graphql(
@@ -169,7 +207,9 @@ export const attendanceRoutes: RestRoute[] = [
     // Each item answers with the record it wrote, as the platform's example does; one that failed, with why.
     shape: (update) => ({
       attendance: update.results.map(({ code, message, recordId }) =>
-        recordId !== null ? { id: recordId, response_code: code } : { response_code: code, message: (message ?? '').replace(/^enrollmentId:/, 'enrollment_id:') },
+        recordId !== null
+          ? { id: recordId, response_code: code }
+          : { response_code: code, message: (message ?? '').replace(/^enrollmentId:/, 'enrollment_id:') },
       ),
     }),
   }),

@@ -20,11 +20,15 @@ const section = (id: number) => ({ type: 'SECTION' as const, id });
 export const statusOrder: readonly AttendanceStatus[] = ['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'];
 
 // `id` is the record written; events recorded before it was kept have none.
-const updatedItems = z.object({ items: z.array(z.object({ enrollmentId: z.int(), date: z.string(), id: z.int().optional() }).strict()) }).strict();
+const updatedItems = z
+  .object({ items: z.array(z.object({ enrollmentId: z.int(), date: z.string(), id: z.int().optional() }).strict()) })
+  .strict();
 
 // An entry's object is the record itself, which /v1 has no view of (its list leaves present records out): read as
 // `node` reads it, through the list's own rule (visibleAttendanceRecords).
-const RecordOfEntry = graphql(`query($id: ID!) { node(id: $id) { ... on AttendanceRecord { enrollmentId date status comment } } }`);
+const RecordOfEntry = graphql(
+  `query($id: ID!) { node(id: $id) { ... on AttendanceRecord { enrollmentId date status comment } } }`,
+);
 
 export const attendanceEvents = {
   // One bulk write is one event with an entry per item. Whose attendance changed is for the section's teachers and
@@ -39,14 +43,22 @@ export const attendanceEvents = {
       items.map(({ enrollmentId, date, id }) => ({
         ids: { enrollment_id: enrollmentId, date },
         // The single record, as in the platform's attendance event example: enrollment_id, date, status and comment.
-        read: id === undefined ? undefined : {
-          document: RecordOfEntry,
-          variables: { id: encodeGlobalId('AttendanceRecord', id) },
-          object: ({ node }: ResultOf<typeof RecordOfEntry>) =>
-            node && 'status' in node
-              ? { enrollment_id: Number(node.enrollmentId), date: node.date, status: statusOrder.indexOf(node.status) + 1, comment: node.comment ?? '' }
-              : null,
-        },
+        read:
+          id === undefined
+            ? undefined
+            : {
+                document: RecordOfEntry,
+                variables: { id: encodeGlobalId('AttendanceRecord', id) },
+                object: ({ node }: ResultOf<typeof RecordOfEntry>) =>
+                  node && 'status' in node
+                    ? {
+                        enrollment_id: Number(node.enrollmentId),
+                        date: node.date,
+                        status: statusOrder.indexOf(node.status) + 1,
+                        comment: node.comment ?? '',
+                      }
+                    : null,
+              },
       })),
   }),
 };
@@ -59,7 +71,11 @@ export async function assertAttendanceKeptHere(viewer: Viewer, sectionId: number
   const { districtId } = await realmFacts(viewer, section(sectionId));
   const district = await db().district.findUnique({ where: { id: districtId }, select: { attendanceApp: true } });
   if (district?.attendanceApp) {
-    throw httpError(410, 'GONE', `Attendance of this district is kept in its attendance app (${district.attendanceApp})`);
+    throw httpError(
+      410,
+      'GONE',
+      `Attendance of this district is kept in its attendance app (${district.attendanceApp})`,
+    );
   }
 }
 
@@ -111,7 +127,11 @@ export interface AttendanceSpan {
  * The days attendance was taken (any record of the section exists that day) in a section's range, as the viewer reads
  * them: a student only their own records, a parent their children's; null for a hidden section.
  */
-export async function attendanceSpan(viewer: Viewer, sectionId: number, filters: AttendanceFilters): Promise<AttendanceSpan | null> {
+export async function attendanceSpan(
+  viewer: Viewer,
+  sectionId: number,
+  filters: AttendanceFilters,
+): Promise<AttendanceSpan | null> {
   const reach = await attendanceReach(viewer, sectionId);
   if (!reach) return null;
   await assertAttendanceKeptHere(viewer, sectionId);
@@ -119,7 +139,8 @@ export async function attendanceSpan(viewer: Viewer, sectionId: number, filters:
   let enrollments = readableEnrollments(reach);
   if (filters.enrollmentId !== null && filters.enrollmentId !== undefined && filters.enrollmentId !== '') {
     const wanted = Number(filters.enrollmentId);
-    if (!/^\d+$/.test(filters.enrollmentId) || !isStorableId(wanted)) throw invalidArgument('enrollmentId', 'must be a numeric id');
+    if (!/^\d+$/.test(filters.enrollmentId) || !isStorableId(wanted))
+      throw invalidArgument('enrollmentId', 'must be a numeric id');
     // Lists are filtered, not failed: an enrollment the viewer may not see has no records for them.
     enrollments = enrollments === null || enrollments.includes(wanted) ? [wanted] : [];
   }
@@ -127,7 +148,15 @@ export async function attendanceSpan(viewer: Viewer, sectionId: number, filters:
 
   const [taken, counted] = await Promise.all([
     db().attendanceRecord.groupBy({ by: ['date'], where: { sectionId, date }, orderBy: { date: 'asc' } }),
-    db().enrollment.findMany({ where: { sectionId, admin: false, status: 'ACTIVE', ...(enrollments === null ? {} : { id: { in: enrollments } }) }, select: { id: true } }),
+    db().enrollment.findMany({
+      where: {
+        sectionId,
+        admin: false,
+        status: 'ACTIVE',
+        ...(enrollments === null ? {} : { id: { in: enrollments } }),
+      },
+      select: { id: true },
+    }),
   ]);
   const days = taken.map((row) => row.date);
   const countedIds = counted.map((enrollment) => enrollment.id);
@@ -157,7 +186,10 @@ export async function attendanceSpan(viewer: Viewer, sectionId: number, filters:
     const notPresent = new Map(absences.map((row) => [row.status, row._count._all]));
     const absent = [...notPresent.values()].reduce((sum, count) => sum + count, 0);
     return statusOrder
-      .map((status) => ({ status, count: status === 'PRESENT' ? days.length * countedIds.length - absent : (notPresent.get(status) ?? 0) }))
+      .map((status) => ({
+        status,
+        count: status === 'PRESENT' ? days.length * countedIds.length - absent : (notPresent.get(status) ?? 0),
+      }))
       .filter((total) => total.count > 0);
   };
   return { days, daysOf, totals: () => (totals ??= countTotals()) };
@@ -169,7 +201,11 @@ export async function attendanceSpan(viewer: Viewer, sectionId: number, filters:
  * only this page), each active student enrollment once a day: its recorded status, or present when it has no record
  * that day.
  */
-export async function listAttendance(viewer: Viewer, sectionId: number, query: AttendanceQuery): Promise<AttendancePage | null> {
+export async function listAttendance(
+  viewer: Viewer,
+  sectionId: number,
+  query: AttendanceQuery,
+): Promise<AttendancePage | null> {
   const span = await attendanceSpan(viewer, sectionId, query);
   if (!span) return null;
   const { start, limit } = pageWindow(query);
@@ -199,30 +235,59 @@ export interface AttendanceItemInput {
  * alone with its code: 400 for a bad date or status or a teacher's enrollment, 404 for an enrollment that is not of
  * this section. The good items are written in one transaction with one `attendance.update` event carrying them all.
  */
-export async function setAttendance(viewer: Viewer, sectionId: number, items: readonly AttendanceItemInput[]): Promise<{ results: AttendanceResult[] }> {
+export async function setAttendance(
+  viewer: Viewer,
+  sectionId: number,
+  items: readonly AttendanceItemInput[],
+): Promise<{ results: AttendanceResult[] }> {
   const facts = await attendanceTaker(viewer, sectionId);
   await assertAttendanceKeptHere(viewer, sectionId);
-  if (items.length > maxAttendanceItems) throw httpError(400, 'BAD_USER_INPUT', `At most ${maxAttendanceItems.toLocaleString('en-US')} attendance items at once`);
+  if (items.length > maxAttendanceItems)
+    throw httpError(
+      400,
+      'BAD_USER_INPUT',
+      `At most ${maxAttendanceItems.toLocaleString('en-US')} attendance items at once`,
+    );
 
-  const parsed = items.map((item) => attendanceItemSchema.safeParse({ ...item, enrollmentId: String(item.enrollmentId) }));
-  const ids = [...new Set(parsed.flatMap((item) => (item.success && isStorableId(item.data.enrollmentId) ? [item.data.enrollmentId] : [])))];
+  const parsed = items.map((item) =>
+    attendanceItemSchema.safeParse({ ...item, enrollmentId: String(item.enrollmentId) }),
+  );
+  const ids = [
+    ...new Set(
+      parsed.flatMap((item) => (item.success && isStorableId(item.data.enrollmentId) ? [item.data.enrollmentId] : [])),
+    ),
+  ];
   const roster = new Map(
-    (await db().enrollment.findMany({ where: { sectionId, id: { in: ids } }, select: { id: true, admin: true } })).map((row) => [row.id, row.admin]),
+    (await db().enrollment.findMany({ where: { sectionId, id: { in: ids } }, select: { id: true, admin: true } })).map(
+      (row) => [row.id, row.admin],
+    ),
   );
 
   const results: AttendanceResult[] = [];
   const writes: (z.output<typeof attendanceItemSchema> & { result: AttendanceResult })[] = [];
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: each early return is the item's answer, recorded by `answer`
   items.forEach((item, at) => {
     const outcome = parsed[at]!;
     const answer = (code: number, message: string | null) =>
-      results.push({ enrollmentId: String(item.enrollmentId), date: outcome.success ? dayText(outcome.data.date) : String(item.date), code, message, recordId: null });
+      results.push({
+        enrollmentId: String(item.enrollmentId),
+        date: outcome.success ? dayText(outcome.data.date) : String(item.date),
+        code,
+        message,
+        recordId: null,
+      });
     if (!outcome.success) {
       const issue = outcome.error.issues[0]!;
       return answer(400, `${issue.path.join('.')}: ${issue.message}`);
     }
     const admin = roster.get(outcome.data.enrollmentId);
-    if (admin === undefined) return answer(404, `enrollmentId: ${item.enrollmentId} is not an enrollment of this section`);
-    if (admin) return answer(400, `enrollmentId: ${item.enrollmentId} is a teacher's enrollment; attendance is taken for students`);
+    if (admin === undefined)
+      return answer(404, `enrollmentId: ${item.enrollmentId} is not an enrollment of this section`);
+    if (admin)
+      return answer(
+        400,
+        `enrollmentId: ${item.enrollmentId} is a teacher's enrollment; attendance is taken for students`,
+      );
     answer(200, null);
     writes.push({ result: results.at(-1)!, ...outcome.data });
   });
@@ -258,16 +323,22 @@ export async function setAttendance(viewer: Viewer, sectionId: number, items: re
  * of an enrollment within their reach, in a district that keeps attendance here (else the list is GONE: hidden).
  */
 export async function visibleAttendanceRecords(viewer: Viewer, ids: number[]): Promise<number[]> {
-  const rows = await db().attendanceRecord.findMany({ where: { id: { in: ids } }, select: { id: true, sectionId: true, enrollmentId: true } });
+  const rows = await db().attendanceRecord.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, sectionId: true, enrollmentId: true },
+  });
   const sectionIds = [...new Set(rows.map((row) => row.sectionId))];
   const reaches = await Promise.all(
     sectionIds.map(async (sectionId) => {
       const reach = await attendanceReach(viewer, sectionId).catch(hiddenWhenRefused);
       if (!reach) return null;
-      const kept = await assertAttendanceKeptHere(viewer, sectionId).then(() => true, (error: unknown) => {
-        if (error instanceof GraphQLError && error.extensions.code === 'GONE') return false;
-        throw error;
-      });
+      const kept = await assertAttendanceKeptHere(viewer, sectionId).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof GraphQLError && error.extensions.code === 'GONE') return false;
+          throw error;
+        },
+      );
       return kept ? reach : null;
     }),
   );

@@ -4,7 +4,7 @@ import type { AttendanceDay, AttendancePage, AttendanceResult } from './attendan
 import { dayText } from './attendance.validation';
 
 export const AttendanceStatusEnum = builder.enumType('AttendanceStatus', {
-  description: 'An enrollment\'s attendance on a day (the /v1 status code in brackets).',
+  description: "An enrollment's attendance on a day (the /v1 status code in brackets).",
   values: {
     PRESENT: { value: 'PRESENT', description: 'Present (1).' },
     ABSENT: { value: 'ABSENT', description: 'Absent (2).' },
@@ -32,7 +32,11 @@ const AttendanceStatusGroup = builder.objectRef<AttendanceDay['statuses'][number
   description: 'The records of one status on one day.',
   fields: (t) => ({
     status: t.expose('status', { type: AttendanceStatusEnum, description: 'The status.' }),
-    records: t.field({ type: [AttendanceRecordType], description: 'The records, by enrollment id.', resolve: (group) => group.records }),
+    records: t.field({
+      type: [AttendanceRecordType],
+      description: 'The records, by enrollment id.',
+      resolve: (group) => group.records,
+    }),
   }),
 });
 
@@ -40,7 +44,11 @@ export const AttendanceDayType = builder.objectRef<AttendanceDay>('AttendanceDay
   description: 'A day attendance was taken in a section, with its records other than present, grouped by status.',
   fields: (t) => ({
     date: t.exposeString('date', { description: 'The day, YYYY-MM-DD.' }),
-    statuses: t.field({ type: [AttendanceStatusGroup], description: 'Records grouped by status, in status order; present ones are left out.', resolve: (day) => day.statuses }),
+    statuses: t.field({
+      type: [AttendanceStatusGroup],
+      description: 'Records grouped by status, in status order; present ones are left out.',
+      resolve: (day) => day.statuses,
+    }),
   }),
 });
 
@@ -59,7 +67,11 @@ export const attendanceTotalsDescription =
 export const AttendancePageType = builder.objectRef<AttendancePage>('AttendancePage').implement({
   description: 'A page of the days attendance was taken in a section, with totals over the whole range.',
   fields: (t) => ({
-    items: t.field({ type: [AttendanceDayType], description: 'The days of this page, earliest first.', resolve: (page) => page.items }),
+    items: t.field({
+      type: [AttendanceDayType],
+      description: 'The days of this page, earliest first.',
+      resolve: (page) => page.items,
+    }),
     total: t.exposeInt('total', { description: 'Number of days attendance was taken in the range.' }),
     start: t.exposeInt('start', { description: 'Offset of the first day.' }),
     limit: t.exposeInt('limit', { description: 'Page size used.' }),
@@ -74,17 +86,27 @@ export const AttendancePageType = builder.objectRef<AttendancePage>('AttendanceP
 export const AttendanceResultType = builder.objectRef<AttendanceResult>('AttendanceResult').implement({
   description: 'What became of one item of an attendance write.',
   fields: (t) => ({
-    enrollmentId: t.exposeID('enrollmentId', { description: 'The item\'s enrollment.' }),
-    date: t.exposeString('date', { description: 'The item\'s day.' }),
-    code: t.exposeInt('code', { description: '200 written; 400 bad date or status, or a teacher\'s enrollment; 404 not an enrollment of the section.' }),
+    enrollmentId: t.exposeID('enrollmentId', { description: "The item's enrollment." }),
+    date: t.exposeString('date', { description: "The item's day." }),
+    code: t.exposeInt('code', {
+      description:
+        "200 written; 400 bad date or status, or a teacher's enrollment; 404 not an enrollment of the section.",
+    }),
     message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-    recordId: t.exposeID('recordId', { nullable: true, description: 'The attendance record the item wrote (its database id); null when it was not written.' }),
+    recordId: t.exposeID('recordId', {
+      nullable: true,
+      description: 'The attendance record the item wrote (its database id); null when it was not written.',
+    }),
   }),
 });
 
 export const AttendanceUpdateType = builder.objectRef<{ results: AttendanceResult[] }>('AttendanceUpdate').implement({
   description: 'The outcome of an attendance write, item by item.',
   fields: (t) => ({
-    results: t.field({ type: [AttendanceResultType], description: 'One result per item, in the order given.', resolve: (update) => update.results }),
+    results: t.field({
+      type: [AttendanceResultType],
+      description: 'One result per item, in the order given.',
+      resolve: (update) => update.results,
+    }),
   }),
 });

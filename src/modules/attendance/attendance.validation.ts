@@ -26,9 +26,10 @@ const statusMessage = 'must be 1 (present), 2 (absent), 3 (late) or 4 (excused)'
 export const attendanceItemSchema = z.strictObject({
   enrollmentId: nodeId('Enrollment').transform(Number).describe('A student enrollment of the section.'),
   date: day.describe('The day, YYYY-MM-DD.'),
-  status: requiredInItem(z.enum(['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'], { error: statusMessage }), statusMessage).describe(
-    'The status; an item without one fails alone (400).',
-  ),
+  status: requiredInItem(
+    z.enum(['PRESENT', 'ABSENT', 'LATE', 'EXCUSED'], { error: statusMessage }),
+    statusMessage,
+  ).describe('The status; an item without one fails alone (400).'),
   comment: storableText(1_000)
     .nullish()
     .transform((comment) => comment ?? '')

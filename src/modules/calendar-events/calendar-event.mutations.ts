@@ -7,26 +7,51 @@ import { CalendarEventTypeEnum, RsvpPolicyEnum } from './calendar-event.type';
 import { createCalendarEventSchema, updateCalendarEventSchema } from './calendar-event.validation';
 
 const types = { rsvp: RsvpPolicyEnum, type: CalendarEventTypeEnum };
-const CreateCalendarEventInput = inputFromSchema('CreateCalendarEventInput', createCalendarEventSchema, { description: 'A new calendar event.', types });
-const UpdateCalendarEventInput = changesInput('UpdateCalendarEventInput', updateCalendarEventSchema, 'a calendar event', types);
+const CreateCalendarEventInput = inputFromSchema('CreateCalendarEventInput', createCalendarEventSchema, {
+  description: 'A new calendar event.',
+  types,
+});
+const UpdateCalendarEventInput = changesInput(
+  'UpdateCalendarEventInput',
+  updateCalendarEventSchema,
+  'a calendar event',
+  types,
+);
 
 objectMutation('createCalendarEvent', {
   type: 'CalendarEvent',
   description: 'Creates a calendar event in a realm the viewer may post in.',
   errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), input: arg(required(CreateCalendarEventInput, 'The new calendar event.')) }),
+  args: (arg) => ({
+    realm: arg(
+      required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.'),
+    ),
+    input: arg(required(CreateCalendarEventInput, 'The new calendar event.')),
+  }),
   resolve: (viewer, args, query) => createCalendarEvent(viewer, realmRef(args.realm), args.input, query),
 });
 objectMutation('updateCalendarEvent', {
   type: 'CalendarEvent',
   description: 'Changes a calendar event (not a due event, which changes with its assignment or discussion).',
   errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), id: arg.id({ required: true, description: 'The calendar event to change.' }), input: arg(required(UpdateCalendarEventInput, 'What to change; members left out keep their values.')) }),
-  resolve: (viewer, args, query) => updateCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent'), args.input, query),
+  args: (arg) => ({
+    realm: arg(
+      required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.'),
+    ),
+    id: arg.id({ required: true, description: 'The calendar event to change.' }),
+    input: arg(required(UpdateCalendarEventInput, 'What to change; members left out keep their values.')),
+  }),
+  resolve: (viewer, args, query) =>
+    updateCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent'), args.input, query),
 });
 deleteMutation('deleteCalendarEvent', {
   description: 'Deletes a calendar event (not a due event, which goes with its assignment or discussion).',
   errors: [NotFoundError],
-  args: (arg) => ({ realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.')), id: arg.id({ required: true, description: 'The calendar event to delete.' }) }),
+  args: (arg) => ({
+    realm: arg(
+      required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.'),
+    ),
+    id: arg.id({ required: true, description: 'The calendar event to delete.' }),
+  }),
   resolve: (viewer, args) => deleteCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent')),
 });

@@ -8,7 +8,8 @@ type CalendarEvent = { realm: RealmRef; authorId: number | null; type: CalendarE
 
 /** Due events show an assignment's or a discussion's due date: they change only with it, as on the platform. */
 function mayChange(viewer: Viewer, event: CalendarEvent) {
-  if (event.type !== 'EVENT') return forbid('The due date of an assignment or discussion changes only with the assignment or discussion');
+  if (event.type !== 'EVENT')
+    return forbid('The due date of an assignment or discussion changes only with the assignment or discussion');
   return mayWriteRealmContent(viewer, event.realm, event.authorId === viewer.id);
 }
 

@@ -4,10 +4,23 @@ import { builder } from '../../graphql/builder';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
-import { type RealmArgument, checkedTotalCount, connectionOptions, describedTotalCount, orderedWindow } from '../../graphql/connections';
+import {
+  type RealmArgument,
+  checkedTotalCount,
+  connectionOptions,
+  describedTotalCount,
+  orderedWindow,
+} from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import type { Prisma } from '../../generated/prisma/client';
-import { assertReadable, calendarOrder, calendarRealmsWhere, calendarWhere, dayRange, districtTimeZone } from './calendar-event.service';
+import {
+  assertReadable,
+  calendarOrder,
+  calendarRealmsWhere,
+  calendarWhere,
+  dayRange,
+  districtTimeZone,
+} from './calendar-event.service';
 
 const CalendarEventPage = pageOf('CalendarEvent', 'A page of calendar events.');
 
@@ -15,9 +28,13 @@ const CalendarEventPage = pageOf('CalendarEvent', 'A page of calendar events.');
 const longestSpanDays = 400;
 
 const realmEventsArgs = builder.args((t) => ({
-  realm: t.field({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose calendar events to list.' }),
-  startDate: t.string({ description: 'First day, `YYYY-MM-DD` or `YYYYMMDD`, in the district\'s time zone.' }),
-  endDate: t.string({ description: 'Last day, `YYYY-MM-DD` or `YYYYMMDD`, in the district\'s time zone.' }),
+  realm: t.field({
+    type: RealmInput,
+    required: true,
+    description: 'The realm (district, school, user, section or group) whose calendar events to list.',
+  }),
+  startDate: t.string({ description: "First day, `YYYY-MM-DD` or `YYYYMMDD`, in the district's time zone." }),
+  endDate: t.string({ description: "Last day, `YYYY-MM-DD` or `YYYYMMDD`, in the district's time zone." }),
 }));
 
 const calendarSpanArgs = builder.args((t) => ({
@@ -29,7 +46,10 @@ type RealmEventsArguments = { realm: RealmArgument; startDate?: string | null; e
 type CalendarArguments = { from: Date; to: Date };
 
 /** The events `calendarEvents` and its connection list: those of a realm, of some days; null when the realm is hidden. */
-async function realmEventsWhere(viewer: Viewer, args: RealmEventsArguments): Promise<Prisma.CalendarEventWhereInput | null> {
+async function realmEventsWhere(
+  viewer: Viewer,
+  args: RealmEventsArguments,
+): Promise<Prisma.CalendarEventWhereInput | null> {
   const realm = realmRef(args.realm);
   if (!(await assertReadable(viewer, realm))) return null;
   const days = dayRange(args.startDate, args.endDate, await districtTimeZone(viewer, viewer.user.districtId));
@@ -40,7 +60,8 @@ async function realmEventsWhere(viewer: Viewer, args: RealmEventsArguments): Pro
 async function viewerCalendarWhere(viewer: Viewer, args: CalendarArguments): Promise<Prisma.CalendarEventWhereInput> {
   const span = args.to.getTime() - args.from.getTime();
   if (span <= 0) throw httpError(400, 'BAD_USER_INPUT', 'to must be after from');
-  if (span > longestSpanDays * 86_400_000) throw httpError(400, 'BAD_USER_INPUT', `A calendar spans at most ${longestSpanDays} days`);
+  if (span > longestSpanDays * 86_400_000)
+    throw httpError(400, 'BAD_USER_INPUT', `A calendar spans at most ${longestSpanDays} days`);
   const [sections, groups] = await Promise.all([viewer.sectionEnrollments(), viewer.groupMemberships()]);
   return calendarWhere(calendarRealmsWhere(viewer.user, [...sections.keys()], [...groups.keys()]), args.from, args.to);
 }
@@ -74,25 +95,30 @@ builder.queryFields((t) => ({
       });
     },
   }),
-  calendarEventsConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'CalendarEvent',
-    ...connectionOptions,
-    cursor: 'start_id',
-    nullable: true,
-    description:
-      'The events `calendarEvents` lists, as a Relay connection in the same order (by start, then id); null when the ' +
-      'realm does not exist or is hidden.',
-    args: realmEventsArgs,
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const where = await realmEventsWhere(viewer, args);
-      return where && eventsPage(selection, where);
+  calendarEventsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'CalendarEvent',
+      ...connectionOptions,
+      cursor: 'start_id',
+      nullable: true,
+      description:
+        'The events `calendarEvents` lists, as a Relay connection in the same order (by start, then id); null when the ' +
+        'realm does not exist or is hidden.',
+      args: realmEventsArgs,
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const where = await realmEventsWhere(viewer, args);
+        return where && eventsPage(selection, where);
+      },
     },
-  }, checkedTotalCount(async (args: RealmEventsArguments, { viewer }) => db().calendarEvent.count({ where: (await realmEventsWhere(viewer!, args))! }))),
+    checkedTotalCount(async (args: RealmEventsArguments, { viewer }) =>
+      db().calendarEvent.count({ where: (await realmEventsWhere(viewer!, args))! }),
+    ),
+  ),
   calendar: t.withAuth({ authenticated: true }).field({
     type: CalendarEventPage,
     description:
-      'The viewer\'s calendar between two instants, in the order events start: the events of their district, school ' +
+      "The viewer's calendar between two instants, in the order events start: the events of their district, school " +
       'and building, their own, and those of the sections they are enrolled in and the groups they belong to, that ' +
       `are under way at some time in [from, to). At most ${longestSpanDays} days at once.`,
     args: { ...calendarSpanArgs, ...pageArgs },
@@ -104,13 +130,17 @@ builder.queryFields((t) => ({
       });
     },
   }),
-  calendarConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'CalendarEvent',
-    ...connectionOptions,
-    cursor: 'start_id',
-    description: 'The events `calendar` lists, as a Relay connection in the same order (by start, then id).',
-    args: calendarSpanArgs,
-    resolve: async (query, _root, args, { viewer }) => eventsPage(query, await viewerCalendarWhere(viewer, args)),
-    totalCount: async (_root, args, { viewer }) => db().calendarEvent.count({ where: await viewerCalendarWhere(viewer, args) }),
-  }, describedTotalCount),
+  calendarConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'CalendarEvent',
+      ...connectionOptions,
+      cursor: 'start_id',
+      description: 'The events `calendar` lists, as a Relay connection in the same order (by start, then id).',
+      args: calendarSpanArgs,
+      resolve: async (query, _root, args, { viewer }) => eventsPage(query, await viewerCalendarWhere(viewer, args)),
+      totalCount: async (_root, args, { viewer }) =>
+        db().calendarEvent.count({ where: await viewerCalendarWhere(viewer, args) }),
+    },
+    describedTotalCount,
+  ),
 }));

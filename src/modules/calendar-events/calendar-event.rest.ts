@@ -29,9 +29,15 @@ const RestAttachments = graphql(`
   }
 `);
 
-const realmNames = { DISTRICT: 'district', SCHOOL: 'school', USER: 'user', SECTION: 'section', GROUP: 'group' } as const;
+const realmNames = {
+  DISTRICT: 'district',
+  SCHOOL: 'school',
+  USER: 'user',
+  SECTION: 'section',
+  GROUP: 'group',
+} as const;
 const rsvpCodes = { NOBODY: 0, INVITED: 1, ANYONE: 2 } as const;
-const wallClock = 'YYYY-MM-DD HH:MM:SS, in the district\'s time zone';
+const wallClock = "YYYY-MM-DD HH:MM:SS, in the district's time zone";
 const realmId = (noun: string) => z.int().optional().describe(`Id of the ${noun}, when the event is one of a ${noun}.`);
 
 /**
@@ -48,7 +54,9 @@ export const calendarEventWire = z
     end: z.string().describe(`${wallClock} when has_end is 1; empty otherwise`),
     all_day: wireBit,
     editable: wireBit.describe('Whether the caller may change and delete the event.'),
-    rsvp: z.union([z.literal(0), z.literal(1), z.literal(2)]).describe('0 no one may RSVP, 1 only invited people, 2 anyone.'),
+    rsvp: z
+      .union([z.literal(0), z.literal(1), z.literal(2)])
+      .describe('0 no one may RSVP, 1 only invited people, 2 anyone.'),
     comments_enabled: wireBit,
     type: z.enum(['event', 'assignment', 'discussion']),
     realm: z.enum(Object.values(realmNames)),
@@ -134,7 +142,8 @@ export const calendarEventRoutes = [
   listRoute({
     path: '/[realm]/events',
     realms,
-    summary: 'List the calendar events of a realm in the order they start; start_date and end_date (both) limit it to those days',
+    summary:
+      'List the calendar events of a realm in the order they start; start_date and end_date (both) limit it to those days',
     item: 'event',
     filters: wireBody({
       start_date: withExamples(text, '2026-05-01')('startDate'),
@@ -170,7 +179,11 @@ export const calendarEventRoutes = [
       }`,
       [RestCalendarEvent, RestAttachments],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id, withAttachments: request.filters.withAttachments === true }),
+    variables: (request) => ({
+      realm: realmOf(request),
+      id: request.params.id,
+      withAttachments: request.filters.withAttachments === true,
+    }),
     shape: eventToWire,
   }),
   createRoute({

@@ -83,7 +83,8 @@ function scheduleOf(input: ScheduleInput, current: Schedule | null, timeZone: st
   let end: Date | null = null;
   if (hasEnd) {
     end = input.end ? read('end', input.end) : input.end === undefined ? (current?.end ?? null) : null;
-    if (!end && !issues.some((issue) => issue.field === 'end')) issues.push({ field: 'end', message: 'is required when hasEnd is true' });
+    if (!end && !issues.some((issue) => issue.field === 'end'))
+      issues.push({ field: 'end', message: 'is required when hasEnd is true' });
   }
   if (start && end && end <= start) issues.push({ field: 'end', message: 'must be after start' });
   if (issues.length) throw new ValidationError(issues);
@@ -107,7 +108,11 @@ async function eventInRealm(realm: RealmRef, id: number) {
  * the files it no longer lists are discarded once the transaction commits.
  */
 async function replaceAttachments(tx: Prisma.TransactionClient, viewer: Viewer, eventId: number, fileIds: number[]) {
-  const kept = new Set((await tx.calendarEventAttachment.findMany({ where: { eventId }, select: { uploadId: true } })).map((row) => row.uploadId));
+  const kept = new Set(
+    (await tx.calendarEventAttachment.findMany({ where: { eventId }, select: { uploadId: true } })).map(
+      (row) => row.uploadId,
+    ),
+  );
   const added = fileIds.filter((uploadId) => !kept.has(uploadId));
   const dropped = [...kept].filter((uploadId) => !fileIds.includes(uploadId));
   await attachUploads(tx, viewer, added, 'fileIds');
@@ -138,7 +143,13 @@ export async function createCalendarEvent(viewer: Viewer, realm: RealmRef, input
   });
 }
 
-export async function updateCalendarEvent(viewer: Viewer, realm: RealmRef, id: number, input: unknown, query: EventQuery) {
+export async function updateCalendarEvent(
+  viewer: Viewer,
+  realm: RealmRef,
+  id: number,
+  input: unknown,
+  query: EventQuery,
+) {
   const facts = await realmFactsFor(viewer, realm, 'visible');
   const current = await eventInRealm(realm, id);
   await authorize(viewer, calendarEventPolicy, 'update', current, id);
@@ -146,7 +157,11 @@ export async function updateCalendarEvent(viewer: Viewer, realm: RealmRef, id: n
   const schedule = scheduleOf({ start, end, hasEnd }, current, await districtTimeZone(viewer, facts.districtId));
   return writeTransaction(async (tx) => {
     const attachments = fileIds && (await replaceAttachments(tx, viewer, id, fileIds));
-    const event = await tx.calendarEvent.update({ ...query, where: { id }, data: { ...fields, ...schedule, attachments } });
+    const event = await tx.calendarEvent.update({
+      ...query,
+      where: { id },
+      data: { ...fields, ...schedule, attachments },
+    });
     await recordEvent(tx, calendarEventEvents.update, { realm, objectId: id, actorId: viewer.id, scope: facts });
     return event;
   });
@@ -167,7 +182,11 @@ export async function deleteCalendarEvent(viewer: Viewer, realm: RealmRef, id: n
  * The realms whose events make up a user's calendar, as the platform's calendar shows them: their district, their
  * school and building, their own, the sections they are actively enrolled in and the groups they belong to.
  */
-export function calendarRealmsWhere(user: ViewerUser, sectionIds: number[], groupIds: number[]): Prisma.CalendarEventWhereInput {
+export function calendarRealmsWhere(
+  user: ViewerUser,
+  sectionIds: number[],
+  groupIds: number[],
+): Prisma.CalendarEventWhereInput {
   const realms: [RealmType, number[]][] = [
     ['DISTRICT', [user.districtId]],
     ['SCHOOL', user.buildingId === null ? [user.schoolId] : [user.schoolId, user.buildingId]],
@@ -175,10 +194,16 @@ export function calendarRealmsWhere(user: ViewerUser, sectionIds: number[], grou
     ['SECTION', sectionIds],
     ['GROUP', groupIds],
   ];
-  return { OR: realms.filter(([, ids]) => ids.length).map(([realmType, ids]) => ({ realmType, realmId: { in: ids } })) };
+  return {
+    OR: realms.filter(([, ids]) => ids.length).map(([realmType, ids]) => ({ realmType, realmId: { in: ids } })),
+  };
 }
 
 /** The events of a user's calendar under way at some time in [from, to): started before `to`, not ended before `from`. */
-export const calendarWhere = (realms: Prisma.CalendarEventWhereInput, from: Date, to: Date): Prisma.CalendarEventWhereInput => ({
+export const calendarWhere = (
+  realms: Prisma.CalendarEventWhereInput,
+  from: Date,
+  to: Date,
+): Prisma.CalendarEventWhereInput => ({
   AND: [realms, { start: { lt: to } }, { OR: [{ end: { gte: from } }, { end: null, start: { gte: from } }] }],
 });

@@ -20,7 +20,7 @@ export const CalendarEventTypeEnum = builder.enumType(CalendarEventType, {
   name: 'CalendarEventType',
   description: 'What a calendar event is.',
   values: {
-    EVENT: { description: 'An ordinary event, such as a field trip or a parents\' evening.' },
+    EVENT: { description: "An ordinary event, such as a field trip or a parents' evening." },
     ASSIGNMENT: { description: 'The due date of an assignment.' },
     DISCUSSION: { description: 'The due date of a graded discussion.' },
   },
@@ -39,7 +39,8 @@ export const RsvpPolicyEnum = builder.enumType(RsvpPolicy, {
  * An instant as the district's wall clock shows it. A viewer sees only their own district's realms, so every event
  * they see is shown in their district's time zone.
  */
-const wallClock = async (instant: Date, viewer: Viewer) => formatWallClock(instant, await districtTimeZone(viewer, viewer.user.districtId));
+const wallClock = async (instant: Date, viewer: Viewer) =>
+  formatWallClock(instant, await districtTimeZone(viewer, viewer.user.districtId));
 
 const CalendarEventAttachmentType = builder.prismaObject('CalendarEventAttachment', {
   fields: (t) => ({
@@ -61,7 +62,15 @@ builder.prismaNode('CalendarEvent', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'CalendarEvent', [
-      'title', 'start', 'end', 'allDay', 'commentsEnabled', 'realmId', 'authorId', 'createdAt', 'updatedAt',
+      'title',
+      'start',
+      'end',
+      'allDay',
+      'commentsEnabled',
+      'realmId',
+      'authorId',
+      'createdAt',
+      'updatedAt',
     ]),
     ...exposeLongText(t, 'CalendarEvent', 'description', htmlFields['CalendarEvent.description'].maxLength),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
@@ -75,7 +84,10 @@ builder.prismaNode('CalendarEvent', {
     }),
     type: t.expose('type', { type: CalendarEventTypeEnum }),
     rsvp: t.expose('rsvp', { type: RsvpPolicyEnum }),
-    attachments: t.relation('attachments', { description: 'Files attached to the event.', query: { orderBy: attachmentOrder } }),
+    attachments: t.relation('attachments', {
+      description: 'Files attached to the event.',
+      query: { orderBy: attachmentOrder },
+    }),
     attachmentsConnection: keysetRelatedConnection(t, 'attachments', {
       type: CalendarEventAttachmentType,
       description: 'The files `attachments` lists, as a Relay connection in the same order.',
@@ -84,24 +96,35 @@ builder.prismaNode('CalendarEvent', {
     storedFile: t.field({
       type: StoredFileType,
       nullable: true,
-      description: 'Where an attached file\'s bytes are kept, for the /v1 route that serves them; null for a file not attached.',
+      description:
+        "Where an attached file's bytes are kept, for the /v1 route that serves them; null for a file not attached.",
       args: { fileId: t.arg.id({ required: true, description: 'The attached upload.' }) },
       select: (args) => {
         const fileId = parseId(args.fileId, 'Upload', 'fileId');
         // An id the database cannot hold names no file.
-        return { attachments: { where: { uploadId: isStorableId(fileId) ? fileId : -1 }, select: { upload: { select: storedFileSelection } } } };
+        return {
+          attachments: {
+            where: { uploadId: isStorableId(fileId) ? fileId : -1 },
+            select: { upload: { select: storedFileSelection } },
+          },
+        };
       },
       resolve: (event) => (event.attachments[0] ? storedFileOf(event.attachments[0].upload, 'ORIGINAL') : null),
     }),
-    hasEnd: t.boolean({ description: 'Whether the event has an end.', select: { end: true }, resolve: (event) => event.end !== null }),
+    hasEnd: t.boolean({
+      description: 'Whether the event has an end.',
+      select: { end: true },
+      resolve: (event) => event.end !== null,
+    }),
     localStart: t.string({
-      description: 'The start as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district\'s time zone.',
+      description: "The start as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district's time zone.",
       select: { start: true },
       resolve: (event, _args, { viewer }) => wallClock(event.start, viewer!),
     }),
     localEnd: t.string({
       nullable: true,
-      description: 'The end as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district\'s time zone; null without an end.',
+      description:
+        "The end as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district's time zone; null without an end.",
       select: { end: true },
       resolve: (event, _args, { viewer }) => event.end && wallClock(event.end, viewer!),
     }),
@@ -109,7 +132,11 @@ builder.prismaNode('CalendarEvent', {
       description: 'Whether the viewer may change and delete the event.',
       select: { realmType: true, realmId: true, authorId: true, type: true },
       resolve: (event, _args, { viewer }) =>
-        can(viewer!, calendarEventPolicy, 'update', { realm: { type: event.realmType, id: event.realmId }, authorId: event.authorId, type: event.type }),
+        can(viewer!, calendarEventPolicy, 'update', {
+          realm: { type: event.realmType, id: event.realmId },
+          authorId: event.authorId,
+          type: event.type,
+        }),
     }),
   }),
 });

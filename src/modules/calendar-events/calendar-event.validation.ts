@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { clearable, createInput, htmlText, nodeId, requiredText, updateInput } from '../../core/validation';
 
 /** `YYYY-MM-DD HH:MM:SS`, the platform's datetime; read in the district's time zone by the service. */
-const wallClock = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
-const onTheWallClock = 'as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district\'s time zone';
+const wallClock = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
+const onTheWallClock = "as `YYYY-MM-DD HH:MM:SS` on the wall clock of the district's time zone";
 
 const eventFields = {
   title: requiredText(255).describe('Title.'),
@@ -26,7 +29,9 @@ const eventFields = {
   fileIds: z
     .array(nodeId('Upload').transform(Number))
     .max(20, 'must list at most 20 files')
-    .describe('Uploaded files (the viewer\'s, not attached elsewhere) to attach; on an update the list replaces the event\'s files.'),
+    .describe(
+      "Uploaded files (the viewer's, not attached elsewhere) to attach; on an update the list replaces the event's files.",
+    ),
 };
 
 export const createCalendarEventSchema = createInput(eventFields, ['title', 'start']);

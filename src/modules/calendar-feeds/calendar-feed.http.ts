@@ -16,7 +16,10 @@ export function useCalendarFeeds(): Plugin {
         return endResponse(new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, HEAD' } }));
       }
       const document = token ? await renderCalendarFeed(token) : null;
-      if (document === null) return endResponse(new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+      if (document === null)
+        return endResponse(
+          new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+        );
       endResponse(
         new Response(request.method === 'HEAD' ? null : document, {
           status: 200,

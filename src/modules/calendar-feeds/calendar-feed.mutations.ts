@@ -9,7 +9,7 @@ builder.mutationField('createCalendarFeed', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: IssuedCalendarFeedType,
     description:
-      'Makes a private iCalendar feed of the viewer\'s calendar, for calendar apps that subscribe to a URL. Revoke it ' +
+      "Makes a private iCalendar feed of the viewer's calendar, for calendar apps that subscribe to a URL. Revoke it " +
       'with deleteCalendarFeed.',
     resolve: async (_root, _args, { viewer, origin }) => {
       const { token, ...feed } = await createCalendarFeed(viewer);
@@ -19,7 +19,7 @@ builder.mutationField('createCalendarFeed', (t) =>
 );
 
 deleteMutation('deleteCalendarFeed', {
-  description: 'Revokes one of the viewer\'s calendar feeds: its URL answers 404 from then on.',
+  description: "Revokes one of the viewer's calendar feeds: its URL answers 404 from then on.",
   errors: [NotFoundError],
   args: (arg) => ({ id: arg.id({ required: true, description: 'The calendar feed to delete.' }) }),
   resolve: (viewer, args) => deleteCalendarFeed(viewer, parseId(args.id, 'CalendarFeed')),

@@ -15,7 +15,7 @@ import { ownFeedsWhere } from './calendar-feed.policy';
 const feedEvent = (type: `calendar_feed.${string}`, description: string) =>
   defineEvent(type, { object: 'CalendarFeed', realms: ['USER'], description, audience: 'administrators' });
 export const calendarFeedEvents = {
-  create: feedEvent('calendar_feed.create', 'A private iCalendar feed of a user\'s calendar was made.'),
+  create: feedEvent('calendar_feed.create', "A private iCalendar feed of a user's calendar was made."),
   delete: feedEvent('calendar_feed.delete', 'A private iCalendar feed was revoked: its URL no longer answers.'),
 };
 
@@ -30,7 +30,12 @@ export async function createCalendarFeed(viewer: Viewer) {
   return writeTransaction(async (tx) => {
     const feed = await tx.calendarFeed.create({ data: { userId: viewer.id, tokenHash: hashToken(token) } });
     const realm = { type: 'USER' as const, id: viewer.id };
-    await recordEvent(tx, calendarFeedEvents.create, { realm, objectId: feed.id, actorId: viewer.id, scope: scope(viewer) });
+    await recordEvent(tx, calendarFeedEvents.create, {
+      realm,
+      objectId: feed.id,
+      actorId: viewer.id,
+      scope: scope(viewer),
+    });
     return { id: feed.id, createdAt: feed.createdAt, token };
   });
 }
@@ -38,7 +43,9 @@ export async function createCalendarFeed(viewer: Viewer) {
 /** Revokes one of the viewer's feeds; another user's is not found. */
 export async function deleteCalendarFeed(viewer: Viewer, id: number) {
   await writeTransaction(async (tx) => {
-    const deleted = await findByStorableId(id, (id) => tx.calendarFeed.deleteMany({ where: { id, ...ownFeedsWhere(viewer) } }));
+    const deleted = await findByStorableId(id, (id) =>
+      tx.calendarFeed.deleteMany({ where: { id, ...ownFeedsWhere(viewer) } }),
+    );
     if (!deleted?.count) throw new NotFoundError('CalendarFeed', id);
     const realm = { type: 'USER' as const, id: viewer.id };
     await recordEvent(tx, calendarFeedEvents.delete, { realm, objectId: id, actorId: viewer.id, scope: scope(viewer) });
@@ -64,7 +71,16 @@ function wallClockDay(instant: Date, timeZone: string, daysLater = 0): Date {
 export async function renderCalendarFeed(token: string, now = new Date()): Promise<string | null> {
   const feed = await db().calendarFeed.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { user: { select: { ...viewerUserSelection, nameFirst: true, nameLast: true, school: { select: { districtId: true, district: { select: { timeZone: true } } } } } } },
+    select: {
+      user: {
+        select: {
+          ...viewerUserSelection,
+          nameFirst: true,
+          nameLast: true,
+          school: { select: { districtId: true, district: { select: { timeZone: true } } } },
+        },
+      },
+    },
   });
   if (!feed) return null;
   const user = toViewerUser(feed.user);
@@ -72,17 +88,32 @@ export async function renderCalendarFeed(token: string, now = new Date()): Promi
     db().enrollment.findMany({ where: { userId: user.id, status: 'ACTIVE' }, select: { sectionId: true } }),
     db().groupMembership.findMany({ where: { userId: user.id }, select: { groupId: true } }),
   ]);
-  const realms = calendarRealmsWhere(user, sections.map((row) => row.sectionId), groups.map((row) => row.groupId));
+  const realms = calendarRealmsWhere(
+    user,
+    sections.map((row) => row.sectionId),
+    groups.map((row) => row.groupId),
+  );
   const from = new Date(now.getTime() - feedWindow.daysBack * day);
   const to = new Date(now.getTime() + feedWindow.daysAhead * day);
-  const events = await db().calendarEvent.findMany({ where: calendarWhere(realms, from, to), orderBy: calendarOrder, take: feedWindow.events });
+  const events = await db().calendarEvent.findMany({
+    where: calendarWhere(realms, from, to),
+    orderBy: calendarOrder,
+    take: feedWindow.events,
+  });
 
   const { timeZone } = feed.user.school.district;
-  const calendar = ical({ name: `${feed.user.nameFirst} ${feed.user.nameLast}`.trim(), prodId: { company: 'Lectern', product: 'Calendar', language: 'EN' } });
+  const calendar = ical({
+    name: `${feed.user.nameFirst} ${feed.user.nameLast}`.trim(),
+    prodId: { company: 'Lectern', product: 'Calendar', language: 'EN' },
+  });
   for (const event of events) {
     // All-day events are whole days of the district's calendar; iCalendar's end day is the day after the last.
     const times: Pick<ICalEventData, 'start' | 'end' | 'allDay'> = event.allDay
-      ? { allDay: true, start: wallClockDay(event.start, timeZone), end: wallClockDay(event.end ?? event.start, timeZone, 1) }
+      ? {
+          allDay: true,
+          start: wallClockDay(event.start, timeZone),
+          end: wallClockDay(event.end ?? event.start, timeZone, 1),
+        }
       : { start: event.start, end: event.end ?? event.start };
     calendar.createEvent({
       id: `calendar-event-${event.id}@lectern`,

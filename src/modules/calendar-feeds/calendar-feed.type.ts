@@ -20,6 +20,8 @@ export const IssuedCalendarFeedType = builder.objectRef<IssuedCalendarFeed>('Iss
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Feed id.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the feed was made.' }),
-    url: t.exposeString('url', { description: 'The iCalendar URL to subscribe to in a calendar app; anyone with it reads the calendar.' }),
+    url: t.exposeString('url', {
+      description: 'The iCalendar URL to subscribe to in a calendar app; anyone with it reads the calendar.',
+    }),
   }),
 });

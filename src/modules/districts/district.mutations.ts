@@ -8,7 +8,10 @@ const UpdateDistrictInput = changesInput('UpdateDistrictInput', updateDistrictSc
 
 objectMutation('updateDistrict', {
   type: 'District',
-  description: 'Changes a district\'s name, time zone or gradebook settings (its district administrators).',
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The district to change.' }), input: arg(required(UpdateDistrictInput, 'What to change; members left out keep their values.')) }),
+  description: "Changes a district's name, time zone or gradebook settings (its district administrators).",
+  args: (arg) => ({
+    id: arg.id({ required: true, description: 'The district to change.' }),
+    input: arg(required(UpdateDistrictInput, 'What to change; members left out keep their values.')),
+  }),
   resolve: (viewer, args, query) => updateDistrict(viewer, parseId(args.id, 'District'), args.input, query),
 });

@@ -13,7 +13,11 @@ import { updateDistrictSchema } from './district.validation';
 type DistrictQuery = { select?: Prisma.DistrictSelect; include?: Prisma.DistrictInclude };
 
 export const districtEvents = {
-  update: defineEvent('district.update', { object: 'District', realms: ['DISTRICT'], description: 'A district\'s settings were changed.' }),
+  update: defineEvent('district.update', {
+    object: 'District',
+    realms: ['DISTRICT'],
+    description: "A district's settings were changed.",
+  }),
 };
 
 export async function updateDistrict(viewer: Viewer, id: number, input: unknown, query: DistrictQuery) {
@@ -33,8 +37,15 @@ export async function updateDistrict(viewer: Viewer, id: number, input: unknown,
  * user's district; text that is not a date is a 400 naming the argument, never an empty answer.
  */
 export async function readDateForUser(userId: number, text: string, argument: string): Promise<Date> {
-  const user = await db().user.findUnique({ where: { id: userId }, select: { school: { select: { district: { select: { timeZone: true } } } } } });
+  const user = await db().user.findUnique({
+    where: { id: userId },
+    select: { school: { select: { district: { select: { timeZone: true } } } } },
+  });
   const instant = readDateText(text, user?.school.district.timeZone ?? 'UTC');
-  if (!instant) throw invalidArgument(argument, `'${text}' is not a date or time this server can read, such as 2010-05-14 23:44:32 or 3 days ago`);
+  if (!instant)
+    throw invalidArgument(
+      argument,
+      `'${text}' is not a date or time this server can read, such as 2010-05-14 23:44:32 or 3 days ago`,
+    );
   return instant;
 }

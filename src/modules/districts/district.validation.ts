@@ -8,8 +8,13 @@ export const updateDistrictSchema = updateInput({
     .string()
     .refine(isTimeZone, 'must be an IANA time zone, such as America/Chicago')
     .describe('IANA time zone, such as America/Chicago: dates written as text are read in it.'),
-  attendanceApp: clearable(text(255).transform((name) => name || null), null).describe(
+  attendanceApp: clearable(
+    text(255).transform((name) => name || null),
+    null,
+  ).describe(
     'Name of the third-party attendance app the district\'s courses use (attendance on /v1 is then 410 Gone); null or "" for none.',
   ),
-  incompleteCountsAsZero: z.boolean().describe('Whether an incomplete grade counts as zero (true) or is left out of period and final grades.'),
+  incompleteCountsAsZero: z
+    .boolean()
+    .describe('Whether an incomplete grade counts as zero (true) or is left out of period and final grades.'),
 });

@@ -14,12 +14,13 @@ objectMutation('sendFriendRequest', {
 });
 resultMutation('answerFriendRequest', {
   type: AnsweredFriendRequestType,
-  description: 'Accepts (the two become friends) or denies one of the viewer\'s own pending friend requests.',
+  description: "Accepts (the two become friends) or denies one of the viewer's own pending friend requests.",
   errors: [NotFoundError],
   args: (arg) => ({
     userId: arg.id({ required: true, description: 'The user asked: only they answer.' }),
     id: arg.id({ required: true, description: 'Friend request id.' }),
     action: arg({ type: RequestActionEnum, required: true, description: 'Accept or decline the request.' }),
   }),
-  resolve: (viewer, args) => answerFriendRequest(viewer, parseId(args.userId, 'User', 'userId'), parseId(args.id, 'FriendRequest'), args.action),
+  resolve: (viewer, args) =>
+    answerFriendRequest(viewer, parseId(args.userId, 'User', 'userId'), parseId(args.id, 'FriendRequest'), args.action),
 });

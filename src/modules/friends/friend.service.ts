@@ -41,18 +41,32 @@ export function friendsOf(viewer: Viewer | null, userId: number): ListSource<Pri
 export async function sendFriendRequest(viewer: Viewer, userId: number, query: RequestQuery) {
   await authorize(viewer, friendRequestPolicy, 'send', userId, userId, 'User');
   validate(friendRequestSchema, { requesterId: viewer.id, userId });
-  const pair = { OR: [{ requesterId: viewer.id, userId }, { requesterId: userId, userId: viewer.id }] };
+  const pair = {
+    OR: [
+      { requesterId: viewer.id, userId },
+      { requesterId: userId, userId: viewer.id },
+    ],
+  };
   const [friends, pending] = await Promise.all([
-    db().friendship.findUnique({ where: { userId_friendId: { userId: viewer.id, friendId: userId } }, select: { userId: true } }),
+    db().friendship.findUnique({
+      where: { userId_friendId: { userId: viewer.id, friendId: userId } },
+      select: { userId: true },
+    }),
     db().friendRequest.findFirst({ where: pair, select: { requesterId: true } }),
   ]);
   if (friends) throw new ConflictError('You are already friends', 'userId');
-  if (pending?.requesterId === userId) throw new ConflictError('That user has already asked you: answer their request', 'userId');
+  if (pending?.requesterId === userId)
+    throw new ConflictError('That user has already asked you: answer their request', 'userId');
   if (pending) throw new ConflictError('A request to that user is already pending', 'userId');
   const scope = await realmFacts(viewer, { type: 'USER', id: userId });
   return writeTransaction(async (tx) => {
     const request = await tx.friendRequest.create({ ...query, data: { requesterId: viewer.id, userId } });
-    await recordEvent(tx, friendRequestEvents.create, { realm: { type: 'USER', id: userId }, objectId: request.id, actorId: viewer.id, scope });
+    await recordEvent(tx, friendRequestEvents.create, {
+      realm: { type: 'USER', id: userId },
+      objectId: request.id,
+      actorId: viewer.id,
+      scope,
+    });
     return request;
   }).catch(conflictOnUnique('A request to that user is already pending', 'userId'));
 }
@@ -79,7 +93,9 @@ export async function pendingFriendRequests(
 export async function answerFriendRequest(viewer: Viewer, userId: number, id: number, action: Action) {
   await authorize(viewer, friendRequestPolicy, 'answer', userId, userId, 'User');
   const notFound = () => new NotFoundError('FriendRequest', id);
-  const request = await findByStorableId(id, (id) => db().friendRequest.findFirst({ where: { id, userId }, select: { requesterId: true } }));
+  const request = await findByStorableId(id, (id) =>
+    db().friendRequest.findFirst({ where: { id, userId }, select: { requesterId: true } }),
+  );
   if (!request) throw notFound();
   const { requesterId } = request;
   const realm = { type: 'USER' as const, id: userId };
@@ -90,7 +106,10 @@ export async function answerFriendRequest(viewer: Viewer, userId: number, id: nu
     if (count === 0) throw notFound();
     if (action === 'ACCEPT') {
       // Both directions, so that either user's friends are one indexed lookup; friends already stay friends.
-      const rows = [{ userId, friendId: requesterId }, { userId: requesterId, friendId: userId }];
+      const rows = [
+        { userId, friendId: requesterId },
+        { userId: requesterId, friendId: userId },
+      ];
       await tx.friendship.createMany({ data: rows, skipDuplicates: true });
     }
     const kind = action === 'ACCEPT' ? friendRequestEvents.accept : friendRequestEvents.deny;

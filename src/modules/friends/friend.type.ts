@@ -22,7 +22,7 @@ const FriendPage = pageOf('User', 'A page of users.');
 builder.prismaObjectField('User', 'friends', (t) =>
   t.field({
     type: FriendPage,
-    description: 'The user\'s friends whom the viewer may see, in the order of their ids.',
+    description: "The user's friends whom the viewer may see, in the order of their ids.",
     args: pageArgs,
     select: { id: true },
     resolve: (user, args, { viewer }) => paged(args, friendsOf(viewer, user.id)),
@@ -30,20 +30,25 @@ builder.prismaObjectField('User', 'friends', (t) =>
 );
 
 builder.prismaObjectField('User', 'friendsConnection', (t) =>
-  t.prismaConnection({
-    type: 'User',
-    ...connectionOptions,
-    description: 'The friends `friends` lists, as a Relay connection in the same order.',
-    resolve: (query, user, _args, { viewer }) => db().user.findMany(keysetWindow(query, friendsWhere(viewer, user.id))),
-    totalCount: (user, _args, { viewer }) => db().user.count({ where: friendsWhere(viewer, user.id) }),
-  }, describedTotalCount),
+  t.prismaConnection(
+    {
+      type: 'User',
+      ...connectionOptions,
+      description: 'The friends `friends` lists, as a Relay connection in the same order.',
+      resolve: (query, user, _args, { viewer }) =>
+        db().user.findMany(keysetWindow(query, friendsWhere(viewer, user.id))),
+      totalCount: (user, _args, { viewer }) => db().user.count({ where: friendsWhere(viewer, user.id) }),
+    },
+    describedTotalCount,
+  ),
 );
 
 /** What answering a friend request did; the request itself is gone. */
 export const AnsweredFriendRequestType = builder
   .objectRef<{ id: number; action: 'ACCEPT' | 'DENY'; requesterId: number }>('AnsweredFriendRequest')
   .implement({
-    description: 'A friend request that was accepted (the two are friends) or denied. Answered requests are no longer listed.',
+    description:
+      'A friend request that was accepted (the two are friends) or denied. Answered requests are no longer listed.',
     fields: (t) => ({
       id: t.exposeID('id', { description: 'Id of the request.' }),
       action: t.expose('action', { type: RequestActionEnum, description: 'The answer.' }),

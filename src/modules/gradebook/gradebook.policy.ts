@@ -28,7 +28,7 @@ export async function gradebookReach(viewer: Viewer, sectionId: number): Promise
     });
     if (own.length) return { all: false, enrollmentIds: own.map((enrollment) => enrollment.id) };
     if (verdict === 'hide') return 'hide';
-    return { forbid: 'Only the section\'s teachers, its students and their parents read its gradebook' };
+    return { forbid: "Only the section's teachers, its students and their parents read its gradebook" };
   });
 }
 

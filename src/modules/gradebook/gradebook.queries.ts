@@ -28,21 +28,27 @@ builder.queryField('gradingPeriods', (t) =>
 );
 
 builder.queryField('gradingPeriodsConnection', (t) =>
-  t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'GradingPeriod',
-    ...connectionOptions,
-    // The cursor holds the period's place in the order (first day, id): see orderedWindow.
-    cursor: 'startsOn_id',
-    nullable: true,
-    description: 'The periods `gradingPeriods` lists, as a Relay connection in the same order (by first day); null when the school does not exist or is hidden.',
-    args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const schoolId = parseId(args.schoolId, 'School', 'schoolId');
-      if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
-      return db().gradingPeriod.findMany(orderedWindow('GradingPeriod', selection, { schoolId }, periodOrder));
+  t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'GradingPeriod',
+      ...connectionOptions,
+      // The cursor holds the period's place in the order (first day, id): see orderedWindow.
+      cursor: 'startsOn_id',
+      nullable: true,
+      description:
+        'The periods `gradingPeriods` lists, as a Relay connection in the same order (by first day); null when the school does not exist or is hidden.',
+      args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const schoolId = parseId(args.schoolId, 'School', 'schoolId');
+        if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
+        return db().gradingPeriod.findMany(orderedWindow('GradingPeriod', selection, { schoolId }, periodOrder));
+      },
     },
-  }, checkedTotalCount((args: { schoolId: string | number }) => db().gradingPeriod.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }))),
+    checkedTotalCount((args: { schoolId: string | number }) =>
+      db().gradingPeriod.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }),
+    ),
+  ),
 );
 
 builder.queryField('gradingScales', (t) =>
@@ -60,55 +66,72 @@ builder.queryField('gradingScales', (t) =>
 );
 
 builder.queryField('gradingScalesConnection', (t) =>
-  t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'GradingScale',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The scales `gradingScales` lists, as a Relay connection in the same order; null when the school does not exist or is hidden.',
-    args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const schoolId = parseId(args.schoolId, 'School', 'schoolId');
-      if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
-      return db().gradingScale.findMany(keysetWindow(selection, { schoolId }));
+  t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'GradingScale',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The scales `gradingScales` lists, as a Relay connection in the same order; null when the school does not exist or is hidden.',
+      args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const schoolId = parseId(args.schoolId, 'School', 'schoolId');
+        if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
+        return db().gradingScale.findMany(keysetWindow(selection, { schoolId }));
+      },
     },
-  }, checkedTotalCount((args: { schoolId: string | number }) => db().gradingScale.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }))),
+    checkedTotalCount((args: { schoolId: string | number }) =>
+      db().gradingScale.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }),
+    ),
+  ),
 );
 
-const AssignmentPage = pageOf('Assignment', 'A page of a section\'s graded items.');
+const AssignmentPage = pageOf('Assignment', "A page of a section's graded items.");
 
 /** Whether the viewer reads the section's gradebook: false when the section is hidden, a 403 when it is closed to them. */
-const readsGradebook = async (viewer: Viewer, sectionId: number) => allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId));
+const readsGradebook = async (viewer: Viewer, sectionId: number) =>
+  allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId));
 
 builder.queryField('assignments', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: AssignmentPage,
     nullable: true,
-    description: 'The graded items of a section, for those who read its gradebook; null when the section does not exist or is hidden.',
+    description:
+      'The graded items of a section, for those who read its gradebook; null when the section does not exist or is hidden.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await readsGradebook(viewer, sectionId))) return null;
       const where = { sectionId };
-      return paged(args, { findMany: (query) => db().assignment.findMany({ ...query, where }), count: () => db().assignment.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().assignment.findMany({ ...query, where }),
+        count: () => db().assignment.count({ where }),
+      });
     },
   }),
 );
 
 builder.queryField('assignmentsConnection', (t) =>
-  t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'Assignment',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The items `assignments` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
-    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-      if (!(await readsGradebook(viewer, sectionId))) return null;
-      return db().assignment.findMany(keysetWindow(selection, { sectionId }));
+  t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'Assignment',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The items `assignments` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
+      args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
+        if (!(await readsGradebook(viewer, sectionId))) return null;
+        return db().assignment.findMany(keysetWindow(selection, { sectionId }));
+      },
     },
-  }, checkedTotalCount((args: { sectionId: string | number }) => db().assignment.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }))),
+    checkedTotalCount((args: { sectionId: string | number }) =>
+      db().assignment.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
+    ),
+  ),
 );
 
 builder.queryField('assignment', (t) =>
@@ -116,7 +139,10 @@ builder.queryField('assignment', (t) =>
     type: 'Assignment',
     nullable: true,
     description: 'A graded item of a section; null when it or the section does not exist or is hidden.',
-    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), id: t.arg.id({ required: true, description: 'Assignment id.' }) },
+    args: {
+      sectionId: t.arg.id({ required: true, description: 'The course section.' }),
+      id: t.arg.id({ required: true, description: 'Assignment id.' }),
+    },
     resolve: async (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!allowsReading(await verdictOf(viewer, gradebookPolicy, 'read', sectionId))) return null;
@@ -127,13 +153,16 @@ builder.queryField('assignment', (t) =>
 );
 
 /** For `node`: an object of a school's or a section's gradebook is seen by whoever its list query shows it to. */
-const bySchool = (viewer: Viewer, schoolId: number) => thenMaybe(verdictOf(viewer, schoolGradingPolicy, 'read', schoolId), allowsReading);
+const bySchool = (viewer: Viewer, schoolId: number) =>
+  thenMaybe(verdictOf(viewer, schoolGradingPolicy, 'read', schoolId), allowsReading);
 const schoolOf = { select: { schoolId: true }, of: (row: { id: number; schoolId: number }) => row.schoolId };
 registerNodeVisibility('GradingPeriod', visibleThrough('GradingPeriod', schoolOf, bySchool));
 registerNodeVisibility('GradingScale', visibleThrough('GradingScale', schoolOf, bySchool));
 registerNodeVisibility(
   'Assignment',
-  visibleThrough('Assignment', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, (viewer, sectionId) =>
-    thenMaybe(verdictOf(viewer, gradebookPolicy, 'read', sectionId), allowsReading),
+  visibleThrough(
+    'Assignment',
+    { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId },
+    (viewer, sectionId) => thenMaybe(verdictOf(viewer, gradebookPolicy, 'read', sectionId), allowsReading),
   ),
 );

@@ -62,7 +62,10 @@ export const gradebookRoutes = [
     path: '/sections/{section_id}/assignments/{id}',
     summary: 'View a graded item of a section',
     wire: assignmentWire,
-    document: graphql(`query($sectionId: ID!, $id: ID!) { assignment(sectionId: $sectionId, id: $id) { ...RestAssignment } }`, [RestAssignment]),
+    document: graphql(
+      `query($sectionId: ID!, $id: ID!) { assignment(sectionId: $sectionId, id: $id) { ...RestAssignment } }`,
+      [RestAssignment],
+    ),
     variables: ({ params }) => ({ sectionId: params.section_id!, id: params.id! }),
     shape: assignmentToWire,
   }),

@@ -26,7 +26,10 @@ const gradeItemData = z.object({ gradeItemType: z.enum(['ASSIGNMENT', 'DISCUSSIO
 
 // The platform's grade_item trigger: one entry naming the item (`id`, with its `grade_item_type`), viewed at its /v1
 // path. As in the platform's event object example, this entry's section_id and realm_id are strings.
-const gradeItemEntry = ({ gradeItemType }: z.output<typeof gradeItemData>, event: { realmId: number; objectId: number }) => [
+const gradeItemEntry = (
+  { gradeItemType }: z.output<typeof gradeItemData>,
+  event: { realmId: number; objectId: number },
+) => [
   {
     ids: {
       section_id: String(event.realmId),
@@ -58,10 +61,18 @@ export const gradebookEvents = {
   }),
   periodCreate: schoolEvent('grading_period.create', 'GradingPeriod', 'A grading period was added to a school.'),
   periodUpdate: schoolEvent('grading_period.update', 'GradingPeriod', 'A grading period was changed.'),
-  periodDelete: schoolEvent('grading_period.delete', 'GradingPeriod', 'A grading period was deleted; its assignments are filed under "other".'),
+  periodDelete: schoolEvent(
+    'grading_period.delete',
+    'GradingPeriod',
+    'A grading period was deleted; its assignments are filed under "other".',
+  ),
   scaleCreate: schoolEvent('grading_scale.create', 'GradingScale', 'A grading scale was added to a school.'),
   scaleUpdate: schoolEvent('grading_scale.update', 'GradingScale', 'A grading scale was changed.'),
-  scaleDelete: schoolEvent('grading_scale.delete', 'GradingScale', 'A grading scale was deleted; what used it is numeric.'),
+  scaleDelete: schoolEvent(
+    'grading_scale.delete',
+    'GradingScale',
+    'A grading scale was deleted; what used it is numeric.',
+  ),
 };
 
 const asDate = (text: string) => {
@@ -90,18 +101,33 @@ async function schoolWriter(viewer: Viewer, schoolId: number, id: number | strin
   return realmFacts(viewer, { type: 'SCHOOL', id: schoolId });
 }
 
-export async function createGradingPeriod(viewer: Viewer, schoolId: number, input: unknown, query: Query<Prisma.GradingPeriodSelect, Prisma.GradingPeriodInclude>) {
+export async function createGradingPeriod(
+  viewer: Viewer,
+  schoolId: number,
+  input: unknown,
+  query: Query<Prisma.GradingPeriodSelect, Prisma.GradingPeriodInclude>,
+) {
   const facts = await schoolWriter(viewer, schoolId);
   const { title, startsOn, endsOn, weight } = validate(createGradingPeriodSchema, input);
   const days = periodDays(asDate(startsOn), asDate(endsOn));
   return writeTransaction(async (tx) => {
     const period = await tx.gradingPeriod.create({ ...query, data: { schoolId, title, weight, ...days } });
-    await recordEvent(tx, gradebookEvents.periodCreate, { realm: { type: 'SCHOOL', id: schoolId }, objectId: period.id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradebookEvents.periodCreate, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId: period.id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return period;
   });
 }
 
-export async function updateGradingPeriod(viewer: Viewer, id: number, input: unknown, query: Query<Prisma.GradingPeriodSelect, Prisma.GradingPeriodInclude>) {
+export async function updateGradingPeriod(
+  viewer: Viewer,
+  id: number,
+  input: unknown,
+  query: Query<Prisma.GradingPeriodSelect, Prisma.GradingPeriodInclude>,
+) {
   const schoolId = await schoolOf('gradingPeriod', id);
   const facts = await schoolWriter(viewer, schoolId, id);
   const { title, startsOn, endsOn, weight } = validate(updateGradingPeriodSchema, input);
@@ -109,7 +135,12 @@ export async function updateGradingPeriod(viewer: Viewer, id: number, input: unk
   const days = periodDays(startsOn ? asDate(startsOn) : current.startsOn, endsOn ? asDate(endsOn) : current.endsOn);
   return writeTransaction(async (tx) => {
     const period = await tx.gradingPeriod.update({ ...query, where: { id }, data: { title, weight, ...days } });
-    await recordEvent(tx, gradebookEvents.periodUpdate, { realm: { type: 'SCHOOL', id: schoolId }, objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradebookEvents.periodUpdate, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return period;
   });
 }
@@ -121,28 +152,53 @@ export async function deleteGradingPeriod(viewer: Viewer, id: number) {
     // Comments and overrides given for the period go with it; its assignments move to "other".
     await tx.periodGrade.deleteMany({ where: { period: `p${id}` } });
     await tx.gradingPeriod.delete({ where: { id } });
-    await recordEvent(tx, gradebookEvents.periodDelete, { realm: { type: 'SCHOOL', id: schoolId }, objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradebookEvents.periodDelete, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
   });
   return { id };
 }
 
-export async function createGradingScale(viewer: Viewer, schoolId: number, input: unknown, query: Query<Prisma.GradingScaleSelect, Prisma.GradingScaleInclude>) {
+export async function createGradingScale(
+  viewer: Viewer,
+  schoolId: number,
+  input: unknown,
+  query: Query<Prisma.GradingScaleSelect, Prisma.GradingScaleInclude>,
+) {
   const facts = await schoolWriter(viewer, schoolId);
   const { title, levels } = validate(createGradingScaleSchema, input);
   return writeTransaction(async (tx) => {
     const scale = await tx.gradingScale.create({ ...query, data: { schoolId, title, levels } });
-    await recordEvent(tx, gradebookEvents.scaleCreate, { realm: { type: 'SCHOOL', id: schoolId }, objectId: scale.id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradebookEvents.scaleCreate, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId: scale.id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return scale;
   });
 }
 
-export async function updateGradingScale(viewer: Viewer, id: number, input: unknown, query: Query<Prisma.GradingScaleSelect, Prisma.GradingScaleInclude>) {
+export async function updateGradingScale(
+  viewer: Viewer,
+  id: number,
+  input: unknown,
+  query: Query<Prisma.GradingScaleSelect, Prisma.GradingScaleInclude>,
+) {
   const schoolId = await schoolOf('gradingScale', id);
   const facts = await schoolWriter(viewer, schoolId, id);
   const { title, levels } = validate(updateGradingScaleSchema, input);
   return writeTransaction(async (tx) => {
     const scale = await tx.gradingScale.update({ ...query, where: { id }, data: { title, levels } });
-    await recordEvent(tx, gradebookEvents.scaleUpdate, { realm: { type: 'SCHOOL', id: schoolId }, objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradebookEvents.scaleUpdate, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return scale;
   });
 }
@@ -152,7 +208,12 @@ export async function deleteGradingScale(viewer: Viewer, id: number) {
   const facts = await schoolWriter(viewer, schoolId, id);
   await writeTransaction(async (tx) => {
     await tx.gradingScale.delete({ where: { id } });
-    await recordEvent(tx, gradebookEvents.scaleDelete, { realm: { type: 'SCHOOL', id: schoolId }, objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradebookEvents.scaleDelete, {
+      realm: { type: 'SCHOOL', id: schoolId },
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
   });
   return { id };
 }
@@ -163,14 +224,26 @@ async function checkReferences(
   refs: { categoryId?: number | null; scaleId?: number | null; periodId?: number | null },
 ) {
   const [category, scale, period] = await Promise.all([
-    refs.categoryId != null ? findByStorableId(refs.categoryId, (id) => db().gradingCategory.findFirst({ where: { id, sectionId } })) : null,
-    refs.scaleId != null ? findByStorableId(refs.scaleId, (id) => db().gradingScale.findFirst({ where: { id, schoolId } })) : null,
-    refs.periodId != null ? findByStorableId(refs.periodId, (id) => db().gradingPeriod.findFirst({ where: { id, schoolId } })) : null,
+    refs.categoryId != null
+      ? findByStorableId(refs.categoryId, (id) => db().gradingCategory.findFirst({ where: { id, sectionId } }))
+      : null,
+    refs.scaleId != null
+      ? findByStorableId(refs.scaleId, (id) => db().gradingScale.findFirst({ where: { id, schoolId } }))
+      : null,
+    refs.periodId != null
+      ? findByStorableId(refs.periodId, (id) => db().gradingPeriod.findFirst({ where: { id, schoolId } }))
+      : null,
   ]);
   const issues = [
-    ...(refs.categoryId != null && !category ? [{ field: 'categoryId', message: 'must be a grading category of this section' }] : []),
-    ...(refs.scaleId != null && !scale ? [{ field: 'scaleId', message: 'must be a grading scale of this section\'s school' }] : []),
-    ...(refs.periodId != null && !period ? [{ field: 'periodId', message: 'must be a grading period of this section\'s school' }] : []),
+    ...(refs.categoryId != null && !category
+      ? [{ field: 'categoryId', message: 'must be a grading category of this section' }]
+      : []),
+    ...(refs.scaleId != null && !scale
+      ? [{ field: 'scaleId', message: "must be a grading scale of this section's school" }]
+      : []),
+    ...(refs.periodId != null && !period
+      ? [{ field: 'periodId', message: "must be a grading period of this section's school" }]
+      : []),
   ];
   if (issues.length) throw new ValidationError(issues);
   return category;
@@ -178,12 +251,19 @@ async function checkReferences(
 
 /** The section and kind of an item; not found when it does not exist. */
 async function assignmentOf(id: number) {
-  const assignment = await findByStorableId(id, (id) => db().assignment.findUnique({ where: { id }, select: { sectionId: true, type: true } }));
+  const assignment = await findByStorableId(id, (id) =>
+    db().assignment.findUnique({ where: { id }, select: { sectionId: true, type: true } }),
+  );
   if (!assignment) throw new NotFoundError('Assignment', id);
   return assignment;
 }
 
-export async function createAssignment(viewer: Viewer, sectionId: number, input: unknown, query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>) {
+export async function createAssignment(
+  viewer: Viewer,
+  sectionId: number,
+  input: unknown,
+  query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>,
+) {
   const facts = await gradebookWriter(viewer, sectionId);
   const realm = { type: 'SECTION' as const, id: sectionId };
   const fields = validate(createAssignmentSchema, input);
@@ -194,12 +274,23 @@ export async function createAssignment(viewer: Viewer, sectionId: number, input:
   return writeTransaction(async (tx) => {
     const assignment = await tx.assignment.create({ ...query, data: { ...fields, sectionId, maxPoints, scaleId } });
     const data = { gradeItemType: fields.type ?? 'ASSIGNMENT' };
-    await recordEvent(tx, gradebookEvents.gradeItemUpdate, { realm, objectId: assignment.id, actorId: viewer.id, scope: facts, data });
+    await recordEvent(tx, gradebookEvents.gradeItemUpdate, {
+      realm,
+      objectId: assignment.id,
+      actorId: viewer.id,
+      scope: facts,
+      data,
+    });
     return assignment;
   });
 }
 
-export async function updateAssignment(viewer: Viewer, id: number, input: unknown, query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>) {
+export async function updateAssignment(
+  viewer: Viewer,
+  id: number,
+  input: unknown,
+  query: Query<Prisma.AssignmentSelect, Prisma.AssignmentInclude>,
+) {
   const { sectionId, type } = await assignmentOf(id);
   const facts = await gradebookWriter(viewer, sectionId, id, 'Assignment');
   const realm = { type: 'SECTION' as const, id: sectionId };
@@ -208,7 +299,13 @@ export async function updateAssignment(viewer: Viewer, id: number, input: unknow
   return writeTransaction(async (tx) => {
     const assignment = await tx.assignment.update({ ...query, where: { id }, data: fields });
     const data = { gradeItemType: fields.type ?? type };
-    await recordEvent(tx, gradebookEvents.gradeItemUpdate, { realm, objectId: id, actorId: viewer.id, scope: facts, data });
+    await recordEvent(tx, gradebookEvents.gradeItemUpdate, {
+      realm,
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+      data,
+    });
     return assignment;
   });
 }
@@ -219,7 +316,13 @@ export async function deleteAssignment(viewer: Viewer, id: number) {
   const realm = { type: 'SECTION' as const, id: sectionId };
   await writeTransaction(async (tx) => {
     await tx.assignment.delete({ where: { id } });
-    await recordEvent(tx, gradebookEvents.gradeItemDelete, { realm, objectId: id, actorId: viewer.id, scope: facts, data: { gradeItemType: type } });
+    await recordEvent(tx, gradebookEvents.gradeItemDelete, {
+      realm,
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+      data: { gradeItemType: type },
+    });
   });
   return { id };
 }

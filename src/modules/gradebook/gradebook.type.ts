@@ -45,12 +45,20 @@ builder.prismaNode('GradingScale', {
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'GradingScale', ['schoolId', 'title']),
     school: t.relation('school', { description: 'The school of the scale (`schoolId`).' }),
-    levels: t.field({ type: [GradingScaleLevel], description: 'The levels, highest first.', resolve: (scale) => scale.levels as unknown as ScaleLevel[] }),
-    levelsConnection: t.connection({
-      type: GradingScaleLevel,
-      description: 'The levels `levels` lists, as a Relay connection in the same order (cursors are positions in the scale).',
-      resolve: (scale, args) => arrayConnection(args, scale.levels as unknown as ScaleLevel[]),
-    }, arrayTotalCount),
+    levels: t.field({
+      type: [GradingScaleLevel],
+      description: 'The levels, highest first.',
+      resolve: (scale) => scale.levels as unknown as ScaleLevel[],
+    }),
+    levelsConnection: t.connection(
+      {
+        type: GradingScaleLevel,
+        description:
+          'The levels `levels` lists, as a Relay connection in the same order (cursors are positions in the scale).',
+        resolve: (scale, args) => arrayConnection(args, scale.levels as unknown as ScaleLevel[]),
+      },
+      arrayTotalCount,
+    ),
   }),
 });
 
@@ -58,12 +66,27 @@ builder.prismaNode('Assignment', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'Assignment', ['sectionId', 'title', 'categoryId', 'scaleId', 'periodId', 'isFinal', 'createdAt', 'updatedAt']),
+    ...exposeColumns(t, 'Assignment', [
+      'sectionId',
+      'title',
+      'categoryId',
+      'scaleId',
+      'periodId',
+      'isFinal',
+      'createdAt',
+      'updatedAt',
+    ]),
     type: t.expose('type', { type: GradeItemTypeEnum, description: 'Kind of graded item.' }),
     maxPoints: t.exposeFloat('maxPoints', { description: 'Points the assignment is worth.' }),
-    scale: t.relation('scale', { nullable: true, description: 'The grading scale letter grades are read with; null for numeric.' }),
+    scale: t.relation('scale', {
+      nullable: true,
+      description: 'The grading scale letter grades are read with; null for numeric.',
+    }),
     period: t.relation('period', { nullable: true, description: 'The grading period; null files it under "other".' }),
     section: t.relation('section', { description: 'The course section of the assignment (`sectionId`).' }),
-    category: t.relation('category', { nullable: true, description: 'The grading category (`categoryId`); null when uncategorized.' }),
+    category: t.relation('category', {
+      nullable: true,
+      description: 'The grading category (`categoryId`); null when uncategorized.',
+    }),
   }),
 });

@@ -23,8 +23,14 @@ const levels = z
   .array(gradingScaleLevelSchema)
   .min(1, 'must list at least one level')
   .max(50, 'must list at most 50 levels')
-  .refine((list) => list.every((level, at) => at === 0 || level.minimum < list[at - 1]!.minimum), 'must list levels highest first, each minimum below the one before')
-  .refine((list) => new Set(list.map((level) => level.grade.toUpperCase())).size === list.length, 'must not repeat a grade')
+  .refine(
+    (list) => list.every((level, at) => at === 0 || level.minimum < list[at - 1]!.minimum),
+    'must list levels highest first, each minimum below the one before',
+  )
+  .refine(
+    (list) => new Set(list.map((level) => level.grade.toUpperCase())).size === list.length,
+    'must not repeat a grade',
+  )
   .describe('The levels, highest first; a new list replaces the old one.');
 const scaleFields = { title: requiredText(255).describe('Title.'), levels };
 export const createGradingScaleSchema = createInput(scaleFields, ['title', 'levels']);
@@ -33,9 +39,13 @@ export const updateGradingScaleSchema = updateInput(scaleFields);
 const assignmentFields = {
   title: requiredText(255).describe('Title.'),
   type: z.enum(['ASSIGNMENT', 'DISCUSSION']).describe('Kind of item; default ASSIGNMENT.'),
-  maxPoints: points.describe('Points it is worth; default the category\'s default points, else 100.'),
-  categoryId: clearable(nodeId('GradingCategory').transform(Number), null).describe('Grading category of the section; without one the item is ungraded.'),
-  scaleId: clearable(nodeId('GradingScale').transform(Number), null).describe('Grading scale of the school; default the category\'s.'),
+  maxPoints: points.describe("Points it is worth; default the category's default points, else 100."),
+  categoryId: clearable(nodeId('GradingCategory').transform(Number), null).describe(
+    'Grading category of the section; without one the item is ungraded.',
+  ),
+  scaleId: clearable(nodeId('GradingScale').transform(Number), null).describe(
+    "Grading scale of the school; default the category's.",
+  ),
   periodId: clearable(nodeId('GradingPeriod').transform(Number), null).describe(
     'Grading period of the school; without one the item is filed under "other".',
   ),

@@ -66,11 +66,16 @@ const round = (value: number) => Math.round(value * 100) / 100;
 const percentOf = (score: Score) => (score.points / score.maxPoints) * 100;
 
 /** The scores that count, for one category in one period. */
-export function countedScores(items: GradedItem[], grades: Map<number, GivenGrade>, incompleteCountsAsZero: boolean): Score[] {
+export function countedScores(
+  items: GradedItem[],
+  grades: Map<number, GivenGrade>,
+  incompleteCountsAsZero: boolean,
+): Score[] {
   return items.flatMap((item) => {
     const given = grades.get(item.id);
     if (!given || given.exception === 'EXCUSED') return [];
-    if (given.exception === 'INCOMPLETE') return incompleteCountsAsZero ? [{ points: 0, maxPoints: item.maxPoints }] : [];
+    if (given.exception === 'INCOMPLETE')
+      return incompleteCountsAsZero ? [{ points: 0, maxPoints: item.maxPoints }] : [];
     return given.grade === null ? [] : [{ points: given.grade, maxPoints: item.maxPoints }];
   });
 }
@@ -108,23 +113,38 @@ export function computeGrades(
   const periods = input.periods.map((period): PeriodResult & { weight: number } => {
     const inPeriod = input.items.filter((item) => item.period === period.key && item.categoryId !== null);
     const categories = input.categories.map((category) => {
-      const scores = countedScores(inPeriod.filter((item) => item.categoryId === category.id), grades, input.incompleteCountsAsZero);
+      const scores = countedScores(
+        inPeriod.filter((item) => item.categoryId === category.id),
+        grades,
+        input.incompleteCountsAsZero,
+      );
       const kept = dropLowest(scores, category.dropLowest);
       return { category, kept, grade: categoryGrade(kept, category.calculation) };
     });
     const weighted = weightedMean(categories.map(({ category, grade }) => ({ grade, weight: category.weight })));
-    const computed = weighted ?? categoryGrade(categories.flatMap(({ kept }) => kept), 'TOTAL_POINTS');
+    const computed =
+      weighted ??
+      categoryGrade(
+        categories.flatMap(({ kept }) => kept),
+        'TOTAL_POINTS',
+      );
     const grade = overrides.get(period.key) ?? computed;
     return {
       key: period.key,
       weight: period.weight,
       grade: grade === null ? null : round(grade),
-      categories: categories.map(({ category, grade }) => ({ categoryId: category.id, grade: grade === null ? null : round(grade) })),
+      categories: categories.map(({ category, grade }) => ({
+        categoryId: category.id,
+        grade: grade === null ? null : round(grade),
+      })),
     };
   });
   const computedFinal = weightedMean(periods);
   const final = overrides.get('final') ?? computedFinal;
-  return { periods: periods.map(({ weight: _weight, ...period }) => period), final: final === null ? null : round(final) };
+  return {
+    periods: periods.map(({ weight: _weight, ...period }) => period),
+    final: final === null ? null : round(final),
+  };
 }
 
 export interface ScaleLevel {

@@ -8,11 +8,11 @@ import { finalCommentItemSchema, gradeItemSchema } from './grade.validation';
 
 // Ids and grades are unions (a number is taken too) that GraphQL reads as one type.
 const GradeInput = inputFromSchema('GradeInput', gradeItemSchema, {
-  description: 'A grade to set; it replaces the enrollment\'s grade on the item.',
+  description: "A grade to set; it replaces the enrollment's grade on the item.",
   types: { assignmentId: 'ID', enrollmentId: 'ID', grade: 'String', exception: GradeExceptionEnum },
 });
 const FinalCommentInput = inputFromSchema('FinalCommentInput', finalCommentItemSchema, {
-  description: 'A comment on an enrollment\'s period or final grade; it replaces the one given before.',
+  description: "A comment on an enrollment's period or final grade; it replaces the one given before.",
   types: { enrollmentId: 'ID' },
 });
 
@@ -20,7 +20,7 @@ resultMutation('setSectionGrades', {
   type: GradesWrittenType,
   description:
     'Sets grades, or comments (and overrides) on period and final grades, of a section (its teachers and administrators): ' +
-    'give exactly one of `grades` and `finalComments`, as the platform\'s PUT /sections/{id}/grades does. All items are written, or none.',
+    "give exactly one of `grades` and `finalComments`, as the platform's PUT /sections/{id}/grades does. All items are written, or none.",
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({
     sectionId: arg.id({ required: true, description: 'The course section.' }),

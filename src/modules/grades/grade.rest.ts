@@ -34,7 +34,10 @@ const gradeWire = z
     comment: z.string(),
     comment_status: wireBit.nullable().describe('Whether the student sees the comment.'),
     override: z.number().nullable().describe('Always null: overrides apply to period and final grades.'),
-    calculated_grade: z.string().nullable().describe('The letter the grade earns on the item\'s grading scale; null for numeric items.'),
+    calculated_grade: z
+      .string()
+      .nullable()
+      .describe("The letter the grade earns on the item's grading scale; null for numeric items."),
     pending: z.null().describe('Always null: there are no pending submissions to grade.'),
     type: z.enum(['assignment', 'discussion']),
     location: z.url().describe('The /v1 view of the graded item.'),
@@ -68,7 +71,7 @@ function gradeToWire(grade: Grade, sectionId: string, link: LinkBuilder): z.inpu
 
 const periodGradeWire = z.object({
   period_id: z.string().describe('`p<id>`, `other`, or `final` for the course final.'),
-  grade: z.number().nullable().describe('Percent, computed (or the teacher\'s override); null while nothing counts.'),
+  grade: z.number().nullable().describe("Percent, computed (or the teacher's override); null while nothing counts."),
   comment: z.string(),
   comment_status: wireBit,
   scale_id: z.int().describe('0: period and final grades are percents.'),
@@ -83,12 +86,19 @@ const sectionGradesWire = z
     total: z.int().min(0),
     links: z.object({ self: z.url(), next: z.url().optional() }),
   })
-  .meta({ id: 'SectionGrades', description: 'A section\'s grades, a page at a time, with every period and final grade (spec 4.8).' });
+  .meta({
+    id: 'SectionGrades',
+    description: "A section's grades, a page at a time, with every period and final grade (spec 4.8).",
+  });
 
 function sectionGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest): z.input<typeof sectionGradesWire> {
   return {
     grades: { grade: book.grades.map((grade) => gradeToWire(grade, book.sectionId, link)) },
-    period: book.periods.map((period) => ({ period_id: period.id, period_title: period.title, weight: String(period.weight) })),
+    period: book.periods.map((period) => ({
+      period_id: period.id,
+      period_title: period.title,
+      weight: String(period.weight),
+    })),
     final_grade: book.enrollments.map((enrollment) => ({
       enrollment_id: enrollment.enrollmentId,
       period: enrollment.periods.map((period) => ({
@@ -113,7 +123,10 @@ const userGradesWire = z
         period: z.array(z.object({ period_id: z.string(), period_title: z.string(), assignment: z.array(gradeWire) })),
         final_grade: z.array(
           periodGradeWire.extend({
-            weight: z.int().optional().describe('The period\'s weight in the course final; absent for the final itself.'),
+            weight: z
+              .int()
+              .optional()
+              .describe("The period's weight in the course final; absent for the final itself."),
             grading_category: z.array(z.object({ category_id: z.int(), grade: z.number().nullable() })),
           }),
         ),
@@ -122,7 +135,7 @@ const userGradesWire = z
     ),
     links: z.object({ self: z.url(), next: z.url().optional() }),
   })
-  .meta({ id: 'UserGrades', description: 'A student\'s grades in one section (spec 4.8).' });
+  .meta({ id: 'UserGrades', description: "A student's grades in one section (spec 4.8)." });
 
 function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest): z.input<typeof userGradesWire> {
   const own = book.enrollments[0];
@@ -134,7 +147,9 @@ function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest)
         period: book.periods.map((period) => ({
           period_id: period.id,
           period_title: period.title,
-          assignment: book.grades.filter((grade) => grade.periodId === period.id).map((grade) => gradeToWire(grade, book.sectionId, link)),
+          assignment: book.grades
+            .filter((grade) => grade.periodId === period.id)
+            .map((grade) => gradeToWire(grade, book.sectionId, link)),
         })),
         final_grade: (own?.periods ?? []).map((period) => ({
           period_id: period.periodId,
@@ -142,7 +157,10 @@ function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest)
           comment: period.comment ?? '',
           comment_status: period.commentVisible ? 1 : 0,
           scale_id: 0,
-          grading_category: period.categories.map((category) => ({ category_id: Number(category.categoryId), grade: category.grade })),
+          grading_category: period.categories.map((category) => ({
+            category_id: Number(category.categoryId),
+            grade: category.grade,
+          })),
           // The course final has no weight of its own: the member is absent, as in the platform's example.
           ...(weights.has(period.periodId) ? { weight: weights.get(period.periodId) } : {}),
         })),
@@ -155,7 +173,9 @@ function userGradesToWire(book: Grades, link: LinkBuilder, request: RestRequest)
 
 /** A unix time (`timestamp`), as the DateTime GraphQL reads. */
 const unixTime = (input: string): WireField => ({
-  schema: integer(input).schema.pipe(z.int().min(0, 'must be a unix time').max(8_640_000_000_000)).transform((seconds) => new Date(seconds * 1000).toISOString()),
+  schema: integer(input)
+    .schema.pipe(z.int().min(0, 'must be a unix time').max(8_640_000_000_000))
+    .transform((seconds) => new Date(seconds * 1000).toISOString()),
   input,
 });
 
@@ -163,7 +183,18 @@ const unixTime = (input: string): WireField => ({
 // enrollment are the section's, and whether a letter is on the scale, the service judges. A grade item's `type`
 // (assignment or discussion) is the item's own and is not read, like any member the declaration does not name.
 const scalar = z.union([z.string(), z.number()]);
-const wireId = z.union([z.int().nonnegative(), z.string().trim().regex(/^\d{1,15}$/)], { error: 'must be a numeric id' }).transform(String);
+const wireId = z
+  .union(
+    [
+      z.int().nonnegative(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,15}$/),
+    ],
+    { error: 'must be a numeric id' },
+  )
+  .transform(String);
 // Empty (an XML `<comment_status />`) or null is the default: hidden from the student and their parents (spec 2.11).
 const commentStatus = z
   .literal([0, 1, '0', '1', '', null], { error: 'must be 0 or 1' })
@@ -193,19 +224,28 @@ const finalCommentItem = z.object({
 
 const exceptionName = [null, 'EXCUSED', 'INCOMPLETE'] as const;
 
-const applied = z.literal(204).describe('204: applied (a write that fails is a 400 for the whole request, and writes nothing).');
+const applied = z
+  .literal(204)
+  .describe('204: applied (a write that fails is a 400 for the whole request, and writes nothing).');
 /** What a grades write answers: each entry as sent, with its code, under the element the body named its entries. */
 const gradeResultsWire = z
   .object({
     grade: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int(), response_code: applied })).optional(),
-    final_comment: z.array(z.object({ enrollment_id: z.int(), period_id: z.string(), response_code: applied })).optional(),
+    final_comment: z
+      .array(z.object({ enrollment_id: z.int(), period_id: z.string(), response_code: applied }))
+      .optional(),
   })
-  .meta({ id: 'GradeResults', description: 'A response code per grade or final comment written, in the order sent (207, as the platform answers).' });
+  .meta({
+    id: 'GradeResults',
+    description:
+      'A response code per grade or final comment written, in the order sent (207, as the platform answers).',
+  });
 
 export const gradeRoutes = [
   viewRoute({
     path: '/sections/{section_id}/grades',
-    summary: 'List the grades of a section, paged, with period and final grades (its teachers and administrators; students read theirs at /users/{id}/grades)',
+    summary:
+      'List the grades of a section, paged, with period and final grades (its teachers and administrators; students read theirs at /users/{id}/grades)',
     paged: true,
     filters: wireBody({
       assignment_id: id('assignmentId'),
@@ -226,7 +266,7 @@ export const gradeRoutes = [
   }),
   viewRoute({
     path: '/users/{user_id}/grades',
-    summary: 'List a student\'s grades in one section (section_id is required: 403 without it)',
+    summary: "List a student's grades in one section (section_id is required: 403 without it)",
     filters: wireBody({ section_id: id('sectionId') }),
     wire: userGradesWire,
     document: graphql(
@@ -234,14 +274,22 @@ export const gradeRoutes = [
       [RestGrades],
     ),
     paged: true,
-    variables: ({ params, filters, page }) => ({ userId: params.user_id!, sectionId: filters.sectionId ?? null, ...page }),
+    variables: ({ params, filters, page }) => ({
+      userId: params.user_id!,
+      sectionId: filters.sectionId ?? null,
+      ...page,
+    }),
     shape: userGradesToWire,
   }),
   bulkRoute('PUT', {
     path: '/sections/{section_id}/grades',
-    summary: 'Set grades (body root grades) or final comments (body root final_comments) of a section: all items or none, with a code per item',
+    summary:
+      'Set grades (body root grades) or final comments (body root final_comments) of a section: all items or none, with a code per item',
     body: wireBody(
-      { grades: { grade: list(gradeItem)('grades') }, final_comments: { final_comment: list(finalCommentItem)('finalComments') } },
+      {
+        grades: { grade: list(gradeItem)('grades') },
+        final_comments: { final_comment: list(finalCommentItem)('finalComments') },
+      },
       [],
       { oneOf: ['grades', 'final_comments'] },
     ),

@@ -14,11 +14,16 @@ import { type ScaleLevel, computeGrades, letterFor, pointsForLetter } from './gr
 import { finalCommentItemsSchema, gradeItemsSchema } from './grade.validation';
 
 const gradeEntries = z.object({
-  entries: z.array(z.object({ enrollment_id: z.int(), assignment_id: z.int().optional(), period_id: z.string().optional() })),
+  entries: z.array(
+    z.object({ enrollment_id: z.int(), assignment_id: z.int().optional(), period_id: z.string().optional() }),
+  ),
 });
 
 /** What an entry reads of its view, `GET /sections/{id}/grades` of one enrollment (grade.rest.ts). */
-type GradesAnswer = { grades?: { grade: object[] }; final_grade?: { period: { period_id: string; grade: number | null }[] }[] };
+type GradesAnswer = {
+  grades?: { grade: object[] };
+  final_grade?: { period: { period_id: string; grade: number | null }[] }[];
+};
 
 export const gradeEvents = {
   /**
@@ -39,7 +44,8 @@ export const gradeEvents = {
         return {
           ids: entry,
           view: `/sections/${realmId}/grades?${query}`,
-          pick: (body: GradesAnswer) => (entry.assignment_id !== undefined ? body.grades?.grade[0] : body.final_grade?.[0]) ?? null,
+          pick: (body: GradesAnswer) =>
+            (entry.assignment_id !== undefined ? body.grades?.grade[0] : body.final_grade?.[0]) ?? null,
           // The platform's grade event entries carry the enrollment's course grade after the write.
           members: (body: GradesAnswer): Record<string, unknown> => {
             const final = body.final_grade?.[0]?.period.find((period) => period.period_id === 'final');
@@ -145,7 +151,10 @@ async function loadGradebook(sectionId: number, reach: GradebookReach, enrollmen
             school: {
               select: {
                 district: { select: { incompleteCountsAsZero: true } },
-                gradingPeriods: { select: { id: true, title: true, weight: true }, orderBy: [{ startsOn: 'asc' }, { id: 'asc' }] },
+                gradingPeriods: {
+                  select: { id: true, title: true, weight: true },
+                  orderBy: [{ startsOn: 'asc' }, { id: 'asc' }],
+                },
               },
             },
           },
@@ -154,7 +163,17 @@ async function loadGradebook(sectionId: number, reach: GradebookReach, enrollmen
     }),
     db().assignment.findMany({
       where: { sectionId },
-      select: { id: true, title: true, type: true, maxPoints: true, categoryId: true, scaleId: true, periodId: true, isFinal: true, scale: { select: { levels: true } } },
+      select: {
+        id: true,
+        title: true,
+        type: true,
+        maxPoints: true,
+        categoryId: true,
+        scaleId: true,
+        periodId: true,
+        isFinal: true,
+        scale: { select: { levels: true } },
+      },
       orderBy: { id: 'asc' },
     }),
     db().gradingCategory.findMany({ where: { sectionId }, orderBy: [{ delta: 'asc' }, { id: 'asc' }] }),
@@ -163,7 +182,10 @@ async function loadGradebook(sectionId: number, reach: GradebookReach, enrollmen
       select: { id: true, userId: true },
       orderBy: { id: 'asc' },
     }),
-    db().grade.findMany({ where: { sectionId, ...ofEnrollments }, orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }] }),
+    db().grade.findMany({
+      where: { sectionId, ...ofEnrollments },
+      orderBy: [{ enrollmentId: 'asc' }, { assignmentId: 'asc' }],
+    }),
     db().periodGrade.findMany({ where: { sectionId, ...ofEnrollments } }),
   ]);
   const { district, gradingPeriods } = section.course.school;
@@ -181,13 +203,21 @@ export interface GradeFilters {
  * `GET /sections/{id}/grades`): a student or parent is refused (403), as the platform refuses them, and reads their part
  * with `userGrades`; null when the section is hidden.
  */
-export async function sectionGrades(viewer: Viewer, sectionId: number, filters: GradeFilters): Promise<SectionGradesView | null> {
+export async function sectionGrades(
+  viewer: Viewer,
+  sectionId: number,
+  filters: GradeFilters,
+): Promise<SectionGradesView | null> {
   if (!allowsReading(await verdictOf(viewer, gradePolicy, 'readSection', sectionId))) return null;
   return gradebookView(sectionId, { all: true }, filters);
 }
 
 /** The section's grades within the reach (all, or their own or their children's), with computed period and final grades. */
-async function gradebookView(sectionId: number, reach: GradebookReach, filters: GradeFilters): Promise<SectionGradesView> {
+async function gradebookView(
+  sectionId: number,
+  reach: GradebookReach,
+  filters: GradeFilters,
+): Promise<SectionGradesView> {
   const book = await loadGradebook(sectionId, reach, filters.enrollmentId ?? null);
   // Comments the teacher has not released are the teachers' own.
   const comment = (text: string, visible: boolean) => (reach.all || visible ? text : '');
@@ -195,7 +225,9 @@ async function gradebookView(sectionId: number, reach: GradebookReach, filters: 
 
   const usedPeriods = new Set(book.assignments.map((assignment) => periodKey(assignment.periodId)));
   const periods: PeriodView[] = [
-    ...book.gradingPeriods.filter((period) => usedPeriods.has(`p${period.id}`)).map((period) => ({ key: `p${period.id}`, title: period.title, weight: period.weight })),
+    ...book.gradingPeriods
+      .filter((period) => usedPeriods.has(`p${period.id}`))
+      .map((period) => ({ key: `p${period.id}`, title: period.title, weight: period.weight })),
     ...(usedPeriods.has('other') ? [{ key: 'other', title: 'Other', weight: 1 }] : []),
   ];
   const rules = {
@@ -210,16 +242,32 @@ async function gradebookView(sectionId: number, reach: GradebookReach, filters: 
   const enrollments = book.enrollments.map(({ id, userId }): EnrollmentGradesView => {
     const given = new Map((gradesByEnrollment.get(id) ?? []).map((grade) => [grade.assignmentId, grade]));
     const stored = new Map((periodGradesByEnrollment.get(id) ?? []).map((row) => [row.period, row]));
-    const overrides = new Map([...stored].flatMap(([key, row]) => (row.override === null ? [] : [[key, row.override] as const])));
+    const overrides = new Map(
+      [...stored].flatMap(([key, row]) => (row.override === null ? [] : [[key, row.override] as const])),
+    );
     const computed = computeGrades(rules, given, overrides);
-    const withComments = (key: string, grade: number | null, categories: PeriodGradeView['categories']): PeriodGradeView => {
+    const withComments = (
+      key: string,
+      grade: number | null,
+      categories: PeriodGradeView['categories'],
+    ): PeriodGradeView => {
       const row = stored.get(key);
-      return { key, grade, categories, comment: comment(row?.comment ?? '', row?.commentVisible ?? false), commentVisible: row?.commentVisible ?? false, override: row?.override ?? null };
+      return {
+        key,
+        grade,
+        categories,
+        comment: comment(row?.comment ?? '', row?.commentVisible ?? false),
+        commentVisible: row?.commentVisible ?? false,
+        override: row?.override ?? null,
+      };
     };
     return {
       enrollmentId: id,
       userId,
-      periods: [...computed.periods.map((period) => withComments(period.key, period.grade, period.categories)), withComments('final', computed.final, [])],
+      periods: [
+        ...computed.periods.map((period) => withComments(period.key, period.grade, period.categories)),
+        withComments('final', computed.final, []),
+      ],
     };
   });
 
@@ -233,7 +281,8 @@ async function gradebookView(sectionId: number, reach: GradebookReach, filters: 
   const viewOf = (grade: GradeRow): GradeView => {
     const assignment = assignments.get(grade.assignmentId)!;
     const levels = levelsOf(assignment);
-    const percent = grade.grade !== null && assignment.maxPoints > 0 ? (grade.grade / assignment.maxPoints) * 100 : null;
+    const percent =
+      grade.grade !== null && assignment.maxPoints > 0 ? (grade.grade / assignment.maxPoints) * 100 : null;
     return {
       ...grade,
       comment: comment(grade.comment, grade.commentVisible),
@@ -256,9 +305,10 @@ async function gradebookView(sectionId: number, reach: GradebookReach, filters: 
  * the platform (403 without it); null when the user is not enrolled in it as a student or is hidden from the viewer.
  */
 export async function userGrades(viewer: Viewer, userId: number, sectionId: number | null) {
-  const enrollment = sectionId !== null && isStorableId(sectionId) && isStorableId(userId)
-    ? await db().enrollment.findFirst({ where: { sectionId, userId, admin: false }, select: { id: true } })
-    : null;
+  const enrollment =
+    sectionId !== null && isStorableId(sectionId) && isStorableId(userId)
+      ? await db().enrollment.findFirst({ where: { sectionId, userId, admin: false }, select: { id: true } })
+      : null;
   const enrollmentId = enrollment?.id ?? null;
   const allowed = allowsReading(await verdictOf(viewer, gradePolicy, 'readEnrollment', { sectionId, enrollmentId }));
   if (!allowed || sectionId === null || enrollmentId === null) return null;
@@ -272,14 +322,25 @@ type Issue = { field: string; message: string };
 async function sectionMembers(sectionId: number, assignmentIds: number[], enrollmentIds: number[]) {
   const storable = (ids: number[]) => [...new Set(ids)].filter(isStorableId);
   const [assignments, enrollments] = await Promise.all([
-    db().assignment.findMany({ where: { sectionId, id: { in: storable(assignmentIds) } }, select: { id: true, maxPoints: true, scale: { select: { levels: true } } } }),
-    db().enrollment.findMany({ where: { sectionId, admin: false, id: { in: storable(enrollmentIds) } }, select: { id: true } }),
+    db().assignment.findMany({
+      where: { sectionId, id: { in: storable(assignmentIds) } },
+      select: { id: true, maxPoints: true, scale: { select: { levels: true } } },
+    }),
+    db().enrollment.findMany({
+      where: { sectionId, admin: false, id: { in: storable(enrollmentIds) } },
+      select: { id: true },
+    }),
   ]);
-  return { assignments: new Map(assignments.map((row) => [row.id, row])), enrollments: new Set(enrollments.map((row) => row.id)) };
+  return {
+    assignments: new Map(assignments.map((row) => [row.id, row])),
+    enrollments: new Set(enrollments.map((row) => row.id)),
+  };
 }
 
 /** The items with a repeated key given once, as the last of them says: items apply in order, so the last one wins. */
-const lastOfEach = <T>(items: T[], key: (item: T) => string) => [...new Map(items.map((item) => [key(item), item])).values()];
+const lastOfEach = <T>(items: T[], key: (item: T) => string) => [
+  ...new Map(items.map((item) => [key(item), item])).values(),
+];
 
 /**
  * Sets grades: each item replaces the enrollment's grade on the assignment (a letter is read through the assignment's
@@ -290,35 +351,68 @@ const lastOfEach = <T>(items: T[], key: (item: T) => string) => [...new Map(item
 export async function setGrades(viewer: Viewer, sectionId: number, input: unknown) {
   const facts = await gradeWriter(viewer, sectionId);
   const items = validate(gradeItemsSchema, { grades: input }).grades;
-  const { assignments, enrollments } = await sectionMembers(sectionId, items.map((item) => item.assignmentId), items.map((item) => item.enrollmentId));
+  const { assignments, enrollments } = await sectionMembers(
+    sectionId,
+    items.map((item) => item.assignmentId),
+    items.map((item) => item.enrollmentId),
+  );
   const issues: Issue[] = [];
   const rows = items.map((item, at) => {
     const field = (member: string) => `grades.${at}.${member}`;
     const assignment = assignments.get(item.assignmentId);
     if (!assignment) issues.push({ field: field('assignmentId'), message: 'must be an assignment of this section' });
-    if (!enrollments.has(item.enrollmentId)) issues.push({ field: field('enrollmentId'), message: 'must be a student enrollment of this section' });
+    if (!enrollments.has(item.enrollmentId))
+      issues.push({ field: field('enrollmentId'), message: 'must be a student enrollment of this section' });
     const exception = item.exception ?? null;
     let grade: number | null = null;
     if (!exception && assignment) {
       const value = item.grade;
-      const numeric = typeof value === 'number' ? value : value != null && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : null;
+      const numeric =
+        typeof value === 'number' ? value : value != null && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : null;
       const levels = assignment.scale?.levels as ScaleLevel[] | undefined;
-      grade = numeric ?? (typeof value === 'string' && levels ? pointsForLetter(levels, value, assignment.maxPoints) : null);
-      if (value == null || value === '') issues.push({ field: field('grade'), message: 'is required unless an exception is given' });
-      else if (grade === null) issues.push({ field: field('grade'), message: levels ? 'must be points or a letter of the assignment\'s grading scale' : 'must be a number of points' });
-      else if (grade < 0 || grade > 1_000_000) issues.push({ field: field('grade'), message: 'must be between 0 and 1,000,000 points' });
+      grade =
+        numeric ?? (typeof value === 'string' && levels ? pointsForLetter(levels, value, assignment.maxPoints) : null);
+      if (value == null || value === '')
+        issues.push({ field: field('grade'), message: 'is required unless an exception is given' });
+      else if (grade === null)
+        issues.push({
+          field: field('grade'),
+          message: levels
+            ? "must be points or a letter of the assignment's grading scale"
+            : 'must be a number of points',
+        });
+      else if (grade < 0 || grade > 1_000_000)
+        issues.push({ field: field('grade'), message: 'must be between 0 and 1,000,000 points' });
     }
-    return { enrollmentId: item.enrollmentId, assignmentId: item.assignmentId, sectionId, grade, exception, comment: item.comment ?? '', commentVisible: item.commentVisible ?? false } as const;
+    return {
+      enrollmentId: item.enrollmentId,
+      assignmentId: item.assignmentId,
+      sectionId,
+      grade,
+      exception,
+      comment: item.comment ?? '',
+      commentVisible: item.commentVisible ?? false,
+    } as const;
   });
   if (issues.length) throw new ValidationError(issues);
   const written = lastOfEach(rows, (row) => `${row.enrollmentId}:${row.assignmentId}`);
   await writeTransaction(async (tx) => {
     for (const row of written) {
       const { enrollmentId, assignmentId, ...values } = row;
-      await tx.grade.upsert({ where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } }, create: row, update: values });
+      await tx.grade.upsert({
+        where: { enrollmentId_assignmentId: { enrollmentId, assignmentId } },
+        create: row,
+        update: values,
+      });
     }
     const entries = written.map((row) => ({ enrollment_id: row.enrollmentId, assignment_id: row.assignmentId }));
-    await recordEvent(tx, gradeEvents.update, { realm: { type: 'SECTION', id: sectionId }, objectId: sectionId, actorId: viewer.id, scope: facts, data: { entries } });
+    await recordEvent(tx, gradeEvents.update, {
+      realm: { type: 'SECTION', id: sectionId },
+      objectId: sectionId,
+      actorId: viewer.id,
+      scope: facts,
+      data: { entries },
+    });
   });
   return { count: written.length };
 }
@@ -330,20 +424,42 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
 export async function setFinalComments(viewer: Viewer, sectionId: number, input: unknown) {
   const facts = await gradeWriter(viewer, sectionId);
   const items = validate(finalCommentItemsSchema, { finalComments: input }).finalComments;
-  const { enrollments } = await sectionMembers(sectionId, [], items.map((item) => item.enrollmentId));
+  const { enrollments } = await sectionMembers(
+    sectionId,
+    [],
+    items.map((item) => item.enrollmentId),
+  );
   const periodIds = items.flatMap((item) => (item.periodId.startsWith('p') ? [Number(item.periodId.slice(1))] : []));
   const known = new Set(
-    (await db().gradingPeriod.findMany({ where: { schoolId: facts.schoolId!, id: { in: periodIds.filter(isStorableId) } }, select: { id: true } })).map((row) => `p${row.id}`),
+    (
+      await db().gradingPeriod.findMany({
+        where: { schoolId: facts.schoolId!, id: { in: periodIds.filter(isStorableId) } },
+        select: { id: true },
+      })
+    ).map((row) => `p${row.id}`),
   );
   const issues: Issue[] = items.flatMap((item, at) => [
-    ...(enrollments.has(item.enrollmentId) ? [] : [{ field: `finalComments.${at}.enrollmentId`, message: 'must be a student enrollment of this section' }]),
-    ...(item.periodId.startsWith('p') && !known.has(item.periodId) ? [{ field: `finalComments.${at}.periodId`, message: 'must be a grading period of this section\'s school, other or final' }] : []),
+    ...(enrollments.has(item.enrollmentId)
+      ? []
+      : [{ field: `finalComments.${at}.enrollmentId`, message: 'must be a student enrollment of this section' }]),
+    ...(item.periodId.startsWith('p') && !known.has(item.periodId)
+      ? [
+          {
+            field: `finalComments.${at}.periodId`,
+            message: "must be a grading period of this section's school, other or final",
+          },
+        ]
+      : []),
   ]);
   if (issues.length) throw new ValidationError(issues);
   const written = lastOfEach(items, (item) => `${item.enrollmentId}:${item.periodId}`);
   await writeTransaction(async (tx) => {
     for (const item of written) {
-      const values = { comment: item.comment, commentVisible: item.commentVisible ?? false, ...(item.override !== undefined ? { override: item.override } : {}) };
+      const values = {
+        comment: item.comment,
+        commentVisible: item.commentVisible ?? false,
+        ...(item.override !== undefined ? { override: item.override } : {}),
+      };
       await tx.periodGrade.upsert({
         where: { enrollmentId_period: { enrollmentId: item.enrollmentId, period: item.periodId } },
         create: { enrollmentId: item.enrollmentId, sectionId, period: item.periodId, ...values },
@@ -351,8 +467,13 @@ export async function setFinalComments(viewer: Viewer, sectionId: number, input:
       });
     }
     const entries = written.map((item) => ({ enrollment_id: item.enrollmentId, period_id: item.periodId }));
-    await recordEvent(tx, gradeEvents.update, { realm: { type: 'SECTION', id: sectionId }, objectId: sectionId, actorId: viewer.id, scope: facts, data: { entries } });
+    await recordEvent(tx, gradeEvents.update, {
+      realm: { type: 'SECTION', id: sectionId },
+      objectId: sectionId,
+      actorId: viewer.id,
+      scope: facts,
+      data: { entries },
+    });
   });
   return { count: written.length };
 }
-

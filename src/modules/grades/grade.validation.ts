@@ -9,16 +9,18 @@ const gradeValue = z.union([z.number(), z.string().trim().max(20, 'must be at mo
 
 export const gradeItemSchema = z.strictObject({
   assignmentId: id('Assignment').describe('The graded item.'),
-  enrollmentId: id('Enrollment').describe('The student\'s enrollment.'),
+  enrollmentId: id('Enrollment').describe("The student's enrollment."),
   grade: gradeValue
     .optional()
-    .describe('Points, or a letter of the item\'s grading scale (saved as its minimum percent of the points); required unless an exception is given.'),
+    .describe(
+      "Points, or a letter of the item's grading scale (saved as its minimum percent of the points); required unless an exception is given.",
+    ),
   exception: z.enum(['EXCUSED', 'INCOMPLETE']).nullish().describe('Excused or incomplete; the grade is then null.'),
   comment: text(4000).nullish().describe('Comment; empty when left out.'),
   commentVisible: z
     .boolean()
     .nullish()
-    .describe('Whether the student and their parents see the comment; default false, as /v1\'s `comment_status`.'),
+    .describe("Whether the student and their parents see the comment; default false, as /v1's `comment_status`."),
 });
 
 export const gradeItemsSchema = z.strictObject({
@@ -33,13 +35,22 @@ const period = z
   .transform((key) => (/^\d/.test(key) ? `p${key}` : key));
 
 export const finalCommentItemSchema = z.strictObject({
-  enrollmentId: id('Enrollment').describe('The student\'s enrollment.'),
+  enrollmentId: id('Enrollment').describe("The student's enrollment."),
   periodId: period.describe('A grading period (`p<id>` or its id), `other`, or `final` for the course final.'),
   comment: text(4000).describe('The comment.'),
   commentVisible: z.boolean().nullish().describe('Whether the student sees it; default false.'),
-  override: z.number().min(0).max(1000).nullable().optional().describe('A percent that replaces the computed grade; null removes it; left out keeps it.'),
+  override: z
+    .number()
+    .min(0)
+    .max(1000)
+    .nullable()
+    .optional()
+    .describe('A percent that replaces the computed grade; null removes it; left out keeps it.'),
 });
 
 export const finalCommentItemsSchema = z.strictObject({
-  finalComments: z.array(finalCommentItemSchema).min(1, 'must list at least one comment').max(5_000, 'must list at most 5,000 comments'),
+  finalComments: z
+    .array(finalCommentItemSchema)
+    .min(1, 'must list at least one comment')
+    .max(5_000, 'must list at most 5,000 comments'),
 });

@@ -20,39 +20,56 @@ builder.queryFields((t) => ({
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), ...pageArgs },
     resolve: (_root, args, { viewer }) => listCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args),
   }),
-  gradingCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'GradingCategory',
-    ...connectionOptions,
-    // The cursor holds the category's place in the order (delta, id): see orderedWindow.
-    cursor: 'delta_id',
-    nullable: true,
-    description:
-      'The categories `gradingCategories` lists, as a Relay connection in the same order (by `delta`, then id); null ' +
-      'when the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
-    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-      if (!(await readsCategories(viewer, sectionId))) return null;
-      return db().gradingCategory.findMany(orderedWindow('GradingCategory', selection, { sectionId }, categoryOrder));
+  gradingCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'GradingCategory',
+      ...connectionOptions,
+      // The cursor holds the category's place in the order (delta, id): see orderedWindow.
+      cursor: 'delta_id',
+      nullable: true,
+      description:
+        'The categories `gradingCategories` lists, as a Relay connection in the same order (by `delta`, then id); null ' +
+        'when the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
+      args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
+        if (!(await readsCategories(viewer, sectionId))) return null;
+        return db().gradingCategory.findMany(orderedWindow('GradingCategory', selection, { sectionId }, categoryOrder));
+      },
     },
-  }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }))),
+    checkedTotalCount((args: { sectionId: string | number }) =>
+      db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
+    ),
+  ),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
     type: 'GradingCategory',
     nullable: true,
     description:
       'A grading category of a section; null when it, or the section, does not exist or is hidden from the viewer; ' +
       'FORBIDDEN when the viewer knows the section but not its gradebook.',
-    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }), id: t.arg.id({ required: true, description: 'Grading category id.' }) },
+    args: {
+      sectionId: t.arg.id({ required: true, description: 'The course section.' }),
+      id: t.arg.id({ required: true, description: 'Grading category id.' }),
+    },
     resolve: (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       const id = parseId(args.id, 'GradingCategory');
       return findIfVisible(query, readsCategories(viewer, sectionId), (selection) =>
-        isStorableId(id) ? db().gradingCategory.findFirst({ ...selection, where: { id, sectionId } }) : Promise.resolve(null),
+        isStorableId(id)
+          ? db().gradingCategory.findFirst({ ...selection, where: { id, sectionId } })
+          : Promise.resolve(null),
       );
     },
   }),
 }));
 
 // As `gradingCategory(sectionId, id)`: whoever reads the categories of the category's section.
-registerNodeVisibility('GradingCategory', visibleThrough('GradingCategory', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, readsCategories));
+registerNodeVisibility(
+  'GradingCategory',
+  visibleThrough(
+    'GradingCategory',
+    { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId },
+    readsCategories,
+  ),
+);

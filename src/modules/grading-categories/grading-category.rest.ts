@@ -2,7 +2,18 @@ import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
 import { type RestRequest, type RestRoute, bulkRoute, deleteRoute, listRoute, viewRoute } from '../../rest/route';
-import { type WireBody, type WireField, type WireShape, WireInputError, id, integer, oneOf, text, wireBody, withExamples } from '../../rest/wire-body';
+import {
+  type WireBody,
+  type WireField,
+  type WireShape,
+  WireInputError,
+  id,
+  integer,
+  oneOf,
+  text,
+  wireBody,
+  withExamples,
+} from '../../rest/wire-body';
 import { maxCategoryItems } from './grading-category.validation';
 
 const RestCategory = graphql(`
@@ -70,7 +81,9 @@ export const categoryUpdateWire = z
  */
 const resultItem = (idType: z.ZodType, success: number) =>
   z.object({
-    id: idType.optional().describe('The category\'s id; on a failed update item, the id as sent; absent on a failed create item.'),
+    id: idType
+      .optional()
+      .describe("The category's id; on a failed update item, the id as sent; absent on a failed create item."),
     response_code: z.int().describe(`${success} written; 400 invalid, 403 refused, 404 not a category of the section`),
     message: z.string().optional().describe('Why the item was not written.'),
     ...Object.fromEntries(Object.entries(categoryCore).map(([name, schema]) => [name, schema.optional()])),
@@ -88,11 +101,25 @@ export const updateResultsWire = z
   .meta({ id: 'GradingCategoryUpdateResults', description: 'Per-item results of a bulk update (spec 4.3).' });
 
 const int32 = (input: string): WireField => ({
-  schema: integer(input).schema.pipe(z.int().min(-2_147_483_648, 'must be a 32-bit integer').max(2_147_483_647, 'must be a 32-bit integer')),
+  schema: integer(input).schema.pipe(
+    z.int().min(-2_147_483_648, 'must be a 32-bit integer').max(2_147_483_647, 'must be a 32-bit integer'),
+  ),
   input,
 });
 const points = (input: string): WireField => ({
-  schema: z.union([z.number(), z.string().trim().regex(/^-?\d{1,9}(\.\d{1,6})?$/).transform(Number)], { error: 'must be a number' }).pipe(z.number().finite()),
+  schema: z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^-?\d{1,9}(\.\d{1,6})?$/)
+          .transform(Number),
+      ],
+      { error: 'must be a number' },
+    )
+    .pipe(z.number().finite()),
   input,
 });
 
@@ -111,21 +138,38 @@ const categoryMembers: WireShape = {
   delta: withExamples(int32, '0', '1', '5')('delta'),
 };
 const categoryId = (input: string): WireField => ({
-  schema: z.union([z.int().min(0), z.string().trim().regex(/^\d{1,15}$/, 'must be a numeric id')], { error: 'must be a numeric id' }).transform(String),
+  schema: z
+    .union(
+      [
+        z.int().min(0),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,15}$/, 'must be a numeric id'),
+      ],
+      { error: 'must be a numeric id' },
+    )
+    .transform(String),
   input,
 });
 
 /** One category's body, with the scale's error named as the documented member. */
 function categoryBody(shape: WireShape, required: string[] = []): WireBody {
   const body = wireBody(shape, required);
-  return { ...body, wireName: (path) => (path.replace(/^input\./, '') === 'defaultGradingScaleId' ? 'default_grading_scale_id' : body.wireName(path)) };
+  return {
+    ...body,
+    wireName: (path) =>
+      path.replace(/^input\./, '') === 'defaultGradingScaleId' ? 'default_grading_scale_id' : body.wireName(path),
+  };
 }
 const itemBody = categoryBody(categoryMembers);
 const changeBody = categoryBody({ id: categoryId('id'), ...categoryMembers }, ['id']);
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 // An empty XML element (or null) is an empty list; one XML element or one JSON object is a list of one.
-const asList = (value: unknown): unknown[] => (value === '' || value === null ? [] : Array.isArray(value) ? value : [value]);
+const asList = (value: unknown): unknown[] =>
+  value === '' || value === null ? [] : Array.isArray(value) ? value : [value];
 
 /**
  * The items of a bulk body: `{"grading_categories": {"grading_category": [...]}}` as documented, or
@@ -136,7 +180,8 @@ function itemsOf(body: Record<string, unknown>): unknown[] {
     const wrapper = body.grading_categories;
     if (wrapper === '' || wrapper === null) return [];
     if (Array.isArray(wrapper)) return wrapper;
-    if (!isObject(wrapper) || !Object.hasOwn(wrapper, 'grading_category')) throw new WireInputError('grading_categories/grading_category', 'is required');
+    if (!isObject(wrapper) || !Object.hasOwn(wrapper, 'grading_category'))
+      throw new WireInputError('grading_categories/grading_category', 'is required');
     return asList(wrapper.grading_category);
   }
   if (Object.hasOwn(body, 'grading_category')) return asList(body.grading_category);
@@ -159,7 +204,11 @@ function bulkBody(item: WireBody): WireBody {
   return {
     decode(body): Record<string, unknown> {
       const raw = itemsOf(body);
-      if (raw.length > maxCategoryItems) throw new WireInputError('grading_categories/grading_category', `must list at most ${maxCategoryItems} categories`);
+      if (raw.length > maxCategoryItems)
+        throw new WireInputError(
+          'grading_categories/grading_category',
+          `must list at most ${maxCategoryItems} categories`,
+        );
       const decoded: BulkInput = { items: [], failures: [], count: raw.length };
       raw.forEach((value, index) => {
         const fields = value === '' ? {} : value;
@@ -188,11 +237,18 @@ function singleBody(item: WireBody): WireBody {
   return { ...item, decode: (body) => item.decode(isObject(body.grading_category) ? body.grading_category : body) };
 }
 
-type ItemResult = { code: number; message: string | null; issues: { field: string; message: string }[]; category: Category | null };
+type ItemResult = {
+  code: number;
+  message: string | null;
+  issues: { field: string; message: string }[];
+  category: Category | null;
+};
 
 /** A failed item's message, naming the wire members the client sent. */
 const messageOf = (result: ItemResult, body: WireBody) =>
-  result.issues.length ? result.issues.map((issue) => `${body.wireName(issue.field)}: ${issue.message}`).join('; ') : (result.message ?? '');
+  result.issues.length
+    ? result.issues.map((issue) => `${body.wireName(issue.field)}: ${issue.message}`).join('; ')
+    : (result.message ?? '');
 
 /**
  * A bulk route whose items that the wire could not read are answered in their places, beside the service's results:
@@ -200,7 +256,8 @@ const messageOf = (result: ItemResult, body: WireBody) =>
  */
 function withWireFailures(route: RestRoute, { echoId }: { echoId: boolean }): RestRoute {
   // A failed update item says which id it was about, as the client sent it.
-  const idOf = (id: unknown) => (echoId && (typeof id === 'string' || Number.isSafeInteger(id)) ? { id: id as string | number } : {});
+  const idOf = (id: unknown) =>
+    echoId && (typeof id === 'string' || Number.isSafeInteger(id)) ? { id: id as string | number } : {};
   return {
     ...route,
     respond(result, request, link) {
@@ -212,7 +269,8 @@ function withWireFailures(route: RestRoute, { echoId }: { echoId: boolean }): Re
         const answer = written[at]!;
         answers[item.index] = answer.id === undefined ? { ...idOf(item.id), ...answer } : answer;
       });
-      for (const failure of input.failures) answers[failure.index] = { ...idOf(failure.id), response_code: 400, message: failure.message };
+      for (const failure of input.failures)
+        answers[failure.index] = { ...idOf(failure.id), response_code: 400, message: failure.message };
       const codes = new Set(answers.map((answer) => answer.response_code));
       return { ...outcome, status: codes.size > 1 ? 207 : 200, body: { grading_category: answers } };
     },
@@ -233,7 +291,12 @@ export const gradingCategoryRoutes = [
       [RestCategory],
     ),
     variables: (request) => ({ sectionId: String(sectionOf(request)) }),
-    shape: (category) => ({ id: Number(category.id), ...core(category), default_grading_scale_id: scaleOf(category), drop_lowest: category.dropLowest }),
+    shape: (category) => ({
+      id: Number(category.id),
+      ...core(category),
+      default_grading_scale_id: scaleOf(category),
+      drop_lowest: category.dropLowest,
+    }),
   }),
   viewRoute({
     path: '/[realm]/grading_categories/{id}',
@@ -259,7 +322,8 @@ export const gradingCategoryRoutes = [
     bulkRoute('POST', {
       path: '/[realm]/grading_categories',
       realms,
-      summary: 'Create grading categories in a section, with a response code per item (its teachers and administrators)',
+      summary:
+        'Create grading categories in a section, with a response code per item (its teachers and administrators)',
       body: bulkBody(itemBody),
       wire: createResultsWire,
       document: graphql(
@@ -271,7 +335,10 @@ export const gradingCategoryRoutes = [
         }`,
         [MutationError, RestCategory],
       ),
-      variables: (request) => ({ sectionId: String(sectionOf(request)), items: (request.input as BulkInput).items.map((item) => item.input) }),
+      variables: (request) => ({
+        sectionId: String(sectionOf(request)),
+        items: (request.input as BulkInput).items.map((item) => item.input),
+      }),
       codes: (outcome) => outcome.results.map((result) => result.code),
       shape: (outcome) => ({
         grading_category: outcome.results.map((result) =>
@@ -294,7 +361,8 @@ export const gradingCategoryRoutes = [
     bulkRoute('PUT', {
       path: '/[realm]/grading_categories',
       realms,
-      summary: 'Change grading categories of a section, with a response code per item (its teachers and administrators)',
+      summary:
+        'Change grading categories of a section, with a response code per item (its teachers and administrators)',
       body: bulkBody(changeBody),
       wire: updateResultsWire,
       document: graphql(
@@ -306,7 +374,10 @@ export const gradingCategoryRoutes = [
         }`,
         [MutationError, RestCategory],
       ),
-      variables: (request) => ({ sectionId: String(sectionOf(request)), items: (request.input as BulkInput).items.map((item) => item.input as { id: string }) }),
+      variables: (request) => ({
+        sectionId: String(sectionOf(request)),
+        items: (request.input as BulkInput).items.map((item) => item.input as { id: string }),
+      }),
       codes: (outcome) => outcome.results.map((result) => result.code),
       shape: (outcome) => ({
         grading_category: outcome.results.map((result) =>
@@ -329,7 +400,7 @@ export const gradingCategoryRoutes = [
   bulkRoute('PUT', {
     path: '/[realm]/grading_categories/{id}',
     realms,
-    summary: 'Change a grading category; answers with the category (its section\'s teachers and administrators)',
+    summary: "Change a grading category; answers with the category (its section's teachers and administrators)",
     body: singleBody(itemBody),
     wire: categoryUpdateWire,
     document: graphql(

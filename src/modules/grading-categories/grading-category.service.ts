@@ -9,7 +9,11 @@ import { itemByItem, recordEvent, writeTransaction } from '../../outbox/record';
 import type { GradingCategory, Prisma } from '../../generated/prisma/client';
 import { paged } from '../../graphql/paging';
 import { categoryWriter, readsCategories } from './grading-category.policy';
-import { createGradingCategorySchema, maxCategoryItems, updateGradingCategorySchema } from './grading-category.validation';
+import {
+  createGradingCategorySchema,
+  maxCategoryItems,
+  updateGradingCategorySchema,
+} from './grading-category.validation';
 
 type CategoryQuery = { select?: Prisma.GradingCategorySelect; include?: Prisma.GradingCategoryInclude };
 
@@ -29,14 +33,21 @@ const categoryEvent = (type: `grading_category.${string}`, description: string) 
 export const gradingCategoryEvents = {
   create: categoryEvent('grading_category.create', 'A grading category was made in a section.'),
   update: categoryEvent('grading_category.update', 'A grading category of a section was changed.'),
-  delete: categoryEvent('grading_category.delete', 'A grading category was deleted; its assignments are ungraded until given another.'),
+  delete: categoryEvent(
+    'grading_category.delete',
+    'A grading category was deleted; its assignments are ungraded until given another.',
+  ),
 };
 
 /** The order categories are listed in: `delta`, then id. */
 export const categoryOrder = [{ delta: 'asc' as const }, { id: 'asc' as const }];
 
 /** The categories of a section in list order (`delta`, then id); null when the section is hidden. */
-export async function listCategories(viewer: Viewer, sectionId: number, args: { start?: number | null; limit?: number | null }) {
+export async function listCategories(
+  viewer: Viewer,
+  sectionId: number,
+  args: { start?: number | null; limit?: number | null },
+) {
   if (!(await readsCategories(viewer, sectionId))) return null;
   const where = { sectionId };
   return paged(args, {
@@ -48,8 +59,13 @@ export async function listCategories(viewer: Viewer, sectionId: number, args: { 
 /** A default scale must be one of the section's school's (0 or null: numeric). */
 async function assertSchoolScale(scaleId: number | null | undefined, schoolId: number) {
   if (!scaleId) return;
-  const scale = isStorableId(scaleId) ? await db().gradingScale.findFirst({ where: { id: scaleId, schoolId }, select: { id: true } }) : null;
-  if (!scale) throw new ValidationError([{ field: 'defaultGradingScaleId', message: 'must be a grading scale of the section\'s school' }]);
+  const scale = isStorableId(scaleId)
+    ? await db().gradingScale.findFirst({ where: { id: scaleId, schoolId }, select: { id: true } })
+    : null;
+  if (!scale)
+    throw new ValidationError([
+      { field: 'defaultGradingScaleId', message: "must be a grading scale of the section's school" },
+    ]);
 }
 
 async function createOne(viewer: Viewer, sectionId: number, facts: RealmFacts, input: unknown, query: CategoryQuery) {
@@ -57,23 +73,42 @@ async function createOne(viewer: Viewer, sectionId: number, facts: RealmFacts, i
   await assertSchoolScale(data.defaultGradingScaleId, facts.schoolId!);
   return writeTransaction(async (tx) => {
     const category = await tx.gradingCategory.create({ ...query, data: { ...data, sectionId } });
-    await recordEvent(tx, gradingCategoryEvents.create, { realm: sectionRealm(sectionId), objectId: category.id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradingCategoryEvents.create, {
+      realm: sectionRealm(sectionId),
+      objectId: category.id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return category;
   });
 }
 
-async function updateOne(viewer: Viewer, sectionId: number, facts: RealmFacts, id: number, input: unknown, query: CategoryQuery) {
+async function updateOne(
+  viewer: Viewer,
+  sectionId: number,
+  facts: RealmFacts,
+  id: number,
+  input: unknown,
+  query: CategoryQuery,
+) {
   const data = validate(updateGradingCategorySchema, input);
   await assertSchoolScale(data.defaultGradingScaleId, facts.schoolId!);
   return writeTransaction(async (tx) => {
     const category = await tx.gradingCategory.update({ ...query, where: { id }, data });
-    await recordEvent(tx, gradingCategoryEvents.update, { realm: sectionRealm(sectionId), objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradingCategoryEvents.update, {
+      realm: sectionRealm(sectionId),
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return category;
   });
 }
 
 /** A written item's outcome, from the category its transaction returned. */
-const written = (code: number) => (category: GradingCategory): CategoryResult => ({ code, message: null, issues: [], category });
+const written =
+  (code: number) =>
+  (category: GradingCategory): CategoryResult => ({ code, message: null, issues: [], category });
 
 /**
  * One item's outcome: the written category with `code`, or the expected failure that stopped it alone (a
@@ -83,16 +118,19 @@ async function settle(code: number, write: () => Promise<GradingCategory>): Prom
   try {
     return written(code)(await write());
   } catch (error) {
-    if (error instanceof ValidationError) return { code: 400, message: error.message, issues: error.issues, category: null };
+    if (error instanceof ValidationError)
+      return { code: 400, message: error.message, issues: error.issues, category: null };
     if (error instanceof NotFoundError) return { code: 404, message: error.message, issues: [], category: null };
-    const status = error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : undefined;
+    const status =
+      error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : undefined;
     if (status === 403) return { code: 403, message: (error as GraphQLError).message, issues: [], category: null };
     throw error;
   }
 }
 
 function assertItemCount(items: readonly unknown[]) {
-  if (items.length > maxCategoryItems) throw new ValidationError([{ field: 'items', message: `must list at most ${maxCategoryItems} categories` }]);
+  if (items.length > maxCategoryItems)
+    throw new ValidationError([{ field: 'items', message: `must list at most ${maxCategoryItems} categories` }]);
 }
 
 /**
@@ -104,7 +142,11 @@ function assertItemCount(items: readonly unknown[]) {
 export async function createCategories(viewer: Viewer, sectionId: number, items: readonly unknown[]) {
   const facts = await categoryWriter(viewer, sectionId);
   assertItemCount(items);
-  const results = await itemByItem(items, (item) => settle(200, () => createOne(viewer, sectionId, facts, item, {})), written(200));
+  const results = await itemByItem(
+    items,
+    (item) => settle(200, () => createOne(viewer, sectionId, facts, item, {})),
+    written(200),
+  );
   return { results };
 }
 
@@ -114,7 +156,9 @@ export async function updateCategories(viewer: Viewer, sectionId: number, items:
   assertItemCount(items);
   const change = ({ id, ...input }: { id: string | number }) =>
     settle(204, async () => {
-      const found = await findByStorableId(id, (key) => db().gradingCategory.findFirst({ where: { id: key, sectionId }, select: { id: true } }));
+      const found = await findByStorableId(id, (key) =>
+        db().gradingCategory.findFirst({ where: { id: key, sectionId }, select: { id: true } }),
+      );
       if (!found) throw new NotFoundError('GradingCategory', id);
       return updateOne(viewer, sectionId, facts, found.id, input, {});
     });
@@ -123,12 +167,20 @@ export async function updateCategories(viewer: Viewer, sectionId: number, items:
 
 /** The section of a category, when it is one of `sectionId` (if given); otherwise NotFoundError. */
 async function sectionOf(id: number, sectionId: number | null) {
-  const found = await findByStorableId(id, (key) => db().gradingCategory.findUnique({ where: { id: key }, select: { sectionId: true } }));
+  const found = await findByStorableId(id, (key) =>
+    db().gradingCategory.findUnique({ where: { id: key }, select: { sectionId: true } }),
+  );
   if (!found || (sectionId !== null && found.sectionId !== sectionId)) throw new NotFoundError('GradingCategory', id);
   return found.sectionId;
 }
 
-export async function updateCategory(viewer: Viewer, id: number, sectionId: number | null, input: unknown, query: CategoryQuery) {
+export async function updateCategory(
+  viewer: Viewer,
+  id: number,
+  sectionId: number | null,
+  input: unknown,
+  query: CategoryQuery,
+) {
   const section = await sectionOf(id, sectionId);
   return updateOne(viewer, section, await categoryWriter(viewer, section, id, 'GradingCategory'), id, input, query);
 }
@@ -139,7 +191,12 @@ export async function deleteCategory(viewer: Viewer, id: number, sectionId: numb
   const facts = await categoryWriter(viewer, section, id, 'GradingCategory');
   await writeTransaction(async (tx) => {
     await tx.gradingCategory.delete({ where: { id } });
-    await recordEvent(tx, gradingCategoryEvents.delete, { realm: sectionRealm(section), objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, gradingCategoryEvents.delete, {
+      realm: sectionRealm(section),
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
   });
   return { id };
 }

@@ -5,9 +5,9 @@ import { pageOf } from '../../graphql/paging';
 import type { CategoryResult } from './grading-category.service';
 
 export const GradingCalculationEnum = builder.enumType('GradingCalculation', {
-  description: 'How a grading category\'s grade is computed (`calculation_type` on /v1: 1 percent, 2 total points).',
+  description: "How a grading category's grade is computed (`calculation_type` on /v1: 1 percent, 2 total points).",
   values: {
-    PERCENT: { description: 'The mean of its assignments\' percents.' },
+    PERCENT: { description: "The mean of its assignments' percents." },
     TOTAL_POINTS: { description: 'Its points earned over its points possible.' },
   },
 });
@@ -25,16 +25,24 @@ export const GradingCategoryType = builder.prismaNode('GradingCategory', {
   }),
 });
 
-export const GradingCategoryPage = pageOf('GradingCategory', 'A page of grading categories, in list order (`delta`, then id).');
+export const GradingCategoryPage = pageOf(
+  'GradingCategory',
+  'A page of grading categories, in list order (`delta`, then id).',
+);
 
 export const GradingCategoryResultType = builder.objectRef<CategoryResult>('GradingCategoryResult').implement({
   description: 'What became of one item of a bulk write of grading categories.',
   fields: (t) => ({
     code: t.exposeInt('code', {
-      description: 'The item\'s /v1 `response_code`: 200 created, 204 updated; 400 invalid, 403 refused, 404 unknown category.',
+      description:
+        "The item's /v1 `response_code`: 200 created, 204 updated; 400 invalid, 403 refused, 404 unknown category.",
     }),
     message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-    issues: t.field({ type: [FieldIssueType], description: 'Each invalid member of an item refused with 400.', resolve: (result) => result.issues }),
+    issues: t.field({
+      type: [FieldIssueType],
+      description: 'Each invalid member of an item refused with 400.',
+      resolve: (result) => result.issues,
+    }),
     category: t.field({
       type: GradingCategoryType,
       nullable: true,
@@ -44,9 +52,16 @@ export const GradingCategoryResultType = builder.objectRef<CategoryResult>('Grad
   }),
 });
 
-export const GradingCategoryResultsType = builder.objectRef<{ results: CategoryResult[] }>('GradingCategoryResults').implement({
-  description: 'The outcome of a bulk write of grading categories, item by item in the order sent; each good item is written.',
-  fields: (t) => ({
-    results: t.field({ type: [GradingCategoryResultType], description: 'One result per item.', resolve: (outcome) => outcome.results }),
-  }),
-});
+export const GradingCategoryResultsType = builder
+  .objectRef<{ results: CategoryResult[] }>('GradingCategoryResults')
+  .implement({
+    description:
+      'The outcome of a bulk write of grading categories, item by item in the order sent; each good item is written.',
+    fields: (t) => ({
+      results: t.field({
+        type: [GradingCategoryResultType],
+        description: 'One result per item.',
+        resolve: (outcome) => outcome.results,
+      }),
+    }),
+  });

@@ -14,11 +14,20 @@ const categoryFields = {
     .max(1_000_000, 'must be at most 1,000,000')
     .describe('Points new assignments in it are worth, 0 to 1,000,000; 100 by default.'),
   // 0 names the numeric scale, as on /v1: it stores no scale.
-  defaultGradingScaleId: clearable(nodeId('GradingScale').transform((id) => Number(id) || null), null).describe(
-    'A grading scale of the section\'s school for new assignments in it; 0 or null: numeric (the default).',
-  ),
-  dropLowest: z.int('must be an integer').min(0, 'must be 0 to 10').max(10, 'must be 0 to 10').describe('How many of the lowest scores are dropped, 0 to 10; 0 by default.'),
-  weight: z.int('must be an integer').min(0, 'must be 0 to 1000').max(1000, 'must be 0 to 1000').describe('Weight in period grades, 0 to 1000; 0 by default.'),
+  defaultGradingScaleId: clearable(
+    nodeId('GradingScale').transform((id) => Number(id) || null),
+    null,
+  ).describe("A grading scale of the section's school for new assignments in it; 0 or null: numeric (the default)."),
+  dropLowest: z
+    .int('must be an integer')
+    .min(0, 'must be 0 to 10')
+    .max(10, 'must be 0 to 10')
+    .describe('How many of the lowest scores are dropped, 0 to 10; 0 by default.'),
+  weight: z
+    .int('must be an integer')
+    .min(0, 'must be 0 to 1000')
+    .max(1000, 'must be 0 to 1000')
+    .describe('Weight in period grades, 0 to 1000; 0 by default.'),
   delta: z
     .int('must be an integer')
     .min(-1_000_000, 'must be at least -1,000,000')

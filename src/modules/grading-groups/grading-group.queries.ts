@@ -8,13 +8,15 @@ import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphq
 import type { Viewer } from '../../auth/viewer';
 
 /** Whether the viewer reads the section's grading groups (its administrators): false when it is hidden, a 403 when closed to them. */
-const readsGradingGroups = async (viewer: Viewer, sectionId: number) => allowsReading(await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId));
+const readsGradingGroups = async (viewer: Viewer, sectionId: number) =>
+  allowsReading(await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId));
 
 builder.queryField('gradingGroups', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: ['GradingGroup'],
     nullable: true,
-    description: 'The grading groups of a section, for its administrators; null when the section does not exist or is hidden.',
+    description:
+      'The grading groups of a section, for its administrators; null when the section does not exist or is hidden.',
     args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
     resolve: async (query, _root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
@@ -25,23 +27,33 @@ builder.queryField('gradingGroups', (t) =>
 );
 
 builder.queryField('gradingGroupsConnection', (t) =>
-  t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'GradingGroup',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The groups `gradingGroups` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
-    args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-      if (!(await readsGradingGroups(viewer, sectionId))) return null;
-      return db().gradingGroup.findMany(keysetWindow(selection, { sectionId }));
+  t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'GradingGroup',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The groups `gradingGroups` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
+      args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
+        if (!(await readsGradingGroups(viewer, sectionId))) return null;
+        return db().gradingGroup.findMany(keysetWindow(selection, { sectionId }));
+      },
     },
-  }, checkedTotalCount((args: { sectionId: string | number }) => db().gradingGroup.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }))),
+    checkedTotalCount((args: { sectionId: string | number }) =>
+      db().gradingGroup.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
+    ),
+  ),
 );
 
 // As `gradingGroups(sectionId)`: the section's administrators.
 registerNodeVisibility(
   'GradingGroup',
-  visibleThrough('GradingGroup', { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId }, async (viewer, sectionId) => (await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId)) === 'allow'),
+  visibleThrough(
+    'GradingGroup',
+    { select: { sectionId: true }, of: (row: { id: number; sectionId: number }) => row.sectionId },
+    async (viewer, sectionId) => (await verdictOf(viewer, gradingGroupPolicy, 'read', sectionId)) === 'allow',
+  ),
 );

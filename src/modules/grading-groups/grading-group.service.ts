@@ -25,7 +25,12 @@ export const gradingGroupEvents = {
  * The ids, without repeats, once every one is an id of `model` in the section; otherwise a ValidationError naming
  * `field` and the ids that are not. Enrollments and grading groups are assigned only within their own section.
  */
-export async function idsInSection(model: 'enrollment' | 'gradingGroup', sectionId: number, ids: number[], field: string): Promise<number[]> {
+export async function idsInSection(
+  model: 'enrollment' | 'gradingGroup',
+  sectionId: number,
+  ids: number[],
+  field: string,
+): Promise<number[]> {
   const wanted = [...new Set(ids)];
   const where = { id: { in: wanted.filter((id) => id <= 2_147_483_647) }, sectionId };
   const found = new Set(
@@ -36,7 +41,8 @@ export async function idsInSection(model: 'enrollment' | 'gradingGroup', section
   );
   const strangers = wanted.filter((id) => !found.has(id));
   const noun = model === 'enrollment' ? 'enrollments' : 'grading groups';
-  if (strangers.length) throw new ValidationError([{ field, message: `must be ${noun} of this section; not: ${strangers.join(', ')}` }]);
+  if (strangers.length)
+    throw new ValidationError([{ field, message: `must be ${noun} of this section; not: ${strangers.join(', ')}` }]);
   return wanted;
 }
 
@@ -56,7 +62,9 @@ export async function createGradingGroup(viewer: Viewer, sectionId: number, inpu
 }
 
 async function sectionOf(id: number) {
-  const group = await findByStorableId(id, (id) => db().gradingGroup.findUnique({ where: { id }, select: { sectionId: true } }));
+  const group = await findByStorableId(id, (id) =>
+    db().gradingGroup.findUnique({ where: { id }, select: { sectionId: true } }),
+  );
   if (!group) throw new NotFoundError('GradingGroup', id);
   return group.sectionId;
 }

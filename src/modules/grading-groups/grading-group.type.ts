@@ -10,7 +10,10 @@ builder.prismaNode('GradingGroup', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'GradingGroup', ['sectionId', 'title', 'createdAt']),
-    members: t.relation('members', { description: 'The enrollments in the group, by enrollment id.', query: { orderBy: memberOrder } }),
+    members: t.relation('members', {
+      description: 'The enrollments in the group, by enrollment id.',
+      query: { orderBy: memberOrder },
+    }),
     membersConnection: keysetRelatedConnection(t, 'members', {
       type: GradingGroupMemberType,
       description: 'The members `members` lists, as a Relay connection in the same order.',

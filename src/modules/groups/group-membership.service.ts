@@ -35,7 +35,12 @@ export async function addGroupMember(viewer: Viewer, input: unknown, query: Memb
   await authorize(viewer, userPolicy, 'read', userId, userId);
   return writeTransaction(async (tx) => {
     const membership = await tx.groupMembership.create({ ...query, data: { groupId: group.id, userId, admin } });
-    await recordEvent(tx, membershipEvents.create, { realm: group, objectId: membership.id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, membershipEvents.create, {
+      realm: group,
+      objectId: membership.id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return membership;
   }).catch(conflictOnUnique('The user is already a member of this group', 'userId'));
 }
@@ -44,14 +49,22 @@ export async function removeGroupMember(viewer: Viewer, input: unknown) {
   const { group, facts, userId } = await membershipTarget(viewer, input);
   const notFound = () => new NotFoundError('GroupMembership', `${group.id}/${userId}`);
   const membership = await findByStorableId(userId, (id) =>
-    db().groupMembership.findUnique({ where: { groupId_userId: { groupId: group.id, userId: id } }, select: { id: true } }),
+    db().groupMembership.findUnique({
+      where: { groupId_userId: { groupId: group.id, userId: id } },
+      select: { id: true },
+    }),
   );
   if (!membership) throw notFound();
   await writeTransaction(async (tx) => {
     // deleteMany: a concurrent removal of the same membership is a NotFoundError, not a failed delete (500).
     const { count } = await tx.groupMembership.deleteMany({ where: { id: membership.id } });
     if (count === 0) throw notFound();
-    await recordEvent(tx, membershipEvents.delete, { realm: group, objectId: membership.id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, membershipEvents.delete, {
+      realm: group,
+      objectId: membership.id,
+      actorId: viewer.id,
+      scope: facts,
+    });
   });
   return { id: membership.id };
 }

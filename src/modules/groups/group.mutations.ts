@@ -8,12 +8,17 @@ import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
 import { createGroupSchema, groupCategorySchema, groupMemberSchema, updateGroupSchema } from './group.validation';
 
 const types = { privacyLevel: PrivacyLevelEnum, inviteType: InviteTypeEnum };
-const CreateGroupInput = inputFromSchema('CreateGroupInput', createGroupSchema, { description: 'A new group; the viewer becomes its first administrator.', types });
+const CreateGroupInput = inputFromSchema('CreateGroupInput', createGroupSchema, {
+  description: 'A new group; the viewer becomes its first administrator.',
+  types,
+});
 const UpdateGroupInput = changesInput('UpdateGroupInput', updateGroupSchema, 'a group', types);
 const CreateGroupCategoryInput = inputFromSchema('CreateGroupCategoryInput', groupCategorySchema, {
-  description: 'A new group category of the viewer\'s district.',
+  description: "A new group category of the viewer's district.",
 });
-const GroupMemberInput = inputFromSchema('GroupMemberInput', groupMemberSchema, { description: 'A user\'s membership of a group.' });
+const GroupMemberInput = inputFromSchema('GroupMemberInput', groupMemberSchema, {
+  description: "A user's membership of a group.",
+});
 
 objectMutation('createGroup', {
   type: 'Group',
@@ -24,7 +29,10 @@ objectMutation('createGroup', {
 objectMutation('updateGroup', {
   type: 'Group',
   description: 'Changes a group (its administrators).',
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The group to change.' }), input: arg(required(UpdateGroupInput, 'What to change; members left out keep their values.')) }),
+  args: (arg) => ({
+    id: arg.id({ required: true, description: 'The group to change.' }),
+    input: arg(required(UpdateGroupInput, 'What to change; members left out keep their values.')),
+  }),
   resolve: (viewer, args, query) => updateGroup(viewer, parseId(args.id, 'Group'), args.input, query),
 });
 deleteMutation('deleteGroup', {
@@ -35,7 +43,7 @@ deleteMutation('deleteGroup', {
 });
 objectMutation('createGroupCategory', {
   type: 'GroupCategory',
-  description: 'Creates a group category in the viewer\'s district (district administrators).',
+  description: "Creates a group category in the viewer's district (district administrators).",
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({ input: arg(required(CreateGroupCategoryInput, 'The new group category.')) }),
   resolve: (viewer, args, query) => createGroupCategory(viewer, args.input, query),

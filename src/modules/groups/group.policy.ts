@@ -1,5 +1,13 @@
 import { type Verdict, can, definePolicy, forbid, realmVerdict } from '../../auth/policy';
-import { type Access, type RealmFacts, type RealmRef, accessTo, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
+import {
+  type Access,
+  type RealmFacts,
+  type RealmRef,
+  accessTo,
+  placementOf,
+  placementSelection,
+  registerRealmKind,
+} from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { readById } from '../../graphql/reads-by-id';
@@ -14,13 +22,18 @@ export const groupFacts = (group: Prisma.GroupGetPayload<{ select: typeof groupF
 });
 
 /** Whether the viewer administers every group of a school by rank (its or its district's administrators). */
-const administersByRank = (viewer: Viewer, districtId: number, schoolId: number) => viewer.isSchoolAdmin(districtId, schoolId);
+const administersByRank = (viewer: Viewer, districtId: number, schoolId: number) =>
+  viewer.isSchoolAdmin(districtId, schoolId);
 
 registerRealmKind({
   type: 'GROUP',
   noun: 'group',
   load: async (id) => {
-    const group = await readById<Prisma.GroupGetPayload<{ select: typeof groupFactsSelection }>>('Group', { select: groupFactsSelection }, id);
+    const group = await readById<Prisma.GroupGetPayload<{ select: typeof groupFactsSelection }>>(
+      'Group',
+      { select: groupFactsSelection },
+      id,
+    );
     return group && groupFacts(group);
   },
   access: (viewer, facts) => {
@@ -112,7 +125,9 @@ export const groupPolicy = definePolicy('Group', {
     const verdict = await realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'read');
     if (verdict !== 'allow') return verdict;
     const school = (await accessTo(viewer, { type: 'SCHOOL', id: schoolId }))!;
-    const staff = school.access === 'administer' || (viewer.user.schoolId === school.facts.schoolId && viewer.user.role === 'TEACHER');
+    const staff =
+      school.access === 'administer' ||
+      (viewer.user.schoolId === school.facts.schoolId && viewer.user.role === 'TEACHER');
     return staff ? 'allow' : forbid('Only staff of the school create groups in it');
   },
   update: (viewer: Viewer, id: number) => realmVerdict(viewer, group(id), 'administer'),
@@ -131,7 +146,8 @@ export const groupPolicy = definePolicy('Group', {
 });
 
 /** The group categories the viewer reads: the SQL twin of `readCategories`. */
-export const readableCategoriesWhere = (viewer: Viewer) => ({ districtId: viewer.user.districtId }) satisfies Prisma.GroupCategoryWhereInput;
+export const readableCategoriesWhere = (viewer: Viewer) =>
+  ({ districtId: viewer.user.districtId }) satisfies Prisma.GroupCategoryWhereInput;
 
 /**
  * Who writes what a realm owns (posts, calendar events): its administrators; in a group, also the members when the

@@ -7,7 +7,14 @@ import { parseId } from '../../graphql/realm';
 import { objectQuery, type PrismaQuery } from '../../graphql/operations';
 import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
-import { groupFacts, groupFactsSelection, groupPolicy, readableCategoriesWhere, readableGroupsWhere, readsEveryGroupOfDistrict } from './group.policy';
+import {
+  groupFacts,
+  groupFactsSelection,
+  groupPolicy,
+  readableCategoriesWhere,
+  readableGroupsWhere,
+  readsEveryGroupOfDistrict,
+} from './group.policy';
 import { countDistrictGroups, groupsById, readDistrictWindow, rowAndDistrict } from './group.sql';
 import { registerNodeVisibility, visibleThrough, visibleThroughAll } from '../../graphql/nodes';
 import { can } from '../../auth/policy';
@@ -58,17 +65,23 @@ async function countGroups(viewer: Viewer, args: GroupFilters): Promise<number> 
  * sends it: no Prisma mapping of the page.
  */
 const groupsWithTotal = (viewer: Viewer, args: GroupFilters, window: IdWindow, selection: PrismaQuery) =>
-  readDistrictWindow({ districtId: viewer.user.districtId, schoolId: schoolFilter(args), take: window.take, skip: window.skip }, selection);
+  readDistrictWindow(
+    { districtId: viewer.user.districtId, schoolId: schoolFilter(args), take: window.take, skip: window.skip },
+    selection,
+  );
 
 /** The list `groups` pages: ordered by id and counted exactly, so its pages are read from the nearer end. */
 function groupsSource(viewer: Viewer, args: GroupFilters): IdListSource<Group> {
   const where = groupsWhere(viewer, args);
   return {
     findMany: (query) => db().group.findMany({ ...query, where: { AND: [where, query.where] } }),
-    findIds: (window) => db().group.findMany({ ...window, where: { AND: [where, window.where] }, select: { id: true } }),
+    findIds: (window) =>
+      db().group.findMany({ ...window, where: { AND: [where, window.where] }, select: { id: true } }),
     count: () => countGroups(viewer, args),
     findManyCounted: (query: PrismaQuery, window) =>
-      countedBySchools(viewer, args) && rowAndDistrict(query) ? groupsWithTotal(viewer, args, window, query) : undefined,
+      countedBySchools(viewer, args) && rowAndDistrict(query)
+        ? groupsWithTotal(viewer, args, window, query)
+        : undefined,
   };
 }
 
@@ -84,7 +97,7 @@ objectQuery('group', 'Group', groupPolicy, {
 builder.queryFields((t) => ({
   groups: t.withAuth({ authenticated: true }).field({
     type: GroupPage,
-    description: 'Groups of the viewer\'s district that the viewer may see.',
+    description: "Groups of the viewer's district that the viewer may see.",
     args: {
       ...pageArgs,
       buildingId: t.arg.id({ description: 'Only groups of this building.' }),
@@ -92,20 +105,23 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, { viewer }) => pagedById(args, groupsSource(viewer, args)),
   }),
-  groupsConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'Group',
-    ...connectionOptions,
-    description: 'The groups `groups` lists, as a Relay connection in the same order (ascending ids).',
-    args: {
-      buildingId: t.arg.id({ description: 'Only groups of this building.' }),
-      schoolId: t.arg.id({ description: 'Only groups of this school.' }),
+  groupsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'Group',
+      ...connectionOptions,
+      description: 'The groups `groups` lists, as a Relay connection in the same order (ascending ids).',
+      args: {
+        buildingId: t.arg.id({ description: 'Only groups of this building.' }),
+        schoolId: t.arg.id({ description: 'Only groups of this school.' }),
+      },
+      resolve: (query, _root, args, { viewer }) => db().group.findMany(keysetWindow(query, groupsWhere(viewer, args))),
+      totalCount: (_root, args, { viewer }) => countGroups(viewer, args),
     },
-    resolve: (query, _root, args, { viewer }) => db().group.findMany(keysetWindow(query, groupsWhere(viewer, args))),
-    totalCount: (_root, args, { viewer }) => countGroups(viewer, args),
-  }, describedTotalCount),
+    describedTotalCount,
+  ),
   groupCategories: t.withAuth({ authenticated: true }).field({
     type: GroupCategoryPage,
-    description: 'The group categories of the viewer\'s district.',
+    description: "The group categories of the viewer's district.",
     args: pageArgs,
     resolve: (_root, args, { viewer }) => {
       const where = readableCategoriesWhere(viewer);
@@ -115,27 +131,41 @@ builder.queryFields((t) => ({
       });
     },
   }),
-  groupCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'GroupCategory',
-    ...connectionOptions,
-    description: 'The categories `groupCategories` lists, as a Relay connection in the same order (ascending ids).',
-    resolve: (query, _root, _args, { viewer }) => db().groupCategory.findMany(keysetWindow(query, readableCategoriesWhere(viewer))),
-    totalCount: (_root, _args, { viewer }) => db().groupCategory.count({ where: readableCategoriesWhere(viewer) }),
-  }, describedTotalCount),
+  groupCategoriesConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'GroupCategory',
+      ...connectionOptions,
+      description: 'The categories `groupCategories` lists, as a Relay connection in the same order (ascending ids).',
+      resolve: (query, _root, _args, { viewer }) =>
+        db().groupCategory.findMany(keysetWindow(query, readableCategoriesWhere(viewer))),
+      totalCount: (_root, _args, { viewer }) => db().groupCategory.count({ where: readableCategoriesWhere(viewer) }),
+    },
+    describedTotalCount,
+  ),
 }));
 
 // As `groupCategories`: the categories of the viewer's district.
 registerNodeVisibility(
   'GroupCategory',
-  visibleThrough('GroupCategory', { select: { districtId: true }, of: (row: { id: number; districtId: number }) => row.districtId }, (viewer, districtId) =>
-    can(viewer, groupPolicy, 'readCategories', districtId),
+  visibleThrough(
+    'GroupCategory',
+    { select: { districtId: true }, of: (row: { id: number; districtId: number }) => row.districtId },
+    (viewer, districtId) => can(viewer, groupPolicy, 'readCategories', districtId),
   ),
 );
 // As `Group.members`: a membership of a group the viewer reads, of a user the viewer may see.
 registerNodeVisibility(
   'GroupMembership',
   visibleThroughAll<{ id: number; groupId: number; userId: number }>('GroupMembership', [
-    { select: { groupId: true }, of: (row) => row.groupId, readable: (viewer, groupId) => can(viewer, groupPolicy, 'read', groupId) },
-    { select: { userId: true }, of: (row) => row.userId, readable: (viewer, userId) => can(viewer, userPolicy, 'read', userId) },
+    {
+      select: { groupId: true },
+      of: (row) => row.groupId,
+      readable: (viewer, groupId) => can(viewer, groupPolicy, 'read', groupId),
+    },
+    {
+      select: { userId: true },
+      of: (row) => row.userId,
+      readable: (viewer, userId) => can(viewer, userPolicy, 'read', userId),
+    },
   ]),
 );

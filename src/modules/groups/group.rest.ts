@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import {
+  type LinkBuilder,
+  createRoute,
+  deleteRoute,
+  listRoute,
+  selfLink,
+  updateRoute,
+  viewRoute,
+  wireBit,
+} from '../../rest/route';
 import { flag, id, oneOf, text, wireBody, withoutMembers } from '../../rest/wire-body';
 
 const RestGroup = graphql(`
@@ -12,7 +21,13 @@ const RestGroup = graphql(`
 `);
 
 const inviteTypeCodes = { INVITE_ONLY: 0, REQUEST_TO_JOIN: 1, ANYONE_CAN_JOIN: 2 } as const;
-const privacyLevels = { EVERYONE: 'everyone', SCHOOL: 'school', BUILDING: 'building', GROUP: 'group', CUSTOM: 'custom' } as const;
+const privacyLevels = {
+  EVERYONE: 'everyone',
+  SCHOOL: 'school',
+  BUILDING: 'building',
+  GROUP: 'group',
+  CUSTOM: 'custom',
+} as const;
 const bit = (value: boolean) => (value ? 1 : 0);
 
 /** Group, school and building ids are strings on the wire (spec 2.7); `access_code` appears for admins only. */
@@ -23,14 +38,16 @@ export const groupWire = z
     description: z.string().describe('Plain text, stored as given.'),
     picture_url: z.string(),
     website: z.string(),
-    access_code: z.string().optional().describe('Only for the group\'s administrators.'),
+    access_code: z.string().optional().describe("Only for the group's administrators."),
     privacy_level: z.enum(Object.values(privacyLevels)),
     category: z.string().describe('Category id; empty when none.'),
     group_code: z.string(),
     school_id: z.string(),
     building_id: z.string().describe('Empty when the group belongs to no building.'),
     options: z.object({
-      invite_type: z.union([z.literal(0), z.literal(1), z.literal(2)]).describe('0 invite only, 1 request to join, 2 anyone can join.'),
+      invite_type: z
+        .union([z.literal(0), z.literal(1), z.literal(2)])
+        .describe('0 invite only, 1 request to join, 2 anyone can join.'),
       member_post: wireBit,
       member_post_comment: wireBit,
       create_discussion: wireBit,
@@ -70,7 +87,9 @@ const groupMembers = {
   picture_url: text('pictureUrl'),
   website: text('website'),
   // `custom` is deliberately absent: it cannot be written.
-  privacy_level: oneOf({ everyone: 'EVERYONE', school: 'SCHOOL', building: 'BUILDING', group: 'GROUP' })('privacyLevel'),
+  privacy_level: oneOf({ everyone: 'EVERYONE', school: 'SCHOOL', building: 'BUILDING', group: 'GROUP' })(
+    'privacyLevel',
+  ),
   category: id('categoryId'),
   group_code: text('groupCode'),
   school_id: id('schoolId'),
@@ -85,12 +104,14 @@ const groupMembers = {
 };
 
 const RestGroupCategory = graphql(`fragment RestGroupCategory on GroupCategory @_unmask { id: databaseId title }`);
-const categoryWire = z.object({ id: z.string(), title: z.string() }).meta({ id: 'GroupCategory', description: 'A group category.' });
+const categoryWire = z
+  .object({ id: z.string(), title: z.string() })
+  .meta({ id: 'GroupCategory', description: 'A group category.' });
 
 export const groupRoutes = [
   listRoute({
     path: '/groups',
-    summary: 'List the groups of the caller\'s district that the caller may see',
+    summary: "List the groups of the caller's district that the caller may see",
     item: 'group',
     wire: groupWire,
     filters: wireBody({ building_id: id('buildingId') }),
@@ -141,7 +162,7 @@ export const groupRoutes = [
   }),
   listRoute({
     path: '/groups/categories',
-    summary: 'List the group categories of the caller\'s district',
+    summary: "List the group categories of the caller's district",
     item: 'category',
     wire: categoryWire,
     document: graphql(

@@ -17,7 +17,8 @@ import { createGroupSchema, groupCategorySchema, requestedSchool, updateGroupSch
 type GroupQuery = { include?: Prisma.GroupInclude; select?: Prisma.GroupSelect };
 type CategoryQuery = { include?: Prisma.GroupCategoryInclude; select?: Prisma.GroupCategorySelect };
 
-const groupEvent = (type: `group.${string}`, description: string) => defineEvent(type, { object: 'Group', realms: ['GROUP'], description });
+const groupEvent = (type: `group.${string}`, description: string) =>
+  defineEvent(type, { object: 'Group', realms: ['GROUP'], description });
 export const groupEvents = {
   create: groupEvent('group.create', 'A group was created.'),
   update: groupEvent('group.update', 'A group was changed.'),
@@ -55,19 +56,26 @@ async function assertReferences(
 ) {
   const issues = [];
   if (fields.buildingId) {
-    const building = await findByStorableId(fields.buildingId, (id) => db().school.findUnique({ where: { id }, select: { parentId: true } }));
-    if (building?.parentId !== schoolId) issues.push({ field: 'buildingId', message: 'is not a building of the group\'s school' });
+    const building = await findByStorableId(fields.buildingId, (id) =>
+      db().school.findUnique({ where: { id }, select: { parentId: true } }),
+    );
+    if (building?.parentId !== schoolId)
+      issues.push({ field: 'buildingId', message: "is not a building of the group's school" });
   }
   if (fields.categoryId) {
-    const category = await findByStorableId(fields.categoryId, (id) => db().groupCategory.findUnique({ where: { id }, select: { districtId: true } }));
-    if (category?.districtId !== districtId) issues.push({ field: 'categoryId', message: 'is not a group category of this district' });
+    const category = await findByStorableId(fields.categoryId, (id) =>
+      db().groupCategory.findUnique({ where: { id }, select: { districtId: true } }),
+    );
+    if (category?.districtId !== districtId)
+      issues.push({ field: 'categoryId', message: 'is not a group category of this district' });
   }
   if (issues.length) throw new ValidationError(issues);
 }
 
 const groupRealm = (id: number) => ({ type: 'GROUP' as const, id });
 /** An id member of an input: a string of digits, null to remove the reference. */
-const reference = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : Number(value));
+const reference = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : Number(value);
 
 export async function createGroup(viewer: Viewer, input: unknown, query: GroupQuery) {
   const named = requestedSchool(input) ?? viewer.user.schoolId;
@@ -90,9 +98,24 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   const createdAt = new Date().toISOString();
   const buildingRef = reference(building);
   const create = {
-    event: { kind: groupEvents.create, realmType: 'GROUP' as const, actorId: viewer.id, scope: { ...school, buildingId: buildingRef ?? null } },
+    event: {
+      kind: groupEvents.create,
+      realmType: 'GROUP' as const,
+      actorId: viewer.id,
+      scope: { ...school, buildingId: buildingRef ?? null },
+    },
     // The input's fields spread last in the row's values (docs/adding-a-resource.md: young garbage); none is named before.
-    ...groupWithCreator({ schoolId, buildingId: buildingRef, categoryId: reference(categoryId), accessCode: newAccessCode(), createdAt, ...fields }, viewer.id),
+    ...groupWithCreator(
+      {
+        schoolId,
+        buildingId: buildingRef,
+        categoryId: reference(categoryId),
+        accessCode: newAccessCode(),
+        createdAt,
+        ...fields,
+      },
+      viewer.id,
+    ),
   };
   // A school or building known from the viewer's record may have been deleted since (within the credential cache's
   // 1 s), and a building or category read above, just now: the write then meets it missing, as a moment later.
@@ -103,7 +126,9 @@ export async function createGroup(viewer: Viewer, input: unknown, query: GroupQu
   });
   const created = await (rowAndDistrict(query)
     ? createInOneStatement<Group>(create).then((group) => ({ ...group, school: { districtId: school.districtId } }))
-    : createInOneStatement(create, (tx, group: Group) => tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } }))
+    : createInOneStatement(create, (tx, group: Group) =>
+        tx.group.findUniqueOrThrow({ ...query, where: { id: group.id } }),
+      )
   ).catch(missing);
   // The viewer administers the new group from now on. Their memberships are memoised per request, and a document may
   // create several groups: without this, `accessCode` of every group after the first resolved to null.
@@ -122,7 +147,12 @@ export async function updateGroup(viewer: Viewer, id: number, input: unknown, qu
       where: { id },
       data: { ...fields, buildingId: reference(buildingId), categoryId: reference(categoryId) },
     });
-    await recordEvent(tx, groupEvents.update, { realm: groupRealm(id), objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, groupEvents.update, {
+      realm: groupRealm(id),
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return group;
   });
 }
@@ -133,7 +163,12 @@ export async function deleteGroup(viewer: Viewer, id: number) {
   await writeTransaction(async (tx) => {
     await deleteRealmContents(tx, [{ type: 'GROUP', ids: [id] }]);
     await tx.group.delete({ where: { id } });
-    await recordEvent(tx, groupEvents.delete, { realm: groupRealm(id), objectId: id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, groupEvents.delete, {
+      realm: groupRealm(id),
+      objectId: id,
+      actorId: viewer.id,
+      scope: facts,
+    });
   });
   return { id };
 }
@@ -142,7 +177,10 @@ export async function createGroupCategory(viewer: Viewer, input: unknown, query:
   const districtId = viewer.user.districtId;
   await authorize(viewer, groupPolicy, 'createCategory', districtId, districtId);
   const { title } = validate(groupCategorySchema, input);
-  const existing = await db().groupCategory.findUnique({ where: { districtId_title: { districtId, title } }, select: { id: true } });
+  const existing = await db().groupCategory.findUnique({
+    where: { districtId_title: { districtId, title } },
+    select: { id: true },
+  });
   if (existing) throw new ConflictError('A category with this title exists in the district', 'title');
   return writeTransaction(async (tx) => {
     const category = await tx.groupCategory.create({ ...query, data: { districtId, title } });

@@ -21,7 +21,10 @@ const schoolDistrict = { select: { districtId: true } };
  * asks.
  */
 export const rowAndDistrict = (selection: PrismaQuery) =>
-  !selection.select && Object.entries(selection.include ?? {}).every(([relation, value]) => relation === 'school' && isDeepStrictEqual(value, schoolDistrict));
+  !selection.select &&
+  Object.entries(selection.include ?? {}).every(
+    ([relation, value]) => relation === 'school' && isDeepStrictEqual(value, schoolDistrict),
+  );
 
 /**
  * A group's columns, named rather than `*`: the direct readings are prepared statements (`directQuery`), whose result
@@ -46,7 +49,10 @@ type GroupRow = Group & { schoolDistrictId: number };
  */
 function asPrismaRow(row: GroupRow, selection: PrismaQuery): Group {
   if (!selection.include?.school) return row;
-  const withSchool: Group & { school: { districtId: number } } = { school: { districtId: row.schoolDistrictId }, ...row };
+  const withSchool: Group & { school: { districtId: number } } = {
+    school: { districtId: row.schoolDistrictId },
+    ...row,
+  };
   return withSchool;
 }
 
@@ -57,7 +63,9 @@ function asPrismaRow(row: GroupRow, selection: PrismaQuery): Group {
 export const groupsById: DirectRows = {
   answers: rowAndDistrict,
   byIds: async (ids, selection) =>
-    (await directQuery<GroupRow>(`${groupRows} WHERE groups.id = ANY($1::int4[])`, [ids])).map((row) => asPrismaRow(row, selection)),
+    (await directQuery<GroupRow>(`${groupRows} WHERE groups.id = ANY($1::int4[])`, [ids])).map((row) =>
+      asPrismaRow(row, selection),
+    ),
 };
 
 /**
@@ -71,7 +79,10 @@ const districtGroupTotal = (district: string, school: string) => `SELECT COALESC
 
 /** How many groups district `districtId` has, or its school `schoolId` alone when not null; sent directly. */
 export async function countDistrictGroups(districtId: number, schoolId: number | null): Promise<number> {
-  const [{ total }] = await directQuery<{ total: number }>(districtGroupTotal('$1', '$2::int4'), [districtId, schoolId]);
+  const [{ total }] = await directQuery<{ total: number }>(districtGroupTotal('$1', '$2::int4'), [
+    districtId,
+    schoolId,
+  ]);
   return total;
 }
 
@@ -149,7 +160,10 @@ export async function readDistrictWindow(window: DistrictWindow, selection: Pris
 }
 
 /** What a new group's one statement writes besides its event: the group, and its creator's membership as its administrator. */
-export function groupWithCreator(values: Record<string, unknown> & { createdAt: string }, creatorId: number): Omit<OneStatementCreate, 'event'> {
+export function groupWithCreator(
+  values: Record<string, unknown> & { createdAt: string },
+  creatorId: number,
+): Omit<OneStatementCreate, 'event'> {
   return {
     insert: insertReturning('groups', values, groupColumnNames),
     alongside: [

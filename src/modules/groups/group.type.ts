@@ -2,7 +2,14 @@ import { thenMaybe } from '../../auth/maybe-promise';
 import { can } from '../../auth/policy';
 import { InviteType, PrivacyLevel } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, exposeReference, nodeId } from '../../graphql/columns';
+import {
+  exposeColumns,
+  exposeDatabaseId,
+  exposeLongText,
+  exposeOptionalText,
+  exposeReference,
+  nodeId,
+} from '../../graphql/columns';
 import { SchoolType } from '../schools/school.type';
 import { knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
@@ -15,7 +22,11 @@ import { groupDescriptionMaxLength } from './group.validation';
  * Asks the group policy about a group whose row is loaded, without loading it again; for an administrator, without a
  * promise (see `can`), so a page's rows resolve synchronously.
  */
-function groupCan(viewer: Viewer | null, group: Parameters<typeof groupFacts>[0], action: 'administer' | 'post' | 'comment') {
+function groupCan(
+  viewer: Viewer | null,
+  group: Parameters<typeof groupFacts>[0],
+  action: 'administer' | 'post' | 'comment',
+) {
   if (!viewer) return false;
   knownRealm(viewer, { type: 'GROUP', id: group.id }, groupFacts(group));
   return can(viewer, groupPolicy, action, group.id);
@@ -23,12 +34,13 @@ function groupCan(viewer: Viewer | null, group: Parameters<typeof groupFacts>[0]
 
 export const PrivacyLevelEnum = builder.enumType(PrivacyLevel, {
   name: 'PrivacyLevel',
-  description: 'Who sees a group: everyone, school members, building members, or group members only (custom is read only).',
+  description:
+    'Who sees a group: everyone, school members, building members, or group members only (custom is read only).',
   values: {
     EVERYONE: { description: 'Every user of the platform sees the group.' },
-    SCHOOL: { description: 'Members of the group\'s school see it (the default).' },
-    BUILDING: { description: 'Members of the group\'s building see it.' },
-    GROUP: { description: 'Only the group\'s own members see it.' },
+    SCHOOL: { description: "Members of the group's school see it (the default)." },
+    BUILDING: { description: "Members of the group's building see it." },
+    GROUP: { description: "Only the group's own members see it." },
     CUSTOM: { description: 'A visibility set up on the platform itself; it is read only and cannot be set.' },
   },
 });
@@ -65,8 +77,12 @@ export const GroupType = builder.prismaNode('Group', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Group', [
-      'title', 'memberPost', 'memberPostComment', 'createDiscussion',
-      'createFiles', 'createdAt'
+      'title',
+      'memberPost',
+      'memberPostComment',
+      'createDiscussion',
+      'createFiles',
+      'createdAt',
     ]),
     ...exposeLongText(t, 'Group', 'description', groupDescriptionMaxLength),
     ...exposeOptionalText(t, 'Group', ['pictureUrl', 'website', 'groupCode']),
@@ -83,7 +99,8 @@ export const GroupType = builder.prismaNode('Group', {
       resolve: (group, _args, { viewer }) => groupCan(viewer, group, 'post'),
     }),
     viewerCanComment: t.boolean({
-      description: 'Whether the viewer may comment in the group (administrators; members when memberPostComment is on).',
+      description:
+        'Whether the viewer may comment in the group (administrators; members when memberPostComment is on).',
       select: groupFactsSelection,
       resolve: (group, _args, { viewer }) => groupCan(viewer, group, 'comment'),
     }),

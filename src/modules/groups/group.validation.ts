@@ -6,7 +6,9 @@ export const groupDescriptionMaxLength = 65_535;
 
 const groupFields = {
   title: requiredText(255).describe('Title.'),
-  description: clearable(text(groupDescriptionMaxLength), '').describe('Description, as plain text, stored as given (front ends escape it).'),
+  description: clearable(text(groupDescriptionMaxLength), '').describe(
+    'Description, as plain text, stored as given (front ends escape it).',
+  ),
   pictureUrl: clearable(text(2048), '').describe('Profile picture URL.'),
   website: clearable(text(2048), '').describe('Website.'),
   // `custom` exists on the platform but only as a read-only result of per-member settings.
@@ -15,16 +17,18 @@ const groupFields = {
     .refine((level) => level !== 'CUSTOM', { message: 'custom is read only and cannot be set' })
     .describe('Who sees the group (default SCHOOL; CUSTOM cannot be set).'),
   categoryId: clearable(nodeId('GroupCategory').nullable(), null).describe('Group category; null removes it.'),
-  buildingId: clearable(nodeId('School').nullable(), null).describe('Building of the group\'s school; null removes it.'),
+  buildingId: clearable(nodeId('School').nullable(), null).describe("Building of the group's school; null removes it."),
   groupCode: clearable(text(255), '').describe('External id when imported from another system.'),
-  inviteType: z.enum(['INVITE_ONLY', 'REQUEST_TO_JOIN', 'ANYONE_CAN_JOIN']).describe('How people join (default INVITE_ONLY).'),
+  inviteType: z
+    .enum(['INVITE_ONLY', 'REQUEST_TO_JOIN', 'ANYONE_CAN_JOIN'])
+    .describe('How people join (default INVITE_ONLY).'),
   memberPost: z.boolean().describe('Members may post group updates (default true).'),
   memberPostComment: z.boolean().describe('Members may comment on updates (default true).'),
   createDiscussion: z.boolean().describe('Members may create discussion threads (default false).'),
   createFiles: z.boolean().describe('Members may create resources (default false).'),
 };
 
-const schoolId = nodeId('School').describe('School of the group; the viewer\'s school when left out.');
+const schoolId = nodeId('School').describe("School of the group; the viewer's school when left out.");
 
 /** A new group; its school is read first (`requestedSchool`), the rest once the policy has judged the school. */
 export const createGroupSchema = createInput({ ...groupFields, schoolId }, ['title']);

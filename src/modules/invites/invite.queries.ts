@@ -24,26 +24,50 @@ builder.queryFields((t) => ({
     type: InvitePage,
     nullable: true,
     description:
-      'Pending invites of a user to groups or to course sections, oldest first: the user\'s own, also readable by ' +
-      'their district\'s administrators. Null when the user is hidden from the viewer.',
+      "Pending invites of a user to groups or to course sections, oldest first: the user's own, also readable by " +
+      "their district's administrators. Null when the user is hidden from the viewer.",
     args: { ...inviteListArgs, ...pageArgs },
-    resolve: (_root, args, { viewer }) => pendingInvites(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter, args),
+    resolve: (_root, args, { viewer }) =>
+      pendingInvites(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter, args),
   }),
-  invitesConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'Invite',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The invites `invites` lists, as a Relay connection in the same order; null when the user is hidden from the viewer.',
-    args: inviteListArgs,
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const where = await pendingInvitesWhere(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter);
-      return where && db().invite.findMany(keysetWindow(selection, where));
+  invitesConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'Invite',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The invites `invites` lists, as a Relay connection in the same order; null when the user is hidden from the viewer.',
+      args: inviteListArgs,
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const where = await pendingInvitesWhere(
+          viewer,
+          parseId(args.userId, 'User', 'userId'),
+          args.realm,
+          args.createdAfter,
+        );
+        return where && db().invite.findMany(keysetWindow(selection, where));
+      },
     },
-  }, checkedTotalCount(async (args: InviteListArguments, { viewer }) =>
-    db().invite.count({ where: (await pendingInvitesWhere(viewer!, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter))! }),
-  )),
+    checkedTotalCount(async (args: InviteListArguments, { viewer }) =>
+      db().invite.count({
+        where: (await pendingInvitesWhere(
+          viewer!,
+          parseId(args.userId, 'User', 'userId'),
+          args.realm,
+          args.createdAfter,
+        ))!,
+      }),
+    ),
+  ),
 }));
 
 // As the list of what is addressed to a user: whoever may read that user's list.
-registerNodeVisibility('Invite', visibleThrough('Invite', { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId }, (viewer, userId) => can(viewer, invitePolicy, 'read', userId)));
+registerNodeVisibility(
+  'Invite',
+  visibleThrough(
+    'Invite',
+    { select: { userId: true }, of: (row: { id: number; userId: number }) => row.userId },
+    (viewer, userId) => can(viewer, invitePolicy, 'read', userId),
+  ),
+);

@@ -33,22 +33,39 @@ export const inviteWire = z
   .meta({ id: 'Invite', description: 'A pending invite to a group or a course section (spec 2.14).' });
 
 const unixTime = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-const schoolOf = (school: { id: string; title: string }) => ({ school_name: school.title, school_id: Number(school.id) });
+const schoolOf = (school: { id: string; title: string }) => ({
+  school_name: school.title,
+  school_id: Number(school.id),
+});
 
 function inviteToWire(invite: ResultOf<typeof RestInvite>): z.input<typeof inviteWire> {
   // Members in the platform's order: the realm's, then the invite's own.
   const own = { id: Number(invite.id), created: unixTime(invite.createdAt) };
   if (invite.group) {
     const { group } = invite;
-    return { group_id: Number(group.id), group_name: group.title, picture_url: group.pictureUrl ?? '', ...schoolOf(group.school), ...own };
+    return {
+      group_id: Number(group.id),
+      group_name: group.title,
+      picture_url: group.pictureUrl ?? '',
+      ...schoolOf(group.school),
+      ...own,
+    };
   }
   const section = invite.section!;
-  return { section_id: Number(section.id), section_name: section.title, picture_url: '', ...schoolOf(section.course.school), ...own };
+  return {
+    section_id: Number(section.id),
+    section_name: section.title,
+    picture_url: '',
+    ...schoolOf(section.course.school),
+    ...own,
+  };
 }
 
 // The platform's own example lists `/users/{id}/invites/group`; the plural is the realm prefix. Both are read.
 const realmOfSegment = { groups: 'GROUP', group: 'GROUP', sections: 'SECTION', section: 'SECTION' } as const;
-const words: PathWords = { realm: { values: Object.keys(realmOfSegment), description: 'Invites to groups, or to course sections.' } };
+const words: PathWords = {
+  realm: { values: Object.keys(realmOfSegment), description: 'Invites to groups, or to course sections.' },
+};
 const realmOf = (request: RestRequest) => realmOfSegment[request.params.realm as keyof typeof realmOfSegment];
 
 const action = oneOf({ accept: 'ACCEPT', deny: 'DENY' });
@@ -57,7 +74,7 @@ export const inviteRoutes = [
   listRoute({
     path: '/users/{userId}/invites/{realm:word}',
     words,
-    summary: 'List a user\'s pending invites to groups or course sections',
+    summary: "List a user's pending invites to groups or course sections",
     item: 'invite',
     filters: wireBody({ created_offset: text('createdAfter') }),
     wire: inviteWire,
@@ -69,7 +86,11 @@ export const inviteRoutes = [
       }`,
       [RestInvite],
     ),
-    variables: (request) => ({ userId: request.params.userId, realm: realmOf(request), createdAfter: request.filters.createdAfter || null }),
+    variables: (request) => ({
+      userId: request.params.userId,
+      realm: realmOf(request),
+      createdAfter: request.filters.createdAfter || null,
+    }),
     shape: inviteToWire,
   }),
   updateRoute({

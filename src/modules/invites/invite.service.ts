@@ -42,8 +42,14 @@ const realmColumn = { GROUP: 'groupId', SECTION: 'sectionId' } as const;
 async function isMember(realm: RealmRef, userId: number): Promise<boolean> {
   const found =
     realm.type === 'GROUP'
-      ? await db().groupMembership.findUnique({ where: { groupId_userId: { groupId: realm.id, userId } }, select: { id: true } })
-      : await db().enrollment.findUnique({ where: { sectionId_userId: { sectionId: realm.id, userId } }, select: { id: true } });
+      ? await db().groupMembership.findUnique({
+          where: { groupId_userId: { groupId: realm.id, userId } },
+          select: { id: true },
+        })
+      : await db().enrollment.findUnique({
+          where: { sectionId_userId: { sectionId: realm.id, userId } },
+          select: { id: true },
+        });
   return found !== null;
 }
 
@@ -52,10 +58,20 @@ export async function createInvite(viewer: Viewer, realm: RealmRef, userId: numb
   await authorize(viewer, invitePolicy, 'create', realm, realm.id);
   const { type } = validate(inviteSchema, { realm: { type: realm.type } }).realm;
   await authorize(viewer, userPolicy, 'read', userId, userId);
-  if (await isMember(realm, userId)) throw new ConflictError(`The user is already a member of this ${realm.type.toLowerCase()}`, 'userId');
+  if (await isMember(realm, userId))
+    throw new ConflictError(`The user is already a member of this ${realm.type.toLowerCase()}`, 'userId');
   return writeTransaction(async (tx) => {
-    const invite = await tx.invite.create({ ...query, data: { userId, [realmColumn[type]]: realm.id, inviterId: viewer.id } });
-    await recordEvent(tx, inviteEvents.create, { realm, objectId: invite.id, actorId: viewer.id, scope: facts, data: { userId } });
+    const invite = await tx.invite.create({
+      ...query,
+      data: { userId, [realmColumn[type]]: realm.id, inviterId: viewer.id },
+    });
+    await recordEvent(tx, inviteEvents.create, {
+      realm,
+      objectId: invite.id,
+      actorId: viewer.id,
+      scope: facts,
+      data: { userId },
+    });
     return invite;
   }).catch(conflictOnUnique('The user already has a pending invite to this realm', 'userId'));
 }
@@ -81,31 +97,48 @@ export async function pendingInvites(
 ) {
   const where = await pendingInvitesWhere(viewer, userId, realm, createdAfter);
   if (!where) return null;
-  return paged(page, { findMany: (query) => db().invite.findMany({ ...query, where }), count: () => db().invite.count({ where }) });
+  return paged(page, {
+    findMany: (query) => db().invite.findMany({ ...query, where }),
+    count: () => db().invite.count({ where }),
+  });
 }
 
 /** Accepting joins the group (as a member) or the section (as a student); someone already in it stays as they are. */
 async function join(tx: Prisma.TransactionClient, viewer: Viewer, realm: RealmRef, userId: number, facts: RealmFacts) {
   const event = { realm, actorId: viewer.id, scope: facts };
   if (realm.type === 'GROUP') {
-    const [membership] = await tx.groupMembership.createManyAndReturn({ data: [{ groupId: realm.id, userId }], skipDuplicates: true });
+    const [membership] = await tx.groupMembership.createManyAndReturn({
+      data: [{ groupId: realm.id, userId }],
+      skipDuplicates: true,
+    });
     if (membership) await recordEvent(tx, membershipEvents.create, { ...event, objectId: membership.id });
     return;
   }
-  const [enrollment] = await tx.enrollment.createManyAndReturn({ data: [{ sectionId: realm.id, userId }], skipDuplicates: true });
+  const [enrollment] = await tx.enrollment.createManyAndReturn({
+    data: [{ sectionId: realm.id, userId }],
+    skipDuplicates: true,
+  });
   if (enrollment) await recordEvent(tx, rosterEvents.createEnrollment, { ...event, objectId: enrollment.id });
   // An enrollment made as "invite pending" is what this invite settles.
-  else await tx.enrollment.updateMany({ where: { sectionId: realm.id, userId, status: 'INVITE_PENDING' }, data: { status: 'ACTIVE' } });
+  else
+    await tx.enrollment.updateMany({
+      where: { sectionId: realm.id, userId, status: 'INVITE_PENDING' },
+      data: { status: 'ACTIVE' },
+    });
 }
 
 export async function answerInvite(viewer: Viewer, userId: number, kind: InviteRealm, id: number, action: Action) {
   await authorize(viewer, invitePolicy, 'answer', userId, userId, 'User');
   const notFound = () => new NotFoundError('Invite', id);
   const invite = await findByStorableId(id, (id) =>
-    db().invite.findFirst({ where: { id, userId, [realmColumn[kind]]: { not: null } }, select: { groupId: true, sectionId: true } }),
+    db().invite.findFirst({
+      where: { id, userId, [realmColumn[kind]]: { not: null } },
+      select: { groupId: true, sectionId: true },
+    }),
   );
   if (!invite) throw notFound();
-  const realm: RealmRef = invite.groupId !== null ? { type: 'GROUP', id: invite.groupId } : { type: 'SECTION', id: invite.sectionId! };
+  const realm: RealmRef =
+    invite.groupId !== null ? { type: 'GROUP', id: invite.groupId } : { type: 'SECTION', id: invite.sectionId! };
   const facts = await realmFacts(viewer, realm);
   return writeTransaction(async (tx) => {
     // Answering removes the invite. Of two answers racing, the second waits for the first to commit and then finds

@@ -46,7 +46,10 @@ export const AnsweredInviteType = builder
     fields: (t) => ({
       id: t.exposeID('id', { description: 'Id of the invite.' }),
       action: t.expose('action', { type: RequestActionEnum, description: 'The answer.' }),
-      realm: t.expose('realm', { type: InviteRealmEnum, description: 'Whether it was to a group or a course section.' }),
+      realm: t.expose('realm', {
+        type: InviteRealmEnum,
+        description: 'Whether it was to a group or a course section.',
+      }),
       realmId: t.exposeID('realmId', { description: 'Id of the group or section.' }),
     }),
   });

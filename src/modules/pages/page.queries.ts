@@ -19,7 +19,7 @@ const shownPagesOf = async (viewer: Viewer, realm: RealmRef) => ({
 realmObjectQuery('page', 'Page', {
   description:
     'A page of a realm; null when it or its realm does not exist or is hidden from the viewer, or when the page is ' +
-    'unpublished or assigned to others (only the realm\'s administrators see those).',
+    "unpublished or assigned to others (only the realm's administrators see those).",
   readable: assertReadable,
   shown: shownPagesWhere,
 });
@@ -29,25 +29,47 @@ builder.queryFields((t) => ({
     type: PagePage,
     nullable: true,
     description: 'The pages of a realm the viewer sees, oldest first; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose pages to list.' }), ...pageArgs },
+    args: {
+      realm: t.arg({
+        type: RealmInput,
+        required: true,
+        description: 'The realm (district, school, user, section or group) whose pages to list.',
+      }),
+      ...pageArgs,
+    },
     resolve: async (_root, args, { viewer }) => {
       const realm = realmRef(args.realm);
       if (!(await assertReadable(viewer, realm))) return null;
       const where = await shownPagesOf(viewer, realm);
-      return paged(args, { findMany: (query) => db().page.findMany({ ...query, where }), count: () => db().page.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().page.findMany({ ...query, where }),
+        count: () => db().page.count({ where }),
+      });
     },
   }),
-  pagesConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'Page',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The pages `pages` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose pages to list.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const realm = realmRef(args.realm);
-      if (!(await assertReadable(viewer, realm))) return null;
-      return db().page.findMany(keysetWindow(selection, await shownPagesOf(viewer, realm)));
+  pagesConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'Page',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The pages `pages` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
+      args: {
+        realm: t.arg({
+          type: RealmInput,
+          required: true,
+          description: 'The realm (district, school, user, section or group) whose pages to list.',
+        }),
+      },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const realm = realmRef(args.realm);
+        if (!(await assertReadable(viewer, realm))) return null;
+        return db().page.findMany(keysetWindow(selection, await shownPagesOf(viewer, realm)));
+      },
     },
-  }, checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) => db().page.count({ where: await shownPagesOf(viewer!, realmRef(args.realm)) }))),
+    checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) =>
+      db().page.count({ where: await shownPagesOf(viewer!, realmRef(args.realm)) }),
+    ),
+  ),
 }));

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, htmlWire, listRoute, selfLink, updateRoute, viewRoute, wireBit } from '../../rest/route';
+import {
+  type LinkBuilder,
+  type RestRequest,
+  createRoute,
+  deleteRoute,
+  htmlWire,
+  listRoute,
+  selfLink,
+  updateRoute,
+  viewRoute,
+  wireBit,
+} from '../../rest/route';
 import { realmPath } from '../../rest/router';
 import { flag, id, idList, list, text, wireBody } from '../../rest/wire-body';
 import { pageRealms } from './page.service';
@@ -23,13 +34,15 @@ export const pageWire = z
     inline: wireBit,
     created: z.int().describe('Unix time'),
     children: z.array(z.int()).describe('The pages nested under this one that the caller sees.'),
-    available: wireBit.describe('Always 1: availability windows are not modeled, and pages the caller may not see are not shown.'),
+    available: wireBit.describe(
+      'Always 1: availability windows are not modeled, and pages the caller may not see are not shown.',
+    ),
     completed: wireBit.describe('Always 0: completion requirements are not modeled.'),
     completion_status: z.string().describe('Always empty: completion requirements are not modeled.'),
     num_assignees: z.int(),
     assignees: z.array(z.int()).describe('Enrollments the page is individually assigned to.'),
     grading_group_ids: z.array(z.int()),
-    tags: z.array(z.string()).optional().describe('The page\'s tags, with with_tags=1.'),
+    tags: z.array(z.string()).optional().describe("The page's tags, with with_tags=1."),
     links: selfLink,
   })
   .meta({ id: 'Page', description: 'A page (spec 2.8).' });
@@ -84,7 +97,11 @@ const viewPage = (path: string) =>
       `query($realm: RealmInput!, $id: ID!, $withTags: Boolean!) { page(realm: $realm, id: $id) { ...RestPage body tags @include(if: $withTags) } }`,
       [RestPage],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id, withTags: request.filters.withTags === true }),
+    variables: (request) => ({
+      realm: realmOf(request),
+      id: request.params.id,
+      withTags: request.filters.withTags === true,
+    }),
     shape: pageToWire,
   });
 
@@ -92,7 +109,8 @@ export const pageRoutes = [
   listRoute({
     path: '/[realm]/pages',
     realms,
-    summary: 'List the pages of a course section or group that the caller sees; withcontent=1 includes their bodies, with_tags=1 their tags',
+    summary:
+      'List the pages of a course section or group that the caller sees; withcontent=1 includes their bodies, with_tags=1 their tags',
     item: 'page',
     filters: wireBody({ withcontent: flag('withContent'), with_tags: flag('withTags') }),
     wire: pageWire,
@@ -145,7 +163,10 @@ export const pageRoutes = [
     path: '/[realm]/pages/{id}',
     realms,
     summary: 'Delete a page (pages nested under it move up to the top)',
-    document: graphql(`mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { __typename ...MutationError } }`, [MutationError]),
+    document: graphql(
+      `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { __typename ...MutationError } }`,
+      [MutationError],
+    ),
     variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
   }),
 ];

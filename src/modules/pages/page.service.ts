@@ -17,7 +17,8 @@ type PageQuery = { select?: Prisma.PageSelect; include?: Prisma.PageInclude };
 ownedByRealm('Page', (tx, where) => tx.page.deleteMany({ where }));
 
 export const pageRealms = ['SECTION', 'GROUP'] as const;
-const pageEvent = (type: `page.${string}`, description: string) => defineEvent(type, { object: 'Page', realms: pageRealms, description });
+const pageEvent = (type: `page.${string}`, description: string) =>
+  defineEvent(type, { object: 'Page', realms: pageRealms, description });
 export const pageEvents = {
   create: pageEvent('page.create', 'A page was written.'),
   update: pageEvent('page.update', 'A page was changed.'),
@@ -28,7 +29,9 @@ export const assertReadable = realmContentReader(pagePolicy);
 
 /** The page must belong to the realm named in the request, or it is not found there. */
 async function pageInRealm(realm: RealmRef, id: number) {
-  const page = await findByStorableId(id, (id) => db().page.findFirst({ where: { id, realmType: realm.type, realmId: realm.id }, select: { id: true } }));
+  const page = await findByStorableId(id, (id) =>
+    db().page.findFirst({ where: { id, realmType: realm.type, realmId: realm.id }, select: { id: true } }),
+  );
   if (!page) throw new NotFoundError('Page', id);
 }
 
@@ -36,17 +39,22 @@ async function pageInRealm(realm: RealmRef, id: number) {
  * Enrollments and grading groups a page is assigned to, checked to be the section's own. A group's pages are for
  * all of its members: a group has neither enrollments nor grading groups to assign.
  */
-async function assignmentsIn(realm: RealmRef, assigneeIds: number[] | undefined, gradingGroupIds: number[] | undefined) {
+async function assignmentsIn(
+  realm: RealmRef,
+  assigneeIds: number[] | undefined,
+  gradingGroupIds: number[] | undefined,
+) {
   if (realm.type === 'GROUP') {
     const issues = Object.entries({ assigneeIds, gradingGroupIds })
       .filter(([, ids]) => ids?.length)
-      .map(([field]) => ({ field, message: 'must be empty: a group\'s pages are for all of its members' }));
+      .map(([field]) => ({ field, message: "must be empty: a group's pages are for all of its members" }));
     if (issues.length) throw new ValidationError(issues);
     return {};
   }
   return {
     assignees: assigneeIds && (await idsInSection('enrollment', realm.id, assigneeIds, 'assigneeIds')),
-    gradingGroups: gradingGroupIds && (await idsInSection('gradingGroup', realm.id, gradingGroupIds, 'gradingGroupIds')),
+    gradingGroups:
+      gradingGroupIds && (await idsInSection('gradingGroup', realm.id, gradingGroupIds, 'gradingGroupIds')),
   };
 }
 
@@ -68,7 +76,8 @@ async function checkParent(realm: RealmRef, parentId: number | null | undefined,
   }
 }
 
-const links = <Key extends string>(key: Key, ids: number[] | undefined) => ids && ids.map((id) => ({ [key]: id }) as Record<Key, number>);
+const links = <Key extends string>(key: Key, ids: number[] | undefined) =>
+  ids?.map((id) => ({ [key]: id }) as Record<Key, number>);
 
 export async function createPage(viewer: Viewer, realm: RealmRef, input: unknown, query: PageQuery) {
   const facts = await realmFactsFor(viewer, realm, 'visible');

@@ -12,7 +12,16 @@ builder.prismaNode('Page', {
   fields: (t) => ({
     ...exposeLongText(t, 'Page', 'body', htmlFields['Page.body'].maxLength),
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'Page', ['title', 'published', 'inline', 'parentId', 'realmId', 'authorId', 'createdAt', 'updatedAt']),
+    ...exposeColumns(t, 'Page', [
+      'title',
+      'published',
+      'inline',
+      'parentId',
+      'realmId',
+      'authorId',
+      'createdAt',
+      'updatedAt',
+    ]),
     tags: t.exposeStringList('tags'),
     realmType: t.expose('realmType', { type: RealmTypeEnum }),
     realm: t.field(realmField),

@@ -9,12 +9,20 @@ const ids = (type: GlobalIdType) => z.array(nodeId(type).transform(Number)).max(
 
 const pageFields = {
   title: requiredText(255).describe('Title.'),
-  body: clearable(htmlText('Page.body'), '').describe('Content, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).'),
+  body: clearable(htmlText('Page.body'), '').describe(
+    'Content, as HTML, sanitized on write (scripts, event handlers and javascript: links are removed).',
+  ),
   published: z.boolean().describe('Whether members see the page (default true); administrators always do.'),
   inline: z.boolean().describe('Whether the page shows inline in the list of materials (default false).'),
-  parentId: clearable(nodeId('Page').transform(Number), null).describe('The page of the same realm to nest this one under; null for the top.'),
-  assigneeIds: ids('Enrollment').describe('Enrollments of the section to assign the page to; an empty list removes them all.'),
-  gradingGroupIds: ids('GradingGroup').describe('Grading groups of the section to assign the page to; an empty list removes them all.'),
+  parentId: clearable(nodeId('Page').transform(Number), null).describe(
+    'The page of the same realm to nest this one under; null for the top.',
+  ),
+  assigneeIds: ids('Enrollment').describe(
+    'Enrollments of the section to assign the page to; an empty list removes them all.',
+  ),
+  gradingGroupIds: ids('GradingGroup').describe(
+    'Grading groups of the section to assign the page to; an empty list removes them all.',
+  ),
   // The database's text arrays take well-formed Unicode only: a lone surrogate would fail the whole write.
   tags: z
     .array(requiredText(100).refine((tag) => !loneSurrogate.test(tag), 'must be well-formed Unicode text'))

@@ -21,25 +21,47 @@ builder.queryFields((t) => ({
     type: BlogPostPage,
     nullable: true,
     description: 'The posts of a realm, oldest first; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose posts to list.' }), ...pageArgs },
+    args: {
+      realm: t.arg({
+        type: RealmInput,
+        required: true,
+        description: 'The realm (district, school, user, section or group) whose posts to list.',
+      }),
+      ...pageArgs,
+    },
     resolve: async (_root, args, { viewer }) => {
       const realm = realmRef(args.realm);
       if (!(await assertReadable(viewer, realm))) return null;
       const where = postsOf(realm);
-      return paged(args, { findMany: (query) => db().blogPost.findMany({ ...query, where }), count: () => db().blogPost.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().blogPost.findMany({ ...query, where }),
+        count: () => db().blogPost.count({ where }),
+      });
     },
   }),
-  blogPostsConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'BlogPost',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The posts `blogPosts` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
-    args: { realm: t.arg({ type: RealmInput, required: true, description: 'The realm (district, school, user, section or group) whose posts to list.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const realm = realmRef(args.realm);
-      if (!(await assertReadable(viewer, realm))) return null;
-      return db().blogPost.findMany(keysetWindow(selection, postsOf(realm)));
+  blogPostsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'BlogPost',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The posts `blogPosts` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
+      args: {
+        realm: t.arg({
+          type: RealmInput,
+          required: true,
+          description: 'The realm (district, school, user, section or group) whose posts to list.',
+        }),
+      },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const realm = realmRef(args.realm);
+        if (!(await assertReadable(viewer, realm))) return null;
+        return db().blogPost.findMany(keysetWindow(selection, postsOf(realm)));
+      },
     },
-  }, checkedTotalCount((args: { realm: RealmArgument }) => db().blogPost.count({ where: postsOf(realmRef(args.realm)) }))),
+    checkedTotalCount((args: { realm: RealmArgument }) =>
+      db().blogPost.count({ where: postsOf(realmRef(args.realm)) }),
+    ),
+  ),
 }));

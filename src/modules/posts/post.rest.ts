@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, type RestRequest, createRoute, deleteRoute, htmlWire, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
+import {
+  type LinkBuilder,
+  type RestRequest,
+  createRoute,
+  deleteRoute,
+  htmlWire,
+  listRoute,
+  selfLink,
+  updateRoute,
+  viewRoute,
+} from '../../rest/route';
 import { realmPath } from '../../rest/router';
 import { text, wireBody } from '../../rest/wire-body';
 
-const RestPost = graphql(`fragment RestPost on BlogPost @_unmask { id: databaseId title body realmType realmId createdAt }`);
+const RestPost = graphql(
+  `fragment RestPost on BlogPost @_unmask { id: databaseId title body realmType realmId createdAt }`,
+);
 
 /** Post ids are strings and `created` a unix timestamp on the wire (spec 2.10). */
 export const postWire = z
@@ -53,7 +65,9 @@ export const postRoutes = [
     realms,
     summary: 'View a blog post',
     wire: postWire,
-    document: graphql(`query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { ...RestPost } }`, [RestPost]),
+    document: graphql(`query($realm: RealmInput!, $id: ID!) { blogPost(realm: $realm, id: $id) { ...RestPost } }`, [
+      RestPost,
+    ]),
     variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
     shape: postToWire,
   }),

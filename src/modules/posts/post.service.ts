@@ -29,7 +29,10 @@ export const assertReadable = realmContentReader(postPolicy);
 /** The post must belong to the realm named in the request, or it is not found there. */
 async function postInRealm(realm: RealmRef, id: number) {
   const post = await findByStorableId(id, (id) =>
-    db().blogPost.findFirst({ where: { id, realmType: realm.type, realmId: realm.id }, select: { id: true, authorId: true } }),
+    db().blogPost.findFirst({
+      where: { id, realmType: realm.type, realmId: realm.id },
+      select: { id: true, authorId: true },
+    }),
   );
   if (!post) throw new NotFoundError('BlogPost', id);
   return { realm, authorId: post.authorId };

@@ -28,27 +28,34 @@ objectMutation('createEnrollment', {
   resolve: (viewer, args, query) => createEnrollment(viewer, args.input, query),
 });
 
-const ParentLinkInput = inputFromSchema('ParentLinkInput', parentLinkSchema, { description: 'A parent and their child.' });
-
-const ParentLinkType = builder.objectRef<{ parentId: number; childId: number; linked: boolean }>('ParentLink').implement({
-  description: 'Whether a parent is now linked to their child.',
-  fields: (t) => ({
-    parentId: t.exposeID('parentId', { description: 'The parent.' }),
-    childId: t.exposeID('childId', { description: 'The child.' }),
-    linked: t.exposeBoolean('linked', { description: 'Whether the parent now reads the child\'s grades and attendance.' }),
-  }),
+const ParentLinkInput = inputFromSchema('ParentLinkInput', parentLinkSchema, {
+  description: 'A parent and their child.',
 });
+
+const ParentLinkType = builder
+  .objectRef<{ parentId: number; childId: number; linked: boolean }>('ParentLink')
+  .implement({
+    description: 'Whether a parent is now linked to their child.',
+    fields: (t) => ({
+      parentId: t.exposeID('parentId', { description: 'The parent.' }),
+      childId: t.exposeID('childId', { description: 'The child.' }),
+      linked: t.exposeBoolean('linked', {
+        description: "Whether the parent now reads the child's grades and attendance.",
+      }),
+    }),
+  });
 
 resultMutation('linkParent', {
   type: ParentLinkType,
-  description: 'Links a parent to their child, so the parent reads the child\'s grades and attendance (the child\'s school\'s administrators).',
+  description:
+    "Links a parent to their child, so the parent reads the child's grades and attendance (the child's school's administrators).",
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ input: arg(required(ParentLinkInput, 'The parent and the child.')) }),
   resolve: (viewer, args) => setParentLink(viewer, args.input, true),
 });
 resultMutation('unlinkParent', {
   type: ParentLinkType,
-  description: 'Removes a parent\'s link to their child.',
+  description: "Removes a parent's link to their child.",
   errors: [ValidationError, NotFoundError],
   args: (arg) => ({ input: arg(required(ParentLinkInput, 'The parent and the child.')) }),
   resolve: (viewer, args) => setParentLink(viewer, args.input, false),

@@ -13,7 +13,14 @@ registerRealmKind({
       { select: { course: { select: { schoolId: true, school: { select: { districtId: true } } } } } },
       id,
     );
-    return section && { districtId: section.course.school.districtId, schoolId: section.course.schoolId, buildingId: null, sectionId: id };
+    return (
+      section && {
+        districtId: section.course.school.districtId,
+        schoolId: section.course.schoolId,
+        buildingId: null,
+        sectionId: id,
+      }
+    );
   },
   access: async (viewer, facts) => {
     if (viewer.user.districtId !== facts.districtId) return 'hidden';

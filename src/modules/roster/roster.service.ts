@@ -15,7 +15,11 @@ import { createEnrollmentSchema, createSectionSchema, parentLinkSchema } from '.
 type Query<Include, Select> = { include?: Include; select?: Select };
 
 export const rosterEvents = {
-  createSection: defineEvent('section.create', { object: 'Section', realms: ['SECTION'], description: 'A course section was created.' }),
+  createSection: defineEvent('section.create', {
+    object: 'Section',
+    realms: ['SECTION'],
+    description: 'A course section was created.',
+  }),
   createEnrollment: defineEvent('enrollment.create', {
     object: 'Enrollment',
     realms: ['SECTION'],
@@ -31,17 +35,22 @@ export const rosterEvents = {
   unlinkParent: defineEvent('parent_link.delete', {
     object: 'User',
     realms: ['USER'],
-    description: 'A parent\'s link to their child was removed (recorded under the child; the object is the parent).',
+    description: "A parent's link to their child was removed (recorded under the child; the object is the parent).",
     audience: 'administrators',
   }),
 };
 
-export async function createSection(viewer: Viewer, input: unknown, query: Query<Prisma.SectionInclude, Prisma.SectionSelect>) {
+export async function createSection(
+  viewer: Viewer,
+  input: unknown,
+  query: Query<Prisma.SectionInclude, Prisma.SectionSelect>,
+) {
   const { schoolId: named, courseTitle, courseCode, title, sectionCode } = validate(createSectionSchema, input);
   const schoolId = named ? Number(named) : viewer.user.schoolId;
   await authorize(viewer, sectionPolicy, 'create', schoolId, schoolId, 'School');
   const school = await realmFacts(viewer, { type: 'SCHOOL', id: schoolId });
-  if (school.buildingId !== null) throw new ValidationError([{ field: 'schoolId', message: 'is a building; name its school' }]);
+  if (school.buildingId !== null)
+    throw new ValidationError([{ field: 'schoolId', message: 'is a building; name its school' }]);
   return writeTransaction(async (tx) => {
     // Course codes are unique in the school: sections of the same course share it.
     const course = await tx.course.upsert({
@@ -49,7 +58,10 @@ export async function createSection(viewer: Viewer, input: unknown, query: Query
       create: { schoolId, courseCode, title: courseTitle },
       update: {},
     });
-    const section = await tx.section.create({ ...query, data: { courseId: course.id, title, sectionCode: sectionCode ?? '' } });
+    const section = await tx.section.create({
+      ...query,
+      data: { courseId: course.id, title, sectionCode: sectionCode ?? '' },
+    });
     await recordEvent(tx, rosterEvents.createSection, {
       realm: { type: 'SECTION', id: section.id },
       objectId: section.id,
@@ -75,7 +87,12 @@ export async function createEnrollment(
       ...query,
       data: { sectionId: section.id, userId: Number(userId), admin: admin ?? false, status: status ?? 'ACTIVE' },
     });
-    await recordEvent(tx, rosterEvents.createEnrollment, { realm: section, objectId: enrollment.id, actorId: viewer.id, scope: facts });
+    await recordEvent(tx, rosterEvents.createEnrollment, {
+      realm: section,
+      objectId: enrollment.id,
+      actorId: viewer.id,
+      scope: facts,
+    });
     return enrollment;
   }).catch(conflictOnUnique('The user is already enrolled in this section', 'userId'));
 }
@@ -92,7 +109,8 @@ export async function setParentLink(viewer: Viewer, input: unknown, linked: bool
   const facts = await realmFacts(viewer, child);
   await realmFactsFor(viewer, { type: 'SCHOOL', id: facts.schoolId! }, 'administer');
   const parent = await db().user.findUniqueOrThrow({ where: { id: parentId }, select: { role: true } });
-  if (parent.role !== 'PARENT') throw new ValidationError([{ field: 'parentId', message: 'must be a user whose role is PARENT' }]);
+  if (parent.role !== 'PARENT')
+    throw new ValidationError([{ field: 'parentId', message: 'must be a user whose role is PARENT' }]);
   return writeTransaction(async (tx) => {
     const link = { parentId_childId: { parentId, childId } };
     if (linked) await tx.parentLink.upsert({ where: link, create: { parentId, childId }, update: {} });

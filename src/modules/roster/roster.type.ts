@@ -11,8 +11,10 @@ export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
     ACTIVE: { description: 'A current member of the section: attends, is graded, sees its materials.' },
     EXPIRED: { description: 'The membership has ended; the student no longer takes part.' },
     INVITE_PENDING: { description: 'Invited to the section; becomes active when the user accepts.' },
-    REQUEST_PENDING: { description: 'Asked to join the section; becomes active when a teacher or administrator accepts.' },
-    ARCHIVED: { description: 'Kept for the record after the section ended, such as last year\'s classes.' },
+    REQUEST_PENDING: {
+      description: 'Asked to join the section; becomes active when a teacher or administrator accepts.',
+    },
+    ARCHIVED: { description: "Kept for the record after the section ended, such as last year's classes." },
   },
 });
 

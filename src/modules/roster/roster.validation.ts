@@ -3,7 +3,7 @@ import { createInput, nodeId, requiredText, text } from '../../core/validation';
 
 export const createSectionSchema = createInput(
   {
-    schoolId: nodeId('School').describe('School; the viewer\'s when left out.'),
+    schoolId: nodeId('School').describe("School; the viewer's when left out."),
     courseTitle: requiredText(255).describe('Course title.'),
     courseCode: requiredText(255).describe('Course code, unique in the school.'),
     title: requiredText(255).describe('Section title.'),

@@ -14,7 +14,11 @@ registerRealmKind({
   },
   viewersOwn: ({ user }, id) => (id === user.districtId ? { districtId: id, schoolId: null, buildingId: null } : null),
   access: (viewer, facts) =>
-    viewer.user.districtId !== facts.districtId ? 'hidden' : viewer.isDistrictAdmin(facts.districtId) ? 'administer' : 'read',
+    viewer.user.districtId !== facts.districtId
+      ? 'hidden'
+      : viewer.isDistrictAdmin(facts.districtId)
+        ? 'administer'
+        : 'read',
 });
 
 /** A school's or a building's place: a building's school is its parent. */
@@ -66,4 +70,5 @@ export const schoolPolicy = definePolicy('School', {
 });
 
 /** The schools and buildings the viewer reads: those of their district (the SQL twin of the SCHOOL realm's access rule). */
-export const readableSchoolsWhere = (viewer: Viewer) => ({ districtId: viewer.user.districtId }) satisfies Prisma.SchoolWhereInput;
+export const readableSchoolsWhere = (viewer: Viewer) =>
+  ({ districtId: viewer.user.districtId }) satisfies Prisma.SchoolWhereInput;

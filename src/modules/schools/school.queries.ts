@@ -24,11 +24,14 @@ objectQuery('school', 'School', schoolPolicy);
 builder.queryFields((t) => ({
   schools: t.withAuth({ authenticated: true }).field({
     type: SchoolPage,
-    description: 'The schools (not buildings) of the viewer\'s district.',
+    description: "The schools (not buildings) of the viewer's district.",
     args: pageArgs,
     resolve: (_root, args, { viewer }) => {
       const where = schoolsOf(viewer);
-      return paged(args, { findMany: (query) => db().school.findMany({ ...query, where }), count: () => db().school.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().school.findMany({ ...query, where }),
+        count: () => db().school.count({ where }),
+      });
     },
   }),
   buildings: t.withAuth({ authenticated: true }).field({
@@ -40,26 +43,38 @@ builder.queryFields((t) => ({
       const parentId = await visibleSchool(viewer, args.schoolId);
       if (parentId === null) return null;
       const where = { parentId };
-      return paged(args, { findMany: (query) => db().school.findMany({ ...query, where }), count: () => db().school.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().school.findMany({ ...query, where }),
+        count: () => db().school.count({ where }),
+      });
     },
   }),
-  schoolsConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'School',
-    ...connectionOptions,
-    description: 'The schools `schools` lists, as a Relay connection in the same order (ascending ids).',
-    resolve: (query, _root, _args, { viewer }) => db().school.findMany(keysetWindow(query, schoolsOf(viewer))),
-    totalCount: (_root, _args, { viewer }) => db().school.count({ where: schoolsOf(viewer) }),
-  }, describedTotalCount),
-  buildingsConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'School',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The buildings `buildings` lists, as a Relay connection in the same order; null when the school does not exist or is not visible.',
-    args: { schoolId: t.arg.id({ required: true, description: 'School id.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const parentId = await visibleSchool(viewer, args.schoolId);
-      return parentId === null ? null : db().school.findMany(keysetWindow(selection, { parentId }));
+  schoolsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'School',
+      ...connectionOptions,
+      description: 'The schools `schools` lists, as a Relay connection in the same order (ascending ids).',
+      resolve: (query, _root, _args, { viewer }) => db().school.findMany(keysetWindow(query, schoolsOf(viewer))),
+      totalCount: (_root, _args, { viewer }) => db().school.count({ where: schoolsOf(viewer) }),
     },
-  }, checkedTotalCount((args: { schoolId: string }) => db().school.count({ where: { parentId: parseId(args.schoolId, 'School', 'schoolId') } }))),
+    describedTotalCount,
+  ),
+  buildingsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'School',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The buildings `buildings` lists, as a Relay connection in the same order; null when the school does not exist or is not visible.',
+      args: { schoolId: t.arg.id({ required: true, description: 'School id.' }) },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const parentId = await visibleSchool(viewer, args.schoolId);
+        return parentId === null ? null : db().school.findMany(keysetWindow(selection, { parentId }));
+      },
+    },
+    checkedTotalCount((args: { schoolId: string }) =>
+      db().school.count({ where: { parentId: parseId(args.schoolId, 'School', 'schoolId') } }),
+    ),
+  ),
 }));

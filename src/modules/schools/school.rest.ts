@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { MutationError } from '../../rest/mutation-error';
-import { type LinkBuilder, createRoute, deleteRoute, listRoute, selfLink, updateRoute, viewRoute } from '../../rest/route';
+import {
+  type LinkBuilder,
+  createRoute,
+  deleteRoute,
+  listRoute,
+  selfLink,
+  updateRoute,
+  viewRoute,
+} from '../../rest/route';
 import { text, wireBody } from '../../rest/wire-body';
 
 const RestSchool = graphql(`
@@ -69,10 +77,13 @@ const updateBody = wireBody(schoolMembers);
 export const schoolRoutes = [
   listRoute({
     path: '/schools',
-    summary: 'List the schools of the caller\'s district',
+    summary: "List the schools of the caller's district",
     item: 'school',
     wire: schoolWire,
-    document: graphql(`query($start: Int!, $limit: Int!) { schools(start: $start, limit: $limit) { total items { ...RestSchool } } }`, [RestSchool]),
+    document: graphql(
+      `query($start: Int!, $limit: Int!) { schools(start: $start, limit: $limit) { total items { ...RestSchool } } }`,
+      [RestSchool],
+    ),
     variables: () => ({}),
     shape: schoolToWire,
   }),

@@ -30,7 +30,12 @@ export const schoolEvents = {
   },
 };
 
-function record(tx: Prisma.TransactionClient, action: 'create' | 'update' | 'delete', viewer: Viewer, school: { id: number; districtId: number; parentId: number | null }) {
+function record(
+  tx: Prisma.TransactionClient,
+  action: 'create' | 'update' | 'delete',
+  viewer: Viewer,
+  school: { id: number; districtId: number; parentId: number | null },
+) {
   const kind = school.parentId === null ? schoolEvents.school : schoolEvents.building;
   return recordEvent(tx, kind[action], {
     realm: { type: 'SCHOOL', id: school.id },
@@ -57,11 +62,16 @@ export async function createBuilding(viewer: Viewer, schoolId: number, input: un
   await authorize(viewer, schoolPolicy, 'createBuilding', schoolId, schoolId);
   const facts = await realmFacts(viewer, schoolRealm(schoolId));
   if (facts.buildingId !== null) {
-    throw new ValidationError([{ field: 'schoolId', message: 'is a building; buildings belong to a school, not to a building' }]);
+    throw new ValidationError([
+      { field: 'schoolId', message: 'is a building; buildings belong to a school, not to a building' },
+    ]);
   }
   const data = validate(createSchoolSchema, input);
   return writeTransaction(async (tx) => {
-    const building = await tx.school.create({ ...query, data: { ...data, districtId: facts.districtId, parentId: schoolId } });
+    const building = await tx.school.create({
+      ...query,
+      data: { ...data, districtId: facts.districtId, parentId: schoolId },
+    });
     await record(tx, 'create', viewer, { id: building.id, districtId: facts.districtId, parentId: schoolId });
     return building;
   });
@@ -73,7 +83,11 @@ export async function updateSchool(viewer: Viewer, id: number, input: unknown, q
   const data = validate(updateSchoolSchema, input);
   return writeTransaction(async (tx) => {
     const school = await tx.school.update({ ...query, where: { id }, data });
-    await record(tx, 'update', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null });
+    await record(tx, 'update', viewer, {
+      id,
+      districtId: facts.districtId,
+      parentId: facts.buildingId ? facts.schoolId : null,
+    });
     return school;
   });
 }
@@ -91,7 +105,10 @@ async function realmsDeletedWith(tx: Prisma.TransactionClient, id: number, isBui
     { type: 'SCHOOL', ids: schoolIds },
     { type: 'GROUP', ids: ids(await tx.group.findMany({ where: { schoolId: inSchool }, select: { id: true } })) },
     { type: 'USER', ids: ids(await tx.user.findMany({ where: { schoolId: inSchool }, select: { id: true } })) },
-    { type: 'SECTION', ids: ids(await tx.section.findMany({ where: { course: { schoolId: inSchool } }, select: { id: true } })) },
+    {
+      type: 'SECTION',
+      ids: ids(await tx.section.findMany({ where: { course: { schoolId: inSchool } }, select: { id: true } })),
+    },
   ];
 }
 
@@ -104,7 +121,11 @@ export async function deleteSchool(viewer: Viewer, id: number) {
   await writeTransaction(async (tx) => {
     await deleteRealmContents(tx, await realmsDeletedWith(tx, id, facts.buildingId !== null));
     await tx.school.delete({ where: { id } });
-    await record(tx, 'delete', viewer, { id, districtId: facts.districtId, parentId: facts.buildingId ? facts.schoolId : null });
+    await record(tx, 'delete', viewer, {
+      id,
+      districtId: facts.districtId,
+      parentId: facts.buildingId ? facts.schoolId : null,
+    });
   });
   return { id };
 }

@@ -15,5 +15,6 @@ export const schoolFactsSelection = { select: { districtId: true, parentId: true
  */
 export const schoolFactsById: DirectRows = {
   answers: (selection) => selection === schoolFactsSelection,
-  byIds: (ids) => directQuery<SchoolFactsRow>('SELECT id, "districtId", "parentId" FROM schools WHERE id = ANY($1::int4[])', [ids]),
+  byIds: (ids) =>
+    directQuery<SchoolFactsRow>('SELECT id, "districtId", "parentId" FROM schools WHERE id = ANY($1::int4[])', [ids]),
 };

@@ -5,11 +5,19 @@ export const SchoolType = builder.prismaNode('School', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'School', [
-      'title', 'districtId', 'createdAt'
-    ]),
+    ...exposeColumns(t, 'School', ['title', 'districtId', 'createdAt']),
     ...exposeOptionalText(t, 'School', [
-      'address1', 'address2', 'city', 'state', 'postalCode', 'country', 'website', 'phone', 'fax', 'pictureUrl', 'buildingCode',
+      'address1',
+      'address2',
+      'city',
+      'state',
+      'postalCode',
+      'country',
+      'website',
+      'phone',
+      'fax',
+      'pictureUrl',
+      'buildingCode',
     ]),
     isBuilding: t.boolean({
       description: 'Whether this is a building of another school.',

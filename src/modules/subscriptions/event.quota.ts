@@ -20,7 +20,10 @@ export const credentialKey = (credential: Credential) =>
  * When a subscription starts listening (its bus topics joined, its access checked) and when it ends, by credential key:
  * tests wait on these instead of sleeping.
  */
-export const subscriptionActivity = new EventEmitter<{ listening: [credential: string]; ended: [credential: string] }>();
+export const subscriptionActivity = new EventEmitter<{
+  listening: [credential: string];
+  ended: [credential: string];
+}>();
 
 /**
  * 429 rather than a time to wait: a slot frees when one of the credential's subscriptions ends, so there is no

@@ -21,7 +21,10 @@ export function useEventStreamIds(): Plugin {
           const cursor = deliveredCursor.get(args.contextValue as object);
           if (!cursor) return;
           deliveredCursor.delete(args.contextValue as object);
-          setResult({ ...result, stringify: (sanitised: unknown) => `${JSON.stringify(sanitised)}\nid: ${cursor}` } as typeof result);
+          setResult({
+            ...result,
+            stringify: (sanitised: unknown) => `${JSON.stringify(sanitised)}\nid: ${cursor}`,
+          } as typeof result);
         },
       }),
     }),

@@ -27,7 +27,8 @@ export type Followed = { realm: RealmRef } | { viewerRealms: RealmRef[] };
 /** The code of the error that ends every subscription of a revoked or expired credential; graphql-ws closes the socket. */
 export const ACCESS_REVOKED = 'ACCESS_REVOKED';
 
-const credentialRevoked = () => httpError(401, ACCESS_REVOKED, 'Access revoked: the credential was revoked or has expired');
+const credentialRevoked = () =>
+  httpError(401, ACCESS_REVOKED, 'Access revoked: the credential was revoked or has expired');
 const realmAccessLost = (realm: RealmRef) =>
   httpError(403, 'FORBIDDEN', `Access revoked: you may no longer read this ${realmNoun(realm.type)}`);
 
@@ -128,7 +129,8 @@ async function recheck(
 ): Promise<{ end: GraphQLError } | { expiresAt: Date | null; viewer: Viewer }> {
   const current = await freshViewer(subscriber, event);
   if (!current) return { end: credentialRevoked() };
-  if ('realm' in followed && !(await mayRead(current.viewer, followed.realm, event))) return { end: realmAccessLost(followed.realm) };
+  if ('realm' in followed && !(await mayRead(current.viewer, followed.realm, event)))
+    return { end: realmAccessLost(followed.realm) };
   return { expiresAt: current.expiresAt, viewer: current.viewer };
 }
 
@@ -169,9 +171,11 @@ async function administersContainer(viewer: Viewer, event: DomainEventMessage): 
 }
 
 /** The realms whose subscribers hear an event: `domain_events.ancestors`. */
-const followedRealms = (followed: Followed): RealmRef[] => ('realm' in followed ? [followed.realm] : followed.viewerRealms);
+const followedRealms = (followed: Followed): RealmRef[] =>
+  'realm' in followed ? [followed.realm] : followed.viewerRealms;
 
-const contains = (realmKeys: string[], event: DomainEventMessage) => realmKeys.some((key) => event.ancestors.includes(key));
+const contains = (realmKeys: string[], event: DomainEventMessage) =>
+  realmKeys.some((key) => event.ancestors.includes(key));
 
 /**
  * The subscriber whose access the event's object and its fields are resolved with: a fresh one per event, since the
@@ -256,7 +260,11 @@ function inbox() {
  * up, and drops the live events the catch-up already sent (at or before the last position it read): no gap, no
  * duplicate.
  */
-export function followRealm(subscriber: Viewer, followed: Followed, after: EventCursor | null = null): Repeater<Delivery> {
+export function followRealm(
+  subscriber: Viewer,
+  followed: Followed,
+  after: EventCursor | null = null,
+): Repeater<Delivery> {
   const realms = followedRealms(followed);
   const keys = realms.map(realmKey);
   return new Repeater<Delivery>(async (push, stop) => {
@@ -290,7 +298,10 @@ export function followRealm(subscriber: Viewer, followed: Followed, after: Event
       }
       clearTimeout(expiry);
       if (verdict.expiresAt) {
-        expiry = setTimeout(() => void stillAllowed(null), Math.min(verdict.expiresAt.getTime() - Date.now(), longestTimer));
+        expiry = setTimeout(
+          () => void stillAllowed(null),
+          Math.min(verdict.expiresAt.getTime() - Date.now(), longestTimer),
+        );
         expiry.unref();
       }
       return verdict.viewer;
@@ -327,7 +338,8 @@ export function followRealm(subscriber: Viewer, followed: Followed, after: Event
       if (handedOver && inFollowed && !isAfter(received.cursor, handedOver)) continue;
       const current = await stillAllowed(received);
       if (!current) return;
-      if (inFollowed && (await hears(current, received, followed))) await push({ event: received, viewer: payloadViewer(current, received) });
+      if (inFollowed && (await hears(current, received, followed)))
+        await push({ event: received, viewer: payloadViewer(current, received) });
     }
     stop();
   });

@@ -11,8 +11,9 @@ import { DomainEventType } from './event.type';
 /** The resume token, checked: it must name an event of this server's log (events are kept, so any one does). */
 async function resumePosition(token: string | null | undefined, source: string): Promise<string | null> {
   if (token === null || token === undefined || token === '') return null;
-  if (!positionOf(token)) throw invalidArgument(source, 'must be the cursor of an event this subscription delivered, as `<txid>:<id>`');
-  if (!(await isStreamPosition(token))) throw invalidArgument(source, 'names no event of this server\'s event log');
+  if (!positionOf(token))
+    throw invalidArgument(source, 'must be the cursor of an event this subscription delivered, as `<txid>:<id>`');
+  if (!(await isStreamPosition(token))) throw invalidArgument(source, "names no event of this server's event log");
   return token;
 }
 
@@ -48,7 +49,9 @@ builder.subscriptionField('realmEvents', (t) =>
       const verdict = await verdictOf(viewer, eventPolicy, 'subscribe', realm);
       if (verdict === 'hide') throw httpError(404, 'NOT_FOUND', 'No such realm');
       if (verdict !== 'allow') throw httpError(403, 'FORBIDDEN', verdict.forbid);
-      const after = args.after ? await resumePosition(args.after, 'after') : await resumePosition(lastEventId, 'Last-Event-ID');
+      const after = args.after
+        ? await resumePosition(args.after, 'after')
+        : await resumePosition(lastEventId, 'Last-Event-ID');
       return followRealm(viewer, { realm }, after);
     },
     resolve: deliver,
@@ -59,7 +62,7 @@ builder.subscriptionField('viewerEvents', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: DomainEventType,
     description:
-      'Every change in the viewer\'s district that the viewer may read (for dashboards), as it is committed: an ' +
+      "Every change in the viewer's district that the viewer may read (for dashboards), as it is committed: an " +
       'event reaches them when they may read the realm it is filed in. Resumable like `realmEvents`, with `after` ' +
       'or `Last-Event-ID`.',
     args: {
@@ -69,9 +72,14 @@ builder.subscriptionField('viewerEvents', (t) =>
       }),
     },
     subscribe: async (_root, args, { viewer, lastEventId }) => {
-      const after = args.after ? await resumePosition(args.after, 'after') : await resumePosition(lastEventId, 'Last-Event-ID');
+      const after = args.after
+        ? await resumePosition(args.after, 'after')
+        : await resumePosition(lastEventId, 'Last-Event-ID');
       // The district holds everything the viewer may read; their own realm too, unless an event there names no district.
-      const realms = [{ type: 'DISTRICT' as const, id: viewer.user.districtId }, { type: 'USER' as const, id: viewer.id }];
+      const realms = [
+        { type: 'DISTRICT' as const, id: viewer.user.districtId },
+        { type: 'USER' as const, id: viewer.id },
+      ];
       return followRealm(viewer, { viewerRealms: realms }, after);
     },
     resolve: deliver,

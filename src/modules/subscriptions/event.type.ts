@@ -12,7 +12,9 @@ export const DomainEventType = builder.objectRef<DomainEventMessage>('DomainEven
         'Position in the committed-event log: resume after this event with `realmEvents(after:)`, or over ' +
         'server-sent events with `Last-Event-ID` (it is also the `id:` line of the event).',
     }),
-    type: t.exposeString('type', { description: 'What happened, as `<resource>.<action>` (for example `group.update`).' }),
+    type: t.exposeString('type', {
+      description: 'What happened, as `<resource>.<action>` (for example `group.update`).',
+    }),
     realmType: t.expose('realmType', { type: RealmTypeEnum, description: 'Kind of realm the change happened in.' }),
     realmId: t.exposeID('realmId', { description: 'Id of that realm.' }),
     objectId: t.exposeID('objectId', { description: 'Id of the object that changed.' }),
@@ -26,6 +28,10 @@ export const DomainEventType = builder.objectRef<DomainEventMessage>('DomainEven
       // The union's member types are named, not typed, here: a row of any of them.
       resolve: (event, _args, { viewer }) => (viewer ? eventObject(viewer, event) : null) as never,
     }),
-    createdAt: t.field({ type: 'DateTime', description: 'When the change happened.', resolve: (event) => new Date(event.createdAt) }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When the change happened.',
+      resolve: (event) => new Date(event.createdAt),
+    }),
   }),
 });

@@ -9,7 +9,8 @@ const refusal = 'Only users with access to trigger administration manage trigger
  * receiver of their own and read what it is sent, which is what its owner may see. Students and parents are never
  * given it (createUser refuses), and one who holds it from before is refused like anyone without it.
  */
-const administersTriggers = (user: ViewerUser) => user.triggerAdmin && user.role !== 'STUDENT' && user.role !== 'PARENT';
+const administersTriggers = (user: ViewerUser) =>
+  user.triggerAdmin && user.role !== 'STUDENT' && user.role !== 'PARENT';
 
 /**
  * A target belongs to the school of the administrator who made it; another school's targets are not known to exist.

@@ -25,7 +25,10 @@ const targetToWire = (target: ResultOf<typeof RestTarget>): z.input<typeof targe
 });
 
 /** The wire checks only that `target` is a URL; the service decides whether it may be used (https, public address). */
-const targetUrl = (input: string): WireField => ({ schema: z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }), input });
+const targetUrl = (input: string): WireField => ({
+  schema: z.url({ protocol: /^https?$/, error: 'must be an absolute https URL' }),
+  input,
+});
 const targetMembers = { target: targetUrl('url'), description: text('description') };
 
 /** `subscribed` is always 0 in the list (spec 2.5): the list shows what exists, not a state to send back. */
@@ -38,7 +41,7 @@ export const subscriptionWire = z
     include_object: wireBit,
     target_url: z.string(),
   })
-  .meta({ id: 'TriggerSubscription', description: 'A target\'s subscription to a trigger (spec 2.5).' });
+  .meta({ id: 'TriggerSubscription', description: "A target's subscription to a trigger (spec 2.5)." });
 
 /**
  * An item as the platform's example echoes it: on success `include_object` is the string "1" or "0"; on failure
@@ -58,17 +61,30 @@ export const subscriptionResultsWire = z
     subscription: z.array(
       z.object({
         item: subscriptionItemWire,
-        status: z.int().describe('200 applied; 400 refused (unknown trigger, unsupported version); 404 unknown target.'),
+        status: z
+          .int()
+          .describe('200 applied; 400 refused (unknown trigger, unsupported version); 404 unknown target.'),
         message: z.string().optional().describe('Why the item was not applied.'),
       }),
     ),
   })
-  .meta({ id: 'TriggerSubscriptionResults', description: 'Per-item results of a bulk subscription change (spec 4.2).' });
+  .meta({
+    id: 'TriggerSubscriptionResults',
+    description: 'Per-item results of a bulk subscription change (spec 4.2).',
+  });
 
 // An item's members are typed here (a flag that is not 0 or 1 fails the whole request, naming the member); whether
 // the trigger, version and target exist is judged item by item by the service.
 const subscriptionItem = z.object({
-  target_id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().regex(/^\d{1,15}$/, 'target_id must be a numeric id')),
+  target_id: z
+    .union([z.string(), z.number()])
+    .transform(String)
+    .pipe(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,15}$/, 'target_id must be a numeric id'),
+    ),
   trigger: text('trigger').schema,
   subscribed: flag('subscribed').schema,
   include_object: flag('includeObject').schema.optional(),
@@ -86,7 +102,7 @@ const subscriptionInput = (item: z.output<typeof subscriptionItem>) => ({
 export const triggerRoutes = [
   listRoute({
     path: '/triggers/targets',
-    summary: 'List the webhook targets of the caller\'s school (trigger administrators)',
+    summary: "List the webhook targets of the caller's school (trigger administrators)",
     item: 'target',
     wire: targetWire,
     document: graphql(
@@ -98,7 +114,7 @@ export const triggerRoutes = [
   }),
   createRoute({
     path: '/triggers/targets',
-    summary: 'Register a webhook target for the caller\'s school (trigger administrators)',
+    summary: "Register a webhook target for the caller's school (trigger administrators)",
     body: wireBody(targetMembers, ['target']),
     wire: targetWire,
     document: graphql(
@@ -121,12 +137,14 @@ export const triggerRoutes = [
   deleteRoute({
     path: '/triggers/targets/{id}',
     summary: 'Delete a webhook target with its subscriptions (trigger administrators)',
-    document: graphql(`mutation($id: ID!) { deleteTriggerTarget(id: $id) { __typename ...MutationError } }`, [MutationError]),
+    document: graphql(`mutation($id: ID!) { deleteTriggerTarget(id: $id) { __typename ...MutationError } }`, [
+      MutationError,
+    ]),
     variables: ({ params }) => ({ id: params.id }),
   }),
   listRoute({
     path: '/triggers/subscriptions',
-    summary: 'List the trigger subscriptions of the caller\'s school\'s targets (trigger administrators)',
+    summary: "List the trigger subscriptions of the caller's school's targets (trigger administrators)",
     item: 'subscription',
     wire: subscriptionWire,
     document: graphql(

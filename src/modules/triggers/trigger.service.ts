@@ -29,12 +29,36 @@ const adminEvent = (type: `${string}.${string}`, object: string, description: st
   defineEvent(type, { object, realms: ['SCHOOL'], description, audience: 'administrators' });
 export const triggerEvents = {
   createTarget: adminEvent('trigger_target.create', 'TriggerTarget', 'A webhook target was registered.'),
-  updateTarget: adminEvent('trigger_target.update', 'TriggerTarget', 'A webhook target was changed, or its secret rotated.'),
-  disableTarget: adminEvent('trigger_target.disable', 'TriggerTarget', 'A webhook target was disabled: its deliveries had failed for 5 days.'),
-  deleteTarget: adminEvent('trigger_target.delete', 'TriggerTarget', 'A webhook target was deleted with its subscriptions.'),
-  subscribe: adminEvent('trigger_subscription.create', 'TriggerSubscription', 'A webhook target was subscribed to a trigger.'),
-  changeSubscription: adminEvent('trigger_subscription.update', 'TriggerSubscription', 'A subscription\'s options were changed.'),
-  unsubscribe: adminEvent('trigger_subscription.delete', 'TriggerSubscription', 'A webhook target was unsubscribed from a trigger.'),
+  updateTarget: adminEvent(
+    'trigger_target.update',
+    'TriggerTarget',
+    'A webhook target was changed, or its secret rotated.',
+  ),
+  disableTarget: adminEvent(
+    'trigger_target.disable',
+    'TriggerTarget',
+    'A webhook target was disabled: its deliveries had failed for 5 days.',
+  ),
+  deleteTarget: adminEvent(
+    'trigger_target.delete',
+    'TriggerTarget',
+    'A webhook target was deleted with its subscriptions.',
+  ),
+  subscribe: adminEvent(
+    'trigger_subscription.create',
+    'TriggerSubscription',
+    'A webhook target was subscribed to a trigger.',
+  ),
+  changeSubscription: adminEvent(
+    'trigger_subscription.update',
+    'TriggerSubscription',
+    "A subscription's options were changed.",
+  ),
+  unsubscribe: adminEvent(
+    'trigger_subscription.delete',
+    'TriggerSubscription',
+    'A webhook target was unsubscribed from a trigger.',
+  ),
 };
 
 const schoolRealm = (viewer: Viewer) => ({ type: 'SCHOOL' as const, id: viewer.user.schoolId });
@@ -55,11 +79,16 @@ export async function targetsWhere(viewer: Viewer) {
 
 export async function listTargets(viewer: Viewer, page: { start?: number | null; limit?: number | null }) {
   const where = await targetsWhere(viewer);
-  return paged(page, { findMany: (query) => db().triggerTarget.findMany({ ...query, where }), count: () => db().triggerTarget.count({ where }) });
+  return paged(page, {
+    findMany: (query) => db().triggerTarget.findMany({ ...query, where }),
+    count: () => db().triggerTarget.count({ where }),
+  });
 }
 
 async function authorizeTarget(viewer: Viewer, id: number) {
-  const target = await findByStorableId(id, (id) => db().triggerTarget.findUnique({ where: { id }, select: { schoolId: true } }));
+  const target = await findByStorableId(id, (id) =>
+    db().triggerTarget.findUnique({ where: { id }, select: { schoolId: true } }),
+  );
   await authorize(viewer, triggerPolicy, 'manage', target, id);
 }
 
@@ -71,9 +100,19 @@ export async function createTarget(viewer: Viewer, serverKey: Buffer, input: unk
     const target = await tx.triggerTarget.create({
       ...query,
       // The deliveries' objects are rendered as their maker may see them (src/webhooks/payload.ts).
-      data: { ...data, schoolId: viewer.user.schoolId, ownerId: viewer.id, secret: encryptSecret(newSigningSecret(), serverKey) },
+      data: {
+        ...data,
+        schoolId: viewer.user.schoolId,
+        ownerId: viewer.id,
+        secret: encryptSecret(newSigningSecret(), serverKey),
+      },
     });
-    await recordEvent(tx, triggerEvents.createTarget, { realm: schoolRealm(viewer), objectId: target.id, actorId: viewer.id, scope: scopeOf(viewer) });
+    await recordEvent(tx, triggerEvents.createTarget, {
+      realm: schoolRealm(viewer),
+      objectId: target.id,
+      actorId: viewer.id,
+      scope: scopeOf(viewer),
+    });
     return target;
   });
 }
@@ -84,7 +123,12 @@ export async function updateTarget(viewer: Viewer, id: number, input: unknown, q
   await assertUsableUrl(data.url);
   return writeTransaction(async (tx) => {
     const target = await tx.triggerTarget.update({ ...query, where: { id }, data });
-    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
+    await recordEvent(tx, triggerEvents.updateTarget, {
+      realm: schoolRealm(viewer),
+      objectId: id,
+      actorId: viewer.id,
+      scope: scopeOf(viewer),
+    });
     return target;
   });
 }
@@ -93,7 +137,12 @@ export async function deleteTarget(viewer: Viewer, id: number) {
   await authorizeTarget(viewer, id);
   await writeTransaction(async (tx) => {
     await tx.triggerTarget.delete({ where: { id } });
-    await recordEvent(tx, triggerEvents.deleteTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
+    await recordEvent(tx, triggerEvents.deleteTarget, {
+      realm: schoolRealm(viewer),
+      objectId: id,
+      actorId: viewer.id,
+      scope: scopeOf(viewer),
+    });
   });
   return { id };
 }
@@ -117,7 +166,12 @@ export async function rotateTargetSecret(viewer: Viewer, serverKey: Buffer, id: 
         secretRotatedAt: now,
       },
     });
-    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
+    await recordEvent(tx, triggerEvents.updateTarget, {
+      realm: schoolRealm(viewer),
+      objectId: id,
+      actorId: viewer.id,
+      scope: scopeOf(viewer),
+    });
     return target;
   });
 }
@@ -156,22 +210,36 @@ export interface SubscriptionResult {
   message: string | null;
 }
 
-type RawItem = { targetId?: unknown; trigger?: unknown; subscribed?: unknown; includeObject?: unknown; version?: unknown };
+type RawItem = {
+  targetId?: unknown;
+  trigger?: unknown;
+  subscribed?: unknown;
+  includeObject?: unknown;
+  version?: unknown;
+};
 
 /**
  * Applies each item on its own (spec 3 and 7): subscribing is idempotent, and so is unsubscribing; an unknown trigger,
  * an unsupported version or a target of another school fails that item only. All applied items commit together.
  */
-export async function updateSubscriptions(viewer: Viewer, items: readonly RawItem[]): Promise<{ results: SubscriptionResult[] }> {
+export async function updateSubscriptions(
+  viewer: Viewer,
+  items: readonly RawItem[],
+): Promise<{ results: SubscriptionResult[] }> {
   await authorize(viewer, triggerPolicy, 'administer', viewer.user.schoolId, viewer.user.schoolId);
   if (items.length > maxSubscriptionItems) {
     throw new ValidationError([{ field: 'subscriptions', message: `must hold at most ${maxSubscriptionItems} items` }]);
   }
-  const targetIds = items.flatMap((item) => (typeof item.targetId === 'string' && /^\d{1,9}$/.test(item.targetId) ? [Number(item.targetId)] : []));
+  const targetIds = items.flatMap((item) =>
+    typeof item.targetId === 'string' && /^\d{1,9}$/.test(item.targetId) ? [Number(item.targetId)] : [],
+  );
   const targets = new Map(
-    (await db().triggerTarget.findMany({ where: { id: { in: targetIds }, ...managedTargetsWhere(viewer) }, select: { id: true, url: true } })).map(
-      (target) => [target.id, target.url],
-    ),
+    (
+      await db().triggerTarget.findMany({
+        where: { id: { in: targetIds }, ...managedTargetsWhere(viewer) },
+        select: { id: true, url: true },
+      })
+    ).map((target) => [target.id, target.url]),
   );
   return writeTransaction(async (tx) => {
     const results: SubscriptionResult[] = [];
@@ -201,7 +269,11 @@ export async function updateSubscriptions(viewer: Viewer, items: readonly RawIte
         continue;
       }
       await applySubscription(tx, viewer, targetId, item);
-      results.push({ item: { ...echo, version: item.version, includeObject: item.includeObject }, status: 200, message: null });
+      results.push({
+        item: { ...echo, version: item.version, includeObject: item.includeObject },
+        status: 200,
+        message: null,
+      });
     }
     return { results };
   });
@@ -224,8 +296,15 @@ async function applySubscription(
     return;
   }
   const fields = { includeObject: item.includeObject, version: item.version };
-  const subscription = await tx.triggerSubscription.upsert({ where, create: { targetId, trigger: item.trigger, ...fields }, update: fields });
-  await recordEvent(tx, existing ? triggerEvents.changeSubscription : triggerEvents.subscribe, { ...event, objectId: subscription.id });
+  const subscription = await tx.triggerSubscription.upsert({
+    where,
+    create: { targetId, trigger: item.trigger, ...fields },
+    update: fields,
+  });
+  await recordEvent(tx, existing ? triggerEvents.changeSubscription : triggerEvents.subscribe, {
+    ...event,
+    objectId: subscription.id,
+  });
 }
 
 /** Pausing holds deliveries (they queue); resuming sends what queued, and also re-enables a disabled target. */
@@ -234,13 +313,19 @@ export async function setTargetPaused(viewer: Viewer, id: number, paused: boolea
   const data = paused ? { pausedAt: new Date() } : { pausedAt: null, disabledAt: null, failingSince: null };
   return writeTransaction(async (tx) => {
     const target = await tx.triggerTarget.update({ ...query, where: { id }, data });
-    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
+    await recordEvent(tx, triggerEvents.updateTarget, {
+      realm: schoolRealm(viewer),
+      objectId: id,
+      actorId: viewer.id,
+      scope: scopeOf(viewer),
+    });
     return target;
   });
 }
 
 /** The deliveries of one status, or all of them. */
-export const deliveryStatusWhere = (args: { status?: WebhookDeliveryStatus | null }) => (args.status ? { status: args.status } : {});
+export const deliveryStatusWhere = (args: { status?: WebhookDeliveryStatus | null }) =>
+  args.status ? { status: args.status } : {};
 
 /** The log of a target's deliveries, oldest first, optionally of one status. */
 export function targetDeliveries(
@@ -248,7 +333,10 @@ export function targetDeliveries(
   args: { status?: WebhookDeliveryStatus | null; start?: number | null; limit?: number | null },
 ) {
   const where = { targetId: target.id, ...deliveryStatusWhere(args) };
-  return paged(args, { findMany: (query) => db().webhookDelivery.findMany({ ...query, where }), count: () => db().webhookDelivery.count({ where }) });
+  return paged(args, {
+    findMany: (query) => db().webhookDelivery.findMany({ ...query, where }),
+    count: () => db().webhookDelivery.count({ where }),
+  });
 }
 
 type DeliveryQuery = { include?: Prisma.WebhookDeliveryInclude; select?: Prisma.WebhookDeliverySelect };
@@ -256,8 +344,12 @@ type DeliveryQuery = { include?: Prisma.WebhookDeliveryInclude; select?: Prisma.
 /** Sends one delivery again, now, whatever became of it (the receiver gets the same `webhook-id`). */
 export async function redeliver(viewer: Viewer, id: string, query: DeliveryQuery) {
   const deliveryId = /^\d{1,18}$/.test(id) ? BigInt(id) : null;
-  const delivery = deliveryId === null ? null : await db().webhookDelivery.findUnique({ where: { id: deliveryId }, select: { targetId: true } });
-  const target = delivery && (await db().triggerTarget.findUnique({ where: { id: delivery.targetId }, select: { schoolId: true } }));
+  const delivery =
+    deliveryId === null
+      ? null
+      : await db().webhookDelivery.findUnique({ where: { id: deliveryId }, select: { targetId: true } });
+  const target =
+    delivery && (await db().triggerTarget.findUnique({ where: { id: delivery.targetId }, select: { schoolId: true } }));
   await authorize(viewer, triggerPolicy, 'manage', target, id, 'WebhookDelivery');
   return writeTransaction(async (tx) => {
     const requeued = await tx.webhookDelivery.update({
@@ -265,7 +357,12 @@ export async function redeliver(viewer: Viewer, id: string, query: DeliveryQuery
       where: { id: deliveryId! },
       data: { status: 'PENDING', nextAttemptAt: new Date(), leasedUntil: null },
     });
-    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: delivery!.targetId, actorId: viewer.id, scope: scopeOf(viewer) });
+    await recordEvent(tx, triggerEvents.updateTarget, {
+      realm: schoolRealm(viewer),
+      objectId: delivery!.targetId,
+      actorId: viewer.id,
+      scope: scopeOf(viewer),
+    });
     return requeued;
   });
 }
@@ -278,7 +375,12 @@ export async function replayTarget(viewer: Viewer, id: number, since: Date) {
       where: { targetId: id, createdAt: { gte: since }, leasedUntil: null },
       data: { status: 'PENDING', nextAttemptAt: new Date() },
     });
-    await recordEvent(tx, triggerEvents.updateTarget, { realm: schoolRealm(viewer), objectId: id, actorId: viewer.id, scope: scopeOf(viewer) });
+    await recordEvent(tx, triggerEvents.updateTarget, {
+      realm: schoolRealm(viewer),
+      objectId: id,
+      actorId: viewer.id,
+      scope: scopeOf(viewer),
+    });
     return { id, requeued: count };
   });
 }
@@ -287,7 +389,13 @@ export async function replayTarget(viewer: Viewer, id: number, since: Date) {
  * Sends a sample event of a trigger to a target of the viewer's school and answers with the receiver's status and
  * latency. Nothing is written: a sample changes nothing and is not a delivery (see sample.ts).
  */
-export async function sendSample(viewer: Viewer, serverKey: Buffer, id: number, trigger: string, operation: string | null | undefined) {
+export async function sendSample(
+  viewer: Viewer,
+  serverKey: Buffer,
+  id: number,
+  trigger: string,
+  operation: string | null | undefined,
+) {
   await authorizeTarget(viewer, id);
   return sendSampleEvent(await findSampleTarget(id), { trigger, operation, actorId: viewer.id }, serverKey);
 }

@@ -32,15 +32,29 @@ const WebhookAttemptType = builder.prismaObject('WebhookAttempt', {
 const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
   fields: (t) => ({
     id: t.id({ description: 'Delivery id.', resolve: (delivery) => String(delivery.id) }),
-    eventId: t.id({ description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.', resolve: (delivery) => String(delivery.eventId) }),
-    ...exposeColumns(t, 'WebhookDelivery', ['type', 'attempts', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'deliveredAt']),
+    eventId: t.id({
+      description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.',
+      resolve: (delivery) => String(delivery.eventId),
+    }),
+    ...exposeColumns(t, 'WebhookDelivery', [
+      'type',
+      'attempts',
+      'nextAttemptAt',
+      'lastStatusCode',
+      'lastError',
+      'createdAt',
+      'deliveredAt',
+    ]),
     status: t.expose('status', { type: WebhookDeliveryStatusEnum }),
     payload: t.string({
       description: 'The event object, as the JSON text sent.',
       // Its object is what a GET of it on /v1 answers, whose longest text is a body.
       ...longText(bodyMaxLength, (delivery: { payload: unknown }) => JSON.stringify(delivery.payload)),
     }),
-    attemptLog: t.relation('attemptLog', { description: 'Every attempt, oldest first.', query: { orderBy: listOrder } }),
+    attemptLog: t.relation('attemptLog', {
+      description: 'Every attempt, oldest first.',
+      query: { orderBy: listOrder },
+    }),
     attemptLogConnection: keysetRelatedConnection(t, 'attemptLog', {
       type: WebhookAttemptType,
       description: 'The attempts `attemptLog` lists, as a Relay connection in the same order.',
@@ -56,7 +70,9 @@ export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Name to subscribe with (`trigger` on /v1).' }),
     description: t.exposeString('description', { description: 'What fires it.' }),
-    operations: t.exposeStringList('operations', { description: 'The operations its event objects report, such as `create`.' }),
+    operations: t.exposeStringList('operations', {
+      description: 'The operations its event objects report, such as `create`.',
+    }),
   }),
 });
 
@@ -65,7 +81,14 @@ builder.prismaNode('TriggerTarget', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'TriggerTarget', [
-      'url', 'createdAt', 'updatedAt', 'secretRotatedAt', 'previousSecretExpiresAt', 'pausedAt', 'disabledAt', 'failingSince',
+      'url',
+      'createdAt',
+      'updatedAt',
+      'secretRotatedAt',
+      'previousSecretExpiresAt',
+      'pausedAt',
+      'disabledAt',
+      'failingSince',
     ]),
     ...exposeLongText(t, 'TriggerTarget', 'description', targetDescriptionMaxLength),
     secret: t.string({
@@ -73,7 +96,10 @@ builder.prismaNode('TriggerTarget', {
       select: { secret: true },
       resolve: (target, _args, { serverKey }) => targetSecret(target, serverKey),
     }),
-    subscriptions: t.relation('subscriptions', { description: 'The triggers the target is subscribed to, oldest first.', query: { orderBy: listOrder } }),
+    subscriptions: t.relation('subscriptions', {
+      description: 'The triggers the target is subscribed to, oldest first.',
+      query: { orderBy: listOrder },
+    }),
     subscriptionsConnection: keysetRelatedConnection(t, 'subscriptions', {
       type: TriggerSubscriptionType,
       description: 'The subscriptions `subscriptions` lists, as a Relay connection in the same order.',
@@ -82,7 +108,10 @@ builder.prismaNode('TriggerTarget', {
     deliveries: t.field({
       type: WebhookDeliveryPage,
       description: 'The delivery log: what was sent or is queued, oldest first, with every attempt.',
-      args: { status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }), ...pageArgs },
+      args: {
+        status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }),
+        ...pageArgs,
+      },
       resolve: (target, args) => targetDeliveries(target, args),
     }),
     deliveriesConnection: keysetRelatedConnection(t, 'deliveries', {
@@ -108,19 +137,23 @@ export const TriggerTargetPage = pageOf('TriggerTarget', 'A page of webhook targ
 export const TriggerSubscriptionPage = pageOf('TriggerSubscription', 'A page of trigger subscriptions.');
 
 const SubscriptionItemType = builder.objectRef<SubscriptionItem>('TriggerSubscriptionItem').implement({
-  description: 'One item of a bulk subscription change, as it was sent (with the target\'s URL).',
+  description: "One item of a bulk subscription change, as it was sent (with the target's URL).",
   fields: (t) => ({
     targetId: t.exposeID('targetId', { description: 'The target named.' }),
     trigger: t.exposeString('trigger', { description: 'The trigger named.' }),
     version: t.exposeString('version', { description: 'Version of the event objects (v1).' }),
     subscribed: t.exposeBoolean('subscribed', { description: 'Whether the item subscribes (true) or unsubscribes.' }),
     includeObject: t.exposeBoolean('includeObject', { description: 'Whether event objects carry the object.' }),
-    targetUrl: t.exposeString('targetUrl', { nullable: true, description: 'URL of the target; null when it is not one of the school\'s.' }),
+    targetUrl: t.exposeString('targetUrl', {
+      nullable: true,
+      description: "URL of the target; null when it is not one of the school's.",
+    }),
   }),
 });
 
 const SubscriptionResultType = builder.objectRef<SubscriptionResult>('TriggerSubscriptionResult').implement({
-  description: 'What became of one item: status 200 applied, 400 refused (unknown trigger, bad value), 404 unknown target.',
+  description:
+    'What became of one item: status 200 applied, 400 refused (unknown trigger, bad value), 404 unknown target.',
   fields: (t) => ({
     item: t.field({ type: SubscriptionItemType, description: 'The item.', resolve: (result) => result.item }),
     status: t.exposeInt('status', { description: 'HTTP-style status of the item.' }),
@@ -128,12 +161,18 @@ const SubscriptionResultType = builder.objectRef<SubscriptionResult>('TriggerSub
   }),
 });
 
-export const SubscriptionUpdateType = builder.objectRef<{ results: SubscriptionResult[] }>('TriggerSubscriptionUpdate').implement({
-  description: 'The outcome of a bulk subscription change, item by item, in the order sent.',
-  fields: (t) => ({
-    results: t.field({ type: [SubscriptionResultType], description: 'One result per item.', resolve: (update) => update.results }),
-  }),
-});
+export const SubscriptionUpdateType = builder
+  .objectRef<{ results: SubscriptionResult[] }>('TriggerSubscriptionUpdate')
+  .implement({
+    description: 'The outcome of a bulk subscription change, item by item, in the order sent.',
+    fields: (t) => ({
+      results: t.field({
+        type: [SubscriptionResultType],
+        description: 'One result per item.',
+        resolve: (update) => update.results,
+      }),
+    }),
+  });
 
 export const ReplayType = builder.objectRef<{ id: number; requeued: number }>('TriggerTargetReplay').implement({
   description: 'Deliveries queued again for a target.',
@@ -156,17 +195,27 @@ export const SampleDeliveryType = builder.objectRef<SampleDelivery>('SampleEvent
     targetId: t.exposeID('targetId', { description: 'The target.' }),
     url: t.exposeString('url', { description: 'Where it was POSTed.' }),
     type: t.exposeString('type', { description: 'Type of the event object, `<trigger>.<operation>`.' }),
-    webhookId: t.exposeString('webhookId', { description: 'Its `webhook-id` header: `sample_` and a random id, never a real event\'s.' }),
-    payload: t.string({ description: 'The event object, as the JSON text sent.', ...longText(bodyMaxLength, (sample: SampleDelivery) => sample.payload) }),
-    statusCode: t.exposeInt('statusCode', { nullable: true, description: 'The receiver\'s HTTP status; null when it did not answer.' }),
+    webhookId: t.exposeString('webhookId', {
+      description: "Its `webhook-id` header: `sample_` and a random id, never a real event's.",
+    }),
+    payload: t.string({
+      description: 'The event object, as the JSON text sent.',
+      ...longText(bodyMaxLength, (sample: SampleDelivery) => sample.payload),
+    }),
+    statusCode: t.exposeInt('statusCode', {
+      nullable: true,
+      description: "The receiver's HTTP status; null when it did not answer.",
+    }),
     succeeded: t.boolean({
       description: 'Whether the receiver answered 2xx, as a delivery counts success.',
       resolve: (sample) => sample.statusCode !== null && sample.statusCode >= 200 && sample.statusCode < 300,
     }),
-    latencyMs: t.exposeInt('latencyMs', { description: 'Milliseconds from sending to the end of the answer (or the failure).' }),
+    latencyMs: t.exposeInt('latencyMs', {
+      description: 'Milliseconds from sending to the end of the answer (or the failure).',
+    }),
     responseBody: t.string({
       nullable: true,
-      description: 'The first kilobyte of the answer\'s body; null when no answer came or it had no body.',
+      description: "The first kilobyte of the answer's body; null when no answer came or it had no body.",
       resolve: (delivery) => delivery.responseBody || null,
     }),
     error: t.exposeString('error', {

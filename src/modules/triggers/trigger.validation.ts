@@ -32,7 +32,7 @@ export const maxSubscriptionItems = 200;
 
 /** One item of a bulk subscription change; items are judged one by one, so a bad one does not fail the others. */
 export const subscriptionItemSchema = z.strictObject({
-  targetId: nodeId('TriggerTarget').describe('A target of the viewer\'s school.'),
+  targetId: nodeId('TriggerTarget').describe("A target of the viewer's school."),
   trigger: requiredText(255).describe('Name of the trigger (see `triggers`).'),
   subscribed: z.boolean().describe('True subscribes, false unsubscribes.'),
   includeObject: z

@@ -1,4 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { S3Settings } from '../../config';
@@ -6,7 +12,8 @@ import { type ByteRange, type FileStore, StorageUnavailableError } from './file-
 import { assertStorageKey } from './folder-file-store';
 
 const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  error instanceof S3ServiceException &&
+  (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
 /** A bucket out of room: MinIO's `XMinioStorageFull`, or any 507 Insufficient Storage. */
 const isFull = (error: unknown) =>
@@ -37,7 +44,13 @@ export function createS3FileStore(settings: S3Settings): FileStore {
   };
   return {
     async write(key, source) {
-      const upload = new Upload({ client, params: { Bucket, Key: objectKey(key), Body: Readable.from(source) }, partSize, queueSize: 1, leavePartsOnError: false });
+      const upload = new Upload({
+        client,
+        params: { Bucket, Key: objectKey(key), Body: Readable.from(source) },
+        partSize,
+        queueSize: 1,
+        leavePartsOnError: false,
+      });
       try {
         await upload.done();
       } catch (error) {
@@ -47,7 +60,11 @@ export function createS3FileStore(settings: S3Settings): FileStore {
     async read(key, range?: ByteRange) {
       try {
         const answer = await client.send(
-          new GetObjectCommand({ Bucket, Key: objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+          new GetObjectCommand({
+            Bucket,
+            Key: objectKey(key),
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
         );
         return answer.Body as Readable;
       } catch (error) {

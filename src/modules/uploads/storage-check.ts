@@ -16,7 +16,12 @@ export function createStorageCheck(store: () => FileStore, maxAgeMs = findingMax
     const now = performance.now();
     if (!last || now - last.at >= maxAgeMs) {
       const files = store();
-      const finding = files.probe ? files.probe().then(() => null, (error: unknown) => storageUnavailableIn(error)?.condition ?? 'unwritable') : null;
+      const finding = files.probe
+        ? files.probe().then(
+            () => null,
+            (error: unknown) => storageUnavailableIn(error)?.condition ?? 'unwritable',
+          )
+        : null;
       last = { at: now, finding: Promise.resolve(finding) };
     }
     return last.finding;

@@ -20,7 +20,15 @@ export interface MediaFacts {
 }
 
 // Raster formats libvips decodes. SVG is left out: it would be rendered by a second parser, for no benefit here.
-const imageTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/tiff', 'image/avif', 'image/heif']);
+const imageTypes = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/tiff',
+  'image/avif',
+  'image/heif',
+]);
 const imageName = /\.(jpe?g|png|gif|webp|tiff?|avif|heic|heif)$/i;
 
 /**
@@ -29,7 +37,13 @@ const imageName = /\.(jpe?g|png|gif|webp|tiff?|avif|heic|heif)$/i;
  * sniffed as an image that does not decode is a plain file; one whose thumbnail the storage refuses is still an image,
  * its thumbnail pending.
  */
-export async function examineFile(store: FileStore, key: string, head: Uint8Array, filename: string, thumbnailKey: string): Promise<MediaFacts> {
+export async function examineFile(
+  store: FileStore,
+  key: string,
+  head: Uint8Array,
+  filename: string,
+  thumbnailKey: string,
+): Promise<MediaFacts> {
   const sniffed = await fileTypeFromBuffer(head).catch(() => undefined);
   const mimeType = sniffed?.mime ?? 'application/octet-stream';
   if (imageTypes.has(mimeType) || (!sniffed && imageName.test(filename))) {
@@ -40,8 +54,19 @@ export async function examineFile(store: FileStore, key: string, head: Uint8Arra
         // Any failure to write it (no room, a read-only disk, a bucket out of reach): the image stays one.
         () => true,
       );
-      const thumbnail = { key: thumbnailKey, width: image.thumbnail.info.width, height: image.thumbnail.info.height, pending };
-      return { kind: 'IMAGE', mimeType: sniffed?.mime ?? `image/${image.format}`, width: image.width, height: image.height, thumbnail };
+      const thumbnail = {
+        key: thumbnailKey,
+        width: image.thumbnail.info.width,
+        height: image.thumbnail.info.height,
+        pending,
+      };
+      return {
+        kind: 'IMAGE',
+        mimeType: sniffed?.mime ?? `image/${image.format}`,
+        width: image.width,
+        height: image.height,
+        thumbnail,
+      };
     }
   }
   const kind = mimeType.startsWith('video/') ? 'VIDEO' : mimeType.startsWith('audio/') ? 'AUDIO' : 'FILE';
@@ -73,7 +98,7 @@ async function decodeImage(store: FileStore, key: string) {
       .jpeg({ quality: 80 })
       .toBuffer({ resolveWithObject: true });
     return { format: metadata.format, width, height, thumbnail };
-  } catch (error) {
+  } catch (_error) {
     if (readFailures.length) throw readFailures[0];
     return null;
   }

@@ -32,7 +32,9 @@ builder.mutationField('receiveUploadContent', (t) =>
     errors: { types: [ValidationError, NotFoundError, ConflictError] },
     args: {
       id: t.arg.id({ required: true, description: 'Upload id.' }),
-      contentBase64: t.arg.string({ description: 'The file\'s bytes in base64 (over /graphql; PUT larger files to uploadUrl).' }),
+      contentBase64: t.arg.string({
+        description: "The file's bytes in base64 (over /graphql; PUT larger files to uploadUrl).",
+      }),
     },
     resolve: (query, _root, args, { viewer, rawBody }) => {
       const content: UploadContent = rawBody

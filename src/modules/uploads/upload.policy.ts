@@ -10,10 +10,17 @@ import { db } from '../../db/database';
 export const uploadPolicy = definePolicy('Upload', {
   use: (viewer: Viewer, upload: { ownerId: number }) => (upload.ownerId === viewer.id ? 'allow' : 'hide'),
   read: async (viewer: Viewer, id: number) => {
-    const upload = await findByStorableId(id, (id) => db().upload.findUnique({ where: { id }, select: { ownerId: true, discardedAt: true } }));
+    const upload = await findByStorableId(id, (id) =>
+      db().upload.findUnique({ where: { id }, select: { ownerId: true, discardedAt: true } }),
+    );
     return upload && !upload.discardedAt && upload.ownerId === viewer.id ? 'allow' : 'hide';
   },
 });
 
 /** The uploads the viewer may use and attach: their own, stored and not yet attached (the SQL twin of `use`). */
-export const attachableUploadsWhere = (viewer: Viewer) => ({ ownerId: viewer.id, status: 'STORED' as const, attachedAt: null, discardedAt: null });
+export const attachableUploadsWhere = (viewer: Viewer) => ({
+  ownerId: viewer.id,
+  status: 'STORED' as const,
+  attachedAt: null,
+  discardedAt: null,
+});

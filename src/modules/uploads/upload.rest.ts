@@ -42,7 +42,10 @@ function uploadToWire(upload: ResultOf<typeof RestUpload>): z.input<typeof uploa
 }
 
 /** Read as text by the service, which names a malformed one; declared as the platform's 32 hexadecimal digits. */
-const md5Checksum = { schema: z.string().regex(/^[0-9a-fA-F]{32}$/, 'must be an MD5 checksum: 32 hexadecimal digits'), input: 'md5Checksum' };
+const md5Checksum = {
+  schema: z.string().regex(/^[0-9a-fA-F]{32}$/, 'must be an MD5 checksum: 32 hexadecimal digits'),
+  input: 'md5Checksum',
+};
 
 export const uploadRoutes = [
   createRoute({

@@ -25,7 +25,8 @@ export function configureUploads(config: Pick<Config, 'uploadLimitBytes' | 'uplo
 
 export const uploadLimitBytes = () => settings.limitBytes;
 
-const tooLarge = () => httpError(413, 'PAYLOAD_TOO_LARGE', `The file exceeds the upload limit of ${settings.limitBytes} bytes`);
+const tooLarge = () =>
+  httpError(413, 'PAYLOAD_TOO_LARGE', `The file exceeds the upload limit of ${settings.limitBytes} bytes`);
 
 /** Storage keys are random: nothing the uploader sends (the file name least of all) reaches the storage. */
 const newStorageKey = () => `f-${randomBytes(16).toString('hex')}`;
@@ -35,7 +36,9 @@ const thumbnailKeyOf = (storageKey: string) => `${storageKey}-thumb`;
 export async function createUpload(viewer: Viewer, input: unknown, query: UploadQuery) {
   const data = validate(createUploadSchema, input);
   if (data.filesize > settings.limitBytes) throw tooLarge();
-  return writeTransaction((tx) => tx.upload.create({ ...query, data: { ...data, ownerId: viewer.id, storageKey: newStorageKey() } }));
+  return writeTransaction((tx) =>
+    tx.upload.create({ ...query, data: { ...data, ownerId: viewer.id, storageKey: newStorageKey() } }),
+  );
 }
 
 async function uploadToWrite(viewer: Viewer, id: number) {
@@ -50,14 +53,21 @@ async function uploadToWrite(viewer: Viewer, id: number) {
  * The request body's chunks, counted and hashed as they pass. The reader's lock is released rather than the stream
  * cancelled when reading stops early, so that the facade can drain the rest and the client still reads the answer.
  */
-async function* measured(body: ReadableStream<Uint8Array>, expected: number, seen: { size: number; md5: ReturnType<typeof createHash>; head: Buffer[] }) {
+async function* measured(
+  body: ReadableStream<Uint8Array>,
+  expected: number,
+  seen: { size: number; md5: ReturnType<typeof createHash>; head: Buffer[] },
+) {
   const reader = body.getReader();
   let headBytes = 0;
   try {
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       seen.size += read.value.byteLength;
       if (seen.size > settings.limitBytes) throw tooLarge();
-      if (seen.size > expected) throw new ValidationError([{ field: 'filesize', message: `the file is longer than the announced ${expected} bytes` }]);
+      if (seen.size > expected)
+        throw new ValidationError([
+          { field: 'filesize', message: `the file is longer than the announced ${expected} bytes` },
+        ]);
       seen.md5.update(read.value);
       if (headBytes < sniffBytes) {
         seen.head.push(Buffer.from(read.value.subarray(0, sniffBytes - headBytes)));
@@ -109,8 +119,13 @@ export async function receiveUploadContent(viewer: Viewer, id: number, content: 
   await store.write(key, body ? measured(body, upload.filesize, seen) : []);
   try {
     const issues: FieldIssue[] = [];
-    if (seen.size !== upload.filesize) issues.push({ field: 'filesize', message: `the file has ${seen.size} bytes, not the announced ${upload.filesize}` });
-    else if (seen.md5.digest('hex') !== upload.md5Checksum) issues.push({ field: 'md5Checksum', message: 'the file does not match the announced checksum' });
+    if (seen.size !== upload.filesize)
+      issues.push({
+        field: 'filesize',
+        message: `the file has ${seen.size} bytes, not the announced ${upload.filesize}`,
+      });
+    else if (seen.md5.digest('hex') !== upload.md5Checksum)
+      issues.push({ field: 'md5Checksum', message: 'the file does not match the announced checksum' });
     if (issues.length) throw new ValidationError(issues);
     const media = await examineFile(store, key, Buffer.concat(seen.head), upload.filename, thumbnailKeyOf(key));
     return await writeTransaction(async (tx) => {
@@ -145,7 +160,12 @@ export async function receiveUploadContent(viewer: Viewer, id: number, content: 
  * Attaches the viewer's stored uploads to what is being created in `tx`: an id that is unknown, someone else's, not yet
  * stored or already attached fails the whole write, each such id named by its position under `field`.
  */
-export async function attachUploads(tx: Prisma.TransactionClient, viewer: Viewer, ids: readonly number[], field: string) {
+export async function attachUploads(
+  tx: Prisma.TransactionClient,
+  viewer: Viewer,
+  ids: readonly number[],
+  field: string,
+) {
   const rows = await tx.upload.findMany({ where: { id: { in: ids.filter(isStorableId) } } });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const issues: FieldIssue[] = [];
@@ -166,7 +186,8 @@ export async function attachUploads(tx: Prisma.TransactionClient, viewer: Viewer
     where: { id: { in: [...ids] }, ...attachableUploadsWhere(viewer) },
     data: { attachedAt: new Date() },
   });
-  if (attached.count !== ids.length) throw new ConflictError('A file was attached or removed meanwhile; try again', field);
+  if (attached.count !== ids.length)
+    throw new ConflictError('A file was attached or removed meanwhile; try again', field);
   return ids.map((id) => byId.get(id)!);
 }
 
@@ -175,7 +196,10 @@ export async function attachUploads(tx: Prisma.TransactionClient, viewer: Viewer
  * rows go once it commits (and, should the process stop first, at the next sweep).
  */
 export async function discardUploads(tx: Prisma.TransactionClient, where: Prisma.UploadWhereInput): Promise<void> {
-  const discarded = await tx.upload.updateMany({ where: { ...where, discardedAt: null }, data: { discardedAt: new Date() } });
+  const discarded = await tx.upload.updateMany({
+    where: { ...where, discardedAt: null },
+    data: { discardedAt: new Date() },
+  });
   if (discarded.count > 0) afterCommit(tx, async () => void (await removeDiscardedUploads()));
 }
 
@@ -196,7 +220,9 @@ async function removeDiscardedUploads(): Promise<number> {
       await store.remove(thumbnailKeyOf(storageKey));
       if (thumbnailKey && thumbnailKey !== thumbnailKeyOf(storageKey)) await store.remove(thumbnailKey);
     }
-    removed += (await db().upload.deleteMany({ where: { id: { in: batch.map((row) => row.id) }, discardedAt: { not: null } } })).count;
+    removed += (
+      await db().upload.deleteMany({ where: { id: { in: batch.map((row) => row.id) }, discardedAt: { not: null } } })
+    ).count;
   }
 }
 
@@ -206,7 +232,10 @@ async function removeDiscardedUploads(): Promise<number> {
  */
 export async function sweepUploads(now: Date = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - settings.unattachedTtlMs);
-  await db().upload.updateMany({ where: { attachedAt: null, discardedAt: null, createdAt: { lt: cutoff } }, data: { discardedAt: now } });
+  await db().upload.updateMany({
+    where: { attachedAt: null, discardedAt: null, createdAt: { lt: cutoff } },
+    data: { discardedAt: now },
+  });
   return removeDiscardedUploads();
 }
 
@@ -215,11 +244,18 @@ export async function sweepUploads(now: Date = new Date()): Promise<number> {
  * may both write it (the same bytes, each write whole or nothing); one written for an upload discarded meanwhile is
  * removed again.
  */
-export async function writePendingThumbnail(upload: { id: number; storageKey: string; thumbnailKey: string | null }): Promise<void> {
+export async function writePendingThumbnail(upload: {
+  id: number;
+  storageKey: string;
+  thumbnailKey: string | null;
+}): Promise<void> {
   const store = fileStore();
   const key = upload.thumbnailKey ?? thumbnailKeyOf(upload.storageKey);
   await writeThumbnail(store, upload.storageKey, key);
-  const { count } = await db().upload.updateMany({ where: { id: upload.id, discardedAt: null }, data: { thumbnailPending: false } });
+  const { count } = await db().upload.updateMany({
+    where: { id: upload.id, discardedAt: null },
+    data: { thumbnailPending: false },
+  });
   if (count === 0) await store.remove(key);
 }
 

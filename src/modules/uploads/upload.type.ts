@@ -29,15 +29,26 @@ export const UploadType = builder.prismaNode('Upload', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'Upload', ['filename', 'filesize', 'md5Checksum', 'mimeType', 'width', 'height', 'createdAt', 'storedAt']),
+    ...exposeColumns(t, 'Upload', [
+      'filename',
+      'filesize',
+      'md5Checksum',
+      'mimeType',
+      'width',
+      'height',
+      'createdAt',
+      'storedAt',
+    ]),
     status: t.expose('status', { type: UploadStatusEnum }),
     kind: t.expose('kind', { type: FileKindEnum, nullable: true }),
     uploadUrl: t.string({
-      description: 'Where to PUT the file\'s bytes (raw, any Content-Type, with the same credential): an absolute URL under /v1/upload.',
+      description:
+        "Where to PUT the file's bytes (raw, any Content-Type, with the same credential): an absolute URL under /v1/upload.",
       resolve: (upload, _args, { origin }) => uploadLocation(origin, upload.id),
     }),
     attached: t.boolean({
-      description: 'Whether something (album content) has attached the file; unattached uploads are removed after a while.',
+      description:
+        'Whether something (album content) has attached the file; unattached uploads are removed after a while.',
       select: { attachedAt: true },
       resolve: (upload) => upload.attachedAt !== null,
     }),
@@ -56,7 +67,8 @@ export interface StoredFile {
 
 /** The stored bytes of an attached upload, as the /v1 file routes serve them. */
 export const StoredFileType = builder.objectRef<StoredFile>('StoredFile').implement({
-  description: 'Where the server keeps a file\'s bytes, for its own /v1 file routes (the key is opaque and grants nothing).',
+  description:
+    "Where the server keeps a file's bytes, for its own /v1 file routes (the key is opaque and grants nothing).",
   fields: (t) => ({
     key: t.exposeString('key', { description: 'Opaque storage key.' }),
     contentType: t.exposeString('contentType', { description: 'Media type the bytes are served with.' }),
@@ -67,20 +79,40 @@ export const StoredFileType = builder.objectRef<StoredFile>('StoredFile').implem
 
 export const FileVariantEnum = builder.enumType('FileVariant', {
   description: 'The original file, or the thumbnail made of an image.',
-  values: { ORIGINAL: { description: 'The file as uploaded.' }, THUMBNAIL: { description: 'A JPEG thumbnail (images only).' } },
+  values: {
+    ORIGINAL: { description: 'The file as uploaded.' },
+    THUMBNAIL: { description: 'A JPEG thumbnail (images only).' },
+  },
 });
 
 /** The selection `storedFileOf` needs from an upload, and `writePendingThumbnail` before a thumbnail is read. */
 export const storedFileSelection = {
-  id: true, storageKey: true, thumbnailKey: true, thumbnailPending: true, mimeType: true, filename: true, kind: true,
+  id: true,
+  storageKey: true,
+  thumbnailKey: true,
+  thumbnailPending: true,
+  mimeType: true,
+  filename: true,
+  kind: true,
 } as const;
 
-type StoredUpload = { storageKey: string; thumbnailKey: string | null; mimeType: string | null; filename: string; kind: string | null };
+type StoredUpload = {
+  storageKey: string;
+  thumbnailKey: string | null;
+  mimeType: string | null;
+  filename: string;
+  kind: string | null;
+};
 
 export function storedFileOf(upload: StoredUpload, variant: 'ORIGINAL' | 'THUMBNAIL'): StoredFile | null {
   if (variant === 'THUMBNAIL') {
     if (!upload.thumbnailKey) return null;
-    return { key: upload.thumbnailKey, contentType: 'image/jpeg', filename: `thumbnail-${upload.filename}.jpg`, inline: true };
+    return {
+      key: upload.thumbnailKey,
+      contentType: 'image/jpeg',
+      filename: `thumbnail-${upload.filename}.jpg`,
+      inline: true,
+    };
   }
   return {
     key: upload.storageKey,

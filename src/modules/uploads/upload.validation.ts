@@ -10,7 +10,7 @@ const uploadFields = {
     .number('must be an integer')
     .min(0, 'must not be negative')
     .refine(Number.isInteger, 'must be an integer')
-    .describe('Size in bytes, an integer; at most the server\'s UPLOAD_LIMIT (larger is PAYLOAD_TOO_LARGE).'),
+    .describe("Size in bytes, an integer; at most the server's UPLOAD_LIMIT (larger is PAYLOAD_TOO_LARGE)."),
   md5Checksum: z
     .string()
     .trim()

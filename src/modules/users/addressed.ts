@@ -10,7 +10,12 @@ type ReadPolicy = Policy<{ read: (viewer: Viewer, userId: number) => Verdict | P
  * the user is hidden, a 403 when the list is not the viewer's to read; `createdAfter` is read in the user's district
  * time zone.
  */
-export async function addressedListWhere(viewer: Viewer, policy: ReadPolicy, userId: number, createdAfter: string | null | undefined) {
+export async function addressedListWhere(
+  viewer: Viewer,
+  policy: ReadPolicy,
+  userId: number,
+  createdAfter: string | null | undefined,
+) {
   const verdict = await verdictOf(viewer, policy, 'read', userId);
   if (verdict === 'hide') return null;
   if (verdict !== 'allow') throw forbidden(verdict.forbid);

@@ -18,7 +18,11 @@ registerRealmKind({
   type: 'USER',
   noun: 'user',
   load: async (id) => {
-    const user = await readById<Prisma.UserGetPayload<{ select: typeof userFactsSelection }>>('User', { select: userFactsSelection }, id);
+    const user = await readById<Prisma.UserGetPayload<{ select: typeof userFactsSelection }>>(
+      'User',
+      { select: userFactsSelection },
+      id,
+    );
     return user && userFacts(user);
   },
   viewersOwn: ({ user }, id) =>

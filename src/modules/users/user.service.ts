@@ -14,7 +14,11 @@ import { createUserSchema } from './user.validation';
 type UserQuery = { include?: Prisma.UserInclude; select?: Prisma.UserSelect };
 
 export const userEvents = {
-  create: defineEvent('user.create', { object: 'User', realms: ['SCHOOL'], description: 'A user was added to a school.' }),
+  create: defineEvent('user.create', {
+    object: 'User',
+    realms: ['SCHOOL'],
+    description: 'A user was added to a school.',
+  }),
 };
 
 export async function createUser(viewer: Viewer, input: unknown, query: UserQuery) {
@@ -23,13 +27,20 @@ export async function createUser(viewer: Viewer, input: unknown, query: UserQuer
   const subject = { schoolId, role: fields.role, triggerAdmin: fields.triggerAdmin ?? false };
   await authorize(viewer, userPolicy, 'create', subject, schoolId, 'School');
   const school = await realmFacts(viewer, { type: 'SCHOOL', id: schoolId });
-  if (school.buildingId !== null) throw new ValidationError([{ field: 'schoolId', message: 'is a building; name its school' }]);
+  if (school.buildingId !== null)
+    throw new ValidationError([{ field: 'schoolId', message: 'is a building; name its school' }]);
   if (buildingId) {
-    const building = await findByStorableId(buildingId, (id) => db().school.findUnique({ where: { id }, select: { parentId: true } }));
-    if (building?.parentId !== schoolId) throw new ValidationError([{ field: 'buildingId', message: 'is not a building of the school' }]);
+    const building = await findByStorableId(buildingId, (id) =>
+      db().school.findUnique({ where: { id }, select: { parentId: true } }),
+    );
+    if (building?.parentId !== schoolId)
+      throw new ValidationError([{ field: 'buildingId', message: 'is not a building of the school' }]);
   }
   return writeTransaction(async (tx) => {
-    const user = await tx.user.create({ ...query, data: { ...fields, schoolId, buildingId: buildingId ? Number(buildingId) : null } });
+    const user = await tx.user.create({
+      ...query,
+      data: { ...fields, schoolId, buildingId: buildingId ? Number(buildingId) : null },
+    });
     await recordEvent(tx, userEvents.create, {
       realm: { type: 'SCHOOL', id: schoolId },
       objectId: user.id,

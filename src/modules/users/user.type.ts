@@ -22,9 +22,7 @@ export const UserType = builder.prismaNode('User', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'User', [
-      'username', 'schoolUid', 'nameFirst', 'nameLast', 'triggerAdmin', 'createdAt'
-    ]),
+    ...exposeColumns(t, 'User', ['username', 'schoolUid', 'nameFirst', 'nameLast', 'triggerAdmin', 'createdAt']),
     ...exposeOptionalText(t, 'User', ['pictureUrl']),
     nameDisplay: t.string({
       description: 'Name as shown to others.',

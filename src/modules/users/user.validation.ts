@@ -3,10 +3,12 @@ import { clearable, createInput, email, nodeId, requiredText, text } from '../..
 
 export const createUserSchema = createInput(
   {
-    schoolId: nodeId('School').describe('School; the viewer\'s when left out.'),
+    schoolId: nodeId('School').describe("School; the viewer's when left out."),
     buildingId: nodeId('School').describe('Building of that school.'),
     username: requiredText(255).regex(/^\S+$/, 'must not contain spaces').describe('Login name, unique in the school.'),
-    schoolUid: clearable(text(255).min(1, 'must not be empty').nullable(), null).describe('The school\'s own id for the user, unique in the school.'),
+    schoolUid: clearable(text(255).min(1, 'must not be empty').nullable(), null).describe(
+      "The school's own id for the user, unique in the school.",
+    ),
     nameFirst: requiredText(255).describe('First name.'),
     nameLast: requiredText(255).describe('Last name.'),
     email: clearable(email, '').describe('Primary email.'),

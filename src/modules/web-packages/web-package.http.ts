@@ -27,7 +27,10 @@ export const siteHeaders = {
 };
 
 const plain = (status: number, message: string, extra: Record<string, string> = {}) =>
-  new Response(message, { status, headers: { ...siteHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra } });
+  new Response(message, {
+    status,
+    headers: { ...siteHeaders, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra },
+  });
 
 /** Whether the user opens the package: not when it is gone or its section hidden, nor when the section is closed. */
 async function accessTo(viewer: Viewer, packageId: number): Promise<'open' | 'missing' | 'closed'> {
@@ -43,7 +46,9 @@ async function accessTo(viewer: Viewer, packageId: number): Promise<'open' | 'mi
 function packagePath(encoded: string): string | null {
   try {
     // A folder's URL (`lab/`, or the package's top) opens its index.html, as web servers do.
-    const segments = (encoded === '' || encoded.endsWith('/') ? `${encoded}index.html` : encoded).split('/').map(decodeURIComponent);
+    const segments = (encoded === '' || encoded.endsWith('/') ? `${encoded}index.html` : encoded)
+      .split('/')
+      .map(decodeURIComponent);
     // An encoded slash would make one segment two; the path as sent must already be the package's path.
     if (segments.some((segment) => segment.includes('/'))) return null;
     const path = segments.join('/');
@@ -71,13 +76,17 @@ export function useWebPackageSites(serverKey: Buffer): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (!url.pathname.startsWith('/web-packages/')) return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return endResponse(plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' }));
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return endResponse(plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' }));
       const match = sitePath.exec(url.pathname);
       const path = match ? packagePath(match[3]!) : null;
       if (!match || path === null) return endResponse(plain(404, 'Not Found'));
       const packageId = Number(match[1]);
       const viewer = await grantViewer(serverKey, packageId, match[2]!);
-      if (!viewer) return endResponse(plain(403, 'This launch link is not valid or has expired: open the package again from its section.'));
+      if (!viewer)
+        return endResponse(
+          plain(403, 'This launch link is not valid or has expired: open the package again from its section.'),
+        );
       // The section is asked before the file, so that who may not open the package learns nothing of its paths.
       // A package that is gone, or whose section the user no longer sees, is not found; a closed section is a 403.
       const access = await accessTo(viewer, packageId);

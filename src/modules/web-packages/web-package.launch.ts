@@ -15,7 +15,7 @@ const signature = (serverKey: Buffer, packageId: number, userId: number, expires
 
 /** A grant valid for 12 to 24 hours from `now`. */
 export function launchGrant(serverKey: Buffer, packageId: number, userId: number, now = Date.now()): string {
-  const expires = (Math.floor(now / windowMs) + 2) * windowMs / 1000;
+  const expires = ((Math.floor(now / windowMs) + 2) * windowMs) / 1000;
   return `${userId}-${expires}-${signature(serverKey, packageId, userId, expires)}`;
 }
 

@@ -16,14 +16,25 @@ objectMutation('createWebPackage', {
     '(absolute or .. path, link, special file) is a ValidationError; a zip over the limits on files, size or compression ' +
     'ratio (a zip bomb) is refused with PAYLOAD_TOO_LARGE (HTTP 413). Nothing of a refused zip is kept.',
   errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({ sectionId: arg.id({ required: true, description: 'Course section id.' }), input: arg(required(CreateWebPackageInput, 'The new web package.')) }),
-  resolve: (viewer, args, query) => createWebPackage(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
+  args: (arg) => ({
+    sectionId: arg.id({ required: true, description: 'Course section id.' }),
+    input: arg(required(CreateWebPackageInput, 'The new web package.')),
+  }),
+  resolve: (viewer, args, query) =>
+    createWebPackage(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
 
 deleteMutation('deleteWebPackage', {
-  description: 'Deletes a web content package and its files (the section\'s administrators).',
+  description: "Deletes a web content package and its files (the section's administrators).",
   errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The web package to delete.' }), sectionId: arg.id({ description: 'The course section the package must be in.' }) }),
+  args: (arg) => ({
+    id: arg.id({ required: true, description: 'The web package to delete.' }),
+    sectionId: arg.id({ description: 'The course section the package must be in.' }),
+  }),
   resolve: (viewer, args) =>
-    deleteWebPackage(viewer, parseId(args.id, 'WebPackage'), args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'Section', 'sectionId')),
+    deleteWebPackage(
+      viewer,
+      parseId(args.id, 'WebPackage'),
+      args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'Section', 'sectionId'),
+    ),
 });

@@ -16,43 +16,62 @@ builder.queryFields((t) => ({
   webPackage: t.withAuth({ authenticated: true }).prismaField({
     type: 'WebPackage',
     nullable: true,
-    description: 'A web content package; null when it does not exist, is not in the given section, or the viewer does not read its section.',
+    description:
+      'A web content package; null when it does not exist, is not in the given section, or the viewer does not read its section.',
     args: {
       id: t.arg.id({ required: true, description: 'Package id.' }),
       sectionId: t.arg.id({ description: 'The course section the package must be in.' }),
     },
     resolve: (query, _root, args, { viewer }) => {
       const id = parseId(args.id, 'WebPackage');
-      const sectionId = args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'Section', 'sectionId');
-      return findIfVisible(query, webPackageReadable(viewer, id, sectionId), (selection) => db().webPackage.findUnique({ ...selection, where: { id } }));
+      const sectionId =
+        args.sectionId === null || args.sectionId === undefined
+          ? null
+          : parseId(args.sectionId, 'Section', 'sectionId');
+      return findIfVisible(query, webPackageReadable(viewer, id, sectionId), (selection) =>
+        db().webPackage.findUnique({ ...selection, where: { id } }),
+      );
     },
   }),
   webPackages: t.withAuth({ authenticated: true }).field({
     type: WebPackagePage,
     nullable: true,
-    description: 'The web content packages of a course section, oldest first; null when the section does not exist or is hidden.',
+    description:
+      'The web content packages of a course section, oldest first; null when the section does not exist or is hidden.',
     args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }), ...pageArgs },
     resolve: async (_root, args, { viewer }) => {
       const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
       if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
       const where = packagesOf(sectionId);
-      return paged(args, { findMany: (query) => db().webPackage.findMany({ ...query, where }), count: () => db().webPackage.count({ where }) });
+      return paged(args, {
+        findMany: (query) => db().webPackage.findMany({ ...query, where }),
+        count: () => db().webPackage.count({ where }),
+      });
     },
   }),
-  webPackagesConnection: t.withAuth({ authenticated: true }).prismaConnection({
-    type: 'WebPackage',
-    ...connectionOptions,
-    nullable: true,
-    description: 'The packages `webPackages` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
-    args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }) },
-    resolve: async (query, _root, args, { viewer }) => {
-      const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-      const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-      if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
-      return db().webPackage.findMany(keysetWindow(selection, packagesOf(sectionId)));
+  webPackagesConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'WebPackage',
+      ...connectionOptions,
+      nullable: true,
+      description:
+        'The packages `webPackages` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
+      args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }) },
+      resolve: async (query, _root, args, { viewer }) => {
+        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+        const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
+        if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
+        return db().webPackage.findMany(keysetWindow(selection, packagesOf(sectionId)));
+      },
     },
-  }, checkedTotalCount((args: { sectionId: string | number }) => db().webPackage.count({ where: packagesOf(parseId(args.sectionId, 'Section', 'sectionId')) }))),
+    checkedTotalCount((args: { sectionId: string | number }) =>
+      db().webPackage.count({ where: packagesOf(parseId(args.sectionId, 'Section', 'sectionId')) }),
+    ),
+  ),
 }));
 
 // As `webPackage(id)` without a section: whoever reads the package's section.
-registerNodeVisibility('WebPackage', visibleByEach((viewer, id) => webPackageReadable(viewer, id, null)));
+registerNodeVisibility(
+  'WebPackage',
+  visibleByEach((viewer, id) => webPackageReadable(viewer, id, null)),
+);

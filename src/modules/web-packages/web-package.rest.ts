@@ -4,7 +4,9 @@ import { MutationError } from '../../rest/mutation-error';
 import { type LinkBuilder, type RestRequest, deleteRoute, listRoute, selfLink, viewRoute } from '../../rest/route';
 import { webPackageRealms } from './web-package.service';
 
-const RestWebPackage = graphql(`fragment RestWebPackage on WebPackage @_unmask { id: databaseId title creatorId sectionId url }`);
+const RestWebPackage = graphql(
+  `fragment RestWebPackage on WebPackage @_unmask { id: databaseId title creatorId sectionId url }`,
+);
 
 /** Ids are integers in payloads (spec 2.12); `url` opens the site for the caller only. */
 export const webPackageWire = z
@@ -51,7 +53,10 @@ export const webPackageRoutes = [
     realms,
     summary: 'View a web content package',
     wire: webPackageWire,
-    document: graphql(`query($sectionId: ID!, $id: ID!) { webPackage(sectionId: $sectionId, id: $id) { ...RestWebPackage } }`, [RestWebPackage]),
+    document: graphql(
+      `query($sectionId: ID!, $id: ID!) { webPackage(sectionId: $sectionId, id: $id) { ...RestWebPackage } }`,
+      [RestWebPackage],
+    ),
     variables: (request) => ({ sectionId: sectionOf(request), id: request.params.id }),
     shape: webPackageToWire,
   }),

@@ -30,7 +30,10 @@ export function configureWebPackages(config: { webPackageLimits: WebPackageLimit
 
 /** Removes the unpacked files once the transaction deleting their rows commits. */
 async function removeFilesAfterCommit(tx: Prisma.TransactionClient, where: Prisma.WebPackageWhereInput) {
-  const packages = await tx.webPackage.findMany({ where, select: { uploadId: true, files: { select: { storageKey: true } } } });
+  const packages = await tx.webPackage.findMany({
+    where,
+    select: { uploadId: true, files: { select: { storageKey: true } } },
+  });
   if (packages.length === 0) return;
   await discardUploads(tx, { id: { in: packages.map((item) => item.uploadId) } });
   const keys = packages.flatMap((item) => item.files.map((file) => file.storageKey));
@@ -46,7 +49,8 @@ ownedByRealm('WebPackage', async (tx, where: RealmOwnedWhere) => {
   await tx.webPackage.deleteMany({ where });
 });
 
-const event = (type: `web_package.${string}`, description: string) => defineEvent(type, { object: 'WebPackage', realms: webPackageRealms, description });
+const event = (type: `web_package.${string}`, description: string) =>
+  defineEvent(type, { object: 'WebPackage', realms: webPackageRealms, description });
 export const webPackageEvents = {
   create: event('web_package.create', 'A web content package was added to a course section.'),
   delete: event('web_package.delete', 'A web content package was removed from a course section, with its files.'),
@@ -56,7 +60,9 @@ const sectionOf = (id: number): RealmRef => ({ type: 'SECTION', id });
 
 /** A package's section, or a NotFoundError; a section named in the request must be the package's own. */
 async function findPackageSection(id: number, sectionId: number | null): Promise<RealmRef> {
-  const found = await findByStorableId(id, (id) => db().webPackage.findUnique({ where: { id }, select: { realmId: true } }));
+  const found = await findByStorableId(id, (id) =>
+    db().webPackage.findUnique({ where: { id }, select: { realmId: true } }),
+  );
   if (!found || (sectionId !== null && found.realmId !== sectionId)) throw new NotFoundError('WebPackage', id);
   return sectionOf(found.realmId);
 }
@@ -87,7 +93,11 @@ export async function sectionReadable(viewer: Viewer, section: RealmRef): Promis
 function entryPathOf(files: UnpackedFile[]): string {
   const paths = files.map((file) => file.path).sort();
   const tops = new Set(paths.map((path) => path.split('/')[0]));
-  const candidates = ['index.html', 'index.htm', ...(tops.size === 1 ? [`${[...tops][0]}/index.html`, `${[...tops][0]}/index.htm`] : [])];
+  const candidates = [
+    'index.html',
+    'index.htm',
+    ...(tops.size === 1 ? [`${[...tops][0]}/index.html`, `${[...tops][0]}/index.htm`] : []),
+  ];
   const entry = candidates.find((path) => paths.includes(path)) ?? paths.find((path) => /\.html?$/i.test(path));
   if (!entry) throw new ValidationError([{ field: 'uploadId', message: 'the zip holds no HTML page to open' }]);
   return entry;
@@ -103,9 +113,15 @@ export async function createWebPackage(viewer: Viewer, sectionId: number, input:
   await authorize(viewer, webPackagePolicy, 'write', section, sectionId);
   const { title, uploadId } = validate(createWebPackageSchema, input);
   const upload = await findByStorableId(uploadId, (id) =>
-    db().upload.findFirst({ where: { id, ...attachableUploadsWhere(viewer) }, select: { storageKey: true, filesize: true } }),
+    db().upload.findFirst({
+      where: { id, ...attachableUploadsWhere(viewer) },
+      select: { storageKey: true, filesize: true },
+    }),
   );
-  if (!upload) throw new ValidationError([{ field: 'uploadId', message: `upload ${uploadId} is not among your stored, unattached uploads` }]);
+  if (!upload)
+    throw new ValidationError([
+      { field: 'uploadId', message: `upload ${uploadId} is not among your stored, unattached uploads` },
+    ]);
   const store = fileStore();
   const files = await unpackZip(store, upload.storageKey, upload.filesize, settings);
   try {
@@ -113,10 +129,23 @@ export async function createWebPackage(viewer: Viewer, sectionId: number, input:
     return await writeTransaction(async (tx) => {
       await attachUploads(tx, viewer, [uploadId], 'uploadId');
       const created = await tx.webPackage.create({
-        data: { realmType: 'SECTION', realmId: sectionId, title, creatorId: viewer.id, uploadId, entryPath, files: { createMany: { data: files } } },
+        data: {
+          realmType: 'SECTION',
+          realmId: sectionId,
+          title,
+          creatorId: viewer.id,
+          uploadId,
+          entryPath,
+          files: { createMany: { data: files } },
+        },
         select: { id: true },
       });
-      await recordEvent(tx, webPackageEvents.create, { realm: section, objectId: created.id, actorId: viewer.id, scope: facts });
+      await recordEvent(tx, webPackageEvents.create, {
+        realm: section,
+        objectId: created.id,
+        actorId: viewer.id,
+        scope: facts,
+      });
       return tx.webPackage.findUniqueOrThrow({ ...query, where: { id: created.id } });
     });
   } catch (error) {

@@ -21,16 +21,18 @@ export const WebPackageObject = builder.prismaNode('WebPackage', {
     creator: t.field({
       type: UserType,
       nullable: true,
-      description: 'The user who uploaded the package (`creatorId`); null when they are gone or hidden from the viewer.',
+      description:
+        'The user who uploaded the package (`creatorId`); null when they are gone or hidden from the viewer.',
       select: { creatorId: true },
       resolve: (item, _args, context) => userReference(item.creatorId, context),
     }),
     url: t.string({
       description:
-        'The launch URL: opens the package\'s site for the viewer, and for no one else. It carries a grant signed for ' +
+        "The launch URL: opens the package's site for the viewer, and for no one else. It carries a grant signed for " +
         'this package and viewer that lasts 12 to 24 hours; ask again for a fresh one.',
       select: { id: true, entryPath: true },
-      resolve: (item, _args, { serverKey, origin, viewer }) => `${origin}${launchPath(item.id, launchGrant(serverKey, item.id, viewer!.id), item.entryPath)}`,
+      resolve: (item, _args, { serverKey, origin, viewer }) =>
+        `${origin}${launchPath(item.id, launchGrant(serverKey, item.id, viewer!.id), item.entryPath)}`,
     }),
   }),
 });

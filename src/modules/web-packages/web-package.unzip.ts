@@ -34,9 +34,10 @@ export function packagePathProblem(path: string): string | null {
   if (path.length === 0 || path.length > longestPath) return `must be 1 to ${longestPath} characters`;
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'must not be absolute';
   if (path.includes('\\')) return 'must not contain a backslash';
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'must not contain control characters';
-  if (path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) return 'must not contain empty, . or .. segments';
+  if (path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..'))
+    return 'must not contain empty, . or .. segments';
   return null;
 }
 
@@ -55,7 +56,10 @@ class StoredZipReader extends yauzl.RandomAccessReader {
 
   _readStreamForRange(start: number, end: number): Readable {
     const through = new PassThrough();
-    if (end <= start) return through.end(), through;
+    if (end <= start) {
+      through.end();
+      return through;
+    }
     this.store.read(this.key, { start, end: end - 1 }).then(
       (stream) => {
         if (!stream) return through.destroy(new Error('the upload has no stored file'));
@@ -77,13 +81,18 @@ class StoredZipReader extends yauzl.RandomAccessReader {
 
 const openZip = (reader: StoredZipReader, size: number) =>
   new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromRandomAccessReader(reader, size, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (error, zip) =>
-      error ? reject(error) : resolve(zip),
+    yauzl.fromRandomAccessReader(
+      reader,
+      size,
+      { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
+      (error, zip) => (error ? reject(error) : resolve(zip)),
     ),
   );
 
 const openEntry = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
-  new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))));
+  new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))),
+  );
 
 /** The kind of entry its Unix mode names (zips made elsewhere carry none): only files and directories are unpacked. */
 function entryKind(entry: yauzl.Entry): 'file' | 'directory' | 'other' {
@@ -127,7 +136,12 @@ const contentTypeOf = (path: string) => {
  * no room for the unpacked files is the server's (507).
  */
 function asPackageError(error: unknown): unknown {
-  if (error instanceof ValidationError || error instanceof StorageUnavailableError || (error as { extensions?: unknown }).extensions) return error;
+  if (
+    error instanceof ValidationError ||
+    error instanceof StorageUnavailableError ||
+    (error as { extensions?: unknown }).extensions
+  )
+    return error;
   return unsafe(`is not a usable zip archive: ${(error as Error).message}`);
 }
 
@@ -136,7 +150,12 @@ function asPackageError(error: unknown): unknown {
  * of) an archive with an unsafe entry (absolute or `..` paths, links and other special files, encryption) or one over
  * the limits on file count, total size and compression ratio.
  */
-export async function unpackZip(store: FileStore, zipKey: string, zipSize: number, limits: WebPackageLimits): Promise<UnpackedFile[]> {
+export async function unpackZip(
+  store: FileStore,
+  zipKey: string,
+  zipSize: number,
+  limits: WebPackageLimits,
+): Promise<UnpackedFile[]> {
   const files: UnpackedFile[] = [];
   const reader = new StoredZipReader(store, zipKey);
   const zip = await openZip(reader, zipSize).catch((error) => {
@@ -151,7 +170,10 @@ export async function unpackZip(store: FileStore, zipKey: string, zipSize: numbe
     const entries = (async function* () {
       for (;;) {
         const next = new Promise<yauzl.Entry | null>((resolve, reject) => {
-          zip.once('entry', resolve).once('end', () => resolve(null)).once('error', reject);
+          zip
+            .once('entry', resolve)
+            .once('end', () => resolve(null))
+            .once('error', reject);
           zip.readEntry();
         });
         const entry = await next;
@@ -165,13 +187,15 @@ export async function unpackZip(store: FileStore, zipKey: string, zipSize: numbe
       const path = entry.fileName.replace(/\/$/, '');
       const problem = packagePathProblem(path);
       if (problem) throw unsafe(`entry ${JSON.stringify(entry.fileName)}: its path ${problem}`);
-      if (kind === 'other') throw unsafe(`entry ${path} is a symbolic link or special file; only files and folders are unpacked`);
+      if (kind === 'other')
+        throw unsafe(`entry ${path} is a symbolic link or special file; only files and folders are unpacked`);
       if (kind === 'directory') continue;
       if (entry.isEncrypted()) throw unsafe(`entry ${path} is encrypted`);
       if (paths.has(path)) throw unsafe(`entry ${path} appears twice`);
       paths.add(path);
       if (paths.size > limits.maxFiles) throw overLimit(`it holds more than ${limits.maxFiles} files`);
-      if (unpacked.bytes + entry.uncompressedSize > limits.maxBytes) throw overLimit(`it unpacks to more than ${limits.maxBytes} bytes`);
+      if (unpacked.bytes + entry.uncompressedSize > limits.maxBytes)
+        throw overLimit(`it unpacks to more than ${limits.maxBytes} bytes`);
       const storageKey = `w-${randomBytes(16).toString('hex')}`;
       const before = unpacked.bytes;
       const stream = await openEntry(zip, entry);

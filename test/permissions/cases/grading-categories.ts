@@ -10,7 +10,8 @@ interface Shared {
 type F = Fixture<Shared>;
 
 const id = (object: { id: number }) => String(object.id);
-const hasId = (items: { id: number | string }[], object: { id: number }) => items.some((item) => String(item.id) === id(object));
+const hasId = (items: { id: number | string }[], object: { id: number }) =>
+  items.some((item) => String(item.id) === id(object));
 const freshCategory = (f: F) => db().gradingCategory.create({ data: { sectionId: f.section.id, title: 'Fresh' } });
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
@@ -21,45 +22,120 @@ export default permissionCases<Shared>(
   'grading categories',
   async (world) => {
     const child = await createUser(world.school.id, 'STUDENT');
-    const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }, { userId: child.id }]);
+    const section = await createSection(world.school.id, [
+      { userId: world.teacher.id, admin: true },
+      { userId: world.student.id },
+      { userId: child.id },
+    ]);
     await db().parentLink.create({ data: { parentId: world.parent.id, childId: child.id } });
     const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Homework' } });
     return { section: { type: 'SECTION', id: section.id }, category };
   },
   [
-    { route: 'GET /[realm]/grading_categories', name: 'a section\'s', expect: 'h h o o o o o',
-      request: (f) => ({ realm: f.section, query: { limit: '200' } }), finds: (answer, f) => hasId(answer.grading_category, f.category) },
-    { route: 'GET /[realm]/grading_categories/{id}', name: 'a section\'s', expect: 'h h o o o o o',
-      request: (f) => ({ realm: f.section, params: { id: f.category.id } }) },
-    { route: 'POST /[realm]/grading_categories', name: 'in a section', expect: 'h h f o f o o',
+    {
+      route: 'GET /[realm]/grading_categories',
+      name: "a section's",
+      expect: 'h h o o o o o',
+      request: (f) => ({ realm: f.section, query: { limit: '200' } }),
+      finds: (answer, f) => hasId(answer.grading_category, f.category),
+    },
+    {
+      route: 'GET /[realm]/grading_categories/{id}',
+      name: "a section's",
+      expect: 'h h o o o o o',
+      request: (f) => ({ realm: f.section, params: { id: f.category.id } }),
+    },
+    {
+      route: 'POST /[realm]/grading_categories',
+      name: 'in a section',
+      expect: 'h h f o f o o',
       request: (f) => ({ realm: f.section, body: { grading_categories: { grading_category: [{ title: 'New' }] } } }),
-      finds: (answer) => answer.grading_category[0].response_code === 200 },
-    { route: 'PUT /[realm]/grading_categories', name: 'a section\'s', expect: 'h h f o f o o',
-      request: (f, caller) => ({ realm: f.section, body: { grading_categories: { grading_category: [{ id: f.category.id, title: `by ${caller.person}` }] } } }),
-      finds: (answer) => answer.grading_category[0].response_code === 204 },
-    { route: 'PUT /[realm]/grading_categories/{id}', name: 'a section\'s', expect: 'h h f o f o o',
-      request: (f, caller) => ({ realm: f.section, params: { id: f.category.id }, body: { title: `by ${caller.person}` } }) },
-    { route: 'DELETE /[realm]/grading_categories/{id}', name: 'a section\'s', expect: 'h h f o f o o',
-      request: async (f) => ({ realm: f.section, params: { id: (await freshCategory(f)).id } }) },
+      finds: (answer) => answer.grading_category[0].response_code === 200,
+    },
+    {
+      route: 'PUT /[realm]/grading_categories',
+      name: "a section's",
+      expect: 'h h f o f o o',
+      request: (f, caller) => ({
+        realm: f.section,
+        body: { grading_categories: { grading_category: [{ id: f.category.id, title: `by ${caller.person}` }] } },
+      }),
+      finds: (answer) => answer.grading_category[0].response_code === 204,
+    },
+    {
+      route: 'PUT /[realm]/grading_categories/{id}',
+      name: "a section's",
+      expect: 'h h f o f o o',
+      request: (f, caller) => ({
+        realm: f.section,
+        params: { id: f.category.id },
+        body: { title: `by ${caller.person}` },
+      }),
+    },
+    {
+      route: 'DELETE /[realm]/grading_categories/{id}',
+      name: "a section's",
+      expect: 'h h f o f o o',
+      request: async (f) => ({ realm: f.section, params: { id: (await freshCategory(f)).id } }),
+    },
 
-    { graphql: 'query($sectionId: ID!) { gradingCategories(sectionId: $sectionId, limit: 200) { items { id: databaseId } } }', name: 'a section\'s',
-      expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.items, f.category) },
-    { graphql: 'query($sectionId: ID!) { gradingCategoriesConnection(sectionId: $sectionId, first: 200) { edges { node { id: databaseId } } } }', name: 'a section\'s',
-      expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section) }), finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.category) },
-    { graphql: 'query($sectionId: ID!, $id: ID!) { gradingCategory(sectionId: $sectionId, id: $id) { id: databaseId } }', name: 'a section\'s',
-      expect: 'h h o o o o o', variables: (f) => ({ sectionId: id(f.section), id: id(f.category) }) },
-    { graphql: `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {
+    {
+      graphql:
+        'query($sectionId: ID!) { gradingCategories(sectionId: $sectionId, limit: 200) { items { id: databaseId } } }',
+      name: "a section's",
+      expect: 'h h o o o o o',
+      variables: (f) => ({ sectionId: id(f.section) }),
+      finds: (answer, f) => hasId(answer.items, f.category),
+    },
+    {
+      graphql:
+        'query($sectionId: ID!) { gradingCategoriesConnection(sectionId: $sectionId, first: 200) { edges { node { id: databaseId } } } }',
+      name: "a section's",
+      expect: 'h h o o o o o',
+      variables: (f) => ({ sectionId: id(f.section) }),
+      finds: (answer, f) =>
+        hasId(
+          answer.edges.map((edge: { node: { id: string } }) => edge.node),
+          f.category,
+        ),
+    },
+    {
+      graphql:
+        'query($sectionId: ID!, $id: ID!) { gradingCategory(sectionId: $sectionId, id: $id) { id: databaseId } }',
+      name: "a section's",
+      expect: 'h h o o o o o',
+      variables: (f) => ({ sectionId: id(f.section), id: id(f.category) }),
+    },
+    {
+      graphql: `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {
         createGradingCategories(sectionId: $sectionId, items: $items) { ${outcome} ... on GradingCategoryResults { results { code } } } }`,
-      name: 'in a section', expect: 'h h f o f o o', variables: (f) => ({ sectionId: id(f.section), items: [{ title: 'New' }] }),
-      finds: (answer) => answer.results[0].code === 200 },
-    { graphql: `mutation($sectionId: ID!, $items: [GradingCategoryChangeInput!]!) {
+      name: 'in a section',
+      expect: 'h h f o f o o',
+      variables: (f) => ({ sectionId: id(f.section), items: [{ title: 'New' }] }),
+      finds: (answer) => answer.results[0].code === 200,
+    },
+    {
+      graphql: `mutation($sectionId: ID!, $items: [GradingCategoryChangeInput!]!) {
         updateGradingCategories(sectionId: $sectionId, items: $items) { ${outcome} ... on GradingCategoryResults { results { code } } } }`,
-      name: 'a section\'s', expect: 'h h f o f o o',
-      variables: (f, caller) => ({ sectionId: id(f.section), items: [{ id: id(f.category), title: `by ${caller.person}` }] }),
-      finds: (answer) => answer.results[0].code === 204 },
-    { graphql: `mutation($id: ID!, $input: UpdateGradingCategoryInput!) { updateGradingCategory(id: $id, input: $input) { ${outcome} } }`,
-      name: 'a section\'s', expect: 'h h f o f o o', variables: (f, caller) => ({ id: id(f.category), input: { title: `by ${caller.person}` } }) },
-    { graphql: `mutation($id: ID!) { deleteGradingCategory(id: $id) { ${outcome} } }`, name: 'a section\'s', expect: 'h h f o f o o',
-      variables: async (f) => ({ id: id(await freshCategory(f)) }) },
+      name: "a section's",
+      expect: 'h h f o f o o',
+      variables: (f, caller) => ({
+        sectionId: id(f.section),
+        items: [{ id: id(f.category), title: `by ${caller.person}` }],
+      }),
+      finds: (answer) => answer.results[0].code === 204,
+    },
+    {
+      graphql: `mutation($id: ID!, $input: UpdateGradingCategoryInput!) { updateGradingCategory(id: $id, input: $input) { ${outcome} } }`,
+      name: "a section's",
+      expect: 'h h f o f o o',
+      variables: (f, caller) => ({ id: id(f.category), input: { title: `by ${caller.person}` } }),
+    },
+    {
+      graphql: `mutation($id: ID!) { deleteGradingCategory(id: $id) { ${outcome} } }`,
+      name: "a section's",
+      expect: 'h h f o f o o',
+      variables: async (f) => ({ id: id(await freshCategory(f)) }),
+    },
   ],
 );

@@ -12,13 +12,31 @@ const allFound = (answer: unknown) => Array.isArray(answer) && answer.every((ite
 export default permissionCases(
   'nodes',
   async (world) => ({
-    privateGroup: await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id], members: [world.student.id] }),
+    privateGroup: await createGroup(world.school.id, {
+      privacyLevel: 'GROUP',
+      admins: [world.teacher.id],
+      members: [world.student.id],
+    }),
   }),
   [
-    { graphql: nodeDoc, name: 'a group-privacy group, as group(id)', expect: 'h h o o h o o',
-      variables: (f) => ({ id: encodeGlobalId('Group', f.privateGroup.id) }) },
-    { graphql: nodeDoc, name: 'a student, as user(id)', expect: 'h h o o o o o', variables: (f) => ({ id: encodeGlobalId('User', f.student.id) }) },
-    { graphql: nodesDoc, name: 'a group-privacy group and a student', expect: 'h h o o h o o', finds: allFound,
-      variables: (f) => ({ ids: [encodeGlobalId('Group', f.privateGroup.id), encodeGlobalId('User', f.student.id)] }) },
+    {
+      graphql: nodeDoc,
+      name: 'a group-privacy group, as group(id)',
+      expect: 'h h o o h o o',
+      variables: (f) => ({ id: encodeGlobalId('Group', f.privateGroup.id) }),
+    },
+    {
+      graphql: nodeDoc,
+      name: 'a student, as user(id)',
+      expect: 'h h o o o o o',
+      variables: (f) => ({ id: encodeGlobalId('User', f.student.id) }),
+    },
+    {
+      graphql: nodesDoc,
+      name: 'a group-privacy group and a student',
+      expect: 'h h o o h o o',
+      finds: allFound,
+      variables: (f) => ({ ids: [encodeGlobalId('Group', f.privateGroup.id), encodeGlobalId('User', f.student.id)] }),
+    },
   ],
 );

@@ -11,7 +11,10 @@ const enrollmentsDoc = 'query($id: ID!) { section(id: $id) { enrollments { user 
 export default permissionCases(
   'roster',
   async (world) => ({
-    section: await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }, { userId: world.student.id }]),
+    section: await createSection(world.school.id, [
+      { userId: world.teacher.id, admin: true },
+      { userId: world.student.id },
+    ]),
     // A district administrator may enroll a student of another school: the section's own users still must not see them.
     mixedSection: await createSection(world.school.id, [
       { userId: world.teacher.id, admin: true },
@@ -20,17 +23,41 @@ export default permissionCases(
     ]),
   }),
   [
-    { graphql: 'query($id: ID!) { section(id: $id) { id: databaseId } }', name: 'enrolled users and administrators', expect: 'h h o o h o o',
-      variables: (f) => ({ id: id(f.section) }) },
-    { graphql: `mutation($input: CreateSectionInput!) { createSection(input: $input) { ${outcome} } }`,
-      name: 'in the cast\'s school', expect: 'h f f f f o o',
-      variables: (f) => ({ input: { schoolId: id(f.school), courseTitle: 'Chemistry', courseCode: unique('CH'), title: 'Period 1' } }) },
-    { graphql: `mutation($input: CreateEnrollmentInput!) { createEnrollment(input: $input) { ${outcome} } }`,
-      name: 'a student of the school, by the section\'s administrators', expect: 'h h f o f o o',
-      variables: async (f) => ({ input: { sectionId: id(f.section), userId: id(await createUser(f.school.id, 'STUDENT')) } }) },
-    { graphql: enrollmentsDoc, name: 'enrollments: a student of the school', expect: 'h h o o h o o',
-      variables: (f) => ({ id: id(f.mixedSection) }), finds: (answer, f) => enrolls(answer, f.student) },
-    { graphql: enrollmentsDoc, name: 'enrollments: a student of another school, to those who see that student', expect: 'h o h h h h o',
-      variables: (f) => ({ id: id(f.mixedSection) }), finds: (answer, f) => enrolls(answer, f.otherSchoolStudent) },
+    {
+      graphql: 'query($id: ID!) { section(id: $id) { id: databaseId } }',
+      name: 'enrolled users and administrators',
+      expect: 'h h o o h o o',
+      variables: (f) => ({ id: id(f.section) }),
+    },
+    {
+      graphql: `mutation($input: CreateSectionInput!) { createSection(input: $input) { ${outcome} } }`,
+      name: "in the cast's school",
+      expect: 'h f f f f o o',
+      variables: (f) => ({
+        input: { schoolId: id(f.school), courseTitle: 'Chemistry', courseCode: unique('CH'), title: 'Period 1' },
+      }),
+    },
+    {
+      graphql: `mutation($input: CreateEnrollmentInput!) { createEnrollment(input: $input) { ${outcome} } }`,
+      name: "a student of the school, by the section's administrators",
+      expect: 'h h f o f o o',
+      variables: async (f) => ({
+        input: { sectionId: id(f.section), userId: id(await createUser(f.school.id, 'STUDENT')) },
+      }),
+    },
+    {
+      graphql: enrollmentsDoc,
+      name: 'enrollments: a student of the school',
+      expect: 'h h o o h o o',
+      variables: (f) => ({ id: id(f.mixedSection) }),
+      finds: (answer, f) => enrolls(answer, f.student),
+    },
+    {
+      graphql: enrollmentsDoc,
+      name: 'enrollments: a student of another school, to those who see that student',
+      expect: 'h o h h h h o',
+      variables: (f) => ({ id: id(f.mixedSection) }),
+      finds: (answer, f) => enrolls(answer, f.otherSchoolStudent),
+    },
   ],
 );

@@ -4,10 +4,20 @@ import { newSigningSecret } from '../../../src/webhooks/signing';
 import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
-const newTarget = (schoolId: number) => db().triggerTarget.create({ data: { schoolId, url: 'https://receiver.test/hook', secret: 'sealed' } });
+const newTarget = (schoolId: number) =>
+  db().triggerTarget.create({ data: { schoolId, url: 'https://receiver.test/hook', secret: 'sealed' } });
 const newDelivery = async (schoolId: number) =>
-  db().webhookDelivery.create({ data: { targetId: (await newTarget(schoolId)).id, eventId: 1n, type: 'group.create', payload: {}, status: 'SUCCEEDED' } });
-const hasId = (items: { id: number | string }[], object: { id: number }) => items.some((item) => String(item.id) === id(object));
+  db().webhookDelivery.create({
+    data: {
+      targetId: (await newTarget(schoolId)).id,
+      eventId: 1n,
+      type: 'group.create',
+      payload: {},
+      status: 'SUCCEEDED',
+    },
+  });
+const hasId = (items: { id: number | string }[], object: { id: number }) =>
+  items.some((item) => String(item.id) === id(object));
 
 // Trigger administration is a grant, not a role: here the district administrator has it, and so has the outsider (a
 // district administrator elsewhere), who must still not reach this school's targets.
@@ -15,71 +25,168 @@ const hasId = (items: { id: number | string }[], object: { id: number }) => item
 export default permissionCases(
   'triggers',
   async (world, server) => {
-    await db().user.updateMany({ where: { id: { in: [world.districtAdmin.id, world.outsider.id] } }, data: { triggerAdmin: true } });
+    await db().user.updateMany({
+      where: { id: { in: [world.districtAdmin.id, world.outsider.id] } },
+      data: { triggerAdmin: true },
+    });
     const target = await newTarget(world.school.id);
     await db().triggerSubscription.create({ data: { targetId: target.id, trigger: 'group' } });
     // A secret that unseals, for what signs (sample events).
     const signingTarget = await db().triggerTarget.create({
-      data: { schoolId: world.school.id, url: 'https://receiver.test/sample', secret: encryptSecret(newSigningSecret(), server.serverKey) },
+      data: {
+        schoolId: world.school.id,
+        url: 'https://receiver.test/sample',
+        secret: encryptSecret(newSigningSecret(), server.serverKey),
+      },
     });
     return { target, signingTarget };
   },
   [
-    { route: 'GET /triggers/targets', name: 'the school\'s targets, to its trigger administrators', expect: 'h f f f f f o',
-      request: () => ({ query: { limit: '200' } }), finds: (answer, f) => hasId(answer.target, f.target) },
-    { route: 'POST /triggers/targets', name: 'trigger administrators', expect: 'o f f f f f o',
-      request: () => ({ body: { target: 'https://receiver.test/new' } }) },
-    { route: 'PUT /triggers/targets/{id}', name: 'a target of the school', expect: 'h f f f f f o',
-      request: (f, caller) => ({ params: { id: f.target.id }, body: { description: `by ${caller.person}` } }) },
-    { route: 'DELETE /triggers/targets/{id}', name: 'a target of the school', expect: 'h f f f f f o',
-      request: async (f) => ({ params: { id: (await newTarget(f.school.id)).id } }) },
-    { route: 'GET /triggers/subscriptions', name: 'the school\'s subscriptions', expect: 'h f f f f f o',
+    {
+      route: 'GET /triggers/targets',
+      name: "the school's targets, to its trigger administrators",
+      expect: 'h f f f f f o',
       request: () => ({ query: { limit: '200' } }),
-      finds: (answer, f) => answer.subscription.some((item: { target_id: number }) => item.target_id === f.target.id) },
-    { route: 'PUT /triggers/subscriptions', name: 'a target of the school (an unknown target elsewhere)', expect: 'h f f f f f o',
+      finds: (answer, f) => hasId(answer.target, f.target),
+    },
+    {
+      route: 'POST /triggers/targets',
+      name: 'trigger administrators',
+      expect: 'o f f f f f o',
+      request: () => ({ body: { target: 'https://receiver.test/new' } }),
+    },
+    {
+      route: 'PUT /triggers/targets/{id}',
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      request: (f, caller) => ({ params: { id: f.target.id }, body: { description: `by ${caller.person}` } }),
+    },
+    {
+      route: 'DELETE /triggers/targets/{id}',
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      request: async (f) => ({ params: { id: (await newTarget(f.school.id)).id } }),
+    },
+    {
+      route: 'GET /triggers/subscriptions',
+      name: "the school's subscriptions",
+      expect: 'h f f f f f o',
+      request: () => ({ query: { limit: '200' } }),
+      finds: (answer, f) => answer.subscription.some((item: { target_id: number }) => item.target_id === f.target.id),
+    },
+    {
+      route: 'PUT /triggers/subscriptions',
+      name: 'a target of the school (an unknown target elsewhere)',
+      expect: 'h f f f f f o',
       request: (f) => ({ body: { subscription: [{ target_id: f.target.id, trigger: 'blog_post', subscribed: 1 }] } }),
-      finds: (answer) => answer.subscription[0].status === 200 },
+      finds: (answer) => answer.subscription[0].status === 200,
+    },
 
-    { graphql: '{ triggers { name } }', name: 'the catalogue, to everyone', expect: 'o o o o o o o',
-      finds: (answer) => answer.some((trigger: { name: string }) => trigger.name === 'group') },
-    { graphql: '{ triggersConnection(first: 200) { edges { node { name } } } }', name: 'the catalogue, to everyone', expect: 'o o o o o o o',
-      finds: (answer) => answer.edges.some((edge: { node: { name: string } }) => edge.node.name === 'group') },
-    { graphql: '{ triggerTargets(limit: 200) { items { id: databaseId } } }', name: 'the school\'s targets', expect: 'h f f f f f o',
-      finds: (answer, f) => hasId(answer.items, f.target) },
-    { graphql: '{ triggerTargetsConnection(first: 200) { edges { node { id: databaseId } } } }', name: 'the school\'s targets', expect: 'h f f f f f o',
-      finds: (answer, f) => hasId(answer.edges.map((edge: { node: { id: string } }) => edge.node), f.target) },
-    { graphql: '{ triggerSubscriptions(limit: 200) { items { target { id: databaseId } } } }', name: 'the school\'s subscriptions', expect: 'h f f f f f o',
-      finds: (answer, f) => answer.items.some((item: { target: { id: string } }) => item.target.id === id(f.target)) },
-    { graphql: '{ triggerSubscriptionsConnection(first: 200) { edges { node { target { id: databaseId } } } } }', name: 'the school\'s subscriptions', expect: 'h f f f f f o',
-      finds: (answer, f) => answer.edges.some((edge: { node: { target: { id: string } } }) => edge.node.target.id === id(f.target)) },
-    { graphql: `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ${outcome} } }`,
-      name: 'trigger administrators', expect: 'o f f f f f o', variables: () => ({ input: { url: 'https://receiver.test/new' } }) },
-    { graphql: `mutation($id: ID!, $input: UpdateTriggerTargetInput!) { updateTriggerTarget(id: $id, input: $input) { ${outcome} } }`,
-      name: 'a target of the school', expect: 'h f f f f f o',
-      variables: (f, caller) => ({ id: id(f.target), input: { description: `by ${caller.person}` } }) },
-    { graphql: `mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { ${outcome} } }`, name: 'a target of the school',
-      expect: 'h f f f f f o', variables: async (f) => ({ id: id(await newTarget(f.school.id)) }) },
-    { graphql: `mutation($id: ID!) { deleteTriggerTarget(id: $id) { ${outcome} } }`, name: 'a target of the school',
-      expect: 'h f f f f f o', variables: async (f) => ({ id: id(await newTarget(f.school.id)) }) },
-    { graphql: `mutation($s: [TriggerSubscriptionInput!]!) { updateTriggerSubscriptions(subscriptions: $s) {
+    {
+      graphql: '{ triggers { name } }',
+      name: 'the catalogue, to everyone',
+      expect: 'o o o o o o o',
+      finds: (answer) => answer.some((trigger: { name: string }) => trigger.name === 'group'),
+    },
+    {
+      graphql: '{ triggersConnection(first: 200) { edges { node { name } } } }',
+      name: 'the catalogue, to everyone',
+      expect: 'o o o o o o o',
+      finds: (answer) => answer.edges.some((edge: { node: { name: string } }) => edge.node.name === 'group'),
+    },
+    {
+      graphql: '{ triggerTargets(limit: 200) { items { id: databaseId } } }',
+      name: "the school's targets",
+      expect: 'h f f f f f o',
+      finds: (answer, f) => hasId(answer.items, f.target),
+    },
+    {
+      graphql: '{ triggerTargetsConnection(first: 200) { edges { node { id: databaseId } } } }',
+      name: "the school's targets",
+      expect: 'h f f f f f o',
+      finds: (answer, f) =>
+        hasId(
+          answer.edges.map((edge: { node: { id: string } }) => edge.node),
+          f.target,
+        ),
+    },
+    {
+      graphql: '{ triggerSubscriptions(limit: 200) { items { target { id: databaseId } } } }',
+      name: "the school's subscriptions",
+      expect: 'h f f f f f o',
+      finds: (answer, f) => answer.items.some((item: { target: { id: string } }) => item.target.id === id(f.target)),
+    },
+    {
+      graphql: '{ triggerSubscriptionsConnection(first: 200) { edges { node { target { id: databaseId } } } } }',
+      name: "the school's subscriptions",
+      expect: 'h f f f f f o',
+      finds: (answer, f) =>
+        answer.edges.some((edge: { node: { target: { id: string } } }) => edge.node.target.id === id(f.target)),
+    },
+    {
+      graphql: `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ${outcome} } }`,
+      name: 'trigger administrators',
+      expect: 'o f f f f f o',
+      variables: () => ({ input: { url: 'https://receiver.test/new' } }),
+    },
+    {
+      graphql: `mutation($id: ID!, $input: UpdateTriggerTargetInput!) { updateTriggerTarget(id: $id, input: $input) { ${outcome} } }`,
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      variables: (f, caller) => ({ id: id(f.target), input: { description: `by ${caller.person}` } }),
+    },
+    {
+      graphql: `mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { ${outcome} } }`,
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+    },
+    {
+      graphql: `mutation($id: ID!) { deleteTriggerTarget(id: $id) { ${outcome} } }`,
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+    },
+    {
+      graphql: `mutation($s: [TriggerSubscriptionInput!]!) { updateTriggerSubscriptions(subscriptions: $s) {
         __typename ... on TriggerSubscriptionUpdate { results { status } } } }`,
-      name: 'a target of the school (an unknown target elsewhere)', expect: 'h f f f f f o',
+      name: 'a target of the school (an unknown target elsewhere)',
+      expect: 'h f f f f f o',
       variables: (f) => ({ s: [{ targetId: id(f.target), trigger: 'user', subscribed: true }] }),
-      finds: (answer) => answer.results[0].status === 200 },
-    { graphql: `mutation($id: ID!) { pauseTriggerTarget(id: $id) { ${outcome} } }`, name: 'a target of the school',
-      expect: 'h f f f f f o', variables: async (f) => ({ id: id(await newTarget(f.school.id)) }) },
-    { graphql: `mutation($id: ID!) { resumeTriggerTarget(id: $id) { ${outcome} } }`, name: 'a target of the school',
-      expect: 'h f f f f f o', variables: async (f) => ({ id: id(await newTarget(f.school.id)) }) },
-    { graphql: `mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ${outcome} } }`,
-      name: 'a target of the school', expect: 'h f f f f f o',
-      variables: async (f) => ({ id: id(await newTarget(f.school.id)), since: '2020-01-01T00:00:00Z' }) },
+      finds: (answer) => answer.results[0].status === 200,
+    },
+    {
+      graphql: `mutation($id: ID!) { pauseTriggerTarget(id: $id) { ${outcome} } }`,
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+    },
+    {
+      graphql: `mutation($id: ID!) { resumeTriggerTarget(id: $id) { ${outcome} } }`,
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+    },
+    {
+      graphql: `mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ${outcome} } }`,
+      name: 'a target of the school',
+      expect: 'h f f f f f o',
+      variables: async (f) => ({ id: id(await newTarget(f.school.id)), since: '2020-01-01T00:00:00Z' }),
+    },
     // receiver.test does not resolve: the sample is sent and answered with the failure (no status), nothing written.
-    { graphql: `mutation($id: ID!) { sendSampleEvent(targetId: $id, trigger: "group") {
+    {
+      graphql: `mutation($id: ID!) { sendSampleEvent(targetId: $id, trigger: "group") {
         __typename ... on Error { message } ... on SampleEventDelivery { type statusCode error } } }`,
-      name: 'a sample event to a target of the school', expect: 'h f f f f f o',
+      name: 'a sample event to a target of the school',
+      expect: 'h f f f f f o',
       variables: (f) => ({ id: id(f.signingTarget) }),
-      finds: (answer) => answer.type === 'group.create' && answer.statusCode === null && answer.error !== null },
-    { graphql: `mutation($id: ID!) { redeliverWebhook(id: $id) { ${outcome} } }`, name: 'a delivery to a target of the school',
-      expect: 'h f f f f f o', variables: async (f) => ({ id: String((await newDelivery(f.school.id)).id) }) },
+      finds: (answer) => answer.type === 'group.create' && answer.statusCode === null && answer.error !== null,
+    },
+    {
+      graphql: `mutation($id: ID!) { redeliverWebhook(id: $id) { ${outcome} } }`,
+      name: 'a delivery to a target of the school',
+      expect: 'h f f f f f o',
+      variables: async (f) => ({ id: String((await newDelivery(f.school.id)).id) }),
+    },
   ],
 );

@@ -8,20 +8,43 @@ const announced = { filename: 'matrix.bin', filesize: bytes.length, md5_checksum
 
 /** An upload the teacher announced, fresh for each request: its bytes may be written once. */
 const teachersUpload = (f: Fixture<object>) =>
-  db().upload.create({ data: { ownerId: f.teacher.id, filename: 'matrix.bin', filesize: bytes.length, md5Checksum: md5, storageKey: `f-${randomBytes(16).toString('hex')}` } });
+  db().upload.create({
+    data: {
+      ownerId: f.teacher.id,
+      filename: 'matrix.bin',
+      filesize: bytes.length,
+      md5Checksum: md5,
+      storageKey: `f-${randomBytes(16).toString('hex')}`,
+    },
+  });
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 // Anyone signed in uploads; an upload is its uploader's alone until something attaches it.
 export default permissionCases('uploads', async () => ({}), [
   { route: 'POST /upload', name: 'announce a file', expect: 'o o o o o o o', request: () => ({ body: announced }) },
-  { route: 'PUT /upload/{id}', name: 'the teacher\'s upload', expect: 'h h h o h h h',
-    request: async (f) => ({ params: { id: (await teachersUpload(f)).id }, body: bytes }) },
+  {
+    route: 'PUT /upload/{id}',
+    name: "the teacher's upload",
+    expect: 'h h h o h h h',
+    request: async (f) => ({ params: { id: (await teachersUpload(f)).id }, body: bytes }),
+  },
 
-  { graphql: `mutation($input: CreateUploadInput!) { createUpload(input: $input) { ${outcome} } }`, name: 'announce a file',
-    expect: 'o o o o o o o', variables: () => ({ input: { filename: 'matrix.bin', filesize: bytes.length, md5Checksum: md5 } }) },
-  { graphql: `mutation($id: ID!, $content: String) { receiveUploadContent(id: $id, contentBase64: $content) { ${outcome} } }`,
-    name: 'the teacher\'s upload', expect: 'h h h o h h h',
-    variables: async (f) => ({ id: String((await teachersUpload(f)).id), content: bytes.toString('base64') }) },
-  { graphql: 'query($id: ID!) { upload(id: $id) { id: databaseId } }', name: 'the teacher\'s upload', expect: 'h h h o h h h',
-    variables: async (f) => ({ id: String((await teachersUpload(f)).id) }) },
+  {
+    graphql: `mutation($input: CreateUploadInput!) { createUpload(input: $input) { ${outcome} } }`,
+    name: 'announce a file',
+    expect: 'o o o o o o o',
+    variables: () => ({ input: { filename: 'matrix.bin', filesize: bytes.length, md5Checksum: md5 } }),
+  },
+  {
+    graphql: `mutation($id: ID!, $content: String) { receiveUploadContent(id: $id, contentBase64: $content) { ${outcome} } }`,
+    name: "the teacher's upload",
+    expect: 'h h h o h h h',
+    variables: async (f) => ({ id: String((await teachersUpload(f)).id), content: bytes.toString('base64') }),
+  },
+  {
+    graphql: 'query($id: ID!) { upload(id: $id) { id: databaseId } }',
+    name: "the teacher's upload",
+    expect: 'h h h o h h h',
+    variables: async (f) => ({ id: String((await teachersUpload(f)).id) }),
+  },
 ]);
