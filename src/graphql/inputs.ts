@@ -68,28 +68,30 @@ function scalarOf(core: z.ZodType): 'ID' | 'String' | 'Int' | 'Float' | 'Boolean
  */
 export const isRequiredMember = (member: z.ZodType) => member._zod.optin !== 'optional';
 
-interface InputOptions<Schema extends z.ZodType> {
-  description: string;
-  /**
-   * The GraphQL type of members zod cannot name, and only of those: enums, nested inputs (a list's item type for a
-   * list), and unions of several kinds.
-   */
-  types?: { [Member in keyof z.output<Schema>]?: NamedInputType };
-}
+/**
+ * The GraphQL type of members zod cannot name, and only of those: enums, nested inputs (a list's item type for a list),
+ * and unions of several kinds.
+ */
+type NamedTypes<Schema extends z.ZodType> = { [Member in keyof z.output<Schema>]?: NamedInputType };
 
 /**
  * The GraphQL input type of an object schema (`createInput`, `updateInput` or a strict `z.object`): a field per
  * member, typed from the member (ids marked by `nodeId`), non-null unless it may be left out.
  */
-export function inputFromSchema<Schema extends z.ZodType>(name: string, schema: Schema, options: InputOptions<Schema>) {
+export function inputFromSchema<Schema extends z.ZodType>(
+  name: string,
+  schema: Schema,
+  description: string,
+  types?: NamedTypes<Schema>,
+) {
   const def = schema._zod.def as z.core.$ZodTypeDef & { shape?: Record<string, z.ZodType>; catchall?: z.ZodType };
   if (def.type !== 'object' || def.catchall?._zod.def.type !== 'never') {
     throw new Error(`${name}: declare it with a strict object schema, so that a member it does not know is refused`);
   }
   declarations.set(name, schema);
-  const named = (options.types ?? {}) as Record<string, NamedInputType | undefined>;
+  const named = (types ?? {}) as Record<string, NamedInputType | undefined>;
   return builder.inputRef<z.input<Schema> & object>(name).implement({
-    description: options.description,
+    description,
     // Typed by the schema's input rather than by these fields, which are made at run time.
     fields: (t) =>
       Object.fromEntries(
@@ -118,10 +120,7 @@ export function changesInput<Schema extends z.ZodType>(
   name: string,
   schema: Schema,
   what: string,
-  types?: InputOptions<Schema>['types'],
+  types?: NamedTypes<Schema>,
 ) {
-  return inputFromSchema(name, schema, {
-    description: `Changes to ${what}; members left out keep their values.`,
-    types,
-  });
+  return inputFromSchema(name, schema, `Changes to ${what}; members left out keep their values.`, types);
 }

@@ -19,6 +19,10 @@ type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, object, 'Object'>['arg']
 /** A required, described argument of an input type: `arg(required(CreateGroupInput, 'The new group.'))`. */
 export const required = <Type>(type: Type, description: string) => ({ type, required: true, description }) as const;
 
+/** The realm argument of realm-owned content: `realm: arg(ownerRealm('post'))`. */
+export const ownerRealm = (what: string) =>
+  required(RealmInput, `The realm (district, school, user, section or group) the ${what} belongs to.`);
+
 /** The typed errors a mutation's service can throw, which its result union lists (and nothing else). */
 // biome-ignore lint/suspicious/noExplicitAny: Pothos' own type for error classes
 type ErrorClasses = (new (...args: any[]) => Error)[];

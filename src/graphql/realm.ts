@@ -25,10 +25,12 @@ const realmInputSchema = z.strictObject({
   id: idOfNamedType.describe('Id of the owner: its global id (`id`) or its `databaseId`.'),
 });
 
-export const RealmInput = inputFromSchema('RealmInput', realmInputSchema, {
-  description: 'The owner of a realm-scoped resource, such as a group or a course section.',
-  types: { type: RealmTypeEnum },
-});
+export const RealmInput = inputFromSchema(
+  'RealmInput',
+  realmInputSchema,
+  'The owner of a realm-scoped resource, such as a group or a course section.',
+  { type: RealmTypeEnum },
+);
 
 /** The GraphQL type each realm kind names: its global ids are of that type. */
 export const realmTypeNames: Record<RealmType, GlobalIdType> = {

@@ -34,8 +34,8 @@ describe('GraphQL inputs and their validation', () => {
 
   it('refuses to derive an input from a schema that would drop unknown members', async () => {
     const { inputFromSchema } = await import('../../src/graphql/inputs');
-    expect(() =>
-      inputFromSchema('LooseInput', z.object({ a: z.string().describe('A.') }), { description: 'Loose.' }),
-    ).toThrow(/strict object/);
+    expect(() => inputFromSchema('LooseInput', z.object({ a: z.string().describe('A.') }), 'Loose.')).toThrow(
+      /strict object/,
+    );
   });
 });

@@ -7,12 +7,12 @@ import { issueAccessTokenFor, issueApiClientFor, revokeAccessToken, revokeApiCli
 import { IssuedAccessTokenType, IssuedApiClientType } from './access.type';
 import { accessTokenSchema, apiClientSchema } from './access.validation';
 
-const CreateApiClientInput = inputFromSchema('CreateApiClientInput', apiClientSchema, {
-  description: 'Consumer credentials to issue.',
-});
-const CreateAccessTokenInput = inputFromSchema('CreateAccessTokenInput', accessTokenSchema, {
-  description: 'A bearer token to issue for the viewer.',
-});
+const CreateApiClientInput = inputFromSchema('CreateApiClientInput', apiClientSchema, 'Consumer credentials to issue.');
+const CreateAccessTokenInput = inputFromSchema(
+  'CreateAccessTokenInput',
+  accessTokenSchema,
+  'A bearer token to issue for the viewer.',
+);
 
 builder.mutationFields((t) => ({
   createApiClient: t.withAuth({ authenticated: true }).field({

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
+import { deleteMutation, objectMutation, ownerRealm, required, resultMutation } from '../../graphql/operations';
 import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { createAlbumComment, deleteAlbumComment } from './album-comment.service';
@@ -17,22 +17,30 @@ import {
   updateContentSchema,
 } from './album.validation';
 
-const CreateAlbumInput = inputFromSchema('CreateAlbumInput', createAlbumSchema, { description: 'A new media album.' });
+const CreateAlbumInput = inputFromSchema('CreateAlbumInput', createAlbumSchema, 'A new media album.');
 const UpdateAlbumInput = changesInput('UpdateAlbumInput', updateAlbumSchema, 'an album');
-const AlbumContentExtraInput = inputFromSchema('AlbumContentExtraInput', contentExtraSchema, {
-  description: 'Caption, position and cover flag of one file being added.',
-  types: { fid: 'ID' },
-});
-const CreateAlbumContentInput = inputFromSchema('CreateAlbumContentInput', createContentSchema, {
-  description: 'Uploaded files to add to an album, with their extras.',
-  types: { files: 'ID', extras: AlbumContentExtraInput },
-});
-const UpdateAlbumContentInput = inputFromSchema('UpdateAlbumContentInput', updateContentSchema, {
-  description: 'Changes to an album item.',
-});
-const CreateAlbumCommentInput = inputFromSchema('CreateAlbumCommentInput', createCommentSchema, {
-  description: 'A comment on an album item.',
-});
+const AlbumContentExtraInput = inputFromSchema(
+  'AlbumContentExtraInput',
+  contentExtraSchema,
+  'Caption, position and cover flag of one file being added.',
+  { fid: 'ID' },
+);
+const CreateAlbumContentInput = inputFromSchema(
+  'CreateAlbumContentInput',
+  createContentSchema,
+  'Uploaded files to add to an album, with their extras.',
+  { files: 'ID', extras: AlbumContentExtraInput },
+);
+const UpdateAlbumContentInput = inputFromSchema(
+  'UpdateAlbumContentInput',
+  updateContentSchema,
+  'Changes to an album item.',
+);
+const CreateAlbumCommentInput = inputFromSchema(
+  'CreateAlbumCommentInput',
+  createCommentSchema,
+  'A comment on an album item.',
+);
 
 const CreatedAlbumContent = builder.objectRef<{ items: unknown[] }>('CreatedAlbumContent').implement({
   description: 'The items a createAlbumContent added, in display order.',
@@ -53,7 +61,7 @@ objectMutation('createAlbum', {
   type: 'Album',
   description: 'Creates a media album in a section or group the viewer administers.',
   args: (arg) => ({
-    realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the album belongs to.')),
+    realm: arg(ownerRealm('album')),
     input: arg(required(CreateAlbumInput, 'The new album.')),
   }),
   resolve: (viewer, args, query) => createAlbum(viewer, realmRef(args.realm), args.input, query),

@@ -6,10 +6,12 @@ import { setAttendance } from './attendance.service';
 import { AttendanceStatusEnum, AttendanceUpdateType } from './attendance.type';
 import { attendanceItemSchema } from './attendance.validation';
 
-const AttendanceInput = inputFromSchema('AttendanceInput', attendanceItemSchema, {
-  description: "An enrollment's attendance on a day; it replaces the record of that enrollment and day.",
-  types: { status: AttendanceStatusEnum },
-});
+const AttendanceInput = inputFromSchema(
+  'AttendanceInput',
+  attendanceItemSchema,
+  "An enrollment's attendance on a day; it replaces the record of that enrollment and day.",
+  { status: AttendanceStatusEnum },
+);
 
 resultMutation('setAttendance', {
   type: AttendanceUpdateType,

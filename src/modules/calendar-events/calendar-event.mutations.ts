@@ -7,10 +7,12 @@ import { CalendarEventTypeEnum, RsvpPolicyEnum } from './calendar-event.type';
 import { createCalendarEventSchema, updateCalendarEventSchema } from './calendar-event.validation';
 
 const types = { rsvp: RsvpPolicyEnum, type: CalendarEventTypeEnum };
-const CreateCalendarEventInput = inputFromSchema('CreateCalendarEventInput', createCalendarEventSchema, {
-  description: 'A new calendar event.',
+const CreateCalendarEventInput = inputFromSchema(
+  'CreateCalendarEventInput',
+  createCalendarEventSchema,
+  'A new calendar event.',
   types,
-});
+);
 const UpdateCalendarEventInput = changesInput(
   'UpdateCalendarEventInput',
   updateCalendarEventSchema,

@@ -25,31 +25,31 @@ import {
 } from './gradebook.validation';
 
 const changes = 'members left out keep their values';
-const CreatePeriod = inputFromSchema('CreateGradingPeriodInput', createGradingPeriodSchema, {
-  description: 'A new grading period.',
+const CreatePeriod = inputFromSchema('CreateGradingPeriodInput', createGradingPeriodSchema, 'A new grading period.');
+const UpdatePeriod = inputFromSchema(
+  'UpdateGradingPeriodInput',
+  updateGradingPeriodSchema,
+  `Changes to a grading period; ${changes}.`,
+);
+const LevelInput = inputFromSchema('GradingScaleLevelInput', gradingScaleLevelSchema, 'A level of a grading scale.');
+const CreateScale = inputFromSchema('CreateGradingScaleInput', createGradingScaleSchema, 'A new grading scale.', {
+  levels: LevelInput,
 });
-const UpdatePeriod = inputFromSchema('UpdateGradingPeriodInput', updateGradingPeriodSchema, {
-  description: `Changes to a grading period; ${changes}.`,
+const UpdateScale = inputFromSchema(
+  'UpdateGradingScaleInput',
+  updateGradingScaleSchema,
+  `Changes to a grading scale; ${changes}.`,
+  { levels: LevelInput },
+);
+const CreateAssignment = inputFromSchema('CreateAssignmentInput', createAssignmentSchema, 'A new graded item.', {
+  type: GradeItemTypeEnum,
 });
-const LevelInput = inputFromSchema('GradingScaleLevelInput', gradingScaleLevelSchema, {
-  description: 'A level of a grading scale.',
-});
-const CreateScale = inputFromSchema('CreateGradingScaleInput', createGradingScaleSchema, {
-  description: 'A new grading scale.',
-  types: { levels: LevelInput },
-});
-const UpdateScale = inputFromSchema('UpdateGradingScaleInput', updateGradingScaleSchema, {
-  description: `Changes to a grading scale; ${changes}.`,
-  types: { levels: LevelInput },
-});
-const CreateAssignment = inputFromSchema('CreateAssignmentInput', createAssignmentSchema, {
-  description: 'A new graded item.',
-  types: { type: GradeItemTypeEnum },
-});
-const UpdateAssignment = inputFromSchema('UpdateAssignmentInput', updateAssignmentSchema, {
-  description: `Changes to a graded item; ${changes}, null clears a reference.`,
-  types: { type: GradeItemTypeEnum },
-});
+const UpdateAssignment = inputFromSchema(
+  'UpdateAssignmentInput',
+  updateAssignmentSchema,
+  `Changes to a graded item; ${changes}, null clears a reference.`,
+  { type: GradeItemTypeEnum },
+);
 
 objectMutation('createGradingPeriod', {
   type: 'GradingPeriod',

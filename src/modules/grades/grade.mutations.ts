@@ -7,14 +7,18 @@ import { GradeExceptionEnum, GradesWrittenType } from './grade.type';
 import { finalCommentItemSchema, gradeItemSchema } from './grade.validation';
 
 // Ids and grades are unions (a number is taken too) that GraphQL reads as one type.
-const GradeInput = inputFromSchema('GradeInput', gradeItemSchema, {
-  description: "A grade to set; it replaces the enrollment's grade on the item.",
-  types: { assignmentId: 'ID', enrollmentId: 'ID', grade: 'String', exception: GradeExceptionEnum },
-});
-const FinalCommentInput = inputFromSchema('FinalCommentInput', finalCommentItemSchema, {
-  description: "A comment on an enrollment's period or final grade; it replaces the one given before.",
-  types: { enrollmentId: 'ID' },
-});
+const GradeInput = inputFromSchema(
+  'GradeInput',
+  gradeItemSchema,
+  "A grade to set; it replaces the enrollment's grade on the item.",
+  { assignmentId: 'ID', enrollmentId: 'ID', grade: 'String', exception: GradeExceptionEnum },
+);
+const FinalCommentInput = inputFromSchema(
+  'FinalCommentInput',
+  finalCommentItemSchema,
+  "A comment on an enrollment's period or final grade; it replaces the one given before.",
+  { enrollmentId: 'ID' },
+);
 
 resultMutation('setSectionGrades', {
   type: GradesWrittenType,

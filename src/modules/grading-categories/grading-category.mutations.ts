@@ -11,20 +11,24 @@ import {
 } from './grading-category.validation';
 
 const types = { calculation: GradingCalculationEnum };
-const CreateGradingCategoryInput = inputFromSchema('CreateGradingCategoryInput', createGradingCategorySchema, {
-  description: 'A new grading category.',
+const CreateGradingCategoryInput = inputFromSchema(
+  'CreateGradingCategoryInput',
+  createGradingCategorySchema,
+  'A new grading category.',
   types,
-});
+);
 const UpdateGradingCategoryInput = changesInput(
   'UpdateGradingCategoryInput',
   updateGradingCategorySchema,
   'a grading category',
   types,
 );
-const GradingCategoryChangeInput = inputFromSchema('GradingCategoryChangeInput', gradingCategoryChangeSchema, {
-  description: 'One item of a bulk change: the category, and its members to change.',
+const GradingCategoryChangeInput = inputFromSchema(
+  'GradingCategoryChangeInput',
+  gradingCategoryChangeSchema,
+  'One item of a bulk change: the category, and its members to change.',
   types,
-});
+);
 
 const sectionArg = 'The section; the category must be one of its (a category of another section is not found).';
 

@@ -5,9 +5,11 @@ import { parseId } from '../../graphql/realm';
 import { createGradingGroup, deleteGradingGroup, updateGradingGroup } from './grading-group.service';
 import { createGradingGroupSchema, updateGradingGroupSchema } from './grading-group.validation';
 
-const CreateGradingGroupInput = inputFromSchema('CreateGradingGroupInput', createGradingGroupSchema, {
-  description: 'A new grading group.',
-});
+const CreateGradingGroupInput = inputFromSchema(
+  'CreateGradingGroupInput',
+  createGradingGroupSchema,
+  'A new grading group.',
+);
 const UpdateGradingGroupInput = changesInput('UpdateGradingGroupInput', updateGradingGroupSchema, 'a grading group');
 
 objectMutation('createGradingGroup', {

@@ -8,17 +8,19 @@ import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
 import { createGroupSchema, groupCategorySchema, groupMemberSchema, updateGroupSchema } from './group.validation';
 
 const types = { privacyLevel: PrivacyLevelEnum, inviteType: InviteTypeEnum };
-const CreateGroupInput = inputFromSchema('CreateGroupInput', createGroupSchema, {
-  description: 'A new group; the viewer becomes its first administrator.',
+const CreateGroupInput = inputFromSchema(
+  'CreateGroupInput',
+  createGroupSchema,
+  'A new group; the viewer becomes its first administrator.',
   types,
-});
+);
 const UpdateGroupInput = changesInput('UpdateGroupInput', updateGroupSchema, 'a group', types);
-const CreateGroupCategoryInput = inputFromSchema('CreateGroupCategoryInput', groupCategorySchema, {
-  description: "A new group category of the viewer's district.",
-});
-const GroupMemberInput = inputFromSchema('GroupMemberInput', groupMemberSchema, {
-  description: "A user's membership of a group.",
-});
+const CreateGroupCategoryInput = inputFromSchema(
+  'CreateGroupCategoryInput',
+  groupCategorySchema,
+  "A new group category of the viewer's district.",
+);
+const GroupMemberInput = inputFromSchema('GroupMemberInput', groupMemberSchema, "A user's membership of a group.");
 
 objectMutation('createGroup', {
   type: 'Group',

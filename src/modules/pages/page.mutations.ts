@@ -1,18 +1,18 @@
 import { NotFoundError } from '../../core/errors';
-import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { deleteMutation, objectMutation, ownerRealm, required } from '../../graphql/operations';
 import { changesInput, inputFromSchema } from '../../graphql/inputs';
-import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { parseId, realmRef } from '../../graphql/realm';
 import { createPage, deletePage, updatePage } from './page.service';
 import { createPageSchema, updatePageSchema } from './page.validation';
 
-const CreatePageInput = inputFromSchema('CreatePageInput', createPageSchema, { description: 'A new page.' });
+const CreatePageInput = inputFromSchema('CreatePageInput', createPageSchema, 'A new page.');
 const UpdatePageInput = changesInput('UpdatePageInput', updatePageSchema, 'a page');
 
 objectMutation('createPage', {
   type: 'Page',
   description: 'Writes a page in a course section or group (its administrators).',
   args: (arg) => ({
-    realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')),
+    realm: arg(ownerRealm('page')),
     input: arg(required(CreatePageInput, 'The new page.')),
   }),
   resolve: (viewer, args, query) => createPage(viewer, realmRef(args.realm), args.input, query),
@@ -21,7 +21,7 @@ objectMutation('updatePage', {
   type: 'Page',
   description: 'Changes a page.',
   args: (arg) => ({
-    realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')),
+    realm: arg(ownerRealm('page')),
     id: arg.id({ required: true, description: 'The page to change.' }),
     input: arg(required(UpdatePageInput, 'What to change; members left out keep their values.')),
   }),
@@ -32,7 +32,7 @@ deleteMutation('deletePage', {
   description: 'Deletes a page; pages nested under it move up to the top.',
   errors: [NotFoundError],
   args: (arg) => ({
-    realm: arg(required(RealmInput, 'The realm (district, school, user, section or group) the page belongs to.')),
+    realm: arg(ownerRealm('page')),
     id: arg.id({ required: true, description: 'The page to delete.' }),
   }),
   resolve: (viewer, args) => deletePage(viewer, realmRef(args.realm), parseId(args.id, 'Page')),

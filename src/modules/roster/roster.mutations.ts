@@ -6,13 +6,17 @@ import { createEnrollment, createSection, setParentLink } from './roster.service
 import { EnrollmentStatusEnum } from './roster.type';
 import { createEnrollmentSchema, createSectionSchema, parentLinkSchema } from './roster.validation';
 
-const CreateSectionInput = inputFromSchema('CreateSectionInput', createSectionSchema, {
-  description: 'A new course section; the course is created when its code is new to the school.',
-});
-const CreateEnrollmentInput = inputFromSchema('CreateEnrollmentInput', createEnrollmentSchema, {
-  description: 'Enrolls a user in a section.',
-  types: { status: EnrollmentStatusEnum },
-});
+const CreateSectionInput = inputFromSchema(
+  'CreateSectionInput',
+  createSectionSchema,
+  'A new course section; the course is created when its code is new to the school.',
+);
+const CreateEnrollmentInput = inputFromSchema(
+  'CreateEnrollmentInput',
+  createEnrollmentSchema,
+  'Enrolls a user in a section.',
+  { status: EnrollmentStatusEnum },
+);
 
 objectMutation('createSection', {
   type: 'Section',
@@ -28,9 +32,7 @@ objectMutation('createEnrollment', {
   resolve: (viewer, args, query) => createEnrollment(viewer, args.input, query),
 });
 
-const ParentLinkInput = inputFromSchema('ParentLinkInput', parentLinkSchema, {
-  description: 'A parent and their child.',
-});
+const ParentLinkInput = inputFromSchema('ParentLinkInput', parentLinkSchema, 'A parent and their child.');
 
 const ParentLinkType = builder
   .objectRef<{ parentId: number; childId: number; linked: boolean }>('ParentLink')

@@ -5,9 +5,7 @@ import { parseId } from '../../graphql/realm';
 import { createBuilding, createSchool, deleteSchool, updateSchool } from './school.service';
 import { createSchoolSchema, updateSchoolSchema } from './school.validation';
 
-const CreateSchoolInput = inputFromSchema('CreateSchoolInput', createSchoolSchema, {
-  description: 'A new school or building.',
-});
+const CreateSchoolInput = inputFromSchema('CreateSchoolInput', createSchoolSchema, 'A new school or building.');
 const UpdateSchoolInput = changesInput('UpdateSchoolInput', updateSchoolSchema, 'a school or building');
 
 objectMutation('createSchool', {

@@ -18,13 +18,17 @@ import {
 import { ReplayType, SampleDeliveryType, SubscriptionUpdateType } from './trigger.type';
 import { createTargetSchema, subscriptionItemSchema, updateTargetSchema } from './trigger.validation';
 
-const CreateTriggerTargetInput = inputFromSchema('CreateTriggerTargetInput', createTargetSchema, {
-  description: "A new webhook target of the viewer's school.",
-});
+const CreateTriggerTargetInput = inputFromSchema(
+  'CreateTriggerTargetInput',
+  createTargetSchema,
+  "A new webhook target of the viewer's school.",
+);
 const UpdateTriggerTargetInput = changesInput('UpdateTriggerTargetInput', updateTargetSchema, 'a webhook target');
-const TriggerSubscriptionInput = inputFromSchema('TriggerSubscriptionInput', subscriptionItemSchema, {
-  description: 'Subscribes a target to a trigger, or unsubscribes it.',
-});
+const TriggerSubscriptionInput = inputFromSchema(
+  'TriggerSubscriptionInput',
+  subscriptionItemSchema,
+  'Subscribes a target to a trigger, or unsubscribes it.',
+);
 
 builder.mutationFields((t) => ({
   // The signing secret is made here and sealed with the server key, which only the context holds.

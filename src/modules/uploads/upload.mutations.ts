@@ -6,9 +6,11 @@ import { parseId } from '../../graphql/realm';
 import { type UploadContent, createUpload, receiveUploadContent } from './upload.service';
 import { createUploadSchema } from './upload.validation';
 
-const CreateUploadInput = inputFromSchema('CreateUploadInput', createUploadSchema, {
-  description: 'A file about to be uploaded: its name, size and checksum, which its bytes are checked against.',
-});
+const CreateUploadInput = inputFromSchema(
+  'CreateUploadInput',
+  createUploadSchema,
+  'A file about to be uploaded: its name, size and checksum, which its bytes are checked against.',
+);
 
 builder.mutationField('createUpload', (t) =>
   t.withAuth({ authenticated: true }).prismaField({

@@ -5,9 +5,8 @@ import { createUser } from './user.service';
 import { RoleEnum } from './user.type';
 import { createUserSchema } from './user.validation';
 
-const CreateUserInput = inputFromSchema('CreateUserInput', createUserSchema, {
-  description: 'A new user of a school.',
-  types: { role: RoleEnum },
+const CreateUserInput = inputFromSchema('CreateUserInput', createUserSchema, 'A new user of a school.', {
+  role: RoleEnum,
 });
 
 objectMutation('createUser', {

@@ -5,9 +5,11 @@ import { parseId } from '../../graphql/realm';
 import { createWebPackage, deleteWebPackage } from './web-package.service';
 import { createWebPackageSchema } from './web-package.validation';
 
-const CreateWebPackageInput = inputFromSchema('CreateWebPackageInput', createWebPackageSchema, {
-  description: 'A new web content package, from a zip uploaded with createUpload and its bytes stored.',
-});
+const CreateWebPackageInput = inputFromSchema(
+  'CreateWebPackageInput',
+  createWebPackageSchema,
+  'A new web content package, from a zip uploaded with createUpload and its bytes stored.',
+);
 
 objectMutation('createWebPackage', {
   type: 'WebPackage',
