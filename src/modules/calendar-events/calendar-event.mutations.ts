@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, required } from '../../graphql/operations';
+import { deleteMutation, objectMutation, ownerRealm, required } from '../../graphql/operations';
 import { changesInput, inputFromSchema } from '../../graphql/inputs';
-import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { parseId, realmRef } from '../../graphql/realm';
 import { createCalendarEvent, deleteCalendarEvent, updateCalendarEvent } from './calendar-event.service';
 import { CalendarEventTypeEnum, RsvpPolicyEnum } from './calendar-event.type';
 import { createCalendarEventSchema, updateCalendarEventSchema } from './calendar-event.validation';
@@ -25,9 +25,7 @@ objectMutation('createCalendarEvent', {
   description: 'Creates a calendar event in a realm the viewer may post in.',
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({
-    realm: arg(
-      required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.'),
-    ),
+    realm: arg(ownerRealm('calendar event')),
     input: arg(required(CreateCalendarEventInput, 'The new calendar event.')),
   }),
   resolve: (viewer, args, query) => createCalendarEvent(viewer, realmRef(args.realm), args.input, query),
@@ -37,9 +35,7 @@ objectMutation('updateCalendarEvent', {
   description: 'Changes a calendar event (not a due event, which changes with its assignment or discussion).',
   errors: [ValidationError, NotFoundError, ConflictError],
   args: (arg) => ({
-    realm: arg(
-      required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.'),
-    ),
+    realm: arg(ownerRealm('calendar event')),
     id: arg.id({ required: true, description: 'The calendar event to change.' }),
     input: arg(required(UpdateCalendarEventInput, 'What to change; members left out keep their values.')),
   }),
@@ -50,9 +46,7 @@ deleteMutation('deleteCalendarEvent', {
   description: 'Deletes a calendar event (not a due event, which goes with its assignment or discussion).',
   errors: [NotFoundError],
   args: (arg) => ({
-    realm: arg(
-      required(RealmInput, 'The realm (district, school, user, section or group) the calendar event belongs to.'),
-    ),
+    realm: arg(ownerRealm('calendar event')),
     id: arg.id({ required: true, description: 'The calendar event to delete.' }),
   }),
   resolve: (viewer, args) => deleteCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent')),
