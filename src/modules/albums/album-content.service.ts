@@ -99,16 +99,7 @@ export async function updateAlbumContent(
   input: unknown,
   query: ContentQuery,
 ) {
-  const album = await findAlbum(albumId, realm);
-  const item = await findContent(albumId, id);
-  await authorize(
-    viewer,
-    albumPolicy,
-    'changeContent',
-    { album: album.facts, creatorId: item.creatorId },
-    id,
-    'AlbumContent',
-  );
+  const { album, item } = await contentToChange(viewer, albumId, id, realm);
   const data = validate(updateContentSchema, input);
   const scope = await eventScope(viewer, album.facts.realm);
   return writeTransaction(async (tx) => {
@@ -140,8 +131,8 @@ async function flagFirstImage(tx: Prisma.TransactionClient, albumId: number) {
   if (first) await tx.albumContent.update({ where: { id: first.id }, data: { albumCover: true } });
 }
 
-/** Removes an item with its comments; its file goes once the transaction commits, and a deleted cover moves on. */
-export async function deleteAlbumContent(viewer: Viewer, albumId: number, id: number, realm: RealmRef | null) {
+/** An item the viewer may change (its uploader, or the album's administrators) with its album, or the 403/404. */
+async function contentToChange(viewer: Viewer, albumId: number, id: number, realm: RealmRef | null) {
   const album = await findAlbum(albumId, realm);
   const item = await findContent(albumId, id);
   await authorize(
@@ -152,6 +143,12 @@ export async function deleteAlbumContent(viewer: Viewer, albumId: number, id: nu
     id,
     'AlbumContent',
   );
+  return { album, item };
+}
+
+/** Removes an item with its comments; its file goes once the transaction commits, and a deleted cover moves on. */
+export async function deleteAlbumContent(viewer: Viewer, albumId: number, id: number, realm: RealmRef | null) {
+  const { album, item } = await contentToChange(viewer, albumId, id, realm);
   const scope = await eventScope(viewer, album.facts.realm);
   await writeTransaction(async (tx) => {
     await discardUploads(tx, { id: item.uploadId });

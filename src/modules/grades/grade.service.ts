@@ -7,6 +7,7 @@ import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { defineEvent } from '../../outbox/catalogue';
 import { recordEvent, writeTransaction } from '../../outbox/record';
+import type { Prisma } from '../../generated/prisma/client';
 import type { GradeException } from '../../generated/prisma/enums';
 import { type GradebookReach, readableReach } from '../gradebook/gradebook.policy';
 import { gradePolicy, gradeWriter } from './grade.policy';
@@ -406,13 +407,7 @@ export async function setGrades(viewer: Viewer, sectionId: number, input: unknow
       });
     }
     const entries = written.map((row) => ({ enrollment_id: row.enrollmentId, assignment_id: row.assignmentId }));
-    await recordEvent(tx, gradeEvents.update, {
-      realm: { type: 'SECTION', id: sectionId },
-      objectId: sectionId,
-      actorId: viewer.id,
-      scope: facts,
-      data: { entries },
-    });
+    await recordGradesWritten(tx, viewer, sectionId, facts, entries);
   });
   return { count: written.length };
 }
@@ -467,13 +462,24 @@ export async function setFinalComments(viewer: Viewer, sectionId: number, input:
       });
     }
     const entries = written.map((item) => ({ enrollment_id: item.enrollmentId, period_id: item.periodId }));
-    await recordEvent(tx, gradeEvents.update, {
-      realm: { type: 'SECTION', id: sectionId },
-      objectId: sectionId,
-      actorId: viewer.id,
-      scope: facts,
-      data: { entries },
-    });
+    await recordGradesWritten(tx, viewer, sectionId, facts, entries);
   });
   return { count: written.length };
+}
+
+/** One event for a write of a section's grades, naming the grades it wrote. */
+function recordGradesWritten(
+  tx: Prisma.TransactionClient,
+  viewer: Viewer,
+  sectionId: number,
+  facts: Awaited<ReturnType<typeof gradeWriter>>,
+  entries: Record<string, number | string>[],
+) {
+  return recordEvent(tx, gradeEvents.update, {
+    realm: { type: 'SECTION', id: sectionId },
+    objectId: sectionId,
+    actorId: viewer.id,
+    scope: facts,
+    data: { entries },
+  });
 }
