@@ -1,5 +1,5 @@
 // First: heap settings that must hold before the rest is loaded.
-import './heap-tuning';
+import './ops/heap-tuning';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
