@@ -1,9 +1,23 @@
 import { GraphQLError } from 'graphql';
 
-/** One invalid input field. `field` is the path of the input member in GraphQL names, such as `options.inviteType`. */
+/** Why a member was refused, as a stable code clients can branch on (`UserError.code` in GraphQL). */
+export type IssueCode =
+  | 'INVALID'
+  | 'REQUIRED'
+  | 'TOO_LONG'
+  | 'TOO_SHORT'
+  | 'TOO_LARGE'
+  | 'TOO_SMALL'
+  | 'INVALID_FORMAT';
+
+/**
+ * One invalid input field. `field` is the path of the input member in GraphQL names, such as `options.inviteType`;
+ * `code` is INVALID unless the check that refused it says more.
+ */
 export interface FieldIssue {
   field: string;
   message: string;
+  code?: IssueCode;
 }
 
 /** Input that is well-typed but not acceptable (missing title, value out of range). An expected outcome: typed. */

@@ -1,15 +1,37 @@
 import { z } from 'zod';
-import { ValidationError } from './errors';
+import { type IssueCode, ValidationError } from './errors';
 import { type GlobalIdType, readId } from './global-id';
 import { type HtmlField, htmlFields, sanitizeHtmlBody } from './html';
 
 /** Parses input with a resource's zod schema; every problem is reported at once, named by its input path. */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
-  const result = schema.safeParse(input);
+  // The refused value is reported so that a member left out (REQUIRED) tells apart from one of the wrong type.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new ValidationError(
-    result.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })),
+    result.error.issues.map((issue) => ({
+      field: issue.path.join('.'),
+      message: issue.message,
+      code: issueCode(issue),
+    })),
   );
+}
+
+/** The stable code of a zod issue: what kind of check refused the member. */
+function issueCode(issue: z.core.$ZodIssue): IssueCode {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'REQUIRED' : 'INVALID';
+    case 'too_big':
+      return issue.origin === 'string' || issue.origin === 'array' ? 'TOO_LONG' : 'TOO_LARGE';
+    case 'too_small':
+      if (issue.origin === 'string' && issue.minimum === 1) return 'REQUIRED';
+      return issue.origin === 'string' || issue.origin === 'array' ? 'TOO_SHORT' : 'TOO_SMALL';
+    case 'invalid_format':
+      return 'INVALID_FORMAT';
+    default:
+      return 'INVALID';
+  }
 }
 
 // PostgreSQL refuses the NUL character in text (and would fail the whole write), so it is a validation error naming
@@ -97,6 +119,8 @@ const notNull = (schema: z.ZodType) => schema.nullable().refine((value) => value
 
 type Shape = Record<string, z.ZodType>;
 type Members<S extends Shape> = { [K in keyof S]?: z.output<S[K]> };
+/** What a client may send for such members: each may be left out or null. */
+type SentMembers<S extends Shape> = { [K in keyof S]?: z.input<S[K]> | null };
 
 /**
  * The input of a create: `required` members must be given; any other member may be left out or null, both meaning
@@ -109,7 +133,10 @@ export function createInput<S extends Shape, R extends keyof S & string>(shape: 
       required.includes(name as R) ? notNull(schema) : schema.nullish().transform((value) => value ?? undefined),
     ]),
   );
-  return z.strictObject(members) as unknown as z.ZodType<Members<S> & { [K in R]: z.output<S[K]> }>;
+  return z.strictObject(members) as unknown as z.ZodType<
+    Members<S> & { [K in R]: z.output<S[K]> },
+    SentMembers<S> & { [K in R]: z.input<S[K]> }
+  >;
 }
 
 /**
@@ -128,7 +155,7 @@ export function updateInput<S extends Shape>(shape: S) {
       ];
     }),
   );
-  return z.strictObject(members) as unknown as z.ZodType<Members<S>>;
+  return z.strictObject(members) as unknown as z.ZodType<Members<S>, SentMembers<S>>;
 }
 
 /** The members of an object schema (one `createInput` or `updateInput` made), to declare a larger input from them. */

@@ -41,3 +41,43 @@ builder.objectType(ConflictError, {
     field: t.exposeString('field', { nullable: true, description: 'The input member that conflicts, if one does.' }),
   }),
 });
+
+/** What a mutation reports in `userErrors`: the failure's code, message and the input member it names. */
+export interface UserErrorShape {
+  field: string[] | null;
+  code: string;
+  message: string;
+}
+
+export const UserErrorCodeEnum = builder.enumType('UserErrorCode', {
+  description: 'Why a mutation wrote nothing: stable values clients branch on (new ones may be added).',
+  values: {
+    INVALID: { description: 'The value is not acceptable (see the message).' },
+    REQUIRED: { description: 'The member is required and was left out or empty.' },
+    TOO_LONG: { description: 'The text or list is longer than allowed.' },
+    TOO_SHORT: { description: 'The text or list is shorter than allowed.' },
+    TOO_LARGE: { description: 'The number is larger than allowed.' },
+    TOO_SMALL: { description: 'The number is smaller than allowed.' },
+    INVALID_FORMAT: { description: 'The text is not in the required format (an email, a date, an id).' },
+    NOT_FOUND: { description: 'An object the input names does not exist or is not visible to the viewer.' },
+    CONFLICT: { description: 'The change conflicts with existing data, such as a name already taken.' },
+  } as const,
+});
+
+export const UserErrorType = builder.objectRef<UserErrorShape>('UserError').implement({
+  description:
+    'An expected failure of a mutation, returned in its payload: nothing was written. Failures that are not about the input (permission, authentication, limits) are GraphQL errors instead, with `extensions.code`.',
+  fields: (t) => ({
+    field: t.exposeStringList('field', {
+      nullable: true,
+      description:
+        'Path of the input member at fault, starting with the argument (`["input", "options", "inviteType"]`); null when the failure is not about one member.',
+    }),
+    code: t.field({
+      type: UserErrorCodeEnum,
+      description: 'Stable code of the failure.',
+      resolve: (error) => error.code as never,
+    }),
+    message: t.exposeString('message', { description: 'What went wrong, in a sentence for people.' }),
+  }),
+});

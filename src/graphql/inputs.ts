@@ -5,7 +5,7 @@
  */
 import type { InputTypeParam } from '@pothos/core';
 import { z } from 'zod';
-import { isIdMember } from '../core/validation';
+import { idOfNamedType, isIdMember } from '../core/validation';
 import { builder } from './builder';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -72,7 +72,7 @@ export const isRequiredMember = (member: z.ZodType) => member._zod.optin !== 'op
  * The GraphQL type of members zod cannot name, and only of those: enums, nested inputs (a list's item type for a list),
  * and unions of several kinds.
  */
-type NamedTypes<Schema extends z.ZodType> = { [Member in keyof z.output<Schema>]?: NamedInputType };
+export type NamedTypes<Schema extends z.ZodType> = { [Member in keyof z.output<Schema>]?: NamedInputType };
 
 /**
  * The GraphQL input type of an object schema (`createInput`, `updateInput` or a strict `z.object`): a field per
@@ -124,3 +124,24 @@ export function changesInput<Schema extends z.ZodType>(
 ) {
   return inputFromSchema(name, schema, `Changes to ${what}; members left out keep their values.`, types);
 }
+
+/**
+ * An input schema with members beside its own: the id of the object an update changes, the realm a new object
+ * belongs to. A mutation's resolver takes them out before handing the rest to the service, which validates it.
+ */
+export function withMembers<Schema extends z.ZodType, Extra extends Record<string, z.ZodType>>(
+  schema: Schema,
+  extra: Extra,
+) {
+  const extended = (schema as unknown as z.ZodObject).extend(extra);
+  return extended as unknown as z.ZodType<
+    z.output<Schema> & z.output<z.ZodObject<Extra>>,
+    z.input<Schema> & z.input<z.ZodObject<Extra>>
+  >;
+}
+
+/** The member naming the object a mutation changes or deletes: its global id or its databaseId. */
+export const objectIdMember = (description: string) => idOfNamedType.describe(description);
+
+/** The input of a mutation that only names its object, such as a delete. */
+export const objectIdInput = (description: string) => z.strictObject({ id: objectIdMember(description) });

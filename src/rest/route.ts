@@ -140,15 +140,34 @@ interface RouteBase<Doc extends AnyDocument> {
 }
 
 interface Payload {
-  __typename: string;
+  __typename?: string;
   message?: string;
   issues?: { field: string; message: string }[];
+  userErrors?: readonly { field: readonly string[] | null; code: string; message: string }[];
 }
 
-/** Mutation results are unions of the changed object and typed errors; selections must include `__typename`. */
+/** The typed error (and so the REST status) of the userError codes that are not about an input member's value. */
+const errorOfCode: Record<string, string> = { NOT_FOUND: 'NotFoundError', CONFLICT: 'ConflictError' };
+
+/**
+ * A mutation's answer, raised as a PayloadError when it wrote nothing: a payload whose `userErrors` (selected with
+ * `...UserErrors`) are not empty, or, for a mutation still answering a union, a member named `...Error` (selected
+ * with `__typename`).
+ */
 function unwrapPayload<T>(result: T): Success<T> {
   const payload = result as Payload;
-  if (payload.__typename.endsWith('Error')) {
+  const [first] = payload.userErrors ?? [];
+  if (first) {
+    const typename = errorOfCode[first.code];
+    if (typename) throw new PayloadError(typename, first.message);
+    // Field paths start with the argument (`input`); the facade names the members as the wire does.
+    const issues = payload.userErrors!.map((error) => ({
+      field: error.field?.slice(1).join('.') ?? '',
+      message: error.message,
+    }));
+    throw new PayloadError('ValidationError', first.message, issues);
+  }
+  if (payload.__typename?.endsWith('Error')) {
     throw new PayloadError(payload.__typename, payload.message ?? payload.__typename, payload.issues);
   }
   return result as Success<T>;
@@ -287,18 +306,40 @@ export function pageLinks(total: number, request: RestRequest, link: LinkBuilder
   };
 }
 
+/** The member of a mutation payload that holds its object, such as `group` in `CreateGroupPayload`. */
+type PayloadMember<Doc extends AnyDocument> = keyof NonNullable<Root<Doc>> & string;
+
+/**
+ * What a write's shape renders: the payload's `payload` member when the route names one, else the success member of
+ * a mutation still answering a union.
+ */
+type Written<Doc extends AnyDocument, Member> = [Member] extends [never]
+  ? Success<Root<Doc>>
+  : NonNullable<NonNullable<Root<Doc>>[Member & keyof NonNullable<Root<Doc>>]>;
+
+/** The written object of a mutation's answer (see `Written`), once its userErrors are known to be empty. */
+function writtenObject(result: unknown, member: string | undefined) {
+  const payload = unwrapPayload(result) as Record<string, unknown>;
+  return member ? payload[member] : payload;
+}
+
 /** POST: 201 with the created object. */
-export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+export function createRoute<
+  Doc extends AnyDocument,
+  Wire extends z.ZodObject,
+  Member extends PayloadMember<Doc> = never,
+>(
   options: RouteBase<Doc> & {
     body: WireBody;
     wire: Wire;
     variables: Variables<Doc>;
-    shape: Shape<Success<Root<Doc>>, Wire>;
+    payload?: Member;
+    shape: Shape<Written<Doc, Member>, Wire>;
   },
 ): RestRoute {
   return route('POST', options, { 201: options.wire }, (result, request, link) => ({
     status: 201,
-    body: options.shape(unwrapPayload(result as Root<Doc>), link, request),
+    body: options.shape(writtenObject(result, options.payload) as Written<Doc, Member>, link, request),
   }));
 }
 
@@ -306,12 +347,21 @@ export function createRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
  * PUT of raw bytes (`PUT /upload/{id}`): the request body streams to the operation through its context instead of
  * being decoded; 200 with the object the operation answers.
  */
-export function rawBodyRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
-  options: RouteBase<Doc> & { wire: Wire; variables: Variables<Doc>; shape: Shape<Success<Root<Doc>>, Wire> },
+export function rawBodyRoute<
+  Doc extends AnyDocument,
+  Wire extends z.ZodObject,
+  Member extends PayloadMember<Doc> = never,
+>(
+  options: RouteBase<Doc> & {
+    wire: Wire;
+    variables: Variables<Doc>;
+    payload?: Member;
+    shape: Shape<Written<Doc, Member>, Wire>;
+  },
 ): RestRoute {
   const put = route('PUT', options, { 200: options.wire }, (result, request, link) => ({
     status: 200,
-    body: options.shape(unwrapPayload(result as Root<Doc>), link, request),
+    body: options.shape(writtenObject(result, options.payload) as Written<Doc, Member>, link, request),
   }));
   return { ...put, rawBody: true };
 }
@@ -349,14 +399,15 @@ export function redirectRoute<Doc extends AnyDocument>(
  * answer is 200 while every item has the same code, 207 Multi-Status when they differ (`codes` reads them), or always
  * 207 where the platform answers so whatever the codes (`multiStatus`).
  */
-export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
+export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject, Member extends PayloadMember<Doc> = never>(
   method: 'PUT' | 'POST',
   options: RouteBase<Doc> & {
     body: WireBody;
     wire: Wire;
     variables: Variables<Doc>;
-    shape: Shape<Success<Root<Doc>>, Wire>;
-    codes?: (node: Success<Root<Doc>>) => number[];
+    payload?: Member;
+    shape: Shape<Written<Doc, Member>, Wire>;
+    codes?: (node: Written<Doc, Member>) => number[];
     multiStatus?: 'always';
   },
 ): RestRoute {
@@ -366,7 +417,7 @@ export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject>(
       ? { 200: options.wire, 207: options.wire }
       : { 200: options.wire };
   return route(method, options, responses, (result, request, link) => {
-    const node = unwrapPayload(result as Root<Doc>);
+    const node = writtenObject(result, options.payload) as Written<Doc, Member>;
     const codes = new Set(options.codes?.(node) ?? []);
     return { status: options.multiStatus || codes.size > 1 ? 207 : 200, body: options.shape(node, link, request) };
   });

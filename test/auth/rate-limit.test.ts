@@ -38,7 +38,7 @@ const remaining = (headers: Headers) => Number(headers.get('x-ratelimit-remainin
 const createCategories = (count: number, prefix: string) =>
   `mutation { ${Array.from(
     { length: count },
-    (_, index) => `c${index}: createGroupCategory(input: { title: "${prefix}-${index}" }) { __typename }`,
+    (_, index) => `c${index}: createGroupCategory(input: { title: "${prefix}-${index}" }) { userErrors { code } }`,
   ).join(' ')} }`;
 
 const categoriesTitled = (prefix: string) =>
@@ -117,7 +117,7 @@ describe('charging each request its cost', () => {
     const prefix = unique('cat');
     const fields = Array.from(
       { length: 8 },
-      (_, index) => `c${index}: createGroupCategory(input: { title: "${prefix}-${index}" }) { __typename }`,
+      (_, index) => `c${index}: createGroupCategory(input: { title: "${prefix}-${index}" }) { userErrors { code } }`,
     );
     const response = await graphql(
       `mutation { ...Writes ... on Mutation { ${fields.slice(4).join(' ')} } } fragment Writes on Mutation { ${fields.slice(0, 4).join(' ')} }`,

@@ -64,8 +64,7 @@ const createGroupAsAdmin = (title: string) =>
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        query:
-          'mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }',
+        query: 'mutation ($input: CreateGroupInput!) { createGroup(input: $input) { group { id: databaseId } } }',
         variables: { input: { title, schoolId: String(world.school.id) } },
       }),
     })

@@ -145,7 +145,7 @@ describe('creating a group', () => {
   it('answers a document that asks for more of the school by reading the new row with it', async () => {
     const graphql = await graphqlClientFor(server, world.teacher);
     const document = `mutation($input: CreateGroupInput!) { createGroup(input: $input) {
-      ... on Group { databaseId accessCode school { title district { title } } building { databaseId } } } }`;
+      group { databaseId accessCode school { title district { title } } building { databaseId } } } }`;
     let answer: GraphQLResponse | undefined;
     const statements = await server.database.statementsOf(async () => {
       answer = await graphql(document, {
@@ -153,7 +153,7 @@ describe('creating a group', () => {
       });
     });
     expect(answer!.errors).toBeUndefined();
-    expect(answer!.data.createGroup).toEqual({
+    expect(answer!.data.createGroup.group).toEqual({
       databaseId: expect.any(String),
       accessCode: expect.stringMatching(/^\w{5}-\w{5}$/),
       school: { title: world.school.title, district: { title: world.district.title } },
@@ -166,7 +166,7 @@ describe('creating a group', () => {
     const graphql = await graphqlClientFor(server, world.teacher);
     const category = await createGroupCategory(world.district.id, 'Asked for by title');
     const document = `mutation($input: CreateGroupInput!) { createGroup(input: $input) {
-      ... on Group { category { title } building { title } } } }`;
+      group { category { title } building { title } } } }`;
     const answer = await graphql(document, {
       input: {
         title: 'Asks for its relations',
@@ -175,7 +175,7 @@ describe('creating a group', () => {
       },
     });
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.createGroup).toEqual({
+    expect(answer.data.createGroup.group).toEqual({
       category: { title: 'Asked for by title' },
       building: { title: world.building.title },
     });
@@ -184,10 +184,10 @@ describe('creating a group', () => {
   it('reads the new group after its creator joined it when the document asks for its members', async () => {
     const graphql = await graphqlClientFor(server, world.teacher);
     const document = `mutation($input: CreateGroupInput!) { createGroup(input: $input) {
-      ... on Group { accessCode memberCount members { admin user { databaseId } } school { id } } } }`;
+      group { accessCode memberCount members { admin user { databaseId } } school { id } } } }`;
     const answer = await graphql(document, { input: { title: 'Asks for its members' } });
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.createGroup).toMatchObject({
+    expect(answer.data.createGroup.group).toMatchObject({
       accessCode: expect.stringMatching(/^\w{5}-\w{5}$/),
       memberCount: 1,
       members: [{ admin: true, user: { databaseId: String(world.teacher.id) } }],

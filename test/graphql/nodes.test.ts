@@ -244,20 +244,20 @@ describe('arguments that name an object', () => {
   it('accept a global id in a mutation argument and in an input field', async () => {
     const title = unique('Renamed');
     const updated = await graphql(
-      `mutation($id: ID!, $title: String!) { updateGroup(id: $id, input: { title: $title }) { ... on Group { databaseId title } } }`,
+      `mutation($id: ID!, $title: String!) { updateGroup(input: { id: $id, title: $title }) { group { databaseId title } } }`,
       {
         id: encodeGlobalId('Group', visible.Group!),
         title,
       },
     );
-    expect(updated.data.updateGroup).toEqual({ databaseId: String(visible.Group), title });
+    expect(updated.data.updateGroup.group).toEqual({ databaseId: String(visible.Group), title });
     const created = await graphql(
-      `mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { ... on Group { school { databaseId } } } }`,
+      `mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { group { school { databaseId } } } }`,
       {
         school: encodeGlobalId('School', w.school.id),
       },
     );
-    expect(created.data.createGroup).toEqual({ school: { databaseId: String(w.school.id) } });
+    expect(created.data.createGroup.group).toEqual({ school: { databaseId: String(w.school.id) } });
   });
 
   it('refuse a global id of another type with 400 BAD_USER_INPUT', async () => {
@@ -270,14 +270,14 @@ describe('arguments that name an object', () => {
       extensions: { code: 'BAD_USER_INPUT' },
     });
     const input = await graphql(
-      `mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { __typename ... on ValidationError { issues { field message } } } }`,
+      `mutation($school: ID!) { createGroup(input: { title: "Chess", schoolId: $school }) { group { id } userErrors { field code message } } }`,
       {
         school: encodeGlobalId('Group', visible.Group!),
       },
     );
     expect(input.data.createGroup).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'schoolId', message: 'is the id of a Group, not of a School' }],
+      group: null,
+      userErrors: [{ field: ['input', 'schoolId'], code: 'INVALID', message: 'is the id of a Group, not of a School' }],
     });
   });
 });

@@ -129,11 +129,11 @@ async function createGroupAs(
   schoolId = world.school.id,
 ): Promise<string> {
   const response = await client(
-    `mutation ($input: CreateGroupInput!) { createGroup(input: $input) { __typename ... on Group { id: databaseId } } }`,
+    `mutation ($input: CreateGroupInput!) { createGroup(input: $input) { userErrors { code } group { id: databaseId } } }`,
     { input: { title, privacyLevel, schoolId: String(schoolId) } },
   );
-  expect(response.data?.createGroup.__typename).toBe('Group');
-  return response.data!.createGroup.id;
+  expect(response.data?.createGroup.userErrors).toEqual([]);
+  return response.data!.createGroup.group.id;
 }
 
 async function postInGroup(groupId: number, title: string): Promise<string> {
@@ -263,8 +263,13 @@ describe('resuming a school subscription', () => {
     await postInGroup(studentGroupId, 'Mark');
     const start = await settledEndOfStream();
     const groupId = await createGroupAs(teacher, 'Short-lived', 'SCHOOL');
-    const deleted = await teacher(`mutation ($id: ID!) { deleteGroup(id: $id) { __typename } }`, { id: groupId });
-    expect(deleted.data?.deleteGroup.__typename).not.toMatch(/Error$/);
+    const deleted = await teacher(
+      `mutation ($input: DeleteGroupInput!) { deleteGroup(input: $input) { userErrors { code } } }`,
+      {
+        input: { id: groupId },
+      },
+    );
+    expect(deleted.data?.deleteGroup.userErrors).toEqual([]);
     const school = await subscribe('schoolAdmin', realmEvents('SCHOOL', true), {
       id: String(world.school.id),
       after: start,

@@ -1,3 +1,4 @@
+import { encodeGlobalId } from '../../src/core/global-id';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/database';
 import type { PrivacyLevel } from '../../src/generated/prisma/enums';
@@ -295,29 +296,30 @@ describe('POST /groups', () => {
     expect([response.status, response.json]).toEqual([status, { error: resolve(error) }]);
   });
 
-  it('twin: createGroup answers with a ValidationError naming GraphQL fields (writing nothing), or the Group', async () => {
-    const mutation = `mutation($input: CreateGroupInput!) { createGroup(input: $input) { __typename
-      ... on Group { title privacyLevel accessCode } ... on ValidationError { message issues { field message } } } }`;
+  it('twin: createGroup answers userErrors naming GraphQL fields (writing nothing), or the Group', async () => {
+    const mutation = `mutation($input: CreateGroupInput!) { createGroup(input: $input) {
+      group { title privacyLevel accessCode } userErrors { field code message } } }`;
     const refused = await expectNothingWritten(() =>
       gqlTeacher(mutation, { input: { title: ' ', privacyLevel: 'CUSTOM' } }),
     );
     expect(refused.data.createGroup).toEqual({
-      __typename: 'ValidationError',
-      message: 'title: is required; privacyLevel: custom is read only and cannot be set',
-      issues: [
-        { field: 'title', message: 'is required' },
-        { field: 'privacyLevel', message: 'custom is read only and cannot be set' },
+      group: null,
+      userErrors: [
+        { field: ['input', 'title'], code: 'REQUIRED', message: 'is required' },
+        { field: ['input', 'privacyLevel'], code: 'INVALID', message: 'custom is read only and cannot be set' },
       ],
     });
     // Every group a document creates shows its access code to its creator (the viewer's memberships are memoised).
     const both =
-      await gqlTeacher(`mutation { a: createGroup(input: {title: "A"}) { ... on Group { id: databaseId accessCode } }
-      b: createGroup(input: {title: "B"}) { ... on Group { id: databaseId accessCode } } }`);
+      await gqlTeacher(`mutation { a: createGroup(input: {title: "A"}) { group { id: databaseId accessCode } }
+      b: createGroup(input: {title: "B"}) { group { id: databaseId accessCode } } }`);
     const stored = await db().group.findMany({
-      where: { id: { in: [both.data.a.id, both.data.b.id].map(Number) } },
+      where: { id: { in: [both.data.a.group.id, both.data.b.group.id].map(Number) } },
       orderBy: { id: 'asc' },
     });
-    expect([both.data.a, both.data.b]).toEqual(stored.map((g) => ({ id: String(g.id), accessCode: g.accessCode })));
+    expect([both.data.a.group, both.data.b.group]).toEqual(
+      stored.map((g) => ({ id: String(g.id), accessCode: g.accessCode })),
+    );
   });
 
   it('reads no membership of an administrator who creates a group, and shows them the access code', async () => {
@@ -571,30 +573,30 @@ describe('PUT /groups/{id}', () => {
     expect([response.status, fieldsOf(response.json)]).toEqual([400, field && [field]]);
   });
 
-  it('twin: updateGroup answers with the Group or a typed error', async () => {
+  it('twin: updateGroup answers with the Group or userErrors', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id] });
     const update = async (id: string, input: object) =>
       (
         await gqlTeacher(
-          `mutation($id: ID!, $input: UpdateGroupInput!) {
-      updateGroup(id: $id, input: $input) { __typename ... on Group { title inviteType }
-      ... on ValidationError { issues { field message } } ... on NotFoundError { objectType objectId } } }`,
-          { id, input },
+          `mutation($input: UpdateGroupInput!) {
+      updateGroup(input: $input) { group { title inviteType } userErrors { field code message } } }`,
+          { input: { id, ...input } },
         )
       ).data.updateGroup;
     expect(await update(String(group.id), { title: 'G', inviteType: 'REQUEST_TO_JOIN' })).toEqual({
-      __typename: 'Group',
-      title: 'G',
-      inviteType: 'REQUEST_TO_JOIN',
+      group: { title: 'G', inviteType: 'REQUEST_TO_JOIN' },
+      userErrors: [],
     });
     expect(await update(String(group.id), { privacyLevel: 'CUSTOM' })).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'privacyLevel', message: 'custom is read only and cannot be set' }],
+      group: null,
+      userErrors: [
+        { field: ['input', 'privacyLevel'], code: 'INVALID', message: 'custom is read only and cannot be set' },
+      ],
     });
-    expect(await update('999999', {})).toEqual({
-      __typename: 'NotFoundError',
-      objectType: 'Group',
-      objectId: '999999',
+    // The missing object is named by the input member that named it, in whichever form the client sent.
+    expect(await update(encodeGlobalId('Group', 999999), {})).toEqual({
+      group: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: 'Group 999999 was not found' }],
     });
     expect((await as.teacher.get(`/groups/${group.id}`)).json).toMatchObject({
       title: 'G',
@@ -630,12 +632,12 @@ describe('DELETE /groups/{id}', () => {
     expect((await expectNothingWritten(() => as.teacher.delete('/groups/999999'))).status).toBe(404);
   });
 
-  it('twin: deleteGroup answers with the deleted id, then group(id) is null', async () => {
+  it('twin: deleteGroup answers with the deleted global id, then group(id) is null', async () => {
     const group = await createGroup(world.school.id, { admins: [world.districtAdmin.id] });
     const deleted = await gqlDistrictAdmin(
-      `mutation { deleteGroup(id: "${group.id}") { __typename ... on Deleted { id } } }`,
+      `mutation { deleteGroup(input: { id: "${group.id}" }) { deletedGroupId userErrors { code } } }`,
     );
-    expect(deleted.data.deleteGroup).toEqual({ __typename: 'Deleted', id: String(group.id) });
+    expect(deleted.data.deleteGroup).toEqual({ deletedGroupId: encodeGlobalId('Group', group.id), userErrors: [] });
     expect((await gqlDistrictAdmin(`{ group(id: "${group.id}") { id: databaseId } }`)).data.group).toBeNull();
   });
 });
@@ -684,13 +686,13 @@ describe('GET /groups/categories', () => {
   });
 
   it('twin: createGroupCategory is for district administrators, records group_category.create, refuses duplicates', async () => {
-    const mutation = `mutation($title: String!) { createGroupCategory(input: {title: $title}) { __typename
-      ... on GroupCategory { id: databaseId title } ... on ConflictError { message field } } }`;
+    const mutation = `mutation($title: String!) { createGroupCategory(input: {title: $title}) {
+      groupCategory { id: databaseId title } userErrors { field code message } } }`;
     const refused = await expectNothingWritten(() => gqlTeacher(mutation, { title: 'Mine' }));
     expect([refused.status, refused.errors?.[0]?.extensions?.code]).toEqual([403, 'FORBIDDEN']);
     const events = await watchDomainEvents();
-    const created = (await gqlDistrictAdmin(mutation, { title: 'Debate' })).data.createGroupCategory;
-    expect(created).toEqual({ __typename: 'GroupCategory', id: expect.any(String), title: 'Debate' });
+    const created = (await gqlDistrictAdmin(mutation, { title: 'Debate' })).data.createGroupCategory.groupCategory;
+    expect(created).toEqual({ id: expect.any(String), title: 'Debate' });
     expect(await events()).toEqual([
       [
         'group_category.create',
@@ -709,9 +711,10 @@ describe('GET /groups/categories', () => {
     expect(
       (await expectNothingWritten(() => gqlDistrictAdmin(mutation, { title: 'Debate' }))).data.createGroupCategory,
     ).toEqual({
-      __typename: 'ConflictError',
-      message: 'A category with this title exists in the district',
-      field: 'title',
+      groupCategory: null,
+      userErrors: [
+        { field: ['input', 'title'], code: 'CONFLICT', message: 'A category with this title exists in the district' },
+      ],
     });
   });
 });

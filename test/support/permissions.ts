@@ -77,8 +77,11 @@ export interface GraphQLCase<F> extends CaseBase<F> {
 
 export type PermissionCase<F> = RestCase<F> | GraphQLCase<F>;
 
-/** The selection that tells a mutation's outcome: the object's type, or the typed error and its message. */
-export const outcome = '__typename ... on Error { message }';
+/** The selection that tells a mutation's outcome: its payload's userErrors (none when it wrote). */
+export const outcome = 'userErrors { code message }';
+
+/** The same, for a mutation still answering a union of its object and typed errors. */
+export const unionOutcome = '__typename ... on Error { message }';
 
 export interface CaseTable<F = any> {
   area: string;
@@ -238,8 +241,15 @@ async function prepareGraphQL<F>(
       const refused = error.extensions?.code === 'FORBIDDEN' || error.extensions?.http?.status === 403;
       return refused ? { letter: 'f' } : { letter: 'x', note: `${error.extensions?.code}: ${error.message}` };
     }
-    const answer = Object.values(response.data ?? {})[0] as { __typename?: string; message?: string } | null;
-    if (answer === null || answer?.__typename === 'NotFoundError') return { letter: 'h' };
+    const answer = Object.values(response.data ?? {})[0] as {
+      __typename?: string;
+      message?: string;
+      userErrors?: { code: string; message: string }[];
+    } | null;
+    const [userError] = answer?.userErrors ?? [];
+    if (answer === null || answer?.__typename === 'NotFoundError' || userError?.code === 'NOT_FOUND')
+      return { letter: 'h' };
+    if (userError) return { letter: 'x', note: `${userError.code}: ${userError.message}` };
     if (answer.__typename?.endsWith('Error')) return { letter: 'x', note: `${answer.__typename}: ${answer.message}` };
     return { letter: !entry.finds || entry.finds(answer, fixture) ? 'o' : 'h' };
   };

@@ -1,65 +1,80 @@
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { changesInput, inputFromSchema } from '../../graphql/inputs';
 import { parseId } from '../../graphql/realm';
+import { readById } from '../../graphql/reads-by-id';
+import { objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { addGroupMember, removeGroupMember } from './group-membership.service';
 import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './group.service';
 import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
-import { createGroupSchema, groupCategorySchema, groupMemberSchema, updateGroupSchema } from './group.validation';
+import {
+  createGroupSchema,
+  groupCategorySchema,
+  groupMemberSchema,
+  groupMembershipSchema,
+  updateGroupSchema,
+} from './group.validation';
 
 const types = { privacyLevel: PrivacyLevelEnum, inviteType: InviteTypeEnum };
-const CreateGroupInput = inputFromSchema(
-  'CreateGroupInput',
-  createGroupSchema,
-  'A new group; the viewer becomes its first administrator.',
-  types,
-);
-const UpdateGroupInput = changesInput('UpdateGroupInput', updateGroupSchema, 'a group', types);
-const CreateGroupCategoryInput = inputFromSchema(
-  'CreateGroupCategoryInput',
-  groupCategorySchema,
-  "A new group category of the viewer's district.",
-);
-const GroupMemberInput = inputFromSchema('GroupMemberInput', groupMemberSchema, "A user's membership of a group.");
 
-objectMutation('createGroup', {
-  type: 'Group',
+payloadMutation('createGroup', {
   description: 'Creates a group (staff of the school, and district administrators).',
-  args: (arg) => ({ input: arg(required(CreateGroupInput, 'The new group.')) }),
-  resolve: (viewer, args, query) => createGroup(viewer, args.input, query),
+  input: createGroupSchema,
+  inputDescription: 'A new group; the viewer becomes its first administrator.',
+  types,
+  payload: { group: { model: 'Group', description: 'The new group.' } },
+  resolve: async (viewer, input, select) => ({ group: await createGroup(viewer, input, select('group')) }),
 });
-objectMutation('updateGroup', {
-  type: 'Group',
+payloadMutation('updateGroup', {
   description: 'Changes a group (its administrators).',
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The group to change.' }),
-    input: arg(required(UpdateGroupInput, 'What to change; members left out keep their values.')),
+  input: withMembers(updateGroupSchema, { id: objectIdMember('The group to change.') }),
+  inputDescription: 'The group, and changes to it; members left out keep their values.',
+  types,
+  payload: { group: { model: 'Group', description: 'The group as changed.' } },
+  resolve: async (viewer, { id, ...changes }, select) => ({
+    group: await updateGroup(viewer, parseId(id, 'Group'), changes, select('group')),
   }),
-  resolve: (viewer, args, query) => updateGroup(viewer, parseId(args.id, 'Group'), args.input, query),
 });
-deleteMutation('deleteGroup', {
+payloadMutation('deleteGroup', {
   description: 'Deletes a group with its memberships and posts (its administrators).',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The group to delete.' }) }),
-  resolve: (viewer, args) => deleteGroup(viewer, parseId(args.id, 'Group')),
+  input: objectIdInput('The group to delete.'),
+  inputDescription: 'The group to delete.',
+  payload: { deletedGroupId: { deleted: 'Group', description: 'Global id of the deleted group.' } },
+  resolve: async (viewer, { id }) => ({ deletedGroupId: (await deleteGroup(viewer, parseId(id, 'Group'))).id }),
 });
-objectMutation('createGroupCategory', {
-  type: 'GroupCategory',
+payloadMutation('createGroupCategory', {
   description: "Creates a group category in the viewer's district (district administrators).",
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({ input: arg(required(CreateGroupCategoryInput, 'The new group category.')) }),
-  resolve: (viewer, args, query) => createGroupCategory(viewer, args.input, query),
+  input: groupCategorySchema,
+  inputDescription: "A new group category of the viewer's district.",
+  payload: { groupCategory: { model: 'GroupCategory', description: 'The new category.' } },
+  resolve: async (viewer, input, select) => ({
+    groupCategory: await createGroupCategory(viewer, input, select('groupCategory')),
+  }),
 });
-objectMutation('addGroupMember', {
-  type: 'GroupMembership',
+payloadMutation('addGroupMember', {
   description: 'Adds a user to a group (its administrators).',
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({ input: arg(required(GroupMemberInput, 'The group and the user.')) }),
-  resolve: (viewer, args, query) => addGroupMember(viewer, args.input, query),
+  input: groupMemberSchema,
+  inputDescription: "A user's membership of a group.",
+  payload: {
+    groupMembership: { model: 'GroupMembership', description: 'The new membership.' },
+    group: { model: 'Group', description: 'The group, with its member count as it now is.' },
+  },
+  resolve: async (viewer, input, select) => {
+    const groupMembership = await addGroupMember(viewer, input, select('groupMembership'));
+    return { groupMembership, group: await readById('Group', select('group'), groupMembership.groupId) };
+  },
 });
-deleteMutation('removeGroupMember', {
-  description: 'Removes a user from a group (its administrators); returns the membership id.',
-  errors: [ValidationError, NotFoundError],
-  args: (arg) => ({ input: arg(required(GroupMemberInput, 'The group and the user.')) }),
-  resolve: (viewer, args) => removeGroupMember(viewer, args.input),
+payloadMutation('removeGroupMember', {
+  description: 'Removes a user from a group (its administrators).',
+  input: groupMembershipSchema,
+  inputDescription: 'The group and the user.',
+  payload: {
+    deletedGroupMembershipId: { deleted: 'GroupMembership', description: 'Global id of the removed membership.' },
+    group: { model: 'Group', description: 'The group, with its member count as it now is.' },
+  },
+  resolve: async (viewer, input, select) => {
+    const { id } = await removeGroupMember(viewer, input);
+    return {
+      deletedGroupMembershipId: id,
+      group: await readById('Group', select('group'), parseId(input.groupId, 'Group')),
+    };
+  },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
+import { UserErrors } from '../../rest/user-errors';
 import {
   type LinkBuilder,
   createRoute,
@@ -138,10 +138,13 @@ export const groupRoutes = [
     body: wireBody(groupMembers, ['title']),
     wire: groupWire,
     document: graphql(
-      `mutation($input: CreateGroupInput!) { createGroup(input: $input) { __typename ...MutationError ...RestGroup } }`,
-      [MutationError, RestGroup],
+      `mutation($input: CreateGroupInput!) {
+        createGroup(input: $input) { userErrors { ...UserErrors } group { ...RestGroup } }
+      }`,
+      [UserErrors, RestGroup],
     ),
     variables: ({ input }) => ({ input }),
+    payload: 'group',
     shape: groupToWire,
   }),
   updateRoute({
@@ -149,16 +152,19 @@ export const groupRoutes = [
     summary: 'Update a group (its administrators)',
     body: wireBody(withoutMembers(groupMembers, 'school_id')),
     document: graphql(
-      `mutation($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: UpdateGroupInput!) { updateGroup(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: ({ params, input }) => ({ id: params.id, input }),
+    variables: ({ params, input }) => ({ input: { ...input, id: params.id } }),
   }),
   deleteRoute({
     path: '/groups/{id}',
     summary: 'Delete a group with its memberships and what it owns',
-    document: graphql(`mutation($id: ID!) { deleteGroup(id: $id) { __typename ...MutationError } }`, [MutationError]),
-    variables: ({ params }) => ({ id: params.id }),
+    document: graphql(
+      `mutation($input: DeleteGroupInput!) { deleteGroup(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
+    ),
+    variables: ({ params }) => ({ input: { id: params.id } }),
   }),
   listRoute({
     path: '/groups/categories',

@@ -69,6 +69,7 @@ export const GroupMembershipType = builder.prismaNode('GroupMembership', {
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'GroupMembership', ['admin', 'createdAt']),
     user: t.relation('user'),
+    group: t.relation('group', { description: 'The group (its `memberCount` changes with its memberships).' }),
   }),
 });
 

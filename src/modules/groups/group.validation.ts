@@ -51,11 +51,12 @@ export const updateGroupSchema = updateInput(groupFields);
 
 export const groupCategorySchema = createInput({ title: requiredText(255).describe('Category name.') }, ['title']);
 
+const memberRef = { groupId: nodeId('Group').describe('Group.'), userId: nodeId('User').describe('User.') };
+
 export const groupMemberSchema = createInput(
-  {
-    groupId: nodeId('Group').describe('Group.'),
-    userId: nodeId('User').describe('User.'),
-    admin: z.boolean().describe('Group administrator; default false.'),
-  },
+  { ...memberRef, admin: z.boolean().describe('Group administrator; default false.') },
   ['groupId', 'userId'],
 );
+
+/** The membership a removal names. */
+export const groupMembershipSchema = createInput(memberRef, ['groupId', 'userId']);

@@ -1,11 +1,11 @@
 import { issueAccessToken, issueApiClient } from '../../../src/modules/access/access.service';
 import { createUser } from '../../support/factories';
-import { type Fixture, outcome, permissionCases } from '../../support/permissions';
+import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
-const createApiClientDoc = `mutation($input: CreateApiClientInput!) { createApiClient(input: $input) { ${outcome} } }`;
-const deleteApiClientDoc = `mutation($id: ID!) { deleteApiClient(id: $id) { ${outcome} } }`;
-const deleteAccessTokenDoc = `mutation($id: ID!) { deleteAccessToken(id: $id) { ${outcome} } }`;
+const createApiClientDoc = `mutation($input: CreateApiClientInput!) { createApiClient(input: $input) { ${unionOutcome} } }`;
+const deleteApiClientDoc = `mutation($id: ID!) { deleteApiClient(id: $id) { ${unionOutcome} } }`;
+const deleteAccessTokenDoc = `mutation($id: ID!) { deleteAccessToken(id: $id) { ${unionOutcome} } }`;
 /** Credentials issued straight to a user, fresh for each request that revokes them. */
 const freshApiClient = async (f: Fixture<unknown>, user: { id: number }) => ({
   id: id(await issueApiClient(f.server.serverKey, { userId: user.id })),

@@ -1,6 +1,6 @@
 import { db } from '../../../src/db/database';
 import { createCalendarEvent, createSection, createStoredUpload, unique } from '../../support/factories';
-import { type Fixture, outcome, permissionCases } from '../../support/permissions';
+import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 type Tables = { section: { id: number }; event: { id: number }; dueEvent: { id: number }; file: { id: number } };
@@ -128,19 +128,19 @@ export default permissionCases<Tables>(
         ),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) { createCalendarEvent(realm: $realm, input: $input) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) { createCalendarEvent(realm: $realm, input: $input) { ${unionOutcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: (f) => ({ ...graphqlRealm(f), input: newEvent }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { updateCalendarEvent(realm: $realm, id: $id, input: { allDay: true }) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $id: ID!) { updateCalendarEvent(realm: $realm, id: $id, input: { allDay: true }) { ${unionOutcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: (f) => ({ ...graphqlRealm(f), id: id(f.event) }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { ${unionOutcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ ...graphqlRealm(f), id: id(await freshEvent(f)) }),
@@ -154,7 +154,7 @@ export default permissionCases<Tables>(
       expect: 'o o o o o o o',
     },
     {
-      graphql: `mutation($id: ID!) { deleteCalendarFeed(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { deleteCalendarFeed(id: $id) { ${unionOutcome} } }`,
       name: "a student's",
       expect: 'h h o h h h h',
       variables: async (f) => ({

@@ -1,6 +1,6 @@
 import { db } from '../../../src/db/database';
 import { createSection, createUser } from '../../support/factories';
-import { type Fixture, outcome, permissionCases } from '../../support/permissions';
+import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 
@@ -135,7 +135,7 @@ export default permissionCases<Gradebook>(
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(sectionId: $sectionId, grades: $grades) { ${outcome} } }`,
+      graphql: `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(sectionId: $sectionId, grades: $grades) { ${unionOutcome} } }`,
       name: 'grade the student',
       expect: 'h h f o f o o',
       variables: (f) => ({
@@ -144,19 +144,19 @@ export default permissionCases<Gradebook>(
       }),
     },
     {
-      graphql: `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Lab" }) { ${outcome} } }`,
+      graphql: `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Lab" }) { ${unionOutcome} } }`,
       name: 'an item in the section',
       expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Lab 2" }) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Lab 2" }) { ${unionOutcome} } }`,
       name: 'an item of the section',
       expect: 'h h f o f o o',
       variables: (f) => ({ id: id(f.assignment) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteAssignment(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { deleteAssignment(id: $id) { ${unionOutcome} } }`,
       name: 'a fresh item of the section',
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await freshAssignment(f)) }),
@@ -187,50 +187,50 @@ export default permissionCases<Gradebook>(
       variables: (f) => ({ schoolId: id(f.school) }),
     },
     {
-      graphql: `mutation($schoolId: ID!) { createGradingPeriod(schoolId: $schoolId, input: { title: "Spring", startsOn: "2027-01-05", endsOn: "2027-05-30" }) { ${outcome} } }`,
+      graphql: `mutation($schoolId: ID!) { createGradingPeriod(schoolId: $schoolId, input: { title: "Spring", startsOn: "2027-01-05", endsOn: "2027-05-30" }) { ${unionOutcome} } }`,
       name: 'a period of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ schoolId: id(f.school) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateGradingPeriod(id: $id, input: { title: "Autumn" }) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { updateGradingPeriod(id: $id, input: { title: "Autumn" }) { ${unionOutcome} } }`,
       name: 'a period of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ id: id(f.period) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGradingPeriod(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { deleteGradingPeriod(id: $id) { ${unionOutcome} } }`,
       name: 'a fresh period of the school',
       expect: 'h f f f f o o',
       variables: async (f) => ({ id: id(await freshPeriod(f.school)) }),
     },
     {
-      graphql: `mutation($schoolId: ID!) { createGradingScale(schoolId: $schoolId, input: { title: "Pass", levels: [{ grade: "P", minimum: 50 }] }) { ${outcome} } }`,
+      graphql: `mutation($schoolId: ID!) { createGradingScale(schoolId: $schoolId, input: { title: "Pass", levels: [{ grade: "P", minimum: 50 }] }) { ${unionOutcome} } }`,
       name: 'a scale of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ schoolId: id(f.school) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateGradingScale(id: $id, input: { title: "Pass/fail" }) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { updateGradingScale(id: $id, input: { title: "Pass/fail" }) { ${unionOutcome} } }`,
       name: 'a scale of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ id: id(f.scale) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGradingScale(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { deleteGradingScale(id: $id) { ${unionOutcome} } }`,
       name: 'a fresh scale of the school',
       expect: 'h f f f f o o',
       variables: async (f) => ({ id: id(await freshScale(f.school)) }),
     },
 
     {
-      graphql: `mutation($input: ParentLinkInput!) { linkParent(input: $input) { ${outcome} } }`,
+      graphql: `mutation($input: ParentLinkInput!) { linkParent(input: $input) { ${unionOutcome} } }`,
       name: 'a parent and child of the school',
       expect: 'h h f f f o o',
       variables: async (f) => ({ input: await freshFamily(f) }),
     },
     {
-      graphql: `mutation($input: ParentLinkInput!) { unlinkParent(input: $input) { ${outcome} } }`,
+      graphql: `mutation($input: ParentLinkInput!) { unlinkParent(input: $input) { ${unionOutcome} } }`,
       name: 'a parent and child of the school',
       expect: 'h h f f f o o',
       variables: async (f) => ({ input: await freshFamily(f) }),

@@ -155,17 +155,17 @@ export default permissionCases(
       variables: (f) => ({ input: { title: unique('Club'), schoolId: id(f.school) } }),
     },
     {
-      graphql: `mutation($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { ${outcome} } }`,
+      graphql: `mutation($input: UpdateGroupInput!) { updateGroup(input: $input) { ${outcome} } }`,
       name: 'a school group',
       expect: 'h h f o f o o',
-      variables: (f, caller) => ({ id: id(f.schoolGroup), input: { website: `https://${caller.person}.example` } }),
+      variables: (f, caller) => ({ input: { id: id(f.schoolGroup), website: `https://${caller.person}.example` } }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGroup(id: $id) { ${outcome} } }`,
+      graphql: `mutation($input: DeleteGroupInput!) { deleteGroup(input: $input) { ${outcome} } }`,
       name: 'a school group',
       expect: 'h h f o f o o',
       variables: async (f) => ({
-        id: id(await createGroup(f.school.id, { admins: [f.teacher.id], members: [f.student.id] })),
+        input: { id: id(await createGroup(f.school.id, { admins: [f.teacher.id], members: [f.student.id] })) },
       }),
     },
     {
@@ -175,7 +175,7 @@ export default permissionCases(
       variables: () => ({ input: { title: unique('Category') } }),
     },
     {
-      graphql: `mutation($input: GroupMemberInput!) { addGroupMember(input: $input) { ${outcome} } }`,
+      graphql: `mutation($input: AddGroupMemberInput!) { addGroupMember(input: $input) { ${outcome} } }`,
       name: 'a user of the school to a school group',
       expect: 'h h f o f o o',
       variables: async (f) => ({
@@ -183,7 +183,7 @@ export default permissionCases(
       }),
     },
     {
-      graphql: `mutation($input: GroupMemberInput!) { removeGroupMember(input: $input) { ${outcome} } }`,
+      graphql: `mutation($input: RemoveGroupMemberInput!) { removeGroupMember(input: $input) { ${outcome} } }`,
       name: 'a member of a school group',
       expect: 'h h f o f o o',
       variables: async (f) => {

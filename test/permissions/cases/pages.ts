@@ -1,5 +1,5 @@
 import { createGradingGroup, createPage, createSection } from '../../support/factories';
-import { type Fixture, outcome, permissionCases } from '../../support/permissions';
+import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 type Tables = { section: { id: number }; page: { id: number }; draft: { id: number } };
@@ -95,19 +95,19 @@ export default permissionCases<Tables>(
         ),
     },
     {
-      graphql: `mutation($realm: RealmInput!) { createPage(realm: $realm, input: { title: "Notes" }) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!) { createPage(realm: $realm, input: { title: "Notes" }) { ${unionOutcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: graphqlRealm,
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { updatePage(realm: $realm, id: $id, input: { inline: true }) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $id: ID!) { updatePage(realm: $realm, id: $id, input: { inline: true }) { ${unionOutcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: (f) => ({ ...graphqlRealm(f), id: id(f.page) }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { ${unionOutcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ ...graphqlRealm(f), id: id(await createPage(sectionRealm(f))) }),
@@ -126,19 +126,19 @@ export default permissionCases<Tables>(
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($sectionId: ID!) { createGradingGroup(sectionId: $sectionId, input: { title: "A" }) { ${outcome} } }`,
+      graphql: `mutation($sectionId: ID!) { createGradingGroup(sectionId: $sectionId, input: { title: "A" }) { ${unionOutcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateGradingGroup(id: $id, input: { title: "B" }) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { updateGradingGroup(id: $id, input: { title: "B" }) { ${unionOutcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await createGradingGroup(f.section.id)) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGradingGroup(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { deleteGradingGroup(id: $id) { ${unionOutcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await createGradingGroup(f.section.id)) }),

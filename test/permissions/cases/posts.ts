@@ -1,6 +1,6 @@
 import type { RealmRef } from '../../../src/auth/realms';
 import { createBlogPosts, createGroup, createSection, unique } from '../../support/factories';
-import { type Fixture, outcome, permissionCases } from '../../support/permissions';
+import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const hasId = (items: { id: string }[], object: { id: number }) => items.some((item) => item.id === id(object));
@@ -165,14 +165,14 @@ export default permissionCases(
       variables: (f) => ({ realm: input(f.realms.student), id: id(f.posts.student) }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { ${unionOutcome} } }`,
       name: 'in a school',
       expect: 'h f f f f o o',
       variables: (f) => ({ realm: input(f.realms.school), input: { title: unique('Post') } }),
     },
     {
       graphql: `mutation($realm: RealmInput!, $id: ID!, $input: UpdateBlogPostInput!) {
-        updateBlogPost(realm: $realm, id: $id, input: $input) { ${outcome} } }`,
+        updateBlogPost(realm: $realm, id: $id, input: $input) { ${unionOutcome} } }`,
       name: "the teacher's, in a group",
       expect: 'h h f o f o o',
       variables: (f, caller) => ({
@@ -182,7 +182,7 @@ export default permissionCases(
       }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { deleteBlogPost(realm: $realm, id: $id) { ${outcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $id: ID!) { deleteBlogPost(realm: $realm, id: $id) { ${unionOutcome} } }`,
       name: "the teacher's, in a group",
       expect: 'h h f o f o o',
       variables: async (f) => ({ realm: input(f.realms.group), id: id(await freshGroupPost(f)) }),

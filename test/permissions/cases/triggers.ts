@@ -1,7 +1,7 @@
 import { encryptSecret } from '../../../src/auth/secrets';
 import { db } from '../../../src/db/database';
 import { newSigningSecret } from '../../../src/webhooks/signing';
-import { outcome, permissionCases } from '../../support/permissions';
+import { unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const newTarget = (schoolId: number) =>
@@ -124,25 +124,25 @@ export default permissionCases(
         answer.edges.some((edge: { node: { target: { id: string } } }) => edge.node.target.id === id(f.target)),
     },
     {
-      graphql: `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ${outcome} } }`,
+      graphql: `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ${unionOutcome} } }`,
       name: 'trigger administrators',
       expect: 'o f f f f f o',
       variables: () => ({ input: { url: 'https://receiver.test/new' } }),
     },
     {
-      graphql: `mutation($id: ID!, $input: UpdateTriggerTargetInput!) { updateTriggerTarget(id: $id, input: $input) { ${outcome} } }`,
+      graphql: `mutation($id: ID!, $input: UpdateTriggerTargetInput!) { updateTriggerTarget(id: $id, input: $input) { ${unionOutcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
       variables: (f, caller) => ({ id: id(f.target), input: { description: `by ${caller.person}` } }),
     },
     {
-      graphql: `mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { ${unionOutcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
       variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteTriggerTarget(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { deleteTriggerTarget(id: $id) { ${unionOutcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
       variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
@@ -156,19 +156,19 @@ export default permissionCases(
       finds: (answer) => answer.results[0].status === 200,
     },
     {
-      graphql: `mutation($id: ID!) { pauseTriggerTarget(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { pauseTriggerTarget(id: $id) { ${unionOutcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
       variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
     },
     {
-      graphql: `mutation($id: ID!) { resumeTriggerTarget(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { resumeTriggerTarget(id: $id) { ${unionOutcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
       variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
     },
     {
-      graphql: `mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ${outcome} } }`,
+      graphql: `mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ${unionOutcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
       variables: async (f) => ({ id: id(await newTarget(f.school.id)), since: '2020-01-01T00:00:00Z' }),
@@ -183,7 +183,7 @@ export default permissionCases(
       finds: (answer) => answer.type === 'group.create' && answer.statusCode === null && answer.error !== null,
     },
     {
-      graphql: `mutation($id: ID!) { redeliverWebhook(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { redeliverWebhook(id: $id) { ${unionOutcome} } }`,
       name: 'a delivery to a target of the school',
       expect: 'h f f f f f o',
       variables: async (f) => ({ id: String((await newDelivery(f.school.id)).id) }),

@@ -1,6 +1,6 @@
 import type { RealmRef } from '../../../src/auth/realms';
 import { createSection, createStoredUpload, createWebPackage, unique } from '../../support/factories';
-import { type Caller, type Fixture, outcome, permissionCases } from '../../support/permissions';
+import { type Caller, type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
 import { buildZip } from '../../support/zips';
 
 interface Shared {
@@ -78,7 +78,7 @@ export default permissionCases<Shared>(
       variables: (f) => ({ id: id(f.package) }),
     },
     {
-      graphql: `mutation($sectionId: ID!, $input: CreateWebPackageInput!) { createWebPackage(sectionId: $sectionId, input: $input) { ${outcome} } }`,
+      graphql: `mutation($sectionId: ID!, $input: CreateWebPackageInput!) { createWebPackage(sectionId: $sectionId, input: $input) { ${unionOutcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: async (f, caller) => ({
@@ -87,7 +87,7 @@ export default permissionCases<Shared>(
       }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteWebPackage(id: $id) { ${outcome} } }`,
+      graphql: `mutation($id: ID!) { deleteWebPackage(id: $id) { ${unionOutcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await freshPackage(f)) }),
