@@ -1,0 +1,106 @@
+/**
+ * A student's or teacher's dashboard: their sections and groups, live events, and a group made and removed through
+ * the mutation payloads. The token stays in this tab's sessionStorage only (it is a credential).
+ */
+import { type Named, type Session, connect } from './api';
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const signIn = element<HTMLFormElement>('sign-in');
+const newGroup = element<HTMLFormElement>('new-group');
+const problem = element('problem');
+
+let session: Session | null = null;
+let stopEvents: (() => void) | null = null;
+
+function show(message: string) {
+  problem.textContent = message;
+}
+
+function listItem(text: string, onDelete?: () => void) {
+  const item = document.createElement('li');
+  item.textContent = text;
+  if (onDelete) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = 'Delete';
+    button.setAttribute('aria-label', `Delete ${text}`);
+    button.addEventListener('click', onDelete);
+    item.append(button);
+  }
+  return item;
+}
+
+async function render() {
+  if (!session) return;
+  const { viewer } = await session.dashboard();
+  element('viewer-name').textContent = viewer.nameDisplay;
+  element('sections').replaceChildren(
+    ...viewer.sections.nodes.map((section) => listItem(`${section.course.title}: ${section.title}`)),
+  );
+  element('groups').replaceChildren(
+    ...viewer.groups.nodes.map((group: Named) => listItem(group.title, () => removeGroup(group))),
+  );
+}
+
+async function removeGroup(group: Named) {
+  const { userErrors } = await session!.deleteGroup(group.id);
+  show(userErrors.map((error) => error.message).join('; '));
+  await render();
+}
+
+async function start(server: string, token: string) {
+  session = connect(server, token);
+  try {
+    await render();
+  } catch (error) {
+    session.close();
+    session = null;
+    show(`Could not sign in: ${(error as Error).message}`);
+    return;
+  }
+  sessionStorage.setItem('lectern', JSON.stringify({ server, token }));
+  show('');
+  signIn.hidden = true;
+  element('dashboard').hidden = false;
+  stopEvents = session.follow(
+    (event) => {
+      const title = event.object?.title ? `: ${event.object.title}` : '';
+      element('events').prepend(listItem(`${event.type}${title}`));
+      void render();
+    },
+    (error) => show(error.message),
+  );
+}
+
+signIn.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = new FormData(signIn);
+  void start(String(form.get('server')).replace(/\/$/, ''), String(form.get('token')));
+});
+
+newGroup.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = newGroup.elements.namedItem('title') as HTMLInputElement;
+  const { group, userErrors } = await session!.createGroup(input.value);
+  // A refused input is data: each error names the member at fault.
+  show(userErrors.map((error) => `${error.field?.at(-1) ?? 'input'}: ${error.message}`).join('; '));
+  if (group) input.value = '';
+  await render();
+});
+
+element('sign-out').addEventListener('click', () => {
+  stopEvents?.();
+  session?.close();
+  session = null;
+  sessionStorage.removeItem('lectern');
+  element('dashboard').hidden = true;
+  signIn.hidden = false;
+});
+
+(signIn.elements.namedItem('server') as HTMLInputElement).value =
+  new URLSearchParams(location.search).get('server') ?? location.origin;
+const saved = sessionStorage.getItem('lectern');
+if (saved) {
+  const { server, token } = JSON.parse(saved);
+  void start(server, token);
+}
