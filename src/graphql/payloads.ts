@@ -26,7 +26,9 @@ export type PayloadMember =
   /** A plain object (not a row), or a list of them. */
   | { type: ObjectRef<Types, unknown>; list?: boolean; description: string }
   /** The global id of an object that no longer exists; the resolver gives its database id. */
-  | { deleted: GlobalIdType; description: string };
+  | { deleted: GlobalIdType; description: string }
+  /** A value shown only in this answer, such as the secret URL of a new feed. */
+  | { scalar: 'String'; description: string };
 
 type MemberValue<Member> = Member extends { model: infer Name extends Model }
   ? PrismaTypes[Name]['Shape']
@@ -36,7 +38,9 @@ type MemberValue<Member> = Member extends { model: infer Name extends Model }
       ? Shape
       : Member extends { deleted: GlobalIdType }
         ? number
-        : never;
+        : Member extends { scalar: 'String' }
+          ? string
+          : never;
 
 type PayloadValues<Members> = { [Name in keyof Members]?: MemberValue<Members[Name]> | null };
 
@@ -51,14 +55,15 @@ const capitalized = (name: string) => name[0]!.toUpperCase() + name.slice(1);
  * `select(member)` is the Prisma selection the client made under a `model` member, to spread into the service's
  * Prisma call so that its relations load in the same statement. A ValidationError, NotFoundError or ConflictError
  * the service throws becomes `userErrors`; anything else (a permission failure) is a GraphQL error on this field only.
+ * A mutation that takes nothing (it acts on the viewer alone) leaves `input` out and has no argument.
  */
 export function payloadMutation<Schema extends z.ZodType, Members extends Record<string, PayloadMember>>(
   name: string,
   options: {
     description: string;
-    input: Schema;
-    /** What the input is, in a sentence (its GraphQL description). */
-    inputDescription: string;
+    input?: Schema;
+    /** What the input is, in a sentence (its GraphQL description); given with `input`. */
+    inputDescription?: string;
     types?: NamedTypes<Schema>;
     payload: Members;
     resolve: (
@@ -70,7 +75,8 @@ export function payloadMutation<Schema extends z.ZodType, Members extends Record
   },
 ) {
   const typeName = capitalized(name);
-  const Input = inputFromSchema(`${typeName}Input`, options.input, options.inputDescription, options.types);
+  const inputDescription = options.inputDescription ?? '';
+  const Input = options.input && inputFromSchema(`${typeName}Input`, options.input, inputDescription, options.types);
   const PayloadType = builder.objectRef<Payload>(`${typeName}Payload`).implement({
     description: `What \`${name}\` answers: the objects it changed, or \`userErrors\` when it wrote nothing.`,
     fields: (t) => ({
@@ -89,7 +95,7 @@ export function payloadMutation<Schema extends z.ZodType, Members extends Record
       type: PayloadType,
       nullable: true,
       description: options.description,
-      args: { input: t.arg({ type: Input, required: true, description: options.inputDescription }) },
+      args: Input ? { input: t.arg({ type: Input, required: true, description: inputDescription }) } : {},
       resolve: async (_root, args, context, info) => {
         const select = (member: string) => queryFromInfo({ context, info, path: [member] }) as PrismaQuery;
         // Pothos types the argument from the input type, which is made at run time from the schema.
@@ -121,6 +127,9 @@ function payloadField(t: PayloadFieldBuilder, member: string, spec: PayloadMembe
         return id === null ? null : encodeGlobalId(type, id as number);
       },
     });
+  }
+  if ('scalar' in spec) {
+    return t.string({ nullable: true, description: spec.description, resolve: (payload) => value(payload) as string });
   }
   // Prisma objects are referenced by their model's type name; the plugin loads what the client selects under them
   // from the `select(member)` the service spread into its call.

@@ -144,11 +144,11 @@ describe('nested connections page by keyset', () => {
           listed: shown.data.album.contents.map((item: { id: string }) => item.id),
           async remove(id) {
             const deleted = await teacher(
-              'mutation($album: ID!, $id: ID!) { deleteAlbumContent(albumId: $album, id: $id) { __typename } }',
-              { album: String(album.id), id },
+              'mutation($input: DeleteAlbumContentInput!) { deleteAlbumContent(input: $input) { userErrors { code } } }',
+              { input: { albumId: String(album.id), id } },
             );
             expect(deleted.errors).toBeUndefined();
-            expect(deleted.data.deleteAlbumContent.__typename).toBe('Deleted');
+            expect(deleted.data.deleteAlbumContent.userErrors).toEqual([]);
           },
         };
       },

@@ -138,11 +138,11 @@ async function createGroupAs(
 
 async function postInGroup(groupId: number, title: string): Promise<string> {
   const response = await teacher(
-    `mutation ($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { __typename ... on BlogPost { id: databaseId } } }`,
-    { realm: { type: 'GROUP', id: String(groupId) }, input: { title, body: 'Body' } },
+    `mutation ($input: CreateBlogPostInput!) { createBlogPost(input: $input) { userErrors { code } blogPost { id: databaseId } } }`,
+    { input: { realm: { type: 'GROUP', id: String(groupId) }, title, body: 'Body' } },
   );
-  expect(response.data?.createBlogPost.__typename).toBe('BlogPost');
-  return response.data!.createBlogPost.id;
+  expect(response.data?.createBlogPost.userErrors).toEqual([]);
+  return response.data!.createBlogPost.blogPost.id;
 }
 
 describe('containment: an event reaches every realm that contains its object', () => {

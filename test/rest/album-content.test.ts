@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { fileStore } from '../../src/modules/uploads/file-store';
 import { clientsFor } from '../support/client';
@@ -403,27 +404,44 @@ describe('deleting the realm', () => {
 });
 
 describe('GraphQL twin', () => {
-  it('creates an album, adds content, reads counts, cover and items, and comments', async () => {
+  it('creates an album, adds content, reads counts, cover and items, and comments, through payloads', async () => {
     const graphql = await clients.graphql(w.teacher);
     const realm = { type: 'GROUP', id: String(group.id) };
-    const album = (
-      await graphql(
-        `mutation($realm: RealmInput!) { createAlbum(realm: $realm, input: { title: "Twin", settingMemberPost: true }) { __typename ... on Album { id: databaseId published settingComments } } }`,
-        { realm },
-      )
-    ).data.createAlbum;
-    expect(album).toMatchObject({ __typename: 'Album', published: true, settingComments: true });
-    const file = await upload('teacher', png, 'g.png');
-    const added = await graphql(
-      `mutation($albumId: ID!, $input: CreateAlbumContentInput!) {
-        createAlbumContent(albumId: $albumId, input: $input) { __typename ... on CreatedAlbumContent { items { id: databaseId kind caption albumCover contentDimensions } } }
-      }`,
-      { albumId: album.id, input: { files: [String(file)], extras: [{ fid: String(file), caption: 'Twin photo' }] } },
+    const created = await graphql(
+      `mutation($realm: RealmInput!) { createAlbum(input: { realm: $realm, title: "Twin", settingMemberPost: true }) {
+        album { id: databaseId published settingComments } userErrors { code } } }`,
+      { realm },
     );
-    expect(added.data.createAlbumContent.items).toEqual([
-      { id: expect.any(String), kind: 'IMAGE', caption: 'Twin photo', albumCover: true, contentDimensions: '640x480' },
-    ]);
-    const itemId = added.data.createAlbumContent.items[0].id;
+    const album = created.data.createAlbum.album;
+    expect(created.data.createAlbum).toEqual({
+      album: { id: album.id, published: true, settingComments: true },
+      userErrors: [],
+    });
+    const file = await upload('teacher', png, 'g.png');
+    const add = `mutation($input: CreateAlbumContentInput!) { createAlbumContent(input: $input) {
+      albumContents { id: databaseId kind caption albumCover contentDimensions }
+      album { photoCount coverImageUrl }
+      userErrors { field code message } } }`;
+    const added = await graphql(add, {
+      input: { albumId: album.id, files: [String(file)], extras: [{ fid: String(file), caption: 'Twin photo' }] },
+    });
+    const itemId = added.data.createAlbumContent.albumContents[0].id;
+    // The album comes back as it now is, with the count and cover the new item changed.
+    expect(added.data.createAlbumContent).toEqual({
+      albumContents: [
+        { id: itemId, kind: 'IMAGE', caption: 'Twin photo', albumCover: true, contentDimensions: '640x480' },
+      ],
+      album: { photoCount: 1, coverImageUrl: url(`/album/${album.id}/content/${itemId}/file`) },
+      userErrors: [],
+    });
+    // The same file again: attached already, so nothing is added, and the member at fault is named.
+    expect(
+      (await graphql(add, { input: { albumId: album.id, files: [String(file)] } })).data.createAlbumContent,
+    ).toEqual({
+      albumContents: null,
+      album: null,
+      userErrors: [{ field: ['input', 'files', '0'], code: 'INVALID', message: expect.any(String) }],
+    });
     const read = await (await clients.graphql(w.student))(
       `query($realm: RealmInput!) { albums(realm: $realm, limit: 200) { items { id: databaseId photoCount videoCount coverImageUrl contents { id: databaseId contentUrl } } } }`,
       { realm },
@@ -437,14 +455,77 @@ describe('GraphQL twin', () => {
       contents: [{ id: itemId, contentUrl: url(`/album/${album.id}/content/${itemId}/file`) }],
     });
     const commented = await graphql(
-      `mutation($albumId: ID!, $contentId: ID!) { createAlbumComment(albumId: $albumId, contentId: $contentId, input: { comment: "Nice" }) { __typename ... on AlbumComment { comment authorId albumId } } }`,
+      `mutation($albumId: ID!, $contentId: ID!) { createAlbumComment(input: { albumId: $albumId, contentId: $contentId, comment: "Nice" }) {
+        albumComment { id: databaseId comment authorId albumId } userErrors { code } } }`,
       { albumId: album.id, contentId: itemId },
     );
+    const commentId = commented.data.createAlbumComment.albumComment.id;
     expect(commented.data.createAlbumComment).toEqual({
-      __typename: 'AlbumComment',
-      comment: 'Nice',
-      authorId: String(w.teacher.id),
-      albumId: album.id,
+      albumComment: { id: commentId, comment: 'Nice', authorId: String(w.teacher.id), albumId: album.id },
+      userErrors: [],
+    });
+    const uncommented = await graphql(
+      `mutation($input: DeleteAlbumCommentInput!) { deleteAlbumComment(input: $input) { deletedAlbumCommentId userErrors { code } } }`,
+      { input: { albumId: album.id, contentId: itemId, id: commentId } },
+    );
+    expect(uncommented.data.deleteAlbumComment).toEqual({
+      deletedAlbumCommentId: encodeGlobalId('AlbumComment', Number(commentId)),
+      userErrors: [],
+    });
+
+    // Removing the only item takes the album's count and cover with it.
+    const removed = await graphql(
+      `mutation($input: DeleteAlbumContentInput!) { deleteAlbumContent(input: $input) {
+        deletedAlbumContentId album { photoCount coverImageUrl } userErrors { code } } }`,
+      { input: { albumId: encodeGlobalId('Album', Number(album.id)), id: itemId } },
+    );
+    expect(removed.data.deleteAlbumContent).toEqual({
+      deletedAlbumContentId: encodeGlobalId('AlbumContent', Number(itemId)),
+      album: { photoCount: 0, coverImageUrl: null },
+      userErrors: [],
+    });
+    const remove = `mutation($input: DeleteAlbumInput!) { deleteAlbum(input: $input) {
+      deletedAlbumId userErrors { field code message } } }`;
+    expect((await graphql(remove, { input: { id: album.id } })).data.deleteAlbum).toEqual({
+      deletedAlbumId: encodeGlobalId('Album', Number(album.id)),
+      userErrors: [],
+    });
+    expect((await graphql(remove, { input: { id: album.id } })).data.deleteAlbum).toEqual({
+      deletedAlbumId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: `Album ${album.id} was not found` }],
+    });
+  });
+
+  it('answers updateAlbumContent with the item and its album, whose cover moved to it', async () => {
+    const graphql = await clients.graphql(w.teacher);
+    const album = await groupAlbum();
+    const [first, second] = [await upload('teacher', png, 'a.png'), await upload('teacher', png, 'b.png')];
+    const added = await graphql(
+      `mutation($input: CreateAlbumContentInput!) { createAlbumContent(input: $input) { albumContents { id: databaseId albumCover } } }`,
+      { input: { albumId: String(album.id), files: [String(first), String(second)] } },
+    );
+    const [cover, other] = added.data.createAlbumContent.albumContents;
+    expect([cover.albumCover, other.albumCover]).toEqual([true, false]);
+    const update = `mutation($input: UpdateAlbumContentInput!) { updateAlbumContent(input: $input) {
+      albumContent { id: databaseId albumCover } album { coverImageUrl contents { id: databaseId albumCover } }
+      userErrors { field code message } } }`;
+    const moved = await graphql(update, { input: { albumId: String(album.id), id: other.id, albumCover: true } });
+    expect(moved.data.updateAlbumContent).toEqual({
+      albumContent: { id: other.id, albumCover: true },
+      album: {
+        coverImageUrl: url(`/album/${album.id}/content/${other.id}/file`),
+        contents: [
+          { id: cover.id, albumCover: false },
+          { id: other.id, albumCover: true },
+        ],
+      },
+      userErrors: [],
+    });
+    const missing = await graphql(update, { input: { albumId: String(album.id), id: '999999', caption: 'x' } });
+    expect(missing.data.updateAlbumContent).toEqual({
+      albumContent: null,
+      album: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: 'AlbumContent 999999 was not found' }],
     });
   });
 

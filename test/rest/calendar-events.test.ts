@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import type { RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
@@ -464,18 +465,21 @@ describe('due events of assignments and discussions', () => {
 });
 
 describe('GraphQL', () => {
-  it('has twins of the REST operations that return the same data', async () => {
+  it('has twins of the REST operations that return the same data, in payloads', async () => {
     const realm = { type: 'SECTION', id: String(section.id) };
     const graphql = await clients.graphql(w.teacher);
     const created = await graphql(
-      `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) {
-        createCalendarEvent(realm: $realm, input: $input) {
-          __typename ... on CalendarEvent { id: databaseId title localStart hasEnd localEnd allDay rsvp commentsEnabled type realmType realmId editable }
+      `mutation($input: CreateCalendarEventInput!) {
+        createCalendarEvent(input: $input) {
+          calendarEvent {
+            id: databaseId title localStart hasEnd localEnd allDay rsvp commentsEnabled type realmType realmId editable
+          }
+          userErrors { field code message }
         }
       }`,
       {
-        realm,
         input: {
+          realm,
           title: 'Quiz review',
           start: '2026-05-20 14:00:00',
           hasEnd: true,
@@ -484,21 +488,23 @@ describe('GraphQL', () => {
         },
       },
     );
-    const event = created.data.createCalendarEvent;
-    expect(event).toEqual({
-      __typename: 'CalendarEvent',
-      id: event.id,
-      title: 'Quiz review',
-      localStart: '2026-05-20 14:00:00',
-      hasEnd: true,
-      localEnd: '2026-05-20 15:00:00',
-      allDay: false,
-      rsvp: 'INVITED',
-      commentsEnabled: true,
-      type: 'EVENT',
-      realmType: 'SECTION',
-      realmId: String(section.id),
-      editable: true,
+    const event = created.data.createCalendarEvent.calendarEvent;
+    expect(created.data.createCalendarEvent).toEqual({
+      calendarEvent: {
+        id: event.id,
+        title: 'Quiz review',
+        localStart: '2026-05-20 14:00:00',
+        hasEnd: true,
+        localEnd: '2026-05-20 15:00:00',
+        allDay: false,
+        rsvp: 'INVITED',
+        commentsEnabled: true,
+        type: 'EVENT',
+        realmType: 'SECTION',
+        realmId: String(section.id),
+        editable: true,
+      },
+      userErrors: [],
     });
     const rest = await (await as(w.teacher)).get(`/sections/${section.id}/events/${event.id}`);
     expect(rest.json).toMatchObject({
@@ -510,33 +516,43 @@ describe('GraphQL', () => {
     });
 
     const updated = await graphql(
-      `mutation($realm: RealmInput!, $id: ID!) { updateCalendarEvent(realm: $realm, id: $id, input: { hasEnd: false }) {
-        __typename ... on CalendarEvent { hasEnd localEnd end } } }`,
-      { realm, id: event.id },
+      `mutation($input: UpdateCalendarEventInput!) { updateCalendarEvent(input: $input) {
+        calendarEvent { hasEnd localEnd end } userErrors { code } } }`,
+      { input: { realm, id: event.id, hasEnd: false } },
     );
     expect(updated.data.updateCalendarEvent).toEqual({
-      __typename: 'CalendarEvent',
-      hasEnd: false,
-      localEnd: null,
-      end: null,
+      calendarEvent: { hasEnd: false, localEnd: null, end: null },
+      userErrors: [],
     });
-    const refused = await graphql(
-      `mutation($realm: RealmInput!) { createCalendarEvent(realm: $realm, input: { title: "x", start: "soon" }) {
-        __typename ... on ValidationError { issues { field message } } } }`,
-      { realm },
+    const refused = await expectNothingWritten(() =>
+      graphql(
+        `mutation($realm: RealmInput!) { createCalendarEvent(input: { realm: $realm, title: "x", start: "soon" }) {
+          calendarEvent { id } userErrors { field code message } } }`,
+        { realm },
+      ),
     );
     expect(refused.data.createCalendarEvent).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'start', message: 'must be a date and time as YYYY-MM-DD HH:MM:SS' }],
+      calendarEvent: null,
+      userErrors: [
+        {
+          field: ['input', 'start'],
+          code: 'INVALID_FORMAT',
+          message: 'must be a date and time as YYYY-MM-DD HH:MM:SS',
+        },
+      ],
     });
-    const deleted = await graphql(
-      `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { __typename ... on Deleted { id } } }`,
-      {
-        realm,
-        id: event.id,
-      },
-    );
-    expect(deleted.data.deleteCalendarEvent).toEqual({ __typename: 'Deleted', id: event.id });
+    const remove = `mutation($input: DeleteCalendarEventInput!) { deleteCalendarEvent(input: $input) {
+      deletedCalendarEventId userErrors { field code message } } }`;
+    const deleted = await graphql(remove, { input: { realm, id: event.id } });
+    expect(deleted.data.deleteCalendarEvent).toEqual({
+      deletedCalendarEventId: encodeGlobalId('CalendarEvent', Number(event.id)),
+      userErrors: [],
+    });
+    const again = await graphql(remove, { input: { realm, id: encodeGlobalId('CalendarEvent', Number(event.id)) } });
+    expect(again.data.deleteCalendarEvent).toEqual({
+      deletedCalendarEventId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: `CalendarEvent ${event.id} was not found` }],
+    });
   });
 
   describe("calendar: the viewer's events between two instants, across realms", () => {

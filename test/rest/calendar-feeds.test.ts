@@ -1,7 +1,8 @@
 import ical, { type VEvent } from 'node-ical';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
-import { clientsFor } from '../support/client';
+import { type GraphQLResponse, clientsFor } from '../support/client';
 import { type World, createCalendarEvent, createSection, createWorld, watchDomainEvents } from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { testOrigin } from '../support/wire';
@@ -11,8 +12,21 @@ const clients = clientsFor(server);
 let w: World;
 let section: { id: number };
 
-const createFeed = `mutation { createCalendarFeed { __typename ... on IssuedCalendarFeed { id url createdAt } } }`;
-const deleteFeed = `mutation($id: ID!) { deleteCalendarFeed(id: $id) { __typename ... on Deleted { id } ... on NotFoundError { message } } }`;
+const createFeed = `mutation { createCalendarFeed {
+  calendarFeed { id databaseId createdAt } url userErrors { code } } }`;
+const deleteFeed = `mutation($input: DeleteCalendarFeedInput!) { deleteCalendarFeed(input: $input) {
+  deletedCalendarFeedId userErrors { field code message } } }`;
+
+/** The new feed a createCalendarFeed answered: its ids, when it was made, and its URL. */
+const issued = (answer: GraphQLResponse) => {
+  const { calendarFeed, url } = answer.data.createCalendarFeed;
+  return {
+    id: calendarFeed.databaseId as string,
+    globalId: calendarFeed.id as string,
+    createdAt: calendarFeed.createdAt as string,
+    url: url as string,
+  };
+};
 const day = 86_400_000;
 const soon = (days: number, hour = 15) => new Date(Math.floor(Date.now() / day) * day + days * day + hour * 3_600_000);
 
@@ -52,12 +66,15 @@ describe('private iCalendar feeds', () => {
     const graphql = await clients.graphql(w.student);
     const events = await watchDomainEvents();
     const created = await graphql(createFeed);
-    const feed = created.data.createCalendarFeed;
-    expect(feed).toEqual({
-      __typename: 'IssuedCalendarFeed',
-      id: feed.id,
+    const feed = issued(created);
+    expect(created.data.createCalendarFeed).toEqual({
+      calendarFeed: {
+        id: encodeGlobalId('CalendarFeed', Number(feed.id)),
+        databaseId: feed.id,
+        createdAt: feed.createdAt,
+      },
       url: expect.stringMatching(/^http:\/\/lectern\.test\/calendar\/[\w-]{43}\.ics$/),
-      createdAt: feed.createdAt,
+      userErrors: [],
     });
     expect(feed.url.startsWith(testOrigin)).toBe(true);
     expect(await events()).toEqual([
@@ -85,7 +102,7 @@ describe('private iCalendar feeds', () => {
   it("follows the user's calendar as it is now: leaving a section takes its events out of the feed", async () => {
     const trip = await createSection(w.school.id, [{ userId: w.student.id }]);
     await createCalendarEvent({ type: 'SECTION', id: trip.id }, { start: soon(8), title: 'Field trip' });
-    const feed = (await (await clients.graphql(w.student))(createFeed)).data.createCalendarFeed;
+    const feed = issued(await (await clients.graphql(w.student))(createFeed));
     expect((await subscribe(feed.url)).titles).toContain('Field trip');
     await db().enrollment.deleteMany({ where: { sectionId: trip.id } });
     expect((await subscribe(feed.url)).titles).not.toContain('Field trip');
@@ -93,7 +110,7 @@ describe('private iCalendar feeds', () => {
 
   it("lists the viewer's feeds without their URLs, and revokes one: its URL answers 404 from then on", async () => {
     const graphql = await clients.graphql(w.teacher);
-    const feed = (await graphql(createFeed)).data.createCalendarFeed;
+    const feed = issued(await graphql(createFeed));
     expect((await subscribe(feed.url)).titles).toEqual([
       'District meeting',
       'Section quiz',
@@ -104,17 +121,17 @@ describe('private iCalendar feeds', () => {
     expect(listed.data.calendarFeeds).toEqual([{ id: feed.id, createdAt: feed.createdAt }]);
 
     // Only its owner revokes a feed; to anyone else it does not exist.
-    const elsewhere = await (await clients.graphql(w.districtAdmin))(deleteFeed, { id: feed.id });
+    const elsewhere = await (await clients.graphql(w.districtAdmin))(deleteFeed, { input: { id: feed.globalId } });
     expect(elsewhere.data.deleteCalendarFeed).toEqual({
-      __typename: 'NotFoundError',
-      message: `CalendarFeed ${feed.id} was not found`,
+      deletedCalendarFeedId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: `CalendarFeed ${feed.id} was not found` }],
     });
     expect((await subscribe(feed.url)).response.status).toBe(200);
 
     const events = await watchDomainEvents();
-    expect((await graphql(deleteFeed, { id: feed.id })).data.deleteCalendarFeed).toEqual({
-      __typename: 'Deleted',
-      id: feed.id,
+    expect((await graphql(deleteFeed, { input: { id: feed.globalId } })).data.deleteCalendarFeed).toEqual({
+      deletedCalendarFeedId: feed.globalId,
+      userErrors: [],
     });
     expect(await events()).toEqual([
       ['calendar_feed.delete', 'USER', w.teacher.id, Number(feed.id), w.teacher.id, w.district.id, w.school.id],
@@ -136,7 +153,7 @@ describe('private iCalendar feeds', () => {
       description,
     });
     expect(created.status).toBe(201);
-    const feed = (await (await clients.graphql(w.student))(createFeed)).data.createCalendarFeed;
+    const feed = issued(await (await clients.graphql(w.student))(createFeed));
     const { events } = await subscribe(feed.url);
     const event = events.find((item) => item.summary === 'Museum trip')!;
     expect(event.description).toBe(
@@ -146,7 +163,7 @@ describe('private iCalendar feeds', () => {
 
   it('answers 404 for a token that opens no feed and for paths that are not feeds, and 405 for other methods', async () => {
     const graphql = await clients.graphql(w.parent);
-    const feed = (await graphql(createFeed)).data.createCalendarFeed;
+    const feed = issued(await graphql(createFeed));
     const path = new URL(feed.url).pathname;
     for (const other of [
       '/calendar/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics',

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import type { RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
@@ -337,32 +338,41 @@ describe('page bodies are sanitized on write', () => {
 });
 
 describe('GraphQL', () => {
-  it('has twins of the REST operations that return the same data', async () => {
+  it('has twins of the REST operations that return the same data, in payloads', async () => {
     const graphql = await clients.graphql(w.teacher);
     const realm = { type: 'SECTION', id: String(section.id) };
     const created = await graphql(
-      `mutation($realm: RealmInput!, $input: CreatePageInput!) {
-        createPage(realm: $realm, input: $input) { __typename ... on Page { id: databaseId title body published inline parentId childIds assigneeIds gradingGroupIds realmType realmId } }
+      `mutation($input: CreatePageInput!) {
+        createPage(input: $input) {
+          page { id: databaseId title body published inline parentId childIds assigneeIds gradingGroupIds realmType realmId }
+          userErrors { field code message }
+        }
       }`,
       {
-        realm,
-        input: { title: 'From GraphQL', body: '<p onclick="x()">Hello</p>', assigneeIds: [String(enrollment.student)] },
+        input: {
+          realm,
+          title: 'From GraphQL',
+          body: '<p onclick="x()">Hello</p>',
+          assigneeIds: [String(enrollment.student)],
+        },
       },
     );
-    const page = created.data.createPage;
-    expect(page).toEqual({
-      __typename: 'Page',
-      id: page.id,
-      title: 'From GraphQL',
-      body: '<p>Hello</p>',
-      published: true,
-      inline: false,
-      parentId: null,
-      childIds: [],
-      assigneeIds: [String(enrollment.student)],
-      gradingGroupIds: [],
-      realmType: 'SECTION',
-      realmId: String(section.id),
+    const page = created.data.createPage.page;
+    expect(created.data.createPage).toEqual({
+      page: {
+        id: page.id,
+        title: 'From GraphQL',
+        body: '<p>Hello</p>',
+        published: true,
+        inline: false,
+        parentId: null,
+        childIds: [],
+        assigneeIds: [String(enrollment.student)],
+        gradingGroupIds: [],
+        realmType: 'SECTION',
+        realmId: String(section.id),
+      },
+      userErrors: [],
     });
     const rest = await (await as(w.teacher)).get(`/sections/${section.id}/pages/${page.id}`);
     expect(rest.json).toMatchObject({
@@ -378,19 +388,29 @@ describe('GraphQL', () => {
     expect(listed.data.pages.items.map((item: { id: string }) => Number(item.id))).toEqual(
       ids(await (await as(w.teacher)).get(`/sections/${section.id}/pages?limit=200`)),
     );
-    const refused = await graphql(
-      `mutation($realm: RealmInput!, $id: ID!) { updatePage(realm: $realm, id: $id, input: { parentId: $id }) { __typename ... on ValidationError { issues { field message } } } }`,
-      { realm, id: page.id },
-    );
+    const update = `mutation($input: UpdatePageInput!) { updatePage(input: $input) {
+      page { title inline } userErrors { field code message } } }`;
+    const refused = await graphql(update, { input: { realm, id: page.id, parentId: page.id } });
     expect(refused.data.updatePage).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'parentId', message: 'must not be the page itself or a page nested under it' }],
+      page: null,
+      userErrors: [
+        {
+          field: ['input', 'parentId'],
+          code: 'INVALID',
+          message: 'must not be the page itself or a page nested under it',
+        },
+      ],
     });
+    const changed = await graphql(update, { input: { realm, id: page.id, inline: true } });
+    expect(changed.data.updatePage).toEqual({ page: { title: 'From GraphQL', inline: true }, userErrors: [] });
     const deleted = await graphql(
-      `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { __typename } }`,
-      { realm, id: page.id },
+      `mutation($input: DeletePageInput!) { deletePage(input: $input) { deletedPageId userErrors { code } } }`,
+      { input: { realm, id: page.id } },
     );
-    expect(deleted.data.deletePage.__typename).toBe('Deleted');
+    expect(deleted.data.deletePage).toEqual({
+      deletedPageId: encodeGlobalId('Page', Number(page.id)),
+      userErrors: [],
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import type { PrivacyLevel, RealmType } from '../../src/generated/prisma/enums';
 import { clientsFor } from '../support/client';
@@ -552,36 +553,61 @@ describe('routing, paging defaults and realm deletion', () => {
     expect((await teacher.get(`${base}?limit=0`)).status).toBe(400);
   });
 
-  it('creates through the GraphQL union and reports typed errors there', async () => {
+  it('creates, changes and deletes through GraphQL payloads, with userErrors naming input members', async () => {
     const graphql = await clients.graphql(w.teacher);
-    const create = `mutation($realm: RealmInput!, $title: String!) { createBlogPost(realm: $realm, input: { title: $title, body: "b" }) {
-      __typename ... on BlogPost { id: databaseId title body realmType realmId authorId } ... on ValidationError { issues { field message } } ... on Error { message } } }`;
+    const create = `mutation($input: CreateBlogPostInput!) { createBlogPost(input: $input) {
+      blogPost { id: databaseId title body realmType realmId authorId } userErrors { field code message } } }`;
     const realm = { type: 'GROUP', id: String(group.id) };
-    const created = await graphql(create, { realm, title: 'Via GraphQL' });
-    const post = created.data.createBlogPost;
-    expect(post).toEqual({
-      __typename: 'BlogPost',
-      id: post.id,
-      title: 'Via GraphQL',
-      body: 'b',
-      realmType: 'GROUP',
-      realmId: String(group.id),
-      authorId: String(w.teacher.id),
+    const created = await graphql(create, { input: { realm, title: 'Via GraphQL', body: 'b' } });
+    const post = created.data.createBlogPost.blogPost;
+    expect(created.data.createBlogPost).toEqual({
+      blogPost: {
+        id: post.id,
+        title: 'Via GraphQL',
+        body: 'b',
+        realmType: 'GROUP',
+        realmId: String(group.id),
+        authorId: String(w.teacher.id),
+      },
+      userErrors: [],
     });
     const rest = await (await as(w.student)).get(`/groups/${group.id}/posts/${post.id}`);
     expect(rest.json).toMatchObject({ id: post.id, title: 'Via GraphQL', body: 'b' });
     expect((await postEvents(Number(post.id))).map((e) => e.type)).toEqual(['blog_post.create']);
 
-    const invalid = await expectNothingWritten(() => graphql(create, { realm, title: ' ' }));
+    const invalid = await expectNothingWritten(() => graphql(create, { input: { realm, title: ' ' } }));
     expect(invalid.data.createBlogPost).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'title', message: 'is required' }],
-      message: 'title: is required',
+      blogPost: null,
+      userErrors: [{ field: ['input', 'title'], code: 'REQUIRED', message: 'is required' }],
     });
-    const missing = await graphql(create, { realm: { type: 'GROUP', id: '999999' }, title: 'x' });
-    expect(missing.data.createBlogPost).toEqual({ __typename: 'NotFoundError', message: 'Group 999999 was not found' });
+    const missing = await graphql(create, { input: { realm: { type: 'GROUP', id: '999999' }, title: 'x' } });
+    expect(missing.data.createBlogPost).toEqual({
+      blogPost: null,
+      userErrors: [{ field: ['input', 'realm', 'id'], code: 'NOT_FOUND', message: 'Group 999999 was not found' }],
+    });
+
+    const updated = await graphql(
+      `mutation($input: UpdateBlogPostInput!) { updateBlogPost(input: $input) {
+        blogPost { id title body } userErrors { field code message } } }`,
+      { input: { realm, id: encodeGlobalId('BlogPost', Number(post.id)), title: 'Renamed' } },
+    );
+    expect(updated.data.updateBlogPost).toEqual({
+      blogPost: { id: encodeGlobalId('BlogPost', Number(post.id)), title: 'Renamed', body: 'b' },
+      userErrors: [],
+    });
+    const remove = `mutation($input: DeleteBlogPostInput!) { deleteBlogPost(input: $input) {
+      deletedBlogPostId userErrors { field code message } } }`;
+    const deleted = await graphql(remove, { input: { realm, id: post.id } });
+    expect(deleted.data.deleteBlogPost).toEqual({
+      deletedBlogPostId: encodeGlobalId('BlogPost', Number(post.id)),
+      userErrors: [],
+    });
+    expect((await graphql(remove, { input: { realm, id: post.id } })).data.deleteBlogPost).toEqual({
+      deletedBlogPostId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: `BlogPost ${post.id} was not found` }],
+    });
     const student = await clients.graphql(w.student);
-    const forbidden = await student(create, { realm, title: 'x' });
+    const forbidden = await student(create, { input: { realm, title: 'x' } });
     expect(forbidden.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
     const hidden = await (await clients.graphql(w.outsider))(
       `{ blogPosts(realm: {type: GROUP, id: "${group.id}"}) { total } }`,
@@ -600,7 +626,7 @@ describe('routing, paging defaults and realm deletion', () => {
     const graphql = await clients.graphql(w.teacher);
     const undeclared = await expectNothingWritten(() =>
       graphql(
-        `mutation($realm: RealmInput!) { createBlogPost(realm: $realm, input: { title: "x", color: "red" }) { __typename } }`,
+        `mutation($realm: RealmInput!) { createBlogPost(input: { realm: $realm, title: "x", color: "red" }) { userErrors { code } } }`,
         {
           realm: { type: 'GROUP', id: String(group.id) },
         },
@@ -612,9 +638,12 @@ describe('routing, paging defaults and realm deletion', () => {
   it("authorizes before it validates: a reader's bad input is refused as forbidden, not as invalid", async () => {
     const student = await clients.graphql(w.student);
     const refused = await expectNothingWritten(() =>
-      student(`mutation($realm: RealmInput!) { createBlogPost(realm: $realm, input: { title: " " }) { __typename } }`, {
-        realm: { type: 'GROUP', id: String(group.id) },
-      }),
+      student(
+        `mutation($realm: RealmInput!) { createBlogPost(input: { realm: $realm, title: " " }) { userErrors { code } } }`,
+        {
+          realm: { type: 'GROUP', id: String(group.id) },
+        },
+      ),
     );
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
     expect((await (await as(w.student)).post(`/groups/${group.id}/posts`, { title: ' ' })).status).toBe(403);

@@ -78,32 +78,29 @@ interface Recipe {
 
 const realm = () => ({ type: 'SECTION', id: String(section.id) });
 
-/** Runs a mutation answering `type` (or an error) and gives the object's database id and `member`. */
+/** Runs a mutation with its one input and gives the database id and `member` of the payload's `object`. */
 async function mutate(
   graphql: GraphQLClient,
   field: string,
-  args: Record<string, [type: string, value: unknown]>,
-  type: string,
+  input: Record<string, unknown>,
+  object: string,
   member: string,
 ) {
-  const declared = Object.entries(args)
-    .map(([name, [argType]]) => `$${name}: ${argType}`)
-    .join(', ');
-  const passed = Object.keys(args)
-    .map((name) => `${name}: $${name}`)
-    .join(', ');
+  const inputType = `${field[0]!.toUpperCase()}${field.slice(1)}Input`;
   const answer = await graphql(
-    `mutation(${declared}) { ${field}(${passed}) { __typename ... on ${type} { id: databaseId ${member} } ... on Error { message } } }`,
-    Object.fromEntries(Object.entries(args).map(([name, [, value]]) => [name, value])),
+    `mutation($input: ${inputType}!) { ${field}(input: $input) {
+      ${object} { id: databaseId ${member} } userErrors { code message } } }`,
+    { input },
   );
-  const object = answer.data?.[field];
-  expect(object?.__typename, JSON.stringify(answer)).toBe(type);
-  return { id: object.id as string, answered: object[member] };
+  const payload = answer.data?.[field];
+  expect(payload?.userErrors, JSON.stringify(answer)).toEqual([]);
+  return { id: payload[object].id as string, answered: payload[object][member] };
 }
 
 /** A resource created and changed with flat members at `collection` under the section, and realm-scoped mutations. */
 function realmResource(model: Model, member: string, collection: string, members: Record<string, string>): Recipe {
   const base = () => `/sections/${section.id}/${collection}`;
+  const payloadMember = model[0]!.toLowerCase() + model.slice(1);
   return {
     restCreate: async (client, value, format) => {
       const created = await client.post(base(), flatBody({ ...members, [member]: value }, format));
@@ -117,23 +114,10 @@ function realmResource(model: Model, member: string, collection: string, members
     viewed: (json) => json[member],
     restUpdates: true,
     graphqlCreate: (graphql, value) =>
-      mutate(
-        graphql,
-        `create${model}`,
-        { realm: ['RealmInput!', realm()], input: [`Create${model}Input!`, { ...members, [member]: value }] },
-        model,
-        member,
-      ),
+      mutate(graphql, `create${model}`, { realm: realm(), ...members, [member]: value }, payloadMember, member),
     graphqlUpdate: async (graphql, id, value) =>
-      (
-        await mutate(
-          graphql,
-          `update${model}`,
-          { realm: ['RealmInput!', realm()], id: ['ID!', id], input: [`Update${model}Input!`, { [member]: value }] },
-          model,
-          member,
-        )
-      ).answered,
+      (await mutate(graphql, `update${model}`, { realm: realm(), id, [member]: value }, payloadMember, member))
+        .answered,
     inputs: [`Create${model}Input`, `Update${model}Input`],
   };
 }
@@ -154,15 +138,7 @@ const recipes: Record<HtmlField, Recipe> = {
     // The view of an album answers it in the list envelope.
     viewed: (json) => json.album[0].description,
     graphqlUpdate: async (graphql, id, value) =>
-      (
-        await mutate(
-          graphql,
-          'updateAlbum',
-          { id: ['ID!', id], input: ['UpdateAlbumInput!', { description: value }] },
-          'Album',
-          'description',
-        )
-      ).answered,
+      (await mutate(graphql, 'updateAlbum', { id, description: value }, 'album', 'description')).answered,
   },
   'AlbumContent.caption': {
     restCreate: async (client, value, format) => {
@@ -186,12 +162,12 @@ const recipes: Record<HtmlField, Recipe> = {
     graphqlCreate: async (graphql, value) => {
       const file = String(await freshFile());
       const answer = await graphql(
-        `mutation($albumId: ID!, $input: CreateAlbumContentInput!) {
-          createAlbumContent(albumId: $albumId, input: $input) { __typename ... on CreatedAlbumContent { items { id: databaseId caption } } ... on Error { message } }
+        `mutation($input: CreateAlbumContentInput!) {
+          createAlbumContent(input: $input) { albumContents { id: databaseId caption } userErrors { code message } }
         }`,
-        { albumId: String(album.id), input: { files: [file], extras: [{ fid: file, caption: value }] } },
+        { input: { albumId: String(album.id), files: [file], extras: [{ fid: file, caption: value }] } },
       );
-      const [added] = answer.data?.createAlbumContent?.items ?? [];
+      const [added] = answer.data?.createAlbumContent?.albumContents ?? [];
       expect(added, JSON.stringify(answer)).toBeDefined();
       return { id: added.id, answered: added.caption };
     },
@@ -200,12 +176,8 @@ const recipes: Record<HtmlField, Recipe> = {
         await mutate(
           graphql,
           'updateAlbumContent',
-          {
-            albumId: ['ID!', String(album.id)],
-            id: ['ID!', id],
-            input: ['UpdateAlbumContentInput!', { caption: value }],
-          },
-          'AlbumContent',
+          { albumId: String(album.id), id, caption: value },
+          'albumContent',
           'caption',
         )
       ).answered,
@@ -228,12 +200,8 @@ const recipes: Record<HtmlField, Recipe> = {
       mutate(
         graphql,
         'createAlbumComment',
-        {
-          albumId: ['ID!', String(album.id)],
-          contentId: ['ID!', String(item.id)],
-          input: ['CreateAlbumCommentInput!', { comment: value }],
-        },
-        'AlbumComment',
+        { albumId: String(album.id), contentId: String(item.id), comment: value },
+        'albumComment',
         'comment',
       ),
     inputs: ['CreateAlbumCommentInput'],
@@ -297,10 +265,11 @@ describe('album comments', () => {
       expect([refused.status, refused.json.issues]).toEqual([400, [{ field: 'comment', message: 'is required' }]]);
     }
     const answer = await (await clients.graphql(w.teacher))(
-      `mutation($albumId: ID!, $contentId: ID!) { createAlbumComment(albumId: $albumId, contentId: $contentId, input: { comment: "<script>alert(1)</script>" }) { __typename } }`,
+      `mutation($albumId: ID!, $contentId: ID!) { createAlbumComment(input: {
+        albumId: $albumId, contentId: $contentId, comment: "<script>alert(1)</script>" }) { userErrors { field code } } }`,
       { albumId: String(album.id), contentId: String(item.id) },
     );
-    expect(answer.data.createAlbumComment).toEqual({ __typename: 'ValidationError' });
+    expect(answer.data.createAlbumComment).toEqual({ userErrors: [{ field: ['input', 'comment'], code: 'INVALID' }] });
   });
 });
 

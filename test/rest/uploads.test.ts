@@ -325,25 +325,29 @@ describe('GraphQL twin', () => {
     const graphql = await clients.graphql(w.student);
     const bytes = plainBytes(64);
     const created = await graphql(
-      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on Upload { id: databaseId uploadUrl status filesize } } }`,
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) {
+        upload { id: databaseId uploadUrl status filesize } userErrors { code } } }`,
       { input: { filename: 'g.bin', filesize: 64, md5Checksum: md5(bytes) } },
     );
-    const upload = created.data.createUpload;
-    expect(upload).toMatchObject({
-      __typename: 'Upload',
-      status: 'PENDING',
-      filesize: 64,
-      uploadUrl: `${v1}/upload/${upload.id}`,
+    const upload = created.data.createUpload.upload;
+    expect(created.data.createUpload).toEqual({
+      upload: { id: upload.id, status: 'PENDING', filesize: 64, uploadUrl: `${v1}/upload/${upload.id}` },
+      userErrors: [],
     });
 
     const overGraphql = await graphql(
-      `mutation($id: ID!) { receiveUploadContent(id: $id) { __typename ... on ValidationError { issues { field message } } } }`,
-      { id: upload.id },
+      `mutation($input: ReceiveUploadContentInput!) { receiveUploadContent(input: $input) {
+        upload { status } userErrors { field code message } } }`,
+      { input: { id: upload.id } },
     );
     expect(overGraphql.data.receiveUploadContent).toEqual({
-      __typename: 'ValidationError',
-      issues: [
-        { field: 'id', message: "send the file's bytes with PUT to the upload's uploadUrl, or as contentBase64" },
+      upload: null,
+      userErrors: [
+        {
+          field: ['input', 'id'],
+          code: 'INVALID',
+          message: "send the file's bytes with PUT to the upload's uploadUrl, or as contentBase64",
+        },
       ],
     });
 
@@ -365,36 +369,45 @@ describe('GraphQL twin', () => {
   it('createUpload refuses a bad checksum with a ValidationError and an oversized file with 413', async () => {
     const graphql = await clients.graphql(w.student);
     const bad = await graphql(
-      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on ValidationError { issues { field } } } }`,
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { upload { id } userErrors { field code } } }`,
       { input: { filename: 'g.bin', filesize: 1, md5Checksum: 'zz' } },
     );
-    expect(bad.data.createUpload).toEqual({ __typename: 'ValidationError', issues: [{ field: 'md5Checksum' }] });
-    const big = await graphql(`mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename } }`, {
-      input: { filename: 'g.bin', filesize: 3 * 1024 * 1024, md5Checksum: md5(Buffer.from('x')) },
+    expect(bad.data.createUpload).toEqual({
+      upload: null,
+      userErrors: [{ field: ['input', 'md5Checksum'], code: 'INVALID_FORMAT' }],
     });
+    const big = await graphql(
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { upload { id } } }`,
+      {
+        input: { filename: 'g.bin', filesize: 3 * 1024 * 1024, md5Checksum: md5(Buffer.from('x')) },
+      },
+    );
     expect(big.status).toBe(413);
     expect(big.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
     // Past 32 bits, as a literal or a variable, and a fraction.
     const literal = await graphql(
-      `mutation { createUpload(input: { filename: "g.bin", filesize: 2147483648, md5Checksum: "${md5(Buffer.from('x'))}" }) { __typename } }`,
+      `mutation { createUpload(input: { filename: "g.bin", filesize: 2147483648, md5Checksum: "${md5(Buffer.from('x'))}" }) { upload { id } } }`,
     );
+    // The field is nullable: its failure does not null the rest of the document.
     expect(refusal(literal)).toEqual({
       status: 413,
-      data: null,
+      data: { createUpload: null },
       code: 'PAYLOAD_TOO_LARGE',
       message: `The file exceeds the upload limit of ${2 * 1024 * 1024} bytes`,
     });
-    const huge = await graphql(`mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename } }`, {
-      input: { filename: 'g.bin', filesize: 1e21, md5Checksum: md5(Buffer.from('x')) },
-    });
+    const huge = await graphql(
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { upload { id } } }`,
+      {
+        input: { filename: 'g.bin', filesize: 1e21, md5Checksum: md5(Buffer.from('x')) },
+      },
+    );
     expect(refusal(huge)).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
     const fraction = await graphql(
-      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ... on ValidationError { issues { field message } } } }`,
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { userErrors { field code message } } }`,
       { input: { filename: 'g.bin', filesize: 1.5, md5Checksum: md5(Buffer.from('x')) } },
     );
     expect(fraction.data.createUpload).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'filesize', message: 'must be an integer' }],
+      userErrors: [{ field: ['input', 'filesize'], code: 'INVALID', message: 'must be an integer' }],
     });
   });
 
@@ -402,31 +415,28 @@ describe('GraphQL twin', () => {
     const graphql = await clients.graphql(w.teacher);
     const bytes = randomBytes(3000);
     const created = await graphql(
-      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id: databaseId } } }`,
+      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { upload { id } } }`,
       {
         input: { filename: 'small.bin', filesize: bytes.length, md5Checksum: md5(bytes) },
       },
     );
-    const id = created.data.createUpload.id;
+    const id = created.data.createUpload.upload.id;
     const receive = `mutation($id: ID!, $content: String) {
-      receiveUploadContent(id: $id, contentBase64: $content) { __typename ... on ValidationError { issues { field } } ... on Upload { status } } }`;
-    expect((await graphql(receive, { id, content: 'not base64!' })).data.receiveUploadContent).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'contentBase64' }],
+      receiveUploadContent(input: { id: $id, contentBase64: $content }) { upload { status } userErrors { field code } } }`;
+    const answer = async (content: string) => (await graphql(receive, { id, content })).data.receiveUploadContent;
+    expect(await answer('not base64!')).toEqual({
+      upload: null,
+      userErrors: [{ field: ['input', 'contentBase64'], code: 'INVALID' }],
     });
-    expect(
-      (await graphql(receive, { id, content: randomBytes(3000).toString('base64') })).data.receiveUploadContent,
-    ).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'md5Checksum' }],
+    expect(await answer(randomBytes(3000).toString('base64'))).toEqual({
+      upload: null,
+      userErrors: [{ field: ['input', 'md5Checksum'], code: 'INVALID' }],
     });
-    expect((await graphql(receive, { id, content: bytes.toString('base64') })).data.receiveUploadContent).toEqual({
-      __typename: 'Upload',
-      status: 'STORED',
+    expect(await answer(bytes.toString('base64'))).toEqual({ upload: { status: 'STORED' }, userErrors: [] });
+    expect(await answer(bytes.toString('base64'))).toEqual({
+      upload: null,
+      userErrors: [{ field: ['input', 'id'], code: 'CONFLICT' }],
     });
-    expect(
-      (await graphql(receive, { id, content: bytes.toString('base64') })).data.receiveUploadContent.__typename,
-    ).toBe('ConflictError');
   });
 });
 

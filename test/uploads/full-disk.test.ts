@@ -180,18 +180,16 @@ describe('file storage that is full', () => {
     await disk.leaveRoom(0);
     const bytes = plainBytes(10_000);
     const created = await graphql(
-      'mutation($input: CreateUploadInput!) { createUpload(input: $input) { ... on Upload { id } } }',
+      'mutation($input: CreateUploadInput!) { createUpload(input: $input) { upload { id } } }',
       {
         input: { filename: 'g.bin', filesize: bytes.length, md5Checksum: md5(bytes) },
       },
     );
-    const { id } = ((await created.json()) as { data: { createUpload: { id: string } } }).data.createUpload;
+    const { id } = ((await created.json()) as { data: { createUpload: { upload: { id: string } } } }).data.createUpload
+      .upload;
     const answer = await graphql(
-      'mutation($id: ID!, $content: String) { receiveUploadContent(id: $id, contentBase64: $content) { __typename } }',
-      {
-        id,
-        content: bytes.toString('base64'),
-      },
+      'mutation($input: ReceiveUploadContentInput!) { receiveUploadContent(input: $input) { upload { id } } }',
+      { input: { id, contentBase64: bytes.toString('base64') } },
     );
     expect(answer.status).toBe(507);
     const body = (await answer.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };

@@ -1,8 +1,7 @@
-import { builder } from '../../graphql/builder';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, ownerRealm, required, resultMutation } from '../../graphql/operations';
-import { changesInput, inputFromSchema } from '../../graphql/inputs';
-import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { inputFromSchema, objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
+import { RealmInput, parseId, realmInputSchema, realmRef } from '../../graphql/realm';
+import { readById } from '../../graphql/reads-by-id';
 import { createAlbumComment, deleteAlbumComment } from './album-comment.service';
 import { createAlbumContent, deleteAlbumContent, updateAlbumContent } from './album-content.service';
 import { realmOf } from './album.queries';
@@ -17,156 +16,145 @@ import {
   updateContentSchema,
 } from './album.validation';
 
-const CreateAlbumInput = inputFromSchema('CreateAlbumInput', createAlbumSchema, 'A new media album.');
-const UpdateAlbumInput = changesInput('UpdateAlbumInput', updateAlbumSchema, 'an album');
 const AlbumContentExtraInput = inputFromSchema(
   'AlbumContentExtraInput',
   contentExtraSchema,
   'Caption, position and cover flag of one file being added.',
   { fid: 'ID' },
 );
-const CreateAlbumContentInput = inputFromSchema(
-  'CreateAlbumContentInput',
-  createContentSchema,
-  'Uploaded files to add to an album, with their extras.',
-  { files: 'ID', extras: AlbumContentExtraInput },
-);
-const UpdateAlbumContentInput = inputFromSchema(
-  'UpdateAlbumContentInput',
-  updateContentSchema,
-  'Changes to an album item.',
-);
-const CreateAlbumCommentInput = inputFromSchema(
-  'CreateAlbumCommentInput',
-  createCommentSchema,
-  'A comment on an album item.',
-);
 
-const CreatedAlbumContent = builder.objectRef<{ items: unknown[] }>('CreatedAlbumContent').implement({
-  description: 'The items a createAlbumContent added, in display order.',
-  fields: (t) => ({
-    items: t.field({
-      type: [AlbumContentType],
-      description: 'The new items.',
-      resolve: (created) => created.items as never,
-    }),
-  }),
-});
+const ownerRealm = realmInputSchema.describe('The realm (a course section or group) the album belongs to.');
+const optionalRealm = realmInputSchema
+  .nullish()
+  .describe('The section or group the album must be in (legacy clients leave it out).');
+const types = { realm: RealmInput };
+const albumId = objectIdMember('The album.');
+const contentId = objectIdMember('The album item commented on.');
 
-const optionalRealm = {
-  type: RealmInput,
-  description: 'The section or group the album must be in (legacy clients leave it out).',
-} as const;
-objectMutation('createAlbum', {
-  type: 'Album',
+/** The album an item change touched, read after it as the client selects it: its counts and cover change. */
+const albumMember = { model: 'Album', description: 'The album, with its counts and cover as they now are.' } as const;
+
+payloadMutation('createAlbum', {
   description: 'Creates a media album in a section or group the viewer administers.',
-  args: (arg) => ({
-    realm: arg(ownerRealm('album')),
-    input: arg(required(CreateAlbumInput, 'The new album.')),
+  input: withMembers(createAlbumSchema, { realm: ownerRealm }),
+  inputDescription: 'A new media album, and the realm it belongs to.',
+  types,
+  payload: { album: { model: 'Album', description: 'The new album.' } },
+  resolve: async (viewer, { realm, ...album }, select) => ({
+    album: await createAlbum(viewer, realmRef(realm), album, select('album')),
   }),
-  resolve: (viewer, args, query) => createAlbum(viewer, realmRef(args.realm), args.input, query),
 });
-objectMutation('updateAlbum', {
-  type: 'Album',
+payloadMutation('updateAlbum', {
   description: 'Changes an album (the administrators of its section or group).',
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The album to change.' }),
-    realm: arg(optionalRealm),
-    input: arg(required(UpdateAlbumInput, 'What to change; members left out keep their values.')),
+  input: withMembers(updateAlbumSchema, { id: objectIdMember('The album to change.'), realm: optionalRealm }),
+  inputDescription: 'The album, and changes to it; members left out keep their values.',
+  types,
+  payload: { album: { model: 'Album', description: 'The album as changed.' } },
+  resolve: async (viewer, { id, realm, ...changes }, select) => ({
+    album: await updateAlbum(viewer, parseId(id, 'Album'), realmOf(realm), changes, select('album')),
   }),
-  resolve: (viewer, args, query) =>
-    updateAlbum(viewer, parseId(args.id, 'Album'), realmOf(args.realm), args.input, query),
 });
-deleteMutation('deleteAlbum', {
+payloadMutation('deleteAlbum', {
   description: 'Deletes an album with its content, comments and files (the administrators of its section or group).',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The album to delete.' }), realm: arg(optionalRealm) }),
-  resolve: (viewer, args) => deleteAlbum(viewer, parseId(args.id, 'Album'), realmOf(args.realm)),
+  input: withMembers(objectIdInput('The album to delete.'), { realm: optionalRealm }),
+  inputDescription: 'The album to delete.',
+  types,
+  payload: { deletedAlbumId: { deleted: 'Album', description: 'Global id of the deleted album.' } },
+  resolve: async (viewer, { id, realm }) => ({
+    deletedAlbumId: (await deleteAlbum(viewer, parseId(id, 'Album'), realmOf(realm))).id,
+  }),
 });
-resultMutation('createAlbumContent', {
-  type: CreatedAlbumContent,
+payloadMutation('createAlbumContent', {
   description:
     "Adds the viewer's uploaded files to an album in one transaction (administrators; members too while settingMemberPost " +
     "is on). A file that is unknown, someone else's, not stored yet or attached already fails the whole request.",
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({
-    albumId: arg.id({ required: true, description: 'The album.' }),
-    realm: arg(optionalRealm),
-    input: arg(required(CreateAlbumContentInput, 'The new album item.')),
-  }),
-  resolve: (viewer, args) =>
-    createAlbumContent(viewer, parseId(args.albumId, 'Album', 'albumId'), realmOf(args.realm), args.input),
+  input: withMembers(createContentSchema, { albumId, realm: optionalRealm }),
+  inputDescription: 'Uploaded files to add to an album, with their extras.',
+  types: { ...types, files: 'ID', extras: AlbumContentExtraInput },
+  payload: {
+    albumContents: { type: AlbumContentType, list: true, description: 'The new items, in display order.' },
+    album: albumMember,
+  },
+  resolve: async (viewer, { albumId, realm, ...files }, select) => {
+    const id = parseId(albumId, 'Album', 'albumId');
+    const { items } = await createAlbumContent(viewer, id, realmOf(realm), files);
+    return { albumContents: items, album: await readById('Album', select('album'), id) };
+  },
 });
-objectMutation('updateAlbumContent', {
-  type: 'AlbumContent',
+payloadMutation('updateAlbumContent', {
   description: "Changes an item's caption or cover flag (whoever added it, or the album's administrators).",
-  args: (arg) => ({
-    albumId: arg.id({ required: true, description: 'The album.' }),
-    id: arg.id({ required: true, description: 'The album item to change.' }),
-    realm: arg(optionalRealm),
-    input: arg(required(UpdateAlbumContentInput, 'What to change; members left out keep their values.')),
+  input: withMembers(updateContentSchema, {
+    albumId,
+    id: objectIdMember('The album item to change.'),
+    realm: optionalRealm,
   }),
-  resolve: (viewer, args, query) =>
-    updateAlbumContent(
+  inputDescription: 'The album item, and changes to it; members left out keep their values.',
+  types,
+  payload: {
+    albumContent: { model: 'AlbumContent', description: 'The item as changed.' },
+    album: albumMember,
+  },
+  resolve: async (viewer, { albumId, id, realm, ...changes }, select) => {
+    const album = parseId(albumId, 'Album', 'albumId');
+    const albumContent = await updateAlbumContent(
       viewer,
-      parseId(args.albumId, 'Album', 'albumId'),
-      parseId(args.id, 'AlbumContent'),
-      realmOf(args.realm),
-      args.input,
-      query,
-    ),
+      album,
+      parseId(id, 'AlbumContent'),
+      realmOf(realm),
+      changes,
+      select('albumContent'),
+    );
+    return { albumContent, album: await readById('Album', select('album'), album) };
+  },
 });
-deleteMutation('deleteAlbumContent', {
+payloadMutation('deleteAlbumContent', {
   description:
     "Removes an item with its comments and file (whoever added it, or the album's administrators); a removed cover moves to the first image left.",
-  errors: [NotFoundError],
-  args: (arg) => ({
-    albumId: arg.id({ required: true, description: 'The album.' }),
-    id: arg.id({ required: true, description: 'The album item to delete.' }),
-    realm: arg(optionalRealm),
-  }),
-  resolve: (viewer, args) =>
-    deleteAlbumContent(
-      viewer,
-      parseId(args.albumId, 'Album', 'albumId'),
-      parseId(args.id, 'AlbumContent'),
-      realmOf(args.realm),
-    ),
+  input: withMembers(objectIdInput('The album item to delete.'), { albumId, realm: optionalRealm }),
+  inputDescription: 'The album item to delete.',
+  types,
+  payload: {
+    deletedAlbumContentId: { deleted: 'AlbumContent', description: 'Global id of the removed item.' },
+    album: albumMember,
+  },
+  resolve: async (viewer, { albumId, id, realm }, select) => {
+    const album = parseId(albumId, 'Album', 'albumId');
+    const { id: deleted } = await deleteAlbumContent(viewer, album, parseId(id, 'AlbumContent'), realmOf(realm));
+    return { deletedAlbumContentId: deleted, album: await readById('Album', select('album'), album) };
+  },
 });
-objectMutation('createAlbumComment', {
-  type: 'AlbumComment',
+payloadMutation('createAlbumComment', {
   description: 'Comments on an album item the viewer sees; refused (403) while the album has comments off.',
-  args: (arg) => ({
-    albumId: arg.id({ required: true, description: 'The album.' }),
-    contentId: arg.id({ required: true, description: 'The album item commented on.' }),
-    realm: arg(optionalRealm),
-    input: arg(required(CreateAlbumCommentInput, 'The new comment.')),
-  }),
-  resolve: (viewer, args, query) =>
-    createAlbumComment(
+  input: withMembers(createCommentSchema, { albumId, contentId, realm: optionalRealm }),
+  inputDescription: 'A comment on an album item.',
+  types,
+  payload: { albumComment: { model: 'AlbumComment', description: 'The new comment.' } },
+  resolve: async (viewer, { albumId, contentId, realm, ...comment }, select) => ({
+    albumComment: await createAlbumComment(
       viewer,
-      parseId(args.albumId, 'Album', 'albumId'),
-      parseId(args.contentId, 'AlbumContent', 'contentId'),
-      realmOf(args.realm),
-      args.input,
-      query,
+      parseId(albumId, 'Album', 'albumId'),
+      parseId(contentId, 'AlbumContent', 'contentId'),
+      realmOf(realm),
+      comment,
+      select('albumComment'),
     ),
+  }),
 });
-deleteMutation('deleteAlbumComment', {
+payloadMutation('deleteAlbumComment', {
   description: "Deletes a comment (its author, or the album's administrators).",
-  errors: [NotFoundError],
-  args: (arg) => ({
-    albumId: arg.id({ required: true, description: 'The album.' }),
-    contentId: arg.id({ required: true, description: 'The album item commented on.' }),
-    id: arg.id({ required: true, description: 'The album comment to delete.' }),
-    realm: arg(optionalRealm),
+  input: withMembers(objectIdInput('The album comment to delete.'), { albumId, contentId, realm: optionalRealm }),
+  inputDescription: 'The album comment to delete.',
+  types,
+  payload: { deletedAlbumCommentId: { deleted: 'AlbumComment', description: 'Global id of the deleted comment.' } },
+  resolve: async (viewer, { albumId, contentId, id, realm }) => ({
+    deletedAlbumCommentId: (
+      await deleteAlbumComment(
+        viewer,
+        parseId(albumId, 'Album', 'albumId'),
+        parseId(contentId, 'AlbumContent', 'contentId'),
+        parseId(id, 'AlbumComment'),
+        realmOf(realm),
+      )
+    ).id,
   }),
-  resolve: (viewer, args) =>
-    deleteAlbumComment(
-      viewer,
-      parseId(args.albumId, 'Album', 'albumId'),
-      parseId(args.contentId, 'AlbumContent', 'contentId'),
-      parseId(args.id, 'AlbumComment'),
-      realmOf(args.realm),
-    ),
 });

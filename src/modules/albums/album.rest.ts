@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
 import {
   type RestRequest,
   alsoAt,
@@ -12,6 +11,7 @@ import {
   viewInListRoute,
   viewRoute,
 } from '../../rest/route';
+import { UserErrors } from '../../rest/user-errors';
 import { type WireField, fileAttachmentIds, flag, integer, text, wireBody } from '../../rest/wire-body';
 import {
   RestAlbum,
@@ -79,12 +79,13 @@ export const albumRoutes = [
     body: wireBody(albumMembers, ['title']),
     wire: albumWire,
     document: graphql(
-      `mutation($realm: RealmInput!, $input: CreateAlbumInput!) {
-        createAlbum(realm: $realm, input: $input) { __typename ...MutationError ...RestAlbum }
+      `mutation($input: CreateAlbumInput!) {
+        createAlbum(input: $input) { userErrors { ...UserErrors } album { ...RestAlbum } }
       }`,
-      [MutationError, RestAlbum],
+      [UserErrors, RestAlbum],
     ),
-    variables: (request) => ({ realm: request.realm!, input: request.input }),
+    variables: (request) => ({ input: { ...request.input, realm: request.realm! } }),
+    payload: 'album',
     shape: albumToWire,
   }),
   ...alsoAt(
@@ -108,22 +109,20 @@ export const albumRoutes = [
       summary: 'Update a media album',
       body: wireBody(albumMembers),
       document: graphql(
-        `mutation($id: ID!, $realm: RealmInput, $input: UpdateAlbumInput!) {
-          updateAlbum(id: $id, realm: $realm, input: $input) { __typename ...MutationError }
-        }`,
-        [MutationError],
+        `mutation($input: UpdateAlbumInput!) { updateAlbum(input: $input) { userErrors { ...UserErrors } } }`,
+        [UserErrors],
       ),
-      variables: (request) => ({ id: request.params.id, realm: realmOf(request), input: request.input }),
+      variables: (request) => ({ input: { ...request.input, id: request.params.id, realm: realmOf(request) } }),
     }),
     deleteRoute({
       path: '/[realm]/albums/{id}',
       realms,
       summary: 'Delete a media album with its content and comments',
       document: graphql(
-        `mutation($id: ID!, $realm: RealmInput) { deleteAlbum(id: $id, realm: $realm) { __typename ...MutationError } }`,
-        [MutationError],
+        `mutation($input: DeleteAlbumInput!) { deleteAlbum(input: $input) { userErrors { ...UserErrors } } }`,
+        [UserErrors],
       ),
-      variables: (request) => ({ id: request.params.id, realm: realmOf(request) }),
+      variables: (request) => ({ input: { id: request.params.id, realm: realmOf(request) } }),
     }),
   ),
   ...alsoAt(
@@ -140,15 +139,14 @@ export const albumRoutes = [
         .object({ content: z.array(albumContentWire) })
         .meta({ id: 'CreatedAlbumContent', description: 'The items added.' }),
       document: graphql(
-        `mutation($id: ID!, $realm: RealmInput, $input: CreateAlbumContentInput!) {
-          createAlbumContent(albumId: $id, realm: $realm, input: $input) {
-            __typename ...MutationError ... on CreatedAlbumContent { items { ...RestAlbumContent } }
-          }
+        `mutation($input: CreateAlbumContentInput!) {
+          createAlbumContent(input: $input) { userErrors { ...UserErrors } albumContents { ...RestAlbumContent } }
         }`,
-        [MutationError, RestAlbumContent],
+        [UserErrors, RestAlbumContent],
       ),
-      variables: (request) => ({ id: request.params.id, realm: realmOf(request), input: request.input }),
-      shape: (created) => ({ content: created.items.map(contentToWire) }),
+      variables: (request) => ({ input: { ...request.input, albumId: request.params.id, realm: realmOf(request) } }),
+      payload: 'albumContents',
+      shape: (items) => ({ content: items.map(contentToWire) }),
     }),
   ),
   ...alsoAt(
@@ -174,16 +172,16 @@ export const albumRoutes = [
       summary: "Update an album item's caption (or make it the cover)",
       body: wireBody({ caption: text('caption'), album_cover: flag('albumCover') }),
       document: graphql(
-        `mutation($id: ID!, $contentId: ID!, $realm: RealmInput, $input: UpdateAlbumContentInput!) {
-          updateAlbumContent(albumId: $id, id: $contentId, realm: $realm, input: $input) { __typename ...MutationError }
-        }`,
-        [MutationError],
+        `mutation($input: UpdateAlbumContentInput!) { updateAlbumContent(input: $input) { userErrors { ...UserErrors } } }`,
+        [UserErrors],
       ),
       variables: (request) => ({
-        id: request.params.id,
-        contentId: request.params.contentId,
-        realm: realmOf(request),
-        input: request.input,
+        input: {
+          ...request.input,
+          albumId: request.params.id,
+          id: request.params.contentId,
+          realm: realmOf(request),
+        },
       }),
     }),
     deleteRoute({
@@ -191,12 +189,12 @@ export const albumRoutes = [
       realms,
       summary: 'Delete an album item with its comments and file',
       document: graphql(
-        `mutation($id: ID!, $contentId: ID!, $realm: RealmInput) {
-          deleteAlbumContent(albumId: $id, id: $contentId, realm: $realm) { __typename ...MutationError }
-        }`,
-        [MutationError],
+        `mutation($input: DeleteAlbumContentInput!) { deleteAlbumContent(input: $input) { userErrors { ...UserErrors } } }`,
+        [UserErrors],
       ),
-      variables: (request) => ({ id: request.params.id, contentId: request.params.contentId, realm: realmOf(request) }),
+      variables: (request) => ({
+        input: { albumId: request.params.id, id: request.params.contentId, realm: realmOf(request) },
+      }),
     }),
   ),
   ...alsoAt(
@@ -225,19 +223,20 @@ export const albumRoutes = [
       body: wireBody({ comment: text('comment') }, ['comment']),
       wire: commentWire,
       document: graphql(
-        `mutation($id: ID!, $contentId: ID!, $realm: RealmInput, $input: CreateAlbumCommentInput!) {
-          createAlbumComment(albumId: $id, contentId: $contentId, realm: $realm, input: $input) {
-            __typename ...MutationError ...RestAlbumComment
-          }
+        `mutation($input: CreateAlbumCommentInput!) {
+          createAlbumComment(input: $input) { userErrors { ...UserErrors } albumComment { ...RestAlbumComment } }
         }`,
-        [MutationError, RestAlbumComment],
+        [UserErrors, RestAlbumComment],
       ),
       variables: (request) => ({
-        id: request.params.id,
-        contentId: request.params.contentId,
-        realm: realmOf(request),
-        input: request.input,
+        input: {
+          ...request.input,
+          albumId: request.params.id,
+          contentId: request.params.contentId,
+          realm: realmOf(request),
+        },
       }),
+      payload: 'albumComment',
       shape: commentToWire,
     }),
   ),
@@ -267,16 +266,16 @@ export const albumRoutes = [
       realms,
       summary: "Delete a comment on an album item (its author, or the album's administrators)",
       document: graphql(
-        `mutation($id: ID!, $contentId: ID!, $commentId: ID!, $realm: RealmInput) {
-          deleteAlbumComment(albumId: $id, contentId: $contentId, id: $commentId, realm: $realm) { __typename ...MutationError }
-        }`,
-        [MutationError],
+        `mutation($input: DeleteAlbumCommentInput!) { deleteAlbumComment(input: $input) { userErrors { ...UserErrors } } }`,
+        [UserErrors],
       ),
       variables: (request) => ({
-        id: request.params.id,
-        contentId: request.params.contentId,
-        commentId: request.params.commentId,
-        realm: realmOf(request),
+        input: {
+          albumId: request.params.id,
+          contentId: request.params.contentId,
+          id: request.params.commentId,
+          realm: realmOf(request),
+        },
       }),
     }),
   ),

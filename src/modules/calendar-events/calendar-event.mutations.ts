@@ -1,53 +1,48 @@
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, ownerRealm, required } from '../../graphql/operations';
-import { changesInput, inputFromSchema } from '../../graphql/inputs';
-import { parseId, realmRef } from '../../graphql/realm';
+import { objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
+import { RealmInput, parseId, realmInputSchema, realmRef } from '../../graphql/realm';
 import { createCalendarEvent, deleteCalendarEvent, updateCalendarEvent } from './calendar-event.service';
 import { CalendarEventTypeEnum, RsvpPolicyEnum } from './calendar-event.type';
 import { createCalendarEventSchema, updateCalendarEventSchema } from './calendar-event.validation';
 
-const types = { rsvp: RsvpPolicyEnum, type: CalendarEventTypeEnum };
-const CreateCalendarEventInput = inputFromSchema(
-  'CreateCalendarEventInput',
-  createCalendarEventSchema,
-  'A new calendar event.',
-  types,
+const realm = realmInputSchema.describe(
+  'The realm (district, school, user, section or group) the calendar event belongs to.',
 );
-const UpdateCalendarEventInput = changesInput(
-  'UpdateCalendarEventInput',
-  updateCalendarEventSchema,
-  'a calendar event',
-  types,
-);
+const types = { rsvp: RsvpPolicyEnum, type: CalendarEventTypeEnum, realm: RealmInput };
 
-objectMutation('createCalendarEvent', {
-  type: 'CalendarEvent',
+payloadMutation('createCalendarEvent', {
   description: 'Creates a calendar event in a realm the viewer may post in.',
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({
-    realm: arg(ownerRealm('calendar event')),
-    input: arg(required(CreateCalendarEventInput, 'The new calendar event.')),
+  input: withMembers(createCalendarEventSchema, { realm }),
+  inputDescription: 'A new calendar event, and the realm it belongs to.',
+  types,
+  payload: { calendarEvent: { model: 'CalendarEvent', description: 'The new event.' } },
+  resolve: async (viewer, { realm, ...event }, select) => ({
+    calendarEvent: await createCalendarEvent(viewer, realmRef(realm), event, select('calendarEvent')),
   }),
-  resolve: (viewer, args, query) => createCalendarEvent(viewer, realmRef(args.realm), args.input, query),
 });
-objectMutation('updateCalendarEvent', {
-  type: 'CalendarEvent',
+payloadMutation('updateCalendarEvent', {
   description: 'Changes a calendar event (not a due event, which changes with its assignment or discussion).',
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({
-    realm: arg(ownerRealm('calendar event')),
-    id: arg.id({ required: true, description: 'The calendar event to change.' }),
-    input: arg(required(UpdateCalendarEventInput, 'What to change; members left out keep their values.')),
+  input: withMembers(updateCalendarEventSchema, { id: objectIdMember('The calendar event to change.'), realm }),
+  inputDescription: 'The calendar event, its realm, and changes to it; members left out keep their values.',
+  types,
+  payload: { calendarEvent: { model: 'CalendarEvent', description: 'The event as changed.' } },
+  resolve: async (viewer, { id, realm, ...changes }, select) => ({
+    calendarEvent: await updateCalendarEvent(
+      viewer,
+      realmRef(realm),
+      parseId(id, 'CalendarEvent'),
+      changes,
+      select('calendarEvent'),
+    ),
   }),
-  resolve: (viewer, args, query) =>
-    updateCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent'), args.input, query),
 });
-deleteMutation('deleteCalendarEvent', {
+payloadMutation('deleteCalendarEvent', {
   description: 'Deletes a calendar event (not a due event, which goes with its assignment or discussion).',
-  errors: [NotFoundError],
-  args: (arg) => ({
-    realm: arg(ownerRealm('calendar event')),
-    id: arg.id({ required: true, description: 'The calendar event to delete.' }),
+  input: withMembers(objectIdInput('The calendar event to delete.'), { realm }),
+  inputDescription: 'The calendar event to delete, and its realm.',
+  types,
+  payload: { deletedCalendarEventId: { deleted: 'CalendarEvent', description: 'Global id of the deleted event.' } },
+  resolve: async (viewer, { id, realm }) => ({
+    deletedCalendarEventId: (await deleteCalendarEvent(viewer, realmRef(realm), parseId(id, 'CalendarEvent'))).id,
   }),
-  resolve: (viewer, args) => deleteCalendarEvent(viewer, realmRef(args.realm), parseId(args.id, 'CalendarEvent')),
 });

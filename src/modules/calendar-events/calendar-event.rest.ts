@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
+import { UserErrors } from '../../rest/user-errors';
 import {
   type LinkBuilder,
   type RestRequest,
@@ -193,12 +193,13 @@ export const calendarEventRoutes = [
     body: wireBody(eventMembers, ['title', 'start']),
     wire: calendarEventWire,
     document: graphql(
-      `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) {
-        createCalendarEvent(realm: $realm, input: $input) { __typename ...MutationError ...RestCalendarEvent }
+      `mutation($input: CreateCalendarEventInput!) {
+        createCalendarEvent(input: $input) { userErrors { ...UserErrors } calendarEvent { ...RestCalendarEvent } }
       }`,
-      [MutationError, RestCalendarEvent],
+      [UserErrors, RestCalendarEvent],
     ),
-    variables: (request) => ({ realm: realmOf(request), input: request.input }),
+    variables: (request) => ({ input: { ...request.input, realm: realmOf(request) } }),
+    payload: 'calendarEvent',
     shape: eventToWire,
   }),
   fileRoute({
@@ -219,21 +220,21 @@ export const calendarEventRoutes = [
     summary: 'Update a calendar event (due events of assignments and discussions are refused with 403)',
     body: wireBody(eventMembers),
     document: graphql(
-      `mutation($realm: RealmInput!, $id: ID!, $input: UpdateCalendarEventInput!) {
-        updateCalendarEvent(realm: $realm, id: $id, input: $input) { __typename ...MutationError }
+      `mutation($input: UpdateCalendarEventInput!) {
+        updateCalendarEvent(input: $input) { userErrors { ...UserErrors } }
       }`,
-      [MutationError],
+      [UserErrors],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id, input: request.input }),
+    variables: (request) => ({ input: { ...request.input, id: request.params.id, realm: realmOf(request) } }),
   }),
   deleteRoute({
     path: '/[realm]/events/{id}',
     realms,
     summary: 'Delete a calendar event (due events of assignments and discussions are refused with 403)',
     document: graphql(
-      `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: DeleteCalendarEventInput!) { deleteCalendarEvent(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+    variables: (request) => ({ input: { id: request.params.id, realm: realmOf(request) } }),
   }),
 ];

@@ -1,26 +1,32 @@
-import { NotFoundError } from '../../core/errors';
-import { builder } from '../../graphql/builder';
-import { deleteMutation } from '../../graphql/operations';
+import { objectIdInput } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { createCalendarFeed, deleteCalendarFeed, feedPath } from './calendar-feed.service';
-import { IssuedCalendarFeedType } from './calendar-feed.type';
 
-builder.mutationField('createCalendarFeed', (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: IssuedCalendarFeedType,
-    description:
-      "Makes a private iCalendar feed of the viewer's calendar, for calendar apps that subscribe to a URL. Revoke it " +
-      'with deleteCalendarFeed.',
-    resolve: async (_root, _args, { viewer, origin }) => {
-      const { token, ...feed } = await createCalendarFeed(viewer);
-      return { ...feed, url: `${origin}${feedPath(token)}` };
+payloadMutation('createCalendarFeed', {
+  description:
+    "Makes a private iCalendar feed of the viewer's calendar, for calendar apps that subscribe to a URL. Revoke it " +
+    'with deleteCalendarFeed.',
+  payload: {
+    calendarFeed: { model: 'CalendarFeed', description: 'The new feed.' },
+    url: {
+      scalar: 'String',
+      description:
+        'The iCalendar URL to subscribe to in a calendar app; anyone with it reads the calendar. It holds the ' +
+        "feed's secret token and is shown only here.",
     },
-  }),
-);
-
-deleteMutation('deleteCalendarFeed', {
+  },
+  resolve: async (viewer, _input, select, { origin }) => {
+    const { feed, token } = await createCalendarFeed(viewer, select('calendarFeed'));
+    return { calendarFeed: feed, url: `${origin}${feedPath(token)}` };
+  },
+});
+payloadMutation('deleteCalendarFeed', {
   description: "Revokes one of the viewer's calendar feeds: its URL answers 404 from then on.",
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The calendar feed to delete.' }) }),
-  resolve: (viewer, args) => deleteCalendarFeed(viewer, parseId(args.id, 'CalendarFeed')),
+  input: objectIdInput('The calendar feed to delete.'),
+  inputDescription: 'The calendar feed to delete.',
+  payload: { deletedCalendarFeedId: { deleted: 'CalendarFeed', description: 'Global id of the revoked feed.' } },
+  resolve: async (viewer, { id }) => ({
+    deletedCalendarFeedId: (await deleteCalendarFeed(viewer, parseId(id, 'CalendarFeed'))).id,
+  }),
 });

@@ -9,6 +9,7 @@ import { db } from '../../db/database';
 import { defineEvent } from '../../outbox/catalogue';
 import { recordEvent, writeTransaction } from '../../outbox/record';
 import { calendarOrder, calendarRealmsWhere, calendarWhere } from '../calendar-events/calendar-event.service';
+import type { Prisma } from '../../generated/prisma/client';
 import { ownFeedsWhere } from './calendar-feed.policy';
 
 // In the realm of the feed's user, heard only by those who administer it: a feed's existence is the user's business.
@@ -22,13 +23,15 @@ export const calendarFeedEvents = {
 /** The path of a feed's URL; the token in it is the only credential calendar apps send. */
 export const feedPath = (token: string) => `/calendar/${token}.ics`;
 
+type FeedQuery = { select?: Prisma.CalendarFeedSelect };
+
 const scope = (viewer: Viewer) => ({ districtId: viewer.user.districtId, schoolId: viewer.user.schoolId });
 
 /** A new feed of the viewer's own calendar; its token is shown once, only its hash is kept. */
-export async function createCalendarFeed(viewer: Viewer) {
+export async function createCalendarFeed(viewer: Viewer, query: FeedQuery) {
   const token = randomToken();
   return writeTransaction(async (tx) => {
-    const feed = await tx.calendarFeed.create({ data: { userId: viewer.id, tokenHash: hashToken(token) } });
+    const feed = await tx.calendarFeed.create({ ...query, data: { userId: viewer.id, tokenHash: hashToken(token) } });
     const realm = { type: 'USER' as const, id: viewer.id };
     await recordEvent(tx, calendarFeedEvents.create, {
       realm,
@@ -36,7 +39,7 @@ export async function createCalendarFeed(viewer: Viewer) {
       actorId: viewer.id,
       scope: scope(viewer),
     });
-    return { id: feed.id, createdAt: feed.createdAt, token };
+    return { feed, token };
   });
 }
 

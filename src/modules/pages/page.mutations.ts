@@ -1,39 +1,39 @@
-import { NotFoundError } from '../../core/errors';
-import { deleteMutation, objectMutation, ownerRealm, required } from '../../graphql/operations';
-import { changesInput, inputFromSchema } from '../../graphql/inputs';
-import { parseId, realmRef } from '../../graphql/realm';
+import { objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
+import { RealmInput, parseId, realmInputSchema, realmRef } from '../../graphql/realm';
 import { createPage, deletePage, updatePage } from './page.service';
 import { createPageSchema, updatePageSchema } from './page.validation';
 
-const CreatePageInput = inputFromSchema('CreatePageInput', createPageSchema, 'A new page.');
-const UpdatePageInput = changesInput('UpdatePageInput', updatePageSchema, 'a page');
+const realm = realmInputSchema.describe('The realm (a course section or group) the page belongs to.');
+const types = { realm: RealmInput };
 
-objectMutation('createPage', {
-  type: 'Page',
+payloadMutation('createPage', {
   description: 'Writes a page in a course section or group (its administrators).',
-  args: (arg) => ({
-    realm: arg(ownerRealm('page')),
-    input: arg(required(CreatePageInput, 'The new page.')),
+  input: withMembers(createPageSchema, { realm }),
+  inputDescription: 'A new page, and the realm it is written in.',
+  types,
+  payload: { page: { model: 'Page', description: 'The new page.' } },
+  resolve: async (viewer, { realm, ...page }, select) => ({
+    page: await createPage(viewer, realmRef(realm), page, select('page')),
   }),
-  resolve: (viewer, args, query) => createPage(viewer, realmRef(args.realm), args.input, query),
 });
-objectMutation('updatePage', {
-  type: 'Page',
+payloadMutation('updatePage', {
   description: 'Changes a page.',
-  args: (arg) => ({
-    realm: arg(ownerRealm('page')),
-    id: arg.id({ required: true, description: 'The page to change.' }),
-    input: arg(required(UpdatePageInput, 'What to change; members left out keep their values.')),
+  input: withMembers(updatePageSchema, { id: objectIdMember('The page to change.'), realm }),
+  inputDescription: 'The page, its realm, and changes to it; members left out keep their values.',
+  types,
+  payload: { page: { model: 'Page', description: 'The page as changed.' } },
+  resolve: async (viewer, { id, realm, ...changes }, select) => ({
+    page: await updatePage(viewer, realmRef(realm), parseId(id, 'Page'), changes, select('page')),
   }),
-  resolve: (viewer, args, query) =>
-    updatePage(viewer, realmRef(args.realm), parseId(args.id, 'Page'), args.input, query),
 });
-deleteMutation('deletePage', {
+payloadMutation('deletePage', {
   description: 'Deletes a page; pages nested under it move up to the top.',
-  errors: [NotFoundError],
-  args: (arg) => ({
-    realm: arg(ownerRealm('page')),
-    id: arg.id({ required: true, description: 'The page to delete.' }),
+  input: withMembers(objectIdInput('The page to delete.'), { realm }),
+  inputDescription: 'The page to delete, and its realm.',
+  types,
+  payload: { deletedPageId: { deleted: 'Page', description: 'Global id of the deleted page.' } },
+  resolve: async (viewer, { id, realm }) => ({
+    deletedPageId: (await deletePage(viewer, realmRef(realm), parseId(id, 'Page'))).id,
   }),
-  resolve: (viewer, args) => deletePage(viewer, realmRef(args.realm), parseId(args.id, 'Page')),
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
 import {
   type LinkBuilder,
   type RestRequest,
@@ -14,6 +13,7 @@ import {
   wireBit,
 } from '../../rest/route';
 import { realmPath } from '../../rest/router';
+import { UserErrors } from '../../rest/user-errors';
 import { flag, id, idList, list, text, wireBody } from '../../rest/wire-body';
 import { pageRealms } from './page.service';
 
@@ -138,12 +138,13 @@ export const pageRoutes = [
     body: wireBody(pageMembers, ['title']),
     wire: pageWire,
     document: graphql(
-      `mutation($realm: RealmInput!, $input: CreatePageInput!) {
-        createPage(realm: $realm, input: $input) { __typename ...MutationError ...RestPage ... on Page { body } }
+      `mutation($input: CreatePageInput!) {
+        createPage(input: $input) { userErrors { ...UserErrors } page { ...RestPage body } }
       }`,
-      [MutationError, RestPage],
+      [UserErrors, RestPage],
     ),
-    variables: (request) => ({ realm: realmOf(request), input: request.input }),
+    variables: (request) => ({ input: { ...request.input, realm: realmOf(request) } }),
+    payload: 'page',
     shape: pageToWire,
   }),
   updateRoute({
@@ -152,21 +153,19 @@ export const pageRoutes = [
     summary: 'Update a page (lists given replace the old ones; an empty list removes them all)',
     body: wireBody(pageMembers),
     document: graphql(
-      `mutation($realm: RealmInput!, $id: ID!, $input: UpdatePageInput!) {
-        updatePage(realm: $realm, id: $id, input: $input) { __typename ...MutationError }
-      }`,
-      [MutationError],
+      `mutation($input: UpdatePageInput!) { updatePage(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id, input: request.input }),
+    variables: (request) => ({ input: { ...request.input, id: request.params.id, realm: realmOf(request) } }),
   }),
   deleteRoute({
     path: '/[realm]/pages/{id}',
     realms,
     summary: 'Delete a page (pages nested under it move up to the top)',
     document: graphql(
-      `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: DeletePageInput!) { deletePage(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+    variables: (request) => ({ input: { id: request.params.id, realm: realmOf(request) } }),
   }),
 ];

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
 import {
   type LinkBuilder,
   type RestRequest,
@@ -13,6 +12,7 @@ import {
   viewRoute,
 } from '../../rest/route';
 import { realmPath } from '../../rest/router';
+import { UserErrors } from '../../rest/user-errors';
 import { text, wireBody } from '../../rest/wire-body';
 
 const RestPost = graphql(
@@ -78,12 +78,13 @@ export const postRoutes = [
     body: wireBody(postMembers, ['title']),
     wire: postWire,
     document: graphql(
-      `mutation($realm: RealmInput!, $input: CreateBlogPostInput!) {
-        createBlogPost(realm: $realm, input: $input) { __typename ...MutationError ...RestPost }
+      `mutation($input: CreateBlogPostInput!) {
+        createBlogPost(input: $input) { userErrors { ...UserErrors } blogPost { ...RestPost } }
       }`,
-      [MutationError, RestPost],
+      [UserErrors, RestPost],
     ),
-    variables: (request) => ({ realm: realmOf(request), input: request.input }),
+    variables: (request) => ({ input: { ...request.input, realm: realmOf(request) } }),
+    payload: 'blogPost',
     shape: postToWire,
   }),
   updateRoute({
@@ -92,21 +93,19 @@ export const postRoutes = [
     summary: 'Update a blog post',
     body: wireBody(postMembers),
     document: graphql(
-      `mutation($realm: RealmInput!, $id: ID!, $input: UpdateBlogPostInput!) {
-        updateBlogPost(realm: $realm, id: $id, input: $input) { __typename ...MutationError }
-      }`,
-      [MutationError],
+      `mutation($input: UpdateBlogPostInput!) { updateBlogPost(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id, input: request.input }),
+    variables: (request) => ({ input: { ...request.input, id: request.params.id, realm: realmOf(request) } }),
   }),
   deleteRoute({
     path: '/[realm]/posts/{id}',
     realms,
     summary: 'Delete a blog post',
     document: graphql(
-      `mutation($realm: RealmInput!, $id: ID!) { deleteBlogPost(realm: $realm, id: $id) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: DeleteBlogPostInput!) { deleteBlogPost(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: (request) => ({ realm: realmOf(request), id: request.params.id }),
+    variables: (request) => ({ input: { id: request.params.id, realm: realmOf(request) } }),
   }),
 ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
 import { createRoute, rawBodyRoute } from '../../rest/route';
+import { UserErrors } from '../../rest/user-errors';
 import { byteCount, text, wireBody } from '../../rest/wire-body';
 
 const RestUpload = graphql(`
@@ -58,10 +58,13 @@ export const uploadRoutes = [
     ]),
     wire: uploadWire,
     document: graphql(
-      `mutation($input: CreateUploadInput!) { createUpload(input: $input) { __typename ...MutationError ...RestUpload } }`,
-      [MutationError, RestUpload],
+      `mutation($input: CreateUploadInput!) {
+        createUpload(input: $input) { userErrors { ...UserErrors } upload { ...RestUpload } }
+      }`,
+      [UserErrors, RestUpload],
     ),
     variables: (request) => ({ input: request.input }),
+    payload: 'upload',
     shape: uploadToWire,
   }),
   rawBodyRoute({
@@ -69,10 +72,13 @@ export const uploadRoutes = [
     summary: 'Send the bytes of an announced upload (step two); checked against its size and MD5 checksum',
     wire: uploadWire,
     document: graphql(
-      `mutation($id: ID!) { receiveUploadContent(id: $id) { __typename ...MutationError ...RestUpload } }`,
-      [MutationError, RestUpload],
+      `mutation($input: ReceiveUploadContentInput!) {
+        receiveUploadContent(input: $input) { userErrors { ...UserErrors } upload { ...RestUpload } }
+      }`,
+      [UserErrors, RestUpload],
     ),
-    variables: (request) => ({ id: request.params.id }),
+    variables: (request) => ({ input: { id: request.params.id } }),
+    payload: 'upload',
     shape: uploadToWire,
   }),
 ];

@@ -20,3 +20,9 @@ const uploadFields = {
 };
 
 export const createUploadSchema = createInput(uploadFields, ['filename', 'filesize', 'md5Checksum']);
+
+/** The bytes of an upload sent over /graphql; `PUT /v1/upload/{id}` streams them instead. */
+export const uploadContentSchema = createInput(
+  { contentBase64: z.string().describe("The file's bytes in base64 (over /graphql; PUT larger files to uploadUrl).") },
+  [],
+);

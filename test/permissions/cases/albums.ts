@@ -8,7 +8,7 @@ import {
   createStoredUpload,
   unique,
 } from '../../support/factories';
-import { type Caller, type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Caller, type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 type Album = { id: number };
 interface Shared {
@@ -338,54 +338,56 @@ export default permissionCases<Shared>(
       variables: (f) => ({ albumId: id(f.open), contentId: id(f.item), id: id(f.comment) }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $input: CreateAlbumInput!) { createAlbum(realm: $realm, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateAlbumInput!) { createAlbum(input: $input) { ${outcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
-      variables: (f) => ({ realm: input(f.section), input: { title: unique('Album') } }),
+      variables: (f) => ({ input: { realm: input(f.section), title: unique('Album') } }),
     },
     {
-      graphql: `mutation($id: ID!, $input: UpdateAlbumInput!) { updateAlbum(id: $id, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UpdateAlbumInput!) { updateAlbum(input: $input) { ${outcome} } }`,
       name: 'in a group',
       expect: 'h h f o f o o',
-      variables: (f, caller) => ({ id: id(f.open), input: { description: caller.person } }),
+      variables: (f, caller) => ({ input: { id: id(f.open), description: caller.person } }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteAlbum(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeleteAlbumInput!) { deleteAlbum(input: $input) { ${outcome} } }`,
       name: 'in a group',
       expect: 'h h f o f o o',
-      variables: async (f) => ({ id: id(await freshAlbum(f)) }),
+      variables: async (f) => ({ input: { id: id(await freshAlbum(f)) } }),
     },
     {
-      graphql: `mutation($albumId: ID!, $input: CreateAlbumContentInput!) { createAlbumContent(albumId: $albumId, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateAlbumContentInput!) { createAlbumContent(input: $input) { ${outcome} } }`,
       name: 'members may post',
       expect: 'h h o o f o o',
-      variables: async (f, caller) => ({ albumId: id(f.open), input: { files: [String(await callersFile(caller))] } }),
+      variables: async (f, caller) => ({
+        input: { albumId: id(f.open), files: [String(await callersFile(caller))] },
+      }),
     },
     {
-      graphql: `mutation($albumId: ID!, $id: ID!, $input: UpdateAlbumContentInput!) {
-        updateAlbumContent(albumId: $albumId, id: $id, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UpdateAlbumContentInput!) { updateAlbumContent(input: $input) { ${outcome} } }`,
       name: "the teacher's",
       expect: 'h h f o f o o',
-      variables: (f, caller) => ({ albumId: id(f.open), id: id(f.item), input: { caption: caller.person } }),
+      variables: (f, caller) => ({ input: { albumId: id(f.open), id: id(f.item), caption: caller.person } }),
     },
     {
-      graphql: `mutation($albumId: ID!, $id: ID!) { deleteAlbumContent(albumId: $albumId, id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeleteAlbumContentInput!) { deleteAlbumContent(input: $input) { ${outcome} } }`,
       name: "the teacher's",
       expect: 'h h f o f o o',
-      variables: async (f) => ({ albumId: id(f.open), id: id(await freshItem(f)) }),
+      variables: async (f) => ({ input: { albumId: id(f.open), id: id(await freshItem(f)) } }),
     },
     {
-      graphql: `mutation($albumId: ID!, $contentId: ID!, $input: CreateAlbumCommentInput!) {
-        createAlbumComment(albumId: $albumId, contentId: $contentId, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateAlbumCommentInput!) { createAlbumComment(input: $input) { ${outcome} } }`,
       name: 'comments on',
       expect: 'h h o o o o o',
-      variables: (f) => ({ albumId: id(f.open), contentId: id(f.item), input: { comment: 'Nice' } }),
+      variables: (f) => ({ input: { albumId: id(f.open), contentId: id(f.item), comment: 'Nice' } }),
     },
     {
-      graphql: `mutation($albumId: ID!, $contentId: ID!, $id: ID!) { deleteAlbumComment(albumId: $albumId, contentId: $contentId, id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeleteAlbumCommentInput!) { deleteAlbumComment(input: $input) { ${outcome} } }`,
       name: "the student's",
       expect: 'h h o o f o o',
-      variables: async (f) => ({ albumId: id(f.open), contentId: id(f.item), id: id(await freshComment(f)) }),
+      variables: async (f) => ({
+        input: { albumId: id(f.open), contentId: id(f.item), id: id(await freshComment(f)) },
+      }),
     },
   ],
 );

@@ -1,6 +1,6 @@
 import { db } from '../../../src/db/database';
 import { createCalendarEvent, createSection, createStoredUpload, unique } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 type Tables = { section: { id: number }; event: { id: number }; dueEvent: { id: number }; file: { id: number } };
@@ -128,37 +128,39 @@ export default permissionCases<Tables>(
         ),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) { createCalendarEvent(realm: $realm, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateCalendarEventInput!) { createCalendarEvent(input: $input) { ${outcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
-      variables: (f) => ({ ...graphqlRealm(f), input: newEvent }),
+      variables: (f) => ({ input: { ...graphqlRealm(f), ...newEvent } }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { updateCalendarEvent(realm: $realm, id: $id, input: { allDay: true }) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UpdateCalendarEventInput!) { updateCalendarEvent(input: $input) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
-      variables: (f) => ({ ...graphqlRealm(f), id: id(f.event) }),
+      variables: (f) => ({ input: { ...graphqlRealm(f), id: id(f.event), allDay: true } }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { deleteCalendarEvent(realm: $realm, id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeleteCalendarEventInput!) { deleteCalendarEvent(input: $input) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
-      variables: async (f) => ({ ...graphqlRealm(f), id: id(await freshEvent(f)) }),
+      variables: async (f) => ({ input: { ...graphqlRealm(f), id: id(await freshEvent(f)) } }),
     },
 
     { graphql: '{ calendarFeeds { id: databaseId } }', name: "the viewer's own", expect: 'o o o o o o o' },
     { graphql: '{ calendarFeedsConnection { totalCount } }', name: "the viewer's own", expect: 'o o o o o o o' },
     {
-      graphql: `mutation { createCalendarFeed { __typename } }`,
+      graphql: `mutation { createCalendarFeed { ${outcome} } }`,
       name: "of the viewer's calendar",
       expect: 'o o o o o o o',
     },
     {
-      graphql: `mutation($id: ID!) { deleteCalendarFeed(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeleteCalendarFeedInput!) { deleteCalendarFeed(input: $input) { ${outcome} } }`,
       name: "a student's",
       expect: 'h h o h h h h',
       variables: async (f) => ({
-        id: id(await db().calendarFeed.create({ data: { userId: f.student.id, tokenHash: unique('feed') } })),
+        input: {
+          id: id(await db().calendarFeed.create({ data: { userId: f.student.id, tokenHash: unique('feed') } })),
+        },
       }),
     },
   ],

@@ -1,5 +1,5 @@
 import { createGradingGroup, createPage, createSection } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases, unionOutcome } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 type Tables = { section: { id: number }; page: { id: number }; draft: { id: number } };
@@ -95,22 +95,22 @@ export default permissionCases<Tables>(
         ),
     },
     {
-      graphql: `mutation($realm: RealmInput!) { createPage(realm: $realm, input: { title: "Notes" }) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreatePageInput!) { createPage(input: $input) { ${outcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
-      variables: graphqlRealm,
+      variables: (f) => ({ input: { ...graphqlRealm(f), title: 'Notes' } }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { updatePage(realm: $realm, id: $id, input: { inline: true }) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UpdatePageInput!) { updatePage(input: $input) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
-      variables: (f) => ({ ...graphqlRealm(f), id: id(f.page) }),
+      variables: (f) => ({ input: { ...graphqlRealm(f), id: id(f.page), inline: true } }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { deletePage(realm: $realm, id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeletePageInput!) { deletePage(input: $input) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
-      variables: async (f) => ({ ...graphqlRealm(f), id: id(await createPage(sectionRealm(f))) }),
+      variables: async (f) => ({ input: { ...graphqlRealm(f), id: id(await createPage(sectionRealm(f))) } }),
     },
 
     {

@@ -1,6 +1,6 @@
 import type { RealmRef } from '../../../src/auth/realms';
 import { createBlogPosts, createGroup, createSection, unique } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const hasId = (items: { id: string }[], object: { id: number }) => items.some((item) => item.id === id(object));
@@ -165,27 +165,24 @@ export default permissionCases(
       variables: (f) => ({ realm: input(f.realms.student), id: id(f.posts.student) }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $input: CreateBlogPostInput!) { createBlogPost(realm: $realm, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateBlogPostInput!) { createBlogPost(input: $input) { ${outcome} } }`,
       name: 'in a school',
       expect: 'h f f f f o o',
-      variables: (f) => ({ realm: input(f.realms.school), input: { title: unique('Post') } }),
+      variables: (f) => ({ input: { realm: input(f.realms.school), title: unique('Post') } }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!, $input: UpdateBlogPostInput!) {
-        updateBlogPost(realm: $realm, id: $id, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UpdateBlogPostInput!) { updateBlogPost(input: $input) { ${outcome} } }`,
       name: "the teacher's, in a group",
       expect: 'h h f o f o o',
       variables: (f, caller) => ({
-        realm: input(f.realms.group),
-        id: id(f.posts.group),
-        input: { body: `by ${caller.person}` },
+        input: { realm: input(f.realms.group), id: id(f.posts.group), body: `by ${caller.person}` },
       }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $id: ID!) { deleteBlogPost(realm: $realm, id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeleteBlogPostInput!) { deleteBlogPost(input: $input) { ${outcome} } }`,
       name: "the teacher's, in a group",
       expect: 'h h f o f o o',
-      variables: async (f) => ({ realm: input(f.realms.group), id: id(await freshGroupPost(f)) }),
+      variables: async (f) => ({ input: { realm: input(f.realms.group), id: id(await freshGroupPost(f)) } }),
     },
   ],
 );

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { db } from '../../../src/db/database';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 const bytes = randomBytes(200);
 const md5 = createHash('md5').update(bytes).digest('hex');
@@ -30,16 +30,18 @@ export default permissionCases('uploads', async () => ({}), [
   },
 
   {
-    graphql: `mutation($input: CreateUploadInput!) { createUpload(input: $input) { ${unionOutcome} } }`,
+    graphql: `mutation($input: CreateUploadInput!) { createUpload(input: $input) { ${outcome} } }`,
     name: 'announce a file',
     expect: 'o o o o o o o',
     variables: () => ({ input: { filename: 'matrix.bin', filesize: bytes.length, md5Checksum: md5 } }),
   },
   {
-    graphql: `mutation($id: ID!, $content: String) { receiveUploadContent(id: $id, contentBase64: $content) { ${unionOutcome} } }`,
+    graphql: `mutation($input: ReceiveUploadContentInput!) { receiveUploadContent(input: $input) { ${outcome} } }`,
     name: "the teacher's upload",
     expect: 'h h h o h h h',
-    variables: async (f) => ({ id: String((await teachersUpload(f)).id), content: bytes.toString('base64') }),
+    variables: async (f) => ({
+      input: { id: String((await teachersUpload(f)).id), contentBase64: bytes.toString('base64') },
+    }),
   },
   {
     graphql: 'query($id: ID!) { upload(id: $id) { id: databaseId } }',
