@@ -20,7 +20,7 @@ export const RealmTypeEnum = builder.enumType(RealmType, {
 });
 
 /** What names a realm; its id is read for its type by `realmRef`, which answers 400 for an id of another type. */
-const realmInputSchema = z.strictObject({
+export const realmInputSchema = z.strictObject({
   type: z.enum(RealmType).describe('Kind of owner.'),
   id: idOfNamedType.describe('Id of the owner: its global id (`id`) or its `databaseId`.'),
 });
