@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor, forbidden, refusal } from '../support/client';
 import { type World, createGroup, createSection, createWorld, unique, watchDomainEvents } from '../support/factories';
@@ -30,9 +31,6 @@ beforeAll(async () => {
   rest = await clients.restFor(['student', 'parent'], world);
 });
 
-// Nested in `... on Error`, so that it fits every result union, whichever errors it lists.
-const errorFields = `... on Error { message ... on ValidationError { issues { field message } }
-  ... on NotFoundError { objectType objectId } ... on ConflictError { field } }`;
 const userFields =
   'id: databaseId username schoolUid nameFirst nameLast email role triggerAdmin school { id: databaseId } building { id: databaseId }';
 const userErrors = 'userErrors { field code message }';
@@ -48,10 +46,10 @@ const refused = (member: string, ...errors: { field: string[] | null; code: stri
   userErrors: errors,
 });
 const inInput = (field: string, code: string, message: string) => ({ field: ['input', field], code, message });
-const addMemberDoc = `mutation($input: GroupMemberInput!) { addGroupMember(input: $input) { __typename
-  ... on GroupMembership { id: databaseId admin user { id: databaseId } } ${errorFields} } }`;
-const removeMemberDoc = `mutation($input: GroupMemberInput!) { removeGroupMember(input: $input) { __typename
-  ... on Deleted { id } ${errorFields} } }`;
+const addMemberDoc = `mutation($input: AddGroupMemberInput!) { addGroupMember(input: $input) {
+  groupMembership { id: databaseId admin user { id: databaseId } } ${userErrors} } }`;
+const removeMemberDoc = `mutation($input: RemoveGroupMemberInput!) { removeGroupMember(input: $input) {
+  deletedGroupMembershipId ${userErrors} } }`;
 const sectionDoc = `query($id: ID!) { section(id: $id) { id: databaseId title enrollments { admin status user { id: databaseId } } } }`;
 
 const id = (object: { id: number }) => String(object.id);
@@ -483,13 +481,8 @@ describe('addGroupMember and removeGroupMember', () => {
     expect((await rest.student.get(`/groups/${group.id}`)).status).toBe(404);
     const events = await watchDomainEvents();
     const added = (await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student) } })).data
-      .addGroupMember;
-    expect(added).toEqual({
-      __typename: 'GroupMembership',
-      id: expect.any(String),
-      admin: false,
-      user: { id: id(world.student) },
-    });
+      .addGroupMember.groupMembership;
+    expect(added).toEqual({ id: expect.any(String), admin: false, user: { id: id(world.student) } });
     const shown = await rest.student.get(`/groups/${group.id}`);
     expect([shown.status, shown.json.id, shown.json.privacy_level, 'access_code' in shown.json]).toEqual([
       200,
@@ -500,7 +493,10 @@ describe('addGroupMember and removeGroupMember', () => {
 
     const removed = (await gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId: id(world.student) } }))
       .data.removeGroupMember;
-    expect(removed).toEqual({ __typename: 'Deleted', id: added.id });
+    expect(removed).toEqual({
+      deletedGroupMembershipId: encodeGlobalId('GroupMembership', added.id),
+      userErrors: [],
+    });
     const event = (type: string) => [
       type,
       'GROUP',
@@ -519,54 +515,50 @@ describe('addGroupMember and removeGroupMember', () => {
     const group = await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id] });
     const added = (
       await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.parent), admin: true } })
-    ).data.addGroupMember;
-    expect(added).toMatchObject({ __typename: 'GroupMembership', admin: true, user: { id: id(world.parent) } });
+    ).data.addGroupMember.groupMembership;
+    expect(added).toMatchObject({ admin: true, user: { id: id(world.parent) } });
     const shown = await rest.parent.get(`/groups/${group.id}`);
     expect([shown.status, shown.json.access_code]).toEqual([200, group.accessCode]);
   });
 
-  it('answers ConflictError for an existing member', async () => {
+  it('answers CONFLICT for an existing member', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
     const result = await expectNothingWritten(() =>
       gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student), admin: true } }),
     );
-    expect(result.data.addGroupMember).toEqual({
-      __typename: 'ConflictError',
-      message: 'The user is already a member of this group',
-      field: 'userId',
-    });
+    expect(result.data.addGroupMember).toEqual(
+      refused('groupMembership', inInput('userId', 'CONFLICT', 'The user is already a member of this group')),
+    );
   });
 
   it('refuses members who do not administer the group (403) and hides it from outsiders', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
-    for (const doc of [addMemberDoc, removeMemberDoc]) {
+    for (const [field, doc] of [
+      ['addGroupMember', addMemberDoc],
+      ['removeGroupMember', removeMemberDoc],
+    ] as const) {
       const response = await expectNothingWritten(() =>
         gql.student(doc, { input: { groupId: id(group), userId: id(world.teacher) } }),
       );
-      expect(refusal(response)).toEqual(forbidden('You may not change this group'));
+      expect(refusal(response)).toEqual({ ...forbidden('You may not change this group'), data: { [field]: null } });
       const far = await expectNothingWritten(() =>
         gql.outsider(doc, { input: { groupId: id(group), userId: id(world.student) } }),
       );
-      expect(Object.values(far.data)[0]).toMatchObject({
-        __typename: 'NotFoundError',
-        objectType: 'Group',
-        objectId: id(group),
-      });
+      expect((Object.values(far.data)[0] as { userErrors: unknown }).userErrors).toEqual([
+        inInput('groupId', 'NOT_FOUND', `Group ${group.id} was not found`),
+      ]);
     }
   });
 
-  it('answers NotFoundError for removing a non-member, or a user id beyond any id', async () => {
+  it('answers NOT_FOUND for removing a non-member, or a user id beyond any id', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id] });
     for (const userId of [id(world.parent), '99999999999']) {
       const result = await expectNothingWritten(() =>
         gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId } }),
       );
-      expect(result.data.removeGroupMember).toEqual({
-        __typename: 'NotFoundError',
-        message: `GroupMembership ${group.id}/${userId} was not found`,
-        objectType: 'GroupMembership',
-        objectId: `${group.id}/${userId}`,
-      });
+      expect(result.data.removeGroupMember.userErrors).toEqual([
+        { field: null, code: 'NOT_FOUND', message: `GroupMembership ${group.id}/${userId} was not found` },
+      ]);
     }
   });
 });
