@@ -34,10 +34,10 @@ beforeAll(async () => {
 
 const userErrors = 'userErrors { field code message }';
 const createApiClientDoc = `mutation($input: CreateApiClientInput!) { createApiClient(input: $input) {
-  issuedApiClient { id databaseId userId name consumerKey consumerSecret } ${userErrors} } }`;
+  issuedApiClient { id databaseId userId name consumerKey consumerSecret } apiClient { id consumerKey } ${userErrors} } }`;
 const deleteApiClientDoc = `mutation($id: ID!) { deleteApiClient(input: { id: $id }) { deletedApiClientId ${userErrors} } }`;
 const createAccessTokenDoc = `mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) {
-  issuedAccessToken { id databaseId name expiresAt token } ${userErrors} } }`;
+  issuedAccessToken { id databaseId name expiresAt token } accessToken { id name expiresAt } ${userErrors} } }`;
 const deleteAccessTokenDoc = `mutation($id: ID!) { deleteAccessToken(input: { id: $id }) { deletedAccessTokenId ${userErrors} } }`;
 
 const id = (object: { id: number }) => String(object.id);
@@ -67,9 +67,11 @@ const credentialEvent = (
 
 /** Issues consumer credentials through the API and returns them with a REST client signing with them. */
 async function issueClient(person: Person, input: Record<string, unknown> = {}) {
-  const { issuedApiClient: issued, userErrors } = (await gql[person](createApiClientDoc, { input })).data
-    .createApiClient;
-  expect(userErrors).toEqual([]);
+  const answer = (await gql[person](createApiClientDoc, { input })).data.createApiClient;
+  const issued = answer.issuedApiClient;
+  expect(answer.userErrors).toEqual([]);
+  // The node beside the secret is the same client, for a cache to add to `apiClients`.
+  expect(answer.apiClient).toEqual({ id: issued.id, consumerKey: issued.consumerKey });
   return { issued, rest: new RestClient(server, issued.consumerKey, issued.consumerSecret) };
 }
 
@@ -144,6 +146,7 @@ describe('createApiClient', () => {
     );
     expect(response.data.createApiClient).toEqual({
       issuedApiClient: null,
+      apiClient: null,
       userErrors: [
         { field: ['input', 'userId'], code: 'NOT_FOUND', message: `User ${world[target].id} was not found` },
       ],
@@ -156,6 +159,7 @@ describe('createApiClient', () => {
     );
     expect(response.data.createApiClient).toEqual({
       issuedApiClient: null,
+      apiClient: null,
       userErrors: [{ field: ['input', 'name'], code: 'TOO_LONG', message: 'must be at most 255 characters' }],
     });
   });
@@ -236,9 +240,12 @@ describe('access tokens', () => {
   it('issues a bearer token with an expiry that authenticates GraphQL, stored only as a hash', async () => {
     const events = await watchDomainEvents();
     const before = Date.now();
-    const issued = (await gql.student(createAccessTokenDoc, { input: { name: 'Phone', expiresInDays: 30 } })).data
-      .createAccessToken.issuedAccessToken;
+    const answer = (await gql.student(createAccessTokenDoc, { input: { name: 'Phone', expiresInDays: 30 } })).data
+      .createAccessToken;
     const after = Date.now();
+    const issued = answer.issuedAccessToken;
+    // The node beside the token is the same token, for a cache to add to `accessTokens`.
+    expect(answer.accessToken).toEqual({ id: issued.id, name: 'Phone', expiresAt: issued.expiresAt });
     expect(issued).toEqual({
       id: encodeGlobalId('AccessToken', issued.databaseId),
       databaseId: expect.stringMatching(/^\d+$/),
@@ -291,6 +298,7 @@ describe('access tokens', () => {
     const response = await expectNothingWritten(() => gql.student(createAccessTokenDoc, { input: { expiresInDays } }));
     expect(response.data.createAccessToken).toEqual({
       issuedAccessToken: null,
+      accessToken: null,
       userErrors: [{ field: ['input', 'expiresInDays'], code: expiresInDays > 0 ? 'TOO_LARGE' : 'TOO_SMALL', message }],
     });
   });

@@ -1,6 +1,8 @@
+import type { AccessToken, ApiClient } from '../../generated/prisma/client';
 import { objectIdInput } from '../../graphql/inputs';
 import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
+import { readById } from '../../graphql/reads-by-id';
 import { issueAccessTokenFor, issueApiClientFor, revokeAccessToken, revokeApiClient } from './access.service';
 import { IssuedAccessTokenType, IssuedApiClientType } from './access.type';
 import { accessTokenSchema, apiClientSchema } from './access.validation';
@@ -12,10 +14,15 @@ payloadMutation('createApiClient', {
   inputDescription: 'Consumer credentials to issue.',
   payload: {
     issuedApiClient: { type: IssuedApiClientType, description: 'The new credentials, with their secret.' },
+    apiClient: { model: 'ApiClient', description: 'The new API client, as `apiClients` lists it.' },
   },
-  resolve: async (viewer, input, _select, { serverKey }) => ({
-    issuedApiClient: await issueApiClientFor(viewer, serverKey, input),
-  }),
+  resolve: async (viewer, input, select, { serverKey }) => {
+    const issuedApiClient = await issueApiClientFor(viewer, serverKey, input);
+    return {
+      issuedApiClient,
+      apiClient: await readById<ApiClient>('ApiClient', select('apiClient'), issuedApiClient.id),
+    };
+  },
 });
 payloadMutation('createAccessToken', {
   description: 'Issues a bearer token for the viewer.',
@@ -23,8 +30,15 @@ payloadMutation('createAccessToken', {
   inputDescription: 'A bearer token to issue for the viewer.',
   payload: {
     issuedAccessToken: { type: IssuedAccessTokenType, description: 'The new token, with its secret.' },
+    accessToken: { model: 'AccessToken', description: 'The new access token, as `accessTokens` lists it.' },
   },
-  resolve: async (viewer, input) => ({ issuedAccessToken: await issueAccessTokenFor(viewer, input) }),
+  resolve: async (viewer, input, select) => {
+    const issuedAccessToken = await issueAccessTokenFor(viewer, input);
+    return {
+      issuedAccessToken,
+      accessToken: await readById<AccessToken>('AccessToken', select('accessToken'), issuedAccessToken.id),
+    };
+  },
 });
 payloadMutation('deleteApiClient', {
   description: 'Revokes consumer credentials.',
