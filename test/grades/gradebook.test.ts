@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { seedDemo } from '../../src/ops/demo';
 import { clientsFor } from '../support/client';
@@ -175,7 +176,7 @@ describe('district settings and parent links', () => {
     expect(await otherGrade()).toBe(40);
     const districtAdmin = await clients.graphql(w.districtAdmin);
     await districtAdmin(
-      `mutation($id: ID!) { updateDistrict(id: $id, input: { incompleteCountsAsZero: false }) { __typename } }`,
+      `mutation($id: ID!) { updateDistrict(input: { id: $id, incompleteCountsAsZero: false }) { userErrors { code } } }`,
       { id: String(w.district.id) },
     );
     expect(await otherGrade()).toBe(80);
@@ -184,22 +185,39 @@ describe('district settings and parent links', () => {
   it("link a parent to a child by the school's administrators only, and only a user whose role is parent", async () => {
     const admin = await clients.graphql(w.schoolAdmin);
     const child = await createUser(w.school.id, 'STUDENT');
-    const link = `mutation($input: ParentLinkInput!) { linkParent(input: $input) { ${outcome} ... on ParentLink { linked } } }`;
+    const link = `mutation($input: LinkParentInput!) { linkParent(input: $input) {
+      parentLink { parentId childId linked } parent { id: databaseId } child { id: databaseId }
+      userErrors { field code message } } }`;
+    // The link answers both users, whose lists of children and parents changed, with their global ids.
     expect(
       (await admin(link, { input: { parentId: String(w.parent.id), childId: String(child.id) } })).data.linkParent,
-    ).toEqual({ __typename: 'ParentLink', linked: true });
+    ).toEqual({
+      parentLink: {
+        parentId: encodeGlobalId('User', w.parent.id),
+        childId: encodeGlobalId('User', child.id),
+        linked: true,
+      },
+      parent: { id: String(w.parent.id) },
+      child: { id: String(child.id) },
+      userErrors: [],
+    });
     expect(await db().parentLink.count({ where: { parentId: w.parent.id, childId: child.id } })).toBe(1);
     const notParent = await admin(link, { input: { parentId: String(w.teacher.id), childId: String(child.id) } });
-    expect(notParent.data.linkParent.issues).toEqual([
-      { field: 'parentId', message: 'must be a user whose role is PARENT' },
-    ]);
+    expect(notParent.data.linkParent).toEqual({
+      parentLink: null,
+      parent: null,
+      child: null,
+      userErrors: [{ field: ['input', 'parentId'], code: 'INVALID', message: 'must be a user whose role is PARENT' }],
+    });
     const byTeacher = await (await clients.graphql(w.teacher))(link, {
       input: { parentId: String(w.parent.id), childId: String(child.id) },
     });
     expect(byTeacher.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    await admin(`mutation($input: ParentLinkInput!) { unlinkParent(input: $input) { __typename } }`, {
-      input: { parentId: String(w.parent.id), childId: String(child.id) },
-    });
+    const unlinked = await admin(
+      `mutation($input: UnlinkParentInput!) { unlinkParent(input: $input) { parentLink { linked } } }`,
+      { input: { parentId: String(w.parent.id), childId: String(child.id) } },
+    );
+    expect(unlinked.data.unlinkParent).toEqual({ parentLink: { linked: false } });
     expect(await db().parentLink.count({ where: { parentId: w.parent.id, childId: child.id } })).toBe(0);
   });
 });

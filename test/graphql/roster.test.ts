@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor, forbidden, refusal } from '../support/client';
 import { type World, createGroup, createSection, createWorld, unique, watchDomainEvents } from '../support/factories';
@@ -30,20 +31,25 @@ beforeAll(async () => {
   rest = await clients.restFor(['student', 'parent'], world);
 });
 
-// Nested in `... on Error`, so that it fits every result union, whichever errors it lists.
-const errorFields = `... on Error { message ... on ValidationError { issues { field message } }
-  ... on NotFoundError { objectType objectId } ... on ConflictError { field } }`;
 const userFields =
   'id: databaseId username schoolUid nameFirst nameLast email role triggerAdmin school { id: databaseId } building { id: databaseId }';
-const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on User { ${userFields} } ${errorFields} } }`;
-const createSectionDoc = `mutation($input: CreateSectionInput!) { createSection(input: $input) { __typename
-  ... on Section { id: databaseId title sectionCode course { id: databaseId title courseCode school { id: databaseId } } } ${errorFields} } }`;
-const createEnrollmentDoc = `mutation($input: CreateEnrollmentInput!) { createEnrollment(input: $input) { __typename
-  ... on Enrollment { id: databaseId admin status user { id: databaseId } section { id: databaseId } } ${errorFields} } }`;
-const addMemberDoc = `mutation($input: GroupMemberInput!) { addGroupMember(input: $input) { __typename
-  ... on GroupMembership { id: databaseId admin user { id: databaseId } } ${errorFields} } }`;
-const removeMemberDoc = `mutation($input: GroupMemberInput!) { removeGroupMember(input: $input) { __typename
-  ... on Deleted { id } ${errorFields} } }`;
+const userErrors = 'userErrors { field code message }';
+const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { user { ${userFields} } ${userErrors} } }`;
+const createSectionDoc = `mutation($input: CreateSectionInput!) { createSection(input: $input) {
+  section { id: databaseId title sectionCode course { id: databaseId title courseCode school { id: databaseId } } } ${userErrors} } }`;
+const createEnrollmentDoc = `mutation($input: CreateEnrollmentInput!) { createEnrollment(input: $input) {
+  enrollment { id: databaseId admin status user { id: databaseId } section { id: databaseId } }
+  section { id: databaseId enrollments { user { id: databaseId } } } ${userErrors} } }`;
+/** A payload that wrote nothing: its object member null, and why. */
+const refused = (member: string, ...errors: { field: string[] | null; code: string; message: string }[]) => ({
+  [member]: null,
+  userErrors: errors,
+});
+const inInput = (field: string, code: string, message: string) => ({ field: ['input', field], code, message });
+const addMemberDoc = `mutation($input: AddGroupMemberInput!) { addGroupMember(input: $input) {
+  groupMembership { id: databaseId admin user { id: databaseId } } ${userErrors} } }`;
+const removeMemberDoc = `mutation($input: RemoveGroupMemberInput!) { removeGroupMember(input: $input) {
+  deletedGroupMembershipId ${userErrors} } }`;
 const sectionDoc = `query($id: ID!) { section(id: $id) { id: databaseId title enrollments { admin status user { id: databaseId } } } }`;
 
 const id = (object: { id: number }) => String(object.id);
@@ -64,9 +70,9 @@ describe('createUser', () => {
       buildingId: id(world.building),
     };
     const { data } = await gql.schoolAdmin(createUserDoc, { input });
-    const created = data.createUser;
+    const created = data.createUser.user;
+    expect(data.createUser.userErrors).toEqual([]);
     expect(created).toEqual({
-      __typename: 'User',
       id: expect.stringMatching(/^\d+$/),
       username,
       schoolUid: 'T-100',
@@ -82,10 +88,9 @@ describe('createUser', () => {
     expect(await events()).toEqual([
       ['user.create', 'SCHOOL', world.school.id, userId, world.schoolAdmin.id, world.district.id, world.school.id],
     ]);
-    const { __typename, ...user } = created;
     expect(
       (await gql.schoolAdmin(`query($id: ID!) { user(id: $id) { ${userFields} } }`, { id: created.id })).data.user,
-    ).toEqual(user);
+    ).toEqual(created);
     expect(
       await db().user.findUnique({
         where: { id: userId },
@@ -107,8 +112,7 @@ describe('createUser', () => {
       email: null,
       triggerAdmin: null,
     };
-    expect((await gql.schoolAdmin(createUserDoc, { input })).data.createUser).toEqual({
-      __typename: 'User',
+    expect((await gql.schoolAdmin(createUserDoc, { input })).data.createUser.user).toEqual({
       id: expect.any(String),
       username,
       schoolUid: null,
@@ -133,9 +137,8 @@ describe('createUser', () => {
       schoolId: id(world.otherSchool),
       triggerAdmin: true,
     };
-    const created = (await gql.districtAdmin(createUserDoc, { input })).data.createUser;
+    const created = (await gql.districtAdmin(createUserDoc, { input })).data.createUser.user;
     expect(created).toEqual({
-      __typename: 'User',
       id: expect.any(String),
       username,
       schoolUid: null,
@@ -168,12 +171,8 @@ describe('createUser', () => {
       role: 'STUDENT',
       schoolId: id(world.otherSchool),
     };
-    const created = (await gql.districtAdmin(createUserDoc, { input })).data.createUser;
-    expect([created.__typename, created.username, created.school]).toEqual([
-      'User',
-      world.student.username,
-      { id: id(world.otherSchool) },
-    ]);
+    const created = (await gql.districtAdmin(createUserDoc, { input })).data.createUser.user;
+    expect([created.username, created.school]).toEqual([world.student.username, { id: id(world.otherSchool) }]);
   });
 
   const user = { nameFirst: 'No', nameLast: 'Body', role: 'STUDENT' };
@@ -195,29 +194,25 @@ describe('createUser', () => {
     ['a parent', 'parent', { role: 'PARENT' }, 'You may not change this school'],
   ] as const)('refuses %s with 403 FORBIDDEN', async (_name, person, fields, message) => {
     const input = { ...user, username: unique('x'), ...resolve(fields) };
-    expect(refusal(await expectNothingWritten(() => gql[person](createUserDoc, { input })))).toEqual(
-      forbidden(message),
-    );
+    expect(refusal(await expectNothingWritten(() => gql[person](createUserDoc, { input })))).toEqual({
+      ...forbidden(message),
+      data: { createUser: null },
+    });
   });
 
-  it('answers NotFoundError for a school of another district, to its administrators too', async () => {
+  it('answers NOT_FOUND naming input.schoolId for a school of another district, to its administrators too', async () => {
     const far = await expectNothingWritten(() =>
       gql.districtAdmin(createUserDoc, { input: { ...user, username: 'far', schoolId: id(world.farSchool) } }),
     );
-    expect(far.data.createUser).toEqual({
-      __typename: 'NotFoundError',
-      message: `School ${world.farSchool.id} was not found`,
-      objectType: 'School',
-      objectId: id(world.farSchool),
-    });
+    expect(far.data.createUser).toEqual(
+      refused('user', inInput('schoolId', 'NOT_FOUND', `School ${world.farSchool.id} was not found`)),
+    );
     const ours = await expectNothingWritten(() =>
       gql.outsider(createUserDoc, { input: { ...user, username: 'in', schoolId: id(world.school) } }),
     );
-    expect(ours.data.createUser).toMatchObject({
-      __typename: 'NotFoundError',
-      objectType: 'School',
-      objectId: id(world.school),
-    });
+    expect(ours.data.createUser).toEqual(
+      refused('user', inInput('schoolId', 'NOT_FOUND', `School ${world.school.id} was not found`)),
+    );
   });
 
   it.each([
@@ -231,11 +226,11 @@ describe('createUser', () => {
       () => ({ username: unique('fresh'), schoolUid: 'UID-1' }),
       'School user id is already used in this school',
     ],
-  ] as const)('answers ConflictError naming %s when it is taken in the school', async (field, fields, message) => {
+  ] as const)('answers CONFLICT naming %s when it is taken in the school', async (field, fields, message) => {
     await db().user.update({ where: { id: world.parent.id }, data: { schoolUid: 'UID-1' } });
     const input = { ...user, ...fields() };
     const result = await expectNothingWritten(() => gql.schoolAdmin(createUserDoc, { input }));
-    expect(result.data.createUser).toEqual({ __typename: 'ConflictError', message, field });
+    expect(result.data.createUser).toEqual(refused('user', inInput(field, 'CONFLICT', message)));
   });
 
   it.each([
@@ -243,24 +238,30 @@ describe('createUser', () => {
       'an invalid email and empty names',
       { email: 'not-an-email', nameFirst: ' ', nameLast: '' },
       [
-        ['nameFirst', 'is required'],
-        ['nameLast', 'is required'],
-        ['email', 'must be an email address'],
+        ['nameFirst', 'REQUIRED', 'is required'],
+        ['nameLast', 'REQUIRED', 'is required'],
+        ['email', 'INVALID_FORMAT', 'must be an email address'],
       ],
     ],
-    ['a username with spaces', { username: 'two words' }, [['username', 'must not contain spaces']]],
-    ['an empty schoolUid', { schoolUid: '' }, [['schoolUid', 'must not be empty']]],
-    ['a building of another school', { buildingId: 'OTHER' }, [['buildingId', 'is not a building of the school']]],
-    ['a building id beyond any id', { buildingId: '99999999999' }, [['buildingId', 'is not a building of the school']]],
-    ['a building as schoolId', { schoolId: 'BUILDING' }, [['schoolId', 'is a building; name its school']]],
-  ] as const)('answers ValidationError for %s', async (_name, fields, issues) => {
+    ['a username with spaces', { username: 'two words' }, [['username', 'INVALID_FORMAT', 'must not contain spaces']]],
+    ['an empty schoolUid', { schoolUid: '' }, [['schoolUid', 'REQUIRED', 'must not be empty']]],
+    [
+      'a building of another school',
+      { buildingId: 'OTHER' },
+      [['buildingId', 'INVALID', 'is not a building of the school']],
+    ],
+    [
+      'a building id beyond any id',
+      { buildingId: '99999999999' },
+      [['buildingId', 'INVALID', 'is not a building of the school']],
+    ],
+    ['a building as schoolId', { schoolId: 'BUILDING' }, [['schoolId', 'INVALID', 'is a building; name its school']]],
+  ] as const)('answers userErrors for %s', async (_name, fields, issues) => {
     const input = { ...user, username: unique('v'), ...resolve(fields) };
     const result = await expectNothingWritten(() => gql.schoolAdmin(createUserDoc, { input }));
-    expect(result.data.createUser).toEqual({
-      __typename: 'ValidationError',
-      message: issues.map(([f, m]) => `${f}: ${m}`).join('; '),
-      issues: issues.map(([field, message]) => ({ field, message })),
-    });
+    expect(result.data.createUser).toEqual(
+      refused('user', ...issues.map(([field, code, message]) => inInput(field, code, message))),
+    );
   });
 });
 
@@ -272,12 +273,11 @@ describe('createSection and section', () => {
       await gql.schoolAdmin(createSectionDoc, {
         input: { courseTitle: 'Biology', courseCode, title: 'Biology A', sectionCode: 'A' },
       })
-    ).data.createSection;
+    ).data.createSection.section;
     const course = await db().course.findUniqueOrThrow({
       where: { schoolId_courseCode: { schoolId: world.school.id, courseCode } },
     });
     expect(first).toEqual({
-      __typename: 'Section',
       id: expect.any(String),
       title: 'Biology A',
       sectionCode: 'A',
@@ -285,9 +285,8 @@ describe('createSection and section', () => {
     });
     const second = (
       await gql.schoolAdmin(createSectionDoc, { input: { courseTitle: 'Ignored', courseCode, title: 'Biology B' } })
-    ).data.createSection;
+    ).data.createSection.section;
     expect(second).toEqual({
-      __typename: 'Section',
       id: expect.any(String),
       title: 'Biology B',
       sectionCode: null,
@@ -308,8 +307,8 @@ describe('createSection and section', () => {
 
   it('lets a district administrator create a section in another school of the district', async () => {
     const input = { schoolId: id(world.otherSchool), courseTitle: 'Art', courseCode: unique('ART'), title: 'Art 1' };
-    const created = (await gql.districtAdmin(createSectionDoc, { input })).data.createSection;
-    expect([created.__typename, created.course.school]).toEqual(['Section', { id: id(world.otherSchool) }]);
+    const created = (await gql.districtAdmin(createSectionDoc, { input })).data.createSection.section;
+    expect(created.course.school).toEqual({ id: id(world.otherSchool) });
   });
 
   const section = { courseTitle: 'Chemistry', title: 'Chem 1' };
@@ -317,32 +316,37 @@ describe('createSection and section', () => {
     const response = await expectNothingWritten(() =>
       gql[person](createSectionDoc, { input: { ...section, courseCode: unique('CH') } }),
     );
-    expect(refusal(response)).toEqual(forbidden('You may not change this school'));
-  });
-
-  it('refuses a school administrator in another school (403), and an outsider (NotFoundError)', async () => {
-    const input = { ...section, courseCode: unique('CH'), schoolId: id(world.otherSchool) };
-    expect(refusal(await expectNothingWritten(() => gql.schoolAdmin(createSectionDoc, { input })))).toEqual(
-      forbidden('You may not change this school'),
-    );
-    const far = await expectNothingWritten(() =>
-      gql.outsider(createSectionDoc, { input: { ...input, schoolId: id(world.school) } }),
-    );
-    expect(far.data.createSection).toMatchObject({
-      __typename: 'NotFoundError',
-      objectType: 'School',
-      objectId: id(world.school),
+    expect(refusal(response)).toEqual({
+      ...forbidden('You may not change this school'),
+      data: { createSection: null },
     });
   });
 
-  it('answers ValidationError for blank course title and code', async () => {
+  it('refuses a school administrator in another school (403), and an outsider (NOT_FOUND)', async () => {
+    const input = { ...section, courseCode: unique('CH'), schoolId: id(world.otherSchool) };
+    expect(refusal(await expectNothingWritten(() => gql.schoolAdmin(createSectionDoc, { input })))).toEqual({
+      ...forbidden('You may not change this school'),
+      data: { createSection: null },
+    });
+    const far = await expectNothingWritten(() =>
+      gql.outsider(createSectionDoc, { input: { ...input, schoolId: id(world.school) } }),
+    );
+    expect(far.data.createSection).toEqual(
+      refused('section', inInput('schoolId', 'NOT_FOUND', `School ${world.school.id} was not found`)),
+    );
+  });
+
+  it('answers REQUIRED naming blank course title and code', async () => {
     const result = await expectNothingWritten(() =>
       gql.schoolAdmin(createSectionDoc, { input: { courseTitle: ' ', courseCode: '', title: 'T' } }),
     );
-    expect(result.data.createSection.issues).toEqual([
-      { field: 'courseTitle', message: 'is required' },
-      { field: 'courseCode', message: 'is required' },
-    ]);
+    expect(result.data.createSection).toEqual(
+      refused(
+        'section',
+        inInput('courseTitle', 'REQUIRED', 'is required'),
+        inInput('courseCode', 'REQUIRED', 'is required'),
+      ),
+    );
   });
 
   it('shows a section to its enrolled users and school administrators only', async () => {
@@ -382,20 +386,28 @@ describe('createEnrollment', () => {
     const created = (
       await gql.teacher(createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.student) } })
     ).data.createEnrollment;
+    // The section comes back with its enrollments as they now are, for a client cache to refresh.
     expect(created).toEqual({
-      __typename: 'Enrollment',
-      id: expect.any(String),
-      admin: false,
-      status: 'ACTIVE',
-      user: { id: id(world.student) },
-      section: { id: id(target) },
+      enrollment: {
+        id: expect.any(String),
+        admin: false,
+        status: 'ACTIVE',
+        user: { id: id(world.student) },
+        section: { id: id(target) },
+      },
+      section: {
+        id: id(target),
+        enrollments: expect.arrayContaining([{ user: { id: id(world.teacher) } }, { user: { id: id(world.student) } }]),
+      },
+      userErrors: [],
     });
+    expect(created.section.enrollments).toHaveLength(2);
     expect(await events()).toEqual([
       [
         'enrollment.create',
         'SECTION',
         target.id,
-        Number(created.id),
+        Number(created.enrollment.id),
         world.teacher.id,
         world.district.id,
         world.school.id,
@@ -410,7 +422,7 @@ describe('createEnrollment', () => {
     expect((await gql.student(sectionDoc, { id: id(target) })).data.section.enrollments).toHaveLength(2);
   });
 
-  it('answers ConflictError for a second enrollment of the same user', async () => {
+  it('answers CONFLICT naming input.userId for a second enrollment of the same user', async () => {
     const target = await createSection(world.school.id, [
       { userId: world.teacher.id, admin: true },
       { userId: world.student.id },
@@ -419,9 +431,8 @@ describe('createEnrollment', () => {
       gql.teacher(createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.student) } }),
     );
     expect(result.data.createEnrollment).toEqual({
-      __typename: 'ConflictError',
-      message: 'The user is already enrolled in this section',
-      field: 'userId',
+      ...refused('enrollment', inInput('userId', 'CONFLICT', 'The user is already enrolled in this section')),
+      section: null,
     });
   });
 
@@ -431,11 +442,14 @@ describe('createEnrollment', () => {
       const response = await expectNothingWritten(() =>
         gql[person](createEnrollmentDoc, { input: { sectionId: id(target), userId: id(world.parent) } }),
       );
-      expect([person, refusal(response)]).toEqual([person, forbidden('You may not change this section')]);
+      expect([person, refusal(response)]).toEqual([
+        person,
+        { ...forbidden('You may not change this section'), data: { createEnrollment: null } },
+      ]);
     }
   });
 
-  it("hides users the administrator cannot see, another district's included, behind NotFoundError", async () => {
+  it("hides users the administrator cannot see, another district's included, behind NOT_FOUND", async () => {
     const target = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
     const cases = [
       ['teacher', world.outsider],
@@ -447,21 +461,17 @@ describe('createEnrollment', () => {
         gql[person](createEnrollmentDoc, { input: { sectionId: id(target), userId: id(user) } }),
       );
       expect(result.data.createEnrollment).toEqual({
-        __typename: 'NotFoundError',
-        message: `User ${user.id} was not found`,
-        objectType: 'User',
-        objectId: id(user),
+        ...refused('enrollment', inInput('userId', 'NOT_FOUND', `User ${user.id} was not found`)),
+        section: null,
       });
     }
     const far = await createSection(world.farSchool.id);
     const hidden = await expectNothingWritten(() =>
       gql.teacher(createEnrollmentDoc, { input: { sectionId: id(far), userId: id(world.student) } }),
     );
-    expect(hidden.data.createEnrollment).toMatchObject({
-      __typename: 'NotFoundError',
-      objectType: 'Section',
-      objectId: id(far),
-    });
+    expect(hidden.data.createEnrollment.userErrors).toEqual([
+      inInput('sectionId', 'NOT_FOUND', `Section ${far.id} was not found`),
+    ]);
   });
 });
 
@@ -471,13 +481,8 @@ describe('addGroupMember and removeGroupMember', () => {
     expect((await rest.student.get(`/groups/${group.id}`)).status).toBe(404);
     const events = await watchDomainEvents();
     const added = (await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student) } })).data
-      .addGroupMember;
-    expect(added).toEqual({
-      __typename: 'GroupMembership',
-      id: expect.any(String),
-      admin: false,
-      user: { id: id(world.student) },
-    });
+      .addGroupMember.groupMembership;
+    expect(added).toEqual({ id: expect.any(String), admin: false, user: { id: id(world.student) } });
     const shown = await rest.student.get(`/groups/${group.id}`);
     expect([shown.status, shown.json.id, shown.json.privacy_level, 'access_code' in shown.json]).toEqual([
       200,
@@ -488,7 +493,10 @@ describe('addGroupMember and removeGroupMember', () => {
 
     const removed = (await gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId: id(world.student) } }))
       .data.removeGroupMember;
-    expect(removed).toEqual({ __typename: 'Deleted', id: added.id });
+    expect(removed).toEqual({
+      deletedGroupMembershipId: encodeGlobalId('GroupMembership', added.id),
+      userErrors: [],
+    });
     const event = (type: string) => [
       type,
       'GROUP',
@@ -507,54 +515,50 @@ describe('addGroupMember and removeGroupMember', () => {
     const group = await createGroup(world.school.id, { privacyLevel: 'GROUP', admins: [world.teacher.id] });
     const added = (
       await gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.parent), admin: true } })
-    ).data.addGroupMember;
-    expect(added).toMatchObject({ __typename: 'GroupMembership', admin: true, user: { id: id(world.parent) } });
+    ).data.addGroupMember.groupMembership;
+    expect(added).toMatchObject({ admin: true, user: { id: id(world.parent) } });
     const shown = await rest.parent.get(`/groups/${group.id}`);
     expect([shown.status, shown.json.access_code]).toEqual([200, group.accessCode]);
   });
 
-  it('answers ConflictError for an existing member', async () => {
+  it('answers CONFLICT for an existing member', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
     const result = await expectNothingWritten(() =>
       gql.teacher(addMemberDoc, { input: { groupId: id(group), userId: id(world.student), admin: true } }),
     );
-    expect(result.data.addGroupMember).toEqual({
-      __typename: 'ConflictError',
-      message: 'The user is already a member of this group',
-      field: 'userId',
-    });
+    expect(result.data.addGroupMember).toEqual(
+      refused('groupMembership', inInput('userId', 'CONFLICT', 'The user is already a member of this group')),
+    );
   });
 
   it('refuses members who do not administer the group (403) and hides it from outsiders', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
-    for (const doc of [addMemberDoc, removeMemberDoc]) {
+    for (const [field, doc] of [
+      ['addGroupMember', addMemberDoc],
+      ['removeGroupMember', removeMemberDoc],
+    ] as const) {
       const response = await expectNothingWritten(() =>
         gql.student(doc, { input: { groupId: id(group), userId: id(world.teacher) } }),
       );
-      expect(refusal(response)).toEqual(forbidden('You may not change this group'));
+      expect(refusal(response)).toEqual({ ...forbidden('You may not change this group'), data: { [field]: null } });
       const far = await expectNothingWritten(() =>
         gql.outsider(doc, { input: { groupId: id(group), userId: id(world.student) } }),
       );
-      expect(Object.values(far.data)[0]).toMatchObject({
-        __typename: 'NotFoundError',
-        objectType: 'Group',
-        objectId: id(group),
-      });
+      expect((Object.values(far.data)[0] as { userErrors: unknown }).userErrors).toEqual([
+        inInput('groupId', 'NOT_FOUND', `Group ${group.id} was not found`),
+      ]);
     }
   });
 
-  it('answers NotFoundError for removing a non-member, or a user id beyond any id', async () => {
+  it('answers NOT_FOUND for removing a non-member, or a user id beyond any id', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id] });
     for (const userId of [id(world.parent), '99999999999']) {
       const result = await expectNothingWritten(() =>
         gql.teacher(removeMemberDoc, { input: { groupId: id(group), userId } }),
       );
-      expect(result.data.removeGroupMember).toEqual({
-        __typename: 'NotFoundError',
-        message: `GroupMembership ${group.id}/${userId} was not found`,
-        objectType: 'GroupMembership',
-        objectId: `${group.id}/${userId}`,
-      });
+      expect(result.data.removeGroupMember.userErrors).toEqual([
+        { field: null, code: 'NOT_FOUND', message: `GroupMembership ${group.id}/${userId} was not found` },
+      ]);
     }
   });
 });

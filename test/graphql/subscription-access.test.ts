@@ -8,6 +8,7 @@ import { RestClient, clientsFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, testOrigin, useTestServer } from '../support/harness';
 import { streamSettled } from '../support/stream';
+import { encodeGlobalId } from '../../src/core/global-id';
 
 const bodyLimitBytes = 256 * 1024;
 const server = useTestServer({ BODY_LIMIT: '256kb' });
@@ -141,8 +142,8 @@ function wsClient(token: string, onClosed: (event: { code: number; reason: strin
 }
 
 const removeMember = `mutation($input: RemoveGroupMemberInput!) { removeGroupMember(input: $input) { userErrors { code } } }`;
-const deleteAccessToken = `mutation($id: ID!) { deleteAccessToken(id: $id) { __typename } }`;
-const deleteApiClient = `mutation($id: ID!) { deleteApiClient(id: $id) { __typename } }`;
+const deleteAccessToken = `mutation($id: ID!) { deleteAccessToken(input: { id: $id }) { deletedAccessTokenId } }`;
+const deleteApiClient = `mutation($id: ID!) { deleteApiClient(input: { id: $id }) { deletedApiClientId } }`;
 
 describe('realmEvents re-checks access for every event', () => {
   it('a student removed from a private group hears nothing more of it: the stream ends', async () => {
@@ -200,9 +201,9 @@ describe('a revoked or expired credential ends its subscriptions', () => {
     const survivor = sseStream(await subscribeOverSse(groupId, `Bearer ${kept.token}`));
     await within(listens, 'both subscriptions to listen');
 
-    expect((await student(deleteAccessToken, { id: String(revoked.id) })).data.deleteAccessToken.__typename).toBe(
-      'Deleted',
-    );
+    expect((await student(deleteAccessToken, { id: String(revoked.id) })).data.deleteAccessToken).toEqual({
+      deletedAccessTokenId: encodeGlobalId('AccessToken', revoked.id),
+    });
     expect(await expectEndedWith(doomed, 'ACCESS_REVOKED')).toBe(
       'Access revoked: the credential was revoked or has expired',
     );
@@ -223,9 +224,9 @@ describe('a revoked or expired credential ends its subscriptions', () => {
     const last = results.next();
     await within(listens, 'the subscription to listen');
 
-    expect((await student(deleteAccessToken, { id: String(tokenId) })).data.deleteAccessToken.__typename).toBe(
-      'Deleted',
-    );
+    expect((await student(deleteAccessToken, { id: String(tokenId) })).data.deleteAccessToken).toEqual({
+      deletedAccessTokenId: encodeGlobalId('AccessToken', tokenId),
+    });
     const { value } = await within(last, 'the last result');
     expect(value?.errors?.[0]).toMatchObject({ extensions: { code: 'ACCESS_REVOKED' } });
     expect(await within(closes, 'the socket to close')).toMatchObject(accessRevokedClose);
@@ -240,7 +241,9 @@ describe('a revoked or expired credential ends its subscriptions', () => {
     const stream = sseStream(await subscribeOverSse(groupId, signer.authorization('POST', `${testOrigin}/graphql`)));
     await within(listens, 'the subscription to listen');
 
-    expect((await admin(deleteApiClient, { id: String(issued.id) })).data.deleteApiClient.__typename).toBe('Deleted');
+    expect((await admin(deleteApiClient, { id: String(issued.id) })).data.deleteApiClient).toEqual({
+      deletedApiClientId: encodeGlobalId('ApiClient', issued.id),
+    });
     await expectEndedWith(stream, 'ACCESS_REVOKED');
   });
 

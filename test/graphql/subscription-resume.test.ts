@@ -315,10 +315,11 @@ describe('access rules on caught-up events', () => {
   it("keeps events for administrators out of a member's catch-up, as out of live events", async () => {
     const from = await latestCursor();
     const invited = await teacher(
-      `mutation($group: ID!, $user: ID!) { createInvite(realm: { type: GROUP, id: $group }, userId: $user) { __typename } }`,
+      `mutation($group: ID!, $user: ID!) {
+        createInvite(input: { realm: { type: GROUP, id: $group }, userId: $user }) { invite { databaseId } } }`,
       { group: String(groupId), user: String(world.parent.id) },
     );
-    expect(invited.data.createInvite.__typename).toBe('Invite');
+    expect(invited.data.createInvite.invite.databaseId).toEqual(expect.any(String));
     const [post] = await writeChanges(1, 'After the invite');
     const admin = await issueAccessToken({ userId: world.teacher.id });
     const adminStream = sseReader(await subscribeOverSse({ 'last-event-id': from }, {}, admin.token));

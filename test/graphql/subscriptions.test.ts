@@ -9,6 +9,7 @@ import { type RestClient, graphqlClientFor, restClientFor } from '../support/cli
 import { type World, createGroup, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
 import { streamSettled } from '../support/stream';
+import { encodeGlobalId } from '../../src/core/global-id';
 
 const server = useTestServer();
 let world: World;
@@ -105,10 +106,11 @@ describe('realmEvents over server-sent events', () => {
     await memberListens;
     const teacher = await graphqlClientFor(server, world.teacher);
     const invited = await teacher(
-      `mutation($group: ID!, $user: ID!) { createInvite(realm: { type: GROUP, id: $group }, userId: $user) { __typename } }`,
+      `mutation($group: ID!, $user: ID!) {
+        createInvite(input: { realm: { type: GROUP, id: $group }, userId: $user }) { invite { databaseId } } }`,
       { group: String(groupId), user: String(world.parent.id) },
     );
-    expect(invited.data.createInvite.__typename).toBe('Invite');
+    expect(invited.data.createInvite.invite.databaseId).toEqual(expect.any(String));
     expect((await groupAdmin.post(`/groups/${groupId}/posts`, { title: 'After the invite' })).status).toBe(201);
     expect((await adminEvents).map((event) => event.data.realmEvents.type)).toEqual([
       'invite.create',
@@ -219,9 +221,12 @@ describe('events carried by Redis', () => {
     await listens;
     const student = await graphqlClientFor(server, world.student);
     expect(
-      (await student(`mutation($id: ID!) { deleteAccessToken(id: $id) { __typename } }`, { id: String(revoked.id) }))
-        .data,
-    ).toEqual({ deleteAccessToken: { __typename: 'Deleted' } });
+      (
+        await student(`mutation($id: ID!) { deleteAccessToken(input: { id: $id }) { deletedAccessTokenId } }`, {
+          id: String(revoked.id),
+        })
+      ).data,
+    ).toEqual({ deleteAccessToken: { deletedAccessTokenId: encodeGlobalId('AccessToken', revoked.id) } });
     expect(await ended).toContain('"code":"ACCESS_REVOKED"');
   });
 });

@@ -40,7 +40,7 @@ describe('extensions.http.status on GraphQL errors that set the HTTP status', ()
   it('403: a student asking for what only staff may do', async () => {
     const response = await graphql(
       JSON.stringify({
-        query: `mutation { createApiClient(input: { userId: "${world.teacher.id}" }) { __typename } }`,
+        query: `mutation { createApiClient(input: { userId: "${world.teacher.id}" }) { userErrors { code } } }`,
       }),
       {
         authorization: `Bearer ${studentToken}`,

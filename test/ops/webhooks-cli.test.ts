@@ -243,12 +243,12 @@ describe('lectern webhooks send-sample', () => {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({
-          query: `mutation($url: String!) { createTriggerTarget(input: { url: $url }) { ... on TriggerTarget { id: databaseId secret } } }`,
+          query: `mutation($url: String!) { createTriggerTarget(input: { url: $url }) { triggerTarget { id: databaseId secret } } }`,
           variables: { url },
         }),
       });
-      return ((await response.json()) as { data: { createTriggerTarget: { id: string; secret: string } } }).data
-        .createTriggerTarget;
+      type Created = { data: { createTriggerTarget: { triggerTarget: { id: string; secret: string } } } };
+      return ((await response.json()) as Created).data.createTriggerTarget.triggerTarget;
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);

@@ -21,12 +21,12 @@ beforeAll(async () => {
   // The parent's link is made as the school's administrators make it: through linkParent.
   const admin = await clients.graphql(w.schoolAdmin);
   const linked = await admin(
-    `mutation($input: ParentLinkInput!) { linkParent(input: $input) { __typename ... on ParentLink { linked } } }`,
+    `mutation($input: LinkParentInput!) { linkParent(input: $input) { parentLink { linked } } }`,
     {
       input: { parentId: String(parentOfClassmate.id), childId: String(classmate.id) },
     },
   );
-  expect(linked.data.linkParent).toEqual({ __typename: 'ParentLink', linked: true });
+  expect(linked.data.linkParent).toEqual({ parentLink: { linked: true } });
   await clients.restFor(
     ['teacher', 'student', 'parent', 'schoolAdmin', 'districtAdmin', 'otherSchoolStudent', 'outsider'],
     w,
@@ -434,10 +434,10 @@ describe('a district that keeps attendance in a third-party app', () => {
     ).id;
     const setApp = async (attendanceApp: string | null) => {
       const answer = await (await clients.graphql(admin))(
-        `mutation($id: ID!, $input: UpdateDistrictInput!) { updateDistrict(id: $id, input: $input) { __typename ... on District { attendanceApp } } }`,
-        { id: String(district.id), input: { attendanceApp } },
+        `mutation($input: UpdateDistrictInput!) { updateDistrict(input: $input) { district { attendanceApp } } }`,
+        { input: { id: String(district.id), attendanceApp } },
       );
-      expect(answer.data.updateDistrict).toEqual({ __typename: 'District', attendanceApp });
+      expect(answer.data.updateDistrict).toEqual({ district: { attendanceApp } });
     };
     await setApp('PowerSchool');
     const [rest, studentRest, outsider, graphql] = [

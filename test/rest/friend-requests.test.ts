@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor, forbidden, refusal } from '../support/client';
 import { type World, createFriendRequest, createUser, createWorld, watchDomainEvents } from '../support/factories';
@@ -332,11 +333,17 @@ describe('PUT /users/{id}/requests/friends/{id}', () => {
 });
 
 describe('GraphQL twins', () => {
-  const sendDoc = `mutation($userId: ID!) { sendFriendRequest(userId: $userId) { __typename
-    ... on FriendRequest { id: databaseId createdAt requester { id: databaseId } user { id: databaseId } }
-    ... on Error { message } ... on ConflictError { field } ... on ValidationError { issues { field message } } } }`;
-  const answerDoc = `mutation($userId: ID!, $id: ID!, $action: RequestAction!) { answerFriendRequest(userId: $userId, id: $id, action: $action) {
-    __typename ... on AnsweredFriendRequest { id action requesterId } ... on Error { message } } }`;
+  const sendDoc = `mutation($userId: ID!) { sendFriendRequest(input: { userId: $userId }) {
+    friendRequest { id: databaseId createdAt requester { id: databaseId } user { id: databaseId } }
+    userErrors { field code message } } }`;
+  const answerDoc = `mutation($userId: ID!, $id: ID!, $action: RequestAction!) {
+    answerFriendRequest(input: { userId: $userId, id: $id, action: $action }) {
+      answeredFriendRequest { id action requesterId } deletedFriendRequestId
+      requester { id: databaseId friends { items { id: databaseId } } } userErrors { field code message } } }`;
+  const refused = (field: string, code: string, message: string) => ({
+    friendRequest: null,
+    userErrors: [{ field: ['input', field], code, message }],
+  });
   const listDoc = `query($userId: ID!, $createdAfter: String) { friendRequests(userId: $userId, createdAfter: $createdAfter) {
     total items { id: databaseId createdAt requester { id: databaseId nameDisplay } user { id: databaseId } } } }`;
 
@@ -345,22 +352,24 @@ describe('GraphQL twins', () => {
     const events = await watchDomainEvents();
     const sent = (await gql.student(sendDoc, { userId: String(asked.user.id) })).data.sendFriendRequest;
     expect(sent).toEqual({
-      __typename: 'FriendRequest',
-      id: sent.id,
-      createdAt: sent.createdAt,
-      requester: { id: String(w.student.id) },
-      user: { id: String(asked.user.id) },
+      friendRequest: {
+        id: sent.friendRequest.id,
+        createdAt: sent.friendRequest.createdAt,
+        requester: { id: String(w.student.id) },
+        user: { id: String(asked.user.id) },
+      },
+      userErrors: [],
     });
-    const id = Number(sent.id);
+    const id = Number(sent.friendRequest.id);
     expect(await events()).toEqual([
       ['friend_request.create', 'USER', asked.user.id, id, w.student.id, w.district.id, w.school.id],
     ]);
     expect((await asked.rest.get(`/users/${asked.user.id}/requests/friends`)).json.request).toEqual([
-      requestWire({ id, createdAt: new Date(sent.createdAt) }, w.student, w.school),
+      requestWire({ id, createdAt: new Date(sent.friendRequest.createdAt) }, w.student, w.school),
     ]);
   });
 
-  it('sendFriendRequest refuses oneself (ValidationError), a pending request either way or friends (ConflictError), hidden users', async () => {
+  it('sendFriendRequest refuses oneself (INVALID), a pending request either way or friends (CONFLICT), hidden users', async () => {
     const pending = await classmate();
     const asking = await classmate();
     const friend = await classmate();
@@ -375,36 +384,21 @@ describe('GraphQL twins', () => {
     const send = async (userId: number) =>
       (await gql.student(sendDoc, { userId: String(userId) })).data.sendFriendRequest;
     await expectNothingWritten(async () => {
-      expect(await send(w.student.id)).toEqual({
-        __typename: 'ValidationError',
-        message: 'userId: is yourself',
-        issues: [{ field: 'userId', message: 'is yourself' }],
-      });
-      expect(await send(pending.user.id)).toEqual({
-        __typename: 'ConflictError',
-        message: 'A request to that user is already pending',
-        field: 'userId',
-      });
-      expect(await send(asking.user.id)).toEqual({
-        __typename: 'ConflictError',
-        message: 'That user has already asked you: answer their request',
-        field: 'userId',
-      });
-      expect(await send(friend.user.id)).toEqual({
-        __typename: 'ConflictError',
-        message: 'You are already friends',
-        field: 'userId',
-      });
+      expect(await send(w.student.id)).toEqual(refused('userId', 'INVALID', 'is yourself'));
+      expect(await send(pending.user.id)).toEqual(
+        refused('userId', 'CONFLICT', 'A request to that user is already pending'),
+      );
+      expect(await send(asking.user.id)).toEqual(
+        refused('userId', 'CONFLICT', 'That user has already asked you: answer their request'),
+      );
+      expect(await send(friend.user.id)).toEqual(refused('userId', 'CONFLICT', 'You are already friends'));
       for (const hidden of [w.otherSchoolStudent, w.outsider, { id: 999999 }]) {
-        expect(await send(hidden.id)).toEqual({
-          __typename: 'NotFoundError',
-          message: `User ${hidden.id} was not found`,
-        });
+        expect(await send(hidden.id)).toEqual(refused('userId', 'NOT_FOUND', `User ${hidden.id} was not found`));
       }
     });
   });
 
-  it('answerFriendRequest accepts (both see each other among friends) and denies; an answered request is a NotFoundError', async () => {
+  it('answerFriendRequest accepts (both see each other among friends) and denies; an answered request is NOT_FOUND', async () => {
     const { user, graphql } = await classmate();
     const [accepted, denied] = [
       await createFriendRequest(w.teacher.id, user.id),
@@ -412,32 +406,47 @@ describe('GraphQL twins', () => {
     ];
     const vars = (request: Row, action: string) => ({ userId: String(user.id), id: String(request.id), action });
     await expectNothingWritten(async () => {
-      expect(refusal(await gql.teacher(answerDoc, vars(accepted, 'ACCEPT')))).toEqual(forbidden(addressedOnly));
+      expect(refusal(await gql.teacher(answerDoc, vars(accepted, 'ACCEPT')))).toEqual({
+        ...forbidden(addressedOnly),
+        data: { answerFriendRequest: null },
+      });
       expect((await gql.outsider(answerDoc, vars(accepted, 'ACCEPT'))).data.answerFriendRequest).toEqual({
-        __typename: 'NotFoundError',
-        message: `User ${user.id} was not found`,
+        answeredFriendRequest: null,
+        deletedFriendRequestId: null,
+        requester: null,
+        userErrors: [{ field: ['input', 'userId'], code: 'NOT_FOUND', message: `User ${user.id} was not found` }],
       });
     });
+    // The requester comes back with their friends as they now are, the user who accepted among them.
     expect((await graphql(answerDoc, vars(accepted, 'ACCEPT'))).data.answerFriendRequest).toEqual({
-      __typename: 'AnsweredFriendRequest',
-      id: String(accepted.id),
-      action: 'ACCEPT',
-      requesterId: String(w.teacher.id),
+      answeredFriendRequest: {
+        id: encodeGlobalId('FriendRequest', accepted.id),
+        action: 'ACCEPT',
+        requesterId: encodeGlobalId('User', w.teacher.id),
+      },
+      deletedFriendRequestId: encodeGlobalId('FriendRequest', accepted.id),
+      requester: { id: String(w.teacher.id), friends: { items: expect.arrayContaining([{ id: String(user.id) }]) } },
+      userErrors: [],
     });
-    expect((await graphql(answerDoc, vars(denied, 'DENY'))).data.answerFriendRequest).toEqual({
-      __typename: 'AnsweredFriendRequest',
-      id: String(denied.id),
-      action: 'DENY',
-      requesterId: String(w.parent.id),
+    const deniedAnswer = (await graphql(answerDoc, vars(denied, 'DENY'))).data.answerFriendRequest;
+    expect(deniedAnswer).toMatchObject({
+      answeredFriendRequest: {
+        id: encodeGlobalId('FriendRequest', denied.id),
+        action: 'DENY',
+        requesterId: encodeGlobalId('User', w.parent.id),
+      },
+      deletedFriendRequestId: encodeGlobalId('FriendRequest', denied.id),
+      requester: { id: String(w.parent.id) },
+      userErrors: [],
     });
+    expect(deniedAnswer.requester.friends.items).not.toContainEqual({ id: String(user.id) });
     expect(await friendIds(graphql, user)).toEqual({ total: 1, items: [{ id: String(w.teacher.id) }] });
     expect((await friendIds(gql.teacher, w.teacher)).items).toContainEqual({ id: String(user.id) });
     expect((await friendIds(gql.parent, w.parent)).items).not.toContainEqual({ id: String(user.id) });
     const again = await expectNothingWritten(() => graphql(answerDoc, vars(accepted, 'DENY')));
-    expect(again.data.answerFriendRequest).toEqual({
-      __typename: 'NotFoundError',
-      message: `FriendRequest ${accepted.id} was not found`,
-    });
+    expect(again.data.answerFriendRequest.userErrors).toEqual([
+      expect.objectContaining({ code: 'NOT_FOUND', message: `FriendRequest ${accepted.id} was not found` }),
+    ]);
   });
 
   it('friends lists only the friends the viewer may see', async () => {

@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor, forbidden, refusal } from '../support/client';
 import {
@@ -227,9 +228,9 @@ describe("created_offset: only invites created after it, read in the district's 
     const school = await createSchool(district.id);
     const admin = await createUser(school.id, 'DISTRICT_ADMIN');
     if (setBy === 'graphql') {
-      const update = `mutation($id: ID!, $zone: String!) { updateDistrict(id: $id, input: { timeZone: $zone }) { __typename ... on District { timeZone } } }`;
+      const update = `mutation($id: ID!, $zone: String!) { updateDistrict(input: { id: $id, timeZone: $zone }) { district { timeZone } } }`;
       const updated = await (await clients.graphql(admin))(update, { id: String(district.id), zone });
-      expect(updated.data.updateDistrict).toEqual({ __typename: 'District', timeZone: zone });
+      expect(updated.data.updateDistrict).toEqual({ district: { timeZone: zone } });
     }
     if (setBy === 'db') await db().district.update({ where: { id: district.id }, data: { timeZone: zone! } });
     const groups = [await createGroup(school.id), await createGroup(school.id)] as Place['groups'];
@@ -331,12 +332,19 @@ describe("created_offset: only invites created after it, read in the district's 
     ]);
   });
 
-  it('refuses a time zone that is not an IANA name with a ValidationError, changing nothing', async () => {
-    const update = `mutation($id: ID!) { updateDistrict(id: $id, input: { timeZone: "Mars/Olympus" }) { __typename ... on ValidationError { issues { field message } } } }`;
+  it('refuses a time zone that is not an IANA name with a userError naming input.timeZone, changing nothing', async () => {
+    const update = `mutation($id: ID!) { updateDistrict(input: { id: $id, timeZone: "Mars/Olympus" }) {
+      district { id } userErrors { field code message } } }`;
     const refused = await expectNothingWritten(() => gql.districtAdmin(update, { id: String(w.district.id) }));
     expect(refused.data.updateDistrict).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'timeZone', message: 'must be an IANA time zone, such as America/Chicago' }],
+      district: null,
+      userErrors: [
+        {
+          field: ['input', 'timeZone'],
+          code: 'INVALID',
+          message: 'must be an IANA time zone, such as America/Chicago',
+        },
+      ],
     });
   });
 });
@@ -563,12 +571,18 @@ describe('PUT /users/{id}/invites/{realm}/{id}', () => {
 });
 
 describe('GraphQL twins', () => {
-  const createInviteDoc = `mutation($realm: RealmInput!, $userId: ID!) { createInvite(realm: $realm, userId: $userId) { __typename
-    ... on Invite { id: databaseId realm user { id: databaseId } inviter { id: databaseId } group { id: databaseId } section { id: databaseId } }
-    ... on Error { message } ... on ConflictError { field } ... on ValidationError { issues { field message } } } }`;
+  const createInviteDoc = `mutation($realm: RealmInput!, $userId: ID!) { createInvite(input: { realm: $realm, userId: $userId }) {
+    invite { id: databaseId realm user { id: databaseId } inviter { id: databaseId } group { id: databaseId } section { id: databaseId } }
+    userErrors { field code message } } }`;
   const answerInviteDoc = `mutation($userId: ID!, $realm: InviteRealm!, $id: ID!, $action: RequestAction!) {
-    answerInvite(userId: $userId, realm: $realm, id: $id, action: $action) { __typename
-      ... on AnsweredInvite { id action realm realmId } ... on Error { message } } }`;
+    answerInvite(input: { userId: $userId, realm: $realm, id: $id, action: $action }) {
+      answeredInvite { id action realm realmId } deletedInviteId
+      group { id: databaseId memberCount } section { id: databaseId } userErrors { field code message } } }`;
+  /** createInvite's payload when it wrote nothing. */
+  const refused = (field: string[], code: string, message: string) => ({
+    invite: null,
+    userErrors: [{ field: ['input', ...field], code, message }],
+  });
   const invitesDoc = `query($userId: ID!, $realm: InviteRealm!, $createdAfter: String, $start: Int, $limit: Int) {
     invites(userId: $userId, realm: $realm, createdAfter: $createdAfter, start: $start, limit: $limit) {
       total start limit items { id: databaseId createdAt realm user { id: databaseId } inviter { id: databaseId } group { id: databaseId title } section { id: databaseId title } } } }`;
@@ -580,9 +594,8 @@ describe('GraphQL twins', () => {
     const section = await teachersSection();
     const events = await watchDomainEvents();
     const toGroup = (await gql.teacher(createInviteDoc, { realm: realm('GROUP', group.id), userId: String(user.id) }))
-      .data.createInvite;
+      .data.createInvite.invite;
     expect(toGroup).toEqual({
-      __typename: 'Invite',
       id: toGroup.id,
       realm: 'GROUP',
       user: { id: String(user.id) },
@@ -592,9 +605,8 @@ describe('GraphQL twins', () => {
     });
     const toSection = (
       await gql.teacher(createInviteDoc, { realm: realm('SECTION', section.id), userId: String(user.id) })
-    ).data.createInvite;
+    ).data.createInvite.invite;
     expect(toSection).toMatchObject({
-      __typename: 'Invite',
       realm: 'SECTION',
       group: null,
       section: { id: String(section.id) },
@@ -615,7 +627,7 @@ describe('GraphQL twins', () => {
     expect(ids(await rest.get(`/users/${user.id}/invites/sections`))).toEqual([sectionInviteId]);
   });
 
-  it('createInvite refuses a duplicate or a member (ConflictError), a district (ValidationError), others, writing nothing', async () => {
+  it('createInvite refuses a duplicate or a member (CONFLICT), a district (INVALID), others, writing nothing', async () => {
     const { user } = await invitee();
     const group = await teachersGroup();
     await createInvite(user.id, { groupId: group.id });
@@ -625,40 +637,31 @@ describe('GraphQL twins', () => {
     const invite = (client: GraphQLClient, type: string, id: number, userId = user.id) =>
       client(createInviteDoc, { realm: realm(type, id), userId: String(userId) });
     await expectNothingWritten(async () => {
-      expect((await invite(gql.teacher, 'GROUP', group.id)).data.createInvite).toEqual({
-        __typename: 'ConflictError',
-        message: 'The user already has a pending invite to this realm',
-        field: 'userId',
-      });
-      expect((await invite(gql.teacher, 'GROUP', joined.id)).data.createInvite).toEqual({
-        __typename: 'ConflictError',
-        message: 'The user is already a member of this group',
-        field: 'userId',
-      });
-      expect((await invite(gql.teacher, 'SECTION', section.id)).data.createInvite).toEqual({
-        __typename: 'ConflictError',
-        message: 'The user is already a member of this section',
-        field: 'userId',
-      });
-      const district = (await invite(gql.districtAdmin, 'DISTRICT', w.district.id)).data.createInvite;
-      expect(district).toMatchObject({
-        __typename: 'ValidationError',
-        issues: [
-          { field: 'realm.type', message: 'must be GROUP or SECTION: invites are to groups and course sections' },
-        ],
-      });
-      // A member who does not administer the group may not invite to it.
-      expect(refusal(await invite(gql.student, 'GROUP', studentsGroup.id))).toEqual(
-        forbidden('You may not change this group'),
+      expect((await invite(gql.teacher, 'GROUP', group.id)).data.createInvite).toEqual(
+        refused(['userId'], 'CONFLICT', 'The user already has a pending invite to this realm'),
       );
-      expect((await invite(gql.teacher, 'GROUP', group.id, w.outsider.id)).data.createInvite).toEqual({
-        __typename: 'NotFoundError',
-        message: `User ${w.outsider.id} was not found`,
+      expect((await invite(gql.teacher, 'GROUP', joined.id)).data.createInvite).toEqual(
+        refused(['userId'], 'CONFLICT', 'The user is already a member of this group'),
+      );
+      expect((await invite(gql.teacher, 'SECTION', section.id)).data.createInvite).toEqual(
+        refused(['userId'], 'CONFLICT', 'The user is already a member of this section'),
+      );
+      const district = (await invite(gql.districtAdmin, 'DISTRICT', w.district.id)).data.createInvite;
+      expect(district).toEqual(
+        refused(['realm', 'type'], 'INVALID', 'must be GROUP or SECTION: invites are to groups and course sections'),
+      );
+      // A member who does not administer the group may not invite to it.
+      expect(refusal(await invite(gql.student, 'GROUP', studentsGroup.id))).toEqual({
+        ...forbidden('You may not change this group'),
+        data: { createInvite: null },
       });
+      expect((await invite(gql.teacher, 'GROUP', group.id, w.outsider.id)).data.createInvite).toEqual(
+        refused(['userId'], 'NOT_FOUND', `User ${w.outsider.id} was not found`),
+      );
     });
   });
 
-  it("answerInvite: accepts and denies the viewer's own invites; an answered one is a NotFoundError; others are refused", async () => {
+  it("answerInvite: accepts and denies the viewer's own invites, answering the realm; an answered one is NOT_FOUND", async () => {
     const { user } = await invitee();
     const answer = await clients.graphql(user);
     const group = await teachersGroup();
@@ -675,39 +678,53 @@ describe('GraphQL twins', () => {
     });
 
     await expectNothingWritten(async () => {
-      expect(refusal(await gql.teacher(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT')))).toEqual(
-        forbidden(addressedOnly),
-      );
+      expect(refusal(await gql.teacher(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT')))).toEqual({
+        ...forbidden(addressedOnly),
+        data: { answerInvite: null },
+      });
       expect((await gql.outsider(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT'))).data.answerInvite).toEqual({
-        __typename: 'NotFoundError',
-        message: `User ${user.id} was not found`,
+        answeredInvite: null,
+        deletedInviteId: null,
+        group: null,
+        section: null,
+        userErrors: [{ field: ['input', 'userId'], code: 'NOT_FOUND', message: `User ${user.id} was not found` }],
       });
-      expect((await answer(answerInviteDoc, vars(toGroup, 'SECTION', 'ACCEPT'))).data.answerInvite).toEqual({
-        __typename: 'NotFoundError',
-        message: `Invite ${toGroup.id} was not found`,
-      });
+      expect((await answer(answerInviteDoc, vars(toGroup, 'SECTION', 'ACCEPT'))).data.answerInvite.userErrors).toEqual([
+        expect.objectContaining({ code: 'NOT_FOUND', message: `Invite ${toGroup.id} was not found` }),
+      ]);
     });
+    const membersBefore = await db().groupMembership.count({ where: { groupId: group.id } });
+    // The group joined comes back with its member count as it now is, for a client cache to refresh.
     expect((await answer(answerInviteDoc, vars(toGroup, 'GROUP', 'ACCEPT'))).data.answerInvite).toEqual({
-      __typename: 'AnsweredInvite',
-      id: String(toGroup.id),
-      action: 'ACCEPT',
-      realm: 'GROUP',
-      realmId: String(group.id),
+      answeredInvite: {
+        id: encodeGlobalId('Invite', toGroup.id),
+        action: 'ACCEPT',
+        realm: 'GROUP',
+        realmId: encodeGlobalId('Group', group.id),
+      },
+      deletedInviteId: encodeGlobalId('Invite', toGroup.id),
+      group: { id: String(group.id), memberCount: membersBefore + 1 },
+      section: null,
+      userErrors: [],
     });
     expect(await db().groupMembership.count({ where: { groupId: group.id, userId: user.id } })).toBe(1);
     expect((await answer(answerInviteDoc, vars(toSection, 'SECTION', 'DENY'))).data.answerInvite).toEqual({
-      __typename: 'AnsweredInvite',
-      id: String(toSection.id),
-      action: 'DENY',
-      realm: 'SECTION',
-      realmId: String(section.id),
+      answeredInvite: {
+        id: encodeGlobalId('Invite', toSection.id),
+        action: 'DENY',
+        realm: 'SECTION',
+        realmId: encodeGlobalId('Section', section.id),
+      },
+      deletedInviteId: encodeGlobalId('Invite', toSection.id),
+      group: null,
+      section: { id: String(section.id) },
+      userErrors: [],
     });
     expect(await db().enrollment.count({ where: { sectionId: section.id, userId: user.id } })).toBe(0);
     const again = await expectNothingWritten(() => answer(answerInviteDoc, vars(toGroup, 'GROUP', 'DENY')));
-    expect(again.data.answerInvite).toEqual({
-      __typename: 'NotFoundError',
-      message: `Invite ${toGroup.id} was not found`,
-    });
+    expect(again.data.answerInvite.userErrors).toEqual([
+      expect.objectContaining({ code: 'NOT_FOUND', message: `Invite ${toGroup.id} was not found` }),
+    ]);
   });
 
   it('invites: the same list as /v1; null when hidden, FORBIDDEN for others, BAD_USER_INPUT for unreadable createdAfter', async () => {

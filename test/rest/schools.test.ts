@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { type GraphQLClient, type RestClient, clientsFor } from '../support/client';
 import {
@@ -266,20 +267,20 @@ describe('POST /schools', () => {
     },
   );
 
-  it('twin: createSchool answers with the School or a ValidationError', async () => {
-    const mutation = `mutation($input: CreateSchoolInput!) { createSchool(input: $input) { __typename
-      ... on School { title postalCode isBuilding } ... on ValidationError { issues { field message } } } }`;
+  it('twin: createSchool answers with the School or userErrors', async () => {
+    const mutation = `mutation($input: CreateSchoolInput!) { createSchool(input: $input) {
+      school { title postalCode isBuilding } userErrors { field code message } } }`;
     expect((await gqlDistrictAdmin(mutation, { input: { title: 'West', postalCode: '1' } })).data.createSchool).toEqual(
-      { __typename: 'School', title: 'West', postalCode: '1', isBuilding: false },
+      { school: { title: 'West', postalCode: '1', isBuilding: false }, userErrors: [] },
     );
     const refused = await expectNothingWritten(() =>
       gqlDistrictAdmin(mutation, { input: { title: '', fax: 'f'.repeat(300) } }),
     );
     expect(refused.data.createSchool).toEqual({
-      __typename: 'ValidationError',
-      issues: [
-        { field: 'title', message: 'is required' },
-        { field: 'fax', message: 'must be at most 255 characters' },
+      school: null,
+      userErrors: [
+        { field: ['input', 'title'], code: 'REQUIRED', message: 'is required' },
+        { field: ['input', 'fax'], code: 'TOO_LONG', message: 'must be at most 255 characters' },
       ],
     });
   });
@@ -308,13 +309,13 @@ describe('POST /schools/{id}/buildings', () => {
       201,
       `${xmlHead}${schoolXml(wire({ id, title: 'Gym' }), 'result')}`,
     ]);
-    const twin =
-      await gqlDistrictAdmin(`mutation { createBuilding(schoolId: "${world.otherSchool.id}", input: {title: "Lab"}) {
-      __typename ... on School { title parent { id: databaseId } } } }`);
+    const twin = await gqlDistrictAdmin(
+      `mutation($school: ID!) { createBuilding(input: { schoolId: $school, title: "Lab" }) {
+        building { title parent { id: databaseId } } } }`,
+      { school: encodeGlobalId('School', world.otherSchool.id) },
+    );
     expect(twin.data.createBuilding).toEqual({
-      __typename: 'School',
-      title: 'Lab',
-      parent: { id: String(world.otherSchool.id) },
+      building: { title: 'Lab', parent: { id: String(world.otherSchool.id) } },
     });
   });
 
@@ -388,24 +389,22 @@ describe('PUT /schools/{id}', () => {
     },
   );
 
-  it('twin: updateSchool answers with the School or a typed error', async () => {
+  it('twin: updateSchool answers with the School or userErrors', async () => {
     const update = async (id: number | string, input: object) =>
       (
         await gqlSchoolAdmin(
-          `mutation($id: ID!, $input: UpdateSchoolInput!) {
-      updateSchool(id: $id, input: $input) { __typename ... on School { id: databaseId country } ... on NotFoundError { objectType objectId } } }`,
-          { id: String(id), input },
+          `mutation($input: UpdateSchoolInput!) {
+      updateSchool(input: $input) { school { id: databaseId country } userErrors { field code message } } }`,
+          { input: { id: String(id), ...input } },
         )
       ).data?.updateSchool;
     expect(await update(world.building.id, { country: 'NZ' })).toEqual({
-      __typename: 'School',
-      id: String(world.building.id),
-      country: 'NZ',
+      school: { id: String(world.building.id), country: 'NZ' },
+      userErrors: [],
     });
     expect(await update(999999, { country: 'NZ' })).toEqual({
-      __typename: 'NotFoundError',
-      objectType: 'School',
-      objectId: '999999',
+      school: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: 'School 999999 was not found' }],
     });
     expect((await read(world.building.id)).country).toBe('NZ');
   });
@@ -482,12 +481,12 @@ describe('DELETE /schools/{id}', () => {
     expect([response.status, response.json.error]).toEqual([status, resolve(error)]);
   });
 
-  it('twin: deleteSchool answers with the deleted id, then school(id) is null', async () => {
+  it('twin: deleteSchool answers with the deleted global id, then school(id) is null', async () => {
     const school = await createSchool(world.district.id);
     const deleted = await gqlDistrictAdmin(
-      `mutation { deleteSchool(id: "${school.id}") { __typename ... on Deleted { id } } }`,
+      `mutation { deleteSchool(input: { id: "${school.id}" }) { deletedSchoolId userErrors { code } } }`,
     );
-    expect(deleted.data.deleteSchool).toEqual({ __typename: 'Deleted', id: String(school.id) });
+    expect(deleted.data.deleteSchool).toEqual({ deletedSchoolId: encodeGlobalId('School', school.id), userErrors: [] });
     expect((await gqlDistrictAdmin(`{ school(id: "${school.id}") { id: databaseId } }`)).data.school).toBeNull();
     expect((await as.districtAdmin.request('OPTIONS', `/schools/${school.id}`)).headers.get('allow')).toBe(
       'GET, PUT, DELETE, OPTIONS',

@@ -37,18 +37,18 @@ describe('text members with a NUL character', () => {
     },
   );
 
-  it('answers a GraphQL mutation with a ValidationError naming the input member', async () => {
+  it('answers a GraphQL mutation with a userError naming the input member', async () => {
     const graphql = await clients.graphql(world.schoolAdmin);
     const input = { username: 'nul-user', nameFirst: nul, nameLast: 'Last', role: 'STUDENT' };
     const response = await expectNothingWritten(() =>
       graphql(
-        `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on ValidationError { issues { field message } } } }`,
+        `mutation($input: CreateUserInput!) { createUser(input: $input) { user { id } userErrors { field message } } }`,
         { input },
       ),
     );
     expect(response.data.createUser).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'nameFirst', message: refused.message }],
+      user: null,
+      userErrors: [{ field: ['input', 'nameFirst'], message: refused.message }],
     });
   });
 });

@@ -422,12 +422,12 @@ describe('GraphQL', () => {
   it('creates a target with a Standard Webhooks secret and rotates it', async () => {
     const created = await gqlAdmin(
       `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) {
-        __typename ... on TriggerTarget { id: databaseId url secret previousSecretExpiresAt } ... on Error { message } } }`,
+        triggerTarget { id: databaseId url secret previousSecretExpiresAt } userErrors { message } } }`,
       { input: { url: 'https://receiver.test/gql' } },
     );
-    const target = created.data.createTriggerTarget;
+    expect(created.data.createTriggerTarget.userErrors).toEqual([]);
+    const target = created.data.createTriggerTarget.triggerTarget;
     expect(target).toMatchObject({
-      __typename: 'TriggerTarget',
       url: 'https://receiver.test/gql',
       previousSecretExpiresAt: null,
     });
@@ -439,47 +439,60 @@ describe('GraphQL', () => {
     );
 
     const rotated = await gqlAdmin(
-      'mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { ... on TriggerTarget { secret previousSecretExpiresAt } } }',
+      'mutation($id: ID!) { rotateTriggerTargetSecret(input: { id: $id }) { triggerTarget { secret previousSecretExpiresAt } } }',
       { id: target.id },
     );
-    const { secret, previousSecretExpiresAt } = rotated.data.rotateTriggerTargetSecret;
+    const { secret, previousSecretExpiresAt } = rotated.data.rotateTriggerTargetSecret.triggerTarget;
     expect(secret).not.toBe(target.secret);
     expect(Date.parse(previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
   });
 
-  it('answers typed errors and refusals', async () => {
-    const invalid = await gqlAdmin(
-      'mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { __typename ... on ValidationError { issues { field message } } } }',
-      { input: { url: 'https://127.0.0.1/' } },
-    );
+  it('answers userErrors and refusals; a delete answers the global id', async () => {
+    const create =
+      'mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { triggerTarget { id } userErrors { field code message } } }';
+    const invalid = await gqlAdmin(create, { input: { url: 'https://127.0.0.1/' } });
     expect(invalid.data.createTriggerTarget).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'url', message: 'must not be a loopback, private, link-local or reserved address' }],
+      triggerTarget: null,
+      userErrors: [
+        {
+          field: ['input', 'url'],
+          code: 'INVALID',
+          message: 'must not be a loopback, private, link-local or reserved address',
+        },
+      ],
     });
-    const compatible = await gqlAdmin(
-      'mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { __typename ... on ValidationError { issues { field message } } } }',
-      { input: { url: 'https://[::127.0.0.1]:8443/' } },
-    );
+    const compatible = await gqlAdmin(create, { input: { url: 'https://[::127.0.0.1]:8443/' } });
     expect(compatible.data.createTriggerTarget).toEqual(invalid.data.createTriggerTarget);
     const refused = await gqlTeacher('{ triggerTargets { total } }');
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const missing = await gqlAdmin('mutation { deleteTriggerTarget(id: "999999999") { __typename } }');
-    expect(missing.data.deleteTriggerTarget.__typename).toBe('NotFoundError');
+    const remove =
+      'mutation($id: ID!) { deleteTriggerTarget(input: { id: $id }) { deletedTriggerTargetId userErrors { field code message } } }';
+    expect((await gqlAdmin(remove, { id: '999999999' })).data.deleteTriggerTarget).toEqual({
+      deletedTriggerTargetId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: 'TriggerTarget 999999999 was not found' }],
+    });
+    const target = await createTarget();
+    expect((await gqlAdmin(remove, { id: String(target) })).data.deleteTriggerTarget).toEqual({
+      deletedTriggerTargetId: encodeGlobalId('TriggerTarget', target),
+      userErrors: [],
+    });
   });
 
   it('lists subscriptions with their targets and applies bulk changes', async () => {
     const target = await createTarget();
     const changed = await gqlAdmin(
-      `mutation($s: [TriggerSubscriptionInput!]!) { updateTriggerSubscriptions(subscriptions: $s) {
-        ... on TriggerSubscriptionUpdate { results { status message item { trigger targetUrl } } } } }`,
+      `mutation($input: UpdateTriggerSubscriptionsInput!) { updateTriggerSubscriptions(input: $input) {
+        triggerSubscriptionUpdate { results { status message item { trigger targetUrl } } } } }`,
       {
-        s: [
-          { targetId: String(target), trigger: 'user', subscribed: true, includeObject: true },
-          { targetId: String(target), trigger: 'nope', subscribed: true },
-        ],
+        input: {
+          subscriptions: [
+            { targetId: String(target), trigger: 'user', subscribed: true, includeObject: true },
+            { targetId: String(target), trigger: 'nope', subscribed: true },
+          ],
+        },
       },
     );
-    expect(changed.data.updateTriggerSubscriptions.results).toEqual([
+    expect(changed.data.updateTriggerSubscriptions.triggerSubscriptionUpdate.results).toEqual([
       { status: 200, message: null, item: { trigger: 'user', targetUrl: 'https://receiver.test/hook' } },
       {
         status: 400,

@@ -59,21 +59,23 @@ afterAll(async () => {
 async function newTarget(path: string): Promise<{ id: string; secret: string }> {
   const answer = await admin(
     `mutation($input: CreateTriggerTargetInput!) {
-    createTriggerTarget(input: $input) { __typename ... on TriggerTarget { id: databaseId secret } } }`,
+    createTriggerTarget(input: $input) { triggerTarget { id: databaseId secret } userErrors { message } } }`,
     { input: { url: urlOf(path) } },
   );
-  expect(answer.data.createTriggerTarget.__typename).toBe('TriggerTarget');
-  return answer.data.createTriggerTarget;
+  expect(answer.data.createTriggerTarget.userErrors).toEqual([]);
+  return answer.data.createTriggerTarget.triggerTarget;
 }
 
 const send = `mutation($targetId: ID!, $trigger: String!, $operation: String) {
-  sendSampleEvent(targetId: $targetId, trigger: $trigger, operation: $operation) {
-    __typename
-    ... on SampleEventDelivery { targetId url type webhookId payload statusCode succeeded latencyMs responseBody error }
-    ... on UnknownTriggerError { message trigger }
-    ... on ValidationError { issues { field message } }
-    ... on NotFoundError { objectType objectId }
+  sendSampleEvent(input: { targetId: $targetId, trigger: $trigger, operation: $operation }) {
+    sampleEventDelivery { targetId url type webhookId payload statusCode succeeded latencyMs responseBody error }
+    userErrors { field code message }
   } }`;
+/** sendSampleEvent's payload when it sent nothing. */
+const refusedSample = (field: string, code: string, message: string) => ({
+  sampleEventDelivery: null,
+  userErrors: [{ field: ['input', field], code, message }],
+});
 
 describe('sendSampleEvent', () => {
   it("POSTs a signed sample of the trigger and answers with the receiver's status and latency; nothing is logged or recorded", async () => {
@@ -82,9 +84,8 @@ describe('sendSampleEvent', () => {
     const deliveriesBefore = await db().webhookDelivery.count();
 
     const answer = await admin(send, { targetId: target.id, trigger: 'group', operation: 'update' });
-    const sample = answer.data.sendSampleEvent;
+    const sample = answer.data.sendSampleEvent.sampleEventDelivery;
     expect(sample).toMatchObject({
-      __typename: 'SampleEventDelivery',
       targetId: target.id,
       url: urlOf('/hooks'),
       type: 'group.update',
@@ -123,18 +124,21 @@ describe('sendSampleEvent', () => {
   it("takes the trigger's first operation by default, and names an operation the trigger does not have", async () => {
     const target = await newTarget('/default-operation');
     const answer = await admin(send, { targetId: target.id, trigger: 'friend_request' });
-    expect(answer.data.sendSampleEvent).toMatchObject({ type: 'friend_request.create', statusCode: 200 });
+    expect(answer.data.sendSampleEvent.sampleEventDelivery).toMatchObject({
+      type: 'friend_request.create',
+      statusCode: 200,
+    });
 
     const wrong = await admin(send, { targetId: target.id, trigger: 'user', operation: 'delete' });
-    expect(wrong.data.sendSampleEvent).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'operation', message: "must be one of the trigger's operations: create" }],
-    });
+    expect(wrong.data.sendSampleEvent).toEqual(
+      refusedSample('operation', 'INVALID', "must be one of the trigger's operations: create"),
+    );
   });
 
   it('reports what the receiver answered, a failure to connect, and no answer within 5 seconds', async () => {
     const target = await newTarget('/status/503');
-    expect((await admin(send, { targetId: target.id, trigger: 'blog_post' })).data.sendSampleEvent).toMatchObject({
+    const failing = (await admin(send, { targetId: target.id, trigger: 'blog_post' })).data.sendSampleEvent;
+    expect(failing.sampleEventDelivery).toMatchObject({
       type: 'blog_post.create',
       statusCode: 503,
       succeeded: false,
@@ -147,47 +151,46 @@ describe('sendSampleEvent', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const unreachable = await admin(
-      `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ... on TriggerTarget { id: databaseId } } }`,
+      `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { triggerTarget { id: databaseId } } }`,
       { input: { url: `http://127.0.0.1:${port}/gone` } },
     );
-    const refused = (await admin(send, { targetId: unreachable.data.createTriggerTarget.id, trigger: 'group' })).data
-      .sendSampleEvent;
+    const unreachableId = unreachable.data.createTriggerTarget.triggerTarget.id;
+    const refused = (await admin(send, { targetId: unreachableId, trigger: 'group' })).data.sendSampleEvent
+      .sampleEventDelivery;
     expect(refused).toMatchObject({ statusCode: null, succeeded: false, responseBody: null });
     expect(refused.error).toMatch(/ECONNREFUSED/);
 
     const slow = await newTarget('/slow');
-    const timedOut = (await admin(send, { targetId: slow.id, trigger: 'group' })).data.sendSampleEvent;
+    const timedOut = (await admin(send, { targetId: slow.id, trigger: 'group' })).data.sendSampleEvent
+      .sampleEventDelivery;
     expect(timedOut).toMatchObject({ statusCode: null, succeeded: false, error: 'no answer within 5000 ms' });
     expect(timedOut.latencyMs).toBeGreaterThanOrEqual(4_900);
   }, 20_000);
 
-  it('names an unknown trigger in a typed error, and sends nothing', async () => {
+  it('names an unknown trigger in a userError on input.trigger, and sends nothing', async () => {
     const target = await newTarget('/unknown-trigger');
     for (const trigger of ['report_card', 'trigger_target', 'nope']) {
-      expect((await admin(send, { targetId: target.id, trigger })).data.sendSampleEvent).toEqual({
-        __typename: 'UnknownTriggerError',
-        trigger,
-        message: `The trigger with name ${trigger} does not exist`,
-      });
+      expect((await admin(send, { targetId: target.id, trigger })).data.sendSampleEvent).toEqual(
+        refusedSample('trigger', 'INVALID', `The trigger with name ${trigger} does not exist`),
+      );
     }
     expect(received.filter((one) => one.path === '/unknown-trigger')).toEqual([]);
   });
 
   it("is for the trigger administrators of the target's school: 403 for others, not found for another school's", async () => {
     const target = await newTarget('/guarded');
-    expect(refusal(await teacher(send, { targetId: target.id, trigger: 'group' }))).toEqual(
-      forbidden('Only users with access to trigger administration manage trigger targets and subscriptions'),
-    );
+    expect(refusal(await teacher(send, { targetId: target.id, trigger: 'group' }))).toEqual({
+      ...forbidden('Only users with access to trigger administration manage trigger targets and subscriptions'),
+      data: { sendSampleEvent: null },
+    });
     // Refused before the trigger is looked at: a 403 tells nothing about triggers either.
     expect(refusal(await teacher(send, { targetId: target.id, trigger: 'nope' })).status).toBe(403);
-    expect((await otherAdmin(send, { targetId: target.id, trigger: 'group' })).data.sendSampleEvent).toEqual({
-      __typename: 'NotFoundError',
-      objectType: 'TriggerTarget',
-      objectId: target.id,
-    });
-    expect((await admin(send, { targetId: '999999999', trigger: 'group' })).data.sendSampleEvent).toMatchObject({
-      __typename: 'NotFoundError',
-    });
+    expect((await otherAdmin(send, { targetId: target.id, trigger: 'group' })).data.sendSampleEvent).toEqual(
+      refusedSample('targetId', 'NOT_FOUND', `TriggerTarget ${target.id} was not found`),
+    );
+    expect((await admin(send, { targetId: '999999999', trigger: 'group' })).data.sendSampleEvent).toEqual(
+      refusedSample('targetId', 'NOT_FOUND', 'TriggerTarget 999999999 was not found'),
+    );
     expect(received.filter((one) => one.path === '/guarded')).toEqual([]);
   });
 });

@@ -402,7 +402,9 @@ describe('webhook delivery', () => {
   it('signs with the old and the new secret for 24 hours after a rotation', async () => {
     const target = await subscribedTarget(admin, '/rotated', ['group']);
     const old = await secretOf(target);
-    await gqlAdmin('mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { __typename } }', { id: String(target) });
+    await gqlAdmin('mutation($id: ID!) { rotateTriggerTargetSecret(input: { id: $id }) { userErrors { code } } }', {
+      id: String(target),
+    });
     const renewed = await secretOf(target);
     await teacher.post('/groups', { title: 'Both' });
     await deliver();
@@ -544,15 +546,17 @@ describe('webhook delivery', () => {
   it("holds a paused target's deliveries until it is resumed", async () => {
     const target = await subscribedTarget(admin, '/paused', ['group']);
     const paused = await gqlAdmin(
-      'mutation($id: ID!) { pauseTriggerTarget(id: $id) { ... on TriggerTarget { pausedAt } } }',
+      'mutation($id: ID!) { pauseTriggerTarget(input: { id: $id }) { triggerTarget { pausedAt } } }',
       { id: String(target) },
     );
-    expect(paused.data.pauseTriggerTarget.pausedAt).toEqual(expect.any(String));
+    expect(paused.data.pauseTriggerTarget.triggerTarget.pausedAt).toEqual(expect.any(String));
     await teacher.post('/groups', { title: 'Wait for it' });
     await deliver();
     expect(receiver.bodiesAt('/paused')).toEqual([]);
     expect(await deliveryOf(target)).toMatchObject({ status: 'PENDING', attempts: 0 });
-    await gqlAdmin('mutation($id: ID!) { resumeTriggerTarget(id: $id) { __typename } }', { id: String(target) });
+    await gqlAdmin('mutation($id: ID!) { resumeTriggerTarget(input: { id: $id }) { userErrors { code } } }', {
+      id: String(target),
+    });
     await deliver();
     expect(receiver.bodiesAt('/paused').map((event) => event.type)).toEqual(['group.create']);
   });
@@ -576,7 +580,9 @@ describe('webhook delivery', () => {
     expect(await deliver(impatient)).toMatchObject({ retry: 0, delivered: 0 });
     expect(receiver.requestsAt('/failing')).toHaveLength(2);
 
-    await gqlAdmin('mutation($id: ID!) { resumeTriggerTarget(id: $id) { __typename } }', { id: String(target) });
+    await gqlAdmin('mutation($id: ID!) { resumeTriggerTarget(input: { id: $id }) { userErrors { code } } }', {
+      id: String(target),
+    });
     advance(3_600_000);
     expect(await deliver(impatient)).toMatchObject({ retry: 1 });
     expect(await deliver(impatient)).toMatchObject({ retry: 0 });
@@ -618,10 +624,10 @@ describe('webhook delivery', () => {
     ]);
 
     const again = await gqlAdmin(
-      'mutation($id: ID!) { redeliverWebhook(id: $id) { ... on WebhookDelivery { status } } }',
+      'mutation($id: ID!) { redeliverWebhook(input: { id: $id }) { webhookDelivery { status } } }',
       { id: delivery.id },
     );
-    expect(again.data.redeliverWebhook).toEqual({ status: 'PENDING' });
+    expect(again.data.redeliverWebhook).toEqual({ webhookDelivery: { status: 'PENDING' } });
     await deliver();
     expect(receiver.requestsAt('/log').map((r) => r.headers['webhook-id'])).toEqual([
       `evt_${delivery.eventId}`,
@@ -630,18 +636,23 @@ describe('webhook delivery', () => {
     ]);
 
     const replayed = await gqlAdmin(
-      'mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ... on TriggerTargetReplay { requeued } } }',
-      { id: String(target), since: new Date(Date.now() - 3_600_000).toISOString() },
+      `mutation($input: ReplayTriggerTargetInput!) { replayTriggerTarget(input: $input) {
+        triggerTargetReplay { requeued } triggerTarget { id: databaseId deliveries(limit: 5) { items { status } } } } }`,
+      { input: { id: String(target), since: new Date(Date.now() - 3_600_000).toISOString() } },
     );
-    expect(replayed.data.replayTriggerTarget).toEqual({ requeued: 1 });
+    // The target comes back with its deliveries as they now are: queued again.
+    expect(replayed.data.replayTriggerTarget).toEqual({
+      triggerTargetReplay: { requeued: 1 },
+      triggerTarget: { id: String(target), deliveries: { items: [{ status: 'PENDING' }] } },
+    });
     await deliver();
     expect(receiver.requestsAt('/log')).toHaveLength(4);
 
     const hidden = await (await clients.graphql(world.otherAdmin))(
-      'mutation($id: ID!) { redeliverWebhook(id: $id) { __typename } }',
+      'mutation($id: ID!) { redeliverWebhook(input: { id: $id }) { userErrors { field code } } }',
       { id: delivery.id },
     );
-    expect(hidden.data.redeliverWebhook.__typename).toBe('NotFoundError');
+    expect(hidden.data.redeliverWebhook.userErrors).toEqual([{ field: ['input', 'id'], code: 'NOT_FOUND' }]);
   });
 
   it('prunes finished deliveries older than the retention, keeping pending ones', async () => {

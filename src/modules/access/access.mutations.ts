@@ -1,45 +1,62 @@
-import { builder } from '../../graphql/builder';
-import { NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, required } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import type { AccessToken, ApiClient } from '../../generated/prisma/client';
+import { objectIdInput } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
+import { readById } from '../../graphql/reads-by-id';
 import { issueAccessTokenFor, issueApiClientFor, revokeAccessToken, revokeApiClient } from './access.service';
 import { IssuedAccessTokenType, IssuedApiClientType } from './access.type';
 import { accessTokenSchema, apiClientSchema } from './access.validation';
 
-const CreateApiClientInput = inputFromSchema('CreateApiClientInput', apiClientSchema, 'Consumer credentials to issue.');
-const CreateAccessTokenInput = inputFromSchema(
-  'CreateAccessTokenInput',
-  accessTokenSchema,
-  'A bearer token to issue for the viewer.',
-);
-
-builder.mutationFields((t) => ({
-  createApiClient: t.withAuth({ authenticated: true }).field({
-    type: IssuedApiClientType,
-    description: 'Issues OAuth consumer credentials for the viewer, or for a user the viewer administers.',
-    errors: { types: [ValidationError, NotFoundError] },
-    args: { input: t.arg(required(CreateApiClientInput, 'The new API client.')) },
-    resolve: (_root, { input }, { viewer, serverKey }) => issueApiClientFor(viewer, serverKey, input),
-  }),
-  createAccessToken: t.withAuth({ authenticated: true }).field({
-    type: IssuedAccessTokenType,
-    description: 'Issues a bearer token for the viewer.',
-    errors: { types: [ValidationError, NotFoundError] },
-    args: { input: t.arg(required(CreateAccessTokenInput, 'The new access token.')) },
-    resolve: (_root, { input }, { viewer }) => issueAccessTokenFor(viewer, input),
-  }),
-}));
-
-deleteMutation('deleteApiClient', {
-  description: 'Revokes consumer credentials.',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The API client to delete.' }) }),
-  resolve: (viewer, args) => revokeApiClient(viewer, parseId(args.id, 'ApiClient')),
+// Signing secrets are sealed with the server key, which only the context holds.
+payloadMutation('createApiClient', {
+  description: 'Issues OAuth consumer credentials for the viewer, or for a user the viewer administers.',
+  input: apiClientSchema,
+  inputDescription: 'Consumer credentials to issue.',
+  payload: {
+    issuedApiClient: { type: IssuedApiClientType, description: 'The new credentials, with their secret.' },
+    apiClient: { model: 'ApiClient', description: 'The new API client, as `apiClients` lists it.' },
+  },
+  resolve: async (viewer, input, select, { serverKey }) => {
+    const issuedApiClient = await issueApiClientFor(viewer, serverKey, input);
+    return {
+      issuedApiClient,
+      apiClient: await readById<ApiClient>('ApiClient', select('apiClient'), issuedApiClient.id),
+    };
+  },
 });
-deleteMutation('deleteAccessToken', {
+payloadMutation('createAccessToken', {
+  description: 'Issues a bearer token for the viewer.',
+  input: accessTokenSchema,
+  inputDescription: 'A bearer token to issue for the viewer.',
+  payload: {
+    issuedAccessToken: { type: IssuedAccessTokenType, description: 'The new token, with its secret.' },
+    accessToken: { model: 'AccessToken', description: 'The new access token, as `accessTokens` lists it.' },
+  },
+  resolve: async (viewer, input, select) => {
+    const issuedAccessToken = await issueAccessTokenFor(viewer, input);
+    return {
+      issuedAccessToken,
+      accessToken: await readById<AccessToken>('AccessToken', select('accessToken'), issuedAccessToken.id),
+    };
+  },
+});
+payloadMutation('deleteApiClient', {
+  description: 'Revokes consumer credentials.',
+  input: objectIdInput('The API client to delete.'),
+  inputDescription: 'The API client to delete.',
+  payload: { deletedApiClientId: { deleted: 'ApiClient', description: 'Global id of the revoked API client.' } },
+  resolve: async (viewer, { id }) => ({
+    deletedApiClientId: (await revokeApiClient(viewer, parseId(id, 'ApiClient'))).id,
+  }),
+});
+payloadMutation('deleteAccessToken', {
   description: 'Revokes a bearer token.',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The access token to delete.' }) }),
-  resolve: (viewer, args) => revokeAccessToken(viewer, parseId(args.id, 'AccessToken')),
+  input: objectIdInput('The access token to delete.'),
+  inputDescription: 'The access token to delete.',
+  payload: {
+    deletedAccessTokenId: { deleted: 'AccessToken', description: 'Global id of the revoked access token.' },
+  },
+  resolve: async (viewer, { id }) => ({
+    deletedAccessTokenId: (await revokeAccessToken(viewer, parseId(id, 'AccessToken'))).id,
+  }),
 });

@@ -1,3 +1,4 @@
+import { encodeGlobalId } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import type { IssuedAccessToken, IssuedApiClient } from './access.service';
@@ -24,8 +25,15 @@ builder.prismaNode('AccessToken', {
 export const IssuedApiClientType = builder.objectRef<IssuedApiClient>('IssuedApiClient').implement({
   description: 'Newly issued consumer credentials. The secret is shown only here.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Client id.' }),
-    userId: t.exposeID('userId', { description: 'The user the credentials act as.' }),
+    id: t.id({
+      description: 'Global id of the API client.',
+      resolve: (client) => encodeGlobalId('ApiClient', client.id),
+    }),
+    databaseId: t.exposeID('id', { description: 'Database id of the API client.' }),
+    userId: t.id({
+      description: 'Global id of the user the credentials act as.',
+      resolve: (client) => encodeGlobalId('User', client.userId),
+    }),
     name: t.string({
       nullable: true,
       description: 'What the credentials are for.',
@@ -39,7 +47,11 @@ export const IssuedApiClientType = builder.objectRef<IssuedApiClient>('IssuedApi
 export const IssuedAccessTokenType = builder.objectRef<IssuedAccessToken>('IssuedAccessToken').implement({
   description: 'A newly issued bearer token. The token is shown only here.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Token id.' }),
+    id: t.id({
+      description: 'Global id of the access token.',
+      resolve: (token) => encodeGlobalId('AccessToken', token.id),
+    }),
+    databaseId: t.exposeID('id', { description: 'Database id of the access token.' }),
     name: t.string({ nullable: true, description: 'What the token is for.', resolve: (token) => token.name || null }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When it stops working.' }),
     token: t.exposeString('token', { description: 'Send as `Authorization: Bearer <token>`; store it now.' }),

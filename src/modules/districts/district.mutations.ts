@@ -1,17 +1,15 @@
-import { objectMutation, required } from '../../graphql/operations';
-import { changesInput } from '../../graphql/inputs';
+import { objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { updateDistrict } from './district.service';
 import { updateDistrictSchema } from './district.validation';
 
-const UpdateDistrictInput = changesInput('UpdateDistrictInput', updateDistrictSchema, 'a district');
-
-objectMutation('updateDistrict', {
-  type: 'District',
+payloadMutation('updateDistrict', {
   description: "Changes a district's name, time zone or gradebook settings (its district administrators).",
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The district to change.' }),
-    input: arg(required(UpdateDistrictInput, 'What to change; members left out keep their values.')),
+  input: withMembers(updateDistrictSchema, { id: objectIdMember('The district to change.') }),
+  inputDescription: 'The district, and changes to it; members left out keep their values.',
+  payload: { district: { model: 'District', description: 'The district as changed.' } },
+  resolve: async (viewer, { id, ...changes }, select) => ({
+    district: await updateDistrict(viewer, parseId(id, 'District'), changes, select('district')),
   }),
-  resolve: (viewer, args, query) => updateDistrict(viewer, parseId(args.id, 'District'), args.input, query),
 });

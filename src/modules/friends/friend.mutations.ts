@@ -1,26 +1,41 @@
-import { objectMutation, resultMutation } from '../../graphql/operations';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
+import { readById } from '../../graphql/reads-by-id';
+import type { User } from '../../generated/prisma/client';
 import { RequestActionEnum } from '../invites/invite.type';
 import { answerFriendRequest, sendFriendRequest } from './friend.service';
 import { AnsweredFriendRequestType } from './friend.type';
+import { answerFriendRequestSchema, sendFriendRequestSchema } from './friend.validation';
 
-objectMutation('sendFriendRequest', {
-  type: 'FriendRequest',
+payloadMutation('sendFriendRequest', {
   description: 'Asks a user the viewer can see to be friends.',
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({ userId: arg.id({ required: true, description: 'The user to ask.' }) }),
-  resolve: (viewer, args, query) => sendFriendRequest(viewer, parseId(args.userId, 'User', 'userId'), query),
-});
-resultMutation('answerFriendRequest', {
-  type: AnsweredFriendRequestType,
-  description: "Accepts (the two become friends) or denies one of the viewer's own pending friend requests.",
-  errors: [NotFoundError],
-  args: (arg) => ({
-    userId: arg.id({ required: true, description: 'The user asked: only they answer.' }),
-    id: arg.id({ required: true, description: 'Friend request id.' }),
-    action: arg({ type: RequestActionEnum, required: true, description: 'Accept or decline the request.' }),
+  input: sendFriendRequestSchema,
+  inputDescription: 'The user to ask.',
+  payload: { friendRequest: { model: 'FriendRequest', description: 'The new friend request.' } },
+  resolve: async (viewer, { userId }, select) => ({
+    friendRequest: await sendFriendRequest(viewer, parseId(userId, 'User', 'userId'), select('friendRequest')),
   }),
-  resolve: (viewer, args) =>
-    answerFriendRequest(viewer, parseId(args.userId, 'User', 'userId'), parseId(args.id, 'FriendRequest'), args.action),
+});
+payloadMutation('answerFriendRequest', {
+  description: "Accepts (the two become friends) or denies one of the viewer's own pending friend requests.",
+  input: answerFriendRequestSchema,
+  inputDescription: 'The request, the user asked, and the answer.',
+  types: { action: RequestActionEnum },
+  payload: {
+    answeredFriendRequest: { type: AnsweredFriendRequestType, description: 'The request and its answer.' },
+    deletedFriendRequestId: {
+      deleted: 'FriendRequest',
+      description: 'Global id of the request, which answering removes from the pending ones.',
+    },
+    requester: { model: 'User', description: 'The user who asked; a friend now if the request was accepted.' },
+  },
+  resolve: async (viewer, input, select) => {
+    const userId = parseId(input.userId, 'User', 'userId');
+    const answered = await answerFriendRequest(viewer, userId, parseId(input.id, 'FriendRequest'), input.action);
+    return {
+      answeredFriendRequest: answered,
+      deletedFriendRequestId: answered.id,
+      requester: await readById<User>('User', select('requester'), answered.requesterId),
+    };
+  },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
+import { UserErrors } from '../../rest/user-errors';
 import { listRoute, updateRoute } from '../../rest/route';
 import { WireInputError, oneOf, text, wireBody } from '../../rest/wire-body';
 
@@ -67,15 +67,15 @@ export const friendRequestRoutes = [
     // Documented flat (`request_action`); the nested form mirrors the invite's `invite.invite_action`.
     body: wireBody({ request_action: action('action'), request: { request_action: action('nestedAction') } }),
     document: graphql(
-      `mutation($userId: ID!, $id: ID!, $action: RequestAction!) {
-        answerFriendRequest(userId: $userId, id: $id, action: $action) { __typename ...MutationError }
+      `mutation($input: AnswerFriendRequestInput!) {
+        answerFriendRequest(input: $input) { userErrors { ...UserErrors } }
       }`,
-      [MutationError],
+      [UserErrors],
     ),
     variables: (request) => {
       const chosen = request.input.action ?? request.input.nestedAction;
       if (!chosen) throw new WireInputError('request_action', 'is required: accept or deny');
-      return { userId: request.params.userId, id: request.params.id, action: chosen };
+      return { input: { userId: request.params.userId, id: request.params.id, action: chosen } };
     },
   }),
 ];

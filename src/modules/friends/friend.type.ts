@@ -1,3 +1,4 @@
+import { encodeGlobalId } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
@@ -50,8 +51,14 @@ export const AnsweredFriendRequestType = builder
     description:
       'A friend request that was accepted (the two are friends) or denied. Answered requests are no longer listed.',
     fields: (t) => ({
-      id: t.exposeID('id', { description: 'Id of the request.' }),
+      id: t.id({
+        description: 'Global id of the request.',
+        resolve: (request) => encodeGlobalId('FriendRequest', request.id),
+      }),
       action: t.expose('action', { type: RequestActionEnum, description: 'The answer.' }),
-      requesterId: t.exposeID('requesterId', { description: 'The user who asked.' }),
+      requesterId: t.id({
+        description: 'Global id of the user who asked.',
+        resolve: (request) => encodeGlobalId('User', request.requesterId),
+      }),
     }),
   });

@@ -1,34 +1,41 @@
-import { objectMutation, required, resultMutation } from '../../graphql/operations';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
+import type { Group, Section } from '../../generated/prisma/client';
+import { payloadMutation } from '../../graphql/payloads';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
+import { readById } from '../../graphql/reads-by-id';
 import { answerInvite, createInvite } from './invite.service';
 import { AnsweredInviteType, InviteRealmEnum, RequestActionEnum } from './invite.type';
+import { answerInviteSchema, createInviteSchema } from './invite.validation';
 
-objectMutation('createInvite', {
-  type: 'Invite',
+payloadMutation('createInvite', {
   description: 'Invites a user the viewer can see to join a group or course section the viewer administers.',
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({
-    realm: arg(required(RealmInput, 'The group or course section to invite the user to.')),
-    userId: arg.id({ required: true, description: 'The user to invite.' }),
+  input: createInviteSchema,
+  inputDescription: 'The group or course section, and the user to invite.',
+  types: { realm: RealmInput },
+  payload: { invite: { model: 'Invite', description: 'The new invite.' } },
+  resolve: async (viewer, { realm, userId }, select) => ({
+    invite: await createInvite(viewer, realmRef(realm), parseId(userId, 'User', 'userId'), select('invite')),
   }),
-  resolve: (viewer, args, query) =>
-    createInvite(viewer, realmRef(args.realm), parseId(args.userId, 'User', 'userId'), query),
 });
-resultMutation('answerInvite', {
-  type: AnsweredInviteType,
+payloadMutation('answerInvite', {
   description: "Accepts (joining the group or section) or denies one of the viewer's own pending invites.",
-  errors: [NotFoundError],
-  args: (arg) => ({
-    userId: arg.id({ required: true, description: 'The invited user: only they answer.' }),
-    realm: arg({
-      type: InviteRealmEnum,
-      required: true,
-      description: 'Whether the invite is to a group or a course section.',
-    }),
-    id: arg.id({ required: true, description: 'Invite id.' }),
-    action: arg({ type: RequestActionEnum, required: true, description: 'Accept (join) or decline the invite.' }),
-  }),
-  resolve: (viewer, args) =>
-    answerInvite(viewer, parseId(args.userId, 'User', 'userId'), args.realm, parseId(args.id, 'Invite'), args.action),
+  input: answerInviteSchema,
+  inputDescription: 'The invite, the user invited, and the answer.',
+  types: { realm: InviteRealmEnum, action: RequestActionEnum },
+  payload: {
+    answeredInvite: { type: AnsweredInviteType, description: 'The invite and its answer.' },
+    deletedInviteId: { deleted: 'Invite', description: 'Global id of the invite, which answering removes.' },
+    group: { model: 'Group', description: 'The group the invite was to, with its members as they now are.' },
+    section: { model: 'Section', description: 'The section the invite was to, with its enrollments as they now are.' },
+  },
+  resolve: async (viewer, input, select) => {
+    const userId = parseId(input.userId, 'User', 'userId');
+    const answered = await answerInvite(viewer, userId, input.realm, parseId(input.id, 'Invite'), input.action);
+    const toGroup = answered.realm === 'GROUP';
+    return {
+      answeredInvite: answered,
+      deletedInviteId: answered.id,
+      group: toGroup ? await readById<Group>('Group', select('group'), answered.realmId) : null,
+      section: toGroup ? null : await readById<Section>('Section', select('section'), answered.realmId),
+    };
+  },
 });

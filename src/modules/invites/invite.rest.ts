@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
+import { UserErrors } from '../../rest/user-errors';
 import { type PathWords, type RestRequest, listRoute, updateRoute } from '../../rest/route';
 import { WireInputError, oneOf, text, wireBody } from '../../rest/wire-body';
 
@@ -100,15 +100,14 @@ export const inviteRoutes = [
     // The platform documents `invite.invite_action` (XML: `<request><invite><invite_action>`); clients also send it flat.
     body: wireBody({ invite: { invite_action: action('action') }, invite_action: action('flatAction') }),
     document: graphql(
-      `mutation($userId: ID!, $realm: InviteRealm!, $id: ID!, $action: RequestAction!) {
-        answerInvite(userId: $userId, realm: $realm, id: $id, action: $action) { __typename ...MutationError }
-      }`,
-      [MutationError],
+      `mutation($input: AnswerInviteInput!) { answerInvite(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
     variables: (request) => {
       const chosen = request.input.action ?? request.input.flatAction;
       if (!chosen) throw new WireInputError('invite/invite_action', 'is required: accept or deny');
-      return { userId: request.params.userId, realm: realmOf(request), id: request.params.id, action: chosen };
+      const { userId, id } = request.params;
+      return { input: { userId, realm: realmOf(request), id, action: chosen } };
     },
   }),
 ];

@@ -1,3 +1,4 @@
+import { encodeGlobalId } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageOf } from '../../graphql/paging';
@@ -44,12 +45,15 @@ export const AnsweredInviteType = builder
   .implement({
     description: 'An invite that was accepted (the user joined) or denied. Answered invites are no longer listed.',
     fields: (t) => ({
-      id: t.exposeID('id', { description: 'Id of the invite.' }),
+      id: t.id({ description: 'Global id of the invite.', resolve: (invite) => encodeGlobalId('Invite', invite.id) }),
       action: t.expose('action', { type: RequestActionEnum, description: 'The answer.' }),
       realm: t.expose('realm', {
         type: InviteRealmEnum,
         description: 'Whether it was to a group or a course section.',
       }),
-      realmId: t.exposeID('realmId', { description: 'Id of the group or section.' }),
+      realmId: t.id({
+        description: 'Global id of the group or section.',
+        resolve: (invite) => encodeGlobalId(invite.realm === 'GROUP' ? 'Group' : 'Section', invite.realmId),
+      }),
     }),
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
+import { UserErrors } from '../../rest/user-errors';
 import {
   type LinkBuilder,
   createRoute,
@@ -101,10 +101,13 @@ export const schoolRoutes = [
     body: createBody,
     wire: schoolWire,
     document: graphql(
-      `mutation($input: CreateSchoolInput!) { createSchool(input: $input) { __typename ...MutationError ...RestSchool } }`,
-      [MutationError, RestSchool],
+      `mutation($input: CreateSchoolInput!) {
+        createSchool(input: $input) { userErrors { ...UserErrors } school { ...RestSchool } }
+      }`,
+      [UserErrors, RestSchool],
     ),
     variables: ({ input }) => ({ input }),
+    payload: 'school',
     shape: schoolToWire,
   }),
   updateRoute({
@@ -112,16 +115,19 @@ export const schoolRoutes = [
     summary: 'Update a school or building',
     body: updateBody,
     document: graphql(
-      `mutation($id: ID!, $input: UpdateSchoolInput!) { updateSchool(id: $id, input: $input) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: UpdateSchoolInput!) { updateSchool(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: ({ params, input }) => ({ id: params.id, input }),
+    variables: ({ params, input }) => ({ input: { ...input, id: params.id } }),
   }),
   deleteRoute({
     path: '/schools/{id}',
     summary: 'Delete a school with everything in it, or a building',
-    document: graphql(`mutation($id: ID!) { deleteSchool(id: $id) { __typename ...MutationError } }`, [MutationError]),
-    variables: ({ params }) => ({ id: params.id }),
+    document: graphql(
+      `mutation($input: DeleteSchoolInput!) { deleteSchool(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
+    ),
+    variables: ({ params }) => ({ input: { id: params.id } }),
   }),
   listRoute({
     path: '/schools/{id}/buildings',
@@ -141,10 +147,13 @@ export const schoolRoutes = [
     body: createBody,
     wire: schoolWire,
     document: graphql(
-      `mutation($id: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $id, input: $input) { __typename ...MutationError ...RestSchool } }`,
-      [MutationError, RestSchool],
+      `mutation($input: CreateBuildingInput!) {
+        createBuilding(input: $input) { userErrors { ...UserErrors } building { ...RestSchool } }
+      }`,
+      [UserErrors, RestSchool],
     ),
-    variables: ({ params, input }) => ({ id: params.id, input }),
+    variables: ({ params, input }) => ({ input: { ...input, schoolId: params.id } }),
+    payload: 'building',
     shape: schoolToWire,
   }),
 ];

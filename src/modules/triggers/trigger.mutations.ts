@@ -1,8 +1,9 @@
-import { builder } from '../../graphql/builder';
-import { NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
-import { changesInput, inputFromSchema } from '../../graphql/inputs';
+import { ValidationError } from '../../core/errors';
+import { inputFromSchema, objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
+import { readById } from '../../graphql/reads-by-id';
+import type { TriggerTarget } from '../../generated/prisma/client';
 import { UnknownTriggerError } from '../../webhooks/triggers';
 import {
   createTarget,
@@ -16,117 +17,140 @@ import {
   updateTarget,
 } from './trigger.service';
 import { ReplayType, SampleDeliveryType, SubscriptionUpdateType } from './trigger.type';
-import { createTargetSchema, subscriptionItemSchema, updateTargetSchema } from './trigger.validation';
-
-const CreateTriggerTargetInput = inputFromSchema(
-  'CreateTriggerTargetInput',
+import {
   createTargetSchema,
-  "A new webhook target of the viewer's school.",
-);
-const UpdateTriggerTargetInput = changesInput('UpdateTriggerTargetInput', updateTargetSchema, 'a webhook target');
+  replaySchema,
+  sampleEventSchema,
+  subscriptionChangesSchema,
+  subscriptionItemSchema,
+  updateTargetSchema,
+} from './trigger.validation';
+
+const triggerTarget = (description: string) => ({ triggerTarget: { model: 'TriggerTarget', description } }) as const;
+
+// Signing secrets are made here and sealed with the server key, which only the context holds.
+payloadMutation('createTriggerTarget', {
+  description:
+    "Registers a webhook target for the viewer's school, with a new signing secret (trigger administrators).",
+  input: createTargetSchema,
+  inputDescription: "A new webhook target of the viewer's school.",
+  payload: triggerTarget('The new target, with its signing secret.'),
+  resolve: async (viewer, input, select, { serverKey }) => ({
+    triggerTarget: await createTarget(viewer, serverKey, input, select('triggerTarget')),
+  }),
+});
+payloadMutation('rotateTriggerTargetSecret', {
+  description: 'Gives a target a new signing secret; deliveries are signed with the old one too for 24 hours.',
+  input: objectIdInput('The target that gets a new secret.'),
+  inputDescription: 'The target that gets a new secret.',
+  payload: triggerTarget('The target, with its new signing secret.'),
+  resolve: async (viewer, { id }, select, { serverKey }) => ({
+    triggerTarget: await rotateTargetSecret(viewer, serverKey, parseId(id, 'TriggerTarget'), select('triggerTarget')),
+  }),
+});
+payloadMutation('sendSampleEvent', {
+  description:
+    "Sends a sample event object of a trigger to a target of the viewer's school, signed as deliveries are, and answers " +
+    "with the receiver's status and latency; it is not written to the delivery log (trigger administrators).",
+  input: sampleEventSchema,
+  inputDescription: 'The target, and the trigger (and operation) of the sample event.',
+  payload: {
+    sampleEventDelivery: { type: SampleDeliveryType, description: "The sample sent, and its receiver's answer." },
+  },
+  resolve: async (viewer, { targetId, trigger, operation }, _select, { serverKey }) => {
+    const target = parseId(targetId, 'TriggerTarget', 'targetId');
+    try {
+      return { sampleEventDelivery: await sendSample(viewer, serverKey, target, trigger, operation) };
+    } catch (error) {
+      // An unknown trigger is a bad value of the input's `trigger`, as any other refused member.
+      if (error instanceof UnknownTriggerError)
+        throw new ValidationError([{ field: 'trigger', message: error.message }]);
+      throw error;
+    }
+  },
+});
+payloadMutation('updateTriggerTarget', {
+  description: "Changes a webhook target of the viewer's school (trigger administrators).",
+  input: withMembers(updateTargetSchema, { id: objectIdMember('The webhook target to change.') }),
+  inputDescription: 'The webhook target, and changes to it; members left out keep their values.',
+  payload: triggerTarget('The target as changed.'),
+  resolve: async (viewer, { id, ...changes }, select) => ({
+    triggerTarget: await updateTarget(viewer, parseId(id, 'TriggerTarget'), changes, select('triggerTarget')),
+  }),
+});
+payloadMutation('deleteTriggerTarget', {
+  description: 'Deletes a webhook target with its subscriptions and pending deliveries (trigger administrators).',
+  input: objectIdInput('The webhook target to delete.'),
+  inputDescription: 'The webhook target to delete.',
+  payload: { deletedTriggerTargetId: { deleted: 'TriggerTarget', description: 'Global id of the deleted target.' } },
+  resolve: async (viewer, { id }) => ({
+    deletedTriggerTargetId: (await deleteTarget(viewer, parseId(id, 'TriggerTarget'))).id,
+  }),
+});
+
 const TriggerSubscriptionInput = inputFromSchema(
   'TriggerSubscriptionInput',
   subscriptionItemSchema,
   'Subscribes a target to a trigger, or unsubscribes it.',
 );
 
-builder.mutationFields((t) => ({
-  // The signing secret is made here and sealed with the server key, which only the context holds.
-  createTriggerTarget: t.withAuth({ authenticated: true }).prismaField({
-    type: 'TriggerTarget',
-    description:
-      "Registers a webhook target for the viewer's school, with a new signing secret (trigger administrators).",
-    errors: { types: [ValidationError, NotFoundError] },
-    args: { input: t.arg(required(CreateTriggerTargetInput, 'The new webhook target.')) },
-    resolve: (query, _root, { input }, { viewer, serverKey }) => createTarget(viewer, serverKey, input, query),
-  }),
-  rotateTriggerTargetSecret: t.withAuth({ authenticated: true }).prismaField({
-    type: 'TriggerTarget',
-    description: 'Gives a target a new signing secret; deliveries are signed with the old one too for 24 hours.',
-    errors: { types: [NotFoundError] },
-    args: { id: t.arg.id({ required: true, description: 'The target that gets a new secret.' }) },
-    resolve: (query, _root, args, { viewer, serverKey }) =>
-      rotateTargetSecret(viewer, serverKey, parseId(args.id, 'TriggerTarget'), query),
-  }),
-  // Signing needs the target's secret, unsealed with the server key, which only the context holds.
-  sendSampleEvent: t.withAuth({ authenticated: true }).field({
-    type: SampleDeliveryType,
-    description:
-      "Sends a sample event object of a trigger to a target of the viewer's school, signed as deliveries are, and answers " +
-      "with the receiver's status and latency; it is not written to the delivery log (trigger administrators).",
-    errors: { types: [ValidationError, NotFoundError, UnknownTriggerError] },
-    args: {
-      targetId: t.arg.id({ required: true, description: 'The target.' }),
-      trigger: t.arg.string({ required: true, description: 'Name of a trigger `triggers` lists.' }),
-      operation: t.arg.string({
-        description: "One of the trigger's operations; its first (usually `create`) by default.",
-      }),
-    },
-    resolve: (_root, args, { viewer, serverKey }) =>
-      sendSample(viewer, serverKey, parseId(args.targetId, 'TriggerTarget', 'targetId'), args.trigger, args.operation),
-  }),
-}));
-
-objectMutation('updateTriggerTarget', {
-  type: 'TriggerTarget',
-  description: "Changes a webhook target of the viewer's school (trigger administrators).",
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The webhook target to change.' }),
-    input: arg(required(UpdateTriggerTargetInput, 'What to change; members left out keep their values.')),
-  }),
-  resolve: (viewer, args, query) => updateTarget(viewer, parseId(args.id, 'TriggerTarget'), args.input, query),
-});
-deleteMutation('deleteTriggerTarget', {
-  description: 'Deletes a webhook target with its subscriptions and pending deliveries (trigger administrators).',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The webhook target to delete.' }) }),
-  resolve: (viewer, args) => deleteTarget(viewer, parseId(args.id, 'TriggerTarget')),
-});
-resultMutation('updateTriggerSubscriptions', {
-  type: SubscriptionUpdateType,
+payloadMutation('updateTriggerSubscriptions', {
   description:
     'Subscribes targets to triggers and unsubscribes them, item by item: an item that cannot be applied (unknown ' +
     'trigger: status 400) does not stop the others (trigger administrators).',
-  errors: [ValidationError, NotFoundError],
-  args: (arg) => ({
-    subscriptions: arg({
-      type: [TriggerSubscriptionInput],
-      required: true,
-      description: 'One change per target and trigger; each succeeds or fails alone.',
-    }),
+  input: subscriptionChangesSchema,
+  inputDescription: 'The subscription changes.',
+  types: { subscriptions: TriggerSubscriptionInput },
+  payload: {
+    triggerSubscriptionUpdate: { type: SubscriptionUpdateType, description: 'What became of each item.' },
+  },
+  resolve: async (viewer, { subscriptions }) => ({
+    triggerSubscriptionUpdate: await updateSubscriptions(viewer, subscriptions),
   }),
-  resolve: (viewer, args) => updateSubscriptions(viewer, args.subscriptions),
 });
-objectMutation('pauseTriggerTarget', {
-  type: 'TriggerTarget',
+payloadMutation('pauseTriggerTarget', {
   description:
     "Holds a target's deliveries: events still queue for it and are sent on resume (trigger administrators).",
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The target to pause.' }) }),
-  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id, 'TriggerTarget'), true, query),
+  input: objectIdInput('The target to pause.'),
+  inputDescription: 'The target to pause.',
+  payload: triggerTarget('The target, paused.'),
+  resolve: async (viewer, { id }, select) => ({
+    triggerTarget: await setTargetPaused(viewer, parseId(id, 'TriggerTarget'), true, select('triggerTarget')),
+  }),
 });
-objectMutation('resumeTriggerTarget', {
-  type: 'TriggerTarget',
+payloadMutation('resumeTriggerTarget', {
   description: 'Sends a paused or disabled target what queued for it, and what comes (trigger administrators).',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The target to resume.' }) }),
-  resolve: (viewer, args, query) => setTargetPaused(viewer, parseId(args.id, 'TriggerTarget'), false, query),
+  input: objectIdInput('The target to resume.'),
+  inputDescription: 'The target to resume.',
+  payload: triggerTarget('The target, resumed.'),
+  resolve: async (viewer, { id }, select) => ({
+    triggerTarget: await setTargetPaused(viewer, parseId(id, 'TriggerTarget'), false, select('triggerTarget')),
+  }),
 });
-objectMutation('redeliverWebhook', {
-  type: 'WebhookDelivery',
+payloadMutation('redeliverWebhook', {
   description:
     'Sends one delivery again now, whatever became of it, with the same `webhook-id` (trigger administrators).',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'Delivery id.' }) }),
-  resolve: (viewer, args, query) => redeliver(viewer, String(args.id), query),
-});
-resultMutation('replayTriggerTarget', {
-  type: ReplayType,
-  description: 'Sends a target again every delivery queued for it since a time (trigger administrators).',
-  errors: [NotFoundError],
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The target to send the deliveries to again.' }),
-    since: arg({ type: 'DateTime', required: true, description: 'From when.' }),
+  input: objectIdInput('The delivery to send again.'),
+  inputDescription: 'The delivery to send again.',
+  payload: { webhookDelivery: { model: 'WebhookDelivery', description: 'The delivery, queued again.' } },
+  resolve: async (viewer, { id }, select) => ({
+    webhookDelivery: await redeliver(viewer, String(id), select('webhookDelivery')),
   }),
-  resolve: (viewer, args) => replayTarget(viewer, parseId(args.id, 'TriggerTarget'), args.since),
+});
+payloadMutation('replayTriggerTarget', {
+  description: 'Sends a target again every delivery queued for it since a time (trigger administrators).',
+  input: replaySchema,
+  inputDescription: 'The target, and from when its deliveries are sent again.',
+  types: { since: 'DateTime' },
+  payload: {
+    triggerTargetReplay: { type: ReplayType, description: 'How many deliveries were queued again.' },
+    triggerTarget: { model: 'TriggerTarget', description: 'The target, with its deliveries as they now are.' },
+  },
+  resolve: async (viewer, { id, since }, select) => {
+    const replay = await replayTarget(viewer, parseId(id, 'TriggerTarget'), since);
+    return {
+      triggerTargetReplay: replay,
+      triggerTarget: await readById<TriggerTarget>('TriggerTarget', select('triggerTarget'), replay.id),
+    };
+  },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
+import { UserErrors } from '../../rest/user-errors';
 import { bulkRoute, createRoute, deleteRoute, listRoute, updateRoute } from '../../rest/route';
 import { type WireField, flag, list, text, wireBody } from '../../rest/wire-body';
 
@@ -118,10 +118,13 @@ export const triggerRoutes = [
     body: wireBody(targetMembers, ['target']),
     wire: targetWire,
     document: graphql(
-      `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { __typename ...MutationError ...RestTriggerTarget } }`,
-      [MutationError, RestTarget],
+      `mutation($input: CreateTriggerTargetInput!) {
+        createTriggerTarget(input: $input) { userErrors { ...UserErrors } triggerTarget { ...RestTriggerTarget } }
+      }`,
+      [UserErrors, RestTarget],
     ),
     variables: ({ input }) => ({ input }),
+    payload: 'triggerTarget',
     shape: targetToWire,
   }),
   updateRoute({
@@ -129,18 +132,19 @@ export const triggerRoutes = [
     summary: 'Change a webhook target (trigger administrators)',
     body: wireBody(targetMembers),
     document: graphql(
-      `mutation($id: ID!, $input: UpdateTriggerTargetInput!) { updateTriggerTarget(id: $id, input: $input) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: UpdateTriggerTargetInput!) { updateTriggerTarget(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: ({ params, input }) => ({ id: params.id, input }),
+    variables: ({ params, input }) => ({ input: { ...input, id: params.id } }),
   }),
   deleteRoute({
     path: '/triggers/targets/{id}',
     summary: 'Delete a webhook target with its subscriptions (trigger administrators)',
-    document: graphql(`mutation($id: ID!) { deleteTriggerTarget(id: $id) { __typename ...MutationError } }`, [
-      MutationError,
-    ]),
-    variables: ({ params }) => ({ id: params.id }),
+    document: graphql(
+      `mutation($input: DeleteTriggerTargetInput!) { deleteTriggerTarget(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
+    ),
+    variables: ({ params }) => ({ input: { id: params.id } }),
   }),
   listRoute({
     path: '/triggers/subscriptions',
@@ -169,17 +173,18 @@ export const triggerRoutes = [
     body: wireBody({ subscription: list(subscriptionItem)('subscriptions') }, ['subscription']),
     wire: subscriptionResultsWire,
     document: graphql(
-      `mutation($subscriptions: [TriggerSubscriptionInput!]!) {
-        updateTriggerSubscriptions(subscriptions: $subscriptions) {
-          __typename ...MutationError
-          ... on TriggerSubscriptionUpdate {
+      `mutation($input: UpdateTriggerSubscriptionsInput!) {
+        updateTriggerSubscriptions(input: $input) {
+          userErrors { ...UserErrors }
+          triggerSubscriptionUpdate {
             results { status message item { targetId trigger version subscribed includeObject targetUrl } }
           }
         }
       }`,
-      [MutationError],
+      [UserErrors],
     ),
-    variables: ({ input }) => ({ subscriptions: input.subscriptions.map(subscriptionInput) }),
+    variables: ({ input }) => ({ input: { subscriptions: input.subscriptions.map(subscriptionInput) } }),
+    payload: 'triggerSubscriptionUpdate',
     shape: (update) => ({
       subscription: update.results.map(({ item, status, message }) => {
         const applied = status === 200;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, nodeId, requiredText, text, updateInput } from '../../core/validation';
+import { clearable, createInput, idOfNamedType, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
 /** An absolute http(s) URL; which hosts and schemes are allowed is the address policy's (src/webhooks/address.ts). */
 const targetUrl = requiredText(2048).refine((value) => {
@@ -47,4 +47,24 @@ export const subscriptionItemSchema = z.strictObject({
     .transform((value) => value || 'v1')
     .refine((value) => value === 'v1', 'only version v1 is supported')
     .describe('Version of the event objects; only v1 (the default).'),
+});
+
+/** The input of updateTriggerSubscriptions: the items, which the service judges one by one. */
+export const subscriptionChangesSchema = z.strictObject({
+  subscriptions: z
+    .array(subscriptionItemSchema)
+    .describe('One change per target and trigger; each succeeds or fails alone.'),
+});
+
+/** The input of sendSampleEvent: the target, and the trigger whose sample event it is sent. */
+export const sampleEventSchema = z.strictObject({
+  targetId: idOfNamedType.describe('The target.'),
+  trigger: z.string().describe('Name of a trigger `triggers` lists.'),
+  operation: z.string().nullish().describe("One of the trigger's operations; its first (usually `create`) by default."),
+});
+
+/** The input of replayTriggerTarget: the target, and from when its deliveries are sent again. */
+export const replaySchema = z.strictObject({
+  id: idOfNamedType.describe('The target to send the deliveries to again.'),
+  since: z.date().describe('From when.'),
 });

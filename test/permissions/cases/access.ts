@@ -1,16 +1,18 @@
 import { issueAccessToken, issueApiClient } from '../../../src/modules/access/access.service';
 import { createUser } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
-const createApiClientDoc = `mutation($input: CreateApiClientInput!) { createApiClient(input: $input) { ${unionOutcome} } }`;
-const deleteApiClientDoc = `mutation($id: ID!) { deleteApiClient(id: $id) { ${unionOutcome} } }`;
-const deleteAccessTokenDoc = `mutation($id: ID!) { deleteAccessToken(id: $id) { ${unionOutcome} } }`;
+const createApiClientDoc = `mutation($input: CreateApiClientInput!) { createApiClient(input: $input) { ${outcome} } }`;
+const deleteApiClientDoc = `mutation($input: DeleteApiClientInput!) { deleteApiClient(input: $input) { ${outcome} } }`;
+const deleteAccessTokenDoc = `mutation($input: DeleteAccessTokenInput!) { deleteAccessToken(input: $input) { ${outcome} } }`;
 /** Credentials issued straight to a user, fresh for each request that revokes them. */
 const freshApiClient = async (f: Fixture<unknown>, user: { id: number }) => ({
-  id: id(await issueApiClient(f.server.serverKey, { userId: user.id })),
+  input: { id: id(await issueApiClient(f.server.serverKey, { userId: user.id })) },
 });
-const freshAccessToken = async (user: { id: number }) => ({ id: id(await issueAccessToken({ userId: user.id })) });
+const freshAccessToken = async (user: { id: number }) => ({
+  input: { id: id(await issueAccessToken({ userId: user.id })) },
+});
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 export default permissionCases(

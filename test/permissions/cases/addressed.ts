@@ -1,5 +1,5 @@
 import { createFriendRequest, createGroup, createInvite, createUser } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 /** A fresh invite of the cast's student to a fresh group, so that each request answers one of its own. */
@@ -63,13 +63,13 @@ export default permissionCases(
       variables: (f) => ({ userId: id(f.student) }),
     },
     {
-      graphql: `mutation($userId: ID!, $id: ID!) { answerInvite(userId: $userId, realm: GROUP, id: $id, action: DENY) { ${unionOutcome} } }`,
+      graphql: `mutation($userId: ID!, $id: ID!) { answerInvite(input: { userId: $userId, realm: GROUP, id: $id, action: DENY }) { ${outcome} } }`,
       name: "deny one of the student's invites",
       expect: 'h h o f f f f',
       variables: async (f) => ({ userId: id(f.student), id: id(await freshInvite(f)) }),
     },
     {
-      graphql: `mutation($realm: RealmInput!, $userId: ID!) { createInvite(realm: $realm, userId: $userId) { ${unionOutcome} } }`,
+      graphql: `mutation($realm: RealmInput!, $userId: ID!) { createInvite(input: { realm: $realm, userId: $userId }) { ${outcome} } }`,
       name: 'a schoolmate to a school group, by its administrators',
       expect: 'h h f o f o o',
       variables: async (f) => ({ realm: { type: 'GROUP', id: id(f.schoolGroup) }, userId: await freshStudent(f) }),
@@ -87,13 +87,13 @@ export default permissionCases(
       variables: (f) => ({ userId: id(f.student) }),
     },
     {
-      graphql: `mutation($userId: ID!, $id: ID!) { answerFriendRequest(userId: $userId, id: $id, action: DENY) { ${unionOutcome} } }`,
+      graphql: `mutation($userId: ID!, $id: ID!) { answerFriendRequest(input: { userId: $userId, id: $id, action: DENY }) { ${outcome} } }`,
       name: "deny one of the student's requests",
       expect: 'h h o f f f f',
       variables: async (f) => ({ userId: id(f.student), id: id(await freshRequest(f)) }),
     },
     {
-      graphql: `mutation($userId: ID!) { sendFriendRequest(userId: $userId) { ${unionOutcome} } }`,
+      graphql: `mutation($userId: ID!) { sendFriendRequest(input: { userId: $userId }) { ${outcome} } }`,
       name: "to a student of the cast's school, by those who see them",
       expect: 'h h o o o o o',
       variables: async (f) => ({ userId: await freshStudent(f) }),
@@ -107,7 +107,7 @@ export default permissionCases(
       variables: (f) => ({ id: id(f.district) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateDistrict(id: $id, input: { timeZone: "UTC" }) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { updateDistrict(input: { id: $id, timeZone: "UTC" }) { ${outcome} } }`,
       name: "the cast's district",
       expect: 'h f f f f f o',
       variables: (f) => ({ id: id(f.district) }),

@@ -1,6 +1,6 @@
 import { db } from '../../../src/db/database';
 import { createSection, createUser } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 
@@ -224,13 +224,13 @@ export default permissionCases<Gradebook>(
     },
 
     {
-      graphql: `mutation($input: ParentLinkInput!) { linkParent(input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: LinkParentInput!) { linkParent(input: $input) { ${outcome} } }`,
       name: 'a parent and child of the school',
       expect: 'h h f f f o o',
       variables: async (f) => ({ input: await freshFamily(f) }),
     },
     {
-      graphql: `mutation($input: ParentLinkInput!) { unlinkParent(input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UnlinkParentInput!) { unlinkParent(input: $input) { ${outcome} } }`,
       name: 'a parent and child of the school',
       expect: 'h h f f f o o',
       variables: async (f) => ({ input: await freshFamily(f) }),

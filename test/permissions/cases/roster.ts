@@ -1,5 +1,5 @@
 import { createSection, createUser, unique } from '../../support/factories';
-import { unionOutcome, permissionCases } from '../../support/permissions';
+import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 type Enrollment = { user: { id: string } };
@@ -30,7 +30,7 @@ export default permissionCases(
       variables: (f) => ({ id: id(f.section) }),
     },
     {
-      graphql: `mutation($input: CreateSectionInput!) { createSection(input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateSectionInput!) { createSection(input: $input) { ${outcome} } }`,
       name: "in the cast's school",
       expect: 'h f f f f o o',
       variables: (f) => ({
@@ -38,7 +38,7 @@ export default permissionCases(
       }),
     },
     {
-      graphql: `mutation($input: CreateEnrollmentInput!) { createEnrollment(input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateEnrollmentInput!) { createEnrollment(input: $input) { ${outcome} } }`,
       name: "a student of the school, by the section's administrators",
       expect: 'h h f o f o o',
       variables: async (f) => ({

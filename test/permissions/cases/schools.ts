@@ -1,5 +1,5 @@
 import { createSchool, unique } from '../../support/factories';
-import { unionOutcome, permissionCases } from '../../support/permissions';
+import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const hasId = (items: { id: string }[], object: { id: number }) => items.some((item) => item.id === id(object));
@@ -119,33 +119,35 @@ export default permissionCases('schools', async () => ({}), [
       ),
   },
   {
-    graphql: `mutation($input: CreateSchoolInput!) { createSchool(input: $input) { ${unionOutcome} } }`,
+    graphql: `mutation($input: CreateSchoolInput!) { createSchool(input: $input) { ${outcome} } }`,
     name: 'district administrators, in their own district',
     expect: 'o f f f f f o',
     variables: () => ({ input: { title: unique('School') } }),
   },
   {
-    graphql: `mutation($id: ID!, $input: CreateSchoolInput!) { createBuilding(schoolId: $id, input: $input) { ${unionOutcome} } }`,
+    graphql: `mutation($input: CreateBuildingInput!) { createBuilding(input: $input) { ${outcome} } }`,
     name: "the cast's school",
     expect: 'h f f f f o o',
-    variables: (f) => ({ id: id(f.school), input: { title: unique('Building') } }),
+    variables: (f) => ({ input: { schoolId: id(f.school), title: unique('Building') } }),
   },
   {
-    graphql: `mutation($id: ID!, $input: UpdateSchoolInput!) { updateSchool(id: $id, input: $input) { ${unionOutcome} } }`,
+    graphql: `mutation($input: UpdateSchoolInput!) { updateSchool(input: $input) { ${outcome} } }`,
     name: "a building of the cast's school",
     expect: 'h f f f f o o',
-    variables: (f, caller) => ({ id: id(f.building), input: { phone: caller.person } }),
+    variables: (f, caller) => ({ input: { id: id(f.building), phone: caller.person } }),
   },
   {
-    graphql: `mutation($id: ID!) { deleteSchool(id: $id) { ${unionOutcome} } }`,
+    graphql: `mutation($input: DeleteSchoolInput!) { deleteSchool(input: $input) { ${outcome} } }`,
     name: 'a school of the district',
     expect: 'h f f f f f o',
-    variables: async (f) => ({ id: id(await createSchool(f.district.id)) }),
+    variables: async (f) => ({ input: { id: id(await createSchool(f.district.id)) } }),
   },
   {
-    graphql: `mutation($id: ID!) { deleteSchool(id: $id) { ${unionOutcome} } }`,
+    graphql: `mutation($input: DeleteSchoolInput!) { deleteSchool(input: $input) { ${outcome} } }`,
     name: 'a building of another district',
     expect: 'o h h h h h h',
-    variables: async (f) => ({ id: id(await createSchool(f.otherDistrict.id, { parentId: f.farSchool.id })) }),
+    variables: async (f) => ({
+      input: { id: id(await createSchool(f.otherDistrict.id, { parentId: f.farSchool.id })) },
+    }),
   },
 ]);

@@ -1,7 +1,7 @@
 import { encryptSecret } from '../../../src/auth/secrets';
 import { db } from '../../../src/db/database';
 import { newSigningSecret } from '../../../src/webhooks/signing';
-import { unionOutcome, permissionCases } from '../../support/permissions';
+import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const newTarget = (schoolId: number) =>
@@ -124,69 +124,70 @@ export default permissionCases(
         answer.edges.some((edge: { node: { target: { id: string } } }) => edge.node.target.id === id(f.target)),
     },
     {
-      graphql: `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateTriggerTargetInput!) { createTriggerTarget(input: $input) { ${outcome} } }`,
       name: 'trigger administrators',
       expect: 'o f f f f f o',
       variables: () => ({ input: { url: 'https://receiver.test/new' } }),
     },
     {
-      graphql: `mutation($id: ID!, $input: UpdateTriggerTargetInput!) { updateTriggerTarget(id: $id, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UpdateTriggerTargetInput!) { updateTriggerTarget(input: $input) { ${outcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
-      variables: (f, caller) => ({ id: id(f.target), input: { description: `by ${caller.person}` } }),
+      variables: (f, caller) => ({ input: { id: id(f.target), description: `by ${caller.person}` } }),
     },
     {
-      graphql: `mutation($id: ID!) { rotateTriggerTargetSecret(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: RotateTriggerTargetSecretInput!) { rotateTriggerTargetSecret(input: $input) { ${outcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
-      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+      variables: async (f) => ({ input: { id: id(await newTarget(f.school.id)) } }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteTriggerTarget(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: DeleteTriggerTargetInput!) { deleteTriggerTarget(input: $input) { ${outcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
-      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+      variables: async (f) => ({ input: { id: id(await newTarget(f.school.id)) } }),
     },
     {
-      graphql: `mutation($s: [TriggerSubscriptionInput!]!) { updateTriggerSubscriptions(subscriptions: $s) {
-        __typename ... on TriggerSubscriptionUpdate { results { status } } } }`,
+      graphql: `mutation($input: UpdateTriggerSubscriptionsInput!) { updateTriggerSubscriptions(input: $input) {
+        ${outcome} triggerSubscriptionUpdate { results { status } } } }`,
       name: 'a target of the school (an unknown target elsewhere)',
       expect: 'h f f f f f o',
-      variables: (f) => ({ s: [{ targetId: id(f.target), trigger: 'user', subscribed: true }] }),
-      finds: (answer) => answer.results[0].status === 200,
+      variables: (f) => ({ input: { subscriptions: [{ targetId: id(f.target), trigger: 'user', subscribed: true }] } }),
+      finds: (answer) => answer.triggerSubscriptionUpdate.results[0].status === 200,
     },
     {
-      graphql: `mutation($id: ID!) { pauseTriggerTarget(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: PauseTriggerTargetInput!) { pauseTriggerTarget(input: $input) { ${outcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
-      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+      variables: async (f) => ({ input: { id: id(await newTarget(f.school.id)) } }),
     },
     {
-      graphql: `mutation($id: ID!) { resumeTriggerTarget(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: ResumeTriggerTargetInput!) { resumeTriggerTarget(input: $input) { ${outcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
-      variables: async (f) => ({ id: id(await newTarget(f.school.id)) }),
+      variables: async (f) => ({ input: { id: id(await newTarget(f.school.id)) } }),
     },
     {
-      graphql: `mutation($id: ID!, $since: DateTime!) { replayTriggerTarget(id: $id, since: $since) { ${unionOutcome} } }`,
+      graphql: `mutation($input: ReplayTriggerTargetInput!) { replayTriggerTarget(input: $input) { ${outcome} } }`,
       name: 'a target of the school',
       expect: 'h f f f f f o',
-      variables: async (f) => ({ id: id(await newTarget(f.school.id)), since: '2020-01-01T00:00:00Z' }),
+      variables: async (f) => ({ input: { id: id(await newTarget(f.school.id)), since: '2020-01-01T00:00:00Z' } }),
     },
     // receiver.test does not resolve: the sample is sent and answered with the failure (no status), nothing written.
     {
-      graphql: `mutation($id: ID!) { sendSampleEvent(targetId: $id, trigger: "group") {
-        __typename ... on Error { message } ... on SampleEventDelivery { type statusCode error } } }`,
+      graphql: `mutation($id: ID!) { sendSampleEvent(input: { targetId: $id, trigger: "group" }) {
+        ${outcome} sampleEventDelivery { type statusCode error } } }`,
       name: 'a sample event to a target of the school',
       expect: 'h f f f f f o',
       variables: (f) => ({ id: id(f.signingTarget) }),
-      finds: (answer) => answer.type === 'group.create' && answer.statusCode === null && answer.error !== null,
+      finds: ({ sampleEventDelivery: sample }) =>
+        sample.type === 'group.create' && sample.statusCode === null && sample.error !== null,
     },
     {
-      graphql: `mutation($id: ID!) { redeliverWebhook(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($input: RedeliverWebhookInput!) { redeliverWebhook(input: $input) { ${outcome} } }`,
       name: 'a delivery to a target of the school',
       expect: 'h f f f f f o',
-      variables: async (f) => ({ id: String((await newDelivery(f.school.id)).id) }),
+      variables: async (f) => ({ input: { id: String((await newDelivery(f.school.id)).id) } }),
     },
   ],
 );

@@ -1,5 +1,5 @@
 import { unique } from '../../support/factories';
-import { unionOutcome, permissionCases } from '../../support/permissions';
+import { outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const newUser = (schoolId: number, fields: Record<string, unknown> = {}) => ({
@@ -12,7 +12,7 @@ const newUser = (schoolId: number, fields: Record<string, unknown> = {}) => ({
     ...fields,
   },
 });
-const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { ${unionOutcome} } }`;
+const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $input) { ${outcome} } }`;
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 export default permissionCases('users', async () => ({}), [
