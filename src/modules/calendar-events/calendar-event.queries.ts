@@ -6,9 +6,9 @@ import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import {
   type RealmArgument,
-  checkedTotalCount,
+  connectionOf,
   connectionOptions,
-  describedTotalCount,
+  hiddenUnless,
   orderedWindow,
 } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
@@ -100,20 +100,16 @@ builder.queryFields((t) => ({
       type: 'CalendarEvent',
       ...connectionOptions,
       cursor: 'start_id',
-      nullable: true,
+      ...hiddenUnless((args: RealmEventsArguments, { viewer }) => assertReadable(viewer, realmRef(args.realm))),
       description:
         'The events `calendarEvents` lists, as a Relay connection in the same order (by start, then id); null when the ' +
         'realm does not exist or is hidden.',
       args: realmEventsArgs,
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const where = await realmEventsWhere(viewer, args);
-        return where && eventsPage(selection, where);
-      },
+      resolve: async (query, _root, args, { viewer }) => eventsPage(query, (await realmEventsWhere(viewer, args))!),
+      totalCount: async (_root, args, { viewer }) =>
+        db().calendarEvent.count({ where: (await realmEventsWhere(viewer, args))! }),
     },
-    checkedTotalCount(async (args: RealmEventsArguments, { viewer }) =>
-      db().calendarEvent.count({ where: (await realmEventsWhere(viewer!, args))! }),
-    ),
+    connectionOf('CalendarEvent'),
   ),
   calendar: t.withAuth({ authenticated: true }).field({
     type: CalendarEventPage,
@@ -141,6 +137,6 @@ builder.queryFields((t) => ({
       totalCount: async (_root, args, { viewer }) =>
         db().calendarEvent.count({ where: await viewerCalendarWhere(viewer, args) }),
     },
-    describedTotalCount,
+    connectionOf('CalendarEvent'),
   ),
 }));

@@ -3,7 +3,7 @@ import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { RequestActionEnum } from '../invites/invite.type';
 import { db } from '../../db/database';
-import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { friendsOf, friendsWhere } from './friend.service';
 
 builder.prismaNode('FriendRequest', {
@@ -39,7 +39,7 @@ builder.prismaObjectField('User', 'friendsConnection', (t) =>
         db().user.findMany(keysetWindow(query, friendsWhere(viewer, user.id))),
       totalCount: (user, _args, { viewer }) => db().user.count({ where: friendsWhere(viewer, user.id) }),
     },
-    describedTotalCount,
+    connectionOf('User'),
   ),
 );
 

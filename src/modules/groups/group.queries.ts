@@ -5,7 +5,7 @@ import { builder } from '../../graphql/builder';
 import { type IdListSource, type IdWindow, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery, type PrismaQuery } from '../../graphql/operations';
-import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import {
   groupFacts,
@@ -117,7 +117,7 @@ builder.queryFields((t) => ({
       resolve: (query, _root, args, { viewer }) => db().group.findMany(keysetWindow(query, groupsWhere(viewer, args))),
       totalCount: (_root, args, { viewer }) => countGroups(viewer, args),
     },
-    describedTotalCount,
+    connectionOf('Group'),
   ),
   groupCategories: t.withAuth({ authenticated: true }).field({
     type: GroupCategoryPage,
@@ -140,7 +140,7 @@ builder.queryFields((t) => ({
         db().groupCategory.findMany(keysetWindow(query, readableCategoriesWhere(viewer))),
       totalCount: (_root, _args, { viewer }) => db().groupCategory.count({ where: readableCategoriesWhere(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('GroupCategory'),
   ),
 }));
 

@@ -5,7 +5,7 @@ import { pageArgs, pageOf, paged } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
 import { readableSchoolsWhere, schoolPolicy } from './school.policy';
-import { checkedTotalCount, connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, hiddenUnless, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 
 const SchoolPage = pageOf('School', 'A page of schools or buildings.');
@@ -57,24 +57,23 @@ builder.queryFields((t) => ({
       resolve: (query, _root, _args, { viewer }) => db().school.findMany(keysetWindow(query, schoolsOf(viewer))),
       totalCount: (_root, _args, { viewer }) => db().school.count({ where: schoolsOf(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('School'),
   ),
   buildingsConnection: t.withAuth({ authenticated: true }).prismaConnection(
     {
       type: 'School',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless(
+        async (args: { schoolId: string }, { viewer }) => (await visibleSchool(viewer, args.schoolId)) !== null,
+      ),
       description:
         'The buildings `buildings` lists, as a Relay connection in the same order; null when the school does not exist or is not visible.',
       args: { schoolId: t.arg.id({ required: true, description: 'School id.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const parentId = await visibleSchool(viewer, args.schoolId);
-        return parentId === null ? null : db().school.findMany(keysetWindow(selection, { parentId }));
-      },
+      resolve: (query, _root, args) =>
+        db().school.findMany(keysetWindow(query, { parentId: parseId(args.schoolId, 'School', 'schoolId') })),
+      totalCount: (_root, args) =>
+        db().school.count({ where: { parentId: parseId(args.schoolId, 'School', 'schoolId') } }),
     },
-    checkedTotalCount((args: { schoolId: string }) =>
-      db().school.count({ where: { parentId: parseId(args.schoolId, 'School', 'schoolId') } }),
-    ),
+    connectionOf('School'),
   ),
 }));
