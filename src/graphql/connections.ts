@@ -181,11 +181,13 @@ export function connectionOf<Extra extends object = object>(
  * Options of a connection over a list that may be hidden from the viewer (a realm's posts, a school's buildings): the
  * field answers null unless `readable` holds, checked before anything is read (see src/graphql/connection-fields.ts).
  */
-export function hiddenUnless<Args>(readable: (args: Args, context: AuthenticatedContext) => MaybePromise<boolean>) {
+export function hiddenUnless<Args, Parent = unknown>(
+  readable: (args: Args, context: AuthenticatedContext, parent: Parent) => MaybePromise<boolean>,
+) {
   return {
     nullable: true as const,
     extensions: {
-      [listVisibility]: (_parent: unknown, args: Args, context: AuthenticatedContext) => readable(args, context),
+      [listVisibility]: (parent: Parent, args: Args, context: AuthenticatedContext) => readable(args, context, parent),
     },
   };
 }
@@ -220,24 +222,32 @@ interface ConnectionFieldBuilder {
  * A cursor holds its row's `order` columns in Pothos' cursor encoding, so an id-ordered list's cursor is the id alone,
  * as the top-level connections' are (`connectionOptions`), and a list in another order holds its order key and the id.
  * `totalCount` counts the rows `where` admits, as `relatedConnection` counts them.
+ *
+ * The relation's rows are the nodes, or (`through`) lead to them: a user's enrollments to the sections they are in,
+ * each row a node's place in the list (a section's id among the user's enrollments).
  */
 // biome-ignore lint/complexity/noBannedTypes: `{}` is Pothos' own default for a field without arguments
-export function keysetRelatedConnection<Node extends Model, Args extends InputFieldMap = {}>(
+export function keysetRelatedConnection<Node extends Model, Rows extends Model = Node, Args extends InputFieldMap = {}>(
   t: ConnectionFieldBuilder,
   relation: string,
   options: {
-    /** The node's type: a Prisma object of the relation's model. */
+    /** The node's type: a Prisma object of the relation's model, or of `through.node`'s. */
     type: { modelName: string; [prismaModelKey]: { Name: Node } };
     description: string;
+    /** The relation's model, and the relation of its rows that is their node, when the rows are not the nodes. */
+    through?: { model: Rows; node: string };
     /** The list's order, ascending column by column; the last column is unique (the id) so the order is total. */
-    order: readonly Partial<Record<keyof PrismaTypes[Node]['Shape'] & string, 'asc'>>[];
+    order: readonly Partial<Record<keyof PrismaTypes[Rows]['Shape'] & string, 'asc'>>[];
     args?: Args;
-    where?: (args: InputShapeFromFields<Args>, context: Context) => PrismaTypes[Node]['Where'];
+    where?: (args: InputShapeFromFields<Args>, context: Context) => PrismaTypes[Rows]['Where'];
+    /** Whether the viewer reads this parent's list at all; the field answers null when not. */
+    readable?: (parent: { id: number }, context: AuthenticatedContext) => MaybePromise<boolean>;
   },
 ) {
   const modelName = options.type.modelName as Node;
+  const rowModel = options.through?.model ?? modelName;
   const key = options.order.map((column) => Object.keys(column)[0]!);
-  const keyTypes = key.map((column) => columnType(modelName, column));
+  const keyTypes = key.map((column) => columnType(rowModel, column));
   const cursorOf = (row: Row) => formatPrismaCursor(row, key.length === 1 ? key[0]! : key);
 
   /** The key of the row a cursor stands for; anything else (another list's cursor, a forged one) is refused. */
@@ -295,26 +305,32 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     const fields = selected();
     const countOnly = [...fields].every((field) => field === 'totalCount' || field === '__typename');
     // A negative take is Prisma's last rows of the order, still answered in the order.
-    const page = countOnly
-      ? undefined
-      : nestedSelection(
-          { where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit },
-          { getType: () => modelName, paths: nodePaths },
-        );
-    // A node type that selects its columns may not select the key; the cursor needs it.
-    const withKey = page?.select
-      ? { ...page, select: { ...Object.fromEntries(key.map((column) => [column, true])), ...page.select } }
-      : page;
+    const window = { where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit };
+    const include = { getType: () => modelName, paths: nodePaths };
+    const keyColumns = Object.fromEntries(key.map((column) => [column, true]));
+    const throughNode = options.through?.node;
+    let page: object | undefined;
+    if (countOnly) page = undefined;
+    else if (throughNode) {
+      const node = nestedSelection(true as never, include);
+      page = { ...window, select: { ...keyColumns, [throughNode]: Object.keys(node).length ? node : true } };
+    } else {
+      const rows = nestedSelection(window, include);
+      // A node type that selects its columns may not select the key; the cursor needs it.
+      page = rows.select ? { ...rows, select: { ...keyColumns, ...rows.select } } : rows;
+    }
     const count = fields.has('totalCount') ? { _count: { select: { [relation]: { where } } } } : {};
-    return { select: { [relation]: withKey, ...count } };
+    // `readable` judges the parent by its id.
+    return { select: { [relation]: page, ...count, ...(options.readable ? { id: true } : {}) } };
   };
 
   const resolve = (parent: LoadedParent, args: ConnectionArgs) => {
     const { limit, backwards } = windowOf(args);
     const rows = (parent[relation] ?? []) as Row[];
     const more = rows.length === limit;
-    const nodes = more ? (backwards ? rows.slice(1) : rows.slice(0, -1)) : rows;
-    const edges = nodes.map((node) => ({ cursor: cursorOf(node), node }));
+    const page = more ? (backwards ? rows.slice(1) : rows.slice(0, -1)) : rows;
+    const throughNode = options.through?.node;
+    const edges = page.map((row) => ({ cursor: cursorOf(row), node: throughNode ? row[throughNode] : row }));
     return {
       totalCount: parent._count?.[relation],
       edges,
@@ -329,12 +345,15 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     };
   };
 
+  const { readable } = options;
+  const visibility = readable && hiddenUnless((_args, context, parent: { id: number }) => readable(parent, context));
   return t.connection(
     {
       type: options.type,
       description: options.description,
       args: options.args,
-      extensions: { pothosPrismaSelect },
+      nullable: visibility !== undefined,
+      extensions: { pothosPrismaSelect, ...visibility?.extensions },
       resolve,
     } as never,
     connectionOf(modelName),
