@@ -2,7 +2,7 @@ import { type RealmRef, findByStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import type { RealmType } from '../../generated/prisma/enums';
@@ -53,6 +53,7 @@ builder.queryFields((t) => ({
     },
   }),
   albums: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('albumsConnection'),
     type: AlbumPage,
     nullable: true,
     description:
@@ -118,6 +119,7 @@ builder.queryFields((t) => ({
     },
   }),
   albumComments: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('albumCommentsConnection'),
     type: AlbumCommentPage,
     nullable: true,
     description:

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { decodeGlobalId } from '../../core/global-id';
 import { type AttendanceSpan, attendanceSpan, listAttendance, visibleAttendanceRecords } from './attendance.service';
@@ -33,6 +33,7 @@ const attendanceFilterArgs = builder.args((t) => ({
 
 builder.queryField('attendance', (t) =>
   t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('attendanceConnection'),
     type: AttendancePageType,
     nullable: true,
     description:

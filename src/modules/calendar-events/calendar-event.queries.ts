@@ -1,7 +1,7 @@
 import { httpError } from '../../core/errors';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import {
@@ -80,6 +80,7 @@ realmObjectQuery('calendarEvent', 'CalendarEvent', {
 
 builder.queryFields((t) => ({
   calendarEvents: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('calendarEventsConnection'),
     type: CalendarEventPage,
     nullable: true,
     description:
@@ -112,6 +113,7 @@ builder.queryFields((t) => ({
     connectionOf('CalendarEvent'),
   ),
   calendar: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('calendarConnection'),
     type: CalendarEventPage,
     description:
       "The viewer's calendar between two instants, in the order events start: the events of their district, school " +

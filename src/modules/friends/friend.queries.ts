@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
 import { connectionOf, connectionOptions, hiddenUnless, keysetWindow } from '../../graphql/connections';
@@ -25,6 +25,7 @@ const requestsWhere = (viewer: Viewer, args: FriendRequestListArguments) =>
 
 builder.queryFields((t) => ({
   friendRequests: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('friendRequestsConnection'),
     type: FriendRequestPage,
     nullable: true,
     description:

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RequestActionEnum } from '../invites/invite.type';
 import { db } from '../../db/database';
 import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
@@ -21,6 +21,7 @@ const FriendPage = pageOf('User', 'A page of users.');
 
 builder.prismaObjectField('User', 'friends', (t) =>
   t.field({
+    ...offsetListBeside('friendsConnection'),
     type: FriendPage,
     description: "The user's friends whom the viewer may see, in the order of their ids.",
     args: pageArgs,

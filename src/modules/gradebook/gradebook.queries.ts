@@ -3,7 +3,7 @@ import { allowsReading, verdictOf } from '../../auth/policy';
 import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { gradebookPolicy, schoolGradingPolicy } from './gradebook.policy';
 import type { Viewer } from '../../auth/viewer';
@@ -94,6 +94,7 @@ const readsGradebook = async (viewer: Viewer, sectionId: number) =>
 
 builder.queryField('assignments', (t) =>
   t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('assignmentsConnection'),
     type: AssignmentPage,
     nullable: true,
     description:

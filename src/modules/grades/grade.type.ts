@@ -1,6 +1,6 @@
 import { GradeException } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageWindow } from '../../graphql/paging';
+import { pageArgs, pageWindow, offsetListBeside } from '../../graphql/paging';
 import { arrayConnection, connectionOf } from '../../graphql/connections';
 import { GradeItemTypeEnum } from '../gradebook/gradebook.type';
 import type { EnrollmentGradesView, GradeView, PeriodGradeView, PeriodView, SectionGradesView } from './grade.service';
@@ -139,6 +139,7 @@ export const SectionGradesType = builder.objectRef<SectionGradesView>('SectionGr
   fields: (t) => ({
     sectionId: t.exposeID('sectionId', { description: 'The section.' }),
     grades: t.field({
+      ...offsetListBeside('gradesConnection'),
       type: [GradeType],
       description: 'A page of the grades the filters select, by enrollment then item.',
       args: pageArgs,

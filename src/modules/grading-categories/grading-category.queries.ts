@@ -1,7 +1,7 @@
 import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import { readsCategories } from './grading-category.policy';
@@ -12,6 +12,7 @@ import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 builder.queryFields((t) => ({
   gradingCategories: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('gradingCategoriesConnection'),
     type: GradingCategoryPage,
     nullable: true,
     description:

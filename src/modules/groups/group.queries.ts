@@ -2,7 +2,15 @@ import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import type { Group, Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
-import { type IdListSource, type IdWindow, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
+import {
+  type IdListSource,
+  type IdWindow,
+  pageArgs,
+  pageOf,
+  paged,
+  pagedById,
+  offsetListBeside,
+} from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery, type PrismaQuery } from '../../graphql/operations';
 import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
@@ -96,6 +104,7 @@ objectQuery('group', 'Group', groupPolicy, {
 
 builder.queryFields((t) => ({
   groups: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('groupsConnection'),
     type: GroupPage,
     description: "Groups of the viewer's district that the viewer may see.",
     args: {
@@ -120,6 +129,7 @@ builder.queryFields((t) => ({
     connectionOf('Group'),
   ),
   groupCategories: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('groupCategoriesConnection'),
     type: GroupCategoryPage,
     description: "The group categories of the viewer's district.",
     args: pageArgs,

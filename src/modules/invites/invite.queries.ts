@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
 import { connectionOf, connectionOptions, keysetWindow, hiddenUnless } from '../../graphql/connections';
@@ -26,6 +26,7 @@ const invitesWhere = (viewer: Viewer, args: InviteListArguments) =>
 
 builder.queryFields((t) => ({
   invites: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('invitesConnection'),
     type: InvitePage,
     nullable: true,
     description:

@@ -1,7 +1,7 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { realmObjectQuery } from '../../graphql/operations';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { shownPagesWhere } from './page.policy';
 import { assertReadable } from './page.service';
@@ -32,6 +32,7 @@ realmObjectQuery('page', 'Page', {
 
 builder.queryFields((t) => ({
   pages: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('pagesConnection'),
     type: PagePage,
     nullable: true,
     description: 'The pages of a realm the viewer sees, oldest first; null when the realm does not exist or is hidden.',

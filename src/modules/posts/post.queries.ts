@@ -1,6 +1,6 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { assertReadable } from './post.service';
@@ -24,6 +24,7 @@ realmObjectQuery('blogPost', 'BlogPost', {
 
 builder.queryFields((t) => ({
   blogPosts: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('blogPostsConnection'),
     type: BlogPostPage,
     nullable: true,
     description: 'The posts of a realm, oldest first; null when the realm does not exist or is hidden.',

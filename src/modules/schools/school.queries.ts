@@ -1,7 +1,7 @@
 import { can } from '../../auth/policy';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
 import { readableSchoolsWhere, schoolPolicy } from './school.policy';
@@ -23,6 +23,7 @@ objectQuery('school', 'School', schoolPolicy);
 
 builder.queryFields((t) => ({
   schools: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('schoolsConnection'),
     type: SchoolPage,
     description: "The schools (not buildings) of the viewer's district.",
     args: pageArgs,
@@ -35,6 +36,7 @@ builder.queryFields((t) => ({
     },
   }),
   buildings: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('buildingsConnection'),
     type: SchoolPage,
     nullable: true,
     description: 'The buildings of a school; null when the school does not exist or is not visible.',

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { triggerCatalogue } from '../../webhooks/triggers';
 import { db } from '../../db/database';
 import { arrayConnection, connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
@@ -25,12 +25,14 @@ builder.queryFields((t) => ({
     connectionOf(TriggerType),
   ),
   triggerTargets: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('triggerTargetsConnection'),
     type: TriggerTargetPage,
     description: "The webhook targets of the viewer's school, oldest first (trigger administrators).",
     args: pageArgs,
     resolve: (_root, args, { viewer }) => listTargets(viewer, args),
   }),
   triggerSubscriptions: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('triggerSubscriptionsConnection'),
     type: TriggerSubscriptionPage,
     description: "The trigger subscriptions of the viewer's school's targets, oldest first (trigger administrators).",
     args: pageArgs,

@@ -1,6 +1,6 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import { connectionOf, connectionOptions, keysetWindow, hiddenUnless } from '../../graphql/connections';
@@ -34,6 +34,7 @@ builder.queryFields((t) => ({
     },
   }),
   webPackages: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('webPackagesConnection'),
     type: WebPackagePage,
     nullable: true,
     description:
