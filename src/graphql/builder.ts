@@ -10,6 +10,7 @@ import { decodeGlobalId, encodeGlobalId } from '../core/global-id';
 import { db } from '../db/database';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
+import ConnectionFieldsPlugin from './connection-fields';
 import SynchronousNodeIdsPlugin from './node-ids';
 
 export interface Context {
@@ -44,7 +45,7 @@ export const builder = new SchemaBuilder<{
   AuthContexts: { authenticated: AuthenticatedContext };
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin, SynchronousNodeIdsPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin, SynchronousNodeIdsPlugin, ConnectionFieldsPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     // Check scopes when a subscription starts, not only when each event resolves.
@@ -90,7 +91,10 @@ export const builder = new SchemaBuilder<{
     pageInfoFieldOptions: { description: 'Where this page sits in the list.' },
     firstArgOptions: { description: 'Page forwards: at most this many items (default 20, at most 200).' },
     afterArgOptions: { description: 'Only items after this cursor.' },
-    lastArgOptions: { description: 'Page backwards: at most this many items, the last ones (at most 200).' },
+    lastArgOptions: {
+      description:
+        'Page backwards: at most this many items, the last ones (at most 200). With `first`, the last of the items `first` reads.',
+    },
     beforeArgOptions: { description: 'Only items before this cursor.' },
     pageInfoTypeOptions: { description: 'Relay paging state of a connection page.' },
     hasNextPageFieldOptions: { description: 'Whether items follow this page (when paging forwards).' },
@@ -99,6 +103,8 @@ export const builder = new SchemaBuilder<{
     endCursorFieldOptions: { description: 'Cursor of the last item of the page; null when it is empty.' },
     defaultConnectionTypeOptions: { description: 'A Relay connection: a page of a list, with cursors and the total.' },
     defaultEdgeTypeOptions: { description: 'An item of a connection page, with its cursor.' },
+    // One connection type per node type (`connectionOf`, src/graphql/connections.ts), so a fragment on it fits every list.
+    nodesOnConnection: { description: 'The items of this page, without their cursors (as `edges { node }`).' },
     nodeQueryOptions: false,
     nodesQueryOptions: false,
   },

@@ -2,10 +2,11 @@ import {
   type GenericFieldRef,
   type InputFieldMap,
   type InputShapeFromFields,
+  type ObjectRef,
   PothosValidationError,
   getConnectionPageSize,
 } from '@pothos/core';
-import { formatPrismaCursor, parsePrismaCursor, prismaModelKey } from '@pothos/plugin-prisma';
+import { formatPrismaCursor, getRefFromModel, parsePrismaCursor, prismaModelKey } from '@pothos/plugin-prisma';
 import {
   type DefaultConnectionArguments,
   cursorToOffset,
@@ -13,9 +14,11 @@ import {
   resolveArrayConnection,
 } from '@pothos/plugin-relay';
 import { GraphQLError } from 'graphql';
+import type { MaybePromise } from '../auth/maybe-promise';
 import { invalidArgument } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
-import type { Context } from './builder';
+import { type AuthenticatedContext, type Context, builder } from './builder';
+import { listVisibility } from './connection-fields';
 import { type Model, modelField } from './columns';
 import type { realmRef } from './realm';
 import { defaultPageSize, maxPageSize } from './paging';
@@ -118,28 +121,11 @@ function checkedCursor<Query extends ConnectionQuery>(query: Query) {
   throw invalidArgument((query.take ?? 0) < 0 ? 'before' : 'after', 'is not a cursor of this list');
 }
 
-/**
- * The `totalCount` of a connection whose list may be hidden (a realm's posts, pages, albums; a school's buildings).
- * Pothos' own `totalCount` skips the field's resolver when only the count is selected, and with it the visibility
- * check that answers null; this field counts from the connection the resolver returned, so a hidden list stays null.
- */
-export function checkedTotalCount<Args>(count: (args: Args, context: Context) => Promise<number>) {
-  return {
-    fields: (t: TotalCountFieldBuilder) => ({
-      totalCount: t.int({
-        description: 'Number of items in the whole list.',
-        resolve: (connection: object, _args: object, context: Context) =>
-          count((connection as { args: Args }).args, context),
-      }),
-    }),
-  };
-}
-
 interface TotalCountFieldBuilder {
   int(options: {
     description: string;
     extensions?: Record<string, unknown>;
-    resolve: (connection: object, args: object, context: Context) => Promise<number>;
+    resolve: (connection: object) => Promise<number>;
   }): GenericFieldRef<number>;
 }
 
@@ -147,28 +133,80 @@ interface TotalCountFieldBuilder {
 export type RealmArgument = Parameters<typeof realmRef>[0];
 
 /**
- * Pothos' own `totalCount` field with a description: the same field (the extension lets Pothos skip loading the page
- * when only the count is asked), reading the count it attaches (a function on query connections, a number on related ones).
+ * The `totalCount` of every connection: Pothos' own field with a description (the extension lets a Prisma connection
+ * skip loading the page when only the count is asked), reading the count the connection carries: a function on Prisma
+ * connections (their `totalCount` option), a number on keyset relations (loaded with the parent) and lists in memory.
  */
-export const describedTotalCount = {
-  fields: (t: TotalCountFieldBuilder) => ({
-    totalCount: t.int({
-      description: 'Number of items in the whole list.',
-      extensions: { pothosPrismaTotalCount: true },
-      resolve: async (connection: object) => {
-        const { totalCount } = connection as { totalCount: number | (() => Promise<number>) };
-        return typeof totalCount === 'function' ? totalCount() : totalCount;
-      },
-    }),
+const totalCountField = (t: TotalCountFieldBuilder) => ({
+  totalCount: t.int({
+    description: 'Number of items in the whole list.',
+    extensions: { pothosPrismaTotalCount: true },
+    resolve: async (connection: object) => {
+      const { totalCount } = connection as { totalCount: number | (() => Promise<number>) };
+      return typeof totalCount === 'function' ? totalCount() : totalCount;
+    },
   }),
-};
+});
+
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
+/** A node type a connection lists: a Prisma model by name, or an object's ref. */
+type ListedType = Model | Pick<ObjectRef<BuilderTypes, unknown>, 'name'>;
+
+const connectionTypes = new Map<string, unknown>();
+
+/**
+ * The one connection type of a node type, `<Type>Connection` with `<Type>Edge`, which every field listing that type
+ * returns: a fragment on it fits each of them. Every one has `edges`, `nodes`, `pageInfo` and `totalCount`; `fields`
+ * adds more (attendance's `totals`), for a type only one field lists.
+ */
+export function connectionOf<Extra extends object = object>(
+  type: ListedType,
+  fields?: (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Extra>) => Record<string, GenericFieldRef<unknown>>,
+) {
+  const ref = typeof type === 'string' ? getRefFromModel(type, builder) : type;
+  const existing = connectionTypes.get(ref.name);
+  if (existing && fields) throw new Error(`${ref.name}Connection is declared already; its fields cannot differ`);
+  if (existing) return existing as never;
+  const connection = builder.connectionObject({
+    type: ref as never,
+    name: `${ref.name}Connection`,
+    fields: (t) => ({ ...totalCountField(t as never), ...fields?.(t as never) }),
+  });
+  connectionTypes.set(ref.name, connection);
+  return connection as never;
+}
+
+/**
+ * Options of a connection over a list that may be hidden from the viewer (a realm's posts, a school's buildings): the
+ * field answers null unless `readable` holds, checked before anything is read (see src/graphql/connection-fields.ts).
+ */
+export function hiddenUnless<Args, Parent = unknown>(
+  readable: (args: Args, context: AuthenticatedContext, parent: Parent) => MaybePromise<boolean>,
+) {
+  return {
+    nullable: true as const,
+    extensions: {
+      [listVisibility]: (parent: Parent, args: Args, context: AuthenticatedContext) => readable(args, context, parent),
+    },
+  };
+}
 
 type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
 type Row = Record<string, unknown>;
 /** A row as it reaches a nested connection: its relation's page and the relation's count, loaded with the row. */
 type LoadedParent = { _count?: Record<string, number> } & Row;
-/** The `nestedSelection` Pothos hands a field's selection: what the document selects beneath `path`, with a relation query. */
-type NestedSelection = (query: object, path: string[]) => { select?: object };
+/**
+ * The `nestedSelection` Pothos hands a field's selection: what the document selects of the nodes (found under any of
+ * `paths`), with a relation query.
+ */
+type NestedSelection = (
+  query: object,
+  include: { getType: () => string; paths: { name: string }[][] },
+) => { select?: object };
+
+/** Where a connection's nodes are selected: under `nodes`, and under `edges { node }`. */
+const nodePaths = [[{ name: 'nodes' }], [{ name: 'edges' }, { name: 'node' }]];
 
 /** The part of a Prisma object's field builder that makes a Relay connection field (the Relay plugin's `t.connection`). */
 interface ConnectionFieldBuilder {
@@ -184,24 +222,32 @@ interface ConnectionFieldBuilder {
  * A cursor holds its row's `order` columns in Pothos' cursor encoding, so an id-ordered list's cursor is the id alone,
  * as the top-level connections' are (`connectionOptions`), and a list in another order holds its order key and the id.
  * `totalCount` counts the rows `where` admits, as `relatedConnection` counts them.
+ *
+ * The relation's rows are the nodes, or (`through`) lead to them: a user's enrollments to the sections they are in,
+ * each row a node's place in the list (a section's id among the user's enrollments).
  */
 // biome-ignore lint/complexity/noBannedTypes: `{}` is Pothos' own default for a field without arguments
-export function keysetRelatedConnection<Node extends Model, Args extends InputFieldMap = {}>(
+export function keysetRelatedConnection<Node extends Model, Rows extends Model = Node, Args extends InputFieldMap = {}>(
   t: ConnectionFieldBuilder,
   relation: string,
   options: {
-    /** The node's type: a Prisma object of the relation's model. */
+    /** The node's type: a Prisma object of the relation's model, or of `through.node`'s. */
     type: { modelName: string; [prismaModelKey]: { Name: Node } };
     description: string;
+    /** The relation's model, and the relation of its rows that is their node, when the rows are not the nodes. */
+    through?: { model: Rows; node: string };
     /** The list's order, ascending column by column; the last column is unique (the id) so the order is total. */
-    order: readonly Partial<Record<keyof PrismaTypes[Node]['Shape'] & string, 'asc'>>[];
+    order: readonly Partial<Record<keyof PrismaTypes[Rows]['Shape'] & string, 'asc'>>[];
     args?: Args;
-    where?: (args: InputShapeFromFields<Args>, context: Context) => PrismaTypes[Node]['Where'];
+    where?: (args: InputShapeFromFields<Args>, context: Context) => PrismaTypes[Rows]['Where'];
+    /** Whether the viewer reads this parent's list at all; the field answers null when not. */
+    readable?: (parent: { id: number }, context: AuthenticatedContext) => MaybePromise<boolean>;
   },
 ) {
   const modelName = options.type.modelName as Node;
+  const rowModel = options.through?.model ?? modelName;
   const key = options.order.map((column) => Object.keys(column)[0]!);
-  const keyTypes = key.map((column) => columnType(modelName, column));
+  const keyTypes = key.map((column) => columnType(rowModel, column));
   const cursorOf = (row: Row) => formatPrismaCursor(row, key.length === 1 ? key[0]! : key);
 
   /** The key of the row a cursor stands for; anything else (another list's cursor, a forged one) is refused. */
@@ -233,7 +279,8 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     if (args.after != null && args.last != null)
       throw invalidArgument('last', 'cannot be given with after: page forwards with first');
     const { limit } = getConnectionPageSize({ args, defaultSize: defaultPageSize, maxSize: maxPageSize });
-    return { limit, backwards: args.before != null || args.last != null };
+    // `first` with `last` reads forwards: the page `first` asks for, whose last items the field keeps.
+    return { limit, backwards: args.before != null || (args.last != null && args.first == null) };
   }
 
   /**
@@ -258,26 +305,32 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     const fields = selected();
     const countOnly = [...fields].every((field) => field === 'totalCount' || field === '__typename');
     // A negative take is Prisma's last rows of the order, still answered in the order.
-    const page = countOnly
-      ? undefined
-      : nestedSelection({ where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit }, [
-          'edges',
-          'node',
-        ]);
-    // A node type that selects its columns may not select the key; the cursor needs it.
-    const withKey = page?.select
-      ? { ...page, select: { ...Object.fromEntries(key.map((column) => [column, true])), ...page.select } }
-      : page;
+    const window = { where: { AND: [where, keyset] }, orderBy: options.order, take: backwards ? -limit : limit };
+    const include = { getType: () => modelName, paths: nodePaths };
+    const keyColumns = Object.fromEntries(key.map((column) => [column, true]));
+    const throughNode = options.through?.node;
+    let page: object | undefined;
+    if (countOnly) page = undefined;
+    else if (throughNode) {
+      const node = nestedSelection(true as never, include);
+      page = { ...window, select: { ...keyColumns, [throughNode]: Object.keys(node).length ? node : true } };
+    } else {
+      const rows = nestedSelection(window, include);
+      // A node type that selects its columns may not select the key; the cursor needs it.
+      page = rows.select ? { ...rows, select: { ...keyColumns, ...rows.select } } : rows;
+    }
     const count = fields.has('totalCount') ? { _count: { select: { [relation]: { where } } } } : {};
-    return { select: { [relation]: withKey, ...count } };
+    // `readable` judges the parent by its id.
+    return { select: { [relation]: page, ...count, ...(options.readable ? { id: true } : {}) } };
   };
 
   const resolve = (parent: LoadedParent, args: ConnectionArgs) => {
     const { limit, backwards } = windowOf(args);
     const rows = (parent[relation] ?? []) as Row[];
     const more = rows.length === limit;
-    const nodes = more ? (backwards ? rows.slice(1) : rows.slice(0, -1)) : rows;
-    const edges = nodes.map((node) => ({ cursor: cursorOf(node), node }));
+    const page = more ? (backwards ? rows.slice(1) : rows.slice(0, -1)) : rows;
+    const throughNode = options.through?.node;
+    const edges = page.map((row) => ({ cursor: cursorOf(row), node: throughNode ? row[throughNode] : row }));
     return {
       totalCount: parent._count?.[relation],
       edges,
@@ -292,15 +345,18 @@ export function keysetRelatedConnection<Node extends Model, Args extends InputFi
     };
   };
 
+  const { readable } = options;
+  const visibility = readable && hiddenUnless((_args, context, parent: { id: number }) => readable(parent, context));
   return t.connection(
     {
       type: options.type,
       description: options.description,
       args: options.args,
-      extensions: { pothosPrismaSelect },
+      nullable: visibility !== undefined,
+      extensions: { pothosPrismaSelect, ...visibility?.extensions },
       resolve,
     } as never,
-    describedTotalCount as never,
+    connectionOf(modelName),
   );
 }
 
@@ -336,7 +392,7 @@ function assertOffsetCursor(cursor: string | null | undefined, argument: 'after'
 /**
  * A connection over a list held whole in memory (the trigger catalogue, a section's computed grades, the days
  * attendance was taken): positions are its cursors, and `render` turns only the page's items into its nodes (loading
- * their records, say). Same page sizes as every connection; `totalCount` is the list's length (see `arrayTotalCount`).
+ * their records, say). Same page sizes as every connection; `totalCount` is the list's length.
  */
 export async function arrayConnection<Item, Node = Item>(
   args: DefaultConnectionArguments,
@@ -363,13 +419,3 @@ export async function arrayConnection<Item, Node = Item>(
     totalCount,
   };
 }
-
-/** The `totalCount` of an `arrayConnection`: the length it read. */
-export const arrayTotalCount = {
-  fields: (t: TotalCountFieldBuilder) => ({
-    totalCount: t.int({
-      description: 'Number of items in the whole list.',
-      resolve: async (connection: object) => (connection as { totalCount: number }).totalCount,
-    }),
-  }),
-};

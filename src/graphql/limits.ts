@@ -88,7 +88,7 @@ export const listEstimates: Record<string, number> = {
   'Query.apiClients': 10,
   // A day's attendance: at most four statuses, and the few students not present in each; a page of 200 days fits.
   'AttendancePage.totals': 4,
-  'QueryAttendanceConnection.totals': 4,
+  'AttendanceDayConnection.totals': 4,
   'AttendanceDay.statuses': 3,
   'AttendanceStatusGroup.records': 8,
   // Most deliveries take one attempt; one given up after 72 hours has about a hundred. A page of targets with their
@@ -201,7 +201,7 @@ const conditionalDirectives = new Set(['include', 'skip']);
  * The cost model, in estimated objects: a scalar costs 0 (long text one object per `longTextCharactersPerObject`
  * characters it may hold), an object 1 plus its selection, a paged field (one with a `limit` argument, or a
  * connection's `first`/`last`) its page size (default 20, at most 200) times the cost of one item (a connection's
- * `edges` are its items, whose `node` costs only its selection), any other list its estimate times one item (`nodes`
+ * `edges` or `nodes` are its items; an edge's `node` costs only its selection), any other list its estimate times one item (`nodes`
  * its number of ids), and a mutation field `mutationFieldCost` more. List sizes multiply, so `groups(limit: 200) {
  * items { members { user { school { id } } } } }` is 200 × 100 × 3 objects.
  */
@@ -224,10 +224,11 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
       return extra + 1 + limit * childComplexity;
     }
     if (isListType(getNullableType(field.type))) {
-      // A page's `items` (a connection's `edges`) are sized by the page's `limit` (`first`/`last`), counted on the field that took it.
+      // A page's `items` (a connection's `edges` or `nodes`) are sized by the page's `limit` (`first`/`last`), counted on
+      // the field that took it.
       const paged =
         (field.name === 'items' && type.name.endsWith('Page')) ||
-        (field.name === 'edges' && type.name.endsWith('Connection'));
+        ((field.name === 'edges' || field.name === 'nodes') && type.name.endsWith('Connection'));
       // `nodes(ids)` answers one object per id: priced by the ids it is given (at most maxNodesPerRequest).
       const byIds = type.name === 'Query' && field.name === 'nodes' && Array.isArray(args.ids) ? args.ids.length : null;
       const size = paged ? 1 : (byIds ?? estimates[`${type.name}.${field.name}`] ?? defaultListEstimate);

@@ -178,3 +178,11 @@ async function countAfterItems<Row>(page: Page<Row>): Promise<number> {
   await null;
   return page.counted ? (await page.counted).total : page.source.count();
 }
+
+/**
+ * The options of an offset list (`start`/`limit`, answered as a `*Page`), kept for the /v1 facade whose documents select
+ * it: deprecated in the schema, so that GraphQL clients (and GraphiQL) page with the connection beside it instead.
+ */
+export const offsetListBeside = (connectionField: string) => ({
+  deprecationReason: `Offset paging for the /v1 facade; page with \`${connectionField}\`.`,
+});

@@ -1,6 +1,6 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 import { can } from '../../auth/policy';
 import type { Viewer } from '../../auth/viewer';
@@ -28,7 +28,7 @@ builder.queryFields((t) => ({
         db().apiClient.findMany(keysetWindow(query, ownCredentialsWhere(viewer))),
       totalCount: (_root, _args, { viewer }) => db().apiClient.count({ where: ownCredentialsWhere(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('ApiClient'),
   ),
   accessTokensConnection: t.withAuth({ authenticated: true }).prismaConnection(
     {
@@ -39,7 +39,7 @@ builder.queryFields((t) => ({
         db().accessToken.findMany(keysetWindow(query, ownCredentialsWhere(viewer))),
       totalCount: (_root, _args, { viewer }) => db().accessToken.count({ where: ownCredentialsWhere(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('AccessToken'),
   ),
 }));
 

@@ -2,12 +2,18 @@ import { type RealmRef, findByStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RealmInput, parseId, realmRef } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import type { RealmType } from '../../generated/prisma/enums';
 import { albumReadable, readableAlbumsWhere } from './album.service';
-import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import {
+  type RealmArgument,
+  connectionOf,
+  connectionOptions,
+  keysetWindow,
+  hiddenUnless,
+} from '../../graphql/connections';
 import { registerNodeVisibility, visibleByEach, visibleThrough } from '../../graphql/nodes';
 
 /** What names the item whose comments `albumComments` and `albumCommentsConnection` list. */
@@ -47,6 +53,7 @@ builder.queryFields((t) => ({
     },
   }),
   albums: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('albumsConnection'),
     type: AlbumPage,
     nullable: true,
     description:
@@ -72,7 +79,10 @@ builder.queryFields((t) => ({
     {
       type: 'Album',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless(
+        async (args: { realm: RealmArgument }, { viewer }) =>
+          (await readableAlbumsWhere(viewer, realmRef(args.realm))) !== null,
+      ),
       description:
         'The albums `albums` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
       args: {
@@ -82,15 +92,12 @@ builder.queryFields((t) => ({
           description: 'The realm (district, school, user, section or group) whose albums to list.',
         }),
       },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const where = await readableAlbumsWhere(viewer, realmRef(args.realm));
-        return where && db().album.findMany(keysetWindow(selection, where));
-      },
+      resolve: async (query, _root, args, { viewer }) =>
+        db().album.findMany(keysetWindow(query, (await readableAlbumsWhere(viewer, realmRef(args.realm)))!)),
+      totalCount: async (_root, args, { viewer }) =>
+        db().album.count({ where: (await readableAlbumsWhere(viewer, realmRef(args.realm)))! }),
     },
-    checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) =>
-      db().album.count({ where: (await readableAlbumsWhere(viewer!, realmRef(args.realm)))! }),
-    ),
+    connectionOf('Album'),
   ),
   albumContent: t.withAuth({ authenticated: true }).prismaField({
     type: 'AlbumContent',
@@ -112,6 +119,7 @@ builder.queryFields((t) => ({
     },
   }),
   albumComments: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('albumCommentsConnection'),
     type: AlbumCommentPage,
     nullable: true,
     description:
@@ -142,7 +150,14 @@ builder.queryFields((t) => ({
     {
       type: 'AlbumComment',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless((args: CommentListArguments, { viewer }) =>
+        contentVisible(
+          viewer,
+          parseId(args.albumId, 'Album', 'albumId'),
+          parseId(args.contentId, 'AlbumContent', 'contentId'),
+          realmOf(args.realm),
+        ),
+      ),
       description:
         'The comments `albumComments` lists, as a Relay connection in the same order; null when the item or its album does not exist or is hidden.',
       args: {
@@ -153,19 +168,14 @@ builder.queryFields((t) => ({
           description: 'The section or group the album must be in (legacy clients leave it out).',
         }),
       },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const [albumId, contentId] = [
-          parseId(args.albumId, 'Album', 'albumId'),
-          parseId(args.contentId, 'AlbumContent', 'contentId'),
-        ];
-        if (!(await contentVisible(viewer, albumId, contentId, realmOf(args.realm)))) return null;
-        return db().albumComment.findMany(keysetWindow(selection, { contentId }));
-      },
+      resolve: (query, _root, args) =>
+        db().albumComment.findMany(
+          keysetWindow(query, { contentId: parseId(args.contentId, 'AlbumContent', 'contentId') }),
+        ),
+      totalCount: (_root, args) =>
+        db().albumComment.count({ where: { contentId: parseId(args.contentId, 'AlbumContent', 'contentId') } }),
     },
-    checkedTotalCount((args: CommentListArguments) =>
-      db().albumComment.count({ where: { contentId: parseId(args.contentId, 'AlbumContent', 'contentId') } }),
-    ),
+    connectionOf('AlbumComment'),
   ),
   albumComment: t.withAuth({ authenticated: true }).prismaField({
     type: 'AlbumComment',

@@ -1,8 +1,8 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { decodeGlobalId } from '../../core/global-id';
-import { attendanceSpan, listAttendance, visibleAttendanceRecords } from './attendance.service';
+import { type AttendanceSpan, attendanceSpan, listAttendance, visibleAttendanceRecords } from './attendance.service';
 import { registerNodeVisibility } from '../../graphql/nodes';
 import {
   AttendanceDayType,
@@ -10,7 +10,7 @@ import {
   AttendanceTotalType,
   attendanceTotalsDescription,
 } from './attendance.type';
-import { arrayConnection, arrayTotalCount } from '../../graphql/connections';
+import { arrayConnection, connectionOf } from '../../graphql/connections';
 
 /**
  * The enrollment filter as the service reads it (digits): a global id becomes its database id; other text goes on as
@@ -33,6 +33,7 @@ const attendanceFilterArgs = builder.args((t) => ({
 
 builder.queryField('attendance', (t) =>
   t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('attendanceConnection'),
     type: AttendancePageType,
     nullable: true,
     description:
@@ -65,16 +66,13 @@ builder.queryField('attendanceConnection', (t) =>
         return span && { ...(await arrayConnection(args, span.days, span.daysOf)), totals: span.totals };
       },
     },
-    {
-      fields: (t) => ({
-        ...arrayTotalCount.fields(t),
-        totals: t.field({
-          type: [AttendanceTotalType],
-          description: attendanceTotalsDescription,
-          resolve: (connection) => connection.totals(),
-        }),
+    connectionOf<Pick<AttendanceSpan, 'totals'>>(AttendanceDayType, (t) => ({
+      totals: t.field({
+        type: [AttendanceTotalType],
+        description: attendanceTotalsDescription,
+        resolve: (connection) => connection.totals(),
       }),
-    },
+    })),
   ),
 );
 

@@ -1,14 +1,14 @@
 import { httpError } from '../../core/errors';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import {
   type RealmArgument,
-  checkedTotalCount,
+  connectionOf,
   connectionOptions,
-  describedTotalCount,
+  hiddenUnless,
   orderedWindow,
 } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
@@ -80,6 +80,7 @@ realmObjectQuery('calendarEvent', 'CalendarEvent', {
 
 builder.queryFields((t) => ({
   calendarEvents: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('calendarEventsConnection'),
     type: CalendarEventPage,
     nullable: true,
     description:
@@ -100,22 +101,19 @@ builder.queryFields((t) => ({
       type: 'CalendarEvent',
       ...connectionOptions,
       cursor: 'start_id',
-      nullable: true,
+      ...hiddenUnless((args: RealmEventsArguments, { viewer }) => assertReadable(viewer, realmRef(args.realm))),
       description:
         'The events `calendarEvents` lists, as a Relay connection in the same order (by start, then id); null when the ' +
         'realm does not exist or is hidden.',
       args: realmEventsArgs,
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const where = await realmEventsWhere(viewer, args);
-        return where && eventsPage(selection, where);
-      },
+      resolve: async (query, _root, args, { viewer }) => eventsPage(query, (await realmEventsWhere(viewer, args))!),
+      totalCount: async (_root, args, { viewer }) =>
+        db().calendarEvent.count({ where: (await realmEventsWhere(viewer, args))! }),
     },
-    checkedTotalCount(async (args: RealmEventsArguments, { viewer }) =>
-      db().calendarEvent.count({ where: (await realmEventsWhere(viewer!, args))! }),
-    ),
+    connectionOf('CalendarEvent'),
   ),
   calendar: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('calendarConnection'),
     type: CalendarEventPage,
     description:
       "The viewer's calendar between two instants, in the order events start: the events of their district, school " +
@@ -141,6 +139,6 @@ builder.queryFields((t) => ({
       totalCount: async (_root, args, { viewer }) =>
         db().calendarEvent.count({ where: await viewerCalendarWhere(viewer, args) }),
     },
-    describedTotalCount,
+    connectionOf('CalendarEvent'),
   ),
 }));

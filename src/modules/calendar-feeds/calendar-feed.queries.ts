@@ -1,6 +1,6 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 import { can } from '../../auth/policy';
 import { calendarFeedPolicy, ownFeedsWhere } from './calendar-feed.policy';
@@ -24,7 +24,7 @@ builder.queryField('calendarFeedsConnection', (t) =>
         db().calendarFeed.findMany(keysetWindow(query, ownFeedsWhere(viewer))),
       totalCount: (_root, _args, { viewer }) => db().calendarFeed.count({ where: ownFeedsWhere(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('CalendarFeed'),
   ),
 );
 

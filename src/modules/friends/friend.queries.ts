@@ -1,14 +1,15 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
-import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, hiddenUnless, keysetWindow } from '../../graphql/connections';
 import { createdAfterArgument } from '../districts/district.type';
 import { pendingFriendRequests, pendingFriendRequestsWhere } from './friend.service';
 import { FriendRequestPage } from './friend.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 import { friendRequestPolicy } from './friend.policy';
 import { can } from '../../auth/policy';
+import type { Viewer } from '../../auth/viewer';
 
 /** What selects the requests `friendRequests` and `friendRequestsConnection` list. */
 const friendRequestListArgs = builder.args((t) => ({
@@ -18,8 +19,13 @@ const friendRequestListArgs = builder.args((t) => ({
 
 type FriendRequestListArguments = { userId: string | number; createdAfter?: string | null };
 
+/** The pending requests a list's arguments select; null when the user is hidden from the viewer. */
+const requestsWhere = (viewer: Viewer, args: FriendRequestListArguments) =>
+  pendingFriendRequestsWhere(viewer, parseId(args.userId, 'User', 'userId'), args.createdAfter);
+
 builder.queryFields((t) => ({
   friendRequests: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('friendRequestsConnection'),
     type: FriendRequestPage,
     nullable: true,
     description:
@@ -33,25 +39,18 @@ builder.queryFields((t) => ({
     {
       type: 'FriendRequest',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless(
+        async (args: FriendRequestListArguments, { viewer }) => (await requestsWhere(viewer, args)) !== null,
+      ),
       description:
         'The requests `friendRequests` lists, as a Relay connection in the same order; null when the user is hidden from the viewer.',
       args: friendRequestListArgs,
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const where = await pendingFriendRequestsWhere(
-          viewer,
-          parseId(args.userId, 'User', 'userId'),
-          args.createdAfter,
-        );
-        return where && db().friendRequest.findMany(keysetWindow(selection, where));
-      },
+      resolve: async (query, _root, args, { viewer }) =>
+        db().friendRequest.findMany(keysetWindow(query, (await requestsWhere(viewer, args))!)),
+      totalCount: async (_root, args, { viewer }) =>
+        db().friendRequest.count({ where: (await requestsWhere(viewer, args))! }),
     },
-    checkedTotalCount(async (args: FriendRequestListArguments, { viewer }) =>
-      db().friendRequest.count({
-        where: (await pendingFriendRequestsWhere(viewer!, parseId(args.userId, 'User', 'userId'), args.createdAfter))!,
-      }),
-    ),
+    connectionOf('FriendRequest'),
   ),
 }));
 

@@ -1,10 +1,10 @@
 import { encodeGlobalId } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RequestActionEnum } from '../invites/invite.type';
 import { db } from '../../db/database';
-import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { friendsOf, friendsWhere } from './friend.service';
 
 builder.prismaNode('FriendRequest', {
@@ -22,6 +22,7 @@ const FriendPage = pageOf('User', 'A page of users.');
 
 builder.prismaObjectField('User', 'friends', (t) =>
   t.field({
+    ...offsetListBeside('friendsConnection'),
     type: FriendPage,
     description: "The user's friends whom the viewer may see, in the order of their ids.",
     args: pageArgs,
@@ -40,7 +41,7 @@ builder.prismaObjectField('User', 'friendsConnection', (t) =>
         db().user.findMany(keysetWindow(query, friendsWhere(viewer, user.id))),
       totalCount: (user, _args, { viewer }) => db().user.count({ where: friendsWhere(viewer, user.id) }),
     },
-    describedTotalCount,
+    connectionOf('User'),
   ),
 );
 

@@ -3,15 +3,20 @@ import { allowsReading, verdictOf } from '../../auth/policy';
 import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { gradebookPolicy, schoolGradingPolicy } from './gradebook.policy';
 import type { Viewer } from '../../auth/viewer';
-import { checkedTotalCount, connectionOptions, keysetWindow, orderedWindow } from '../../graphql/connections';
+import type { AuthenticatedContext } from '../../graphql/builder';
+import { connectionOf, connectionOptions, hiddenUnless, keysetWindow, orderedWindow } from '../../graphql/connections';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 /** The order of a school's grading periods: by first day, ids breaking ties. */
 const periodOrder = [{ startsOn: 'asc' as const }, { id: 'asc' as const }];
+
+/** Whether the viewer reads a school's grading periods and scales: false when it is hidden, a 403 when it is closed. */
+const readsSchoolGrading = async (args: { schoolId: string | number }, { viewer }: AuthenticatedContext) =>
+  allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', parseId(args.schoolId, 'School', 'schoolId')));
 
 builder.queryField('gradingPeriods', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
@@ -34,20 +39,18 @@ builder.queryField('gradingPeriodsConnection', (t) =>
       ...connectionOptions,
       // The cursor holds the period's place in the order (first day, id): see orderedWindow.
       cursor: 'startsOn_id',
-      nullable: true,
+      ...hiddenUnless(readsSchoolGrading),
       description:
         'The periods `gradingPeriods` lists, as a Relay connection in the same order (by first day); null when the school does not exist or is hidden.',
       args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      resolve: (query, _root, args) => {
         const schoolId = parseId(args.schoolId, 'School', 'schoolId');
-        if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
-        return db().gradingPeriod.findMany(orderedWindow('GradingPeriod', selection, { schoolId }, periodOrder));
+        return db().gradingPeriod.findMany(orderedWindow('GradingPeriod', query, { schoolId }, periodOrder));
       },
+      totalCount: (_root, args) =>
+        db().gradingPeriod.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }),
     },
-    checkedTotalCount((args: { schoolId: string | number }) =>
-      db().gradingPeriod.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }),
-    ),
+    connectionOf('GradingPeriod'),
   ),
 );
 
@@ -70,20 +73,16 @@ builder.queryField('gradingScalesConnection', (t) =>
     {
       type: 'GradingScale',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless(readsSchoolGrading),
       description:
         'The scales `gradingScales` lists, as a Relay connection in the same order; null when the school does not exist or is hidden.',
       args: { schoolId: t.arg.id({ required: true, description: 'The school.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const schoolId = parseId(args.schoolId, 'School', 'schoolId');
-        if (!allowsReading(await verdictOf(viewer, schoolGradingPolicy, 'read', schoolId))) return null;
-        return db().gradingScale.findMany(keysetWindow(selection, { schoolId }));
-      },
+      resolve: (query, _root, args) =>
+        db().gradingScale.findMany(keysetWindow(query, { schoolId: parseId(args.schoolId, 'School', 'schoolId') })),
+      totalCount: (_root, args) =>
+        db().gradingScale.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }),
     },
-    checkedTotalCount((args: { schoolId: string | number }) =>
-      db().gradingScale.count({ where: { schoolId: parseId(args.schoolId, 'School', 'schoolId') } }),
-    ),
+    connectionOf('GradingScale'),
   ),
 );
 
@@ -95,6 +94,7 @@ const readsGradebook = async (viewer: Viewer, sectionId: number) =>
 
 builder.queryField('assignments', (t) =>
   t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('assignmentsConnection'),
     type: AssignmentPage,
     nullable: true,
     description:
@@ -117,20 +117,18 @@ builder.queryField('assignmentsConnection', (t) =>
     {
       type: 'Assignment',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless((args: { sectionId: string | number }, { viewer }) =>
+        readsGradebook(viewer, parseId(args.sectionId, 'Section', 'sectionId')),
+      ),
       description:
         'The items `assignments` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
       args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-        if (!(await readsGradebook(viewer, sectionId))) return null;
-        return db().assignment.findMany(keysetWindow(selection, { sectionId }));
-      },
+      resolve: (query, _root, args) =>
+        db().assignment.findMany(keysetWindow(query, { sectionId: parseId(args.sectionId, 'Section', 'sectionId') })),
+      totalCount: (_root, args) =>
+        db().assignment.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
     },
-    checkedTotalCount((args: { sectionId: string | number }) =>
-      db().assignment.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
-    ),
+    connectionOf('Assignment'),
   ),
 );
 

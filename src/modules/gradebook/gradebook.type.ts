@@ -1,7 +1,7 @@
 import { GradeItemType } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
-import { arrayConnection, arrayTotalCount } from '../../graphql/connections';
+import { arrayConnection, connectionOf } from '../../graphql/connections';
 
 export const GradeItemTypeEnum = builder.enumType(GradeItemType, {
   name: 'GradeItemType',
@@ -57,7 +57,7 @@ builder.prismaNode('GradingScale', {
           'The levels `levels` lists, as a Relay connection in the same order (cursors are positions in the scale).',
         resolve: (scale, args) => arrayConnection(args, scale.levels as unknown as ScaleLevel[]),
       },
-      arrayTotalCount,
+      connectionOf(GradingScaleLevel),
     ),
   }),
 });

@@ -1,7 +1,7 @@
 import { GradeException } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageWindow } from '../../graphql/paging';
-import { arrayConnection, arrayTotalCount } from '../../graphql/connections';
+import { pageArgs, pageWindow, offsetListBeside } from '../../graphql/paging';
+import { arrayConnection, connectionOf } from '../../graphql/connections';
 import { GradeItemTypeEnum } from '../gradebook/gradebook.type';
 import type { EnrollmentGradesView, GradeView, PeriodGradeView, PeriodView, SectionGradesView } from './grade.service';
 
@@ -139,6 +139,7 @@ export const SectionGradesType = builder.objectRef<SectionGradesView>('SectionGr
   fields: (t) => ({
     sectionId: t.exposeID('sectionId', { description: 'The section.' }),
     grades: t.field({
+      ...offsetListBeside('gradesConnection'),
       type: [GradeType],
       description: 'A page of the grades the filters select, by enrollment then item.',
       args: pageArgs,
@@ -154,7 +155,7 @@ export const SectionGradesType = builder.objectRef<SectionGradesView>('SectionGr
           'The grades `grades` pages, as a Relay connection in the same order (cursors are positions in this answer).',
         resolve: (view, args) => arrayConnection(args, view.grades, (page) => page.map(view.viewOf)),
       },
-      arrayTotalCount,
+      connectionOf(GradeType),
     ),
     total: t.int({ description: 'Number of grades the filters select.', resolve: (view) => view.grades.length }),
     periods: t.field({

@@ -1,17 +1,18 @@
 import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
 import { readsCategories } from './grading-category.policy';
 import { categoryOrder, listCategories } from './grading-category.service';
-import { checkedTotalCount, connectionOptions, orderedWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, orderedWindow, hiddenUnless } from '../../graphql/connections';
 import { GradingCategoryPage } from './grading-category.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 
 builder.queryFields((t) => ({
   gradingCategories: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('gradingCategoriesConnection'),
     type: GradingCategoryPage,
     nullable: true,
     description:
@@ -26,21 +27,21 @@ builder.queryFields((t) => ({
       ...connectionOptions,
       // The cursor holds the category's place in the order (delta, id): see orderedWindow.
       cursor: 'delta_id',
-      nullable: true,
+      ...hiddenUnless((args: { sectionId: string | number }, { viewer }) =>
+        readsCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId')),
+      ),
       description:
         'The categories `gradingCategories` lists, as a Relay connection in the same order (by `delta`, then id); null ' +
         'when the section does not exist or is hidden; FORBIDDEN when the viewer knows the section but not its gradebook.',
       args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
+      resolve: (query, _root, args) => {
         const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-        if (!(await readsCategories(viewer, sectionId))) return null;
-        return db().gradingCategory.findMany(orderedWindow('GradingCategory', selection, { sectionId }, categoryOrder));
+        return db().gradingCategory.findMany(orderedWindow('GradingCategory', query, { sectionId }, categoryOrder));
       },
+      totalCount: (_root, args) =>
+        db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
     },
-    checkedTotalCount((args: { sectionId: string | number }) =>
-      db().gradingCategory.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
-    ),
+    connectionOf('GradingCategory'),
   ),
   gradingCategory: t.withAuth({ authenticated: true }).prismaField({
     type: 'GradingCategory',

@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder';
 import { parseId } from '../../graphql/realm';
 import { gradingGroupPolicy } from './grading-group.policy';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
-import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow, hiddenUnless } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 
 /** Whether the viewer reads the section's grading groups (its administrators): false when it is hidden, a 403 when closed to them. */
@@ -31,20 +31,18 @@ builder.queryField('gradingGroupsConnection', (t) =>
     {
       type: 'GradingGroup',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless((args: { sectionId: string | number }, { viewer }) =>
+        readsGradingGroups(viewer, parseId(args.sectionId, 'Section', 'sectionId')),
+      ),
       description:
         'The groups `gradingGroups` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
       args: { sectionId: t.arg.id({ required: true, description: 'The course section.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-        if (!(await readsGradingGroups(viewer, sectionId))) return null;
-        return db().gradingGroup.findMany(keysetWindow(selection, { sectionId }));
-      },
+      resolve: (query, _root, args) =>
+        db().gradingGroup.findMany(keysetWindow(query, { sectionId: parseId(args.sectionId, 'Section', 'sectionId') })),
+      totalCount: (_root, args) =>
+        db().gradingGroup.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
     },
-    checkedTotalCount((args: { sectionId: string | number }) =>
-      db().gradingGroup.count({ where: { sectionId: parseId(args.sectionId, 'Section', 'sectionId') } }),
-    ),
+    connectionOf('GradingGroup'),
   ),
 );
 

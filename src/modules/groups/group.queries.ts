@@ -2,10 +2,18 @@ import { isStorableId } from '../../auth/realms';
 import { db } from '../../db/database';
 import type { Group, Prisma } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
-import { type IdListSource, type IdWindow, pageArgs, pageOf, paged, pagedById } from '../../graphql/paging';
+import {
+  type IdListSource,
+  type IdWindow,
+  pageArgs,
+  pageOf,
+  paged,
+  pagedById,
+  offsetListBeside,
+} from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery, type PrismaQuery } from '../../graphql/operations';
-import { connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import {
   groupFacts,
@@ -96,6 +104,7 @@ objectQuery('group', 'Group', groupPolicy, {
 
 builder.queryFields((t) => ({
   groups: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('groupsConnection'),
     type: GroupPage,
     description: "Groups of the viewer's district that the viewer may see.",
     args: {
@@ -117,9 +126,10 @@ builder.queryFields((t) => ({
       resolve: (query, _root, args, { viewer }) => db().group.findMany(keysetWindow(query, groupsWhere(viewer, args))),
       totalCount: (_root, args, { viewer }) => countGroups(viewer, args),
     },
-    describedTotalCount,
+    connectionOf('Group'),
   ),
   groupCategories: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('groupCategoriesConnection'),
     type: GroupCategoryPage,
     description: "The group categories of the viewer's district.",
     args: pageArgs,
@@ -140,7 +150,7 @@ builder.queryFields((t) => ({
         db().groupCategory.findMany(keysetWindow(query, readableCategoriesWhere(viewer))),
       totalCount: (_root, _args, { viewer }) => db().groupCategory.count({ where: readableCategoriesWhere(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('GroupCategory'),
   ),
 }));
 

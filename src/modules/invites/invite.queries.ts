@@ -1,14 +1,15 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
-import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow, hiddenUnless } from '../../graphql/connections';
 import { createdAfterArgument } from '../districts/district.type';
 import { pendingInvites, pendingInvitesWhere } from './invite.service';
 import { InvitePage, InviteRealmEnum } from './invite.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
 import { invitePolicy } from './invite.policy';
 import { can } from '../../auth/policy';
+import type { Viewer } from '../../auth/viewer';
 
 /** What selects the invites `invites` and `invitesConnection` list. */
 const inviteListArgs = builder.args((t) => ({
@@ -19,8 +20,13 @@ const inviteListArgs = builder.args((t) => ({
 
 type InviteListArguments = { userId: string | number; realm: 'GROUP' | 'SECTION'; createdAfter?: string | null };
 
+/** The pending invites a list's arguments select; null when the user is hidden from the viewer. */
+const invitesWhere = (viewer: Viewer, args: InviteListArguments) =>
+  pendingInvitesWhere(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter);
+
 builder.queryFields((t) => ({
   invites: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('invitesConnection'),
     type: InvitePage,
     nullable: true,
     description:
@@ -34,31 +40,15 @@ builder.queryFields((t) => ({
     {
       type: 'Invite',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless(async (args: InviteListArguments, { viewer }) => (await invitesWhere(viewer, args)) !== null),
       description:
         'The invites `invites` lists, as a Relay connection in the same order; null when the user is hidden from the viewer.',
       args: inviteListArgs,
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const where = await pendingInvitesWhere(
-          viewer,
-          parseId(args.userId, 'User', 'userId'),
-          args.realm,
-          args.createdAfter,
-        );
-        return where && db().invite.findMany(keysetWindow(selection, where));
-      },
+      resolve: async (query, _root, args, { viewer }) =>
+        db().invite.findMany(keysetWindow(query, (await invitesWhere(viewer, args))!)),
+      totalCount: async (_root, args, { viewer }) => db().invite.count({ where: (await invitesWhere(viewer, args))! }),
     },
-    checkedTotalCount(async (args: InviteListArguments, { viewer }) =>
-      db().invite.count({
-        where: (await pendingInvitesWhere(
-          viewer!,
-          parseId(args.userId, 'User', 'userId'),
-          args.realm,
-          args.createdAfter,
-        ))!,
-      }),
-    ),
+    connectionOf('Invite'),
   ),
 }));
 

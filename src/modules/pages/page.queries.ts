@@ -1,11 +1,17 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { realmObjectQuery } from '../../graphql/operations';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { shownPagesWhere } from './page.policy';
 import { assertReadable } from './page.service';
-import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import {
+  type RealmArgument,
+  connectionOf,
+  connectionOptions,
+  keysetWindow,
+  hiddenUnless,
+} from '../../graphql/connections';
 import type { RealmRef } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 
@@ -26,6 +32,7 @@ realmObjectQuery('page', 'Page', {
 
 builder.queryFields((t) => ({
   pages: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('pagesConnection'),
     type: PagePage,
     nullable: true,
     description: 'The pages of a realm the viewer sees, oldest first; null when the realm does not exist or is hidden.',
@@ -51,7 +58,7 @@ builder.queryFields((t) => ({
     {
       type: 'Page',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless((args: { realm: RealmArgument }, { viewer }) => assertReadable(viewer, realmRef(args.realm))),
       description:
         'The pages `pages` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
       args: {
@@ -61,15 +68,11 @@ builder.queryFields((t) => ({
           description: 'The realm (district, school, user, section or group) whose pages to list.',
         }),
       },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const realm = realmRef(args.realm);
-        if (!(await assertReadable(viewer, realm))) return null;
-        return db().page.findMany(keysetWindow(selection, await shownPagesOf(viewer, realm)));
-      },
+      resolve: async (query, _root, args, { viewer }) =>
+        db().page.findMany(keysetWindow(query, await shownPagesOf(viewer, realmRef(args.realm)))),
+      totalCount: async (_root, args, { viewer }) =>
+        db().page.count({ where: await shownPagesOf(viewer, realmRef(args.realm)) }),
     },
-    checkedTotalCount(async (args: { realm: RealmArgument }, { viewer }) =>
-      db().page.count({ where: await shownPagesOf(viewer!, realmRef(args.realm)) }),
-    ),
+    connectionOf('Page'),
   ),
 }));

@@ -1,10 +1,16 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { realmObjectQuery } from '../../graphql/operations';
 import { RealmInput, realmRef } from '../../graphql/realm';
 import { assertReadable } from './post.service';
-import { type RealmArgument, checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import {
+  type RealmArgument,
+  connectionOf,
+  connectionOptions,
+  hiddenUnless,
+  keysetWindow,
+} from '../../graphql/connections';
 import type { RealmRef } from '../../auth/realms';
 
 const BlogPostPage = pageOf('BlogPost', 'A page of blog posts.');
@@ -18,6 +24,7 @@ realmObjectQuery('blogPost', 'BlogPost', {
 
 builder.queryFields((t) => ({
   blogPosts: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('blogPostsConnection'),
     type: BlogPostPage,
     nullable: true,
     description: 'The posts of a realm, oldest first; null when the realm does not exist or is hidden.',
@@ -43,7 +50,7 @@ builder.queryFields((t) => ({
     {
       type: 'BlogPost',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless((args: { realm: RealmArgument }, { viewer }) => assertReadable(viewer, realmRef(args.realm))),
       description:
         'The posts `blogPosts` lists, as a Relay connection in the same order; null when the realm does not exist or is hidden.',
       args: {
@@ -53,15 +60,9 @@ builder.queryFields((t) => ({
           description: 'The realm (district, school, user, section or group) whose posts to list.',
         }),
       },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const realm = realmRef(args.realm);
-        if (!(await assertReadable(viewer, realm))) return null;
-        return db().blogPost.findMany(keysetWindow(selection, postsOf(realm)));
-      },
+      resolve: (query, _root, args) => db().blogPost.findMany(keysetWindow(query, postsOf(realmRef(args.realm)))),
+      totalCount: (_root, args) => db().blogPost.count({ where: postsOf(realmRef(args.realm)) }),
     },
-    checkedTotalCount((args: { realm: RealmArgument }) =>
-      db().blogPost.count({ where: postsOf(realmRef(args.realm)) }),
-    ),
+    connectionOf('BlogPost'),
   ),
 }));

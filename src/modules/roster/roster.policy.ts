@@ -2,6 +2,7 @@ import { definePolicy, realmVerdict } from '../../auth/policy';
 import { registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readById } from '../../graphql/reads-by-id';
+import type { Prisma } from '../../generated/prisma/client';
 
 // Sections are known to their school; their contents to their enrolled users (teachers administer) and administrators.
 registerRealmKind({
@@ -39,3 +40,45 @@ export const sectionPolicy = definePolicy('Section', {
   create: (viewer: Viewer, schoolId: number) => realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'administer'),
   enroll: (viewer: Viewer, id: number) => realmVerdict(viewer, section(id), 'administer'),
 });
+
+/** The schools whose sections the viewer administers: their district's for a district administrator, their own school's for a school administrator. */
+function administeredSchoolsWhere({ user }: Viewer): Prisma.SchoolWhereInput | null {
+  if (user.role === 'DISTRICT_ADMIN') return { districtId: user.districtId };
+  if (user.role === 'SCHOOL_ADMIN') return { id: user.schoolId };
+  return null;
+}
+
+/** The sections the viewer is an active member of (a teacher administers theirs, a student reads theirs). */
+const enrolledIn = (viewer: Viewer): Prisma.SectionWhereInput => ({
+  enrollments: { some: { userId: viewer.id, status: 'ACTIVE' } },
+});
+
+/**
+ * The sections the viewer reads: the SQL twin of the SECTION realm's `read` rule (the sections of the schools they
+ * administer, and those they are an active member of).
+ */
+export function readableSectionsWhere(viewer: Viewer): Prisma.SectionWhereInput {
+  const schools = administeredSchoolsWhere(viewer);
+  return schools ? { OR: [{ course: { school: schools } }, enrolledIn(viewer)] } : enrolledIn(viewer);
+}
+
+/** The courses of the schools the viewer administers, and those of the sections they are an active member of. */
+export function readableCoursesWhere(viewer: Viewer): Prisma.CourseWhereInput {
+  const schools = administeredSchoolsWhere(viewer);
+  const taken = { sections: { some: enrolledIn(viewer) } };
+  return schools ? { OR: [{ school: schools }, taken] } : taken;
+}
+
+/**
+ * The enrollments of a user's roster the viewer reads, once they may read that roster (userPolicy `readRoster`): all of
+ * their own and their children's (as gradebookReach reaches them), and others' in the sections the viewer reads.
+ */
+export function rosterEnrollmentsWhere(viewer: Viewer): Prisma.EnrollmentWhereInput {
+  return {
+    OR: [
+      { userId: viewer.id },
+      ...(viewer.user.role === 'PARENT' ? [{ user: { parents: { some: { parentId: viewer.id } } } }] : []),
+      { section: readableSectionsWhere(viewer) },
+    ],
+  };
+}

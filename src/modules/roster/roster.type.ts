@@ -1,8 +1,13 @@
 import { EnrollmentStatus } from '../../generated/prisma/enums';
-import { builder } from '../../graphql/builder';
+import { type AuthenticatedContext, builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
-import { readableUsersWhere } from '../users/user.policy';
+import { can } from '../../auth/policy';
+import { readableUsersWhere, userPolicy } from '../users/user.policy';
+import { UserType } from '../users/user.type';
+import { GroupType } from '../groups/group.type';
+import { readableGroupsWhere } from '../groups/group.policy';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
+import { rosterEnrollmentsWhere } from './roster.policy';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -58,3 +63,49 @@ export const EnrollmentType = builder.prismaNode('Enrollment', {
     section: t.relation('section'),
   }),
 });
+
+/** Whether the viewer reads a user's roster (userPolicy `readRoster`); the roster's fields are null when not. */
+const readsRosterOf = (user: { id: number }, { viewer }: AuthenticatedContext) =>
+  can(viewer, userPolicy, 'readRoster', user.id);
+
+const rosterNullWhen = 'Null unless the viewer is the user, one of their parents, or one of their administrators.';
+
+// A user's roster, at the centre of a front end's dashboard (`viewer { sections { ... } }`): loaded with the user's
+// row, each list in one statement for a page of users.
+builder.prismaObjectFields('User', (t) => ({
+  sections: keysetRelatedConnection(t, 'enrollments', {
+    type: SectionType,
+    through: { model: 'Enrollment', node: 'section' },
+    description:
+      `The sections the user is an active member of (teaching or taking), by section id. ${rosterNullWhen} ` +
+      'An administrator sees only the sections they read.',
+    order: [{ sectionId: 'asc' }],
+    where: (_args, { viewer }) => ({ status: 'ACTIVE', ...rosterEnrollmentsWhere(viewer!) }),
+    readable: readsRosterOf,
+  }),
+  enrollments: keysetRelatedConnection(t, 'enrollments', {
+    type: EnrollmentType,
+    description:
+      `The user's enrollments in any state (active, invited, requested, ended), in the order they were made, each with ` +
+      `its section. ${rosterNullWhen} An administrator sees only those in the sections they read.`,
+    order: [listOrder],
+    where: (_args, { viewer }) => rosterEnrollmentsWhere(viewer!),
+    readable: readsRosterOf,
+  }),
+  groups: keysetRelatedConnection(t, 'memberships', {
+    type: GroupType,
+    through: { model: 'GroupMembership', node: 'group' },
+    description: `The groups the user belongs to that the viewer may see, by group id. ${rosterNullWhen}`,
+    order: [{ groupId: 'asc' }],
+    where: (_args, { viewer }) => ({ group: readableGroupsWhere(viewer!) }),
+    readable: readsRosterOf,
+  }),
+  children: keysetRelatedConnection(t, 'children', {
+    type: UserType,
+    through: { model: 'ParentLink', node: 'child' },
+    description: `A parent's linked children whom the viewer may see, by user id; empty for others. ${rosterNullWhen}`,
+    order: [{ childId: 'asc' }],
+    where: (_args, { viewer }) => ({ child: readableUsersWhere(viewer) }),
+    readable: readsRosterOf,
+  }),
+}));

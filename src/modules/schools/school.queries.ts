@@ -1,11 +1,11 @@
 import { can } from '../../auth/policy';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery } from '../../graphql/operations';
 import { readableSchoolsWhere, schoolPolicy } from './school.policy';
-import { checkedTotalCount, connectionOptions, describedTotalCount, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, hiddenUnless, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 
 const SchoolPage = pageOf('School', 'A page of schools or buildings.');
@@ -23,6 +23,7 @@ objectQuery('school', 'School', schoolPolicy);
 
 builder.queryFields((t) => ({
   schools: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('schoolsConnection'),
     type: SchoolPage,
     description: "The schools (not buildings) of the viewer's district.",
     args: pageArgs,
@@ -35,6 +36,7 @@ builder.queryFields((t) => ({
     },
   }),
   buildings: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('buildingsConnection'),
     type: SchoolPage,
     nullable: true,
     description: 'The buildings of a school; null when the school does not exist or is not visible.',
@@ -57,24 +59,23 @@ builder.queryFields((t) => ({
       resolve: (query, _root, _args, { viewer }) => db().school.findMany(keysetWindow(query, schoolsOf(viewer))),
       totalCount: (_root, _args, { viewer }) => db().school.count({ where: schoolsOf(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('School'),
   ),
   buildingsConnection: t.withAuth({ authenticated: true }).prismaConnection(
     {
       type: 'School',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless(
+        async (args: { schoolId: string }, { viewer }) => (await visibleSchool(viewer, args.schoolId)) !== null,
+      ),
       description:
         'The buildings `buildings` lists, as a Relay connection in the same order; null when the school does not exist or is not visible.',
       args: { schoolId: t.arg.id({ required: true, description: 'School id.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const parentId = await visibleSchool(viewer, args.schoolId);
-        return parentId === null ? null : db().school.findMany(keysetWindow(selection, { parentId }));
-      },
+      resolve: (query, _root, args) =>
+        db().school.findMany(keysetWindow(query, { parentId: parseId(args.schoolId, 'School', 'schoolId') })),
+      totalCount: (_root, args) =>
+        db().school.count({ where: { parentId: parseId(args.schoolId, 'School', 'schoolId') } }),
     },
-    checkedTotalCount((args: { schoolId: string }) =>
-      db().school.count({ where: { parentId: parseId(args.schoolId, 'School', 'schoolId') } }),
-    ),
+    connectionOf('School'),
   ),
 }));

@@ -1,14 +1,8 @@
 import { builder } from '../../graphql/builder';
-import { pageArgs } from '../../graphql/paging';
+import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { triggerCatalogue } from '../../webhooks/triggers';
 import { db } from '../../db/database';
-import {
-  arrayConnection,
-  arrayTotalCount,
-  connectionOptions,
-  describedTotalCount,
-  keysetWindow,
-} from '../../graphql/connections';
+import { arrayConnection, connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { listSubscriptions, listTargets, subscriptionsWhere, targetsWhere } from './trigger.service';
 import { triggerPolicy } from './trigger.policy';
 import { can } from '../../auth/policy';
@@ -28,15 +22,17 @@ builder.queryFields((t) => ({
       description: 'The triggers `triggers` lists, as a Relay connection in the same order.',
       resolve: (_root, args) => arrayConnection(args, triggerCatalogue()),
     },
-    arrayTotalCount,
+    connectionOf(TriggerType),
   ),
   triggerTargets: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('triggerTargetsConnection'),
     type: TriggerTargetPage,
     description: "The webhook targets of the viewer's school, oldest first (trigger administrators).",
     args: pageArgs,
     resolve: (_root, args, { viewer }) => listTargets(viewer, args),
   }),
   triggerSubscriptions: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('triggerSubscriptionsConnection'),
     type: TriggerSubscriptionPage,
     description: "The trigger subscriptions of the viewer's school's targets, oldest first (trigger administrators).",
     args: pageArgs,
@@ -52,7 +48,7 @@ builder.queryFields((t) => ({
         db().triggerTarget.findMany(keysetWindow(query, await targetsWhere(viewer))),
       totalCount: async (_root, _args, { viewer }) => db().triggerTarget.count({ where: await targetsWhere(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('TriggerTarget'),
   ),
   triggerSubscriptionsConnection: t.withAuth({ authenticated: true }).prismaConnection(
     {
@@ -65,7 +61,7 @@ builder.queryFields((t) => ({
       totalCount: async (_root, _args, { viewer }) =>
         db().triggerSubscription.count({ where: await subscriptionsWhere(viewer) }),
     },
-    describedTotalCount,
+    connectionOf('TriggerSubscription'),
   ),
 }));
 

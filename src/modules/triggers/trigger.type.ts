@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
-import { pageArgs, pageOf } from '../../graphql/paging';
+import { pageArgs, pageOf, offsetListBeside } from '../../graphql/paging';
 import { type Trigger, UnknownTriggerError } from '../../webhooks/triggers';
 import type { SampleDelivery } from '../../webhooks/sample';
 import { ErrorInterface } from '../../graphql/error-types';
@@ -106,6 +106,7 @@ builder.prismaNode('TriggerTarget', {
       order: [listOrder],
     }),
     deliveries: t.field({
+      ...offsetListBeside('deliveriesConnection'),
       type: WebhookDeliveryPage,
       description: 'The delivery log: what was sent or is queued, oldest first, with every attempt.',
       args: {

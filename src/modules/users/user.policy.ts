@@ -2,6 +2,8 @@ import { type Verdict, definePolicy, forbid, realmVerdict } from '../../auth/pol
 import { type RealmFacts, placementOf, placementSelection, registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readById } from '../../graphql/reads-by-id';
+import { type MaybePromise, thenMaybe } from '../../auth/maybe-promise';
+import { db } from '../../db/database';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Role } from '../../generated/prisma/enums';
 
@@ -59,11 +61,30 @@ export function readableUsersWhere(viewer: Viewer | null): Prisma.UserWhereInput
 
 const user = (id: number) => ({ type: 'USER' as const, id });
 
+/** The ids of the viewer's linked children, read once a request; none for anyone but a parent (only parents are linked). */
+export function childrenOf(viewer: Viewer): MaybePromise<ReadonlySet<number>> {
+  if (viewer.user.role !== 'PARENT') return new Set();
+  return viewer.memo('children', async () => {
+    const links = await db().parentLink.findMany({ where: { parentId: viewer.id }, select: { childId: true } });
+    return new Set(links.map((link) => link.childId));
+  });
+}
+
 export const userPolicy = definePolicy('User', {
   /** Users are visible within their school, and to their district's administrators. */
   read: (viewer: Viewer, id: number) => realmVerdict(viewer, user(id), 'read'),
   /** The e-mail address is for the user and whoever administers them. */
   readEmail: (viewer: Viewer, id: number) => realmVerdict(viewer, user(id), 'administer'),
+  /**
+   * A user's roster (their sections, enrollments, groups and children) is for the user, whoever administers them, and
+   * their parents, who read their grades and attendance (see gradebookReach).
+   */
+  readRoster: (viewer: Viewer, id: number): MaybePromise<Verdict> =>
+    thenMaybe(realmVerdict(viewer, user(id), 'administer'), (verdict) =>
+      verdict === 'allow'
+        ? verdict
+        : thenMaybe(childrenOf(viewer), (children) => (children.has(id) ? 'allow' : verdict)),
+    ),
   /**
    * School administrators create the school's users. Powers beyond a school are granted by district administrators
    * only: another district administrator, and trigger administration (webhook triggers).

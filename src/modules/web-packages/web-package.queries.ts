@@ -1,9 +1,9 @@
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { pageArgs, pageOf, paged } from '../../graphql/paging';
+import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { findIfVisible } from '../../graphql/visible';
-import { checkedTotalCount, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, keysetWindow, hiddenUnless } from '../../graphql/connections';
 import { sectionReadable, webPackageReadable } from './web-package.service';
 import { registerNodeVisibility, visibleByEach } from '../../graphql/nodes';
 
@@ -34,6 +34,7 @@ builder.queryFields((t) => ({
     },
   }),
   webPackages: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('webPackagesConnection'),
     type: WebPackagePage,
     nullable: true,
     description:
@@ -53,20 +54,18 @@ builder.queryFields((t) => ({
     {
       type: 'WebPackage',
       ...connectionOptions,
-      nullable: true,
+      ...hiddenUnless((args: { sectionId: string | number }, { viewer }) =>
+        sectionReadable(viewer, { type: 'SECTION', id: parseId(args.sectionId, 'Section', 'sectionId') }),
+      ),
       description:
         'The packages `webPackages` lists, as a Relay connection in the same order; null when the section does not exist or is hidden.',
       args: { sectionId: t.arg.id({ required: true, description: 'Course section id.' }) },
-      resolve: async (query, _root, args, { viewer }) => {
-        const selection = { ...query }; // consumed on the null path too (see findIfVisible)
-        const sectionId = parseId(args.sectionId, 'Section', 'sectionId');
-        if (!(await sectionReadable(viewer, { type: 'SECTION', id: sectionId }))) return null;
-        return db().webPackage.findMany(keysetWindow(selection, packagesOf(sectionId)));
-      },
+      resolve: (query, _root, args) =>
+        db().webPackage.findMany(keysetWindow(query, packagesOf(parseId(args.sectionId, 'Section', 'sectionId')))),
+      totalCount: (_root, args) =>
+        db().webPackage.count({ where: packagesOf(parseId(args.sectionId, 'Section', 'sectionId')) }),
     },
-    checkedTotalCount((args: { sectionId: string | number }) =>
-      db().webPackage.count({ where: packagesOf(parseId(args.sectionId, 'Section', 'sectionId')) }),
-    ),
+    connectionOf('WebPackage'),
   ),
 }));
 

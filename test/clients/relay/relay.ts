@@ -22,7 +22,7 @@ export const groupsQuery = graphql`
 export const createGroupMutation = graphql`
   mutation relayCreateGroupMutation($input: CreateGroupInput!, $connections: [ID!]!) {
     createGroup(input: $input) {
-      group @appendNode(connections: $connections, edgeTypeName: "QueryGroupsConnectionEdge") {
+      group @appendNode(connections: $connections, edgeTypeName: "GroupEdge") {
         id
         title
       }

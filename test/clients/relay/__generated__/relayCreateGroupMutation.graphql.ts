@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<836e6c941e4e44590865caaec312418b>>
+ * @generated SignedSource<<2edb99a98b478d95cdd43a3a64f8aa5a>>
  * @lightSyntaxTransform
  */
 
@@ -186,7 +186,7 @@ return {
               {
                 "kind": "Literal",
                 "name": "edgeTypeName",
-                "value": "QueryGroupsConnectionEdge"
+                "value": "GroupEdge"
               }
             ]
           },
@@ -207,6 +207,6 @@ return {
 };
 })();
 
-(node as any).hash = "9ce06c7929c5c11eb20da4def31e6f83";
+(node as any).hash = "d13feaff1bff420037fdef5d12477078";
 
 export default node;

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<d90fb436d60c21bbb57bc7e0ace6896a>>
+ * @generated SignedSource<<c0195dbea36efb86c633efb8f2dd9caf>>
  * @lightSyntaxTransform
  */
 
@@ -30,7 +30,7 @@ var v0 = [
   {
     "alias": null,
     "args": null,
-    "concreteType": "QueryGroupsConnectionEdge",
+    "concreteType": "GroupEdge",
     "kind": "LinkedField",
     "name": "edges",
     "plural": true,
@@ -132,7 +132,7 @@ return {
       {
         "alias": "groupsConnection",
         "args": null,
-        "concreteType": "QueryGroupsConnection",
+        "concreteType": "GroupConnection",
         "kind": "LinkedField",
         "name": "__relay_groupsConnection_connection",
         "plural": false,
@@ -152,7 +152,7 @@ return {
       {
         "alias": null,
         "args": (v1/*:: as any*/),
-        "concreteType": "QueryGroupsConnection",
+        "concreteType": "GroupConnection",
         "kind": "LinkedField",
         "name": "groupsConnection",
         "plural": false,
