@@ -40,7 +40,6 @@ describe('schema.graphql', () => {
     expect(members('createUser')).toEqual(['ConflictError', 'NotFoundError', 'User', 'ValidationError']);
     expect(members('updateGroup')).toEqual(['Group', 'NotFoundError', 'ValidationError']);
     expect(members('deleteGroup')).toEqual(['Deleted', 'NotFoundError']);
-    expect(members('setAttendance')).toEqual(['AttendanceUpdate', 'NotFoundError']);
     expect(members('sendSampleEvent')).toEqual([
       'NotFoundError',
       'SampleEventDelivery',

@@ -478,7 +478,9 @@ describe('GraphQL attendance', () => {
     }
   }`;
   const mutation = `mutation($sectionId: ID!, $records: [AttendanceInput!]!) {
-    setAttendance(sectionId: $sectionId, records: $records) { __typename ... on AttendanceUpdate { results { enrollmentId date code message recordId } } }
+    setAttendance(input: { sectionId: $sectionId, records: $records }) {
+      results { enrollmentId date code message recordId } userErrors { field code message }
+    }
   }`;
 
   it('takes attendance item by item and reads it back by day', async () => {
@@ -496,7 +498,7 @@ describe('GraphQL attendance', () => {
       where: { enrollmentId: room.student, date: new Date('2026-04-01') },
     });
     expect(set.data.setAttendance).toEqual({
-      __typename: 'AttendanceUpdate',
+      userErrors: [],
       results: [
         {
           enrollmentId: String(room.student),
@@ -565,6 +567,12 @@ describe('GraphQL attendance', () => {
       }),
     );
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const teacher = await clients.graphql(w.teacher);
+    const unknown = await teacher(mutation, { sectionId: '999999999', records: [] });
+    expect(unknown.data.setAttendance).toEqual({
+      results: null,
+      userErrors: [{ field: ['input', 'sectionId'], code: 'NOT_FOUND', message: 'Section 999999999 was not found' }],
+    });
     const bad = await student(query, { sectionId: String(room.id), startDate: '04/02/2026' });
     expect(bad.errors?.[0]).toMatchObject({
       message: "startDate: '04/02/2026' is not a date as YYYY-MM-DD",

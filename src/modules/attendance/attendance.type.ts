@@ -99,14 +99,3 @@ export const AttendanceResultType = builder.objectRef<AttendanceResult>('Attenda
     }),
   }),
 });
-
-export const AttendanceUpdateType = builder.objectRef<{ results: AttendanceResult[] }>('AttendanceUpdate').implement({
-  description: 'The outcome of an attendance write, item by item.',
-  fields: (t) => ({
-    results: t.field({
-      type: [AttendanceResultType],
-      description: 'One result per item, in the order given.',
-      resolve: (update) => update.results,
-    }),
-  }),
-});

@@ -1,6 +1,6 @@
 import { db } from '../../../src/db/database';
 import { createSection, createUser } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, unionOutcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 
@@ -135,7 +135,7 @@ export default permissionCases<Gradebook>(
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(sectionId: $sectionId, grades: $grades) { ${unionOutcome} } }`,
+      graphql: `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(input: { sectionId: $sectionId, grades: $grades }) { ${outcome} } }`,
       name: 'grade the student',
       expect: 'h h f o f o o',
       variables: (f) => ({
@@ -144,19 +144,19 @@ export default permissionCases<Gradebook>(
       }),
     },
     {
-      graphql: `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Lab" }) { ${unionOutcome} } }`,
+      graphql: `mutation($sectionId: ID!) { createAssignment(input: { sectionId: $sectionId, title: "Lab" }) { ${outcome} } }`,
       name: 'an item in the section',
       expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Lab 2" }) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { updateAssignment(input: { id: $id, title: "Lab 2" }) { ${outcome} } }`,
       name: 'an item of the section',
       expect: 'h h f o f o o',
       variables: (f) => ({ id: id(f.assignment) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteAssignment(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { deleteAssignment(input: { id: $id }) { ${outcome} } }`,
       name: 'a fresh item of the section',
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await freshAssignment(f)) }),
@@ -187,37 +187,37 @@ export default permissionCases<Gradebook>(
       variables: (f) => ({ schoolId: id(f.school) }),
     },
     {
-      graphql: `mutation($schoolId: ID!) { createGradingPeriod(schoolId: $schoolId, input: { title: "Spring", startsOn: "2027-01-05", endsOn: "2027-05-30" }) { ${unionOutcome} } }`,
+      graphql: `mutation($schoolId: ID!) { createGradingPeriod(input: { schoolId: $schoolId, title: "Spring", startsOn: "2027-01-05", endsOn: "2027-05-30" }) { ${outcome} } }`,
       name: 'a period of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ schoolId: id(f.school) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateGradingPeriod(id: $id, input: { title: "Autumn" }) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { updateGradingPeriod(input: { id: $id, title: "Autumn" }) { ${outcome} } }`,
       name: 'a period of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ id: id(f.period) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGradingPeriod(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { deleteGradingPeriod(input: { id: $id }) { ${outcome} } }`,
       name: 'a fresh period of the school',
       expect: 'h f f f f o o',
       variables: async (f) => ({ id: id(await freshPeriod(f.school)) }),
     },
     {
-      graphql: `mutation($schoolId: ID!) { createGradingScale(schoolId: $schoolId, input: { title: "Pass", levels: [{ grade: "P", minimum: 50 }] }) { ${unionOutcome} } }`,
+      graphql: `mutation($schoolId: ID!) { createGradingScale(input: { schoolId: $schoolId, title: "Pass", levels: [{ grade: "P", minimum: 50 }] }) { ${outcome} } }`,
       name: 'a scale of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ schoolId: id(f.school) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateGradingScale(id: $id, input: { title: "Pass/fail" }) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { updateGradingScale(input: { id: $id, title: "Pass/fail" }) { ${outcome} } }`,
       name: 'a scale of the school',
       expect: 'h f f f f o o',
       variables: (f) => ({ id: id(f.scale) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGradingScale(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { deleteGradingScale(input: { id: $id }) { ${outcome} } }`,
       name: 'a fresh scale of the school',
       expect: 'h f f f f o o',
       variables: async (f) => ({ id: id(await freshScale(f.school)) }),
