@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
@@ -479,7 +480,8 @@ describe('GraphQL attendance', () => {
   }`;
   const mutation = `mutation($sectionId: ID!, $records: [AttendanceInput!]!) {
     setAttendance(input: { sectionId: $sectionId, records: $records }) {
-      results { enrollmentId date code message recordId } userErrors { field code message }
+      results { enrollmentId date code message recordId record { id status comment enrollment { databaseId } } }
+      userErrors { field code message }
     }
   }`;
 
@@ -506,6 +508,13 @@ describe('GraphQL attendance', () => {
           code: 200,
           message: null,
           recordId: String(written.id),
+          // The record as written, by its global id, for a client cache to update.
+          record: {
+            id: encodeGlobalId('AttendanceRecord', written.id),
+            status: 'ABSENT',
+            comment: 'Trip',
+            enrollment: { databaseId: String(room.student) },
+          },
         },
         {
           enrollmentId: '2147483647',
@@ -513,6 +522,7 @@ describe('GraphQL attendance', () => {
           code: 404,
           message: 'enrollmentId: 2147483647 is not an enrollment of this section',
           recordId: null,
+          record: null,
         },
         {
           enrollmentId: String(room.classmate),
@@ -520,6 +530,7 @@ describe('GraphQL attendance', () => {
           code: 400,
           message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)',
           recordId: null,
+          record: null,
         },
       ],
     });
