@@ -78,15 +78,20 @@ describe('gradebook webhooks', () => {
       data: { sectionId: section.id, title: 'Essay', maxPoints: 20, categoryId: category.id },
     });
     const teacher = await clients.graphql(w.teacher);
-    await teacher(`mutation($id: ID!) { updateAssignment(id: $id, input: { title: "Quiz 1" }) { __typename } }`, {
-      id: String(item.id),
-    });
+    await teacher(
+      `mutation($id: ID!) { updateAssignment(input: { id: $id, title: "Quiz 1" }) { userErrors { code } } }`,
+      {
+        id: String(item.id),
+      },
+    );
     const discussion = await teacher(
-      `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Debate", type: DISCUSSION }) { ... on Assignment { id: databaseId } } }`,
+      `mutation($sectionId: ID!) { createAssignment(input: { sectionId: $sectionId, title: "Debate", type: DISCUSSION }) { assignment { id: databaseId } } }`,
       { sectionId: String(section.id) },
     );
-    const discussionId = Number(discussion.data.createAssignment.id);
-    await teacher(`mutation($id: ID!) { deleteAssignment(id: $id) { __typename } }`, { id: String(discussionId) });
+    const discussionId = Number(discussion.data.createAssignment.assignment.id);
+    await teacher(`mutation($id: ID!) { deleteAssignment(input: { id: $id }) { deletedAssignmentId } }`, {
+      id: String(discussionId),
+    });
     const rest = await clients.rest(w.teacher);
     const set = await rest.put(`/sections/${section.id}/grades`, {
       grades: {

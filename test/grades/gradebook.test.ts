@@ -21,47 +21,54 @@ beforeAll(async () => {
 });
 
 const outcome = '__typename ... on Error { message ... on ValidationError { issues { field message } } }';
+const userErrors = 'userErrors { field code message }';
 
 describe('grading periods and scales', () => {
   it("are kept by the school's administrators, each change with its event", async () => {
     const admin = await clients.graphql(w.schoolAdmin);
     const events = await watchDomainEvents();
     const made = await admin(
-      `mutation($schoolId: ID!) { createGradingPeriod(schoolId: $schoolId, input: { title: "Fall", startsOn: "2026-09-01", endsOn: "2026-12-20", weight: 2 }) {
-        ${outcome} ... on GradingPeriod { id: databaseId title startsOn endsOn weight } } }`,
+      `mutation($schoolId: ID!) { createGradingPeriod(input: { schoolId: $schoolId, title: "Fall", startsOn: "2026-09-01", endsOn: "2026-12-20", weight: 2 }) {
+        ${userErrors} gradingPeriod { id: databaseId title startsOn endsOn weight } } }`,
       { schoolId: String(w.school.id) },
     );
     expect(made.data.createGradingPeriod).toMatchObject({
-      __typename: 'GradingPeriod',
-      title: 'Fall',
-      startsOn: '2026-09-01',
-      endsOn: '2026-12-20',
-      weight: 2,
+      userErrors: [],
+      gradingPeriod: { title: 'Fall', startsOn: '2026-09-01', endsOn: '2026-12-20', weight: 2 },
     });
-    const periodId = made.data.createGradingPeriod.id;
+    const periodId = made.data.createGradingPeriod.gradingPeriod.id;
     const backwards = await expectNothingWritten(() =>
-      admin(`mutation($id: ID!) { updateGradingPeriod(id: $id, input: { endsOn: "2026-08-01" }) { ${outcome} } }`, {
-        id: periodId,
-      }),
+      admin(
+        `mutation($id: ID!) { updateGradingPeriod(input: { id: $id, endsOn: "2026-08-01" }) { ${userErrors} gradingPeriod { id } } }`,
+        { id: encodeGlobalId('GradingPeriod', Number(periodId)) },
+      ),
     );
-    expect(backwards.data.updateGradingPeriod.issues).toEqual([
-      { field: 'endsOn', message: 'must not be before startsOn' },
-    ]);
+    expect(backwards.data.updateGradingPeriod).toEqual({
+      gradingPeriod: null,
+      userErrors: [{ field: ['input', 'endsOn'], code: 'INVALID', message: 'must not be before startsOn' }],
+    });
 
     const scale = await admin(
-      `mutation($schoolId: ID!) { createGradingScale(schoolId: $schoolId, input: { title: "Letters", levels: [{ grade: "A", minimum: 90 }, { grade: "F", minimum: 0 }] }) {
-        ${outcome} ... on GradingScale { id: databaseId levels { grade minimum } } } }`,
+      `mutation($schoolId: ID!) { createGradingScale(input: { schoolId: $schoolId, title: "Letters", levels: [{ grade: "A", minimum: 90 }, { grade: "F", minimum: 0 }] }) {
+        ${userErrors} gradingScale { id: databaseId levels { grade minimum } } } }`,
       { schoolId: String(w.school.id) },
     );
-    expect(scale.data.createGradingScale.levels).toEqual([
+    const scaleId = scale.data.createGradingScale.gradingScale.id;
+    expect(scale.data.createGradingScale.gradingScale.levels).toEqual([
       { grade: 'A', minimum: 90 },
       { grade: 'F', minimum: 0 },
     ]);
     const unordered = await admin(
-      `mutation($id: ID!) { updateGradingScale(id: $id, input: { levels: [{ grade: "F", minimum: 0 }, { grade: "A", minimum: 90 }] }) { ${outcome} } }`,
-      { id: scale.data.createGradingScale.id },
+      `mutation($id: ID!) { updateGradingScale(input: { id: $id, levels: [{ grade: "F", minimum: 0 }, { grade: "A", minimum: 90 }] }) { ${userErrors} } }`,
+      { id: scaleId },
     );
-    expect(unordered.data.updateGradingScale.issues[0].field).toBe('levels');
+    expect(unordered.data.updateGradingScale.userErrors).toEqual([
+      {
+        field: ['input', 'levels'],
+        code: 'INVALID',
+        message: 'must list levels highest first, each minimum below the one before',
+      },
+    ]);
 
     const listed = await (await clients.graphql(w.student))(
       `query($schoolId: ID!) { gradingPeriods(schoolId: $schoolId) { id: databaseId } gradingScales(schoolId: $schoolId) { id: databaseId } }`,
@@ -70,13 +77,14 @@ describe('grading periods and scales', () => {
       },
     );
     expect(listed.data.gradingPeriods.map((one: { id: string }) => one.id)).toContain(periodId);
+    // A delete answers the global id of what it removed, whichever form of id the client sent.
     expect(
       (
-        await admin(`mutation($id: ID!) { deleteGradingScale(id: $id) { __typename } }`, {
-          id: scale.data.createGradingScale.id,
+        await admin(`mutation($id: ID!) { deleteGradingScale(input: { id: $id }) { deletedGradingScaleId } }`, {
+          id: scaleId,
         })
-      ).data.deleteGradingScale.__typename,
-    ).toBe('Deleted');
+      ).data.deleteGradingScale,
+    ).toEqual({ deletedGradingScaleId: encodeGlobalId('GradingScale', Number(scaleId)) });
     expect((await events()).map(([type]) => type)).toEqual([
       'grading_period.create',
       'grading_scale.create',
@@ -100,25 +108,26 @@ describe('assignments', () => {
       },
     });
     const refused = await expectNothingWritten(() =>
-      teacher(
-        `mutation($sectionId: ID!, $input: CreateAssignmentInput!) { createAssignment(sectionId: $sectionId, input: $input) { ${outcome} } }`,
-        {
+      teacher(`mutation($input: CreateAssignmentInput!) { createAssignment(input: $input) { ${userErrors} } }`, {
+        input: {
           sectionId: String(section.id),
-          input: { title: 'Lab', categoryId: String(foreignCategory.id), periodId: String(farPeriod.id) },
+          title: 'Lab',
+          categoryId: String(foreignCategory.id),
+          periodId: String(farPeriod.id),
         },
-      ),
+      }),
     );
-    expect(refused.data.createAssignment.issues.map((issue: { field: string }) => issue.field)).toEqual([
-      'categoryId',
-      'periodId',
+    expect(refused.data.createAssignment.userErrors.map((error: { field: string[] }) => error.field)).toEqual([
+      ['input', 'categoryId'],
+      ['input', 'periodId'],
     ]);
 
     const events = await watchDomainEvents();
     const made = await teacher(
-      `mutation($sectionId: ID!) { createAssignment(sectionId: $sectionId, input: { title: "Lab", type: DISCUSSION, maxPoints: 25, isFinal: true }) { ${outcome} ... on Assignment { id: databaseId } } }`,
+      `mutation($sectionId: ID!) { createAssignment(input: { sectionId: $sectionId, title: "Lab", type: DISCUSSION, maxPoints: 25, isFinal: true }) { assignment { id: databaseId } } }`,
       { sectionId: String(section.id) },
     );
-    const id = Number(made.data.createAssignment.id);
+    const id = Number(made.data.createAssignment.assignment.id);
     const viewed = await (await clients.rest(w.student)).get(`/sections/${section.id}/assignments/${id}`);
     expect(viewed.json).toEqual({
       id,
@@ -144,7 +153,13 @@ describe('assignments', () => {
     });
     expect(listedXml.text).toContain(`<assignment><id>${id}</id>`);
     expect((await (await clients.rest(w.teacher)).get(`/sections/${section.id}/assignments/999999`)).status).toBe(404);
-    await teacher(`mutation($id: ID!) { deleteAssignment(id: $id) { __typename } }`, { id: String(id) });
+    const deleted = await teacher(
+      `mutation($id: ID!) { deleteAssignment(input: { id: $id }) { deletedAssignmentId } }`,
+      {
+        id: String(id),
+      },
+    );
+    expect(deleted.data.deleteAssignment.deletedAssignmentId).toBe(encodeGlobalId('Assignment', id));
     expect((await events()).map(([type]) => type)).toEqual(['grade_item.update', 'grade_item.delete']);
   });
 });

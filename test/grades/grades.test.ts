@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { subscriptionActivity } from '../../src/modules/subscriptions/event.quota';
@@ -20,8 +21,8 @@ let period: { id: number };
 let items: { quiz: number; test: number; essay: number; loose: number };
 let categories: { homework: number; exams: number };
 
-const createAssignment = `mutation($sectionId: ID!, $input: CreateAssignmentInput!) {
-  createAssignment(sectionId: $sectionId, input: $input) { __typename ... on Assignment { id: databaseId maxPoints scaleId } ... on ValidationError { issues { field message } } }
+const createAssignment = `mutation($input: CreateAssignmentInput!) {
+  createAssignment(input: $input) { assignment { id: databaseId maxPoints scaleId } userErrors { field code message } }
 }`;
 
 beforeAll(async () => {
@@ -80,9 +81,9 @@ beforeAll(async () => {
   await clients.restFor(['teacher', 'student', 'parent', 'schoolAdmin', 'otherSchoolStudent', 'outsider'], w);
   const graphql = await clients.graphql(w.teacher);
   const make = async (input: Record<string, unknown>) => {
-    const made = await graphql(createAssignment, { sectionId: String(section.id), input });
-    expect(made.data.createAssignment.__typename).toBe('Assignment');
-    return made.data.createAssignment as { id: string; maxPoints: number; scaleId: string | null };
+    const made = await graphql(createAssignment, { input: { sectionId: String(section.id), ...input } });
+    expect(made.data.createAssignment.userErrors).toEqual([]);
+    return made.data.createAssignment.assignment as { id: string; maxPoints: number; scaleId: string | null };
   };
   const quiz = await make({ title: 'Quiz', categoryId: String(categories.homework), periodId: String(period.id) });
   const essay = await make({ title: 'Essay', categoryId: String(categories.homework), periodId: String(period.id) });
@@ -495,22 +496,35 @@ describe('grade comments', () => {
   it('store the same through GraphQL: a grade without commentVisible hides its comment, as a /v1 entry without comment_status does', async () => {
     const teacher = await clients.graphql(w.teacher);
     const set = await teacher(
-      `mutation($sectionId: ID!, $grades: [GradeInput!]) { setSectionGrades(sectionId: $sectionId, grades: $grades) { __typename } }`,
+      `mutation($input: SetSectionGradesInput!) { setSectionGrades(input: $input) {
+        gradesWritten { count } section { id databaseId } userErrors { field code message } } }`,
       {
-        sectionId: String(section.id),
-        grades: [
-          { assignmentId: String(items.quiz), enrollmentId: String(enrollment.second), grade: '6', comment: 'Private' },
-          {
-            assignmentId: String(items.essay),
-            enrollmentId: String(enrollment.second),
-            grade: '6',
-            comment: 'Public',
-            commentVisible: true,
-          },
-        ],
+        input: {
+          sectionId: String(section.id),
+          grades: [
+            {
+              assignmentId: String(items.quiz),
+              enrollmentId: String(enrollment.second),
+              grade: '6',
+              comment: 'Private',
+            },
+            {
+              assignmentId: String(items.essay),
+              enrollmentId: String(enrollment.second),
+              grade: '6',
+              comment: 'Public',
+              commentVisible: true,
+            },
+          ],
+        },
       },
     );
-    expect(set.data.setSectionGrades.__typename).toBe('GradesWritten');
+    // Beside the count, the section whose grades changed, for a client cache to refresh what it holds of it.
+    expect(set.data.setSectionGrades).toEqual({
+      gradesWritten: { count: 2 },
+      section: { id: encodeGlobalId('Section', section.id), databaseId: String(section.id) },
+      userErrors: [],
+    });
     expect([await stored(enrollment.second, items.quiz), await stored(enrollment.second, items.essay)]).toEqual([
       false,
       true,
@@ -530,6 +544,33 @@ describe('grade comments', () => {
         { assignmentId: String(items.essay), comment: 'Public', commentVisible: true },
       ]),
     );
+  });
+
+  it('answer userErrors naming the input member at fault, writing nothing', async () => {
+    const teacher = await clients.graphql(w.teacher);
+    const write = (input: object) =>
+      teacher(
+        `mutation($input: SetSectionGradesInput!) { setSectionGrades(input: $input) {
+          gradesWritten { count } section { id } userErrors { field code message } } }`,
+        { input: { sectionId: String(section.id), ...input } },
+      );
+    const stranger = await expectNothingWritten(() =>
+      write({ grades: [{ assignmentId: String(items.quiz), enrollmentId: '999999', grade: '5' }] }),
+    );
+    expect(stranger.data.setSectionGrades).toEqual({
+      gradesWritten: null,
+      section: null,
+      userErrors: [
+        {
+          field: ['input', 'grades', '0', 'enrollmentId'],
+          code: 'INVALID',
+          message: 'must be a student enrollment of this section',
+        },
+      ],
+    });
+    expect((await write({})).data.setSectionGrades.userErrors).toEqual([
+      { field: ['input', 'grades'], code: 'INVALID', message: 'give either grades or finalComments, one of them' },
+    ]);
   });
 });
 

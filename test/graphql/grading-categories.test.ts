@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { clientsFor, forbidden, refusal } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
@@ -16,16 +17,24 @@ let foreignScale: { id: number };
 
 const fields =
   'id: databaseId title calculation defaultMaxPoints defaultGradingScale { id: databaseId title } dropLowest weight delta section { id: databaseId }';
-const results = `__typename ... on GradingCategoryResults { results { code message issues { field message } category { ${fields} } } }
-  ... on Error { message }`;
-const create = `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) { createGradingCategories(sectionId: $sectionId, items: $items) { ${results} } }`;
-const change = `mutation($sectionId: ID!, $items: [GradingCategoryChangeInput!]!) { updateGradingCategories(sectionId: $sectionId, items: $items) { ${results} } }`;
-const update = `mutation($id: ID!, $input: UpdateGradingCategoryInput!, $sectionId: ID) {
-  updateGradingCategory(id: $id, input: $input, sectionId: $sectionId) {
-    __typename ... on GradingCategory { ${fields} } ... on ValidationError { issues { field message } } ... on Error { message }
-  }
+const userErrors = 'userErrors { field code message }';
+const results = `results { code message issues { field message } category { ${fields} } } ${userErrors}`;
+const create = `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {
+  createGradingCategories(input: { sectionId: $sectionId, items: $items }) { ${results} }
 }`;
-const remove = `mutation($id: ID!, $sectionId: ID) { deleteGradingCategory(id: $id, sectionId: $sectionId) { __typename ... on Deleted { id } ... on Error { message } } }`;
+const change = `mutation($sectionId: ID!, $items: [GradingCategoryChangeInput!]!) {
+  updateGradingCategories(input: { sectionId: $sectionId, items: $items }) { ${results} }
+}`;
+const update = `mutation($input: UpdateGradingCategoryInput!) {
+  updateGradingCategory(input: $input) { gradingCategory { ${fields} } ${userErrors} }
+}`;
+/** The variables of `update`: the category (and the section it must be of), and the changes. */
+const updating = ({ id, sectionId, input }: { id: string; sectionId?: string; input: object }) => ({
+  input: { id, sectionId, ...input },
+});
+const remove = `mutation($id: ID!, $sectionId: ID) {
+  deleteGradingCategory(input: { id: $id, sectionId: $sectionId }) { deletedGradingCategoryId ${userErrors} }
+}`;
 const list = `query($sectionId: ID!, $start: Int, $limit: Int) {
   gradingCategories(sectionId: $sectionId, start: $start, limit: $limit) { total start limit items { id: databaseId title delta } }
 }`;
@@ -116,23 +125,27 @@ describe('grading categories over GraphQL', () => {
     );
   });
 
-  it('refuse a default scale of another school (ValidationError naming defaultGradingScaleId)', async () => {
+  it('refuse a default scale of another school (userErrors naming defaultGradingScaleId)', async () => {
     const graphql = await clients.graphql(w.teacher);
     const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Scaled' } });
     const refused = await expectNothingWritten(() =>
-      graphql(update, { id: String(category.id), input: { defaultGradingScaleId: String(foreignScale.id) } }),
+      graphql(update, updating({ id: String(category.id), input: { defaultGradingScaleId: String(foreignScale.id) } })),
     );
     expect(refused.data.updateGradingCategory).toEqual({
-      __typename: 'ValidationError',
-      message: "defaultGradingScaleId: must be a grading scale of the section's school",
-      issues: [{ field: 'defaultGradingScaleId', message: "must be a grading scale of the section's school" }],
+      gradingCategory: null,
+      userErrors: [
+        {
+          field: ['input', 'defaultGradingScaleId'],
+          code: 'INVALID',
+          message: "must be a grading scale of the section's school",
+        },
+      ],
     });
-    const cleared = await graphql(update, {
-      id: String(category.id),
-      input: { title: null, defaultGradingScaleId: '0' },
-    });
-    expect(cleared.data.updateGradingCategory).toMatchObject({
-      __typename: 'GradingCategory',
+    const cleared = await graphql(
+      update,
+      updating({ id: String(category.id), input: { title: null, defaultGradingScaleId: '0' } }),
+    );
+    expect(cleared.data.updateGradingCategory.gradingCategory).toMatchObject({
       title: null,
       defaultGradingScale: null,
     });
@@ -207,18 +220,19 @@ describe('grading categories over GraphQL', () => {
       calculation: 'TOTAL_POINTS',
     });
     // With a section named, the category must be of it; without one, its own section is asked.
+    const elsewhere = updating({ id: String(mine.id), sectionId: String(otherSection.id), input: { title: 'x' } });
+    expect((await graphql(update, elsewhere)).data.updateGradingCategory.userErrors).toEqual([
+      { field: ['input', 'id'], code: 'NOT_FOUND', message: `GradingCategory ${mine.id} was not found` },
+    ]);
     expect(
-      (await graphql(update, { id: String(mine.id), sectionId: String(otherSection.id), input: { title: 'x' } })).data
-        .updateGradingCategory.__typename,
-    ).toBe('NotFoundError');
-    expect(
-      (await graphql(update, { id: String(mine.id), input: { title: 'Renamed' } })).data.updateGradingCategory,
+      (await graphql(update, updating({ id: String(mine.id), input: { title: 'Renamed' } }))).data.updateGradingCategory
+        .gradingCategory,
     ).toMatchObject({ title: 'Renamed' });
     expect((await graphql(remove, { id: String(mine.id), sectionId: sectionId() })).data.deleteGradingCategory).toEqual(
-      { __typename: 'Deleted', id: String(mine.id) },
+      { deletedGradingCategoryId: encodeGlobalId('GradingCategory', mine.id), userErrors: [] },
     );
-    expect((await graphql(remove, { id: String(mine.id) })).data.deleteGradingCategory.__typename).toBe(
-      'NotFoundError',
+    expect((await graphql(remove, { id: String(mine.id) })).data.deleteGradingCategory.userErrors[0].code).toBe(
+      'NOT_FOUND',
     );
     expect((await events()).map(([type, , , objectId]) => [type, objectId])).toEqual([
       ['grading_category.update', mine.id],
@@ -232,44 +246,49 @@ describe('grading categories over GraphQL', () => {
     await expectNothingWritten(async () => {
       for (const user of [w.student, w.parent, otherTeacher]) {
         const graphql = await clients.graphql(user);
+        // The refused field alone is null: a document's other fields would still answer.
+        const refused = (field: string) => ({
+          ...forbidden('You may not change this section'),
+          data: { [field]: null },
+        });
         expect(refusal(await graphql(create, { sectionId: sectionId(), items: [{ title: 'x' }] }))).toEqual(
-          forbidden('You may not change this section'),
+          refused('createGradingCategories'),
         );
         expect(
           refusal(await graphql(change, { sectionId: sectionId(), items: [{ id: String(category.id) }] })),
-        ).toEqual(forbidden('You may not change this section'));
-        expect(refusal(await graphql(update, { id: String(category.id), input: { title: 'x' } }))).toEqual(
-          forbidden('You may not change this section'),
+        ).toEqual(refused('updateGradingCategories'));
+        expect(refusal(await graphql(update, updating({ id: String(category.id), input: { title: 'x' } })))).toEqual(
+          refused('updateGradingCategory'),
         );
-        expect(refusal(await graphql(remove, { id: String(category.id) }))).toEqual(
-          forbidden('You may not change this section'),
-        );
+        expect(refusal(await graphql(remove, { id: String(category.id) }))).toEqual(refused('deleteGradingCategory'));
       }
       const outsider = await clients.graphql(w.outsider);
       expect(
         (await outsider(create, { sectionId: sectionId(), items: [{ title: 'x' }] })).data.createGradingCategories,
       ).toEqual({
-        __typename: 'NotFoundError',
-        message: `Section ${section.id} was not found`,
+        results: null,
+        userErrors: [
+          { field: ['input', 'sectionId'], code: 'NOT_FOUND', message: `Section ${section.id} was not found` },
+        ],
       });
       expect(
-        (await outsider(update, { id: String(category.id), input: { title: 'x' } })).data.updateGradingCategory
-          .__typename,
-      ).toBe('NotFoundError');
-      expect((await outsider(remove, { id: String(category.id) })).data.deleteGradingCategory.__typename).toBe(
-        'NotFoundError',
+        (await outsider(update, updating({ id: String(category.id), input: { title: 'x' } }))).data
+          .updateGradingCategory.userErrors[0].code,
+      ).toBe('NOT_FOUND');
+      expect((await outsider(remove, { id: String(category.id) })).data.deleteGradingCategory.userErrors[0].code).toBe(
+        'NOT_FOUND',
       );
     });
   });
 
-  it('take at most 200 items at once (ValidationError), writing nothing', async () => {
+  it('take at most 200 items at once (userErrors naming items), writing nothing', async () => {
     const graphql = await clients.graphql(w.teacher);
     const refused = await expectNothingWritten(() =>
       graphql(create, { sectionId: sectionId(), items: Array.from({ length: 201 }, () => ({ title: 'x' })) }),
     );
     expect(refused.data.createGradingCategories).toEqual({
-      __typename: 'ValidationError',
-      message: 'items: must list at most 200 categories',
+      results: null,
+      userErrors: [{ field: ['input', 'items'], code: 'INVALID', message: 'must list at most 200 categories' }],
     });
   });
 });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { clientsFor, forbidden, refusal } from '../support/client';
 import { type World, createSection, createWorld, watchDomainEvents } from '../support/factories';
@@ -11,9 +12,9 @@ let w: World;
 let section: { id: number };
 let enrollments: number[];
 
-const create = `mutation($sectionId: ID!, $input: CreateGradingGroupInput!) {
-  createGradingGroup(sectionId: $sectionId, input: $input) {
-    __typename ... on GradingGroup { id: databaseId title sectionId members { enrollment { id: databaseId } } } ... on ValidationError { issues { field message } }
+const create = `mutation($input: CreateGradingGroupInput!) {
+  createGradingGroup(input: $input) {
+    gradingGroup { id: databaseId title sectionId members { enrollment { id: databaseId } } } userErrors { field code message }
   }
 }`;
 const list = `query($sectionId: ID!) { gradingGroups(sectionId: $sectionId) { id: databaseId title members { enrollment { id: databaseId } } } }`;
@@ -38,29 +39,31 @@ describe('grading groups', () => {
     const graphql = await clients.graphql(w.teacher);
     const events = await watchDomainEvents();
     const made = await graphql(create, {
-      sectionId: String(section.id),
-      input: { title: 'Group A', enrollmentIds: enrollments.map(String) },
+      input: { sectionId: String(section.id), title: 'Group A', enrollmentIds: enrollments.map(String) },
     });
-    const group = made.data.createGradingGroup;
-    expect(group).toMatchObject({ __typename: 'GradingGroup', title: 'Group A', sectionId: String(section.id) });
+    const group = made.data.createGradingGroup.gradingGroup;
+    expect(group).toMatchObject({ title: 'Group A', sectionId: String(section.id) });
     expect(memberIds(group)).toEqual(enrollments.map(String).sort());
 
     const renamed = await graphql(
-      `mutation($id: ID!, $input: UpdateGradingGroupInput!) { updateGradingGroup(id: $id, input: $input) { __typename ... on GradingGroup { title members { enrollment { id: databaseId } } } } }`,
-      { id: group.id, input: { title: 'Group B', enrollmentIds: [String(enrollments[0])] } },
+      `mutation($input: UpdateGradingGroupInput!) { updateGradingGroup(input: $input) { gradingGroup { title members { enrollment { id: databaseId } } } } }`,
+      { input: { id: group.id, title: 'Group B', enrollmentIds: [String(enrollments[0])] } },
     );
-    expect(renamed.data.updateGradingGroup).toEqual({
-      __typename: 'GradingGroup',
+    expect(renamed.data.updateGradingGroup.gradingGroup).toEqual({
       title: 'Group B',
       members: [{ enrollment: { id: String(enrollments[0]) } }],
     });
     expect((await graphql(list, { sectionId: String(section.id) })).data.gradingGroups).toEqual([
       { id: group.id, title: 'Group B', members: [{ enrollment: { id: String(enrollments[0]) } }] },
     ]);
-    const deleted = await graphql(`mutation($id: ID!) { deleteGradingGroup(id: $id) { __typename } }`, {
-      id: group.id,
+    const deleted = await graphql(
+      `mutation($id: ID!) { deleteGradingGroup(input: { id: $id }) { deletedGradingGroupId userErrors { code } } }`,
+      { id: group.id },
+    );
+    expect(deleted.data.deleteGradingGroup).toEqual({
+      deletedGradingGroupId: encodeGlobalId('GradingGroup', Number(group.id)),
+      userErrors: [],
     });
-    expect(deleted.data.deleteGradingGroup.__typename).toBe('Deleted');
     expect((await events()).map(([type]) => type)).toEqual([
       'grading_group.create',
       'grading_group.update',
@@ -68,19 +71,28 @@ describe('grading groups', () => {
     ]);
   });
 
-  it('take only enrollments of their own section (ValidationError naming enrollmentIds), writing nothing', async () => {
+  it('take only enrollments of their own section (userErrors naming enrollmentIds), writing nothing', async () => {
     const other = await createSection(w.school.id, [{ userId: w.student.id }]);
     const [foreign] = await db().enrollment.findMany({ where: { sectionId: other.id } });
     const graphql = await clients.graphql(w.teacher);
     const refused = await expectNothingWritten(() =>
       graphql(create, {
-        sectionId: String(section.id),
-        input: { title: 'Mixed', enrollmentIds: [String(enrollments[0]), String(foreign!.id)] },
+        input: {
+          sectionId: String(section.id),
+          title: 'Mixed',
+          enrollmentIds: [String(enrollments[0]), String(foreign!.id)],
+        },
       }),
     );
     expect(refused.data.createGradingGroup).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'enrollmentIds', message: `must be enrollments of this section; not: ${foreign!.id}` }],
+      gradingGroup: null,
+      userErrors: [
+        {
+          field: ['input', 'enrollmentIds'],
+          code: 'INVALID',
+          message: `must be enrollments of this section; not: ${foreign!.id}`,
+        },
+      ],
     });
   });
 
@@ -91,9 +103,10 @@ describe('grading groups', () => {
         ...forbidden('You may not change this section'),
         data: { gradingGroups: null },
       });
-      expect(refusal(await student(create, { sectionId: String(section.id), input: { title: 'x' } }))).toEqual(
-        forbidden('You may not change this section'),
-      );
+      expect(refusal(await student(create, { input: { sectionId: String(section.id), title: 'x' } }))).toEqual({
+        ...forbidden('You may not change this section'),
+        data: { createGradingGroup: null },
+      });
       expect((await outsider(list, { sectionId: String(section.id) })).data.gradingGroups).toBeNull();
     });
   });

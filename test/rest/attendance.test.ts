@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { clientsFor } from '../support/client';
 import { type World, createSection, createUser, createWorld, watchDomainEvents } from '../support/factories';
@@ -478,7 +479,10 @@ describe('GraphQL attendance', () => {
     }
   }`;
   const mutation = `mutation($sectionId: ID!, $records: [AttendanceInput!]!) {
-    setAttendance(sectionId: $sectionId, records: $records) { __typename ... on AttendanceUpdate { results { enrollmentId date code message recordId } } }
+    setAttendance(input: { sectionId: $sectionId, records: $records }) {
+      results { enrollmentId date code message recordId record { id status comment enrollment { databaseId } } }
+      userErrors { field code message }
+    }
   }`;
 
   it('takes attendance item by item and reads it back by day', async () => {
@@ -496,7 +500,7 @@ describe('GraphQL attendance', () => {
       where: { enrollmentId: room.student, date: new Date('2026-04-01') },
     });
     expect(set.data.setAttendance).toEqual({
-      __typename: 'AttendanceUpdate',
+      userErrors: [],
       results: [
         {
           enrollmentId: String(room.student),
@@ -504,6 +508,13 @@ describe('GraphQL attendance', () => {
           code: 200,
           message: null,
           recordId: String(written.id),
+          // The record as written, by its global id, for a client cache to update.
+          record: {
+            id: encodeGlobalId('AttendanceRecord', written.id),
+            status: 'ABSENT',
+            comment: 'Trip',
+            enrollment: { databaseId: String(room.student) },
+          },
         },
         {
           enrollmentId: '2147483647',
@@ -511,6 +522,7 @@ describe('GraphQL attendance', () => {
           code: 404,
           message: 'enrollmentId: 2147483647 is not an enrollment of this section',
           recordId: null,
+          record: null,
         },
         {
           enrollmentId: String(room.classmate),
@@ -518,6 +530,7 @@ describe('GraphQL attendance', () => {
           code: 400,
           message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)',
           recordId: null,
+          record: null,
         },
       ],
     });
@@ -565,6 +578,12 @@ describe('GraphQL attendance', () => {
       }),
     );
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const teacher = await clients.graphql(w.teacher);
+    const unknown = await teacher(mutation, { sectionId: '999999999', records: [] });
+    expect(unknown.data.setAttendance).toEqual({
+      results: null,
+      userErrors: [{ field: ['input', 'sectionId'], code: 'NOT_FOUND', message: 'Section 999999999 was not found' }],
+    });
     const bad = await student(query, { sectionId: String(room.id), startDate: '04/02/2026' });
     expect(bad.errors?.[0]).toMatchObject({
       message: "startDate: '04/02/2026' is not a date as YYYY-MM-DD",

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { encodeGlobalId } from '../../src/core/global-id';
 import { db } from '../../src/db/database';
 import { deleteRealmContents } from '../../src/core/realm-content';
 import { writeTransaction } from '../../src/outbox/record';
@@ -33,11 +34,10 @@ beforeAll(async () => {
   await clients.graphqlFor(['teacher', 'student'], w);
 });
 
-const createDocument = `mutation($sectionId: ID!, $input: CreateWebPackageInput!) {
-  createWebPackage(sectionId: $sectionId, input: $input) {
-    __typename
-    ... on WebPackage { id: databaseId title creatorId sectionId entryPath url }
-    ... on ValidationError { issues { field message } }
+const createDocument = `mutation($input: CreateWebPackageInput!) {
+  createWebPackage(input: $input) {
+    webPackage { id: databaseId title creatorId sectionId entryPath url }
+    userErrors { field code message }
   }
 }`;
 
@@ -48,16 +48,15 @@ async function createPackage(person: Person, zip: Buffer, sectionId = section.id
   return {
     uploadId,
     response: await graphql(createDocument, {
-      sectionId: String(sectionId),
-      input: { title, uploadId: String(uploadId) },
+      input: { sectionId: String(sectionId), title, uploadId: String(uploadId) },
     }),
   };
 }
 
 async function createdPackage(zip?: Buffer, sectionId = section.id) {
   const { response } = await createPackage('teacher', zip ?? (await siteZip()), sectionId);
-  expect(response.data?.createWebPackage?.__typename).toBe('WebPackage');
-  return response.data.createWebPackage as { id: string; url: string; entryPath: string };
+  expect(response.data?.createWebPackage?.userErrors).toEqual([]);
+  return response.data.createWebPackage.webPackage as { id: string; url: string; entryPath: string };
 }
 
 /** The keys the file store was asked to write while `action` ran. */
@@ -77,7 +76,7 @@ async function attemptRefused(zip: Buffer) {
   const graphql = await clients.graphql(w.teacher);
   return keysWrittenBy(() =>
     expectNothingWritten(() =>
-      graphql(createDocument, { sectionId: String(section.id), input: { title: 'x', uploadId: String(uploadId) } }),
+      graphql(createDocument, { input: { sectionId: String(section.id), title: 'x', uploadId: String(uploadId) } }),
     ),
   );
 }
@@ -89,9 +88,8 @@ describe('createWebPackage', () => {
   it('unpacks a zipped site into the section, attaches the upload and records web_package.create', async () => {
     const events = await watchDomainEvents();
     const { uploadId, response } = await createPackage('teacher', await siteZip());
-    const created = response.data.createWebPackage;
+    const created = response.data.createWebPackage.webPackage;
     expect(created).toMatchObject({
-      __typename: 'WebPackage',
       title: 'Lab',
       creatorId: String(w.teacher.id),
       sectionId: String(section.id),
@@ -131,8 +129,7 @@ describe('createWebPackage', () => {
     const student = await expectNothingWritten(() =>
       clients.graphql(w.student).then((graphql) =>
         graphql(createDocument, {
-          sectionId: String(section.id),
-          input: { title: 'x', uploadId: String(studentUpload) },
+          input: { sectionId: String(section.id), title: 'x', uploadId: String(studentUpload) },
         }),
       ),
     );
@@ -141,24 +138,27 @@ describe('createWebPackage', () => {
     const teacher = await clients.graphql(w.teacher);
     const notTheirs = await expectNothingWritten(() =>
       teacher(createDocument, {
-        sectionId: String(section.id),
-        input: { title: 'x', uploadId: String(studentUpload) },
+        input: { sectionId: String(section.id), title: 'x', uploadId: String(studentUpload) },
       }),
     );
     expect(notTheirs.data.createWebPackage).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field: 'uploadId', message: expect.stringContaining('not among your') }],
+      webPackage: null,
+      userErrors: [
+        { field: ['input', 'uploadId'], code: 'INVALID', message: expect.stringContaining('not among your') },
+      ],
     });
     const noTitle = await teacher(createDocument, {
-      sectionId: String(section.id),
-      input: { title: '', uploadId: String(studentUpload) },
+      input: { sectionId: String(section.id), title: '', uploadId: String(studentUpload) },
     });
-    expect(noTitle.data.createWebPackage.issues).toEqual([{ field: 'title', message: 'is required' }]);
+    expect(noTitle.data.createWebPackage.userErrors).toEqual([
+      { field: ['input', 'title'], code: 'REQUIRED', message: 'is required' },
+    ]);
     const hidden = await teacher(createDocument, {
-      sectionId: '999999999',
-      input: { title: 'x', uploadId: String(studentUpload) },
+      input: { sectionId: '999999999', title: 'x', uploadId: String(studentUpload) },
     });
-    expect(hidden.data.createWebPackage).toMatchObject({ __typename: expect.stringMatching(/NotFoundError/) });
+    expect(hidden.data.createWebPackage.userErrors).toEqual([
+      { field: ['input', 'sectionId'], code: 'NOT_FOUND', message: 'Section 999999999 was not found' },
+    ]);
   });
 
   const unsafe: [string, () => Promise<Buffer>, string][] = [
@@ -222,11 +222,11 @@ describe('createWebPackage', () => {
     ['bytes that are no zip', async () => randomBytes(3000), 'uploadId'],
     ['a zip without an HTML page', () => buildZip([{ name: 'notes.txt', data: 'x' }]), 'uploadId'],
   ];
-  it.each(unsafe)('refuses %s with a ValidationError, keeping no row and no file', async (_name, zip, field) => {
+  it.each(unsafe)('refuses %s with userErrors, keeping no row and no file', async (_name, zip, field) => {
     const { result, keys } = await attemptRefused(await zip());
     expect(result.data.createWebPackage).toEqual({
-      __typename: 'ValidationError',
-      issues: [{ field, message: expect.any(String) }],
+      webPackage: null,
+      userErrors: [{ field: ['input', field], code: 'INVALID', message: expect.any(String) }],
     });
     for (const key of keys) expect(await fileStore().size(key)).toBeNull();
   });
@@ -359,6 +359,23 @@ describe('GET and DELETE /sections/{id}/web_packages/{id}', () => {
     expect((await (await clients.rest(w.teacher)).delete(`/sections/${section.id}/web_packages/${id}`)).status).toBe(
       404,
     );
+  });
+
+  it('twin: deleteWebPackage answers the global id of the package, then a second delete is NOT_FOUND', async () => {
+    const { id } = await createdPackage();
+    const graphql = await clients.graphql(w.teacher);
+    const remove = `mutation($id: ID!, $sectionId: ID) {
+      deleteWebPackage(input: { id: $id, sectionId: $sectionId }) { deletedWebPackageId userErrors { field code message } }
+    }`;
+    const globalId = encodeGlobalId('WebPackage', Number(id));
+    expect((await graphql(remove, { id: globalId, sectionId: String(section.id) })).data.deleteWebPackage).toEqual({
+      deletedWebPackageId: globalId,
+      userErrors: [],
+    });
+    expect((await graphql(remove, { id: globalId })).data.deleteWebPackage).toEqual({
+      deletedWebPackageId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND', message: `WebPackage ${id} was not found` }],
+    });
   });
 
   it('goes with its section: rows at once, files after commit', async () => {

@@ -210,8 +210,8 @@ describe('file storage that is full', () => {
     await disk.leaveRoom(2 * page);
     const before = await readdir(disk.folder);
     const answer = await graphql(
-      'mutation($sectionId: ID!, $input: CreateWebPackageInput!) { createWebPackage(sectionId: $sectionId, input: $input) { __typename } }',
-      { sectionId: String(sectionId), input: { title: 'Lab', uploadId: String(uploadId) } },
+      'mutation($input: CreateWebPackageInput!) { createWebPackage(input: $input) { userErrors { code } } }',
+      { input: { sectionId: String(sectionId), title: 'Lab', uploadId: String(uploadId) } },
     );
     expect(answer.status).toBe(507);
     expect(((await answer.json()) as { errors: unknown[] }).errors).toMatchObject([

@@ -1,10 +1,9 @@
-import { NotFoundError } from '../../core/errors';
 import { inputFromSchema } from '../../graphql/inputs';
-import { resultMutation } from '../../graphql/operations';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { setAttendance } from './attendance.service';
-import { AttendanceStatusEnum, AttendanceUpdateType } from './attendance.type';
-import { attendanceItemSchema } from './attendance.validation';
+import { AttendanceResultType, AttendanceStatusEnum } from './attendance.type';
+import { attendanceItemSchema, attendanceWriteSchema } from './attendance.validation';
 
 const AttendanceInput = inputFromSchema(
   'AttendanceInput',
@@ -13,19 +12,16 @@ const AttendanceInput = inputFromSchema(
   { status: AttendanceStatusEnum },
 );
 
-resultMutation('setAttendance', {
-  type: AttendanceUpdateType,
+payloadMutation('setAttendance', {
   description:
     'Takes attendance in a section, item by item (its teachers and administrators): each item replaces the record of ' +
     'its enrollment and day; an item that cannot be written fails alone with its code, the others are written.',
-  errors: [NotFoundError],
-  args: (arg) => ({
-    sectionId: arg.id({ required: true, description: 'The course section.' }),
-    records: arg({
-      type: [AttendanceInput],
-      required: true,
-      description: 'One record per enrollment and day; each succeeds or fails alone.',
-    }),
-  }),
-  resolve: (viewer, args) => setAttendance(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.records),
+  input: attendanceWriteSchema,
+  inputDescription: 'The section, and the attendance records to write in it.',
+  types: { records: AttendanceInput },
+  payload: {
+    results: { type: AttendanceResultType, list: true, description: 'One result per item, in the order given.' },
+  },
+  resolve: async (viewer, { sectionId, records }) =>
+    setAttendance(viewer, parseId(sectionId, 'Section', 'sectionId'), records),
 });

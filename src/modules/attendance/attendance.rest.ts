@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AttendanceStatus } from '../../generated/prisma/enums';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
+import { UserErrors } from '../../rest/user-errors';
 import { type LinkBuilder, type RestRequest, type RestRoute, bulkRoute, listRoute } from '../../rest/route';
 import { type WireField, list, text, wireBody, withExamples } from '../../rest/wire-body';
 
@@ -194,19 +194,17 @@ export const attendanceRoutes: RestRoute[] = [
     body: wireBody({ attendances: { attendance: list(attendanceItem)('records') } }, ['attendances/attendance']),
     wire: attendanceResultsWire,
     document: graphql(
-      `mutation($sectionId: ID!, $records: [AttendanceInput!]!) {
-        setAttendance(sectionId: $sectionId, records: $records) {
-          __typename ...MutationError
-          ... on AttendanceUpdate { results { code message recordId } }
-        }
+      `mutation($input: SetAttendanceInput!) {
+        setAttendance(input: $input) { userErrors { ...UserErrors } results { code message recordId } }
       }`,
-      [MutationError],
+      [UserErrors],
     ),
-    variables: ({ params, input }) => ({ sectionId: params.id!, records: input.records.map(toInput) }),
-    codes: (update) => update.results.map((result) => result.code),
+    variables: ({ params, input }) => ({ input: { sectionId: params.id!, records: input.records.map(toInput) } }),
+    payload: 'results',
+    codes: (results) => results.map((result) => result.code),
     // Each item answers with the record it wrote, as the platform's example does; one that failed, with why.
-    shape: (update) => ({
-      attendance: update.results.map(({ code, message, recordId }) =>
+    shape: (results) => ({
+      attendance: results.map(({ code, message, recordId }) =>
         recordId !== null
           ? { id: recordId, response_code: code }
           : { response_code: code, message: (message ?? '').replace(/^enrollmentId:/, 'enrollment_id:') },

@@ -1,4 +1,6 @@
+import type { AttendanceRecord } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
+import { readById } from '../../graphql/reads-by-id';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import type { AttendanceDay, AttendancePage, AttendanceResult } from './attendance.service';
 import { dayText } from './attendance.validation';
@@ -97,16 +99,13 @@ export const AttendanceResultType = builder.objectRef<AttendanceResult>('Attenda
       nullable: true,
       description: 'The attendance record the item wrote (its database id); null when it was not written.',
     }),
-  }),
-});
-
-export const AttendanceUpdateType = builder.objectRef<{ results: AttendanceResult[] }>('AttendanceUpdate').implement({
-  description: 'The outcome of an attendance write, item by item.',
-  fields: (t) => ({
-    results: t.field({
-      type: [AttendanceResultType],
-      description: 'One result per item, in the order given.',
-      resolve: (update) => update.results,
+    record: t.field({
+      type: AttendanceRecordType,
+      nullable: true,
+      description:
+        'The record the item wrote, as it now is, for a client cache to update; null when it was not written.',
+      resolve: (result) =>
+        result.recordId === null ? null : readById<AttendanceRecord>('AttendanceRecord', {}, result.recordId),
     }),
   }),
 });

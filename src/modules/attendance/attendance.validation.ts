@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readDay } from '../../core/date-text';
 import { invalidArgument } from '../../core/errors';
-import { nodeId, requiredInItem, storableText } from '../../core/validation';
+import { idOfNamedType, nodeId, requiredInItem, storableText } from '../../core/validation';
 
 /** A calendar day as `YYYY-MM-DD` (the platform's only form for attendance), as a UTC midnight for a `@db.Date` column. */
 export function dayOf(text: string): Date | null {
@@ -34,6 +34,12 @@ export const attendanceItemSchema = z.strictObject({
     .nullish()
     .transform((comment) => comment ?? '')
     .describe('A comment; none empties it.'),
+});
+
+/** What setAttendance takes: the section, and its records, each checked on its own by the service. */
+export const attendanceWriteSchema = z.strictObject({
+  sectionId: idOfNamedType.describe('The course section.'),
+  records: z.array(attendanceItemSchema).describe('One record per enrollment and day; each succeeds or fails alone.'),
 });
 
 /** The most items one write takes: a section's roster for a school week, with room to spare. */

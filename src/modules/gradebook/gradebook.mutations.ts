@@ -1,6 +1,5 @@
-import { NotFoundError } from '../../core/errors';
-import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { inputFromSchema, objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import {
   createAssignment,
@@ -25,105 +24,103 @@ import {
 } from './gradebook.validation';
 
 const changes = 'members left out keep their values';
-const CreatePeriod = inputFromSchema('CreateGradingPeriodInput', createGradingPeriodSchema, 'A new grading period.');
-const UpdatePeriod = inputFromSchema(
-  'UpdateGradingPeriodInput',
-  updateGradingPeriodSchema,
-  `Changes to a grading period; ${changes}.`,
-);
 const LevelInput = inputFromSchema('GradingScaleLevelInput', gradingScaleLevelSchema, 'A level of a grading scale.');
-const CreateScale = inputFromSchema('CreateGradingScaleInput', createGradingScaleSchema, 'A new grading scale.', {
-  levels: LevelInput,
-});
-const UpdateScale = inputFromSchema(
-  'UpdateGradingScaleInput',
-  updateGradingScaleSchema,
-  `Changes to a grading scale; ${changes}.`,
-  { levels: LevelInput },
-);
-const CreateAssignment = inputFromSchema('CreateAssignmentInput', createAssignmentSchema, 'A new graded item.', {
-  type: GradeItemTypeEnum,
-});
-const UpdateAssignment = inputFromSchema(
-  'UpdateAssignmentInput',
-  updateAssignmentSchema,
-  `Changes to a graded item; ${changes}, null clears a reference.`,
-  { type: GradeItemTypeEnum },
-);
+const school = { schoolId: objectIdMember('The school.') };
+const section = { sectionId: objectIdMember('The course section.') };
 
-objectMutation('createGradingPeriod', {
-  type: 'GradingPeriod',
+payloadMutation('createGradingPeriod', {
   description: 'Adds a grading period to a school (its administrators).',
-  args: (arg) => ({
-    schoolId: arg.id({ required: true, description: 'The school.' }),
-    input: arg(required(CreatePeriod, 'The new grading period.')),
+  input: withMembers(createGradingPeriodSchema, school),
+  inputDescription: 'A new grading period of a school.',
+  payload: { gradingPeriod: { model: 'GradingPeriod', description: 'The new grading period.' } },
+  resolve: async (viewer, { schoolId, ...input }, select) => ({
+    gradingPeriod: await createGradingPeriod(
+      viewer,
+      parseId(schoolId, 'School', 'schoolId'),
+      input,
+      select('gradingPeriod'),
+    ),
   }),
-  resolve: (viewer, args, query) =>
-    createGradingPeriod(viewer, parseId(args.schoolId, 'School', 'schoolId'), args.input, query),
 });
-objectMutation('updateGradingPeriod', {
-  type: 'GradingPeriod',
+payloadMutation('updateGradingPeriod', {
   description: 'Changes a grading period.',
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The grading period to change.' }),
-    input: arg(required(UpdatePeriod, 'What to change; members left out keep their values.')),
+  input: withMembers(updateGradingPeriodSchema, { id: objectIdMember('The grading period to change.') }),
+  inputDescription: `The grading period, and changes to it; ${changes}.`,
+  payload: { gradingPeriod: { model: 'GradingPeriod', description: 'The grading period as changed.' } },
+  resolve: async (viewer, { id, ...input }, select) => ({
+    gradingPeriod: await updateGradingPeriod(viewer, parseId(id, 'GradingPeriod'), input, select('gradingPeriod')),
   }),
-  resolve: (viewer, args, query) => updateGradingPeriod(viewer, parseId(args.id, 'GradingPeriod'), args.input, query),
 });
-deleteMutation('deleteGradingPeriod', {
+payloadMutation('deleteGradingPeriod', {
   description:
     'Deletes a grading period; its assignments are filed under "other" and its comments and overrides are removed.',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading period to delete.' }) }),
-  resolve: (viewer, args) => deleteGradingPeriod(viewer, parseId(args.id, 'GradingPeriod')),
+  input: objectIdInput('The grading period to delete.'),
+  inputDescription: 'The grading period to delete.',
+  payload: { deletedGradingPeriodId: { deleted: 'GradingPeriod', description: 'Global id of the deleted period.' } },
+  resolve: async (viewer, { id }) => ({
+    deletedGradingPeriodId: (await deleteGradingPeriod(viewer, parseId(id, 'GradingPeriod'))).id,
+  }),
 });
-objectMutation('createGradingScale', {
-  type: 'GradingScale',
+payloadMutation('createGradingScale', {
   description: 'Adds a grading scale to a school (its administrators).',
-  args: (arg) => ({
-    schoolId: arg.id({ required: true, description: 'The school.' }),
-    input: arg(required(CreateScale, 'The new grading scale.')),
+  input: withMembers(createGradingScaleSchema, school),
+  inputDescription: 'A new grading scale of a school.',
+  types: { levels: LevelInput },
+  payload: { gradingScale: { model: 'GradingScale', description: 'The new grading scale.' } },
+  resolve: async (viewer, { schoolId, ...input }, select) => ({
+    gradingScale: await createGradingScale(
+      viewer,
+      parseId(schoolId, 'School', 'schoolId'),
+      input,
+      select('gradingScale'),
+    ),
   }),
-  resolve: (viewer, args, query) =>
-    createGradingScale(viewer, parseId(args.schoolId, 'School', 'schoolId'), args.input, query),
 });
-objectMutation('updateGradingScale', {
-  type: 'GradingScale',
+payloadMutation('updateGradingScale', {
   description: 'Changes a grading scale; grades already given keep their points.',
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The grading scale to change.' }),
-    input: arg(required(UpdateScale, 'What to change; members left out keep their values.')),
+  input: withMembers(updateGradingScaleSchema, { id: objectIdMember('The grading scale to change.') }),
+  inputDescription: `The grading scale, and changes to it; ${changes}.`,
+  types: { levels: LevelInput },
+  payload: { gradingScale: { model: 'GradingScale', description: 'The grading scale as changed.' } },
+  resolve: async (viewer, { id, ...input }, select) => ({
+    gradingScale: await updateGradingScale(viewer, parseId(id, 'GradingScale'), input, select('gradingScale')),
   }),
-  resolve: (viewer, args, query) => updateGradingScale(viewer, parseId(args.id, 'GradingScale'), args.input, query),
 });
-deleteMutation('deleteGradingScale', {
+payloadMutation('deleteGradingScale', {
   description: 'Deletes a grading scale; assignments and categories that used it become numeric.',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading scale to delete.' }) }),
-  resolve: (viewer, args) => deleteGradingScale(viewer, parseId(args.id, 'GradingScale')),
+  input: objectIdInput('The grading scale to delete.'),
+  inputDescription: 'The grading scale to delete.',
+  payload: { deletedGradingScaleId: { deleted: 'GradingScale', description: 'Global id of the deleted scale.' } },
+  resolve: async (viewer, { id }) => ({
+    deletedGradingScaleId: (await deleteGradingScale(viewer, parseId(id, 'GradingScale'))).id,
+  }),
 });
-objectMutation('createAssignment', {
-  type: 'Assignment',
+payloadMutation('createAssignment', {
   description: 'Adds a graded item to a section (its teachers and administrators).',
-  args: (arg) => ({
-    sectionId: arg.id({ required: true, description: 'The course section.' }),
-    input: arg(required(CreateAssignment, 'The new assignment.')),
+  input: withMembers(createAssignmentSchema, section),
+  inputDescription: 'A new graded item of a section.',
+  types: { type: GradeItemTypeEnum },
+  payload: { assignment: { model: 'Assignment', description: 'The new assignment.' } },
+  resolve: async (viewer, { sectionId, ...input }, select) => ({
+    assignment: await createAssignment(viewer, parseId(sectionId, 'Section', 'sectionId'), input, select('assignment')),
   }),
-  resolve: (viewer, args, query) =>
-    createAssignment(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
-objectMutation('updateAssignment', {
-  type: 'Assignment',
+payloadMutation('updateAssignment', {
   description: 'Changes a graded item.',
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The assignment to change.' }),
-    input: arg(required(UpdateAssignment, 'What to change; members left out keep their values.')),
+  input: withMembers(updateAssignmentSchema, { id: objectIdMember('The assignment to change.') }),
+  inputDescription: `The graded item, and changes to it; ${changes}, null clears a reference.`,
+  types: { type: GradeItemTypeEnum },
+  payload: { assignment: { model: 'Assignment', description: 'The assignment as changed.' } },
+  resolve: async (viewer, { id, ...input }, select) => ({
+    assignment: await updateAssignment(viewer, parseId(id, 'Assignment'), input, select('assignment')),
   }),
-  resolve: (viewer, args, query) => updateAssignment(viewer, parseId(args.id, 'Assignment'), args.input, query),
 });
-deleteMutation('deleteAssignment', {
+payloadMutation('deleteAssignment', {
   description: 'Deletes a graded item and its grades.',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The assignment to delete.' }) }),
-  resolve: (viewer, args) => deleteAssignment(viewer, parseId(args.id, 'Assignment')),
+  input: objectIdInput('The assignment to delete.'),
+  inputDescription: 'The assignment to delete.',
+  payload: { deletedAssignmentId: { deleted: 'Assignment', description: 'Global id of the deleted assignment.' } },
+  resolve: async (viewer, { id }) => ({
+    deletedAssignmentId: (await deleteAssignment(viewer, parseId(id, 'Assignment'))).id,
+  }),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
 import { type LinkBuilder, type RestRequest, bulkRoute, pageLinks, viewRoute, wireBit } from '../../rest/route';
+import { UserErrors } from '../../rest/user-errors';
 import { type WireField, id, integer, list, wireBody, withExamples } from '../../rest/wire-body';
 
 const RestGrades = graphql(`
@@ -294,29 +294,31 @@ export const gradeRoutes = [
       { oneOf: ['grades', 'final_comments'] },
     ),
     document: graphql(
-      `mutation($sectionId: ID!, $grades: [GradeInput!], $finalComments: [FinalCommentInput!]) {
-        setSectionGrades(sectionId: $sectionId, grades: $grades, finalComments: $finalComments) { __typename ...MutationError }
+      `mutation($input: SetSectionGradesInput!) {
+        setSectionGrades(input: $input) { userErrors { ...UserErrors } }
       }`,
-      [MutationError],
+      [UserErrors],
     ),
     variables: ({ params, input }) => ({
-      sectionId: params.section_id!,
-      grades:
-        (input.grades as z.output<typeof gradeItem>[] | undefined)?.map((item) => ({
-          assignmentId: item.assignment_id,
-          enrollmentId: item.enrollment_id,
-          grade: item.grade,
-          exception: item.exception ? exceptionName[item.exception] : null,
-          comment: item.comment ?? null,
-          commentVisible: item.comment_status ?? null,
-        })) ?? null,
-      finalComments:
-        (input.finalComments as z.output<typeof finalCommentItem>[] | undefined)?.map((item) => ({
-          enrollmentId: item.enrollment_id,
-          periodId: item.period_id,
-          comment: item.comment,
-          commentVisible: item.comment_status ?? null,
-        })) ?? null,
+      input: {
+        sectionId: params.section_id!,
+        grades:
+          (input.grades as z.output<typeof gradeItem>[] | undefined)?.map((item) => ({
+            assignmentId: item.assignment_id,
+            enrollmentId: item.enrollment_id,
+            grade: item.grade,
+            exception: item.exception ? exceptionName[item.exception] : null,
+            comment: item.comment ?? null,
+            commentVisible: item.comment_status ?? null,
+          })) ?? null,
+        finalComments:
+          (input.finalComments as z.output<typeof finalCommentItem>[] | undefined)?.map((item) => ({
+            enrollmentId: item.enrollment_id,
+            periodId: item.period_id,
+            comment: item.comment,
+            commentVisible: item.comment_status ?? null,
+          })) ?? null,
+      },
     }),
     wire: gradeResultsWire,
     multiStatus: 'always',

@@ -1,6 +1,6 @@
 import type { GlobalIdType } from '../../core/global-id';
 import { z } from 'zod';
-import { nodeId, text } from '../../core/validation';
+import { idOfNamedType, nodeId, text } from '../../core/validation';
 
 const id = (type: GlobalIdType) => z.union([nodeId(type), z.int().min(0)]).transform(Number);
 
@@ -53,4 +53,14 @@ export const finalCommentItemsSchema = z.strictObject({
     .array(finalCommentItemSchema)
     .min(1, 'must list at least one comment')
     .max(5_000, 'must list at most 5,000 comments'),
+});
+
+/**
+ * What setSectionGrades takes: the section, and its grades or its final comments. The lists are checked by the
+ * service (gradeItemsSchema, finalCommentItemsSchema), which also judges which one was given.
+ */
+export const sectionGradesWriteSchema = z.strictObject({
+  sectionId: idOfNamedType.describe('The course section.'),
+  grades: z.array(gradeItemSchema).nullish().describe('Grades to set.'),
+  finalComments: z.array(finalCommentItemSchema).nullish().describe('Comments on period and final grades to set.'),
 });

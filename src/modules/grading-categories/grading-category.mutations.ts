@@ -1,12 +1,14 @@
-import { NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, required, resultMutation } from '../../graphql/operations';
-import { changesInput, inputFromSchema } from '../../graphql/inputs';
+import { z } from 'zod';
+import { inputFromSchema, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { createCategories, deleteCategory, updateCategories, updateCategory } from './grading-category.service';
-import { GradingCalculationEnum, GradingCategoryResultsType } from './grading-category.type';
+import { GradingCalculationEnum, GradingCategoryResultType } from './grading-category.type';
 import {
+  createGradingCategoriesSchema,
   createGradingCategorySchema,
   gradingCategoryChangeSchema,
+  updateGradingCategoriesSchema,
   updateGradingCategorySchema,
 } from './grading-category.validation';
 
@@ -17,12 +19,6 @@ const CreateGradingCategoryInput = inputFromSchema(
   'A new grading category.',
   types,
 );
-const UpdateGradingCategoryInput = changesInput(
-  'UpdateGradingCategoryInput',
-  updateGradingCategorySchema,
-  'a grading category',
-  types,
-);
 const GradingCategoryChangeInput = inputFromSchema(
   'GradingCategoryChangeInput',
   gradingCategoryChangeSchema,
@@ -30,68 +26,70 @@ const GradingCategoryChangeInput = inputFromSchema(
   types,
 );
 
-const sectionArg = 'The section; the category must be one of its (a category of another section is not found).';
+/** The section a category must be one of, when given (a category of another section is not found). */
+const sectionMember = {
+  sectionId: objectIdMember(
+    'The section; the category must be one of its (a category of another section is not found).',
+  ).nullish(),
+};
+const sectionOf = (sectionId: string | null | undefined) =>
+  sectionId == null ? null : parseId(sectionId, 'Section', 'sectionId');
 
-resultMutation('createGradingCategories', {
-  type: GradingCategoryResultsType,
+const results = {
+  type: GradingCategoryResultType,
+  list: true,
+  description: 'One result per item, in the order sent.',
+} as const;
+
+payloadMutation('createGradingCategories', {
   description:
     'Makes grading categories in a section (its teachers and administrators), item by item: an item that cannot be ' +
     'written (code 400) does not stop the others, and each good item is committed. At most 200 items.',
-  errors: [ValidationError, NotFoundError],
-  args: (arg) => ({
-    sectionId: arg.id({ required: true, description: 'The course section.' }),
-    items: arg({
-      type: [CreateGradingCategoryInput],
-      required: true,
-      description: 'The new categories; each succeeds or fails alone.',
-    }),
-  }),
-  resolve: (viewer, args) => createCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.items),
+  input: createGradingCategoriesSchema,
+  inputDescription: 'The section, and the new categories.',
+  types: { items: CreateGradingCategoryInput },
+  payload: { results },
+  resolve: async (viewer, { sectionId, items }) =>
+    createCategories(viewer, parseId(sectionId, 'Section', 'sectionId'), items),
 });
-resultMutation('updateGradingCategories', {
-  type: GradingCategoryResultsType,
+payloadMutation('updateGradingCategories', {
   description:
     'Changes grading categories of a section item by item (code 204 changed, 400 invalid, 404 not a category of the ' +
     'section); each good item is committed. At most 200 items.',
-  errors: [ValidationError, NotFoundError],
-  args: (arg) => ({
-    sectionId: arg.id({ required: true, description: 'The course section.' }),
-    items: arg({
-      type: [GradingCategoryChangeInput],
-      required: true,
-      description: 'The changes, one per category; each succeeds or fails alone.',
-    }),
-  }),
-  resolve: (viewer, args) => updateCategories(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.items),
+  input: updateGradingCategoriesSchema,
+  inputDescription: 'The section, and the changes to its categories.',
+  types: { items: GradingCategoryChangeInput },
+  payload: { results },
+  resolve: async (viewer, { sectionId, items }) =>
+    updateCategories(viewer, parseId(sectionId, 'Section', 'sectionId'), items),
 });
-objectMutation('updateGradingCategory', {
-  type: 'GradingCategory',
+payloadMutation('updateGradingCategory', {
   description: "Changes a grading category (the section's teachers and administrators).",
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The grading category to change.' }),
-    input: arg(required(UpdateGradingCategoryInput, 'What to change; members left out keep their values.')),
-    sectionId: arg.id({ description: sectionArg }),
+  input: withMembers(updateGradingCategorySchema, {
+    id: objectIdMember('The grading category to change.'),
+    ...sectionMember,
   }),
-  resolve: (viewer, args, query) =>
-    updateCategory(
+  inputDescription: 'The grading category, and changes to it; members left out keep their values.',
+  types,
+  payload: { gradingCategory: { model: 'GradingCategory', description: 'The grading category as changed.' } },
+  resolve: async (viewer, { id, sectionId, ...changes }, select) => ({
+    gradingCategory: await updateCategory(
       viewer,
-      parseId(args.id, 'GradingCategory'),
-      args.sectionId == null ? null : parseId(args.sectionId, 'Section', 'sectionId'),
-      args.input,
-      query,
+      parseId(id, 'GradingCategory'),
+      sectionOf(sectionId),
+      changes,
+      select('gradingCategory'),
     ),
+  }),
 });
-deleteMutation('deleteGradingCategory', {
+payloadMutation('deleteGradingCategory', {
   description: 'Deletes a grading category; its assignments stay, ungraded until they are given another.',
-  errors: [NotFoundError],
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The grading category to delete.' }),
-    sectionId: arg.id({ description: sectionArg }),
+  input: z.strictObject({ id: objectIdMember('The grading category to delete.'), ...sectionMember }),
+  inputDescription: 'The grading category to delete.',
+  payload: {
+    deletedGradingCategoryId: { deleted: 'GradingCategory', description: 'Global id of the deleted category.' },
+  },
+  resolve: async (viewer, { id, sectionId }) => ({
+    deletedGradingCategoryId: (await deleteCategory(viewer, parseId(id, 'GradingCategory'), sectionOf(sectionId))).id,
   }),
-  resolve: (viewer, args) =>
-    deleteCategory(
-      viewer,
-      parseId(args.id, 'GradingCategory'),
-      args.sectionId == null ? null : parseId(args.sectionId, 'Section', 'sectionId'),
-    ),
 });

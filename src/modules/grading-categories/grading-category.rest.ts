@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
 import { type RestRequest, type RestRoute, bulkRoute, deleteRoute, listRoute, viewRoute } from '../../rest/route';
+import { UserErrors } from '../../rest/user-errors';
 import {
   type WireBody,
   type WireField,
@@ -327,21 +327,24 @@ export const gradingCategoryRoutes = [
       body: bulkBody(itemBody),
       wire: createResultsWire,
       document: graphql(
-        `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {
-          createGradingCategories(sectionId: $sectionId, items: $items) {
-            __typename ...MutationError
-            ... on GradingCategoryResults { results { code message issues { field message } category { ...RestGradingCategory } } }
+        `mutation($input: CreateGradingCategoriesInput!) {
+          createGradingCategories(input: $input) {
+            userErrors { ...UserErrors }
+            results { code message issues { field message } category { ...RestGradingCategory } }
           }
         }`,
-        [MutationError, RestCategory],
+        [UserErrors, RestCategory],
       ),
       variables: (request) => ({
-        sectionId: String(sectionOf(request)),
-        items: (request.input as BulkInput).items.map((item) => item.input),
+        input: {
+          sectionId: String(sectionOf(request)),
+          items: (request.input as BulkInput).items.map((item) => item.input),
+        },
       }),
-      codes: (outcome) => outcome.results.map((result) => result.code),
-      shape: (outcome) => ({
-        grading_category: outcome.results.map((result) =>
+      payload: 'results',
+      codes: (results) => results.map((result) => result.code),
+      shape: (results) => ({
+        grading_category: results.map((result) =>
           result.category
             ? {
                 id: result.category.id,
@@ -366,21 +369,24 @@ export const gradingCategoryRoutes = [
       body: bulkBody(changeBody),
       wire: updateResultsWire,
       document: graphql(
-        `mutation($sectionId: ID!, $items: [GradingCategoryChangeInput!]!) {
-          updateGradingCategories(sectionId: $sectionId, items: $items) {
-            __typename ...MutationError
-            ... on GradingCategoryResults { results { code message issues { field message } category { ...RestGradingCategory } } }
+        `mutation($input: UpdateGradingCategoriesInput!) {
+          updateGradingCategories(input: $input) {
+            userErrors { ...UserErrors }
+            results { code message issues { field message } category { ...RestGradingCategory } }
           }
         }`,
-        [MutationError, RestCategory],
+        [UserErrors, RestCategory],
       ),
       variables: (request) => ({
-        sectionId: String(sectionOf(request)),
-        items: (request.input as BulkInput).items.map((item) => item.input as { id: string }),
+        input: {
+          sectionId: String(sectionOf(request)),
+          items: (request.input as BulkInput).items.map((item) => item.input as { id: string }),
+        },
       }),
-      codes: (outcome) => outcome.results.map((result) => result.code),
-      shape: (outcome) => ({
-        grading_category: outcome.results.map((result) =>
+      payload: 'results',
+      codes: (results) => results.map((result) => result.code),
+      shape: (results) => ({
+        grading_category: results.map((result) =>
           result.category
             ? {
                 id: Number(result.category.id),
@@ -404,12 +410,15 @@ export const gradingCategoryRoutes = [
     body: singleBody(itemBody),
     wire: categoryUpdateWire,
     document: graphql(
-      `mutation($sectionId: ID!, $id: ID!, $input: UpdateGradingCategoryInput!) {
-        updateGradingCategory(sectionId: $sectionId, id: $id, input: $input) { __typename ...MutationError ...RestGradingCategory }
+      `mutation($input: UpdateGradingCategoryInput!) {
+        updateGradingCategory(input: $input) { userErrors { ...UserErrors } gradingCategory { ...RestGradingCategory } }
       }`,
-      [MutationError, RestCategory],
+      [UserErrors, RestCategory],
     ),
-    variables: (request) => ({ sectionId: String(sectionOf(request)), id: request.params.id!, input: request.input }),
+    variables: (request) => ({
+      input: { ...request.input, id: request.params.id!, sectionId: String(sectionOf(request)) },
+    }),
+    payload: 'gradingCategory',
     shape: (category) => ({
       id: Number(category.id),
       ...core(category),
@@ -426,9 +435,9 @@ export const gradingCategoryRoutes = [
     realms,
     summary: 'Delete a grading category; its assignments stay, ungraded',
     document: graphql(
-      `mutation($sectionId: ID!, $id: ID!) { deleteGradingCategory(sectionId: $sectionId, id: $id) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: DeleteGradingCategoryInput!) { deleteGradingCategory(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: (request) => ({ sectionId: String(sectionOf(request)), id: request.params.id! }),
+    variables: (request) => ({ input: { id: request.params.id!, sectionId: String(sectionOf(request)) } }),
   }),
 ];

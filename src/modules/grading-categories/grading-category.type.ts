@@ -51,17 +51,3 @@ export const GradingCategoryResultType = builder.objectRef<CategoryResult>('Grad
     }),
   }),
 });
-
-export const GradingCategoryResultsType = builder
-  .objectRef<{ results: CategoryResult[] }>('GradingCategoryResults')
-  .implement({
-    description:
-      'The outcome of a bulk write of grading categories, item by item in the order sent; each good item is written.',
-    fields: (t) => ({
-      results: t.field({
-        type: [GradingCategoryResultType],
-        description: 'One result per item.',
-        resolve: (outcome) => outcome.results,
-      }),
-    }),
-  });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, membersOf, nodeId, text, updateInput } from '../../core/validation';
+import { clearable, createInput, idOfNamedType, membersOf, nodeId, text, updateInput } from '../../core/validation';
 
 /** Items per bulk request: as many as a page holds. */
 export const maxCategoryItems = 200;
@@ -42,4 +42,18 @@ export const updateGradingCategorySchema = updateInput(categoryFields);
 export const gradingCategoryChangeSchema = z.strictObject({
   id: nodeId('GradingCategory').describe('A grading category of the section.'),
   ...membersOf(updateGradingCategorySchema),
+});
+
+const sectionId = idOfNamedType.describe('The course section.');
+
+/** A bulk create: the section, and the items, each checked on its own by the service. */
+export const createGradingCategoriesSchema = z.strictObject({
+  sectionId,
+  items: z.array(createGradingCategorySchema).describe('The new categories; each succeeds or fails alone.'),
+});
+
+/** A bulk change: the section, and one change per category, each checked on its own by the service. */
+export const updateGradingCategoriesSchema = z.strictObject({
+  sectionId,
+  items: z.array(gradingCategoryChangeSchema).describe('The changes, one per category; each succeeds or fails alone.'),
 });

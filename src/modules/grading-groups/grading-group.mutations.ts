@@ -1,39 +1,38 @@
-import { NotFoundError } from '../../core/errors';
-import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { changesInput, inputFromSchema } from '../../graphql/inputs';
+import { objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { createGradingGroup, deleteGradingGroup, updateGradingGroup } from './grading-group.service';
 import { createGradingGroupSchema, updateGradingGroupSchema } from './grading-group.validation';
 
-const CreateGradingGroupInput = inputFromSchema(
-  'CreateGradingGroupInput',
-  createGradingGroupSchema,
-  'A new grading group.',
-);
-const UpdateGradingGroupInput = changesInput('UpdateGradingGroupInput', updateGradingGroupSchema, 'a grading group');
-
-objectMutation('createGradingGroup', {
-  type: 'GradingGroup',
+payloadMutation('createGradingGroup', {
   description: 'Makes a grading group of enrollments of a section (its administrators).',
-  args: (arg) => ({
-    sectionId: arg.id({ required: true, description: 'The course section.' }),
-    input: arg(required(CreateGradingGroupInput, 'The new grading group.')),
+  input: withMembers(createGradingGroupSchema, { sectionId: objectIdMember('The course section.') }),
+  inputDescription: 'A new grading group of a section.',
+  payload: { gradingGroup: { model: 'GradingGroup', description: 'The new grading group.' } },
+  resolve: async (viewer, { sectionId, ...input }, select) => ({
+    gradingGroup: await createGradingGroup(
+      viewer,
+      parseId(sectionId, 'Section', 'sectionId'),
+      input,
+      select('gradingGroup'),
+    ),
   }),
-  resolve: (viewer, args, query) =>
-    createGradingGroup(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
-objectMutation('updateGradingGroup', {
-  type: 'GradingGroup',
+payloadMutation('updateGradingGroup', {
   description: 'Renames a grading group or replaces its enrollments.',
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The grading group to change.' }),
-    input: arg(required(UpdateGradingGroupInput, 'What to change; members left out keep their values.')),
+  input: withMembers(updateGradingGroupSchema, { id: objectIdMember('The grading group to change.') }),
+  inputDescription: 'The grading group, and changes to it; members left out keep their values.',
+  payload: { gradingGroup: { model: 'GradingGroup', description: 'The grading group as changed.' } },
+  resolve: async (viewer, { id, ...changes }, select) => ({
+    gradingGroup: await updateGradingGroup(viewer, parseId(id, 'GradingGroup'), changes, select('gradingGroup')),
   }),
-  resolve: (viewer, args, query) => updateGradingGroup(viewer, parseId(args.id, 'GradingGroup'), args.input, query),
 });
-deleteMutation('deleteGradingGroup', {
+payloadMutation('deleteGradingGroup', {
   description: 'Deletes a grading group; what was assigned to it is no longer assigned through it.',
-  errors: [NotFoundError],
-  args: (arg) => ({ id: arg.id({ required: true, description: 'The grading group to delete.' }) }),
-  resolve: (viewer, args) => deleteGradingGroup(viewer, parseId(args.id, 'GradingGroup')),
+  input: objectIdInput('The grading group to delete.'),
+  inputDescription: 'The grading group to delete.',
+  payload: { deletedGradingGroupId: { deleted: 'GradingGroup', description: 'Global id of the deleted group.' } },
+  resolve: async (viewer, { id }) => ({
+    deletedGradingGroupId: (await deleteGradingGroup(viewer, parseId(id, 'GradingGroup'))).id,
+  }),
 });

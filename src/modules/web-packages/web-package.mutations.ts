@@ -1,42 +1,39 @@
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors';
-import { deleteMutation, objectMutation, required } from '../../graphql/operations';
-import { inputFromSchema } from '../../graphql/inputs';
+import { z } from 'zod';
+import { objectIdMember, withMembers } from '../../graphql/inputs';
+import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { createWebPackage, deleteWebPackage } from './web-package.service';
 import { createWebPackageSchema } from './web-package.validation';
 
-const CreateWebPackageInput = inputFromSchema(
-  'CreateWebPackageInput',
-  createWebPackageSchema,
-  'A new web content package, from a zip uploaded with createUpload and its bytes stored.',
-);
-
-objectMutation('createWebPackage', {
-  type: 'WebPackage',
+payloadMutation('createWebPackage', {
   description:
     'Adds a web content package to a course section (its administrators): the zip is unpacked safely. An unsafe entry ' +
-    '(absolute or .. path, link, special file) is a ValidationError; a zip over the limits on files, size or compression ' +
-    'ratio (a zip bomb) is refused with PAYLOAD_TOO_LARGE (HTTP 413). Nothing of a refused zip is kept.',
-  errors: [ValidationError, NotFoundError, ConflictError],
-  args: (arg) => ({
-    sectionId: arg.id({ required: true, description: 'Course section id.' }),
-    input: arg(required(CreateWebPackageInput, 'The new web package.')),
+    '(absolute or .. path, link, special file) is a user error on `uploadId`; a zip over the limits on files, size or ' +
+    'compression ratio (a zip bomb) is refused with PAYLOAD_TOO_LARGE (HTTP 413). Nothing of a refused zip is kept.',
+  input: withMembers(createWebPackageSchema, { sectionId: objectIdMember('Course section id.') }),
+  inputDescription:
+    'A new web content package of a section, from a zip uploaded with createUpload and its bytes stored.',
+  payload: { webPackage: { model: 'WebPackage', description: 'The new web package.' } },
+  resolve: async (viewer, { sectionId, ...input }, select) => ({
+    webPackage: await createWebPackage(viewer, parseId(sectionId, 'Section', 'sectionId'), input, select('webPackage')),
   }),
-  resolve: (viewer, args, query) =>
-    createWebPackage(viewer, parseId(args.sectionId, 'Section', 'sectionId'), args.input, query),
 });
 
-deleteMutation('deleteWebPackage', {
+payloadMutation('deleteWebPackage', {
   description: "Deletes a web content package and its files (the section's administrators).",
-  errors: [NotFoundError],
-  args: (arg) => ({
-    id: arg.id({ required: true, description: 'The web package to delete.' }),
-    sectionId: arg.id({ description: 'The course section the package must be in.' }),
+  input: z.strictObject({
+    id: objectIdMember('The web package to delete.'),
+    sectionId: objectIdMember('The course section the package must be in.').nullish(),
   }),
-  resolve: (viewer, args) =>
-    deleteWebPackage(
-      viewer,
-      parseId(args.id, 'WebPackage'),
-      args.sectionId === null || args.sectionId === undefined ? null : parseId(args.sectionId, 'Section', 'sectionId'),
-    ),
+  inputDescription: 'The web package to delete.',
+  payload: { deletedWebPackageId: { deleted: 'WebPackage', description: 'Global id of the deleted package.' } },
+  resolve: async (viewer, { id, sectionId }) => ({
+    deletedWebPackageId: (
+      await deleteWebPackage(
+        viewer,
+        parseId(id, 'WebPackage'),
+        sectionId == null ? null : parseId(sectionId, 'Section', 'sectionId'),
+      )
+    ).id,
+  }),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import { MutationError } from '../../rest/mutation-error';
 import { type LinkBuilder, type RestRequest, deleteRoute, listRoute, selfLink, viewRoute } from '../../rest/route';
+import { UserErrors } from '../../rest/user-errors';
 import { webPackageRealms } from './web-package.service';
 
 const RestWebPackage = graphql(
@@ -65,9 +65,9 @@ export const webPackageRoutes = [
     realms,
     summary: 'Delete a web content package and its files',
     document: graphql(
-      `mutation($sectionId: ID!, $id: ID!) { deleteWebPackage(sectionId: $sectionId, id: $id) { __typename ...MutationError } }`,
-      [MutationError],
+      `mutation($input: DeleteWebPackageInput!) { deleteWebPackage(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
     ),
-    variables: (request) => ({ sectionId: sectionOf(request), id: request.params.id }),
+    variables: (request) => ({ input: { id: request.params.id!, sectionId: sectionOf(request) } }),
   }),
 ];

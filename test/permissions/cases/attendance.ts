@@ -1,6 +1,6 @@
 import { db } from '../../../src/db/database';
 import { createSection, createUser } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 interface Shared {
   section: { id: number };
@@ -106,7 +106,7 @@ export default permissionCases<Shared>(
       finds: (answer, f) => showsOnGraphQL(daysOf(answer), f.classmate),
     },
     {
-      graphql: `mutation($sectionId: ID!, $records: [AttendanceInput!]!) { setAttendance(sectionId: $sectionId, records: $records) { ${unionOutcome} } }`,
+      graphql: `mutation($sectionId: ID!, $records: [AttendanceInput!]!) { setAttendance(input: { sectionId: $sectionId, records: $records }) { ${outcome} } }`,
       name: 'take attendance',
       expect: 'h h f o f o o',
       variables: (f) => ({

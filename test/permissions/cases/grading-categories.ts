@@ -1,7 +1,7 @@
 import type { RealmRef } from '../../../src/auth/realms';
 import { db } from '../../../src/db/database';
 import { createSection, createUser } from '../../support/factories';
-import { type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 interface Shared {
   section: RealmRef;
@@ -108,7 +108,7 @@ export default permissionCases<Shared>(
     },
     {
       graphql: `mutation($sectionId: ID!, $items: [CreateGradingCategoryInput!]!) {
-        createGradingCategories(sectionId: $sectionId, items: $items) { ${unionOutcome} ... on GradingCategoryResults { results { code } } } }`,
+        createGradingCategories(input: { sectionId: $sectionId, items: $items }) { ${outcome} results { code } } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section), items: [{ title: 'New' }] }),
@@ -116,7 +116,7 @@ export default permissionCases<Shared>(
     },
     {
       graphql: `mutation($sectionId: ID!, $items: [GradingCategoryChangeInput!]!) {
-        updateGradingCategories(sectionId: $sectionId, items: $items) { ${unionOutcome} ... on GradingCategoryResults { results { code } } } }`,
+        updateGradingCategories(input: { sectionId: $sectionId, items: $items }) { ${outcome} results { code } } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: (f, caller) => ({
@@ -126,13 +126,13 @@ export default permissionCases<Shared>(
       finds: (answer) => answer.results[0].code === 204,
     },
     {
-      graphql: `mutation($id: ID!, $input: UpdateGradingCategoryInput!) { updateGradingCategory(id: $id, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: UpdateGradingCategoryInput!) { updateGradingCategory(input: $input) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
-      variables: (f, caller) => ({ id: id(f.category), input: { title: `by ${caller.person}` } }),
+      variables: (f, caller) => ({ input: { id: id(f.category), title: `by ${caller.person}` } }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGradingCategory(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { deleteGradingCategory(input: { id: $id }) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await freshCategory(f)) }),

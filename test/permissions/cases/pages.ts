@@ -1,5 +1,5 @@
 import { createGradingGroup, createPage, createSection } from '../../support/factories';
-import { type Fixture, outcome, permissionCases, unionOutcome } from '../../support/permissions';
+import { type Fixture, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 type Tables = { section: { id: number }; page: { id: number }; draft: { id: number } };
@@ -126,19 +126,19 @@ export default permissionCases<Tables>(
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($sectionId: ID!) { createGradingGroup(sectionId: $sectionId, input: { title: "A" }) { ${unionOutcome} } }`,
+      graphql: `mutation($sectionId: ID!) { createGradingGroup(input: { sectionId: $sectionId, title: "A" }) { ${outcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section) }),
     },
     {
-      graphql: `mutation($id: ID!) { updateGradingGroup(id: $id, input: { title: "B" }) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { updateGradingGroup(input: { id: $id, title: "B" }) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await createGradingGroup(f.section.id)) }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteGradingGroup(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { deleteGradingGroup(input: { id: $id }) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await createGradingGroup(f.section.id)) }),

@@ -1,6 +1,6 @@
 import type { RealmRef } from '../../../src/auth/realms';
 import { createSection, createStoredUpload, createWebPackage, unique } from '../../support/factories';
-import { type Caller, type Fixture, unionOutcome, permissionCases } from '../../support/permissions';
+import { type Caller, type Fixture, outcome, permissionCases } from '../../support/permissions';
 import { buildZip } from '../../support/zips';
 
 interface Shared {
@@ -78,16 +78,15 @@ export default permissionCases<Shared>(
       variables: (f) => ({ id: id(f.package) }),
     },
     {
-      graphql: `mutation($sectionId: ID!, $input: CreateWebPackageInput!) { createWebPackage(sectionId: $sectionId, input: $input) { ${unionOutcome} } }`,
+      graphql: `mutation($input: CreateWebPackageInput!) { createWebPackage(input: $input) { ${outcome} } }`,
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: async (f, caller) => ({
-        sectionId: id(f.section),
-        input: { title: unique('Package'), uploadId: await callersZip(f, caller) },
+        input: { sectionId: id(f.section), title: unique('Package'), uploadId: await callersZip(f, caller) },
       }),
     },
     {
-      graphql: `mutation($id: ID!) { deleteWebPackage(id: $id) { ${unionOutcome} } }`,
+      graphql: `mutation($id: ID!) { deleteWebPackage(input: { id: $id }) { ${outcome} } }`,
       name: "a section's",
       expect: 'h h f o f o o',
       variables: async (f) => ({ id: id(await freshPackage(f)) }),
