@@ -40,6 +40,7 @@ import { useHttpStatusInErrors } from './http/error-status';
 import { type StoppingServerContext, refusedWhileStopping } from './http/stopping';
 import { useGraphiQLPage } from './http/graphiql';
 import {
+  documentIdParameter,
   memoryQueryStore,
   readTrustedDocuments,
   redisQueryStore,
@@ -130,6 +131,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     landingPage: false,
     // Served by useGraphiQLPage: a small page and cacheable, compressed assets.
     graphiql: false,
+    // A trusted document may be named by `documentId` (GraphQL over HTTP) beside the usual parameters.
+    extraParamNames: config.trustedDocumentsPath ? [documentIdParameter] : [],
     cors: corsPolicy(config.corsOrigins),
     // The error handler below reports a lost database and full storage (as warnings, with the request id).
     logging: yogaLogger(logger, (error) => isDatabaseUnavailable(error) || storageUnavailableIn(error) !== null),
