@@ -626,7 +626,7 @@ try {
           auth: 'bearer' as const,
         },
       })),
-      { name: 'GraphQL introspection', target: { origin, ...graphqlPost(getIntrospectionQuery()), auth: 'none' } },
+      { name: 'GraphQL introspection', target: { origin, ...graphqlPost(getIntrospectionQuery()), auth: 'bearer' } },
     ];
     // `zlib ms` is the compression alone, timed here on the answer: the part of `CPU ms/req` compression adds, without
     // the noise of a loaded server.
