@@ -28,6 +28,9 @@
  *            ids, rows, or rows with count: captured at the driver in this process, timed with EXPLAIN ANALYZE),
  *            each and summed; the middle page's database time too; and the first page of a small district (30
  *            groups) made after the largest size, in database time
+ *   compression  each answer below unencoded, in gzip and in brotli (Accept-Encoding: identity, gzip, br): req/s, p99,
+ *            the server's CPU per request and the bytes sent per answer, for the GraphQL list of 20 groups, GET
+ *            /v1/groups?limit=200 in JSON and in XML, and the introspection answer GraphiQL asks for
  *
  *   npm run bench                      # BENCH_DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/postgres
  *   BENCH_SECONDS=5 BENCH_PARTS=lists npm run bench
@@ -40,8 +43,10 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type OAuth from 'oauth-1.0a';
+import { getIntrospectionQuery } from 'graphql';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database';
+import { compress } from '../src/http/compression';
 import { topLines } from './profile-top';
 import {
   bareCreateMutation,
@@ -69,7 +74,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 // V8 optimizes a route's code over its first few thousand requests: the create took 9-12 s to settle from a cold start
 // (3.5 CPU ms per request in the first 3 s, 1.4 in the third 3, then 1.1).
 const firstWarmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
-const parts = new Set((process.env.BENCH_PARTS ?? 'lists,objects,memory,sizes').split(','));
+const parts = new Set((process.env.BENCH_PARTS ?? 'lists,objects,memory,sizes,compression').split(','));
 const sizes = (process.env.BENCH_SIZES ?? '1000,100000')
   .split(',')
   .map(Number)
@@ -283,6 +288,35 @@ const listTargets = (start: number): Target[] => [
     auth: 'oauth',
   },
 ];
+
+/**
+ * One answer to `target`: the bytes it takes on the wire in the coding its Accept-Encoding asks for, and its content
+ * (fetch decodes it).
+ */
+async function answerOf(target: Target): Promise<{ bytes: number; coding: string; content: Buffer }> {
+  const headers = { ...target.headers, ...(target.auth === 'bearer' ? { authorization: `Bearer ${bearer}` } : {}) };
+  const response = await fetch(`${target.origin}${target.path}`, {
+    method: target.method,
+    headers,
+    body: target.body,
+  });
+  const content = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200)
+    throw new Error(`${target.name}: ${response.status} ${content.toString().slice(0, 300)}`);
+  const coding = response.headers.get('content-encoding') ?? 'identity';
+  return { bytes: Number(response.headers.get('content-length') ?? content.length), coding, content };
+}
+
+/** The median time node:zlib takes to compress `body` as the server does, in this process (no load beside it). */
+async function compressMs(body: Buffer, coding: 'gzip' | 'br'): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < 21; run++) {
+    const started = performance.now();
+    await compress(body, coding);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[10]!;
+}
 
 /** Tops the groups table up to `size` rows in one statement, and refreshes the planner's statistics. */
 async function growTo(size: number, schoolId: number) {
@@ -577,6 +611,45 @@ try {
     console.log(
       `  growth between the 2nd and the 3rd ${memoryRequests.toLocaleString('en')}: resident ${(third.resident - second.resident).toFixed(1)} MiB, live heap ${(third.live - second.live).toFixed(1)} MiB, V8's heap ${(third.committed - second.committed).toFixed(1)} MiB`,
     );
+  }
+
+  if (parts.has('compression')) {
+    const answers: { name: string; target: Omit<Target, 'name'> }[] = [
+      { name: 'GraphQL groups, 20', target: { origin, ...graphqlPost(graphqlGroupsQuery(0)), auth: 'bearer' } },
+      ...(['JSON', 'XML'] as const).map((format) => ({
+        name: `GET /v1/groups ${format}, 200`,
+        target: {
+          origin,
+          method: 'GET' as const,
+          path: '/v1/groups?start=0&limit=200',
+          headers: format === 'JSON' ? json : { accept: 'text/xml' },
+          auth: 'bearer' as const,
+        },
+      })),
+      { name: 'GraphQL introspection', target: { origin, ...graphqlPost(getIntrospectionQuery()), auth: 'bearer' } },
+    ];
+    // `zlib ms` is the compression alone, timed here on the answer: the part of `CPU ms/req` compression adds, without
+    // the noise of a loaded server.
+    console.log('\nCompression: each answer unencoded, in gzip (level 6) and in brotli (quality 4)');
+    console.log(
+      `${'answer'.padEnd(26)} ${'coding'.padEnd(8)} ${'bytes'.padStart(8)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(7)} ${'CPU ms/req'.padStart(11)} ${'zlib ms'.padStart(8)}`,
+    );
+    for (const answer of answers) {
+      for (const coding of ['identity', 'gzip', 'br'] as const) {
+        const target: Target = {
+          ...answer.target,
+          name: `${answer.name}, ${coding}`,
+          headers: { ...answer.target.headers, 'accept-encoding': coding },
+        };
+        const sent = await answerOf(target);
+        if (sent.coding !== coding) throw new Error(`${target.name}: answered in ${sent.coding}`);
+        const zlibMs = coding === 'identity' ? 0 : await compressMs(sent.content, coding);
+        const result = await measure(target, seconds);
+        console.log(
+          `${answer.name.padEnd(26)} ${coding.padEnd(8)} ${String(sent.bytes).padStart(8)} ${result.rps.toFixed(0).padStart(7)} ${String(result.p99).padStart(7)} ${result.cpu.toFixed(2).padStart(11)} ${zlibMs.toFixed(2).padStart(8)}`,
+        );
+      }
+    }
   }
 
   if (parts.has('sizes')) {

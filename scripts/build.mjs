@@ -43,3 +43,8 @@ const current = new Set(files.map((file) => file.path));
 for (const name of readdirSync(outdir)) {
   if (isChunk(name) && !current.has(join(outdir, name))) rmSync(join(outdir, name), { force: true });
 }
+
+// GraphiQL's assets, minified and compressed once here rather than by a server as it starts (src/http/graphiql.ts).
+const { tsImport } = await import('tsx/esm/api');
+const { buildGraphiQLAssets } = await tsImport('../src/http/graphiql.ts', import.meta.url);
+await buildGraphiQLAssets();

@@ -36,10 +36,12 @@ import { useWebhookAddressPolicy } from './webhooks/address';
 import { corsPolicy } from './http/cors';
 import { useGraphQLBodyLimit } from './http/body-limit';
 import { useEntityTags } from './http/etag';
+import { useCompression } from './http/compression';
 import { useHttpStatusInErrors } from './http/error-status';
 import { type StoppingServerContext, refusedWhileStopping } from './http/stopping';
 import { useGraphiQLPage } from './http/graphiql';
 import {
+  documentIdParameter,
   memoryQueryStore,
   readTrustedDocuments,
   redisQueryStore,
@@ -130,6 +132,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     landingPage: false,
     // Served by useGraphiQLPage: a small page and cacheable, compressed assets.
     graphiql: false,
+    // A trusted document may be named by `documentId` (GraphQL over HTTP) beside the usual parameters.
+    extraParamNames: config.trustedDocumentsPath ? [documentIdParameter] : [],
     cors: corsPolicy(config.corsOrigins),
     // The error handler below reports a lost database and full storage (as warnings, with the request id).
     logging: yogaLogger(logger, (error) => isDatabaseUnavailable(error) || storageUnavailableIn(error) !== null),
@@ -195,6 +199,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useAuthenticationChallenge(),
       useHttpStatusInErrors(),
       useEntityTags('/graphql'),
+      // After every plugin that reads or rewrites a body (error statuses, entity tags), so they see it unencoded.
+      useCompression('/graphql'),
       // After authentication (the context) and before execution, on both APIs: a key belongs to its user.
       useIdempotencyKeys(logger),
       // Server-sent realm events carry their cursor as the `id:` line, which a reconnecting client sends back.

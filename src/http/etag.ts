@@ -1,19 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
+import { unencodedEntityTag } from './compression';
 
 /** Bodies answered to GET that are validated rather than cached: GraphQL results and /v1 JSON or XML. */
 const validatedTypes = /^(application\/(graphql-response\+)?json|application\/xml|text\/xml)\b/i;
 
-/** Whether an If-None-Match header names this entity tag (weak comparison, as RFC 9110 asks for If-None-Match). */
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+/**
+ * The tag of an If-None-Match header that names this entity, in any of its content codings (weak comparison, as RFC
+ * 9110 asks for If-None-Match), without `W/`; null when none does. `etag` is the unencoded answer's.
+ */
+export function matchingTag(ifNoneMatch: string | null, etag: string): string | null {
+  if (!ifNoneMatch) return null;
+  if (ifNoneMatch.trim() === '*') return etag;
+  const tag = ifNoneMatch.split(',').find((tag) => unencodedEntityTag(tag) === etag);
+  return tag ? tag.trim().replace(/^W\//, '') : null;
 }
 
 /**
- * A 200 answer to a GET with its entity tag, or a 304 when the client holds that body already. The /v1 facade calls it
- * with the text it has just rendered; `useEntityTags` with the body it reads back from other answers.
+ * A 200 answer to a GET with its entity tag, or a 304 when the client holds that body already, in whichever content
+ * coding: the 304 names the tag the client holds, the one a 200 in that coding would carry (src/http/compression.ts
+ * suffixes the tag of a compressed 200). The /v1 facade calls it with the text it has just rendered; `useEntityTags`
+ * with the body it reads back from other answers.
  */
 export function taggedAnswer(
   request: Request,
@@ -25,7 +32,9 @@ export function taggedAnswer(
   const headers = new Headers(init);
   headers.set('etag', etag);
   if (!headers.has('cache-control')) headers.set('cache-control', 'private, no-cache');
-  if (!matches(request.headers.get('if-none-match'), etag)) return new Response(body, { status: 200, headers });
+  const held = matchingTag(request.headers.get('if-none-match'), etag);
+  if (!held) return new Response(body, { status: 200, headers });
+  headers.set('etag', held);
   headers.delete('content-length');
   headers.delete('content-type');
   return new Response(null, { status: 304, headers });

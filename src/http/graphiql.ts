@@ -1,25 +1,30 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import { transform, version as esbuildVersion } from 'esbuild';
 import { type Plugin, shouldRenderGraphiQL } from 'graphql-yoga';
+import { compress, encodedEntityTag, negotiateEncoding, varyOnEncoding } from './compression';
+import { matchingTag } from './etag';
 
 const require = createRequire(import.meta.url);
-const compressBrotli = promisify(brotliCompress);
-const compressGzip = promisify(gzip);
 
 /** Where the assets are served; the page links them relative to itself, so a path prefix (behind a proxy) works. */
 const assetsPath = '/graphiql/assets/';
+
+/**
+ * Where `npm run build` (scripts/build.mjs) writes the minified and compressed assets, one folder per build key, from
+ * this file's place: src/http/ when run from source, dist/src/ when compiled, both two folders below the checkout.
+ */
+export const builtAssetsFolder = fileURLToPath(new URL('../../dist/graphiql/', import.meta.url));
 
 interface AssetSource {
   name: string;
   /** The installed package, and the file within it (these builds are not in the packages' `exports`). */
   package: string;
   file: string;
-  /** graphiql's "min" build is webpack's readable bundle: minified here once, at less than half its size. */
+  /** graphiql's "min" build is webpack's readable bundle: minified ahead, at less than half its size. */
   minify?: boolean;
 }
 
@@ -38,28 +43,69 @@ const sources: AssetSource[] = [
   { name: 'plugin-explorer.css', package: '@graphiql/plugin-explorer', file: 'dist/style.css' },
 ];
 
-/** Starts GraphiQL on the page's own URL, over HTTP and graphql-ws (which carries the headers tab as connection params). */
+/**
+ * Starts GraphiQL on the page's own URL, over HTTP and graphql-ws (which carries the headers tab as connection params).
+ * A link's `query`, `variables` and `operationName` open in the editor (a new tab beside the stored ones); the link's
+ * operation is the one run until the document is edited. Headers, bearer tokens among them, stay out of localStorage
+ * unless the user turns "Persist headers" on in the settings: `shouldPersistHeaders` is left unset, which defaults to
+ * off and keeps the setting shown, and the history GraphiQL stores (which keeps each run's headers whatever the
+ * setting) is stored without them.
+ */
 const startScript = `(function () {
   var url = location.origin + location.pathname;
+  var link = new URLSearchParams(location.search);
   var fetcher = GraphiQL.createFetcher({ url: url, subscriptionUrl: url.replace(/^http/, 'ws') });
+  var history = /^graphiql:(queries|favorites)$/;
+  var storage = {
+    getItem: function (key) { return localStorage.getItem(key); },
+    setItem: function (key, value) {
+      if (history.test(key) && localStorage.getItem('graphiql:shouldPersistHeaders') !== 'true') {
+        var stored = JSON.parse(value);
+        stored.queries = (stored.queries || []).map(function (item) {
+          return Object.assign({}, item, { headers: undefined });
+        });
+        value = JSON.stringify(stored);
+      }
+      localStorage.setItem(key, value);
+    },
+    removeItem: function (key) { localStorage.removeItem(key); },
+    clear: function () {
+      Object.keys(localStorage).forEach(function (key) {
+        if (key.indexOf('graphiql:') === 0) localStorage.removeItem(key);
+      });
+    },
+    get length() {
+      return Object.keys(localStorage).filter(function (key) { return key.indexOf('graphiql:') === 0; }).length;
+    },
+  };
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  root.render(React.createElement(GraphiQL, {
-    fetcher: fetcher,
-    plugins: [GraphiQLPluginExplorer.explorerPlugin()],
-    defaultEditorToolsVisibility: 'headers',
-    shouldPersistHeaders: true,
-  }));
+  function render(operationName) {
+    root.render(React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      storage: storage,
+      plugins: [GraphiQLPluginExplorer.explorerPlugin()],
+      defaultEditorToolsVisibility: 'headers',
+      query: link.get('query') || undefined,
+      variables: link.get('variables') || undefined,
+      operationName: operationName,
+      onEditQuery: function (query) {
+        if (operationName && query !== link.get('query')) render(undefined);
+      },
+    }));
+  }
+  render(link.get('operationName') || undefined);
 })();
 `;
 
 const pageStyle = 'html,body,#graphiql{height:100%;margin:0}';
 
 /** An installed package's folder: the nearest one above its entry point whose package.json has its name. */
-async function packageDirectory(name: string): Promise<string> {
+async function packageDirectory(name: string): Promise<{ directory: string; version: string }> {
   let directory = dirname(require.resolve(name));
   while (directory !== dirname(directory)) {
     const manifest = await readFile(join(directory, 'package.json'), 'utf8').catch(() => null);
-    if (manifest && (JSON.parse(manifest) as { name?: string }).name === name) return directory;
+    const parsed = manifest ? (JSON.parse(manifest) as { name?: string; version?: string }) : null;
+    if (parsed?.name === name) return { directory, version: parsed.version ?? '' };
     directory = dirname(directory);
   }
   throw new Error(`Cannot find the folder of the package ${name}`);
@@ -72,32 +118,21 @@ interface Encoded {
   etag: string;
 }
 
+const entityTagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url')}"`;
+
+/** Fixed content, compressed once at the slowest levels: what a browser downloads is the smallest either gives. */
+const fixedLevels = { brotliQuality: 11, gzipLevel: 9 };
+
 async function encode(body: Buffer): Promise<Encoded> {
-  const [gzipped, brotli] = await Promise.all([
-    compressGzip(body, { level: 9 }),
-    compressBrotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  ]);
-  return {
-    identity: body,
-    gzip: gzipped,
-    br: brotli,
-    etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
-  };
+  const [gzipped, brotli] = await Promise.all([compress(body, 'gzip', fixedLevels), compress(body, 'br', fixedLevels)]);
+  return { identity: body, gzip: gzipped, br: brotli, etag: entityTagOf(body) };
 }
 
 const contentTypes: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const contentTypeOf = (path: string) => contentTypes[path.slice(path.lastIndexOf('.') + 1)]!;
 
 interface Served extends Encoded {
   contentType: string;
-}
-
-interface Prepared {
-  page: Served;
-  /**
-   * By path under `assetsPath`, each named with a hash of its source (and of esbuild's version for a minified one), so
-   * that a new build is a new URL; an asset is minified and compressed when first asked for.
-   */
-  assets: Map<string, () => Promise<Served>>;
 }
 
 /** `make`'s promise, made on the first call and shared; made again after a failure. */
@@ -110,33 +145,137 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** Names the assets and writes the page at once: the slow part (minifying, brotli) waits for each asset's first request. */
-async function prepare(title: string): Promise<Prepared> {
-  const assets = new Map<string, () => Promise<Served>>();
-  const links: string[] = [];
-  const add = (name: string, text: Buffer, minify = false) => {
+interface Located extends AssetSource {
+  path: string;
+  version: string;
+  size: number;
+}
+
+/**
+ * The sources where they are installed, and the key of a build of them: their packages' versions and sizes, the start
+ * script and esbuild's version (which minifies), so that a build is found again without reading the sources.
+ */
+async function locateSources(): Promise<{ key: string; located: Located[] }> {
+  const located: Located[] = [];
+  for (const source of sources) {
+    const { directory, version } = await packageDirectory(source.package);
+    const path = join(directory, source.file);
+    located.push({ ...source, path, version, size: (await stat(path)).size });
+  }
+  const key = createHash('sha256')
+    .update(JSON.stringify([located.map(({ name, version, size }) => [name, version, size]), esbuildVersion]))
+    .update(startScript)
+    .digest('hex')
+    .slice(0, 16);
+  return { key, located };
+}
+
+/** What a build folder lists: each asset's path under `assetsPath`, named with a hash of its minified content. */
+interface BuildManifest {
+  assets: string[];
+}
+
+const manifestName = 'manifest.json';
+
+/** Minifies and compresses every asset: seconds of CPU, which `npm run build` spends rather than a visitor. */
+async function buildAssets(located: Located[]): Promise<Map<string, Served>> {
+  const assets = new Map<string, Served>();
+  const entries: [string, Buffer][] = [
+    ...(await Promise.all(
+      located.map(async (source): Promise<[string, Buffer]> => {
+        const text = await readFile(source.path);
+        const body = source.minify
+          ? Buffer.from((await transform(text.toString('utf8'), { minify: true, loader: 'js' })).code)
+          : text;
+        return [source.name, body];
+      }),
+    )),
+    ['start.js', Buffer.from(startScript)],
+  ];
+  for (const [name, body] of entries) {
     const [base, extension] = name.split(/\.(?=[^.]+$)/);
-    const hash = createHash('sha256')
-      .update(text)
-      .update(minify ? `esbuild ${esbuildVersion}` : '')
-      .digest('hex')
-      .slice(0, 12);
+    const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
     const path = `${base}-${hash}.${extension}`;
+    assets.set(path, { ...(await encode(body)), contentType: contentTypeOf(path) });
+  }
+  return assets;
+}
+
+/**
+ * Writes a build into its key's folder under `builtAssetsFolder`: each asset as is, `.gz` and `.br`, then the manifest.
+ * Written beside and renamed into place, so that a server starting meanwhile finds a whole build or none.
+ */
+async function writeBuild(key: string, assets: Map<string, Served>): Promise<void> {
+  await mkdir(builtAssetsFolder, { recursive: true });
+  const partial = await mkdtemp(join(builtAssetsFolder, `.${key}-`));
+  for (const [path, served] of assets) {
+    await writeFile(join(partial, path), served.identity);
+    await writeFile(join(partial, `${path}.gz`), served.gzip);
+    await writeFile(join(partial, `${path}.br`), served.br);
+  }
+  const manifest: BuildManifest = { assets: [...assets.keys()] };
+  await writeFile(join(partial, manifestName), JSON.stringify(manifest));
+  try {
+    await rename(partial, join(builtAssetsFolder, key));
+  } catch {
+    // Another process wrote the same build first.
+    await rm(partial, { recursive: true, force: true });
+  }
+}
+
+/** A build's assets, each read from its folder when first asked for; null when the folder holds no whole build. */
+async function readBuild(key: string): Promise<Map<string, () => Promise<Served>> | null> {
+  const folder = join(builtAssetsFolder, key);
+  const manifest = await readFile(join(folder, manifestName), 'utf8').catch(() => null);
+  if (!manifest) return null;
+  const assets = new Map<string, () => Promise<Served>>();
+  for (const path of (JSON.parse(manifest) as BuildManifest).assets) {
     assets.set(
       path,
       once(async () => {
-        const body = minify
-          ? Buffer.from((await transform(text.toString('utf8'), { minify: true, loader: 'js' })).code)
-          : text;
-        return { ...(await encode(body)), contentType: contentTypes[extension] };
+        const [identity, gzipped, brotli] = await Promise.all(
+          ['', '.gz', '.br'].map((suffix) => readFile(join(folder, `${path}${suffix}`))),
+        );
+        return { identity, gzip: gzipped, br: brotli, etag: entityTagOf(identity), contentType: contentTypeOf(path) };
       }),
     );
-    links.push(path);
-  };
-  for (const source of sources) {
-    add(source.name, await readFile(join(await packageDirectory(source.package), source.file)), source.minify);
   }
-  add('start.js', Buffer.from(startScript));
+  return assets;
+}
+
+/**
+ * Builds GraphiQL's assets into `builtAssetsFolder` unless this build is there already, and removes other builds:
+ * `npm run build` (scripts/build.mjs) calls it, so that a server's first visitor never waits for minifying and brotli.
+ */
+export async function buildGraphiQLAssets(): Promise<{ folder: string; built: boolean }> {
+  const { key, located } = await locateSources();
+  const built = !(await readBuild(key));
+  if (built) await writeBuild(key, await buildAssets(located));
+  for (const entry of await readdir(builtAssetsFolder)) {
+    if (entry !== key) await rm(join(builtAssetsFolder, entry), { recursive: true, force: true });
+  }
+  return { folder: join(builtAssetsFolder, key), built };
+}
+
+interface Prepared {
+  page: Served;
+  /** By path under `assetsPath`, each named with a hash of its content, so that a new build is a new URL. */
+  assets: Map<string, () => Promise<Served>>;
+}
+
+/**
+ * The page and its assets: from the build `npm run build` wrote, or, run from source without one (tests, `tsx`),
+ * built now and written for the next start.
+ */
+async function prepare(title: string): Promise<Prepared> {
+  const { key, located } = await locateSources();
+  let assets = await readBuild(key);
+  if (!assets) {
+    const built = await buildAssets(located);
+    await writeBuild(key, built).catch(() => {});
+    assets = new Map([...built].map(([path, served]) => [path, async () => served]));
+  }
+  const links = [...assets.keys()];
   const href = (path: string) => `graphiql/assets/${path}`;
   const html = `<!doctype html>
 <html lang="en">
@@ -162,44 +301,23 @@ ${links
   return { page: { ...(await encode(Buffer.from(html))), contentType: 'text/html; charset=utf-8' }, assets };
 }
 
-/** The encoding to answer with: br, then gzip, when the client accepts it (a q=0 refuses it). */
-function encodingFor(acceptEncoding: string | null): 'br' | 'gzip' | 'identity' {
-  const accepted = new Set(
-    (acceptEncoding ?? '')
-      .split(',')
-      .map((part) =>
-        part
-          .trim()
-          .toLowerCase()
-          .split(/\s*;\s*/),
-      )
-      .filter(([, quality]) => !quality || !/^q=0(\.0*)?$/.test(quality))
-      .map(([coding]) => coding),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return 'identity';
-}
-
 function respond(request: Request, served: Served, cacheControl: string): Response {
+  // Brotli and gzip were made ahead at their slowest levels, so any size is sent in the coding the browser prefers.
+  const { coding } = negotiateEncoding(request.headers.get('accept-encoding'));
   const headers = new Headers({
     'content-type': served.contentType,
     'cache-control': cacheControl,
-    etag: served.etag,
+    etag: encodedEntityTag(served.etag, coding),
     vary: 'accept-encoding',
     'x-content-type-options': 'nosniff',
   });
-  if (
-    request.headers
-      .get('if-none-match')
-      ?.split(',')
-      .some((tag) => tag.trim().replace(/^W\//, '') === served.etag)
-  ) {
+  const held = matchingTag(request.headers.get('if-none-match'), served.etag);
+  if (held) {
+    headers.set('etag', held);
     return new Response(null, { status: 304, headers });
   }
-  const encoding = encodingFor(request.headers.get('accept-encoding'));
-  const body = served[encoding];
-  if (encoding !== 'identity') headers.set('content-encoding', encoding);
+  const body = served[coding];
+  if (coding !== 'identity') headers.set('content-encoding', coding);
   headers.set('content-length', String(body.length));
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers });
 }
@@ -210,9 +328,10 @@ export const immutable = 'public, max-age=31536000, immutable';
 export const revalidate = 'no-cache';
 
 /**
- * GraphiQL on GET `graphqlEndpoint` for browsers (Accept: text/html): a small page plus its assets, each compressed
- * once (brotli and gzip, prepared on the first visit) and answered in the encoding the browser accepts, with the
- * explorer plugin. Replaces yoga's own GraphiQL, which inlines 9 MB of HTML into every answer.
+ * GraphiQL on GET `graphqlEndpoint` for browsers (Accept: text/html): a small page plus its assets, minified and
+ * compressed ahead (brotli and gzip, by `npm run build`, or when the app starts without that build) and answered in the
+ * encoding the browser accepts, with the explorer plugin. Replaces yoga's own GraphiQL, which inlines 9 MB of HTML
+ * into every answer.
  */
 export function useGraphiQLPage(options: { graphqlEndpoint: string; title: string }): Plugin {
   const ready = once(() => prepare(options.title));
@@ -223,10 +342,14 @@ export function useGraphiQLPage(options: { graphqlEndpoint: string; title: strin
     return response;
   };
   return {
+    // Prepared as the app starts, so that the first visit does not wait for it; a failure is tried again on a visit.
+    onYogaInit() {
+      ready().catch(() => {});
+    },
     async onRequest({ request, url, endResponse }) {
       if (url.pathname === options.graphqlEndpoint && shouldRenderGraphiQL(request)) {
         const { page, assets } = await ready();
-        // The browser asks for the assets next: they are prepared meanwhile (errors reach their own requests).
+        // The browser asks for the assets next: they are read meanwhile (errors reach their own requests).
         for (const asset of assets.values()) asset().catch(() => {});
         return endResponse(answer(respond(request, page, revalidate)));
       }
@@ -240,9 +363,7 @@ export function useGraphiQLPage(options: { graphqlEndpoint: string; title: strin
     },
     // Yoga's CORS answer replaces Vary with its own (Origin) on any request with an Origin: the encoding is put back.
     onResponse({ response }) {
-      if (!answers.has(response)) return;
-      const vary = response.headers.get('vary');
-      if (vary && !/accept-encoding/i.test(vary)) response.headers.set('vary', `${vary}, accept-encoding`);
+      if (answers.has(response)) varyOnEncoding(response.headers);
     },
   };
 }

@@ -103,9 +103,16 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
 }
 
 /**
+ * A trusted document's id as the manifest and requests are compared by: without the `sha256:` prefix the
+ * GraphQL-over-HTTP persisted-documents draft gives it (GraphQL Code Generator's client preset writes its keys so, and
+ * clients send either form), in lower case.
+ */
+export const documentKey = (id: string) => id.replace(/^sha256:/i, '').toLowerCase();
+
+/**
  * A trusted-documents manifest: Apollo's persisted-query manifest (`{ format: "apollo-persisted-query-manifest",
- * operations: [{ id, body, name, type }] }`) or a plain `{ "<hash>": "<document>" }` map, as GraphQL Code Generator's
- * client preset writes it.
+ * operations: [{ id, body, name, type }] }`) or a plain `{ "<id>": "<document>" }` map, as GraphQL Code Generator's
+ * client preset writes it (`persisted-documents.json`, ids `sha256:<hex>`). The map is keyed by `documentKey`.
  */
 export function readTrustedDocuments(path: string): Map<string, string> {
   let manifest: unknown;
@@ -122,13 +129,13 @@ export function readTrustedDocuments(path: string): Map<string, string> {
       if (typeof operation?.id !== 'string' || typeof operation.body !== 'string') {
         throw new Error(`TRUSTED_DOCUMENTS: every operation of ${path} needs a string id and body`);
       }
-      documents.set(operation.id, operation.body);
+      documents.set(documentKey(operation.id), operation.body);
     }
   } else if (manifest && typeof manifest === 'object' && !Array.isArray(manifest)) {
     for (const [hash, body] of Object.entries(manifest)) {
       if (typeof body !== 'string')
         throw new Error(`TRUSTED_DOCUMENTS: ${path}: the document of ${hash} is not a string`);
-      documents.set(hash, body);
+      documents.set(documentKey(hash), body);
     }
   } else {
     throw new Error(
@@ -138,17 +145,37 @@ export function readTrustedDocuments(path: string): Map<string, string> {
   return documents;
 }
 
+/** The request parameter a persisted document is named by (GraphQL over HTTP), which yoga must let through. */
+export const documentIdParameter = 'documentId';
+
 /**
- * Trusted documents (TRUSTED_DOCUMENTS): /graphql runs only the listed operations, asked for by hash with Apollo's
- * `extensions.persistedQuery` (@graphql-yoga/plugin-persisted-operations); a query sent as text is refused. Operations
- * over graphql-ws, which skip the HTTP parameters, pass only when their text is a listed document. The /v1 facade's
- * own operations never go through either and keep working.
+ * The id a request names its document by: `documentId` (GraphQL over HTTP persisted documents, in a POST body or as a
+ * GET query parameter, which yoga's GET parser does not read) or Apollo's `extensions.persistedQuery.sha256Hash`.
+ */
+function requestedDocumentId(params: Record<string, unknown>, request: Request): string | null {
+  const fromBody = params[documentIdParameter];
+  if (typeof fromBody === 'string') return fromBody;
+  if (request.method === 'GET') {
+    const fromQuery = new URL(request.url).searchParams.get(documentIdParameter);
+    if (fromQuery) return fromQuery;
+  }
+  return persistedQueryOf(params.extensions)?.sha256Hash ?? null;
+}
+
+/**
+ * Trusted documents (TRUSTED_DOCUMENTS): /graphql runs only the listed operations, asked for by id, as `documentId` or
+ * Apollo's `extensions.persistedQuery.sha256Hash`, each with or without the `sha256:` prefix
+ * (@graphql-yoga/plugin-persisted-operations); a query sent as text is refused. Operations over graphql-ws, which skip
+ * the HTTP parameters, pass only when their text is a listed document. The /v1 facade's own operations never go
+ * through either and keep working. The app lets `documentIdParameter` through yoga's parameter check.
  */
 export function useTrustedDocuments(documents: ReadonlyMap<string, string>): Plugin[] {
   const listed = new Set(documents.values());
   return [
     usePersistedOperations({
-      getPersistedOperation: (hash) => documents.get(hash) ?? null,
+      extractPersistedOperationId: (params, request) =>
+        requestedDocumentId(params as unknown as Record<string, unknown>, request),
+      getPersistedOperation: (id) => documents.get(documentKey(id)) ?? null,
       allowArbitraryOperations: false,
       customErrors: {
         // Not PERSISTED_QUERY_NOT_FOUND: a client must not fall back to sending the text, which is refused too.

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { isEnumType, isInputObjectType, isInterfaceType, isNonNullType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { sortedSchema } from '../../src/graphql/schema';
-import { introspectionFile, printedIntrospection, printedSchema, schemaFile } from '../../scripts/print-schema';
+import {
+  introspectionFile,
+  possibleTypesFile,
+  printedIntrospection,
+  printedPossibleTypes,
+  printedSchema,
+  schemaFile,
+} from '../../scripts/print-schema';
 
 describe('schema.graphql', () => {
   it('is the printed schema (run `npm run schema` after changing the API)', () => {
@@ -11,6 +18,15 @@ describe('schema.graphql', () => {
 
   it('has the introspection that types GraphQL documents in src/graphql/graphql-env.d.ts (run `npm run schema`)', () => {
     expect(readFileSync(introspectionFile, 'utf8')).toBe(printedIntrospection());
+  });
+
+  it("has Apollo Client's possibleTypes in schema.possible-types.json (run `npm run schema`)", () => {
+    const committed = readFileSync(possibleTypesFile, 'utf8');
+    expect(committed).toBe(printedPossibleTypes());
+    const possibleTypes = JSON.parse(committed) as Record<string, string[]>;
+    expect(possibleTypes.Node).toEqual(expect.arrayContaining(['Group', 'School', 'User']));
+    expect(possibleTypes.Error).toEqual(expect.arrayContaining(['NotFoundError', 'ValidationError']));
+    expect(Object.values(possibleTypes).every((members) => members.length > 0)).toBe(true);
   });
 
   it('describes every public type, field, argument, input field and enum value', () => {

@@ -9,6 +9,9 @@ import { listenOnLoopback, useTestServer } from '../support/harness';
 
 /** Debian's Chromium (`apt-get install chromium`), or another one named by CHROMIUM_PATH. */
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Set by .ci/run, which installs Chromium: there a missing browser fails these tests rather than skipping them. */
+const browserRequired = process.env.LECTERN_REQUIRE_BROWSER === '1';
+const browserMissing = !existsSync(chromiumPath);
 
 const server = useTestServer();
 let world: World;
@@ -28,17 +31,18 @@ beforeAll(async () => {
   const listening = await listenOnLoopback(server);
   origin = `http://127.0.0.1:${listening.port}`;
   close = listening.close;
+  if (browserMissing && !browserRequired) return;
+  if (browserMissing) throw new Error(`LECTERN_REQUIRE_BROWSER is set and there is no Chromium at ${chromiumPath}`);
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
-  // Each asset is minified and compressed on its first request, which takes a while on a busy machine.
-  const html = await (await server.fetch('/graphql', { headers: { accept: 'text/html' } })).text();
-  await Promise.all([...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((link) => server.fetch(`/${link[1]}`)));
+  // The page waits for the assets the app prepares as it starts (built once per checkout when run from source).
+  await server.fetch('/graphql', { headers: { accept: 'text/html' } });
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
   await close?.();
 });
 
-describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () => {
+describe.skipIf(browserMissing && !browserRequired)('GraphiQL in headless Chromium', () => {
   it('loads offline from this server, with the explorer, and runs queries and subscriptions with the headers tab', {
     timeout: 300_000,
   }, async () => {
@@ -98,25 +102,17 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
     await page.close();
   });
 
-  it('runs a subscription from its editor, with the credential from its headers tab', {
+  it('opens a ?query= link in its editor and runs it with the credential typed in the headers tab, keeping the credential out of localStorage', {
     timeout: 300_000,
   }, async () => {
     const page = await browser.newPage();
-    // What a user typed in the editor and the headers tab, as GraphiQL keeps them between visits (typing itself reaches
-    // GraphiQL's state only after a debounce).
-    await page.addInitScript(
-      ({ token, groupId }) => {
-        localStorage.setItem(
-          'graphiql:query',
-          `subscription Live { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`,
-        );
-        localStorage.setItem('graphiql:headers', JSON.stringify({ Authorization: `Bearer ${token}` }));
-      },
-      { token, groupId },
-    );
-    await page.goto(`${origin}/graphql`);
+    const subscription = `subscription Live { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type realmId } }`;
+    await page.goto(`${origin}/graphql?query=${encodeURIComponent(subscription)}`);
     await page.waitForSelector('.graphiql-query-editor .CodeMirror');
     expect(await page.textContent('.graphiql-query-editor')).toContain('subscription Live');
+    // Typed as a user types it (the editor closes brackets and quotes, and types over them).
+    await page.click('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror');
+    await page.keyboard.type(`{"Authorization": "Bearer ${token}"}`);
     const listening = new Promise<void>((resolve) => {
       const onListening = (key: string) => {
         if (key !== `bearer:${tokenId}`) return;
@@ -130,6 +126,29 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed in the result pane' });
     await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('group.update'));
     expect(await page.textContent('.result-window')).toContain(`"realmId": "${groupId}"`);
+    // GraphiQL stores its tabs after a debounce: the query is there, the token nowhere.
+    await page.waitForFunction(() => localStorage.getItem('graphiql:tabState')?.includes('subscription Live'));
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(stored).toContain('subscription Live');
+    expect(stored).not.toContain(token);
+    expect(stored).not.toContain('Authorization');
+    await page.close();
+  });
+
+  it("opens a link's variables with its document, and runs the link's operation", { timeout: 300_000 }, async () => {
+    const page = await browser.newPage();
+    const linked = 'query First { __typename }\nquery Second { __schema { queryType { name } } }';
+    const link = new URLSearchParams({ query: linked, variables: '{"answer": 42}', operationName: 'Second' });
+    await page.goto(`${origin}/graphql?${link}`);
+    await page.waitForSelector('.graphiql-query-editor .CodeMirror');
+    expect(await page.textContent('.graphiql-query-editor')).toContain('query Second');
+    await page.waitForFunction(() => localStorage.getItem('graphiql:tabState')?.includes('query Second'));
+    const { tabs, activeTabIndex } = await page.evaluate(() => JSON.parse(localStorage.getItem('graphiql:tabState')!));
+    expect(tabs[activeTabIndex]).toEqual(expect.objectContaining({ query: linked, variables: '{"answer": 42}' }));
+    // Two operations and no choice made in the editor: the link's runs, without a menu to pick one.
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('queryType'));
+    expect(await page.textContent('.result-window')).toContain('"name": "Query"');
     await page.close();
   });
 });

@@ -154,6 +154,15 @@ describe('trusted-document manifests', () => {
     expect(readTrustedDocuments(write(map))).toEqual(new Map(Object.entries(map)));
   });
 
+  it('key documents by their id without the sha256: prefix, in lower case', () => {
+    const hex = sha256('{ a }');
+    expect(readTrustedDocuments(write({ [`sha256:${hex.toUpperCase()}`]: '{ a }' }))).toEqual(
+      new Map([[hex, '{ a }']]),
+    );
+    const apollo = { format: 'apollo-persisted-query-manifest', operations: [{ id: `sha256:${hex}`, body: '{ a }' }] };
+    expect(readTrustedDocuments(write(apollo))).toEqual(new Map([[hex, '{ a }']]));
+  });
+
   it('refuse a file that is neither, naming it', () => {
     expect(() => readTrustedDocuments(join(folder, 'missing.json'))).toThrow(
       /^TRUSTED_DOCUMENTS: cannot read .*missing\.json/,

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
@@ -152,13 +153,20 @@ function checkAgainst(schema: z.ZodType, request: Request, response: Response, t
   if (unsafe) fail(request, response.status, `unsafe markup in sanitized HTML: ${unsafe}`, text);
 }
 
+/** The body as text, decoded from the content coding it was sent in (src/http/compression.ts). */
+async function bodyText(response: Response): Promise<string> {
+  const sent = Buffer.from(await response.clone().arrayBuffer());
+  const coding = response.headers.get('content-encoding');
+  return (coding === 'br' ? brotliDecompressSync(sent) : coding === 'gzip' ? gunzipSync(sent) : sent).toString('utf8');
+}
+
 /** Checks one /v1 exchange: success bodies against the route's declared response, failures against the error shape. */
 export async function assertWireContract(request: Request, response: Response): Promise<void> {
   const url = new URL(request.url);
   const path = url.pathname.slice('/v1'.length).replace(/\/+$/, '') || '/';
   const { status } = response;
   if (request.method === 'OPTIONS' || request.method === 'HEAD') return;
-  const text = await response.clone().text();
+  const text = await bodyText(response);
   if (status === 401) {
     if (!response.headers.get('content-type')?.startsWith('text/plain'))
       fail(request, status, 'a 401 is plain text', text);
