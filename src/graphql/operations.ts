@@ -1,11 +1,8 @@
-import type { InputFieldMap, InputShapeFromFields, ObjectRef } from '@pothos/core';
 import { type Policy, type Verdict, can } from '../auth/policy';
 import { type RealmFacts, type RealmRef, isStorableId, knownRealm } from '../auth/realms';
 import type { Viewer } from '../auth/viewer';
-import { NotFoundError, ValidationError } from '../core/errors';
 import type PrismaTypes from '../generated/pothos-types';
 import { builder } from './builder';
-import { DeletedType } from './deleted';
 import { RealmInput, parseId, realmRef } from './realm';
 import { findIfVisible } from './visible';
 import { type DirectRows, readById } from './reads-by-id';
@@ -13,94 +10,6 @@ import { delegateOf, hiddenWhenRefused, registerNodeVisibility, visibleByEach } 
 import type { RealmType } from '../generated/prisma/enums';
 
 type Model = keyof PrismaTypes & string;
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, object, 'Object'>['arg'];
-
-/** A required, described argument of an input type: `arg(required(CreateGroupInput, 'The new group.'))`. */
-export const required = <Type>(type: Type, description: string) => ({ type, required: true, description }) as const;
-
-/** The realm argument of realm-owned content: `realm: arg(ownerRealm('post'))`. */
-export const ownerRealm = (what: string) =>
-  required(RealmInput, `The realm (district, school, user, section or group) the ${what} belongs to.`);
-
-/** The typed errors a mutation's service can throw, which its result union lists (and nothing else). */
-// biome-ignore lint/suspicious/noExplicitAny: Pothos' own type for error classes
-type ErrorClasses = (new (...args: any[]) => Error)[];
-
-/** What a create or update may answer instead of its object, unless it names its own errors. */
-const objectMutationErrors: ErrorClasses = [ValidationError, NotFoundError];
-
-/**
- * A mutation that changes one Prisma object and answers with it, or with one of the typed errors it lists (by
- * default ValidationError and NotFoundError): the shape of every create and update. The service receives the
- * viewer, the arguments and Pothos' selection, which it spreads into its Prisma call so relations load in the same
- * statement.
- */
-export function objectMutation<Name extends Model, Args extends InputFieldMap>(
-  name: string,
-  options: {
-    type: Name;
-    description: string;
-    errors?: ErrorClasses;
-    args: (arg: ArgBuilder) => Args;
-    resolve: (
-      viewer: Viewer,
-      args: InputShapeFromFields<Args>,
-      query: { select?: never; include?: never },
-    ) => Promise<PrismaTypes[Name]['Shape']>;
-  },
-) {
-  builder.mutationField(name, (t) =>
-    t.withAuth({ authenticated: true }).prismaField({
-      type: options.type as Model,
-      description: options.description,
-      errors: { types: options.errors ?? objectMutationErrors },
-      args: options.args(t.arg),
-      // Pothos types the selection per model; services declare their own, so the generic helper hands it on as is.
-      resolve: (query, _root, args, { viewer }) =>
-        options.resolve(viewer, args as InputShapeFromFields<Args>, query as never) as never,
-    }),
-  );
-}
-
-/**
- * A mutation that answers with a plain object (not a Prisma row), or with one of the typed errors it lists: deletes
- * answer with the id of what no longer exists, answers to invites and requests with what was decided.
- */
-export function resultMutation<Result, Args extends InputFieldMap>(
-  name: string,
-  options: {
-    type: ObjectRef<Types, Result>;
-    description: string;
-    errors: ErrorClasses;
-    args: (arg: ArgBuilder) => Args;
-    resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<Result>;
-  },
-) {
-  builder.mutationField(name, (t) =>
-    t.withAuth({ authenticated: true }).field({
-      type: options.type,
-      description: options.description,
-      errors: { types: options.errors },
-      args: options.args(t.arg),
-      // Pothos cannot relate a generic result to its field type; the ObjectRef above ties them for callers.
-      resolve: (_root, args, { viewer }) => options.resolve(viewer, args as InputShapeFromFields<Args>) as never,
-    }),
-  );
-}
-
-/** A mutation that deletes (or revokes) one object and answers with its id, or with a typed error. */
-export function deleteMutation<Args extends InputFieldMap>(
-  name: string,
-  options: {
-    description: string;
-    errors: ErrorClasses;
-    args: (arg: ArgBuilder) => Args;
-    resolve: (viewer: Viewer, args: InputShapeFromFields<Args>) => Promise<{ id: number }>;
-  },
-) {
-  resultMutation(name, { ...options, type: DeletedType });
-}
 
 /** A policy that says who may read an object of its kind, by id. */
 type ReadPolicy = Policy<{ read: (viewer: Viewer, id: number) => Verdict | Promise<Verdict> }>;

@@ -1,7 +1,6 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder';
 import './error-types';
-import './deleted';
 import './nodes';
 import '../modules/schools';
 import '../modules/users';

@@ -71,13 +71,3 @@ export interface GraphQL extends Pick<typeof tada, 'scalar' | 'persisted'> {
 export const graphql: GraphQL = tada;
 
 export type { FragmentOf, ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
-
-/**
- * The members of a union result whose `__typename` does not end in "Error", such as the `Group` of
- * `Success<ResultOf<typeof CreateGroup>['createGroup']>`. Select `__typename` to narrow a value at run time.
- */
-export type Success<T> = T extends { __typename?: infer Name }
-  ? [Name] extends [`${string}Error` | undefined]
-    ? never
-    : T
-  : T;

@@ -1,4 +1,4 @@
-import type { ResultOf, Success, TadaDocumentNode, VariablesOf } from '../graphql/typed-document';
+import type { ResultOf, TadaDocumentNode, VariablesOf } from '../graphql/typed-document';
 import { z } from 'zod';
 import type { RealmType } from '../generated/prisma/enums';
 import type { WireBody } from './wire-body';
@@ -140,37 +140,30 @@ interface RouteBase<Doc extends AnyDocument> {
 }
 
 interface Payload {
-  __typename?: string;
-  message?: string;
-  issues?: { field: string; message: string }[];
-  userErrors?: readonly { field: readonly string[] | null; code: string; message: string }[];
+  userErrors: readonly { field: readonly string[] | null; code: string; message: string }[];
 }
 
 /** The typed error (and so the REST status) of the userError codes that are not about an input member's value. */
 const errorOfCode: Record<string, string> = { NOT_FOUND: 'NotFoundError', CONFLICT: 'ConflictError' };
 
 /**
- * A mutation's answer, raised as a PayloadError when it wrote nothing: a payload whose `userErrors` (selected with
- * `...UserErrors`) are not empty, or, for a mutation still answering a union, a member named `...Error` (selected
- * with `__typename`).
+ * A mutation's payload, raised as a PayloadError when it wrote nothing: when its `userErrors` (selected with
+ * `userErrors { ...UserErrors }`) are not empty.
  */
-function unwrapPayload<T>(result: T): Success<T> {
+function unwrapPayload(result: unknown): Record<string, unknown> {
   const payload = result as Payload;
-  const [first] = payload.userErrors ?? [];
+  const [first] = payload.userErrors;
   if (first) {
     const typename = errorOfCode[first.code];
     if (typename) throw new PayloadError(typename, first.message);
     // Field paths start with the argument (`input`); the facade names the members as the wire does.
-    const issues = payload.userErrors!.map((error) => ({
+    const issues = payload.userErrors.map((error) => ({
       field: error.field?.slice(1).join('.') ?? '',
       message: error.message,
     }));
     throw new PayloadError('ValidationError', first.message, issues);
   }
-  if (payload.__typename?.endsWith('Error')) {
-    throw new PayloadError(payload.__typename, payload.message ?? payload.__typename, payload.issues);
-  }
-  return result as Success<T>;
+  return result as Record<string, unknown>;
 }
 
 /**
@@ -309,12 +302,9 @@ export function pageLinks(total: number, request: RestRequest, link: LinkBuilder
 /** The member of a mutation payload that holds its object, such as `group` in `CreateGroupPayload`. */
 type PayloadMember<Doc extends AnyDocument> = keyof NonNullable<Root<Doc>> & string;
 
-/**
- * What a write's shape renders: the payload's `payload` member when the route names one, else the success member of
- * a mutation still answering a union.
- */
+/** What a write's shape renders: the payload's `payload` member when the route names one, else the whole payload. */
 type Written<Doc extends AnyDocument, Member> = [Member] extends [never]
-  ? Success<Root<Doc>>
+  ? NonNullable<Root<Doc>>
   : NonNullable<NonNullable<Root<Doc>>[Member & keyof NonNullable<Root<Doc>>]>;
 
 /** The written object of a mutation's answer (see `Written`), once its userErrors are known to be empty. */

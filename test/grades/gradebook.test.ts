@@ -20,7 +20,6 @@ beforeAll(async () => {
   await clients.restFor(['teacher', 'student'], w);
 });
 
-const outcome = '__typename ... on Error { message ... on ValidationError { issues { field message } } }';
 const userErrors = 'userErrors { field code message }';
 
 describe('grading periods and scales', () => {

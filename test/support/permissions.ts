@@ -44,7 +44,7 @@ interface CaseBase<F> {
   name: string;
   /**
    * One letter per person of the cast, in its order (spaces align the columns): `o` succeeds; `h` hidden: 404, a null
-   * object, a NotFoundError, or absent from an answer that `finds` looks in; `f` forbidden: 403.
+   * object, a NOT_FOUND userError, or absent from an answer that `finds` looks in; `f` forbidden: 403.
    */
   expect: string;
   /** For answers that succeed for everyone (lists, fields of an object): whether the answer shows what the case is about. */
@@ -79,9 +79,6 @@ export type PermissionCase<F> = RestCase<F> | GraphQLCase<F>;
 
 /** The selection that tells a mutation's outcome: its payload's userErrors (none when it wrote). */
 export const outcome = 'userErrors { code message }';
-
-/** The same, for a mutation still answering a union of its object and typed errors. */
-export const unionOutcome = '__typename ... on Error { message }';
 
 export interface CaseTable<F = any> {
   area: string;
@@ -241,16 +238,10 @@ async function prepareGraphQL<F>(
       const refused = error.extensions?.code === 'FORBIDDEN' || error.extensions?.http?.status === 403;
       return refused ? { letter: 'f' } : { letter: 'x', note: `${error.extensions?.code}: ${error.message}` };
     }
-    const answer = Object.values(response.data ?? {})[0] as {
-      __typename?: string;
-      message?: string;
-      userErrors?: { code: string; message: string }[];
-    } | null;
+    const answer = Object.values(response.data ?? {})[0] as { userErrors?: { code: string; message: string }[] } | null;
     const [userError] = answer?.userErrors ?? [];
-    if (answer === null || answer?.__typename === 'NotFoundError' || userError?.code === 'NOT_FOUND')
-      return { letter: 'h' };
+    if (answer === null || userError?.code === 'NOT_FOUND') return { letter: 'h' };
     if (userError) return { letter: 'x', note: `${userError.code}: ${userError.message}` };
-    if (answer.__typename?.endsWith('Error')) return { letter: 'x', note: `${answer.__typename}: ${answer.message}` };
     return { letter: !entry.finds || entry.finds(answer, fixture) ? 'o' : 'h' };
   };
 }
