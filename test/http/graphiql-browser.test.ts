@@ -92,7 +92,7 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed from GraphiQL' });
     expect(await results).toEqual({
       query: { data: { viewer: { id: String(world.student.id) } } },
-      event: { data: { realmEvents: { type: 'group.update', realmId: String(groupId) } } },
+      event: { data: { realmEvents: { type: 'GROUP_UPDATE', realmId: String(groupId) } } },
     });
     expect(problems).toEqual([]);
     await page.close();
@@ -128,7 +128,7 @@ describe.skipIf(!existsSync(chromiumPath))('GraphiQL in headless Chromium', () =
     await page.click('.graphiql-execute-button');
     await listening;
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed in the result pane' });
-    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('group.update'));
+    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('GROUP_UPDATE'));
     expect(await page.textContent('.result-window')).toContain(`"realmId": "${groupId}"`);
     await page.close();
   });
