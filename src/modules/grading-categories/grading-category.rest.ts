@@ -14,6 +14,7 @@ import {
   wireBody,
   withExamples,
 } from '../../rest/wire-body';
+import { categoryItemCodes } from './grading-category.service';
 import { maxCategoryItems } from './grading-category.validation';
 
 const RestCategory = graphql(`
@@ -238,7 +239,7 @@ function singleBody(item: WireBody): WireBody {
 }
 
 type ItemResult = {
-  code: number;
+  code: keyof typeof categoryItemCodes;
   message: string | null;
   issues: { field: string; message: string }[];
   category: Category | null;
@@ -339,7 +340,7 @@ export const gradingCategoryRoutes = [
         sectionId: String(sectionOf(request)),
         items: (request.input as BulkInput).items.map((item) => item.input),
       }),
-      codes: (outcome) => outcome.results.map((result) => result.code),
+      codes: (outcome) => outcome.results.map((result) => categoryItemCodes[result.code]),
       shape: (outcome) => ({
         grading_category: outcome.results.map((result) =>
           result.category
@@ -351,7 +352,7 @@ export const gradingCategoryRoutes = [
                 drop_lowest: result.category.dropLowest,
                 weight: result.category.weight,
               }
-            : { response_code: result.code, message: messageOf(result, itemBody) },
+            : { response_code: categoryItemCodes[result.code], message: messageOf(result, itemBody) },
         ),
       }),
     }),
@@ -378,7 +379,7 @@ export const gradingCategoryRoutes = [
         sectionId: String(sectionOf(request)),
         items: (request.input as BulkInput).items.map((item) => item.input as { id: string }),
       }),
-      codes: (outcome) => outcome.results.map((result) => result.code),
+      codes: (outcome) => outcome.results.map((result) => categoryItemCodes[result.code]),
       shape: (outcome) => ({
         grading_category: outcome.results.map((result) =>
           result.category
@@ -390,7 +391,7 @@ export const gradingCategoryRoutes = [
                 drop_lowest: result.category.dropLowest,
                 weight: result.category.weight,
               }
-            : { response_code: result.code, message: messageOf(result, changeBody) },
+            : { response_code: categoryItemCodes[result.code], message: messageOf(result, changeBody) },
         ),
       }),
     }),
