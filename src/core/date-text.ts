@@ -76,6 +76,35 @@ export function readWallClock(text: string, timeZone: string): Date | null {
   return new Date(+new TZDate(day.year, day.month - 1, day.day, hour, minute, second, timeZone));
 }
 
+/**
+ * An ISO 8601 instant: a date and time with `Z` or a UTC offset, such as `2026-06-05T23:00:00.000Z` (what a
+ * `DateTime` field answers) or `2026-06-05T18:00:00-05:00`; null when it is not one or names a day or time that does
+ * not exist. Digits past the millisecond are dropped, as the database keeps milliseconds.
+ */
+export function readInstant(text: string): Date | null {
+  const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-])(\d{2}):?(\d{2}))$/.exec(
+    text,
+  );
+  const day = match && readDay(match[1]!);
+  if (!match || !day) return null;
+  const [hour, minute, second, offsetHours, offsetMinutes] = [2, 3, 4, 7, 8].map((group) =>
+    Number(match[group] ?? 0),
+  ) as [number, number, number, number, number];
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return null;
+  const milliseconds = Number((match[5] ?? '').padEnd(3, '0').slice(0, 3));
+  const offset = (match[6] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return new Date(Date.UTC(day.year, day.month - 1, day.day, hour, minute, second, milliseconds) - offset);
+}
+
+/**
+ * A time written either way a calendar takes one: an ISO 8601 instant with `Z` or an offset (`readInstant`), which
+ * is exact, or a wall-clock `YYYY-MM-DD HH:MM:SS` without one (`readWallClock`), read in `timeZone`. So what a
+ * `DateTime` field answered can be sent back as it is.
+ */
+export function readWallClockOrInstant(text: string, timeZone: string): Date | null {
+  return readInstant(text) ?? readWallClock(text, timeZone);
+}
+
 /** An instant as the wall clock of `timeZone` shows it: `YYYY-MM-DD HH:MM:SS`. */
 export function formatWallClock(instant: Date, timeZone: string): string {
   const local = new TZDate(instant, timeZone);

@@ -1,5 +1,4 @@
 import SchemaBuilder from '@pothos/core';
-import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -45,7 +44,7 @@ export const builder = new SchemaBuilder<{
   AuthContexts: { authenticated: AuthenticatedContext };
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin, SynchronousNodeIdsPlugin, ConnectionFieldsPlugin],
+  plugins: [ScopeAuthPlugin, RelayPlugin, PrismaPlugin, SynchronousNodeIdsPlugin, ConnectionFieldsPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     // Check scopes when a subscription starts, not only when each event resolves.
@@ -60,13 +59,6 @@ export const builder = new SchemaBuilder<{
         : new GraphQLError('Authentication required: sign the request with OAuth 1.0a or send a bearer token', {
             extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
           }),
-  },
-  // Each mutation lists the typed errors its service can throw (`errors: [NotFoundError]`), so its result union holds
-  // only those; REST maps each to its status. The union holds the changed object itself (no wrapper), so clients
-  // select `... on Group { ... }`.
-  errors: {
-    directResult: true,
-    defaultUnionOptions: { description: 'What a mutation returns: the changed object, or a typed error.' },
   },
   // Objects with identity are Nodes: `id` is a global id (base64 of `Type:databaseId`), `databaseId` the row's id, which
   // /v1 documents select so the wire keeps its ids. `node` and `nodes` are ours (src/graphql/nodes.ts), not the

@@ -4,6 +4,7 @@ import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import {
   type DocumentNode,
   type GraphQLError,
+  type GraphQLNamedType,
   type GraphQLSchema,
   Kind,
   Lexer,
@@ -171,23 +172,32 @@ const average = (counts: number[]) =>
 
 /**
  * Introspection lists are sized by this schema's own averages (fields per type, arguments per field, ...), so the
- * introspection query costs about the objects it returns (1,181 today) and a nested one multiplies as its answer
- * would. Its single objects (`type`, `ofType`) cost nothing of their own: they are the same schema object again, and
+ * introspection query costs about the objects it returns and a nested one multiplies as its answer would. A type's
+ * lists are averaged over every type, as `__schema { types { ... } }` asks each type for all of them: an object type
+ * has no enum values, and one large enum (the event catalogue's) must not price every type as if it had its values.
+ * Its single objects (`type`, `ofType`) cost nothing of their own: they are the same schema object again, and
  * counting each of the seven `ofType` levels GraphiQL asks for would price the standard query at ten times its size.
  */
 function introspectionEstimates(schema: GraphQLSchema): Record<string, number> {
   const types = Object.values(schema.getTypeMap());
-  const outputTypes = types.filter((type) => isObjectType(type) || isInterfaceType(type));
-  const fields = outputTypes.flatMap((type) => Object.values(type.getFields()));
-  const abstractTypes = types.filter((type) => isUnionType(type) || isInterfaceType(type));
+  const fields = types.flatMap((type) =>
+    isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : [],
+  );
+  const perType = (count: (type: GraphQLNamedType) => number) => average(types.map(count));
   return {
     '__Schema.types': types.length,
     '__Schema.directives': schema.getDirectives().length,
-    '__Type.fields': average(outputTypes.map((type) => Object.keys(type.getFields()).length)),
-    '__Type.interfaces': average(outputTypes.map((type) => type.getInterfaces().length)),
-    '__Type.possibleTypes': average(abstractTypes.map((type) => schema.getPossibleTypes(type).length)),
-    '__Type.inputFields': average(types.filter(isInputObjectType).map((type) => Object.keys(type.getFields()).length)),
-    '__Type.enumValues': average(types.filter(isEnumType).map((type) => type.getValues().length)),
+    '__Type.fields': perType((type) =>
+      isObjectType(type) || isInterfaceType(type) ? Object.keys(type.getFields()).length : 0,
+    ),
+    '__Type.interfaces': perType((type) =>
+      isObjectType(type) || isInterfaceType(type) ? type.getInterfaces().length : 0,
+    ),
+    '__Type.possibleTypes': perType((type) =>
+      isUnionType(type) || isInterfaceType(type) ? schema.getPossibleTypes(type).length : 0,
+    ),
+    '__Type.inputFields': perType((type) => (isInputObjectType(type) ? Object.keys(type.getFields()).length : 0)),
+    '__Type.enumValues': perType((type) => (isEnumType(type) ? type.getValues().length : 0)),
     '__Field.args': average(fields.map((field) => field.args.length)),
     '__Directive.args': average(schema.getDirectives().map((directive) => directive.args.length)),
   };

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../core/errors';
 import { db } from '../db/database';
-import { UnknownTriggerError, triggerCatalogue } from './triggers';
+import { UnknownTriggerError, triggerCatalogue, triggerNamed } from './triggers';
 import { eventObject } from './payload';
 import { postEventObject } from './post';
 import { signatureHeaders, signingSecrets } from './signing';
@@ -66,7 +66,7 @@ export async function sendSampleEvent(
   request: { trigger: string; operation?: string | null; actorId: number | null },
   serverKey: Buffer,
 ): Promise<SampleDelivery> {
-  const trigger = triggerCatalogue().find((listed) => listed.name === request.trigger);
+  const trigger = triggerCatalogue().find((listed) => listed.name === triggerNamed(request.trigger));
   if (!trigger) throw new UnknownTriggerError(request.trigger);
   const operation = request.operation ?? trigger.operations[0]!;
   if (!trigger.operations.includes(operation)) {

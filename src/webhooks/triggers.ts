@@ -18,7 +18,7 @@ export interface Trigger {
  * administration's own changes, and teachers' and administrators' settings (`grading_group`, `group_category`,
  * `district`) are left out: they concern the people who hold them, not integrations.
  */
-const triggerFamilies: Readonly<Record<string, string>> = {
+export const triggerFamilies: Readonly<Record<string, string>> = {
   school: 'Schools created, changed or deleted.',
   building: 'Buildings of a school created, changed or deleted.',
   user: 'Users added to a school.',
@@ -58,6 +58,13 @@ export function triggerOf(eventType: string): { trigger: string; operation: stri
   if (!Object.hasOwn(triggerFamilies, trigger)) return null;
   return { trigger, operation: eventType.slice(trigger.length + 1) };
 }
+
+/**
+ * The trigger name a client gave, as stored and as webhooks spell it: `group_member` as given, or from the GraphQL enum
+ * value that `Trigger.name` and `TriggerSubscription.trigger` read (`GROUP_MEMBER`), so that what was read can be sent
+ * back.
+ */
+export const triggerNamed = (text: string) => (/^[A-Z][A-Z_]*$/.test(text) ? text.toLowerCase() : text);
 
 export const isTrigger = (name: string) => triggerCatalogue().some((trigger) => trigger.name === name);
 

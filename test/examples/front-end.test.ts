@@ -101,7 +101,7 @@ describe('the front-end example', () => {
       await started;
       await createGroupAsAdmin('Astronomy');
       const [event] = await live;
-      expect(event.type).toBe('group.create');
+      expect(event.type).toBe('GROUP_CREATE');
       expect(event.object).toMatchObject({ __typename: 'Group', title: 'Astronomy' });
       // The event's object carries its global id: `node(id)` refetches it.
       const [created] = await refetch(client, [event.object!.id!]);
@@ -112,8 +112,8 @@ describe('the front-end example', () => {
       await createGroupAsAdmin('Ceramics');
       const missed = await collect(2, (onEvent) => followEvents(client, event.cursor, onEvent));
       expect(missed.map((e) => [e.type, e.object?.title])).toEqual([
-        ['group.create', 'Botany'],
-        ['group.create', 'Ceramics'],
+        ['GROUP_CREATE', 'Botany'],
+        ['GROUP_CREATE', 'Ceramics'],
       ]);
     } finally {
       closeClient();

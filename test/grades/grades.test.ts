@@ -634,14 +634,14 @@ describe('grade writes heard live', () => {
       (await (await as(w.teacher)).post(`/sections/${section.id}/posts`, { title: 'Homework is up' })).status,
     ).toBe(201);
     const teacherEvents = await teacherHears.received;
-    expect(teacherEvents.map((event) => event.type)).toEqual(['grades.update', 'blog_post.create']);
+    expect(teacherEvents.map((event) => event.type)).toEqual(['GRADES_UPDATE', 'BLOG_POST_CREATE']);
     // The event names the section; its object is the section, never a grade or its comment.
     expect(teacherEvents[0]).toEqual({
-      type: 'grades.update',
+      type: 'GRADES_UPDATE',
       objectId: String(section.id),
       object: { __typename: 'Section' },
     });
     expect(JSON.stringify(teacherEvents)).not.toContain('Live secret');
-    expect((await studentHears.received).map((event) => event.type)).toEqual(['blog_post.create']);
+    expect((await studentHears.received).map((event) => event.type)).toEqual(['BLOG_POST_CREATE']);
   });
 });

@@ -80,7 +80,7 @@ describe('grading categories over GraphQL', () => {
     });
     const [homework, broken, plain] = made.data.createGradingCategories.results;
     expect(homework).toEqual({
-      code: 200,
+      code: 'CREATED',
       message: null,
       issues: [],
       category: {
@@ -96,7 +96,7 @@ describe('grading categories over GraphQL', () => {
       },
     });
     expect(broken).toEqual({
-      code: 400,
+      code: 'INVALID',
       message: 'dropLowest: must be 0 to 10; weight: must be 0 to 1000',
       issues: [
         { field: 'dropLowest', message: 'must be 0 to 10' },
@@ -208,14 +208,14 @@ describe('grading categories over GraphQL', () => {
       ],
     });
     expect(
-      changed.data.updateGradingCategories.results.map((result: { code: number; message: string | null }) => [
+      changed.data.updateGradingCategories.results.map((result: { code: string; message: string | null }) => [
         result.code,
         result.message,
       ]),
     ).toEqual([
-      [204, null],
-      [404, `GradingCategory ${theirs.id} was not found`],
-      [404, 'GradingCategory 99999999999 was not found'],
+      ['UPDATED', null],
+      ['NOT_FOUND', `GradingCategory ${theirs.id} was not found`],
+      ['NOT_FOUND', 'GradingCategory 99999999999 was not found'],
     ]);
     expect(changed.data.updateGradingCategories.results[0].category).toMatchObject({
       weight: 50,

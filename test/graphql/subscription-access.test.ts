@@ -159,7 +159,7 @@ describe('realmEvents re-checks access for every event', () => {
     const stream = sseStream(await subscribeOverSse(group.id, `Bearer ${token}`));
     await within(listens, 'the subscription to listen');
     expect((await teacherRest.post(`/groups/${group.id}/posts`, { title: 'Still a member' })).status).toBe(201);
-    expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
+    expect((await stream.next()).data.data.realmEvents.type).toBe('BLOG_POST_CREATE');
 
     const removed = await teacher(removeMember, {
       input: { groupId: String(group.id), userId: String(world.student.id) },
@@ -178,8 +178,8 @@ describe('realmEvents re-checks access for every event', () => {
     await within(listens, 'the subscription to listen');
     for (const title of ['One', 'Two'])
       expect((await teacherRest.post(`/groups/${group.id}/posts`, { title })).status).toBe(201);
-    expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
-    expect((await stream.next()).data.data.realmEvents.type).toBe('blog_post.create');
+    expect((await stream.next()).data.data.realmEvents.type).toBe('BLOG_POST_CREATE');
+    expect((await stream.next()).data.data.realmEvents.type).toBe('BLOG_POST_CREATE');
     await stream.cancel();
   });
 });
@@ -209,7 +209,7 @@ describe('a revoked or expired credential ends its subscriptions', () => {
     );
 
     expect((await teacherRest.post(`/groups/${groupId}/posts`, { title: 'For the survivor' })).status).toBe(201);
-    expect((await survivor.next()).data.data.realmEvents.type).toBe('blog_post.create');
+    expect((await survivor.next()).data.data.realmEvents.type).toBe('BLOG_POST_CREATE');
     await survivor.cancel();
   });
 

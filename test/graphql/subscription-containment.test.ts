@@ -155,7 +155,7 @@ describe('containment: an event reaches every realm that contains its object', (
 
     const groupId = await createGroupAs(teacher, 'Chess club', 'SCHOOL');
     const expected = {
-      type: 'group.create',
+      type: 'GROUP_CREATE',
       realmType: 'GROUP',
       realmId: groupId,
       objectId: groupId,
@@ -174,7 +174,7 @@ describe('containment: an event reaches every realm that contains its object', (
 
     // The other school's subscriber hears only its own school's: the next thing it hears is a group created there.
     const otherGroupId = await createGroupAs(districtAdmin, 'Other school club', 'EVERYONE', world.otherSchool.id);
-    expect(await otherSchool.next()).toMatchObject({ type: 'group.create', objectId: otherGroupId });
+    expect(await otherSchool.next()).toMatchObject({ type: 'GROUP_CREATE', objectId: otherGroupId });
     await Promise.all([district.close(), school.close(), otherSchool.close()]);
   });
 
@@ -187,7 +187,7 @@ describe('containment: an event reaches every realm that contains its object', (
     const buildingId = response.data!.createBuilding.building.id;
     expect(buildingId).toEqual(expect.any(String));
     expect(await school.next()).toMatchObject({
-      type: 'building.create',
+      type: 'BUILDING_CREATE',
       realmType: 'SCHOOL',
       realmId: buildingId,
       object: { __typename: 'School', id: encodeGlobalId('School', buildingId), title: 'North building' },
@@ -201,14 +201,14 @@ describe('containment: an event reaches every realm that contains its object', (
     const visible = await createGroupAs(teacher, 'Open club', 'SCHOOL');
     // The private group's event was left out: the first the student hears is the open one's.
     expect(await school.next()).toMatchObject({
-      type: 'group.create',
+      type: 'GROUP_CREATE',
       objectId: visible,
       object: { title: 'Open club' },
     });
     // A post in the group the student belongs to reaches them through the school, with the post.
     const postId = await postInGroup(studentGroupId, 'Hello members');
     expect(await school.next()).toMatchObject({
-      type: 'blog_post.create',
+      type: 'BLOG_POST_CREATE',
       realmType: 'GROUP',
       realmId: String(studentGroupId),
       object: { __typename: 'BlogPost', id: encodeGlobalId('BlogPost', postId), title: 'Hello members' },
@@ -225,13 +225,13 @@ describe('viewerEvents', () => {
     await createGroupAs(teacher, 'Teachers only', 'GROUP');
     const postId = await postInGroup(studentGroupId, 'For the dashboard');
     expect(await dashboard.next()).toMatchObject({
-      type: 'blog_post.create',
+      type: 'BLOG_POST_CREATE',
       realmId: String(studentGroupId),
       object: { __typename: 'BlogPost', id: encodeGlobalId('BlogPost', postId) },
     });
     const everyone = await createGroupAs(teacher, 'Everyone welcome', 'EVERYONE');
     expect(await dashboard.next()).toMatchObject({
-      type: 'group.create',
+      type: 'GROUP_CREATE',
       objectId: everyone,
       object: { title: 'Everyone welcome' },
     });
@@ -246,12 +246,12 @@ describe('viewerEvents', () => {
     const dashboard = await subscribe('student', viewerEvents, { after: start });
     const caughtUp = await dashboard.next();
     expect(caughtUp).toMatchObject({
-      type: 'blog_post.create',
+      type: 'BLOG_POST_CREATE',
       object: { id: encodeGlobalId('BlogPost', missed), title: 'While away' },
     });
     const live = await postInGroup(studentGroupId, 'Back again');
     expect(await dashboard.next()).toMatchObject({
-      type: 'blog_post.create',
+      type: 'BLOG_POST_CREATE',
       object: { id: encodeGlobalId('BlogPost', live) },
     });
     await dashboard.close();
@@ -275,8 +275,8 @@ describe('resuming a school subscription', () => {
       after: start,
     });
     const created = await school.next();
-    expect(created).toMatchObject({ type: 'group.create', objectId: groupId, object: null });
-    expect(await school.next()).toMatchObject({ type: 'group.delete', objectId: groupId, object: null });
+    expect(created).toMatchObject({ type: 'GROUP_CREATE', objectId: groupId, object: null });
+    expect(await school.next()).toMatchObject({ type: 'GROUP_DELETE', objectId: groupId, object: null });
     await school.close();
   });
 });

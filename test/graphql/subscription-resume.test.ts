@@ -176,7 +176,7 @@ describe('resuming realmEvents over graphql-ws with `after`', () => {
       await listens;
       const [seenObject] = await writeChanges(1, 'Seen');
       const seen = (await within(firstNext, 5000, 'first event')).value!.data!.realmEvents as any;
-      expect(seen).toMatchObject({ type: 'blog_post.create', objectId: seenObject });
+      expect(seen).toMatchObject({ type: 'BLOG_POST_CREATE', objectId: seenObject });
       await first.return!();
 
       const missed = await writeChanges(3, 'Missed');
@@ -324,8 +324,8 @@ describe('access rules on caught-up events', () => {
     const admin = await issueAccessToken({ userId: world.teacher.id });
     const adminStream = sseReader(await subscribeOverSse({ 'last-event-id': from }, {}, admin.token));
     expect((await adminStream.take(2)).map((event) => event.realmEvents.type)).toEqual([
-      'invite.create',
-      'blog_post.create',
+      'INVITE_CREATE',
+      'BLOG_POST_CREATE',
     ]);
     await adminStream.cancel();
     const memberStream = sseReader(await subscribeOverSse({ 'last-event-id': from }));
@@ -391,14 +391,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances sharing PostgreSQ
       });
       await writeOnA('First across');
       const first = await within(iterator.next(), 20_000, 'first event from instance A');
-      expect(first.value?.data?.realmEvents).toMatchObject({ type: 'group.update' });
+      expect(first.value?.data?.realmEvents).toMatchObject({ type: 'GROUP_UPDATE' });
       const cursor = (first.value!.data!.realmEvents as any).cursor as string;
       await iterator.return!();
       // Missed on B while away, written on A: caught up from the shared log.
       await writeOnA('Missed across');
       const resumed = client.iterate({ query: subscription, variables: { id: String(groupId), after: cursor } });
       const caughtUp = (await within(resumed.next(), 5000, 'caught-up event')).value!.data!.realmEvents as any;
-      expect(caughtUp.type).toBe('group.update');
+      expect(caughtUp.type).toBe('GROUP_UPDATE');
       expect(caughtUp.cursor).not.toBe(cursor);
       await resumed.return!();
     } finally {

@@ -86,7 +86,7 @@ describe('realmEvents over server-sent events', () => {
     expect(post.status).toBe(201);
     expect((await groupAdmin.put(`/groups/${groupId}`, { description: 'now live' })).status).toBe(204);
     const events = (await received).map((event) => event.data.realmEvents);
-    expect(events.map((event) => event.type)).toEqual(['blog_post.create', 'group.update']);
+    expect(events.map((event) => event.type)).toEqual(['BLOG_POST_CREATE', 'GROUP_UPDATE']);
     expect(events[0]).toMatchObject({
       realmType: 'GROUP',
       realmId: String(groupId),
@@ -113,10 +113,10 @@ describe('realmEvents over server-sent events', () => {
     expect(invited.data.createInvite.invite.databaseId).toEqual(expect.any(String));
     expect((await groupAdmin.post(`/groups/${groupId}/posts`, { title: 'After the invite' })).status).toBe(201);
     expect((await adminEvents).map((event) => event.data.realmEvents.type)).toEqual([
-      'invite.create',
-      'blog_post.create',
+      'INVITE_CREATE',
+      'BLOG_POST_CREATE',
     ]);
-    expect((await memberEvents).map((event) => event.data.realmEvents.type)).toEqual(['blog_post.create']);
+    expect((await memberEvents).map((event) => event.data.realmEvents.type)).toEqual(['BLOG_POST_CREATE']);
   });
 
   it('refuses a realm the viewer may not read, and a missing credential', async () => {
@@ -157,7 +157,7 @@ describe('realmEvents over graphql-ws', () => {
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed live' });
     const { value } = await next;
     expect(value?.data?.realmEvents).toMatchObject({
-      type: 'group.update',
+      type: 'GROUP_UPDATE',
       realmId: String(groupId),
       actorId: String(world.teacher.id),
     });
@@ -206,7 +206,7 @@ describe('events carried by Redis', () => {
       await listens;
       await groupAdmin.put(`/groups/${groupId}`, { website: 'https://example.org' });
       const [event] = await received;
-      expect(event.data.realmEvents).toMatchObject({ type: 'group.update', realmId: String(groupId) });
+      expect(event.data.realmEvents).toMatchObject({ type: 'GROUP_UPDATE', realmId: String(groupId) });
       expect(await announced).toBe(commitsChannel);
     } finally {
       spy.disconnect();

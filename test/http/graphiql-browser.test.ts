@@ -96,7 +96,7 @@ describe.skipIf(browserMissing && !browserRequired)('GraphiQL in headless Chromi
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed from GraphiQL' });
     expect(await results).toEqual({
       query: { data: { viewer: { id: String(world.student.id) } } },
-      event: { data: { realmEvents: { type: 'group.update', realmId: String(groupId) } } },
+      event: { data: { realmEvents: { type: 'GROUP_UPDATE', realmId: String(groupId) } } },
     });
     expect(problems).toEqual([]);
     await page.close();
@@ -124,7 +124,7 @@ describe.skipIf(browserMissing && !browserRequired)('GraphiQL in headless Chromi
     await page.click('.graphiql-execute-button');
     await listening;
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed in the result pane' });
-    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('group.update'));
+    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('GROUP_UPDATE'));
     expect(await page.textContent('.result-window')).toContain(`"realmId": "${groupId}"`);
     // GraphiQL stores its tabs after a debounce: the query is there, the token nowhere.
     await page.waitForFunction(() => localStorage.getItem('graphiql:tabState')?.includes('subscription Live'));

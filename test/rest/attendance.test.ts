@@ -505,7 +505,7 @@ describe('GraphQL attendance', () => {
         {
           enrollmentId: String(room.student),
           date: '2026-04-01',
-          code: 200,
+          code: 'WRITTEN',
           message: null,
           recordId: String(written.id),
           // The record as written, by its global id, for a client cache to update.
@@ -519,7 +519,7 @@ describe('GraphQL attendance', () => {
         {
           enrollmentId: '2147483647',
           date: '2026-04-01',
-          code: 404,
+          code: 'NOT_FOUND',
           message: 'enrollmentId: 2147483647 is not an enrollment of this section',
           recordId: null,
           record: null,
@@ -527,7 +527,7 @@ describe('GraphQL attendance', () => {
         {
           enrollmentId: String(room.classmate),
           date: '2026-04-01',
-          code: 400,
+          code: 'INVALID',
           message: 'status: must be 1 (present), 2 (absent), 3 (late) or 4 (excused)',
           recordId: null,
           record: null,

@@ -329,9 +329,9 @@ describe('Idempotency-Key on bulk writes whose items commit one by one', () => {
     const finished = await send();
     expect(finished.status).toBe(200);
     expect(finished.body.data.createGradingCategories.results).toEqual([
-      { code: 200, category: { databaseId: String(first!.id), title: titles[0] } },
-      { code: 200, category: { databaseId: String(second!.id), title: titles[1] } },
-      { code: 200, category: { databaseId: expect.any(String), title: titles[2] } },
+      { code: 'CREATED', category: { databaseId: String(first!.id), title: titles[0] } },
+      { code: 'CREATED', category: { databaseId: String(second!.id), title: titles[1] } },
+      { code: 'CREATED', category: { databaseId: expect.any(String), title: titles[2] } },
     ]);
     expect(await categoriesTitled(titles)).toHaveLength(3);
 

@@ -386,34 +386,34 @@ describe('GraphQL', () => {
     const answer = await gqlTeacher('{ triggers { name operations description } }');
     const names = answer.data.triggers.map((trigger: { name: string }) => trigger.name);
     expect(names).toEqual([
-      'school',
-      'building',
-      'user',
-      'section',
-      'enrollment',
-      'group',
-      'group_member',
-      'blog_post',
-      'invite',
-      'friend_request',
-      'calendar_event',
-      'page',
-      'album',
-      'album_content',
-      'album_comment',
-      'web_package',
-      'grade_item',
-      'grades',
-      'attendance',
+      'SCHOOL',
+      'BUILDING',
+      'USER',
+      'SECTION',
+      'ENROLLMENT',
+      'GROUP',
+      'GROUP_MEMBER',
+      'BLOG_POST',
+      'INVITE',
+      'FRIEND_REQUEST',
+      'CALENDAR_EVENT',
+      'PAGE',
+      'ALBUM',
+      'ALBUM_CONTENT',
+      'ALBUM_COMMENT',
+      'WEB_PACKAGE',
+      'GRADE_ITEM',
+      'GRADES',
+      'ATTENDANCE',
     ]);
-    expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'group').operations).toEqual([
+    expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'GROUP').operations).toEqual([
       'create',
       'update',
       'delete',
     ]);
-    expect(names).not.toContain('report_card');
-    expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'attendance')).toEqual({
-      name: 'attendance',
+    expect(names).not.toContain('REPORT_CARD');
+    expect(answer.data.triggers.find((trigger: { name: string }) => trigger.name === 'ATTENDANCE')).toEqual({
+      name: 'ATTENDANCE',
       operations: ['update'],
       description: 'Attendance taken or changed in course sections.',
     });
@@ -493,9 +493,9 @@ describe('GraphQL', () => {
       },
     );
     expect(changed.data.updateTriggerSubscriptions.triggerSubscriptionUpdate.results).toEqual([
-      { status: 200, message: null, item: { trigger: 'user', targetUrl: 'https://receiver.test/hook' } },
+      { status: 'APPLIED', message: null, item: { trigger: 'user', targetUrl: 'https://receiver.test/hook' } },
       {
-        status: 400,
+        status: 'INVALID',
         message: 'The trigger with name nope does not exist',
         item: { trigger: 'nope', targetUrl: 'https://receiver.test/hook' },
       },
@@ -504,7 +504,7 @@ describe('GraphQL', () => {
       '{ triggerSubscriptions(limit: 200) { items { trigger includeObject target { id: databaseId } } } }',
     );
     expect(listed.data.triggerSubscriptions.items).toContainEqual({
-      trigger: 'user',
+      trigger: 'USER',
       includeObject: true,
       target: { id: String(target) },
     });

@@ -198,9 +198,17 @@ export const AlbumCommentType = builder.prismaNode('AlbumComment', {
       resolve: (comment, _args, context) => userReference(comment.authorId, context),
     }),
     albumId: t.id({
-      description: 'The album of the item commented on.',
+      description:
+        'The album of the item commented on. A database id, as /v1 has it; `album` is the object, with its global id.',
       select: { content: { select: { albumId: true } } },
       resolve: (comment) => comment.content.albumId,
+    }),
+    content: t.relation('content', { description: 'The album item commented on (`contentId`).' }),
+    album: t.field({
+      type: AlbumType,
+      description: 'The album of the item commented on (`albumId`).',
+      select: (_args, _context, nestedSelection) => ({ content: { select: { album: nestedSelection(true) } } }),
+      resolve: (comment) => comment.content.album,
     }),
   }),
 });

@@ -4,6 +4,7 @@ import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { UserErrors } from '../../rest/user-errors';
 import { type LinkBuilder, type RestRequest, type RestRoute, bulkRoute, listRoute } from '../../rest/route';
 import { type WireField, list, text, wireBody, withExamples } from '../../rest/wire-body';
+import { attendanceItemCodes } from './attendance.service';
 
 /** The platform's status codes (spec 2.13). */
 const codeOf: Record<AttendanceStatus, 1 | 2 | 3 | 4> = { PRESENT: 1, ABSENT: 2, LATE: 3, EXCUSED: 4 };
@@ -201,13 +202,16 @@ export const attendanceRoutes: RestRoute[] = [
     ),
     variables: ({ params, input }) => ({ input: { sectionId: params.id!, records: input.records.map(toInput) } }),
     payload: 'results',
-    codes: (results) => results.map((result) => result.code),
+    codes: (results) => results.map((result) => attendanceItemCodes[result.code]),
     // Each item answers with the record it wrote, as the platform's example does; one that failed, with why.
     shape: (results) => ({
       attendance: results.map(({ code, message, recordId }) =>
         recordId !== null
-          ? { id: recordId, response_code: code }
-          : { response_code: code, message: (message ?? '').replace(/^enrollmentId:/, 'enrollment_id:') },
+          ? { id: recordId, response_code: attendanceItemCodes[code] }
+          : {
+              response_code: attendanceItemCodes[code],
+              message: (message ?? '').replace(/^enrollmentId:/, 'enrollment_id:'),
+            },
       ),
     }),
   }),

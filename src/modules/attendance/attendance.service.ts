@@ -213,10 +213,14 @@ export async function listAttendance(
   return { items, total: span.days.length, start, limit, totals };
 }
 
+/** What became of an item of an attendance write: its name in GraphQL, and its /v1 `response_code`. */
+export const attendanceItemCodes = { WRITTEN: 200, INVALID: 400, NOT_FOUND: 404 } as const;
+type AttendanceItemCode = (typeof attendanceItemCodes)[keyof typeof attendanceItemCodes];
+
 export interface AttendanceResult {
   enrollmentId: string;
   date: string;
-  code: number;
+  code: AttendanceItemCode;
   message: string | null;
   /** The record written; null for an item that was not. */
   recordId: number | null;
@@ -268,7 +272,7 @@ export async function setAttendance(
   // biome-ignore lint/suspicious/useIterableCallbackReturn: each early return is the item's answer, recorded by `answer`
   items.forEach((item, at) => {
     const outcome = parsed[at]!;
-    const answer = (code: number, message: string | null) =>
+    const answer = (code: AttendanceItemCode, message: string | null) =>
       results.push({
         enrollmentId: String(item.enrollmentId),
         date: outcome.success ? dayText(outcome.data.date) : String(item.date),

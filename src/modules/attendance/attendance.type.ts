@@ -2,7 +2,12 @@ import type { AttendanceRecord } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
 import { readById } from '../../graphql/reads-by-id';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
-import type { AttendanceDay, AttendancePage, AttendanceResult } from './attendance.service';
+import {
+  type AttendanceDay,
+  type AttendancePage,
+  type AttendanceResult,
+  attendanceItemCodes,
+} from './attendance.service';
 import { dayText } from './attendance.validation';
 
 export const AttendanceStatusEnum = builder.enumType('AttendanceStatus', {
@@ -85,15 +90,24 @@ export const AttendancePageType = builder.objectRef<AttendancePage>('AttendanceP
   }),
 });
 
+const AttendanceItemStatusEnum = builder.enumType('AttendanceItemStatus', {
+  description: 'What became of one item of an attendance write; /v1 answers it as the `response_code` named.',
+  values: {
+    WRITTEN: { value: attendanceItemCodes.WRITTEN, description: 'The record was written (200).' },
+    INVALID: {
+      value: attendanceItemCodes.INVALID,
+      description: "Refused: a bad date or status, or a teacher's enrollment (400).",
+    },
+    NOT_FOUND: { value: attendanceItemCodes.NOT_FOUND, description: 'Not an enrollment of the section (404).' },
+  },
+});
+
 export const AttendanceResultType = builder.objectRef<AttendanceResult>('AttendanceResult').implement({
   description: 'What became of one item of an attendance write.',
   fields: (t) => ({
     enrollmentId: t.exposeID('enrollmentId', { description: "The item's enrollment." }),
     date: t.exposeString('date', { description: "The item's day." }),
-    code: t.exposeInt('code', {
-      description:
-        "200 written; 400 bad date or status, or a teacher's enrollment; 404 not an enrollment of the section.",
-    }),
+    code: t.expose('code', { type: AttendanceItemStatusEnum, description: 'What became of the item.' }),
     message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
     recordId: t.exposeID('recordId', {
       nullable: true,

@@ -1,7 +1,7 @@
 import { authorize, realmContentReader, realmFactsFor } from '../../auth/policy';
 import { type RealmRef, findByStorableId } from '../../auth/realms';
 import type { Viewer, ViewerUser } from '../../auth/viewer';
-import { readDay, readWallClock, startOfDay } from '../../core/date-text';
+import { readDay, readWallClockOrInstant, startOfDay } from '../../core/date-text';
 import { NotFoundError, ValidationError, invalidArgument } from '../../core/errors';
 import { ownedByRealm } from '../../core/realm-content';
 import { validate } from '../../core/validation';
@@ -68,13 +68,14 @@ interface ScheduleInput {
 }
 
 /**
- * When the event happens, from the wall-clock times given (read in the district's time zone) over the current ones.
+ * When the event happens, from the times given over the current ones: wall-clock times are read in the district's
+ * time zone, instants (with `Z` or an offset) as they are.
  * As on the platform, `end` counts only while `hasEnd` is true, and then it is required and after `start`.
  */
 function scheduleOf(input: ScheduleInput, current: Schedule | null, timeZone: string): Schedule {
   const issues: { field: string; message: string }[] = [];
   const read = (field: 'start' | 'end', text: string) => {
-    const instant = readWallClock(text, timeZone);
+    const instant = readWallClockOrInstant(text, timeZone);
     if (!instant) issues.push({ field, message: `'${text}' is not a date and time that exists` });
     return instant;
   };

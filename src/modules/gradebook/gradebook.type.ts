@@ -15,7 +15,7 @@ export const GradeItemTypeEnum = builder.enumType(GradeItemType, {
 /** A day column (`@db.Date`) as `YYYY-MM-DD`. */
 export const dayText = (day: Date) => day.toISOString().slice(0, 10);
 
-builder.prismaNode('GradingPeriod', {
+export const GradingPeriodType = builder.prismaNode('GradingPeriod', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
@@ -39,7 +39,7 @@ const GradingScaleLevel = builder.objectRef<ScaleLevel>('GradingScaleLevel').imp
   }),
 });
 
-builder.prismaNode('GradingScale', {
+export const GradingScaleType = builder.prismaNode('GradingScale', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
@@ -62,7 +62,7 @@ builder.prismaNode('GradingScale', {
   }),
 });
 
-builder.prismaNode('Assignment', {
+export const AssignmentType = builder.prismaNode('Assignment', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),

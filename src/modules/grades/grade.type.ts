@@ -2,8 +2,38 @@ import { GradeException } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { pageArgs, pageWindow, offsetListBeside } from '../../graphql/paging';
 import { arrayConnection, connectionOf } from '../../graphql/connections';
-import { GradeItemTypeEnum } from '../gradebook/gradebook.type';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../../graphql/builder';
+import type { Model } from '../../graphql/columns';
+import { readById } from '../../graphql/reads-by-id';
+import { AssignmentType, GradeItemTypeEnum, GradingPeriodType, GradingScaleType } from '../gradebook/gradebook.type';
+import { GradingCategoryType } from '../grading-categories/grading-category.type';
+import { EnrollmentType, SectionType } from '../roster/roster.type';
+import { UserType } from '../users/user.type';
 import type { EnrollmentGradesView, GradeView, PeriodGradeView, PeriodView, SectionGradesView } from './grade.service';
+
+/**
+ * An object the grades name by database id (the item, the enrollment, its student, the category), read with what the
+ * document selects of it. The grades of a page name theirs in the same turn, so each kind is one statement
+ * (readById). No visibility rule applies past the grades': they name only what belongs to the section whose grades
+ * the viewer reads (a student's own enrollment, the section's items, categories and periods, the school's scales).
+ */
+function gradeReference(model: Model, id: number, context: Context, info: GraphQLResolveInfo): Promise<never>;
+function gradeReference(model: Model, id: number | null, context: Context, info: GraphQLResolveInfo): Promise<null>;
+async function gradeReference(model: Model, id: number | null, context: Context, info: GraphQLResolveInfo) {
+  if (id === null) return null;
+  const selection = await queryFromInfo({ context, info, typeName: model, awaitSelections: true });
+  // The row is of the field's type, with what the document selects of it.
+  return readById<never>(model, selection, id);
+}
+
+/** The grading period a period key (`p<id>`) names; null for `other` and `final`. */
+const periodIdOf = (key: string) => (/^p\d+$/.test(key) ? Number(key.slice(1)) : null);
+
+/** The text a `...Id` field adds to its description: which id it holds, and where the object is. */
+const databaseIdOf = (object: string) =>
+  `A database id, as /v1 has it; \`${object}\` is the object, with its global id.`;
 
 export const GradeExceptionEnum = builder.enumType(GradeException, {
   name: 'GradeException',
@@ -17,8 +47,18 @@ export const GradeExceptionEnum = builder.enumType(GradeException, {
 const GradeType = builder.objectRef<GradeView>('Grade').implement({
   description: "An enrollment's grade on a graded item.",
   fields: (t) => ({
-    enrollmentId: t.exposeID('enrollmentId', { description: 'The graded enrollment.' }),
-    assignmentId: t.exposeID('assignmentId', { description: 'The graded item.' }),
+    enrollmentId: t.exposeID('enrollmentId', { description: `The graded enrollment. ${databaseIdOf('enrollment')}` }),
+    enrollment: t.field({
+      type: EnrollmentType,
+      description: 'The graded enrollment (`enrollmentId`).',
+      resolve: (grade, _args, context, info) => gradeReference('Enrollment', grade.enrollmentId, context, info),
+    }),
+    assignmentId: t.exposeID('assignmentId', { description: `The graded item. ${databaseIdOf('assignment')}` }),
+    assignment: t.field({
+      type: AssignmentType,
+      description: 'The graded item (`assignmentId`).',
+      resolve: (grade, _args, context, info) => gradeReference('Assignment', grade.assignmentId, context, info),
+    }),
     type: t.field({
       type: GradeItemTypeEnum,
       description: 'Kind of graded item.',
@@ -31,17 +71,37 @@ const GradeType = builder.objectRef<GradeView>('Grade').implement({
     }),
     categoryId: t.id({
       nullable: true,
-      description: "The item's grading category.",
+      description: `The item's grading category. ${databaseIdOf('category')}`,
       resolve: (grade) => grade.assignment.categoryId,
+    }),
+    category: t.field({
+      type: GradingCategoryType,
+      nullable: true,
+      description: "The item's grading category (`categoryId`); null when it has none.",
+      resolve: (grade, _args, context, info) =>
+        gradeReference('GradingCategory', grade.assignment.categoryId, context, info),
     }),
     scaleId: t.id({
       nullable: true,
-      description: "The item's grading scale; null for numeric.",
+      description: `The item's grading scale; null for numeric. ${databaseIdOf('scale')}`,
       resolve: (grade) => grade.assignment.scaleId,
     }),
+    scale: t.field({
+      type: GradingScaleType,
+      nullable: true,
+      description: "The item's grading scale (`scaleId`); null for numeric items.",
+      resolve: (grade, _args, context, info) => gradeReference('GradingScale', grade.assignment.scaleId, context, info),
+    }),
     periodId: t.string({
-      description: "The item's period: `p<id>` or `other`.",
+      description: "The item's period: `p<id>` or `other` (`period` is the grading period).",
       resolve: (grade) => (grade.assignment.periodId === null ? 'other' : `p${grade.assignment.periodId}`),
+    }),
+    period: t.field({
+      type: GradingPeriodType,
+      nullable: true,
+      description: "The item's grading period (`periodId`); null for `other`.",
+      resolve: (grade, _args, context, info) =>
+        gradeReference('GradingPeriod', grade.assignment.periodId, context, info),
     }),
     grade: t.exposeFloat('grade', { nullable: true, description: 'Points earned; null while ungraded or excepted.' }),
     exception: t.expose('exception', {
@@ -77,7 +137,12 @@ const GradebookPeriodType = builder.objectRef<PeriodView>('GradebookPeriod').imp
 const CategoryGradeType = builder.objectRef<PeriodGradeView['categories'][number]>('CategoryGrade').implement({
   description: "A grading category's computed grade in a period.",
   fields: (t) => ({
-    categoryId: t.exposeID('categoryId', { description: 'The grading category.' }),
+    categoryId: t.exposeID('categoryId', { description: `The grading category. ${databaseIdOf('category')}` }),
+    category: t.field({
+      type: GradingCategoryType,
+      description: 'The grading category (`categoryId`).',
+      resolve: (grade, _args, context, info) => gradeReference('GradingCategory', grade.categoryId, context, info),
+    }),
     grade: t.exposeFloat('grade', { nullable: true, description: 'Percent; null while nothing in it counts.' }),
   }),
 });
@@ -86,7 +151,15 @@ const PeriodGradeType = builder.objectRef<PeriodGradeView>('PeriodGrade').implem
   description:
     "An enrollment's computed grade for a period or the course final, with the teacher's comment and override.",
   fields: (t) => ({
-    periodId: t.exposeString('key', { description: '`p<id>`, `other`, or `final` for the course final.' }),
+    periodId: t.exposeString('key', {
+      description: '`p<id>`, `other`, or `final` for the course final (`period` is the grading period).',
+    }),
+    period: t.field({
+      type: GradingPeriodType,
+      nullable: true,
+      description: 'The grading period (`periodId`); null for `other` and the course final.',
+      resolve: (grade, _args, context, info) => gradeReference('GradingPeriod', periodIdOf(grade.key), context, info),
+    }),
     grade: t.exposeFloat('grade', {
       nullable: true,
       description: 'Percent (the override when one is set); null while nothing counts.',
@@ -113,8 +186,18 @@ const PeriodGradeType = builder.objectRef<PeriodGradeView>('PeriodGrade').implem
 const EnrollmentGradesType = builder.objectRef<EnrollmentGradesView>('EnrollmentGrades').implement({
   description: "An enrollment's period and final grades.",
   fields: (t) => ({
-    enrollmentId: t.exposeID('enrollmentId', { description: 'The enrollment.' }),
-    userId: t.exposeID('userId', { description: 'The enrolled student.' }),
+    enrollmentId: t.exposeID('enrollmentId', { description: `The enrollment. ${databaseIdOf('enrollment')}` }),
+    enrollment: t.field({
+      type: EnrollmentType,
+      description: 'The enrollment (`enrollmentId`).',
+      resolve: (view, _args, context, info) => gradeReference('Enrollment', view.enrollmentId, context, info),
+    }),
+    userId: t.exposeID('userId', { description: `The enrolled student. ${databaseIdOf('user')}` }),
+    user: t.field({
+      type: UserType,
+      description: 'The enrolled student (`userId`).',
+      resolve: (view, _args, context, info) => gradeReference('User', view.userId, context, info),
+    }),
     periods: t.field({
       type: [PeriodGradeType],
       description: 'A grade per period, then the course final (`final`).',
@@ -137,7 +220,12 @@ export const SectionGradesType = builder.objectRef<SectionGradesView>('SectionGr
   description:
     "A section's grades as the viewer reaches them (all for its teachers; a student's own; a parent's children's), with computed period and final grades.",
   fields: (t) => ({
-    sectionId: t.exposeID('sectionId', { description: 'The section.' }),
+    sectionId: t.exposeID('sectionId', { description: `The section. ${databaseIdOf('section')}` }),
+    section: t.field({
+      type: SectionType,
+      description: 'The section (`sectionId`).',
+      resolve: (view, _args, context, info) => gradeReference('Section', view.sectionId, context, info),
+    }),
     grades: t.field({
       ...offsetListBeside('gradesConnection'),
       type: [GradeType],

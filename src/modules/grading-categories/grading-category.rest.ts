@@ -14,6 +14,7 @@ import {
   wireBody,
   withExamples,
 } from '../../rest/wire-body';
+import { categoryItemCodes } from './grading-category.service';
 import { maxCategoryItems } from './grading-category.validation';
 
 const RestCategory = graphql(`
@@ -238,7 +239,7 @@ function singleBody(item: WireBody): WireBody {
 }
 
 type ItemResult = {
-  code: number;
+  code: keyof typeof categoryItemCodes;
   message: string | null;
   issues: { field: string; message: string }[];
   category: Category | null;
@@ -342,7 +343,7 @@ export const gradingCategoryRoutes = [
         },
       }),
       payload: 'results',
-      codes: (results) => results.map((result) => result.code),
+      codes: (results) => results.map((result) => categoryItemCodes[result.code]),
       shape: (results) => ({
         grading_category: results.map((result) =>
           result.category
@@ -354,7 +355,7 @@ export const gradingCategoryRoutes = [
                 drop_lowest: result.category.dropLowest,
                 weight: result.category.weight,
               }
-            : { response_code: result.code, message: messageOf(result, itemBody) },
+            : { response_code: categoryItemCodes[result.code], message: messageOf(result, itemBody) },
         ),
       }),
     }),
@@ -384,7 +385,7 @@ export const gradingCategoryRoutes = [
         },
       }),
       payload: 'results',
-      codes: (results) => results.map((result) => result.code),
+      codes: (results) => results.map((result) => categoryItemCodes[result.code]),
       shape: (results) => ({
         grading_category: results.map((result) =>
           result.category
@@ -396,7 +397,7 @@ export const gradingCategoryRoutes = [
                 drop_lowest: result.category.dropLowest,
                 weight: result.category.weight,
               }
-            : { response_code: result.code, message: messageOf(result, changeBody) },
+            : { response_code: categoryItemCodes[result.code], message: messageOf(result, changeBody) },
         ),
       }),
     }),

@@ -17,9 +17,13 @@ import {
 
 type CategoryQuery = { select?: Prisma.GradingCategorySelect; include?: Prisma.GradingCategoryInclude };
 
+/** What became of an item of a bulk write: its name in GraphQL, and its /v1 `response_code`. */
+export const categoryItemCodes = { CREATED: 200, UPDATED: 204, INVALID: 400, FORBIDDEN: 403, NOT_FOUND: 404 } as const;
+type CategoryItemCode = (typeof categoryItemCodes)[keyof typeof categoryItemCodes];
+
 /** One item of a bulk write: its /v1 `response_code`, and the category written or why it was not. */
 export interface CategoryResult {
-  code: number;
+  code: CategoryItemCode;
   message: string | null;
   issues: FieldIssue[];
   category: GradingCategory | null;
@@ -107,14 +111,14 @@ async function updateOne(
 
 /** A written item's outcome, from the category its transaction returned. */
 const written =
-  (code: number) =>
+  (code: CategoryItemCode) =>
   (category: GradingCategory): CategoryResult => ({ code, message: null, issues: [], category });
 
 /**
  * One item's outcome: the written category with `code`, or the expected failure that stopped it alone (a
  * ValidationError 400, a NotFoundError 404, a refusal 403). Anything else is a fault and fails the request.
  */
-async function settle(code: number, write: () => Promise<GradingCategory>): Promise<CategoryResult> {
+async function settle(code: CategoryItemCode, write: () => Promise<GradingCategory>): Promise<CategoryResult> {
   try {
     return written(code)(await write());
   } catch (error) {

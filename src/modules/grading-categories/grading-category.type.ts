@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { FieldIssueType } from '../../graphql/error-types';
 import { pageOf } from '../../graphql/paging';
-import type { CategoryResult } from './grading-category.service';
+import { type CategoryResult, categoryItemCodes } from './grading-category.service';
 
 export const GradingCalculationEnum = builder.enumType('GradingCalculation', {
   description: "How a grading category's grade is computed (`calculation_type` on /v1: 1 percent, 2 total points).",
@@ -30,13 +30,21 @@ export const GradingCategoryPage = pageOf(
   'A page of grading categories, in list order (`delta`, then id).',
 );
 
+const GradingCategoryItemStatusEnum = builder.enumType('GradingCategoryItemStatus', {
+  description: 'What became of one item of a bulk write of grading categories; /v1 answers the `response_code` named.',
+  values: {
+    CREATED: { value: categoryItemCodes.CREATED, description: 'The category was created (200).' },
+    UPDATED: { value: categoryItemCodes.UPDATED, description: 'The category was changed (204).' },
+    INVALID: { value: categoryItemCodes.INVALID, description: 'Refused: an invalid member, listed in `issues` (400).' },
+    FORBIDDEN: { value: categoryItemCodes.FORBIDDEN, description: 'Refused: the viewer may not write it (403).' },
+    NOT_FOUND: { value: categoryItemCodes.NOT_FOUND, description: 'Not a category of the section (404).' },
+  },
+});
+
 export const GradingCategoryResultType = builder.objectRef<CategoryResult>('GradingCategoryResult').implement({
   description: 'What became of one item of a bulk write of grading categories.',
   fields: (t) => ({
-    code: t.exposeInt('code', {
-      description:
-        "The item's /v1 `response_code`: 200 created, 204 updated; 400 invalid, 403 refused, 404 unknown category.",
-    }),
+    code: t.expose('code', { type: GradingCategoryItemStatusEnum, description: 'What became of the item.' }),
     message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
     issues: t.field({
       type: [FieldIssueType],

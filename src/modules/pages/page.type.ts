@@ -7,7 +7,7 @@ import { realmField, userReference } from '../../graphql/references';
 import { UserType } from '../users/user.type';
 import { audienceSelection, isShownTo, pagePolicy } from './page.policy';
 
-builder.prismaNode('Page', {
+const PageType = builder.prismaNode('Page', {
   id: nodeId,
   fields: (t) => ({
     ...exposeLongText(t, 'Page', 'body', htmlFields['Page.body'].maxLength),
@@ -56,3 +56,24 @@ builder.prismaNode('Page', {
     }),
   }),
 });
+
+// Declared once the type exists: the parent is a Page itself.
+builder.prismaObjectField(PageType, 'parent', (t) =>
+  t.field({
+    type: PageType,
+    nullable: true,
+    description:
+      'The page this one is nested under (`parentId`); null at the top, and when the viewer may not see the parent.',
+    select: (_args, { viewer }, nestedSelection) => ({
+      realmType: true,
+      realmId: true,
+      parent: nestedSelection({ select: audienceSelection(viewer!.id) }),
+    }),
+    resolve: async (page, _args, { viewer }) => {
+      if (!page.parent) return null;
+      const administers = await can(viewer!, pagePolicy, 'write', { type: page.realmType, id: page.realmId });
+      // The row holds what the document selects beneath `parent` too (nestedSelection), which its type leaves out.
+      return isShownTo(page.parent, administers) ? (page.parent as never) : null;
+    },
+  }),
+);

@@ -3,6 +3,7 @@ import { type ResultOf, graphql } from '../../graphql/typed-document';
 import { UserErrors } from '../../rest/user-errors';
 import { bulkRoute, createRoute, deleteRoute, listRoute, updateRoute } from '../../rest/route';
 import { type WireField, flag, list, text, wireBody } from '../../rest/wire-body';
+import { subscriptionItemStatuses } from './trigger.service';
 
 const RestTarget = graphql(`fragment RestTriggerTarget on TriggerTarget @_unmask { id: databaseId url description }`);
 const RestSubscription = graphql(`
@@ -160,7 +161,8 @@ export const triggerRoutes = [
     variables: () => ({}),
     shape: (subscription) => ({
       target_id: Number(subscription.target.id),
-      trigger: subscription.trigger,
+      // The enum value in capitals is the /v1 name in lowercase.
+      trigger: subscription.trigger.toLowerCase(),
       subscribed: 0 as const,
       version: subscription.version,
       include_object: bit(subscription.includeObject),
@@ -187,7 +189,7 @@ export const triggerRoutes = [
     payload: 'triggerSubscriptionUpdate',
     shape: (update) => ({
       subscription: update.results.map(({ item, status, message }) => {
-        const applied = status === 200;
+        const applied = status === 'APPLIED';
         return {
           item: {
             target_id: Number(item.targetId),
@@ -197,7 +199,7 @@ export const triggerRoutes = [
             target_url: applied ? item.targetUrl : null,
             include_object: applied ? textBit(item.includeObject) : null,
           },
-          status,
+          status: subscriptionItemStatuses[status],
           ...(message !== null ? { message } : {}),
         };
       }),

@@ -7,7 +7,7 @@ import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { defineEvent } from '../../outbox/catalogue';
 import { recordEvent, writeTransaction } from '../../outbox/record';
-import { isTrigger } from '../../webhooks/triggers';
+import { isTrigger, triggerNamed } from '../../webhooks/triggers';
 import { targetUrlProblem } from '../../webhooks/address';
 import { findSampleTarget, sendSampleEvent } from '../../webhooks/sample';
 import { newSigningSecret, secretOverlapMs } from '../../webhooks/signing';
@@ -203,10 +203,13 @@ export interface SubscriptionItem {
   targetUrl: string | null;
 }
 
+/** What became of an item of a bulk subscription change: its name in GraphQL, and its /v1 `status`. */
+export const subscriptionItemStatuses = { APPLIED: 200, INVALID: 400, NOT_FOUND: 404 } as const;
+
 export interface SubscriptionResult {
   item: SubscriptionItem;
   /** 200 when applied; 400 for an item that cannot be, 404 for a target that is not the school's. */
-  status: number;
+  status: (typeof subscriptionItemStatuses)[keyof typeof subscriptionItemStatuses];
   message: string | null;
 }
 
@@ -258,7 +261,7 @@ export async function updateSubscriptions(
         results.push({ item: echo, status: 400, message: `${issue.path.join('.')}: ${issue.message}` });
         continue;
       }
-      const item = parsed.data;
+      const item = { ...parsed.data, trigger: triggerNamed(parsed.data.trigger) };
       const targetId = Number(item.targetId);
       if (!isTrigger(item.trigger)) {
         results.push({ item: echo, status: 400, message: `The trigger with name ${item.trigger} does not exist` });

@@ -1,11 +1,10 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, offsetListBeside } from '../../graphql/paging';
-import { type Trigger, UnknownTriggerError } from '../../webhooks/triggers';
+import { type Trigger, triggerFamilies } from '../../webhooks/triggers';
 import type { SampleDelivery } from '../../webhooks/sample';
-import { ErrorInterface } from '../../graphql/error-types';
 import type { SubscriptionItem, SubscriptionResult } from './trigger.service';
-import { deliveryStatusWhere, targetDeliveries, targetSecret } from './trigger.service';
+import { deliveryStatusWhere, subscriptionItemStatuses, targetDeliveries, targetSecret } from './trigger.service';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 import { longText } from '../../graphql/execution-bounds';
 import { bodyMaxLength } from '../../core/validation';
@@ -65,10 +64,22 @@ const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
 
 const WebhookDeliveryPage = pageOf('WebhookDelivery', 'A page of webhook deliveries.');
 
+export const TriggerNameEnum = builder.enumType('TriggerName', {
+  description:
+    'The triggers webhook targets may subscribe to, each the /v1 name in capitals (`GROUP_MEMBER` for `group_member`, ' +
+    'as event objects are typed). Where a trigger is named, either form is taken.',
+  values: Object.fromEntries(
+    Object.entries(triggerFamilies).map(([name, description]) => [name.toUpperCase(), { value: name, description }]),
+  ),
+});
+
 export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
   description: 'A platform action webhook targets subscribe to; its event objects are typed `<name>.<operation>`.',
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'Name to subscribe with (`trigger` on /v1).' }),
+    name: t.expose('name', {
+      type: TriggerNameEnum,
+      description: 'The trigger, to subscribe with (`trigger` on /v1 is its lowercase name).',
+    }),
     description: t.exposeString('description', { description: 'What fires it.' }),
     operations: t.exposeStringList('operations', {
       description: 'The operations its event objects report, such as `create`.',
@@ -129,7 +140,8 @@ const TriggerSubscriptionType = builder.prismaNode('TriggerSubscription', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'TriggerSubscription', ['trigger', 'version', 'includeObject', 'createdAt']),
+    ...exposeColumns(t, 'TriggerSubscription', ['version', 'includeObject', 'createdAt']),
+    trigger: t.expose('trigger', { type: TriggerNameEnum, description: 'The trigger subscribed to.' }),
     target: t.relation('target'),
   }),
 });
@@ -152,12 +164,26 @@ const SubscriptionItemType = builder.objectRef<SubscriptionItem>('TriggerSubscri
   }),
 });
 
+const TriggerSubscriptionItemStatusEnum = builder.enumType('TriggerSubscriptionItemStatus', {
+  description: 'What became of one item of a bulk subscription change; /v1 answers the `status` named.',
+  values: {
+    APPLIED: { value: subscriptionItemStatuses.APPLIED, description: 'Subscribed or unsubscribed as asked (200).' },
+    INVALID: {
+      value: subscriptionItemStatuses.INVALID,
+      description: 'Refused: an unknown trigger, an unsupported version or a bad value (400).',
+    },
+    NOT_FOUND: {
+      value: subscriptionItemStatuses.NOT_FOUND,
+      description: "Refused: the target is not one of the school's (404).",
+    },
+  },
+});
+
 const SubscriptionResultType = builder.objectRef<SubscriptionResult>('TriggerSubscriptionResult').implement({
-  description:
-    'What became of one item: status 200 applied, 400 refused (unknown trigger, bad value), 404 unknown target.',
+  description: 'What became of one item of a bulk subscription change.',
   fields: (t) => ({
     item: t.field({ type: SubscriptionItemType, description: 'The item.', resolve: (result) => result.item }),
-    status: t.exposeInt('status', { description: 'HTTP-style status of the item.' }),
+    status: t.expose('status', { type: TriggerSubscriptionItemStatusEnum, description: 'What became of the item.' }),
     message: t.exposeString('message', { nullable: true, description: 'Why the item was not applied.' }),
   }),
 });
@@ -181,13 +207,6 @@ export const ReplayType = builder.objectRef<{ id: number; requeued: number }>('T
     id: t.exposeID('id', { description: 'The target.' }),
     requeued: t.exposeInt('requeued', { description: 'How many deliveries were queued again.' }),
   }),
-});
-
-builder.objectType(UnknownTriggerError, {
-  name: 'UnknownTriggerError',
-  description: 'The trigger named is not one `triggers` lists; nothing was sent.',
-  interfaces: [ErrorInterface],
-  fields: (t) => ({ trigger: t.exposeString('trigger', { description: 'The trigger name that was given.' }) }),
 });
 
 export const SampleDeliveryType = builder.objectRef<SampleDelivery>('SampleEventDelivery').implement({

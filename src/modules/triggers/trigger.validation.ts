@@ -33,7 +33,9 @@ export const maxSubscriptionItems = 200;
 /** One item of a bulk subscription change; items are judged one by one, so a bad one does not fail the others. */
 export const subscriptionItemSchema = z.strictObject({
   targetId: nodeId('TriggerTarget').describe("A target of the viewer's school."),
-  trigger: requiredText(255).describe('Name of the trigger (see `triggers`).'),
+  trigger: requiredText(255).describe(
+    'Name of the trigger (see `triggers`): its `TriggerName` value (`GROUP_MEMBER`) or its /v1 name (`group_member`).',
+  ),
   subscribed: z.boolean().describe('True subscribes, false unsubscribes.'),
   includeObject: z
     .boolean()

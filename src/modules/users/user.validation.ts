@@ -16,7 +16,7 @@ export const createUserSchema = createInput(
     triggerAdmin: z
       .boolean()
       .describe(
-        'Access to webhook trigger administration; for staff only (a student or parent with it is a ValidationError). Granted by district administrators.',
+        'Access to webhook trigger administration; for staff only (a student or parent with it is refused as INVALID). Granted by district administrators.',
       ),
   },
   ['username', 'nameFirst', 'nameLast', 'role'],

@@ -112,7 +112,7 @@ export default permissionCases<Shared>(
       name: 'in a section',
       expect: 'h h f o f o o',
       variables: (f) => ({ sectionId: id(f.section), items: [{ title: 'New' }] }),
-      finds: (answer) => answer.results[0].code === 200,
+      finds: (answer) => answer.results[0].code === 'CREATED',
     },
     {
       graphql: `mutation($sectionId: ID!, $items: [GradingCategoryChangeInput!]!) {
@@ -123,7 +123,7 @@ export default permissionCases<Shared>(
         sectionId: id(f.section),
         items: [{ id: id(f.category), title: `by ${caller.person}` }],
       }),
-      finds: (answer) => answer.results[0].code === 204,
+      finds: (answer) => answer.results[0].code === 'UPDATED',
     },
     {
       graphql: `mutation($input: UpdateGradingCategoryInput!) { updateGradingCategory(input: $input) { ${outcome} } }`,

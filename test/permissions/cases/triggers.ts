@@ -86,13 +86,13 @@ export default permissionCases(
       graphql: '{ triggers { name } }',
       name: 'the catalogue, to everyone',
       expect: 'o o o o o o o',
-      finds: (answer) => answer.some((trigger: { name: string }) => trigger.name === 'group'),
+      finds: (answer) => answer.some((trigger: { name: string }) => trigger.name === 'GROUP'),
     },
     {
       graphql: '{ triggersConnection(first: 200) { edges { node { name } } } }',
       name: 'the catalogue, to everyone',
       expect: 'o o o o o o o',
-      finds: (answer) => answer.edges.some((edge: { node: { name: string } }) => edge.node.name === 'group'),
+      finds: (answer) => answer.edges.some((edge: { node: { name: string } }) => edge.node.name === 'GROUP'),
     },
     {
       graphql: '{ triggerTargets(limit: 200) { items { id: databaseId } } }',
@@ -153,7 +153,7 @@ export default permissionCases(
       name: 'a target of the school (an unknown target elsewhere)',
       expect: 'h f f f f f o',
       variables: (f) => ({ input: { subscriptions: [{ targetId: id(f.target), trigger: 'user', subscribed: true }] } }),
-      finds: (answer) => answer.triggerSubscriptionUpdate.results[0].status === 200,
+      finds: (answer) => answer.triggerSubscriptionUpdate.results[0].status === 'APPLIED',
     },
     {
       graphql: `mutation($input: PauseTriggerTargetInput!) { pauseTriggerTarget(input: $input) { ${outcome} } }`,
