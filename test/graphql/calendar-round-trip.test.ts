@@ -10,21 +10,19 @@ let chicago: World;
 let admin: GraphQLClient;
 const realm = () => ({ type: 'DISTRICT', id: String(chicago.district.id) });
 
-const eventFields = '__typename ... on CalendarEvent { databaseId start end localStart localEnd hasEnd }';
+const payloadFields = 'calendarEvent { databaseId start end localStart localEnd hasEnd } userErrors { field message }';
+/** The event the payload answers, or its userErrors when it wrote nothing. */
+// biome-ignore lint/suspicious/noExplicitAny: the answer is read loosely, as the client helper returns it
+const answered = (payload: { calendarEvent: any; userErrors: object[] }) =>
+  payload.calendarEvent ?? { userErrors: payload.userErrors };
 const create = (input: Record<string, unknown>) =>
-  admin(
-    `mutation($realm: RealmInput!, $input: CreateCalendarEventInput!) {
-      createCalendarEvent(realm: $realm, input: $input) { ${eventFields} ... on ValidationError { issues { field message } } }
-    }`,
-    { realm: realm(), input: { title: 'Graduation', ...input } },
-  ).then((response) => response.data.createCalendarEvent);
+  admin(`mutation($input: CreateCalendarEventInput!) { createCalendarEvent(input: $input) { ${payloadFields} } }`, {
+    input: { realm: realm(), title: 'Graduation', ...input },
+  }).then((response) => answered(response.data.createCalendarEvent));
 const update = (id: string, input: Record<string, unknown>) =>
-  admin(
-    `mutation($realm: RealmInput!, $id: ID!, $input: UpdateCalendarEventInput!) {
-      updateCalendarEvent(realm: $realm, id: $id, input: $input) { ${eventFields} ... on ValidationError { issues { field message } } }
-    }`,
-    { realm: realm(), id, input },
-  ).then((response) => response.data.updateCalendarEvent);
+  admin(`mutation($input: UpdateCalendarEventInput!) { updateCalendarEvent(input: $input) { ${payloadFields} } }`, {
+    input: { realm: realm(), id, ...input },
+  }).then((response) => answered(response.data.updateCalendarEvent));
 const stored = (id: string) =>
   db().calendarEvent.findUniqueOrThrow({ where: { id: Number(id) }, select: { start: true, end: true } });
 
@@ -71,7 +69,7 @@ describe('calendar event times sent back as they were read', () => {
     ['a zone name', '2026-03-01T10:00:00 CST', 'must be a date and time as YYYY-MM-DD HH:MM:SS'],
     ['a date alone', '2026-03-01', 'must be a date and time as YYYY-MM-DD HH:MM:SS'],
   ])('refuses %s', async (_case, start, message) => {
-    expect(await create({ start })).toEqual({ __typename: 'ValidationError', issues: [{ field: 'start', message }] });
+    expect(await create({ start })).toEqual({ userErrors: [{ field: ['input', 'start'], message }] });
   });
 });
 

@@ -182,7 +182,8 @@ describe('connections beside the bounded lists and the computed views', () => {
     fixture.groups = ownRows(
       await db().gradingGroup.findMany({ where: { sectionId: fixture.section.id }, orderBy: { id: 'asc' } }),
     );
-    fixture.triggers = triggerCatalogue().map((trigger) => trigger.name);
+    // Trigger names read as the TriggerName enum: the catalogue's names in capitals.
+    fixture.triggers = triggerCatalogue().map((trigger) => trigger.name.toUpperCase());
     fixture.subscriptions = ownRows(
       await db().triggerSubscription.findMany({ where: { targetId: target.id }, orderBy: { id: 'asc' } }),
     );
@@ -500,7 +501,8 @@ describe('connections beside the bounded lists and the computed views', () => {
       for (const cursor of ['garbage', cursorOf('OffsetConnection:-1'), cursorOf('OffsetConnection:1x'), otherKind]) {
         for (const window of ['first: 1, after: $cursor', 'last: 1, before: $cursor']) {
           const result = await clients[list.viewer](list.connection(window), { ...list.variables(), cursor });
-          expect(result.status, `${cursor} as ${window}`).toBe(400);
+          // 400 when the refused field takes `data` with it (a non-null root list), 200 beside the null of a nullable one.
+          expect(result.status, `${cursor} as ${window}`).toBe(result.data ? 200 : 400);
           expect(result.errors?.[0]?.extensions?.code, `${cursor} as ${window}`).toBe('BAD_USER_INPUT');
         }
       }

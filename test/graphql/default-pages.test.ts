@@ -104,7 +104,9 @@ function chainsOfLists(): Chain[] {
       wrap: (inner: string) => string,
     ) => {
       for (const field of Object.values(type.getFields())) {
-        if (!isCompositeType(getNamedType(field.type)) || (type !== root && !isList(field))) continue;
+        // A root field's object, and a mutation payload's, lead to lists; past them, only lists do.
+        const opens = type === root || type.name.endsWith('Payload');
+        if (!isCompositeType(getNamedType(field.type)) || (!opens && !isList(field))) continue;
         const here = [...path, `${type.name}.${field.name}`];
         const items = itemsOf(field);
         // Items of an abstract type (`nodes`) are walked as each type they may be.
@@ -153,7 +155,7 @@ describe('default pages', () => {
         'Query.triggerTargetsConnection > TriggerTarget.deliveriesConnection > WebhookDelivery.attemptLogConnection',
         'Query.sectionGrades > SectionGrades.enrollments > EnrollmentGrades.periods > PeriodGrade.categories',
         'Query.blogPosts',
-        'Mutation.createGroup (Group) > Group.members',
+        'Mutation.createGroup > CreateGroupPayload.group > Group.members',
       ]),
     );
   });

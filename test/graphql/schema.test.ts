@@ -25,7 +25,7 @@ describe('schema.graphql', () => {
     expect(committed).toBe(printedPossibleTypes());
     const possibleTypes = JSON.parse(committed) as Record<string, string[]>;
     expect(possibleTypes.Node).toEqual(expect.arrayContaining(['Group', 'School', 'User']));
-    expect(possibleTypes.Error).toEqual(expect.arrayContaining(['NotFoundError', 'ValidationError']));
+    expect(possibleTypes.Realm).toEqual(['District', 'Group', 'School', 'Section', 'User']);
     expect(Object.values(possibleTypes).every((members) => members.length > 0)).toBe(true);
   });
 

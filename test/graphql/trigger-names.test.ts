@@ -24,10 +24,10 @@ beforeAll(async () => {
 
 const subscribe = (trigger: string) =>
   admin(
-    `mutation($s: [TriggerSubscriptionInput!]!) { updateTriggerSubscriptions(subscriptions: $s) {
-      ... on TriggerSubscriptionUpdate { results { status message item { trigger } } } } }`,
-    { s: [{ targetId: target, trigger, subscribed: true }] },
-  ).then((answer) => answer.data.updateTriggerSubscriptions.results);
+    `mutation($input: UpdateTriggerSubscriptionsInput!) { updateTriggerSubscriptions(input: $input) {
+      triggerSubscriptionUpdate { results { status message item { trigger } } } } }`,
+    { input: { subscriptions: [{ targetId: target, trigger, subscribed: true }] } },
+  ).then((answer) => answer.data.updateTriggerSubscriptions.triggerSubscriptionUpdate.results);
 
 describe('trigger names', () => {
   it('subscribes with a name `triggers` read, and lists the subscription by it; /v1 lists the lowercase name', async () => {
@@ -59,17 +59,19 @@ describe('trigger names', () => {
 
   it('answers each item of a bulk change with a status enum: INVALID for an unknown trigger, NOT_FOUND for a target', async () => {
     const results = await admin(
-      `mutation($s: [TriggerSubscriptionInput!]!) { updateTriggerSubscriptions(subscriptions: $s) {
-        ... on TriggerSubscriptionUpdate { results { status } } } }`,
+      `mutation($input: UpdateTriggerSubscriptionsInput!) { updateTriggerSubscriptions(input: $input) {
+        triggerSubscriptionUpdate { results { status } } } }`,
       {
-        s: [
-          { targetId: target, trigger: 'REPORT_CARD', subscribed: true },
-          { targetId: '999999999', trigger: 'GROUP', subscribed: true },
-          { targetId: target, trigger: 'GROUP', subscribed: false },
-        ],
+        input: {
+          subscriptions: [
+            { targetId: target, trigger: 'REPORT_CARD', subscribed: true },
+            { targetId: '999999999', trigger: 'GROUP', subscribed: true },
+            { targetId: target, trigger: 'GROUP', subscribed: false },
+          ],
+        },
       },
     );
-    expect(results.data.updateTriggerSubscriptions.results).toEqual([
+    expect(results.data.updateTriggerSubscriptions.triggerSubscriptionUpdate.results).toEqual([
       { status: 'INVALID' },
       { status: 'NOT_FOUND' },
       { status: 'APPLIED' },

@@ -26,7 +26,8 @@ export interface UserError {
 }
 
 export interface DashboardEvent {
-  type: string;
+  /** What happened, as `<resource>.<action>` (`type` is the same as an enum value). */
+  typeName: string;
   object: { __typename: string; title?: string } | null;
 }
 
@@ -61,7 +62,7 @@ const deleteGroup = gql`
 const events = gql`
   subscription Events {
     viewerEvents {
-      type
+      typeName
       object { __typename ... on Group { id title } ... on BlogPost { id title } }
     }
   }

@@ -65,7 +65,7 @@ async function start(server: string, token: string) {
   stopEvents = session.follow(
     (event) => {
       const title = event.object?.title ? `: ${event.object.title}` : '';
-      element('events').prepend(listItem(`${event.type}${title}`));
+      element('events').prepend(listItem(`${event.typeName}${title}`));
       void render();
     },
     (error) => show(error.message),
