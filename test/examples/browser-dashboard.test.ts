@@ -3,19 +3,18 @@
  * against a real server on another origin: sign in with a token, the viewer's sections and groups, a group created and
  * deleted through the mutation payloads, a refused input shown from userErrors, and the live event of the create.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { type World, createGroup, createSection, createWorld } from '../support/factories';
+import { browserSkipped, launchBrowser } from '../support/browser';
 import { listenOnLoopback, useTestServer } from '../support/harness';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const example = join(import.meta.dirname, '../../examples/browser-dashboard');
 
 const server = useTestServer();
@@ -58,7 +57,7 @@ beforeAll(async () => {
   await build({ configFile: join(example, 'vite.config.ts'), logLevel: 'warn', build: { outDir } });
   app = await serveBuild(outDir);
   appOrigin = `http://127.0.0.1:${(app.address() as { port: number }).port}`;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  if (!browserSkipped) browser = await launchBrowser();
 }, 180_000);
 
 afterAll(async () => {
@@ -67,7 +66,7 @@ afterAll(async () => {
   await closeApi?.();
 });
 
-describe.skipIf(!existsSync(chromiumPath))('the browser dashboard example', () => {
+describe.skipIf(browserSkipped)('the browser dashboard example', () => {
   it('signs in, lists sections and groups, creates and deletes a group, and shows refusals and events', {
     timeout: 120_000,
   }, async () => {

@@ -1,17 +1,11 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../src/modules/access/access.service';
 import { subscriptionActivity } from '../../src/modules/subscriptions/event.quota';
 import { type RestClient, restClientFor } from '../support/client';
 import { type World, createGroup, createWorld } from '../support/factories';
+import { browserSkipped, launchBrowser } from '../support/browser';
 import { listenOnLoopback, useTestServer } from '../support/harness';
-
-/** Debian's Chromium (`apt-get install chromium`), or another one named by CHROMIUM_PATH. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Set by .ci/run, which installs Chromium: there a missing browser fails these tests rather than skipping them. */
-const browserRequired = process.env.LECTERN_REQUIRE_BROWSER === '1';
-const browserMissing = !existsSync(chromiumPath);
 
 const server = useTestServer();
 let world: World;
@@ -31,9 +25,8 @@ beforeAll(async () => {
   const listening = await listenOnLoopback(server);
   origin = `http://127.0.0.1:${listening.port}`;
   close = listening.close;
-  if (browserMissing && !browserRequired) return;
-  if (browserMissing) throw new Error(`LECTERN_REQUIRE_BROWSER is set and there is no Chromium at ${chromiumPath}`);
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  if (browserSkipped) return;
+  browser = await launchBrowser();
   // The page waits for the assets the app prepares as it starts (built once per checkout when run from source).
   await server.fetch('/graphql', { headers: { accept: 'text/html' } });
 }, 180_000);
@@ -42,7 +35,7 @@ afterAll(async () => {
   await close?.();
 });
 
-describe.skipIf(browserMissing && !browserRequired)('GraphiQL in headless Chromium', () => {
+describe.skipIf(browserSkipped)('GraphiQL in headless Chromium', () => {
   it('loads offline from this server, with the explorer, and runs queries and subscriptions with the headers tab', {
     timeout: 300_000,
   }, async () => {
