@@ -146,3 +146,47 @@ describe('TriggerSubscriptionItem.target and SampleEventDelivery.target', () => 
     });
   });
 });
+
+describe('WebhookDelivery.event', () => {
+  it('is the domain event the delivery reports; null once the event is no longer kept', async () => {
+    await db().user.update({ where: { id: w.districtAdmin.id }, data: { triggerAdmin: true } });
+    const admin = await clients.graphql(w.districtAdmin);
+    const target = await db().triggerTarget.create({
+      data: { schoolId: w.school.id, url: 'https://receiver.test/log', secret: 'unused' },
+    });
+    const recorded = await db().domainEvent.create({
+      data: {
+        type: 'group.create',
+        realmType: 'SCHOOL',
+        realmId: w.school.id,
+        objectId: 7,
+        actorId: w.districtAdmin.id,
+        schoolId: w.school.id,
+      },
+    });
+    for (const eventId of [recorded.id, recorded.id + 1_000_000n])
+      await db().webhookDelivery.create({
+        data: { targetId: target.id, eventId, type: 'group.create', payload: {}, status: 'SUCCEEDED' },
+      });
+
+    const log = await admin(
+      `query($id: ID!) { node(id: $id) { ... on TriggerTarget { deliveriesConnection { nodes {
+        eventId event { id typeName objectId objectGlobalId actor { databaseId } } } } } } }`,
+      { id: encodeGlobalId('TriggerTarget', target.id) },
+    );
+    expect(log.errors).toBeUndefined();
+    expect(log.data.node.deliveriesConnection.nodes).toEqual([
+      {
+        eventId: String(recorded.id),
+        event: {
+          id: String(recorded.id),
+          typeName: 'group.create',
+          objectId: '7',
+          objectGlobalId: encodeGlobalId('Group', 7),
+          actor: { databaseId: String(w.districtAdmin.id) },
+        },
+      },
+      { eventId: String(recorded.id + 1_000_000n), event: null },
+    ]);
+  });
+});

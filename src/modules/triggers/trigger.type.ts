@@ -1,6 +1,8 @@
 import type { TriggerTarget } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
 import { readById } from '../../graphql/reads-by-id';
+import { readEventById } from '../../outbox/stream';
+import { DomainEventType } from '../subscriptions/event.type';
 import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, offsetListBeside } from '../../graphql/paging';
 import { type Trigger, triggerFamilies } from '../../webhooks/triggers';
@@ -34,8 +36,17 @@ const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
   fields: (t) => ({
     id: t.id({ description: 'Delivery id.', resolve: (delivery) => String(delivery.id) }),
     eventId: t.id({
-      description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.',
+      description:
+        'The domain event it reports, by its database id, as /v1 has it (`webhook-id` is `evt_<eventId>`); `event` ' +
+        'is the event.',
       resolve: (delivery) => String(delivery.eventId),
+    }),
+    event: t.field({
+      type: DomainEventType,
+      nullable: true,
+      description: 'The domain event it reports (`eventId`); null once the event is no longer kept.',
+      select: { eventId: true },
+      resolve: (delivery) => readEventById(delivery.eventId),
     }),
     ...exposeColumns(t, 'WebhookDelivery', [
       'type',
