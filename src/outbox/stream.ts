@@ -1,4 +1,5 @@
 import { type Database, db, openedDatabase } from '../db/database';
+import { perTurnLoader } from '../db/per-turn-loader';
 import type { Prisma } from '../generated/prisma/client';
 import type { RealmType } from '../generated/prisma/enums';
 import type { DomainEventMessage } from './bus';
@@ -53,6 +54,18 @@ const eventOf = (row: EventRow): CommittedEvent => ({
   cursor: `${row.txid}:${row.id}`,
   createdAt: row.createdAt.toISOString(),
 });
+
+const eventsById = `SELECT ${eventColumns} FROM domain_events WHERE id = ANY($1::bigint[])`;
+
+/** The events of one turn's loads, in one statement (a page of webhook deliveries names one each). */
+const eventsByIdLoader = perTurnLoader<bigint, CommittedEvent | null>(async (ids) => {
+  const rows = await openedDatabase().directQuery<EventRow>(eventsById, [[...new Set(ids)].map(String)]);
+  const byId = new Map(rows.map((row) => [row.id, eventOf(row)]));
+  return ids.map((id) => byId.get(String(id)) ?? null);
+});
+
+/** One recorded event by id, as readers receive it; null once it is no longer kept. */
+export const readEventById = (id: bigint): Promise<CommittedEvent | null> => eventsByIdLoader.load(id);
 
 /**
  * The committed events after `cursor`, in stream order. Only transactions older than the oldest one still running

@@ -344,7 +344,7 @@ describe('GraphQL twins', () => {
     friendRequest: null,
     userErrors: [{ field: ['input', field], code, message }],
   });
-  const listDoc = `query($userId: ID!, $createdAfter: String) { friendRequests(userId: $userId, createdAfter: $createdAfter) {
+  const listDoc = `query($userId: ID!, $createdAfterText: String) { friendRequests(userId: $userId, createdAfterText: $createdAfterText) {
     total items { id: databaseId createdAt requester { id: databaseId nameDisplay } user { id: databaseId } } } }`;
 
   it('sendFriendRequest asks a user the viewer sees: friend_request.create in the realm of the user asked; listed on /v1', async () => {
@@ -464,7 +464,7 @@ describe('GraphQL twins', () => {
     expect(await friendIds(gql.student, user)).toEqual({ total: 1, items: [{ id: String(w.teacher.id) }] });
   });
 
-  it('friendRequests: the same list as /v1; null when hidden, FORBIDDEN for others, BAD_USER_INPUT for unreadable createdAfter', async () => {
+  it('friendRequests: the same list as /v1; null when hidden, FORBIDDEN for others, BAD_USER_INPUT for unreadable createdAfterText', async () => {
     const { user, rest, graphql } = await classmate();
     const requests = [
       await createFriendRequest(w.teacher.id, user.id, { createdAt: new Date('2010-05-14T12:00:00Z') }),
@@ -500,13 +500,13 @@ describe('GraphQL twins', () => {
       ]),
     );
     expect(
-      (await graphql(listDoc, { userId: String(user.id), createdAfter: '2010-05-14 12:00:00' })).data.friendRequests
+      (await graphql(listDoc, { userId: String(user.id), createdAfterText: '2010-05-14 12:00:00' })).data.friendRequests
         .total,
     ).toBe(1);
 
-    const unreadable = await graphql(listDoc, { userId: String(user.id), createdAfter: 'whenever' });
+    const unreadable = await graphql(listDoc, { userId: String(user.id), createdAfterText: 'whenever' });
     expect(unreadable.data).toEqual({ friendRequests: null });
-    expect(unreadable.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfter' });
+    expect(unreadable.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfterText' });
     expect((await gql.outsider(listDoc, { userId: String(user.id) })).data).toEqual({ friendRequests: null });
     const refused = await gql.teacher(listDoc, { userId: String(user.id) });
     expect([refused.data, refused.errors?.[0]?.extensions?.code, refused.errors?.[0]?.message]).toEqual([
@@ -515,5 +515,28 @@ describe('GraphQL twins', () => {
       addressedOnly,
     ]);
     expect((await gql.districtAdmin(listDoc, { userId: String(user.id) })).data.friendRequests.total).toBe(2);
+  });
+
+  it('friendRequests and friendRequestsConnection take createdAfter as a DateTime; never with createdAfterText', async () => {
+    const { user, graphql } = await classmate();
+    await createFriendRequest(w.teacher.id, user.id, { createdAt: new Date('2010-05-14T12:00:00Z') });
+    const later = await createFriendRequest(w.parent.id, user.id);
+    const since = `query($userId: ID!, $createdAfter: DateTime, $createdAfterText: String) {
+      friendRequests(userId: $userId, createdAfter: $createdAfter, createdAfterText: $createdAfterText) { items { id: databaseId } }
+      friendRequestsConnection(userId: $userId, createdAfter: $createdAfter) { totalCount nodes { databaseId } } }`;
+    const userId = String(user.id);
+    expect((await graphql(since, { userId, createdAfter: '2010-05-14T12:00:00Z' })).data).toEqual({
+      friendRequests: { items: [{ id: String(later.id) }] },
+      friendRequestsConnection: { totalCount: 1, nodes: [{ databaseId: String(later.id) }] },
+    });
+    expect(
+      (await graphql(since, { userId, createdAfter: '2010-05-14T11:59:59Z' })).data.friendRequestsConnection.totalCount,
+    ).toBe(2);
+    const both = await graphql(since, { userId, createdAfter: '2010-05-14T12:00:00Z', createdAfterText: 'yesterday' });
+    expect(both.data.friendRequests).toBeNull();
+    expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfterText' });
+    const notDateTime = await graphql(since, { userId, createdAfter: 'yesterday' });
+    expect(notDateTime.data).toBeUndefined();
+    expect(notDateTime.errors?.[0]?.message).toMatch(/DateTime must be an ISO 8601 string/);
   });
 });

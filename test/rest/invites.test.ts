@@ -583,8 +583,8 @@ describe('GraphQL twins', () => {
     invite: null,
     userErrors: [{ field: ['input', ...field], code, message }],
   });
-  const invitesDoc = `query($userId: ID!, $realm: InviteRealm!, $createdAfter: String, $start: Int, $limit: Int) {
-    invites(userId: $userId, realm: $realm, createdAfter: $createdAfter, start: $start, limit: $limit) {
+  const invitesDoc = `query($userId: ID!, $realm: InviteRealm!, $createdAfterText: String, $start: Int, $limit: Int) {
+    invites(userId: $userId, realm: $realm, createdAfterText: $createdAfterText, start: $start, limit: $limit) {
       total start limit items { id: databaseId createdAt realm user { id: databaseId } inviter { id: databaseId } group { id: databaseId title } section { id: databaseId title } } } }`;
   const realm = (type: string, id: number) => ({ type, id: String(id) });
 
@@ -729,7 +729,7 @@ describe('GraphQL twins', () => {
     ]);
   });
 
-  it('invites: the same list as /v1; null when hidden, FORBIDDEN for others, BAD_USER_INPUT for unreadable createdAfter', async () => {
+  it('invites: the same list as /v1; null when hidden, FORBIDDEN for others, BAD_USER_INPUT for unreadable createdAfterText', async () => {
     const { user, rest } = await invitee();
     const read = await clients.graphql(user);
     const groups = [await teachersGroup(), await teachersGroup()];
@@ -763,23 +763,23 @@ describe('GraphQL twins', () => {
       ...groupInviteWire(invites[0]!, groups[0]!),
       created: unixTime(new Date(listed.data.invites.items[0].createdAt)),
     });
-    const after = await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfter: '2010-05-14' });
+    const after = await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfterText: '2010-05-14' });
     expect(after.data.invites.items.map((item: { id: string }) => item.id)).toEqual(
       invites.map((invite) => String(invite.id)),
     );
     expect(
-      (await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfter: '2010-05-15' })).data.invites
+      (await read(invitesDoc, { userId: String(user.id), realm: 'GROUP', createdAfterText: '2010-05-15' })).data.invites
         .total,
     ).toBe(1);
 
     const unreadable = await read(invitesDoc, {
       userId: String(user.id),
       realm: 'SECTION',
-      createdAfter: 'the other day-ish',
+      createdAfterText: 'the other day-ish',
     });
     expect(unreadable.data).toEqual({ invites: null });
-    expect(unreadable.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfter' });
-    expect(unreadable.errors?.[0]?.message).toMatch(/^createdAfter: 'the other day-ish' is not a date/);
+    expect(unreadable.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfterText' });
+    expect(unreadable.errors?.[0]?.message).toMatch(/^createdAfterText: 'the other day-ish' is not a date/);
     expect((await gql.outsider(invitesDoc, { userId: String(user.id), realm: 'GROUP' })).data).toEqual({
       invites: null,
     });
@@ -792,5 +792,31 @@ describe('GraphQL twins', () => {
     expect((await gql.districtAdmin(invitesDoc, { userId: String(user.id), realm: 'GROUP' })).data.invites.total).toBe(
       2,
     );
+  });
+
+  it('invites and invitesConnection take createdAfter as a DateTime; never with createdAfterText', async () => {
+    const { user } = await invitee();
+    const read = await clients.graphql(user);
+    const groups = [await teachersGroup(), await teachersGroup()];
+    await createInvite(
+      user.id,
+      { groupId: groups[0]!.id },
+      { inviterId: w.teacher.id, createdAt: new Date('2010-05-14T12:00:00Z') },
+    );
+    const later = await createInvite(user.id, { groupId: groups[1]!.id });
+    const since = `query($userId: ID!, $createdAfter: DateTime, $createdAfterText: String) {
+      invites(userId: $userId, realm: GROUP, createdAfter: $createdAfter, createdAfterText: $createdAfterText) { items { id: databaseId } }
+      invitesConnection(userId: $userId, realm: GROUP, createdAfter: $createdAfter) { totalCount nodes { databaseId } } }`;
+    const userId = String(user.id);
+    expect((await read(since, { userId, createdAfter: '2010-05-14T12:00:00Z' })).data).toEqual({
+      invites: { items: [{ id: String(later.id) }] },
+      invitesConnection: { totalCount: 1, nodes: [{ databaseId: String(later.id) }] },
+    });
+    expect(
+      (await read(since, { userId, createdAfter: '2010-05-14T11:59:59Z' })).data.invitesConnection.totalCount,
+    ).toBe(2);
+    const both = await read(since, { userId, createdAfter: '2010-05-14T12:00:00Z', createdAfterText: 'yesterday' });
+    expect(both.data.invites).toBeNull();
+    expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'createdAfterText' });
   });
 });

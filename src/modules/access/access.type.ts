@@ -1,5 +1,7 @@
 import { encodeGlobalId } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
+import { userReference } from '../../graphql/references';
+import { UserType } from '../users/user.type';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import type { IssuedAccessToken, IssuedApiClient } from './access.service';
 
@@ -31,8 +33,14 @@ export const IssuedApiClientType = builder.objectRef<IssuedApiClient>('IssuedApi
     }),
     databaseId: t.exposeID('id', { description: 'Database id of the API client.' }),
     userId: t.id({
-      description: 'Global id of the user the credentials act as.',
+      description: 'Global id of the user the credentials act as; `user` is the user.',
       resolve: (client) => encodeGlobalId('User', client.userId),
+    }),
+    user: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user the credentials act as (`userId`); null when the viewer may not see them.',
+      resolve: (client, _args, context) => userReference(client.userId, context),
     }),
     name: t.string({
       nullable: true,

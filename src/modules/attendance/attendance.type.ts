@@ -1,4 +1,5 @@
-import type { AttendanceRecord } from '../../generated/prisma/client';
+import type { AttendanceRecord, Enrollment } from '../../generated/prisma/client';
+import { EnrollmentType } from '../roster/roster.type';
 import { builder } from '../../graphql/builder';
 import { readById } from '../../graphql/reads-by-id';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
@@ -105,7 +106,18 @@ const AttendanceItemStatusEnum = builder.enumType('AttendanceItemStatus', {
 export const AttendanceResultType = builder.objectRef<AttendanceResult>('AttendanceResult').implement({
   description: 'What became of one item of an attendance write.',
   fields: (t) => ({
-    enrollmentId: t.exposeID('enrollmentId', { description: "The item's enrollment." }),
+    enrollmentId: t.exposeID('enrollmentId', {
+      description: "The item's enrollment, as sent: a database id, as /v1 has it; `enrollment` is the object.",
+    }),
+    enrollment: t.field({
+      type: EnrollmentType,
+      nullable: true,
+      description:
+        "The item's enrollment (`enrollmentId`), for a client cache to update; null when the item was not written, " +
+        "whose enrollment may not be the section's.",
+      resolve: (result) =>
+        result.recordId === null ? null : readById<Enrollment>('Enrollment', {}, Number(result.enrollmentId)),
+    }),
     date: t.exposeString('date', { description: "The item's day." }),
     code: t.expose('code', { type: AttendanceItemStatusEnum, description: 'What became of the item.' }),
     message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),

@@ -3,7 +3,7 @@ import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
 import { connectionOf, connectionOptions, hiddenUnless, keysetWindow } from '../../graphql/connections';
-import { createdAfterArgument } from '../districts/district.type';
+import { createdAfterArgument, createdAfterTextArgument } from '../districts/district.type';
 import { pendingFriendRequests, pendingFriendRequestsWhere } from './friend.service';
 import { FriendRequestPage } from './friend.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
@@ -14,14 +14,17 @@ import type { Viewer } from '../../auth/viewer';
 /** What selects the requests `friendRequests` and `friendRequestsConnection` list. */
 const friendRequestListArgs = builder.args((t) => ({
   userId: t.id({ required: true, description: 'The user asked.' }),
-  createdAfter: t.string(createdAfterArgument),
+  createdAfter: t.field({ type: 'DateTime', ...createdAfterArgument }),
 }));
 
-type FriendRequestListArguments = { userId: string | number; createdAfter?: string | null };
+type FriendRequestListArguments = { userId: string | number; createdAfter?: Date | null };
 
 /** The pending requests a list's arguments select; null when the user is hidden from the viewer. */
 const requestsWhere = (viewer: Viewer, args: FriendRequestListArguments) =>
-  pendingFriendRequestsWhere(viewer, parseId(args.userId, 'User', 'userId'), args.createdAfter);
+  pendingFriendRequestsWhere(viewer, parseId(args.userId, 'User', 'userId'), args);
+
+/** The `/v1` date text beside `createdAfter`, on the offset list only. */
+const createdAfterTextArgs = builder.args((t) => ({ createdAfterText: t.string(createdAfterTextArgument) }));
 
 builder.queryFields((t) => ({
   friendRequests: t.withAuth({ authenticated: true }).field({
@@ -31,9 +34,9 @@ builder.queryFields((t) => ({
     description:
       "Pending friend requests to a user, oldest first: the user's own, also readable by their district's " +
       'administrators. Null when the user is hidden from the viewer.',
-    args: { ...friendRequestListArgs, ...pageArgs },
+    args: { ...friendRequestListArgs, ...createdAfterTextArgs, ...pageArgs },
     resolve: (_root, args, { viewer }) =>
-      pendingFriendRequests(viewer, parseId(args.userId, 'User', 'userId'), args.createdAfter, args),
+      pendingFriendRequests(viewer, parseId(args.userId, 'User', 'userId'), args, args),
   }),
   friendRequestsConnection: t.withAuth({ authenticated: true }).prismaConnection(
     {

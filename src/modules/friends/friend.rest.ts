@@ -48,17 +48,20 @@ export const friendRequestRoutes = [
     path: '/users/{userId}/requests/friends',
     summary: 'List the friend requests a user has not answered',
     item: 'request',
-    filters: wireBody({ created_offset: text('createdAfter') }),
+    filters: wireBody({ created_offset: text('createdAfterText') }),
     wire: friendRequestWire,
     document: graphql(
-      `query($userId: ID!, $createdAfter: String, $start: Int!, $limit: Int!) {
-        friendRequests(userId: $userId, createdAfter: $createdAfter, start: $start, limit: $limit) {
+      `query($userId: ID!, $createdAfterText: String, $start: Int!, $limit: Int!) {
+        friendRequests(userId: $userId, createdAfterText: $createdAfterText, start: $start, limit: $limit) {
           total items { ...RestFriendRequest }
         }
       }`,
       [RestFriendRequest],
     ),
-    variables: (request) => ({ userId: request.params.userId, createdAfter: request.filters.createdAfter || null }),
+    variables: (request) => ({
+      userId: request.params.userId,
+      createdAfterText: request.filters.createdAfterText || null,
+    }),
     shape: requestToWire,
   }),
   updateRoute({

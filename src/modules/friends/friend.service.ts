@@ -9,7 +9,7 @@ import { defineEvent } from '../../outbox/catalogue';
 import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { type ListSource, paged } from '../../graphql/paging';
-import { addressedListWhere } from '../users/addressed';
+import { addressedListWhere, type CreatedAfter } from '../users/addressed';
 import { readableUsersWhere } from '../users/user.policy';
 import { friendRequestPolicy } from './friend.policy';
 import { friendRequestSchema } from './friend.validation';
@@ -72,17 +72,17 @@ export async function sendFriendRequest(viewer: Viewer, userId: number, query: R
 }
 
 /** The pending requests to a user: null when the user is hidden, a 403 for others who may not read them. */
-export const pendingFriendRequestsWhere = (viewer: Viewer, userId: number, createdAfter: string | null | undefined) =>
-  addressedListWhere(viewer, friendRequestPolicy, userId, createdAfter);
+export const pendingFriendRequestsWhere = (viewer: Viewer, userId: number, since: CreatedAfter) =>
+  addressedListWhere(viewer, friendRequestPolicy, userId, since);
 
 /** Pending requests to a user, oldest first: null when the user is hidden, a 403 for others who may not read them. */
 export async function pendingFriendRequests(
   viewer: Viewer,
   userId: number,
-  createdAfter: string | null | undefined,
+  since: CreatedAfter,
   page: { start?: number | null; limit?: number | null },
 ) {
-  const where = await pendingFriendRequestsWhere(viewer, userId, createdAfter);
+  const where = await pendingFriendRequestsWhere(viewer, userId, since);
   if (!where) return null;
   return paged(page, {
     findMany: (query) => db().friendRequest.findMany({ ...query, where }),

@@ -1,5 +1,7 @@
 import { encodeGlobalId } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
+import { userReference } from '../../graphql/references';
+import { UserType } from '../users/user.type';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RequestActionEnum } from '../invites/invite.type';
@@ -58,8 +60,14 @@ export const AnsweredFriendRequestType = builder
       }),
       action: t.expose('action', { type: RequestActionEnum, description: 'The answer.' }),
       requesterId: t.id({
-        description: 'Global id of the user who asked.',
+        description: 'Global id of the user who asked; `requester` is the user.',
         resolve: (request) => encodeGlobalId('User', request.requesterId),
+      }),
+      requester: t.field({
+        type: UserType,
+        nullable: true,
+        description: 'The user who asked (`requesterId`); null when the viewer may not see them.',
+        resolve: (request, _args, context) => userReference(request.requesterId, context),
       }),
     }),
   });

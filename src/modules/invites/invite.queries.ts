@@ -3,7 +3,7 @@ import { pageArgs, offsetListBeside } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { db } from '../../db/database';
 import { connectionOf, connectionOptions, keysetWindow, hiddenUnless } from '../../graphql/connections';
-import { createdAfterArgument } from '../districts/district.type';
+import { createdAfterArgument, createdAfterTextArgument } from '../districts/district.type';
 import { pendingInvites, pendingInvitesWhere } from './invite.service';
 import { InvitePage, InviteRealmEnum } from './invite.type';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
@@ -15,14 +15,17 @@ import type { Viewer } from '../../auth/viewer';
 const inviteListArgs = builder.args((t) => ({
   userId: t.id({ required: true, description: 'The invited user.' }),
   realm: t.field({ type: InviteRealmEnum, required: true, description: 'Invites to groups, or to course sections.' }),
-  createdAfter: t.string(createdAfterArgument),
+  createdAfter: t.field({ type: 'DateTime', ...createdAfterArgument }),
 }));
 
-type InviteListArguments = { userId: string | number; realm: 'GROUP' | 'SECTION'; createdAfter?: string | null };
+type InviteListArguments = { userId: string | number; realm: 'GROUP' | 'SECTION'; createdAfter?: Date | null };
 
 /** The pending invites a list's arguments select; null when the user is hidden from the viewer. */
 const invitesWhere = (viewer: Viewer, args: InviteListArguments) =>
-  pendingInvitesWhere(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter);
+  pendingInvitesWhere(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args);
+
+/** The `/v1` date text beside `createdAfter`, on the offset list only. */
+const createdAfterTextArgs = builder.args((t) => ({ createdAfterText: t.string(createdAfterTextArgument) }));
 
 builder.queryFields((t) => ({
   invites: t.withAuth({ authenticated: true }).field({
@@ -32,9 +35,9 @@ builder.queryFields((t) => ({
     description:
       "Pending invites of a user to groups or to course sections, oldest first: the user's own, also readable by " +
       "their district's administrators. Null when the user is hidden from the viewer.",
-    args: { ...inviteListArgs, ...pageArgs },
+    args: { ...inviteListArgs, ...createdAfterTextArgs, ...pageArgs },
     resolve: (_root, args, { viewer }) =>
-      pendingInvites(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args.createdAfter, args),
+      pendingInvites(viewer, parseId(args.userId, 'User', 'userId'), args.realm, args, args),
   }),
   invitesConnection: t.withAuth({ authenticated: true }).prismaConnection(
     {

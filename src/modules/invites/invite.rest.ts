@@ -76,11 +76,11 @@ export const inviteRoutes = [
     words,
     summary: "List a user's pending invites to groups or course sections",
     item: 'invite',
-    filters: wireBody({ created_offset: text('createdAfter') }),
+    filters: wireBody({ created_offset: text('createdAfterText') }),
     wire: inviteWire,
     document: graphql(
-      `query($userId: ID!, $realm: InviteRealm!, $createdAfter: String, $start: Int!, $limit: Int!) {
-        invites(userId: $userId, realm: $realm, createdAfter: $createdAfter, start: $start, limit: $limit) {
+      `query($userId: ID!, $realm: InviteRealm!, $createdAfterText: String, $start: Int!, $limit: Int!) {
+        invites(userId: $userId, realm: $realm, createdAfterText: $createdAfterText, start: $start, limit: $limit) {
           total items { ...RestInvite }
         }
       }`,
@@ -89,7 +89,7 @@ export const inviteRoutes = [
     variables: (request) => ({
       userId: request.params.userId,
       realm: realmOf(request),
-      createdAfter: request.filters.createdAfter || null,
+      createdAfterText: request.filters.createdAfterText || null,
     }),
     shape: inviteToWire,
   }),

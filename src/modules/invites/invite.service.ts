@@ -12,7 +12,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import { paged } from '../../graphql/paging';
 import { membershipEvents } from '../groups/group-membership.service';
 import { rosterEvents } from '../roster/roster.service';
-import { addressedListWhere } from '../users/addressed';
+import { addressedListWhere, type CreatedAfter } from '../users/addressed';
 import { userPolicy } from '../users/user.policy';
 import { invitePolicy } from './invite.policy';
 import { inviteSchema } from './invite.validation';
@@ -81,9 +81,9 @@ export async function pendingInvitesWhere(
   viewer: Viewer,
   userId: number,
   realm: InviteRealm,
-  createdAfter: string | null | undefined,
+  since: CreatedAfter,
 ): Promise<Prisma.InviteWhereInput | null> {
-  const addressed = await addressedListWhere(viewer, invitePolicy, userId, createdAfter);
+  const addressed = await addressedListWhere(viewer, invitePolicy, userId, since);
   return addressed && { ...addressed, [realmColumn[realm]]: { not: null } };
 }
 
@@ -92,10 +92,10 @@ export async function pendingInvites(
   viewer: Viewer,
   userId: number,
   realm: InviteRealm,
-  createdAfter: string | null | undefined,
+  since: CreatedAfter,
   page: { start?: number | null; limit?: number | null },
 ) {
-  const where = await pendingInvitesWhere(viewer, userId, realm, createdAfter);
+  const where = await pendingInvitesWhere(viewer, userId, realm, since);
   if (!where) return null;
   return paged(page, {
     findMany: (query) => db().invite.findMany({ ...query, where }),

@@ -1,6 +1,8 @@
 import type { Viewer } from '../../auth/viewer';
 import type { User } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
+import { userReference } from '../../graphql/references';
+import { UserType } from '../users/user.type';
 import type { PrismaQuery } from '../../graphql/operations';
 import { encodeGlobalId } from '../../core/global-id';
 import { payloadMutation } from '../../graphql/payloads';
@@ -37,12 +39,24 @@ const ParentLinkType = builder
     description: 'Whether a parent is now linked to their child.',
     fields: (t) => ({
       parentId: t.id({
-        description: 'Global id of the parent.',
+        description: 'Global id of the parent; `parent` is the user.',
         resolve: (link) => encodeGlobalId('User', link.parentId),
       }),
+      parent: t.field({
+        type: UserType,
+        nullable: true,
+        description: 'The parent (`parentId`); null when the viewer may not see them.',
+        resolve: (link, _args, context) => userReference(link.parentId, context),
+      }),
       childId: t.id({
-        description: 'Global id of the child.',
+        description: 'Global id of the child; `child` is the user.',
         resolve: (link) => encodeGlobalId('User', link.childId),
+      }),
+      child: t.field({
+        type: UserType,
+        nullable: true,
+        description: 'The child (`childId`); null when the viewer may not see them.',
+        resolve: (link, _args, context) => userReference(link.childId, context),
       }),
       linked: t.exposeBoolean('linked', {
         description: "Whether the parent now reads the child's grades and attendance.",

@@ -1,4 +1,8 @@
+import type { TriggerTarget } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
+import { readById } from '../../graphql/reads-by-id';
+import { readEventById } from '../../outbox/stream';
+import { DomainEventType } from '../subscriptions/event.type';
 import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, offsetListBeside } from '../../graphql/paging';
 import { type Trigger, triggerFamilies } from '../../webhooks/triggers';
@@ -32,8 +36,17 @@ const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
   fields: (t) => ({
     id: t.id({ description: 'Delivery id.', resolve: (delivery) => String(delivery.id) }),
     eventId: t.id({
-      description: 'The domain event it reports; `webhook-id` is `evt_<eventId>`.',
+      description:
+        'The domain event it reports, by its database id, as /v1 has it (`webhook-id` is `evt_<eventId>`); `event` ' +
+        'is the event.',
       resolve: (delivery) => String(delivery.eventId),
+    }),
+    event: t.field({
+      type: DomainEventType,
+      nullable: true,
+      description: 'The domain event it reports (`eventId`); null once the event is no longer kept.',
+      select: { eventId: true },
+      resolve: (delivery) => readEventById(delivery.eventId),
     }),
     ...exposeColumns(t, 'WebhookDelivery', [
       'type',
@@ -87,7 +100,7 @@ export const TriggerType = builder.objectRef<Trigger>('Trigger').implement({
   }),
 });
 
-builder.prismaNode('TriggerTarget', {
+const TriggerTargetType = builder.prismaNode('TriggerTarget', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
@@ -152,7 +165,18 @@ export const TriggerSubscriptionPage = pageOf('TriggerSubscription', 'A page of 
 const SubscriptionItemType = builder.objectRef<SubscriptionItem>('TriggerSubscriptionItem').implement({
   description: "One item of a bulk subscription change, as it was sent (with the target's URL).",
   fields: (t) => ({
-    targetId: t.exposeID('targetId', { description: 'The target named.' }),
+    targetId: t.exposeID('targetId', {
+      description:
+        'The target named, as sent: a database id, as /v1 has it; `target` is the object, with its global id.',
+    }),
+    target: t.field({
+      type: TriggerTargetType,
+      nullable: true,
+      description: "The target named (`targetId`); null when it is not one of the school's.",
+      // `targetUrl` is set only for the targets the viewer manages.
+      resolve: (item) =>
+        item.targetUrl === null ? null : readById<TriggerTarget>('TriggerTarget', {}, Number(item.targetId)),
+    }),
     trigger: t.exposeString('trigger', { description: 'The trigger named.' }),
     version: t.exposeString('version', { description: 'Version of the event objects (v1).' }),
     subscribed: t.exposeBoolean('subscribed', { description: 'Whether the item subscribes (true) or unsubscribes.' }),
@@ -212,7 +236,15 @@ export const ReplayType = builder.objectRef<{ id: number; requeued: number }>('T
 export const SampleDeliveryType = builder.objectRef<SampleDelivery>('SampleEventDelivery').implement({
   description: 'A sample event sent to a target, and what its receiver answered. Samples are not in the delivery log.',
   fields: (t) => ({
-    targetId: t.exposeID('targetId', { description: 'The target.' }),
+    targetId: t.exposeID('targetId', {
+      description: 'The target: a database id, as /v1 has it; `target` is the object, with its global id.',
+    }),
+    target: t.field({
+      type: TriggerTargetType,
+      nullable: true,
+      description: 'The target (`targetId`); null once it is deleted.',
+      resolve: (sample) => readById<TriggerTarget>('TriggerTarget', {}, sample.targetId),
+    }),
     url: t.exposeString('url', { description: 'Where it was POSTed.' }),
     type: t.exposeString('type', { description: 'Type of the event object, `<trigger>.<operation>`.' }),
     webhookId: t.exposeString('webhookId', {
