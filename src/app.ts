@@ -218,7 +218,11 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
           if (!cause || cause instanceof GraphQLError || (cause as { __typename?: string }).__typename) continue;
           const storage = storageUnavailableIn(cause);
           const database = storage ? null : databaseUnavailability(cause);
-          if (storage) logger.warn({ err: cause, requestId }, `file storage ${storage.condition}: answered 507`);
+          if (storage)
+            logger.warn(
+              { err: cause, requestId },
+              `file storage ${storage.condition}: refused with INSUFFICIENT_STORAGE`,
+            );
           else if (database) logger.warn({ err: cause, requestId }, `database unavailable (${database}): answered 503`);
           else logger.error({ err: cause, requestId }, 'unexpected error');
         }

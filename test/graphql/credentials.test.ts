@@ -44,6 +44,7 @@ const id = (object: { id: number }) => String(object.id);
 /** A refused mutation: its field is null (the document's other fields would still answer) and the error says why. */
 const notTheirs = (field: string) => ({
   ...forbidden("You may not manage this user's credentials"),
+  status: 200,
   data: { [field]: null },
 });
 /** A delete's payload when the id names nothing the viewer may see. */
@@ -129,7 +130,7 @@ describe('createApiClient', () => {
     ['a teacher for another user of the school', 'teacher', 'student'],
     ['a student for their teacher', 'student', 'teacher'],
     ['a school administrator for a district administrator', 'schoolAdmin', 'districtAdmin'],
-  ] as const)('refuses %s with 403 FORBIDDEN', async (_name, person, target) => {
+  ] as const)('refuses %s with FORBIDDEN', async (_name, person, target) => {
     const response = await expectNothingWritten(() =>
       gql[person](createApiClientDoc, { input: { userId: id(world[target]) } }),
     );
@@ -221,7 +222,7 @@ describe('apiClients and deleteApiClient', () => {
     expect((await rest.get('/users/me')).status).toBe(401);
   });
 
-  it('refuses another user of the school (403) and hides the client from other districts and unknown ids', async () => {
+  it('refuses another user of the school (FORBIDDEN) and hides the client from other districts and unknown ids', async () => {
     const { issued, rest } = await issueClient('student');
     expect(refusal(await expectNothingWritten(() => gql.teacher(deleteApiClientDoc, { id: issued.id })))).toEqual(
       notTheirs('deleteApiClient'),
@@ -323,7 +324,7 @@ describe('access tokens', () => {
     expect(JSON.stringify(listed)).not.toContain(issued.token);
   });
 
-  it('revokes a token: it then answers 401; others of the school get 403, other districts NotFoundError', async () => {
+  it('revokes a token: it then answers 401; others of the school get FORBIDDEN, other districts NotFoundError', async () => {
     const issued = (await gql.student(createAccessTokenDoc, { input: { name: 'Tablet' } })).data.createAccessToken
       .issuedAccessToken;
     expect(refusal(await expectNothingWritten(() => gql.teacher(deleteAccessTokenDoc, { id: issued.id })))).toEqual(

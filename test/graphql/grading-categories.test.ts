@@ -243,7 +243,7 @@ describe('grading categories over GraphQL', () => {
     ]);
   });
 
-  it("are kept by the section's teachers only: students and other teachers are refused (403), outsiders find nothing", async () => {
+  it("are kept by the section's teachers only: students and other teachers are refused (FORBIDDEN), outsiders find nothing", async () => {
     const category = await db().gradingCategory.create({ data: { sectionId: section.id, title: 'Kept' } });
     await expectNothingWritten(async () => {
       for (const user of [w.student, w.parent, otherTeacher]) {
@@ -251,6 +251,7 @@ describe('grading categories over GraphQL', () => {
         // The refused field alone is null: a document's other fields would still answer.
         const refused = (field: string) => ({
           ...forbidden('You may not change this section'),
+          status: 200,
           data: { [field]: null },
         });
         expect(refusal(await graphql(create, { sectionId: sectionId(), items: [{ title: 'x' }] }))).toEqual(

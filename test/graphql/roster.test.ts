@@ -192,10 +192,11 @@ describe('createUser', () => {
     ['a teacher', 'teacher', {}, 'You may not change this school'],
     ['a student', 'student', {}, 'You may not change this school'],
     ['a parent', 'parent', { role: 'PARENT' }, 'You may not change this school'],
-  ] as const)('refuses %s with 403 FORBIDDEN', async (_name, person, fields, message) => {
+  ] as const)('refuses %s with FORBIDDEN', async (_name, person, fields, message) => {
     const input = { ...user, username: unique('x'), ...resolve(fields) };
     expect(refusal(await expectNothingWritten(() => gql[person](createUserDoc, { input })))).toEqual({
       ...forbidden(message),
+      status: 200,
       data: { createUser: null },
     });
   });
@@ -312,20 +313,22 @@ describe('createSection and section', () => {
   });
 
   const section = { courseTitle: 'Chemistry', title: 'Chem 1' };
-  it.each(['teacher', 'student', 'parent'] as const)('refuses a %s with 403 FORBIDDEN', async (person) => {
+  it.each(['teacher', 'student', 'parent'] as const)('refuses a %s with FORBIDDEN', async (person) => {
     const response = await expectNothingWritten(() =>
       gql[person](createSectionDoc, { input: { ...section, courseCode: unique('CH') } }),
     );
     expect(refusal(response)).toEqual({
       ...forbidden('You may not change this school'),
+      status: 200,
       data: { createSection: null },
     });
   });
 
-  it('refuses a school administrator in another school (403), and an outsider (NOT_FOUND)', async () => {
+  it('refuses a school administrator in another school (FORBIDDEN), and an outsider (NOT_FOUND)', async () => {
     const input = { ...section, courseCode: unique('CH'), schoolId: id(world.otherSchool) };
     expect(refusal(await expectNothingWritten(() => gql.schoolAdmin(createSectionDoc, { input })))).toEqual({
       ...forbidden('You may not change this school'),
+      status: 200,
       data: { createSection: null },
     });
     const far = await expectNothingWritten(() =>
@@ -436,7 +439,7 @@ describe('createEnrollment', () => {
     });
   });
 
-  it('refuses an enrolled non-administrator and a teacher not enrolled with 403', async () => {
+  it('refuses an enrolled non-administrator and a teacher not enrolled with FORBIDDEN', async () => {
     const target = await createSection(world.school.id, [{ userId: world.student.id }]);
     for (const person of ['student', 'teacher'] as const) {
       const response = await expectNothingWritten(() =>
@@ -444,7 +447,7 @@ describe('createEnrollment', () => {
       );
       expect([person, refusal(response)]).toEqual([
         person,
-        { ...forbidden('You may not change this section'), data: { createEnrollment: null } },
+        { ...forbidden('You may not change this section'), status: 200, data: { createEnrollment: null } },
       ]);
     }
   });
@@ -531,7 +534,7 @@ describe('addGroupMember and removeGroupMember', () => {
     );
   });
 
-  it('refuses members who do not administer the group (403) and hides it from outsiders', async () => {
+  it('refuses members who do not administer the group (FORBIDDEN) and hides it from outsiders', async () => {
     const group = await createGroup(world.school.id, { admins: [world.teacher.id], members: [world.student.id] });
     for (const [field, doc] of [
       ['addGroupMember', addMemberDoc],
@@ -540,7 +543,11 @@ describe('addGroupMember and removeGroupMember', () => {
       const response = await expectNothingWritten(() =>
         gql.student(doc, { input: { groupId: id(group), userId: id(world.teacher) } }),
       );
-      expect(refusal(response)).toEqual({ ...forbidden('You may not change this group'), data: { [field]: null } });
+      expect(refusal(response)).toEqual({
+        ...forbidden('You may not change this group'),
+        status: 200,
+        data: { [field]: null },
+      });
       const far = await expectNothingWritten(() =>
         gql.outsider(doc, { input: { groupId: id(group), userId: id(world.student) } }),
       );

@@ -82,15 +82,16 @@ describe('a result with data and errors (partial data)', () => {
 
 describe('a result whose data is null', () => {
   it('keeps the status its error sets, shown in extensions.http', async () => {
-    const failed = await graphql(
-      `mutation { createApiClient(input: { userId: "${world.teacher.id}" }) { __typename } }`,
-      studentToken,
-      'application/graphql-response+json',
-    );
-    expect(failed.status).toBe(403);
+    // `viewer` is non-null: without a credential its failure nulls the whole of data, so the error's status stands.
+    const failed = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ viewer { databaseId } }' }),
+    });
+    expect(failed.status).toBe(401);
     const body = await failed.json();
     expect(body.data).toBeNull();
-    expect(body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', http: { status: 403 } });
+    expect(body.errors[0].extensions).toEqual({ code: 'UNAUTHENTICATED', http: { status: 401 } });
   });
 
   it('401 without a credential', async () => {

@@ -27,10 +27,11 @@ describe('trigger administration', () => {
     input: { username: unique('t'), nameFirst: 'Tess', nameLast: 'Hook', role: 'TEACHER', triggerAdmin },
   });
 
-  it('is granted by district administrators only: a school administrator is refused with 403', async () => {
+  it('is granted by district administrators only: a school administrator is refused with FORBIDDEN', async () => {
     const refused = await expectNothingWritten(() => schoolAdmin(createUserDoc, teacher(true)));
     expect(refusal(refused)).toEqual({
       ...forbidden('Only district administrators grant trigger administration'),
+      status: 200,
       data: { createUser: null },
     });
     expect((await schoolAdmin(createUserDoc, teacher(false))).data.createUser).toEqual({
@@ -65,10 +66,11 @@ describe('trigger administration', () => {
 describe('credentials of administrators', () => {
   const notTheirs = (field: string) => ({
     ...forbidden("You may not manage this user's credentials"),
+    status: 200,
     data: { [field]: null },
   });
 
-  it('are not issued by a school administrator for another administrator of the school (403)', async () => {
+  it('are not issued by a school administrator for another administrator of the school (FORBIDDEN)', async () => {
     const doc = `mutation($input: CreateApiClientInput!) {
       createApiClient(input: $input) { issuedApiClient { userId } userErrors { code } } }`;
     const refused = await expectNothingWritten(() => schoolAdmin(doc, { input: { userId: id(colleague) } }));
@@ -79,7 +81,7 @@ describe('credentials of administrators', () => {
     });
   });
 
-  it('are not revoked by a school administrator for another administrator of the school (403)', async () => {
+  it('are not revoked by a school administrator for another administrator of the school (FORBIDDEN)', async () => {
     const issued = await issueApiClient(server.serverKey, { userId: colleague.id });
     const doc = 'mutation($id: ID!) { deleteApiClient(input: { id: $id }) { deletedApiClientId userErrors { code } } }';
     const refused = await expectNothingWritten(() => schoolAdmin(doc, { id: id(issued) }));

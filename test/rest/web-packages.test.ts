@@ -123,7 +123,7 @@ describe('createWebPackage', () => {
     expect(created.entryPath).toBe('lab/index.html');
   });
 
-  it("refuses a student (403) and an upload that is not the viewer's stored, unattached one, writing nothing", async () => {
+  it("refuses a student (FORBIDDEN) and an upload that is not the viewer's stored, unattached one, writing nothing", async () => {
     const zip = await siteZip();
     const studentUpload = await uploadFile(await clients.rest(w.student), zip, 'site.zip');
     const student = await expectNothingWritten(() =>
@@ -133,7 +133,8 @@ describe('createWebPackage', () => {
         }),
       ),
     );
-    expect(student.status).toBe(403);
+    // A refused mutation is partial data: 200, its field null, the error FORBIDDEN.
+    expect([student.status, student.data]).toEqual([200, { createWebPackage: null }]);
     expect(student.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const teacher = await clients.graphql(w.teacher);
     const notTheirs = await expectNothingWritten(() =>
@@ -265,9 +266,10 @@ describe('createWebPackage', () => {
       /more than 2097152 bytes/,
     ],
   ];
-  it.each(overLimit)('refuses %s with 413, keeping no row and no file', async (_name, zip, message) => {
+  it.each(overLimit)('refuses %s with PAYLOAD_TOO_LARGE, keeping no row and no file', async (_name, zip, message) => {
     const { result, keys } = await attemptRefused(await zip());
-    expect(result.status).toBe(413);
+    // A refused mutation is partial data: 200, its field null, the error PAYLOAD_TOO_LARGE.
+    expect([result.status, result.data]).toEqual([200, { createWebPackage: null }]);
     expect(result.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
     expect(result.errors?.[0]?.message).toMatch(message);
     for (const key of keys) expect(await fileStore().size(key)).toBeNull();

@@ -25,7 +25,9 @@ import { buildZip } from '../support/zips';
 
 const server = useTestServer();
 const lines: { level: number; msg: string; requestId?: string }[] = [];
-const tally = { requests: 0, lost: 0, statuses: new Map<number, number>() };
+// A refused mutation answers 200 with its field null (partial data): `storageRefusalsIn200` counts those refused for
+// want of storage, which the log warns of as it does of each 507.
+const tally = { requests: 0, lost: 0, statuses: new Map<number, number>(), storageRefusalsIn200: 0 };
 let disk: SmallDisk;
 let harnessStore: FileStore;
 let base: string;
@@ -136,12 +138,17 @@ async function put(id: number, bytes: Buffer, accept = 'application/json') {
 
 const readiness = async () => (await send('/readyz')).json();
 
-const graphql = async (query: string, variables: Record<string, unknown>) =>
-  send('/graphql', {
+const graphql = async (query: string, variables: Record<string, unknown>) => {
+  const response = await send('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
   });
+  const body = (await response.clone().json()) as { errors?: { extensions?: { code?: string } }[] };
+  if (response.status === 200 && body.errors?.some((error) => error.extensions?.code === 'INSUFFICIENT_STORAGE'))
+    tally.storageRefusalsIn200++;
+  return response;
+};
 
 /** An upload stored meanwhile, attached as an item of the album: its item id. */
 async function attach(uploadId: number): Promise<number> {
@@ -176,7 +183,7 @@ describe('file storage that is full', () => {
     expect(await readdir(disk.folder)).toEqual([]);
   });
 
-  it("answers GraphQL's receiveUploadContent with 507 and the code INSUFFICIENT_STORAGE", async () => {
+  it("answers GraphQL's receiveUploadContent with its field null and the code INSUFFICIENT_STORAGE", async () => {
     await disk.leaveRoom(0);
     const bytes = plainBytes(10_000);
     const created = await graphql(
@@ -191,14 +198,17 @@ describe('file storage that is full', () => {
       'mutation($input: ReceiveUploadContentInput!) { receiveUploadContent(input: $input) { upload { id } } }',
       { input: { id, contentBase64: bytes.toString('base64') } },
     );
-    expect(answer.status).toBe(507);
-    const body = (await answer.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
-    expect(body.errors).toMatchObject([
-      { message: full, extensions: { code: 'INSUFFICIENT_STORAGE', http: { status: 507 } } },
-    ]);
+    // A refused mutation is partial data: 200, its field null, the error's code unchanged.
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as {
+      data: unknown;
+      errors: { message: string; extensions: Record<string, unknown> }[];
+    };
+    expect(body.data).toEqual({ receiveUploadContent: null });
+    expect(body.errors).toMatchObject([{ message: full, extensions: { code: 'INSUFFICIENT_STORAGE' } }]);
   });
 
-  it('answers a web package whose files do not fit with 507, keeping none of them', async () => {
+  it('answers a web package whose files do not fit with INSUFFICIENT_STORAGE, keeping none of them', async () => {
     await disk.leaveRoom(diskSize);
     const zip = await buildZip([
       { name: 'index.html', data: '<!doctype html><title>Lab</title>' },
@@ -213,10 +223,11 @@ describe('file storage that is full', () => {
       'mutation($input: CreateWebPackageInput!) { createWebPackage(input: $input) { userErrors { code } } }',
       { input: { sectionId: String(sectionId), title: 'Lab', uploadId: String(uploadId) } },
     );
-    expect(answer.status).toBe(507);
-    expect(((await answer.json()) as { errors: unknown[] }).errors).toMatchObject([
-      { message: full, extensions: { code: 'INSUFFICIENT_STORAGE' } },
-    ]);
+    // A refused mutation is partial data: 200, its field null, the error's code unchanged.
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { data: unknown; errors: unknown[] };
+    expect(body.data).toEqual({ createWebPackage: null });
+    expect(body.errors).toMatchObject([{ message: full, extensions: { code: 'INSUFFICIENT_STORAGE' } }]);
     expect((await readdir(disk.folder)).sort()).toEqual(before.sort());
     expect(await db().webPackage.count({ where: { uploadId } })).toBe(0);
   });
@@ -333,15 +344,17 @@ describe('file storage that is read-only', () => {
 });
 
 describe('the log', () => {
-  it('has a warning naming the condition for each 507, and no error', () => {
+  it('has a warning naming the condition for each refusal for want of storage, and no error', () => {
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     const warnings = lines.filter((line) => line.level === 40).map((line) => line.msg);
     const answered = [...tally.statuses].find(([status]) => status === 507)?.[1] ?? 0;
     expect(
       warnings.filter(
-        (msg) => msg === 'file storage full: answered 507' || msg === 'file storage read-only: answered 507',
+        (msg) =>
+          msg === 'file storage full: refused with INSUFFICIENT_STORAGE' ||
+          msg === 'file storage read-only: refused with INSUFFICIENT_STORAGE',
       ),
-    ).toHaveLength(answered);
-    expect(warnings).toContain('file storage read-only: answered 507');
+    ).toHaveLength(answered + tally.storageRefusalsIn200);
+    expect(warnings).toContain('file storage read-only: refused with INSUFFICIENT_STORAGE');
   });
 });

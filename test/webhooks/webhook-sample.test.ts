@@ -177,14 +177,16 @@ describe('sendSampleEvent', () => {
     expect(received.filter((one) => one.path === '/unknown-trigger')).toEqual([]);
   });
 
-  it("is for the trigger administrators of the target's school: 403 for others, not found for another school's", async () => {
+  it("is for the trigger administrators of the target's school: FORBIDDEN for others, not found for another school's", async () => {
     const target = await newTarget('/guarded');
-    expect(refusal(await teacher(send, { targetId: target.id, trigger: 'group' }))).toEqual({
+    const refused = {
       ...forbidden('Only users with access to trigger administration manage trigger targets and subscriptions'),
+      status: 200,
       data: { sendSampleEvent: null },
-    });
-    // Refused before the trigger is looked at: a 403 tells nothing about triggers either.
-    expect(refusal(await teacher(send, { targetId: target.id, trigger: 'nope' })).status).toBe(403);
+    };
+    expect(refusal(await teacher(send, { targetId: target.id, trigger: 'group' }))).toEqual(refused);
+    // Refused before the trigger is looked at: the refusal tells nothing about triggers either.
+    expect(refusal(await teacher(send, { targetId: target.id, trigger: 'nope' }))).toEqual(refused);
     expect((await otherAdmin(send, { targetId: target.id, trigger: 'group' })).data.sendSampleEvent).toEqual(
       refusedSample('targetId', 'NOT_FOUND', `TriggerTarget ${target.id} was not found`),
     );
