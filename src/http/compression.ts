@@ -79,6 +79,10 @@ const compressGzip = promisify(gzip);
  */
 export const dynamicLevels = { brotliQuality: 4, gzipLevel: 6 };
 
+/** The smallest brotli window (2^bits bytes, 10 to 24) that holds `bytes`. */
+const brotliWindowBits = (bytes: number) =>
+  Math.min(zlib.BROTLI_MAX_WINDOW_BITS, Math.max(zlib.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(bytes + 1))));
+
 export function compress(
   body: Uint8Array,
   coding: Exclude<ContentCoding, 'identity'>,
@@ -88,6 +92,9 @@ export function compress(
     ? compressBrotli(body, {
         params: {
           [zlib.BROTLI_PARAM_QUALITY]: levels.brotliQuality,
+          // A window no larger than the answer: brotli's default (4 MiB) makes each answer allocate and fault in
+          // megabytes it never uses.
+          [zlib.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.byteLength),
           [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
           [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
         },
