@@ -44,7 +44,6 @@ const id = (object: { id: number }) => String(object.id);
 /** A refused mutation: its field is null (the document's other fields would still answer) and the error says why. */
 const notTheirs = (field: string) => ({
   ...forbidden("You may not manage this user's credentials"),
-  status: 200,
   data: { [field]: null },
 });
 /** A delete's payload when the id names nothing the viewer may see. */

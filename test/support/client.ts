@@ -119,8 +119,11 @@ export const refusal = (response: GraphQLResponse) => ({
   message: response.errors?.[0]?.message,
 });
 
-/** A request refused for want of permission, as `refusal` reports it. */
-export const forbidden = (message: string) => ({ status: 403, data: null, code: 'FORBIDDEN', message });
+/**
+ * A field refused for want of permission, as `refusal` reports it: 200, as GraphQL over HTTP answers partial data
+ * (callers name the null field in `data`).
+ */
+export const forbidden = (message: string) => ({ status: 200, data: null, code: 'FORBIDDEN', message });
 
 type User = { id: number };
 
