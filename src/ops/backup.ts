@@ -131,7 +131,15 @@ export async function createBackup(
     zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), manifestName);
     // Already gzipped: deflating it again costs time and saves nothing.
     zip.addBuffer(Buffer.from(await database.arrayBuffer()), databaseName, { compress: false });
-    if (!config.secretKey) zip.addBuffer(await readFile(join(config.dataDir, keyName)), keyName, { mode: 0o100600 });
+    if (!config.secretKey) {
+      const key = await readFile(join(config.dataDir, keyName)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        throw new BackupError(
+          `${resolve(config.dataDir, keyName)} is missing and SECRET_KEY is not set: no server key`,
+        );
+      });
+      zip.addBuffer(key, keyName, { mode: 0o100600 });
+    }
     for (const stored of files) zip.addFile(stored.path, stored.name);
     zip.end();
     await pipeline(zip.outputStream, createWriteStream(partial, { mode: 0o600 }));

@@ -151,6 +151,10 @@ describe('backup and restore of the embedded database', () => {
     expect(restore.stdout).toMatch(/the server key decrypts its 1 stored secrets/);
     expect(readFileSync(join(restored, 'secret.key'))).toEqual(readFileSync(join(original, 'secret.key')));
 
+    const checked = await lectern(['check-key'], restored);
+    expect(checked, checked.stderr).toMatchObject({ code: 0 });
+    expect(checked.stdout).toBe(`The server key in ${restored} decrypts all 1 secrets the database holds.\n`);
+
     const server = await startServer(restored, false);
     try {
       const event = await call(server, 'GET', eventPath);
@@ -187,6 +191,20 @@ describe('backup and restore of the embedded database', () => {
       /does not decrypt 1 of the 1 secrets .*\(API client \d+\): SECRET_KEY is not the key the backup was made with/,
     );
     expect(readdirSync(target)).toEqual([]);
+  });
+
+  it('refuses on PostgreSQL, saying what to back up there instead', async () => {
+    const postgres = { ...embedded(join(tempDir, 'unused')), databaseUrl: 'postgresql://lectern@db/lectern' };
+    for (const attempt of [
+      createBackup(postgres, join(tempDir, 'never.zip'), { force: false }),
+      restoreBackup(postgres, archive, { force: false }),
+    ]) {
+      await expect(attempt).rejects.toThrow(
+        /is for the embedded database \(DATA_DIR\); with DATABASE_URL .*pg_dump .*`lectern check-key`/,
+      );
+    }
+    expect(existsSync(join(tempDir, 'never.zip'))).toBe(false);
+    expect(existsSync(join(tempDir, 'unused'))).toBe(false);
   });
 
   it('checks the manifest: a newer format, an unknown migration, something else entirely', async () => {
