@@ -15,6 +15,11 @@ Commands:
   webhooks send-sample --target <id> --trigger <name> [--operation op]
                                            send a target a sample event of a trigger, signed as deliveries
                                            are, and print the receiver's status and latency
+  backup <file> [--force]                  write the embedded database, uploaded files and server key into a zip
+                                           (the server must be stopped; --force replaces an existing file)
+  restore <file> [--force]                 restore such a zip into DATA_DIR (an empty folder, or --force to replace
+                                           its database, files and key)
+  check-key                                check that the server key decrypts every secret the database holds
 
 The database comes from the environment, as for the server (DATABASE_URL, or the embedded one in DATA_DIR).`;
 
@@ -36,6 +41,7 @@ try {
       target: { type: 'string' },
       trigger: { type: 'string' },
       operation: { type: 'string' },
+      force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -57,6 +63,9 @@ const known = [
   'create-access-token',
   'webhooks listen',
   'webhooks send-sample',
+  'backup',
+  'restore',
+  'check-key',
 ];
 const named = command === 'webhooks' ? `${command} ${subcommand ?? ''}`.trim() : command;
 if (!known.includes(named)) fail(`Unknown command: ${named}\n\n${usage}`);
@@ -104,12 +113,48 @@ if (named === 'webhooks send-sample') {
   if (!values.trigger) fail('--trigger <name> is required (the triggers GraphQL lists)');
 }
 
+const archive = command === 'backup' || command === 'restore' ? subcommand : undefined;
+if ((command === 'backup' || command === 'restore') && !archive) fail(`${command} <file> needs the archive's path`);
+
 let config;
 try {
   config = loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) fail(error.message);
   throw error;
+}
+
+// Backup and restore handle the data folder itself rather than a booted database: a backup copies the database as it
+// is (without migrating it), and a restore fills a folder no server has opened yet.
+if (command === 'backup' || command === 'restore') {
+  const [{ BackupError, createBackup, restoreBackup }, { DataDirInUseError }] = await Promise.all([
+    import('./ops/backup'),
+    import('./db/data-dir-lock'),
+  ]);
+  try {
+    const options = { force: values.force ?? false };
+    if (command === 'backup') {
+      const manifest = await createBackup(config, archive!, options);
+      const key = manifest.serverKey === 'included' ? 'the server key' : 'not SECRET_KEY: keep it apart';
+      const files = manifest.files.bucket
+        ? `not the uploaded files (they are in ${manifest.files.bucket}: back up the bucket)`
+        : `${manifest.files.count} uploaded files (${manifest.files.bytes} bytes)`;
+      console.log(
+        `Backed up the embedded database (migration ${manifest.migration ?? 'none'}), ${files} and ${key} to ${archive}.`,
+      );
+    } else {
+      const restored = await restoreBackup(config, archive!, options);
+      console.log(
+        `Restored the backup of ${restored.createdAt} (Lectern ${restored.lecternVersion}, migration ` +
+          `${restored.migration ?? 'none'}, ${restored.files.count} uploaded files) into ${config.dataDir}; the server ` +
+          `key decrypts its ${restored.secretsChecked} stored secrets. Start the server on it; it applies any newer migrations.`,
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof BackupError || error instanceof DataDirInUseError)) throw error;
+    fail(error.message);
+  }
+  process.exit(0);
 }
 // Loaded only now, so that usage and argument errors answer at once rather than after loading Prisma and PGlite.
 const [
@@ -122,6 +167,7 @@ const [
   { UnknownTriggerError },
   { useWebhookAddressPolicy },
   { findSampleTarget, sendSampleEvent },
+  { checkServerKey },
 ] = await Promise.all([
   import('./ops/boot'),
   import('./db/data-dir-lock'),
@@ -132,6 +178,7 @@ const [
   import('./webhooks/triggers'),
   import('./webhooks/address'),
   import('./webhooks/sample'),
+  import('./ops/server-key-check'),
 ]);
 // The CLI talks to a person: keep logs to warnings so its own output stands out.
 const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
@@ -160,6 +207,21 @@ try {
       console.log(
         `bearer token: ${token.token}${token.expiresAt ? ` (expires ${token.expiresAt.toISOString()})` : ''}`,
       );
+      break;
+    }
+    case 'check-key': {
+      const { checked, failing } = await checkServerKey(serverKey);
+      const source = config.secretKey ? 'SECRET_KEY' : `The server key in ${config.dataDir}`;
+      if (failing.length === 0) {
+        console.log(`${source} decrypts all ${checked} secrets the database holds.`);
+      } else {
+        console.error(
+          `${source} does not decrypt ${failing.length} of the ${checked} secrets the database holds ` +
+            `(${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}): it is not the key they were ` +
+            'sealed with, so those API clients cannot sign requests and those webhooks cannot be signed.',
+        );
+        process.exitCode = 1;
+      }
       break;
     }
     case 'webhooks send-sample': {
