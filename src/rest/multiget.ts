@@ -55,17 +55,15 @@ const allowedPattern = new RegExp(
 /** Runs one path as its GET, failures answered as that GET would answer them (a 401 ends the whole call instead). */
 export type MultigetItems = (path: string, query: URLSearchParams) => Promise<RestOutcome>;
 
-export const multigetRequestWire = z
-  .object({
-    request: z
-      .array(z.string())
-      .min(1)
-      .max(maxMultigetPaths)
-      .describe(
-        'Paths to GET, in order: `/v1/users/5`, `/users/5` or an absolute URL such as a `links.next`, each with its query string.',
-      ),
-  })
-  .meta({ id: 'MultigetRequest' });
+export const multigetRequestWire = z.object({
+  request: z
+    .array(z.string())
+    .min(1)
+    .max(maxMultigetPaths)
+    .describe(
+      'Paths to GET, in order: `/v1/users/5`, `/users/5` or an absolute URL such as a `links.next`, each with its query string.',
+    ),
+});
 
 const multigetItemWire = z.object({
   location: z.string().describe('The path as the request named it.'),
@@ -83,7 +81,7 @@ const multigetItemWire = z.object({
     ),
 });
 
-export const multigetResponseWire = z.object({ response: z.array(multigetItemWire) }).meta({ id: 'MultigetResponse' });
+export const multigetResponseWire = z.object({ response: z.array(multigetItemWire) });
 
 /** Where a relative item path is resolved, so that `..` and escapes normalize as in a request line. */
 const base = 'http://multiget.invalid';

@@ -309,14 +309,14 @@ function fileResponse(status: number) {
 
 /** A wire schema of its own, outside the route table's components. */
 function standalone(schema: z.ZodType): JsonSchema {
-  const { $schema: _schema, id: _id, ...rest } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
+  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
   return rest as JsonSchema;
 }
 
 /** `POST /multiget`, which runs no GraphQL operation of its own and so is not in the route table. */
 function multigetOperation(): OpenApiOperation {
   const error = (name: keyof typeof errorResponses) => ({ $ref: `#/components/responses/${name}` });
-  const request = standalone(multigetRequestWire);
+  const request = schemaRef('MultigetRequest');
   return {
     operationId: 'post_multiget',
     summary: `Make up to ${maxMultigetPaths} GET requests in one call`,
@@ -341,7 +341,7 @@ function multigetOperation(): OpenApiOperation {
       '207': {
         description:
           "Multi-Status: one item per path, in order, each with its `response_code` and `body` in the call's format (in XML, `<response>` repeated under `<result>`).",
-        content: wireContent(standalone(multigetResponseWire)),
+        content: wireContent(schemaRef('MultigetResponse')),
       },
       '400': error('BadRequest'),
       '401': error('Unauthorized'),
@@ -355,7 +355,7 @@ function multigetOperation(): OpenApiOperation {
 
 export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOptions): OpenApiDocument {
   const schemas = convertSchemas(routes);
-  for (const id of ['Error']) {
+  for (const id of ['Error', 'MultigetRequest', 'MultigetResponse']) {
     if (schemas.components[id]) throw new Error(`A route schema uses the reserved component name ${id}`);
   }
   const paths: Record<string, OpenApiPathItem> = {};
@@ -486,7 +486,12 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
     })),
     paths,
     components: {
-      schemas: { ...schemas.components, Error: errorSchema },
+      schemas: {
+        ...schemas.components,
+        Error: errorSchema,
+        MultigetRequest: standalone(multigetRequestWire),
+        MultigetResponse: standalone(multigetResponseWire),
+      },
       parameters: pagingParameters,
       responses: errorResponses,
       securitySchemes: {
