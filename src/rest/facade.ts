@@ -31,7 +31,7 @@ export interface RestFacadeOptions {
 }
 
 /** A failure the facade itself detects before or around the GraphQL operation. */
-export class RestError extends Error {
+class RestError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -249,7 +249,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
   }
 
   /** Runs a matched route's operation through yoga's enveloped execution, and renders its result as the route says. */
-  async function execute(
+  async function runRoute(
     request: Request,
     found: FoundRoute,
     path: string,
@@ -301,7 +301,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       try {
         const found = routeOf(match('GET', path), 'GET', `/v1${path}`);
         route = found.route;
-        const outcome = await execute(request, found, path, query, {}, itemContext, link);
+        const outcome = await runRoute(request, found, path, query, {}, itemContext, link);
         // No path a multiget may name serves a file; were one to, its bytes have no place in a JSON or XML answer.
         if (outcome.file) throw new RestError(400, 'A file cannot be fetched through multiget');
         return outcome;
@@ -337,7 +337,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       route = found.route;
       const body =
         route.body && !route.rawBody ? await decodeBody(request, route.body.listPaths, options.bodyLimitBytes) : {};
-      const outcome = await execute(request, found, path, url.searchParams, body, serverContext, link);
+      const outcome = await runRoute(request, found, path, url.searchParams, body, serverContext, link);
       return outcome.file
         ? await serveFile(outcome.file, request, options.files())
         : render(outcome, format, Response, request);
