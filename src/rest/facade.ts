@@ -20,6 +20,7 @@ import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 import { taggedAnswer } from '../http/etag';
 import type { SharedCredential } from '../auth/authenticate';
+import type { SharedAnswerBudget } from '../graphql/execution-bounds';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
@@ -292,10 +293,15 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
 
   /**
    * One path of a multiget, answered as its GET would be, failures included; under the multiget's credential, which
-   * every item shares (`sharedCredential`), so that it is verified and its nonce recorded once.
+   * every item shares (`sharedCredential`), so that it is verified and its nonce recorded once; and within one budget
+   * of long text (`sharedAnswerBudget`), since the paths make one answer.
    */
   function multigetItems(request: Request, serverContext: Record<string, unknown>, link: LinkBuilder): MultigetItems {
-    const itemContext = { ...serverContext, sharedCredential: {} satisfies SharedCredential };
+    const itemContext = {
+      ...serverContext,
+      sharedCredential: {} satisfies SharedCredential,
+      sharedAnswerBudget: {} satisfies SharedAnswerBudget,
+    };
     return async (path, query) => {
       let route: RestRoute | null = null;
       try {

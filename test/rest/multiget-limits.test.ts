@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
 import { restClientFor } from '../support/client';
-import { createDistrict, createSchool, createUser } from '../support/factories';
+import { createCalendarEvent, createDistrict, createSchool, createSection, createUser } from '../support/factories';
 import { useTestServer } from '../support/harness';
 
-// A multiget's paths cost what as many GETs cost. A window no test crosses, and a budget of 60 points per user.
-const server = useTestServer({ RATE_LIMIT: '60/1m' });
+// A multiget's paths cost what as many GETs cost: a window no test crosses, and a budget of 60 points per user. Its
+// answer is one answer: RESPONSE_LIMIT (here 1 kB of long text) bounds all its paths together.
+const server = useTestServer({ RATE_LIMIT: '60/1m', RESPONSE_LIMIT: '1kb' });
 
 async function freshTeacher() {
   const school = await createSchool((await createDistrict()).id);
@@ -47,5 +49,26 @@ describe('POST /v1/multiget and the rate limit', () => {
     });
     expect(codes(refused.json)).toEqual([...Array(49).fill(400), 200]);
     expect(remaining(refused.headers)).toBe(59);
+  });
+});
+
+describe('POST /v1/multiget and RESPONSE_LIMIT', () => {
+  it('spends one budget of long text across its paths, as one answer', async () => {
+    const { user, client } = await freshTeacher();
+    const section = await createSection(user.schoolId, [{ userId: user.id, admin: true }]);
+    const event = await createCalendarEvent(
+      { type: 'SECTION', id: section.id },
+      { start: new Date(Date.UTC(2026, 4, 4)) },
+    );
+    await db().calendarEvent.update({ where: { id: event.id }, data: { description: 'x'.repeat(600) } });
+    const path = `/v1/sections/${section.id}/events?start_date=2026-05-01&end_date=2026-05-31`;
+
+    // 600 bytes fit the budget of 1,024 alone, as one GET; a second 600 in the same answer do not.
+    expect((await client.get(path.slice(3))).status).toBe(200);
+    const answer = await client.post('/multiget', { request: [path, path, `/v1/users/${user.id}`] });
+    expect(codes(answer.json)).toEqual([200, 400, 200]);
+    expect(answer.json.response[1].body.error).toMatch(
+      /^The answer passed the server's limit \(RESPONSE_LIMIT\) of 1024 bytes/,
+    );
   });
 });
