@@ -4,7 +4,7 @@ import { type Plugin, createYoga, maskError, useErrorHandler } from 'graphql-yog
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createAuthFailureGuard } from './auth/auth-failures';
-import { authenticationChallenge, createAuthenticator } from './auth/authenticate';
+import { type SharedCredential, authenticationChallenge, createAuthenticator } from './auth/authenticate';
 import { clientAddress } from './auth/client-address';
 import { CredentialCache } from './auth/credential-cache';
 import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
@@ -151,7 +151,11 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
     context: async (initialContext): Promise<Context> => {
       const { request } = initialContext;
       if ((initialContext as StoppingServerContext).arrivedWhileStopping) throw refusedWhileStopping();
-      const viewer = await authenticate(request, clientAddress(request, initialContext, config.trustProxyHops));
+      const shared = (initialContext as { sharedCredential?: SharedCredential }).sharedCredential;
+      const address = clientAddress(request, initialContext, config.trustProxyHops);
+      const viewer = await (shared
+        ? (shared.viewer ??= authenticate(request, address))
+        : authenticate(request, address));
       // Charged per user with the cost validation computed (useQueryLimits), for /graphql and /v1 alike.
       if (viewer) await rateLimiter.charge(viewer, queryCostOf(initialContext), request);
       return {

@@ -24,6 +24,15 @@ export interface AuthenticatorOptions {
   redis?: Redis | null;
 }
 
+/**
+ * Carried in the initial context of executions that share one request's credential (the paths of a multiget): the
+ * first to authenticate keeps its outcome here for the others, so the signature is verified and the nonce recorded
+ * once per request, however many operations it runs.
+ */
+export interface SharedCredential {
+  viewer?: Promise<Viewer | null>;
+}
+
 /** The challenge every 401 carries (RFC 9110 §11.6.1). */
 export const authenticationChallenge = 'OAuth realm="Lectern"';
 

@@ -35,6 +35,14 @@ export function longText<Parent, Text extends string | null>(maxLength: number, 
   };
 }
 
+/**
+ * Carried in the initial context of executions that make one answer together (the paths of a multiget): the long text
+ * the earlier ones resolved is spent from the budget of those after them, so RESPONSE_LIMIT bounds the whole answer.
+ */
+export interface SharedAnswerBudget {
+  bytesLeft?: number;
+}
+
 export interface ExecutionBounds {
   /** Deadline of one execution, in milliseconds (QUERY_TIMEOUT). */
   timeoutMs: number;
@@ -57,7 +65,11 @@ export interface ExecutionBounds {
 export function useExecutionBounds({ timeoutMs, answerBytes }: ExecutionBounds): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
-      const { request, rawBody } = (args.contextValue ?? {}) as { request?: Request; rawBody?: unknown };
+      const { request, rawBody, sharedAnswerBudget } = (args.contextValue ?? {}) as {
+        request?: Request;
+        rawBody?: unknown;
+        sharedAnswerBudget?: SharedAnswerBudget;
+      };
       // An upload's duration is the client's transfer, bounded by UPLOAD_LIMIT, not work a deadline should cut short.
       if (rawBody) return;
       setExecuteFn(async (execution) => {
@@ -84,7 +96,7 @@ export function useExecutionBounds({ timeoutMs, answerBytes }: ExecutionBounds):
           stop(error, new Error('execution deadline passed'));
         }, timeoutMs);
         const budget = answerBudgets(execution.contextValue as object);
-        budget.bytesLeft = answerBytes;
+        budget.bytesLeft = sharedAnswerBudget?.bytesLeft ?? answerBytes;
         budget.exceeded = () => {
           const error = limitError(
             'RESPONSE_TOO_LARGE',
@@ -103,6 +115,7 @@ export function useExecutionBounds({ timeoutMs, answerBytes }: ExecutionBounds):
           // A stop wins over an execution that completed in the same turn, with the stopping field's error in it.
           return stopped ?? result;
         } finally {
+          if (sharedAnswerBudget) sharedAnswerBudget.bytesLeft = Math.max(0, budget.bytesLeft);
           clearTimeout(timer);
           request?.signal.removeEventListener('abort', clientGone);
         }

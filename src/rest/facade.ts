@@ -14,10 +14,13 @@ import {
   type RestOutcome,
   type RestRoute,
 } from './route';
-import { createRouter } from './router';
+import { type MultigetItems, multigetAllow, multigetListPaths, multigetPath, runMultiget } from './multiget';
+import { type RouteMatch, createRouter } from './router';
 import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 import { taggedAnswer } from '../http/etag';
+import type { SharedCredential } from '../auth/authenticate';
+import type { SharedAnswerBudget } from '../graphql/execution-bounds';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
@@ -107,7 +110,11 @@ async function readBody(request: Request, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function decodeBody(request: Request, route: RestRoute, limit: number): Promise<Record<string, unknown>> {
+async function decodeBody(
+  request: Request,
+  listPaths: ReadonlySet<string>,
+  limit: number,
+): Promise<Record<string, unknown>> {
   const format = requestFormat(request.headers.get('content-type'));
   if (format === 'form' || format === 'unsupported') {
     throw new RestError(415, 'Request bodies must be application/json or text/xml');
@@ -115,7 +122,7 @@ async function decodeBody(request: Request, route: RestRoute, limit: number): Pr
   const text = await readBody(request, limit);
   if (text.trim() === '') return {};
   if (format === 'xml' || (format === 'none' && text.trimStart().startsWith('<'))) {
-    return parseXmlBody(text, { listPaths: route.body?.listPaths ?? new Set() });
+    return parseXmlBody(text, { listPaths });
   }
   let parsed: unknown;
   try {
@@ -188,6 +195,13 @@ function failure(error: unknown, route: RestRoute | null, request: Request, logg
   return new RestError(500, `Internal server error (request id ${requestId})`);
 }
 
+/** The body of a failure in the negotiated format: `{error, issues?}`. */
+function failureOutcome(error: RestError): RestOutcome {
+  const body: Record<string, unknown> = { error: error.message };
+  if (error.issues.length) body.issues = error.issues;
+  return { status: error.status, body, headers: error.headers };
+}
+
 function renderFailure(error: RestError, format: WireFormat, Response: ResponseClass): Response {
   // Authentication failures answer in plain text, as the platform's OAuth layer does; clients only read the status.
   if (error.status === 401) {
@@ -196,12 +210,12 @@ function renderFailure(error: RestError, format: WireFormat, Response: ResponseC
       headers: { ...error.headers, 'content-type': 'text/plain; charset=utf-8' },
     });
   }
-  const body: Record<string, unknown> = { error: error.message };
-  if (error.issues.length) body.issues = error.issues;
-  return render({ status: error.status, body, headers: error.headers }, format, Response);
+  return render(failureOutcome(error), format, Response);
 }
 
 const isRestPath = (url: URL) => url.pathname === '/v1' || url.pathname.startsWith('/v1/');
+
+type FoundRoute = Extract<RouteMatch, { kind: 'route' }>;
 
 /**
  * The /v1 REST facade as a yoga plugin: each route runs its GraphQL operation in-process through yoga's enveloped
@@ -214,6 +228,98 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
   let getEnveloped: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>['getEnveloped'];
   let Response: ResponseClass = globalThis.Response;
 
+  /** The route matched, or the 404, 405 or 403 that answers instead (OPTIONS, answered by the caller, is a 405 here). */
+  function routeOf(found: RouteMatch, method: string, pathname: string): FoundRoute {
+    switch (found.kind) {
+      case 'not-found':
+        throw new RestError(404, `No endpoint at ${pathname}`);
+      case 'options':
+      case 'method-not-allowed':
+        throw new RestError(405, `${method} is not allowed here`, { allow: found.allow.join(', ') });
+      case 'realm-not-supported':
+        throw new RestError(403, `This resource is not available in the ${found.realm.toLowerCase()} realm`);
+    }
+    for (const [name, { values }] of Object.entries(found.route.words ?? {})) {
+      const value = found.params[name];
+      if (!values.includes(value)) {
+        const reason = `must be one of ${values.join(', ')}`;
+        throw new RestError(400, `${name}: '${value}' ${reason}`, {}, [{ field: name, message: reason }]);
+      }
+    }
+    return found;
+  }
+
+  /** Runs a matched route's operation through yoga's enveloped execution, and renders its result as the route says. */
+  async function runRoute(
+    request: Request,
+    found: FoundRoute,
+    path: string,
+    query: URLSearchParams,
+    body: Record<string, unknown>,
+    serverContext: Record<string, unknown>,
+    link: LinkBuilder,
+  ): Promise<RestOutcome> {
+    const { route } = found;
+    const restRequest = {
+      path,
+      params: found.params,
+      realm: found.realm,
+      query,
+      filters: route.filters?.decode(Object.fromEntries(query)) ?? {},
+      input: route.body?.decode(body) ?? {},
+      page: parsePage(query, route.dayStart),
+    };
+    const variables = route.variables(restRequest);
+    // The server's context spread last, after the literal's own properties (docs/adding-a-resource.md: young
+    // garbage).
+    const { validate, contextFactory, execute, schema } = getEnveloped({
+      request,
+      params: { query: documentTexts.get(route), variables },
+      rawBody: route.rawBody ? { stream: request.body, declaredLength: declaredLength(request) } : undefined,
+      ...serverContext,
+    });
+    const invalid = validate(schema, route.document);
+    if (invalid.length) throw invalid[0];
+    const result = await execute({
+      schema,
+      document: route.document,
+      contextValue: await contextFactory(),
+      variableValues: variables,
+    });
+    if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
+    if (result.errors?.length) throw result.errors[0];
+    return route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
+  }
+
+  /**
+   * One path of a multiget, answered as its GET would be, failures included; under the multiget's credential, which
+   * every item shares (`sharedCredential`), so that it is verified and its nonce recorded once; and within one budget
+   * of long text (`sharedAnswerBudget`), since the paths make one answer.
+   */
+  function multigetItems(request: Request, serverContext: Record<string, unknown>, link: LinkBuilder): MultigetItems {
+    const itemContext = {
+      ...serverContext,
+      sharedCredential: {} satisfies SharedCredential,
+      sharedAnswerBudget: {} satisfies SharedAnswerBudget,
+    };
+    return async (path, query) => {
+      let route: RestRoute | null = null;
+      try {
+        const found = routeOf(match('GET', path), 'GET', `/v1${path}`);
+        route = found.route;
+        const outcome = await runRoute(request, found, path, query, {}, itemContext, link);
+        // No path a multiget may name serves a file; were one to, its bytes have no place in a JSON or XML answer.
+        if (outcome.file) throw new RestError(400, 'A file cannot be fetched through multiget');
+        return outcome;
+      } catch (error) {
+        const failed = failure(error, route, request, options.logger);
+        // The credential is the call's, not an item's: a 401 answers the whole multiget.
+        if (failed.status === 401) throw failed;
+        return failureOutcome(failed);
+      }
+    };
+  }
+
   async function handle(request: Request, url: URL, serverContext: Record<string, unknown>): Promise<Response> {
     const format = responseFormat(request.headers.get('accept'));
     const origin = options.linkOrigin(request, serverContext);
@@ -222,55 +328,22 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     const path = url.pathname.slice('/v1'.length).replace(/\/+$/, '') || '/';
     let route: RestRoute | null = null;
     try {
-      const found = match(request.method, path);
-      switch (found.kind) {
-        case 'not-found':
-          throw new RestError(404, `No endpoint at ${url.pathname}`);
-        case 'options':
-          return new Response(null, { status: 204, headers: { allow: found.allow.join(', ') } });
-        case 'method-not-allowed':
-          throw new RestError(405, `${request.method} is not allowed here`, { allow: found.allow.join(', ') });
-        case 'realm-not-supported':
-          throw new RestError(403, `This resource is not available in the ${found.realm.toLowerCase()} realm`);
+      if (path === multigetPath) {
+        if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: multigetAllow } });
+        if (request.method !== 'POST')
+          throw new RestError(405, `${request.method} is not allowed here`, { allow: multigetAllow });
+        const body = await decodeBody(request, multigetListPaths, options.bodyLimitBytes);
+        const outcome = await runMultiget(body, request.signal, multigetItems(request, serverContext, link));
+        return render(outcome, format, Response);
       }
+      const matched = match(request.method, path);
+      if (matched.kind === 'options')
+        return new Response(null, { status: 204, headers: { allow: matched.allow.join(', ') } });
+      const found = routeOf(matched, request.method, url.pathname);
       route = found.route;
-      for (const [name, { values }] of Object.entries(route.words ?? {})) {
-        const value = found.params[name];
-        if (!values.includes(value)) {
-          const reason = `must be one of ${values.join(', ')}`;
-          throw new RestError(400, `${name}: '${value}' ${reason}`, {}, [{ field: name, message: reason }]);
-        }
-      }
-      const body = route.body && !route.rawBody ? await decodeBody(request, route, options.bodyLimitBytes) : {};
-      const restRequest = {
-        path,
-        params: found.params,
-        realm: found.realm,
-        query: url.searchParams,
-        filters: route.filters?.decode(Object.fromEntries(url.searchParams)) ?? {},
-        input: route.body?.decode(body) ?? {},
-        page: parsePage(url.searchParams, route.dayStart),
-      };
-      const variables = route.variables(restRequest);
-      // The server's context spread last, after the literal's own properties (docs/adding-a-resource.md: young
-      // garbage).
-      const { validate, contextFactory, execute, schema } = getEnveloped({
-        request,
-        params: { query: documentTexts.get(route), variables },
-        rawBody: route.rawBody ? { stream: request.body, declaredLength: declaredLength(request) } : undefined,
-        ...serverContext,
-      });
-      const invalid = validate(schema, route.document);
-      if (invalid.length) throw invalid[0];
-      const result = await execute({
-        schema,
-        document: route.document,
-        contextValue: await contextFactory(),
-        variableValues: variables,
-      });
-      if (!('data' in result)) throw new Error('REST routes do not run subscriptions');
-      if (result.errors?.length) throw result.errors[0];
-      const outcome = route.respond(Object.values(result.data ?? {})[0] ?? null, restRequest, link);
+      const body =
+        route.body && !route.rawBody ? await decodeBody(request, route.body.listPaths, options.bodyLimitBytes) : {};
+      const outcome = await runRoute(request, found, path, url.searchParams, body, serverContext, link);
       return outcome.file
         ? await serveFile(outcome.file, request, options.files())
         : render(outcome, format, Response, request);

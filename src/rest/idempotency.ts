@@ -17,6 +17,7 @@ import { db } from '../db/database';
 import { type WriteJoin, joinWriteTransactions } from '../outbox/record';
 import type { Prisma } from '../generated/prisma/client';
 import type { Context } from '../graphql/builder';
+import { multigetPath } from './multiget';
 
 /** How long a key's result is replayed; older keys are forgotten (pruneIdempotencyKeys) and may be used afresh. */
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
@@ -61,6 +62,8 @@ interface Mine {
 /** Keys apply to writes: `/v1` POST and PUT, and GraphQL mutations. */
 function appliesTo(request: Request, document: DocumentNode, operationName: string | null | undefined): boolean {
   const { pathname } = new URL(request.url);
+  // A multiget is a POST that only reads, each of its paths an execution of its own under the one request.
+  if (pathname === `/v1${multigetPath}`) return false;
   if (pathname === '/v1' || pathname.startsWith('/v1/')) return request.method === 'POST' || request.method === 'PUT';
   return getOperationAST(document, operationName)?.operation === 'mutation';
 }

@@ -8,6 +8,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { RealmType } from '../generated/prisma/enums';
 import type { RestRoute } from './route';
 import { realmPrefixes } from './router';
+import { maxMultigetPaths, multigetPath, multigetPaths, multigetRequestWire, multigetResponseWire } from './multiget';
 
 export interface OpenApiOptions {
   /** Absolute base URL of /v1, such as `https://lectern.example.org/v1`. */
@@ -306,9 +307,55 @@ function fileResponse(status: number) {
   };
 }
 
+/** A wire schema of its own, outside the route table's components. */
+function standalone(schema: z.ZodType): JsonSchema {
+  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
+  return rest as JsonSchema;
+}
+
+/** `POST /multiget`, which runs no GraphQL operation of its own and so is not in the route table. */
+function multigetOperation(): OpenApiOperation {
+  const error = (name: keyof typeof errorResponses) => ({ $ref: `#/components/responses/${name}` });
+  const request = schemaRef('MultigetRequest');
+  return {
+    operationId: 'post_multiget',
+    summary: `Make up to ${maxMultigetPaths} GET requests in one call`,
+    description: [
+      `Each path is answered, in order, as its own GET would be: the same credential, limits and rate limit (${maxMultigetPaths}`,
+      'paths cost what as many GETs cost). A path may start with `/v1` or not, or be an absolute URL such as a',
+      "`links.next`, with its query string. A path not on the platform's list is that item's 400, a path this server",
+      'has no route for its 404, and more than',
+      `${maxMultigetPaths} paths the whole call's 400. Paths a multiget may name: ${multigetPaths.map((path) => `\`${path}\``).join(', ')}.`,
+    ].join(' '),
+    tags: ['multiget'],
+    requestBody: {
+      description:
+        'JSON `{"request": ["/v1/users/5", ...]}`, or XML `<requests><request>/v1/users/5</request>...</requests>`.',
+      required: true,
+      content: {
+        'application/json': { schema: request },
+        'text/xml': { schema: asXml(request, 'requests') },
+      },
+    },
+    responses: {
+      '207': {
+        description:
+          "Multi-Status: one item per path, in order, each with its `response_code` and `body` in the call's format (in XML, `<response>` repeated under `<result>`).",
+        content: wireContent(schemaRef('MultigetResponse')),
+      },
+      '400': error('BadRequest'),
+      '401': error('Unauthorized'),
+      '413': error('PayloadTooLarge'),
+      '415': error('UnsupportedMediaType'),
+      '429': error('TooManyRequests'),
+      '500': error('InternalError'),
+    },
+  };
+}
+
 export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOptions): OpenApiDocument {
   const schemas = convertSchemas(routes);
-  for (const id of ['Error']) {
+  for (const id of ['Error', 'MultigetRequest', 'MultigetResponse']) {
     if (schemas.components[id]) throw new Error(`A route schema uses the reserved component name ${id}`);
   }
   const paths: Record<string, OpenApiPathItem> = {};
@@ -422,6 +469,9 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
     }
   }
 
+  paths[multigetPath] = { post: multigetOperation() };
+  tags.set('multiget', new Set());
+
   return {
     openapi: '3.1.0',
     info: { title: apiTitle, version: packageJson.version, description },
@@ -436,7 +486,12 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
     })),
     paths,
     components: {
-      schemas: { ...schemas.components, Error: errorSchema },
+      schemas: {
+        ...schemas.components,
+        Error: errorSchema,
+        MultigetRequest: standalone(multigetRequestWire),
+        MultigetResponse: standalone(multigetResponseWire),
+      },
       parameters: pagingParameters,
       responses: errorResponses,
       securitySchemes: {

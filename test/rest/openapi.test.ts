@@ -79,6 +79,8 @@ describe('GET /v1/openapi.json', () => {
         expect(operation(path, route.method.toLowerCase() as Method).summary).toBe(route.summary);
       }
     }
+    // And POST /multiget, which runs the other routes rather than an operation of its own.
+    expected += 1;
     const operations = allOperations();
     expect(operations).toHaveLength(expected);
     expect(expected).toBeGreaterThan(restRoutes.length);
@@ -109,7 +111,12 @@ describe('GET /v1/openapi.json', () => {
   it('expands [realm] only into the realms a route allows', () => {
     const postList = restRoutes.find((route) => route.method === 'GET' && route.path === '/[realm]/posts')!;
     const generated = openApiDocument([{ ...postList, realms: ['GROUP', 'SECTION'] }], { serverUrl: 'http://x/v1' });
-    expect(Object.keys(generated.paths)).toEqual(['/sections/{section_id}/posts', '/groups/{group_id}/posts']);
+    // The facade serves POST /multiget whatever its routes.
+    expect(Object.keys(generated.paths)).toEqual([
+      '/sections/{section_id}/posts',
+      '/groups/{group_id}/posts',
+      '/multiget',
+    ]);
   });
 
   it('documents paging and filters as query parameters', () => {
@@ -189,7 +196,9 @@ describe('GET /v1/openapi.json', () => {
     });
     for (const { path, method, operation: found } of allOperations()) {
       const statuses = Object.keys(found.responses);
-      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403', '429', '500']));
+      // A multiget's paths are refused one by one, in its 207: the call itself is never 403.
+      const refusable = path === '/multiget' ? ['401', '429', '500'] : ['401', '403', '429', '500'];
+      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(refusable));
       // A raw upload takes bytes of any type, so it has no 415.
       const raw = found.requestBody && 'application/octet-stream' in (found.requestBody as any).content;
       if (found.requestBody)
@@ -207,6 +216,26 @@ describe('GET /v1/openapi.json', () => {
     expect(resolve(operation('/groups', 'get').responses['429'])).toMatchObject({
       headers: { 'Retry-After': expect.any(Object) },
     });
+  });
+
+  it('describes POST /multiget: its paths in JSON and XML, and the 207 that answers each', () => {
+    const multiget = operation('/multiget', 'post');
+    expect(multiget).toMatchObject({ operationId: 'post_multiget', tags: ['multiget'] });
+    expect(multiget.description).toContain('`/users/{id}/sections`');
+    const body = multiget.requestBody as any;
+    expect(resolve(body.content['application/json'].schema)).toMatchObject({
+      type: 'object',
+      properties: { request: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 50 } },
+      required: ['request'],
+    });
+    expect(body.content['text/xml'].schema.xml).toEqual({ name: 'requests' });
+    const answer = resolve(multiget.responses['207']) as any;
+    expect((resolve(answer.content['application/json'].schema) as any).properties.response.items).toMatchObject({
+      properties: { location: { type: 'string' }, response_code: { type: 'integer' } },
+      required: ['location', 'response_code', 'body'],
+    });
+    expect(answer.content['text/xml'].schema.xml).toEqual({ name: 'result' });
+    expect(Object.keys(multiget.responses).sort()).toEqual(['207', '400', '401', '413', '415', '429', '500']);
   });
 
   it('describes OAuth 1.0a and bearer tokens, required globally', () => {

@@ -160,6 +160,38 @@ async function bodyText(response: Response): Promise<string> {
   return (coding === 'br' ? brotliDecompressSync(sent) : coding === 'gzip' ? gunzipSync(sent) : sent).toString('utf8');
 }
 
+/** The schema a multiget item's body is held to: the error shape, or what the route of the GET it names declares. */
+function itemContract(location: string, code: number): z.ZodType | null | string {
+  if (code >= 400) return errorBody;
+  const url = new URL(
+    /^https?:/i.test(location) ? location : `/${location.replace(/^\/+/, '')}`,
+    'http://multiget.test',
+  );
+  const path = url.pathname.replace(/^\/v1(?=\/|$)/, '').replace(/\/+$/, '') || '/';
+  const found = match('GET', path);
+  if (found.kind !== 'route') return `answered ${code} for a path with no GET route`;
+  if (!(code in found.route.responses))
+    return `answered ${code}, where its route declares ${Object.keys(found.route.responses).join(', ')}`;
+  return found.route.responses[code] ?? null;
+}
+
+/** A multiget's 207 (in JSON): each path's body held to the contract of the GET it names, as if that GET was sent. */
+function checkMultiget(request: Request, response: Response, text: string) {
+  if (!response.headers.get('content-type')?.startsWith('application/json')) return;
+  const items = (JSON.parse(text) as { response: { location: string; response_code: number; body: unknown }[] })
+    .response;
+  for (const { location, response_code: code, body } of items) {
+    const contract = itemContract(location, code);
+    if (typeof contract === 'string') fail(request, 207, `${location} ${contract}`, text);
+    if (contract === null) {
+      if (body !== null) fail(request, 207, `${location} answered a body where its route declares none`, text);
+      continue;
+    }
+    const { validate } = contractOf(contract);
+    if (!validate(body)) fail(request, 207, `${location}: ${ajv.errorsText(validate.errors)}`, text);
+  }
+}
+
 /** Checks one /v1 exchange: success bodies against the route's declared response, failures against the error shape. */
 export async function assertWireContract(request: Request, response: Response): Promise<void> {
   const url = new URL(request.url);
@@ -178,6 +210,8 @@ export async function assertWireContract(request: Request, response: Response): 
       fail(request, status, 'a 304 answers a GET, with its ETag and no body', text);
     return;
   }
+  if (request.method === 'POST' && path === '/multiget' && status === 207)
+    return checkMultiget(request, response, text);
   const found = match(request.method, path);
   // Paths outside the route table (the API document and its reference page) have their own tests.
   if (found.kind !== 'route') return;
