@@ -1,7 +1,17 @@
+import { isStorableId } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { invalidArgument } from '../../core/errors';
 import { db } from '../../db/database';
+import type { Prisma, User } from '../../generated/prisma/client';
+import type { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { objectQuery } from '../../graphql/operations';
-import { userFacts, userFactsSelection, userPolicy } from './user.policy';
+import { type IdListSource, offsetListBeside, pageArgs, pagedById } from '../../graphql/paging';
+import { parseId } from '../../graphql/realm';
+import { readableUsersWhere, userFacts, userFactsSelection, userPolicy } from './user.policy';
+import { RoleEnum, UserPage } from './user.type';
+import { maxUserItems } from './user.validation';
 
 objectQuery('user', 'User', userPolicy, {
   type: 'USER',
@@ -15,4 +25,71 @@ builder.queryFields((t) => ({
     description: 'The authenticated user.',
     resolve: (query, _root, _args, { viewer }) => db().user.findUniqueOrThrow({ ...query, where: { id: viewer.id } }),
   }),
+}));
+
+interface UserFilters {
+  roles?: readonly Role[] | null;
+  schoolIds?: readonly string[] | null;
+  buildingId?: string | null;
+  schoolUids?: readonly string[] | null;
+}
+
+/** A School id filter (buildings are School rows); an id beyond the database's integer range matches nothing. */
+const schoolIdOf = (value: string, name: string) => {
+  const id = parseId(value, 'School', name);
+  return isStorableId(id) ? id : -1;
+};
+
+/** The users `users` and `usersConnection` list: those the viewer may read, narrowed by the filters given. */
+function usersWhere(viewer: Viewer, args: UserFilters): Prisma.UserWhereInput {
+  if (args.schoolUids && args.schoolUids.length > maxUserItems)
+    throw invalidArgument('schoolUids', `must list at most ${maxUserItems} school user ids`);
+  return {
+    AND: [
+      readableUsersWhere(viewer),
+      args.roles ? { role: { in: [...args.roles] } } : {},
+      args.schoolIds ? { schoolId: { in: args.schoolIds.map((id) => schoolIdOf(id, 'schoolIds')) } } : {},
+      args.buildingId ? { buildingId: schoolIdOf(args.buildingId, 'buildingId') } : {},
+      args.schoolUids ? { schoolUid: { in: [...args.schoolUids] } } : {},
+    ],
+  };
+}
+
+/** The list `users` pages, by id: a district's users run to tens of thousands, so its far pages are read by id. */
+function usersSource(viewer: Viewer, args: UserFilters): IdListSource<User> {
+  const where = usersWhere(viewer, args);
+  return {
+    findMany: (query) => db().user.findMany({ ...query, where: { AND: [where, query.where] } }),
+    findIds: (window) => db().user.findMany({ ...window, where: { AND: [where, window.where] }, select: { id: true } }),
+    count: () => db().user.count({ where }),
+  };
+}
+
+const filterArgs = builder.args((t) => ({
+  roles: t.field({ type: [RoleEnum], description: 'Only users of these roles.' }),
+  schoolIds: t.idList({ description: 'Only users of these schools (for district administrators).' }),
+  buildingId: t.id({ description: 'Only users of this building.' }),
+  schoolUids: t.stringList({ description: `Only the users with these school user ids (at most ${maxUserItems}).` }),
+}));
+
+builder.queryFields((t) => ({
+  users: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('usersConnection'),
+    type: UserPage,
+    description:
+      "Users the viewer may see (their school's; every school's of the district for a district administrator), by id.",
+    args: { ...pageArgs, ...filterArgs },
+    resolve: (_root, args, { viewer }) => pagedById(args, usersSource(viewer, args)),
+  }),
+  usersConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'User',
+      ...connectionOptions,
+      description: 'The users `users` lists, as a Relay connection in the same order (ascending ids).',
+      args: filterArgs,
+      resolve: (query, _root, args, { viewer }) => db().user.findMany(keysetWindow(query, usersWhere(viewer, args))),
+      totalCount: (_root, args, { viewer }) => db().user.count({ where: usersWhere(viewer, args) }),
+    },
+    connectionOf('User'),
+  ),
 }));
