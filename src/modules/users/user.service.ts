@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { authorize } from '../../auth/policy';
-import { type RealmFacts, findByStorableId, realmFacts } from '../../auth/realms';
+import { type RealmFacts, findByStorableId, isStorableId, knownRealm, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteRealmContents } from '../../core/realm-content';
@@ -10,10 +10,11 @@ import { isUniqueViolation } from '../../db/unique';
 import type { Prisma, User } from '../../generated/prisma/client';
 import { defineEvent } from '../../outbox/catalogue';
 import { itemByItem, recordEvent, writeTransaction } from '../../outbox/record';
-import { userPolicy } from './user.policy';
+import { userFacts, userPolicy } from './user.policy';
 import { createUserSchema, maxUserItems, staffOnlyTriggerAdmin, itemUserId, updateUserSchema } from './user.validation';
 
 type UserQuery = { include?: Prisma.UserInclude; select?: Prisma.UserSelect };
+type UserWithDistrict = User & { school: { districtId: number } };
 
 const schoolRealm = (id: number) => ({ type: 'SCHOOL' as const, id });
 const userRealm = (id: number) => ({ type: 'USER' as const, id });
@@ -121,10 +122,17 @@ async function existingUser(id: number) {
 const changesNothing = (user: User, data: Record<string, unknown>) =>
   Object.entries(data).every(([member, value]) => user[member as keyof User] === value);
 
-export async function updateUser(viewer: Viewer, id: number, input: unknown, query: UserQuery) {
+/**
+ * Changes a user. `known` is their row when the caller read it already (a bulk's users read in one statement): the
+ * change then reads nothing more, and one that changes nothing (a repeated roster sync) sends no statement at all.
+ */
+export async function updateUser(viewer: Viewer, id: number, input: unknown, query: UserQuery, known?: User) {
+  await authorize(viewer, userPolicy, 'update', { id }, id);
   const { buildingId, ...fields } = validate(updateUserSchema, input);
-  await authorize(viewer, userPolicy, 'update', { id, role: fields.role, triggerAdmin: fields.triggerAdmin }, id);
-  const user = await existingUser(id);
+  // Powers beyond a school, once the change is known to ask for them.
+  if (fields.role || fields.triggerAdmin)
+    await authorize(viewer, userPolicy, 'update', { id, role: fields.role, triggerAdmin: fields.triggerAdmin }, id);
+  const user = known ?? (await existingUser(id));
   if (
     !staffOnlyTriggerAdmin({ role: fields.role ?? user.role, triggerAdmin: fields.triggerAdmin ?? user.triggerAdmin })
   )
@@ -136,7 +144,8 @@ export async function updateUser(viewer: Viewer, id: number, input: unknown, que
     ...fields,
     ...(buildingId !== undefined ? { buildingId: buildingId ? Number(buildingId) : null } : {}),
   };
-  if (changesNothing(user, data)) return db().user.findUniqueOrThrow({ ...query, where: { id } });
+  if (changesNothing(user, data))
+    return query.select || query.include ? db().user.findUniqueOrThrow({ ...query, where: { id } }) : user;
   const scope = await realmFacts(viewer, userRealm(id));
   return writeTransaction(async (tx) => {
     const changed = await tx.user.update({ ...query, where: { id }, data });
@@ -211,8 +220,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The users of the items' schools that already hold the items' school user ids, read in one statement: with
- * `updateExisting` such an item changes that user instead of failing as a conflict.
+ * The users of the items' schools that already hold the items' school user ids, read in one statement with what the
+ * access rule needs of them: with `updateExisting` such an item changes that user instead of failing as a conflict,
+ * and neither its permission nor its change reads the user again.
  */
 async function holdersOfSchoolUids(viewer: Viewer, items: readonly unknown[]) {
   const keys = items
@@ -222,16 +232,19 @@ async function holdersOfSchoolUids(viewer: Viewer, items: readonly unknown[]) {
         ? [{ schoolId: Number(item.schoolId ?? viewer.user.schoolId), schoolUid: item.schoolUid }]
         : [],
     );
-  const holders = new Map<string, number>();
+  const holders = new Map<string, UserWithDistrict>();
   if (!keys.length) return holders;
   const found = await db().user.findMany({
     where: {
-      schoolId: { in: [...new Set(keys.map((key) => key.schoolId).filter(Number.isSafeInteger))] },
+      schoolId: { in: [...new Set(keys.map((key) => key.schoolId).filter(isStorableId))] },
       schoolUid: { in: keys.map((key) => key.schoolUid) },
     },
-    select: { id: true, schoolId: true, schoolUid: true },
+    include: { school: { select: { districtId: true } } },
   });
-  for (const user of found) holders.set(`${user.schoolId}:${user.schoolUid}`, user.id);
+  for (const user of found) {
+    knownRealm(viewer, userRealm(user.id), userFacts(user));
+    holders.set(`${user.schoolId}:${user.schoolUid}`, user);
+  }
   return holders;
 }
 
@@ -242,10 +255,11 @@ async function holdersOfSchoolUids(viewer: Viewer, items: readonly unknown[]) {
  */
 export async function createUsers(viewer: Viewer, items: readonly unknown[], updateExisting: boolean) {
   await assertBulk(viewer, items, 'items');
-  const holders = updateExisting ? await holdersOfSchoolUids(viewer, items) : new Map<string, number>();
+  const holders = updateExisting ? await holdersOfSchoolUids(viewer, items) : new Map<string, UserWithDistrict>();
   const run = (item: unknown) => {
-    const holder =
-      isObject(item) && holders.get(`${Number(item.schoolId ?? viewer.user.schoolId)}:${String(item.schoolUid)}`);
+    const holder = isObject(item)
+      ? holders.get(`${Number(item.schoolId ?? viewer.user.schoolId)}:${String(item.schoolUid)}`)
+      : undefined;
     if (!holder) return settle('CREATED', () => createUser(viewer, item, {}));
     // The school is where the holder was found, not a change; a member a create leaves out or null keeps its value.
     const changes = Object.fromEntries(
@@ -253,7 +267,8 @@ export async function createUsers(viewer: Viewer, items: readonly unknown[], upd
         ([member, value]) => member !== 'schoolId' && value !== null && value !== undefined,
       ),
     );
-    return settle('UPDATED', () => updateUser(viewer, holder, changes, {}));
+    const { school: _district, ...row } = holder;
+    return settle('UPDATED', () => updateUser(viewer, holder.id, changes, {}, row));
   };
   return { results: await itemByItem(items, run, written('CREATED')) };
 }
