@@ -181,7 +181,7 @@ describe('POST /v1/users (bulk)', () => {
     expect(without.json.user[0].response_code).toBe(409);
 
     const events = await watchDomainEvents();
-    const renamed = { ...roster[1], name_last: 'Byron' };
+    const renamed: Record<string, any> = { ...roster[1], name_last: 'Byron' };
     const changed = await client.post('/users?update_existing=1', { users: { user: [renamed] } });
     expect(changed.json.user[0]).toMatchObject({ response_code: 200, school_uid: renamed.school_uid });
     const user = (await byUid(renamed.school_uid))!;

@@ -204,10 +204,12 @@ interface BulkInput {
 
 /**
  * A body of many users: an item the wire cannot read (a `role_id` of 7) fails alone, as an invalid value does. With
- * `single`, a body without `users` is one user (POST /users creates one or many at the same path).
+ * `single` (the one-user body, as documented), a body without `users` is one user: POST /users creates one or many at
+ * the same path.
  */
-function usersBody(item: WireBody, single: boolean): WireBody {
-  const bulkSchema = z.object({ users: z.object({ user: z.array(item.schema).max(maxUserItems) }) });
+function usersBody(item: WireBody, single?: WireBody): WireBody {
+  const users = z.object({ user: z.array(item.schema).max(maxUserItems) });
+  const bulkSchema = z.object({ users });
   return {
     decode(body): Record<string, unknown> {
       const raw = itemsOf(body);
@@ -234,10 +236,14 @@ function usersBody(item: WireBody, single: boolean): WireBody {
       return decoded as unknown as Record<string, unknown>;
     },
     wireName: item.wireName,
+    // One object, as the API document and the fuzzer take bodies: a user's members, or `users` (each user's required
+    // members are then required in it).
     schema: single
-      ? z.union([item.schema, bulkSchema]).meta({ description: `One user, or up to ${maxUserItems} in users/user.` })
+      ? (single.schema as z.ZodObject).extend({ users: users.optional() }).meta({
+          description: `One user (name_first, name_last and role_id required), or up to ${maxUserItems} in users/user.`,
+        })
       : bulkSchema,
-    required: single ? item.required : ['users'],
+    required: single ? [] : ['users'],
     listPaths: new Set(['users.user', 'user']),
   };
 }
@@ -367,7 +373,7 @@ const createUsersDocument = graphql(
 
 /** POST /users: one user (201 with it) or a bulk of up to 50 (a result per item), at the same path, as the platform. */
 function createUsersRoute(): RestRoute {
-  const body = usersBody(createBody, true);
+  const body = usersBody(createBody, wireBody(userMembers));
   const post = bulkRoute('POST', {
     path: '/users',
     summary: `Create a user (201 with it), or up to ${maxUserItems} in users/user with a response code per item (school and district administrators)`,
@@ -400,7 +406,7 @@ function createUsersRoute(): RestRoute {
 
 /** PUT /users: up to 50 changes in users/user, a result per item (200, or 207 when their codes differ). */
 function updateUsersRoute(): RestRoute {
-  const body = usersBody(changeItemBody, false);
+  const body = usersBody(changeItemBody);
   const put = bulkRoute('PUT', {
     path: '/users',
     summary: `Change up to ${maxUserItems} users in users/user, with a response code per item (their administrators)`,
