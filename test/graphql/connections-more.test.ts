@@ -161,9 +161,6 @@ describe('connections beside the remaining offset lists', () => {
     }
     fixture.failed = deliveries.filter((delivery) => delivery.status === 'FAILED');
 
-    // The users a teacher sees: their school's, whatever else the fixture made in the district.
-    fixture.schoolUsers = await db().user.findMany({ where: { schoolId: school.id }, orderBy: { id: 'asc' } });
-
     clients.teacher = await graphqlClientFor(server, teacher);
     clients.triggerAdmin = await graphqlClientFor(server, triggerAdmin);
   });
@@ -290,16 +287,6 @@ describe('connections beside the remaining offset lists', () => {
         `query($user: ID!, $cursor: String) { user(id: $user) { friendsConnection(${window}) { ${pageSelection} } } }`,
       pickPage: (data) => data.user.friendsConnection,
       expected: () => stringIds(fixture.friends),
-    },
-    {
-      name: 'usersConnection',
-      viewer: 'teacher',
-      variables: () => ({}),
-      offset: '{ list: users(limit: 200) { total items { id: databaseId } } }',
-      pickList: (data) => data.list,
-      connection: (window) => `query($cursor: String) { page: usersConnection(${window}) { ${pageSelection} } }`,
-      pickPage: (data) => data.page,
-      expected: () => stringIds(fixture.schoolUsers),
     },
     {
       name: 'triggerTargetsConnection',

@@ -5,9 +5,8 @@ import { db } from '../../db/database';
 import type { Prisma, User } from '../../generated/prisma/client';
 import type { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
-import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { objectQuery } from '../../graphql/operations';
-import { type IdListSource, offsetListBeside, pageArgs, pagedById } from '../../graphql/paging';
+import { type IdListSource, maxPageSize, pagedById } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { readableUsersWhere, userFacts, userFactsSelection, userPolicy } from './user.policy';
 import { RoleEnum, UserPage } from './user.type';
@@ -40,7 +39,7 @@ const schoolIdOf = (value: string, name: string) => {
   return isStorableId(id) ? id : -1;
 };
 
-/** The users `users` and `usersConnection` list: those the viewer may read, narrowed by the filters given. */
+/** The users `users` lists: those the viewer may read, narrowed by the filters given. */
 function usersWhere(viewer: Viewer, args: UserFilters): Prisma.UserWhereInput {
   if (args.schoolUids && args.schoolUids.length > maxUserItems)
     throw invalidArgument('schoolUids', `must list at most ${maxUserItems} school user ids`);
@@ -65,6 +64,13 @@ function usersSource(viewer: Viewer, args: UserFilters): IdListSource<User> {
   };
 }
 
+/** The page a list of users answers when no `limit` is given (a page of 4 users with every nested list fits the cost limit). */
+const defaultUserPage = 4;
+const userPageArgs = builder.args((t) => ({
+  start: t.int({ defaultValue: 0, description: 'Offset of the first item (0-based).' }),
+  limit: t.int({ defaultValue: defaultUserPage, description: `Page size; at most ${maxPageSize}.` }),
+}));
+
 const filterArgs = builder.args((t) => ({
   roles: t.field({ type: [RoleEnum], description: 'Only users of these roles.' }),
   schoolIds: t.idList({ description: 'Only users of these schools (for district administrators).' }),
@@ -73,23 +79,14 @@ const filterArgs = builder.args((t) => ({
 }));
 
 builder.queryFields((t) => ({
+  // No connection beside it: a page of users at a connection's default of 20, each with their pages of groups and
+  // sections and those groups' members, is over the cost limit (test/graphql/default-pages.test.ts).
   users: t.withAuth({ authenticated: true }).field({
-    ...offsetListBeside('usersConnection'),
     type: UserPage,
     description:
-      "Users the viewer may see (their school's; every school's of the district for a district administrator), by id.",
-    args: { ...pageArgs, ...filterArgs },
+      "Users the viewer may see (their school's; every school's of the district for a district administrator), by id. " +
+      `The default page is ${defaultUserPage}: each user's lists of groups and sections nest pages of their own.`,
+    args: { ...userPageArgs, ...filterArgs },
     resolve: (_root, args, { viewer }) => pagedById(args, usersSource(viewer, args)),
   }),
-  usersConnection: t.withAuth({ authenticated: true }).prismaConnection(
-    {
-      type: 'User',
-      ...connectionOptions,
-      description: 'The users `users` lists, as a Relay connection in the same order (ascending ids).',
-      args: filterArgs,
-      resolve: (query, _root, args, { viewer }) => db().user.findMany(keysetWindow(query, usersWhere(viewer, args))),
-      totalCount: (_root, args, { viewer }) => db().user.count({ where: usersWhere(viewer, args) }),
-    },
-    connectionOf('User'),
-  ),
 }));

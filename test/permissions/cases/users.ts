@@ -168,13 +168,6 @@ export default permissionCases<Shared>(
       finds: (answer, f) => findsStudent(answer.items, f),
     },
     {
-      graphql: 'query($id: ID!) { usersConnection(buildingId: $id, first: 200) { nodes { id: databaseId } } }',
-      name: "a student of the cast's school, by building",
-      expect: 'h h o o o o o',
-      variables: (f) => ({ id: id(f.building) }),
-      finds: (answer, f) => findsStudent(answer.nodes, f),
-    },
-    {
       graphql: `mutation($input: CreateUsersInput!) { createUsers(input: $input) { ${outcome} results { code } } }`,
       name: "a student of the cast's school",
       expect: 'h f f f f o o',
