@@ -1,7 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../src/db/database';
 import { clientsFor } from '../support/client';
-import { type World, createSchool, createUser, createWorld, unique, watchDomainEvents } from '../support/factories';
+import {
+  type World,
+  createGroup,
+  createSchool,
+  createSection,
+  createUser,
+  createWorld,
+  unique,
+  watchDomainEvents,
+} from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { v1, xmlHead } from '../support/wire';
 import { expectNothingWritten } from '../support/writes';
@@ -378,6 +387,47 @@ describe('GET /v1/users/ext/{school_uid}', () => {
     const hidden = await (await as(w.otherSchoolStudent)).get(`/users/ext/${encodeURIComponent(schoolUid)}`);
     expect(hidden.status).toBe(404);
     expect((await (await as(w.teacher)).get('/users/ext/nobody-has-this')).status).toBe(404);
+  });
+});
+
+describe("GET /v1/users/{id}/sections and /groups: a user's realms", () => {
+  it('pages the sections a user is active in and their groups, for them and their administrators', async () => {
+    const learner = await createUser(w.school.id, 'STUDENT');
+    const sections = [
+      await createSection(w.school.id, [{ userId: learner.id }]),
+      await createSection(w.school.id, [{ userId: learner.id }]),
+    ];
+    const invited = await createSection(w.school.id);
+    await db().enrollment.create({ data: { sectionId: invited.id, userId: learner.id, status: 'INVITE_PENDING' } });
+    const group = await createGroup(w.school.id, { members: [learner.id] });
+    const client = await as(learner);
+    const page = await client.get(`/users/${learner.id}/sections?limit=1`);
+    const course = await db().course.findUniqueOrThrow({ where: { id: sections[0]!.courseId } });
+    expect(page.json).toEqual({
+      section: [
+        {
+          id: String(sections[0]!.id),
+          course_id: String(course.id),
+          course_title: course.title,
+          course_code: course.courseCode,
+          section_title: sections[0]!.title,
+          section_code: '',
+          school_id: String(w.school.id),
+          links: { self: `${v1}/sections/${sections[0]!.id}` },
+        },
+      ],
+      total: 2,
+      links: {
+        self: `${v1}/users/${learner.id}/sections?limit=1&start=0`,
+        next: `${v1}/users/${learner.id}/sections?limit=1&start=1`,
+      },
+    });
+    const groups = await (await as(w.schoolAdmin)).get(`/users/${learner.id}/groups`, { accept: 'xml' });
+    expect(groups.status).toBe(200);
+    expect(groups.text).toContain(`<group><id>${group.id}</id>`);
+    expect(groups.text).toContain('<total>1</total>');
+    expect((await (await as(w.teacher)).get(`/users/${learner.id}/sections`)).status).toBe(403);
+    expect((await (await as(w.otherSchoolStudent)).get(`/users/${learner.id}/groups`)).status).toBe(404);
   });
 });
 
