@@ -111,14 +111,14 @@ export default permissionCases<Shared>(
     },
     {
       route: 'GET /users/{id}/sections',
-      name: "of a student of the cast's school",
-      expect: 'h h o f f o o',
+      name: "of a student of the cast's school (the cast's parent is theirs)",
+      expect: 'h h o f o o o',
       request: (f) => ({ params: { id: f.student.id } }),
     },
     {
       route: 'GET /users/{id}/groups',
-      name: "of a student of the cast's school",
-      expect: 'h h o f f o o',
+      name: "of a student of the cast's school (the cast's parent is theirs)",
+      expect: 'h h o f o o o',
       request: (f) => ({ params: { id: f.student.id } }),
     },
     {
