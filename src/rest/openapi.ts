@@ -386,6 +386,15 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
             description: word.description,
             schema: { type: 'string', enum: [...word.values] },
           };
+        // A word segment without listed values is free text: a school user id (`/users/ext/{schoolUid}`).
+        if (route.path.includes(`{${name}:word}`))
+          return {
+            name,
+            in: 'path',
+            required: true,
+            description: 'Text, percent-encoded.',
+            schema: { type: 'string' },
+          };
         const description =
           realm?.parameter === name ? `Id of the ${realm.type.toLowerCase()} (the realm).` : 'Numeric id.';
         return { name, in: 'path', required: true, description, schema: idSchema };

@@ -359,7 +359,7 @@ export function rawBodyRoute<
 /** PUT or DELETE: 204, no body. */
 function emptyAnswerRoute<Doc extends AnyDocument>(
   method: 'PUT' | 'DELETE',
-  options: RouteBase<Doc> & { body?: WireBody; variables: Variables<Doc> },
+  options: RouteBase<Doc> & { body?: WireBody; filters?: WireBody; variables: Variables<Doc> },
 ): RestRoute {
   return route(method, options, { 204: null }, (result) => {
     unwrapPayload(result as Payload);
@@ -371,8 +371,10 @@ export const updateRoute = <Doc extends AnyDocument>(
   options: RouteBase<Doc> & { body: WireBody; variables: Variables<Doc> },
 ) => emptyAnswerRoute('PUT', options);
 
-export const deleteRoute = <Doc extends AnyDocument>(options: RouteBase<Doc> & { variables: Variables<Doc> }) =>
-  emptyAnswerRoute('DELETE', options);
+/** DELETE: 204, no body; `filters` declares the query parameters it reads (or reads and ignores, as documented). */
+export const deleteRoute = <Doc extends AnyDocument>(
+  options: RouteBase<Doc> & { filters?: WireBody; variables: Variables<Doc> },
+) => emptyAnswerRoute('DELETE', options);
 
 /** A GET answered with a redirect, such as `/users/me`. */
 export function redirectRoute<Doc extends AnyDocument>(
@@ -385,14 +387,15 @@ export function redirectRoute<Doc extends AnyDocument>(
 }
 
 /**
- * A write of many items at once (PUT or POST), answered with a result per item: one bad item fails only itself. The
- * answer is 200 while every item has the same code, 207 Multi-Status when they differ (`codes` reads them), or always
- * 207 where the platform answers so whatever the codes (`multiStatus`).
+ * A write of many items at once (PUT or POST, or a DELETE of the ids its `filters` read), answered with a result per
+ * item: one bad item fails only itself. The answer is 200 while every item has the same code, 207 Multi-Status when
+ * they differ (`codes` reads them), or always 207 where the platform answers so whatever the codes (`multiStatus`).
  */
 export function bulkRoute<Doc extends AnyDocument, Wire extends z.ZodObject, Member extends PayloadMember<Doc> = never>(
-  method: 'PUT' | 'POST',
+  method: 'PUT' | 'POST' | 'DELETE',
   options: RouteBase<Doc> & {
-    body: WireBody;
+    body?: WireBody;
+    filters?: WireBody;
     wire: Wire;
     variables: Variables<Doc>;
     payload?: Member;

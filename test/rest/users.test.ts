@@ -29,12 +29,20 @@ async function wireUser(id: number, withEmail: boolean) {
     school_id: user.schoolId,
     building_id: user.buildingId ?? 0,
     school_uid: user.schoolUid ?? '',
+    name_title: '',
     name_first: user.nameFirst,
+    name_first_preferred: '',
+    name_middle: '',
     name_last: user.nameLast,
     name_display: `${user.nameFirst} ${user.nameLast}`,
     username: user.username,
     ...(withEmail ? { primary_email: user.email } : {}),
     picture_url: user.pictureUrl,
+    position: '',
+    gender: null,
+    grad_year: '',
+    role_id: { DISTRICT_ADMIN: 1211, SCHOOL_ADMIN: 1212, TEACHER: 1213, STUDENT: 1214, PARENT: 1215 }[user.role],
+    tz_name: 'UTC',
     links: { self: `${v1}/users/${id}` },
   };
 }
@@ -77,9 +85,10 @@ describe('GET /v1/users/{id}', () => {
     expect(response.text).toBe(
       `${xmlHead}<result>` +
         `<id>${w.teacher.id}</id><uid>${w.teacher.id}</uid><school_id>${w.school.id}</school_id><building_id>${w.building.id}</building_id>` +
-        `<school_uid>T-007</school_uid><name_first>Test</name_first><name_last>${user.name_last}</name_last>` +
-        `<name_display>${user.name_display}</name_display><username>${user.username}</username>` +
-        `<picture_url>https://img.test/a?b=1&amp;c=2</picture_url><links><self>${user.links.self}</self></links></result>`,
+        `<school_uid>T-007</school_uid><name_title /><name_first>Test</name_first><name_first_preferred /><name_middle />` +
+        `<name_last>${user.name_last}</name_last><name_display>${user.name_display}</name_display><username>${user.username}</username>` +
+        '<picture_url>https://img.test/a?b=1&amp;c=2</picture_url><position /><gender /><grad_year />' +
+        `<role_id>1213</role_id><tz_name>UTC</tz_name><links><self>${user.links.self}</self></links></result>`,
     );
   });
 
@@ -115,10 +124,12 @@ describe('GET /v1/users/{id}', () => {
     expect(response.text).toMatch(/^<\?xml version="1.0" encoding="utf-8" \?><result><error>.+<\/error><\/result>$/);
   });
 
-  it('refuses writes on users with 405 and an Allow header', async () => {
+  it("refuses a user changing themself with 403: their account is their administrators' to change", async () => {
     const response = await (await as(w.teacher)).put(`/users/${w.teacher.id}`, { name_first: 'X' });
-    expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, OPTIONS']);
+    expect(response.status).toBe(403);
     expect((await db().user.findUniqueOrThrow({ where: { id: w.teacher.id } })).nameFirst).toBe('Test');
+    const options = await (await as(w.teacher)).request('OPTIONS', `/users/${w.teacher.id}`);
+    expect(options.headers.get('allow')).toBe('GET, PUT, DELETE, OPTIONS');
   });
 });
 
@@ -153,19 +164,29 @@ describe('GET /v1/users/me', () => {
 
 describe('GraphQL twins', () => {
   const fields =
-    'id: databaseId username nameFirst nameLast nameDisplay email pictureUrl schoolUid role school { id: databaseId } building { id: databaseId }';
+    'id: databaseId username nameTitle nameFirst nameFirstPreferred nameMiddle nameLast nameDisplay email pictureUrl position gender gradYear schoolUid role school { id: databaseId district { timeZone } } building { id: databaseId }';
   const toWire = (user: Record<string, any>) => ({
     id: Number(user.id),
     uid: Number(user.id),
     school_id: Number(user.school.id),
     building_id: user.building ? Number(user.building.id) : 0,
     school_uid: user.schoolUid ?? '',
+    name_title: user.nameTitle ?? '',
     name_first: user.nameFirst,
+    name_first_preferred: user.nameFirstPreferred ?? '',
+    name_middle: user.nameMiddle ?? '',
     name_last: user.nameLast,
     name_display: user.nameDisplay,
     username: user.username,
     ...(user.email !== null ? { primary_email: user.email } : {}),
     picture_url: user.pictureUrl,
+    position: user.position ?? '',
+    gender: user.gender,
+    grad_year: user.gradYear === null ? '' : String(user.gradYear),
+    role_id: { DISTRICT_ADMIN: 1211, SCHOOL_ADMIN: 1212, TEACHER: 1213, STUDENT: 1214, PARENT: 1215 }[
+      user.role as string
+    ],
+    tz_name: user.school.district.timeZone,
     links: { self: `${v1}/users/${user.id}` },
   });
 

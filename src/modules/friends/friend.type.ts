@@ -1,7 +1,7 @@
 import { encodeGlobalId } from '../../core/global-id';
 import { builder } from '../../graphql/builder';
 import { userReference } from '../../graphql/references';
-import { UserType } from '../users/user.type';
+import { UserPage, UserType } from '../users/user.type';
 import { exposeColumns, exposeDatabaseId, nodeId } from '../../graphql/columns';
 import { pageArgs, pageOf, paged, offsetListBeside } from '../../graphql/paging';
 import { RequestActionEnum } from '../invites/invite.type';
@@ -20,12 +20,11 @@ builder.prismaNode('FriendRequest', {
 });
 
 export const FriendRequestPage = pageOf('FriendRequest', 'A page of pending friend requests.');
-const FriendPage = pageOf('User', 'A page of users.');
 
 builder.prismaObjectField('User', 'friends', (t) =>
   t.field({
     ...offsetListBeside('friendsConnection'),
-    type: FriendPage,
+    type: UserPage,
     description: "The user's friends whom the viewer may see, in the order of their ids.",
     args: pageArgs,
     select: { id: true },

@@ -35,7 +35,7 @@ const idFilter = (value: string, name: string) => {
   return isStorableId(id) ? id : -1;
 };
 
-const GroupPage = pageOf('Group', 'A page of groups.');
+export const GroupPage = pageOf('Group', 'A page of groups.');
 
 type GroupFilters = { buildingId?: string | null; schoolId?: string | null };
 

@@ -13,7 +13,7 @@ import {
 } from '../../rest/route';
 import { flag, id, oneOf, text, wireBody, withoutMembers } from '../../rest/wire-body';
 
-const RestGroup = graphql(`
+export const RestGroup = graphql(`
   fragment RestGroup on Group @_unmask {
     id: databaseId title description pictureUrl website accessCode privacyLevel category { id: databaseId } groupCode
     inviteType memberPost memberPostComment createDiscussion createFiles school { id: databaseId } building { id: databaseId }
@@ -57,7 +57,7 @@ export const groupWire = z
   })
   .meta({ id: 'Group', description: 'A group of users, such as a club (spec 2.7).' });
 
-function groupToWire(group: ResultOf<typeof RestGroup>, link: LinkBuilder): z.input<typeof groupWire> {
+export function groupToWire(group: ResultOf<typeof RestGroup>, link: LinkBuilder): z.input<typeof groupWire> {
   return {
     id: group.id,
     title: group.title,

@@ -2,3 +2,4 @@ import './user.policy';
 import './user.type';
 import './user.queries';
 import './user.mutations';
+import './user-realms';

@@ -70,6 +70,28 @@ export function childrenOf(viewer: Viewer): MaybePromise<ReadonlySet<number>> {
   });
 }
 
+/**
+ * A user's account is managed by whoever administers them as an administrator: their school's administrators (a
+ * district administrator excepted) and their district's. The user themself may not change it (their name, role and
+ * school user id come from the school's records), and nobody deletes themself.
+ */
+function manages(viewer: Viewer, id: number, action: 'change' | 'delete'): MaybePromise<Verdict> {
+  return thenMaybe(realmVerdict(viewer, user(id), 'administer'), (verdict) => {
+    if (verdict !== 'allow') return verdict;
+    if (viewer.user.role !== 'DISTRICT_ADMIN' && viewer.user.role !== 'SCHOOL_ADMIN')
+      return forbid('Only administrators change users');
+    if (action === 'delete' && viewer.id === id) return forbid('You may not delete yourself');
+    return verdict;
+  });
+}
+
+/** What a change would make of a user: powers beyond a school are granted by district administrators only. */
+export interface UserChange {
+  id: number;
+  role?: Role;
+  triggerAdmin?: boolean;
+}
+
 export const userPolicy = definePolicy('User', {
   /** Users are visible within their school, and to their district's administrators. */
   read: (viewer: Viewer, id: number) => realmVerdict(viewer, user(id), 'read'),
@@ -96,6 +118,25 @@ export const userPolicy = definePolicy('User', {
     if (subject.triggerAdmin) return forbid('Only district administrators grant trigger administration');
     return verdict;
   },
+  /**
+   * Writing users at all is for administrators: a bulk write by anyone else is refused whole (403), before its items
+   * are judged one by one by `create`, `update` and `delete`.
+   */
+  manage: (viewer: Viewer, _subject: null): Verdict =>
+    viewer.user.role === 'DISTRICT_ADMIN' || viewer.user.role === 'SCHOOL_ADMIN'
+      ? 'allow'
+      : forbid('Only administrators create, change or delete users'),
+  /** Changing a user is for their administrators; powers beyond a school are granted by district administrators. */
+  update: (viewer: Viewer, change: UserChange): MaybePromise<Verdict> =>
+    thenMaybe(manages(viewer, change.id, 'change'), (verdict) => {
+      if (verdict !== 'allow' || viewer.user.role === 'DISTRICT_ADMIN') return verdict;
+      if (change.role === 'DISTRICT_ADMIN')
+        return forbid('Only district administrators create district administrators');
+      if (change.triggerAdmin) return forbid('Only district administrators grant trigger administration');
+      return verdict;
+    }),
+  /** Deleting a user is for their administrators, never for the user themself. */
+  delete: (viewer: Viewer, id: number) => manages(viewer, id, 'delete'),
 });
 
 /**

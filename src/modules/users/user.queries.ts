@@ -1,7 +1,16 @@
+import { isStorableId } from '../../auth/realms';
+import type { Viewer } from '../../auth/viewer';
+import { invalidArgument } from '../../core/errors';
 import { db } from '../../db/database';
+import type { Prisma, User } from '../../generated/prisma/client';
+import type { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { objectQuery } from '../../graphql/operations';
-import { userFacts, userFactsSelection, userPolicy } from './user.policy';
+import { type IdListSource, maxPageSize, pagedById } from '../../graphql/paging';
+import { parseId } from '../../graphql/realm';
+import { readableUsersWhere, userFacts, userFactsSelection, userPolicy } from './user.policy';
+import { RoleEnum, UserPage } from './user.type';
+import { maxUserItems } from './user.validation';
 
 objectQuery('user', 'User', userPolicy, {
   type: 'USER',
@@ -14,5 +23,70 @@ builder.queryFields((t) => ({
     type: 'User',
     description: 'The authenticated user.',
     resolve: (query, _root, _args, { viewer }) => db().user.findUniqueOrThrow({ ...query, where: { id: viewer.id } }),
+  }),
+}));
+
+interface UserFilters {
+  roles?: readonly Role[] | null;
+  schoolIds?: readonly string[] | null;
+  buildingId?: string | null;
+  schoolUids?: readonly string[] | null;
+}
+
+/** A School id filter (buildings are School rows); an id beyond the database's integer range matches nothing. */
+const schoolIdOf = (value: string, name: string) => {
+  const id = parseId(value, 'School', name);
+  return isStorableId(id) ? id : -1;
+};
+
+/** The users `users` lists: those the viewer may read, narrowed by the filters given. */
+function usersWhere(viewer: Viewer, args: UserFilters): Prisma.UserWhereInput {
+  if (args.schoolUids && args.schoolUids.length > maxUserItems)
+    throw invalidArgument('schoolUids', `must list at most ${maxUserItems} school user ids`);
+  return {
+    AND: [
+      readableUsersWhere(viewer),
+      args.roles ? { role: { in: [...args.roles] } } : {},
+      args.schoolIds ? { schoolId: { in: args.schoolIds.map((id) => schoolIdOf(id, 'schoolIds')) } } : {},
+      args.buildingId ? { buildingId: schoolIdOf(args.buildingId, 'buildingId') } : {},
+      args.schoolUids ? { schoolUid: { in: [...args.schoolUids] } } : {},
+    ],
+  };
+}
+
+/** The list `users` pages, by id: a district's users run to tens of thousands, so its far pages are read by id. */
+function usersSource(viewer: Viewer, args: UserFilters): IdListSource<User> {
+  const where = usersWhere(viewer, args);
+  return {
+    findMany: (query) => db().user.findMany({ ...query, where: { AND: [where, query.where] } }),
+    findIds: (window) => db().user.findMany({ ...window, where: { AND: [where, window.where] }, select: { id: true } }),
+    count: () => db().user.count({ where }),
+  };
+}
+
+/** The page a list of users answers when no `limit` is given (a page of 4 users with every nested list fits the cost limit). */
+const defaultUserPage = 4;
+const userPageArgs = builder.args((t) => ({
+  start: t.int({ defaultValue: 0, description: 'Offset of the first item (0-based).' }),
+  limit: t.int({ defaultValue: defaultUserPage, description: `Page size; at most ${maxPageSize}.` }),
+}));
+
+const filterArgs = builder.args((t) => ({
+  roles: t.field({ type: [RoleEnum], description: 'Only users of these roles.' }),
+  schoolIds: t.idList({ description: 'Only users of these schools (for district administrators).' }),
+  buildingId: t.id({ description: 'Only users of this building.' }),
+  schoolUids: t.stringList({ description: `Only the users with these school user ids (at most ${maxUserItems}).` }),
+}));
+
+builder.queryFields((t) => ({
+  // No connection beside it: a page of users at a connection's default of 20, each with their pages of groups and
+  // sections and those groups' members, is over the cost limit (test/graphql/default-pages.test.ts).
+  users: t.withAuth({ authenticated: true }).field({
+    type: UserPage,
+    description:
+      "Users the viewer may see (their school's; every school's of the district for a district administrator), by id. " +
+      `The default page is ${defaultUserPage}: each user's lists of groups and sections nest pages of their own.`,
+    args: { ...userPageArgs, ...filterArgs },
+    resolve: (_root, args, { viewer }) => pagedById(args, usersSource(viewer, args)),
   }),
 }));

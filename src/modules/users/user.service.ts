@@ -1,61 +1,301 @@
+import { GraphQLError } from 'graphql';
 import { authorize } from '../../auth/policy';
-import { findByStorableId, realmFacts } from '../../auth/realms';
+import { type RealmFacts, findByStorableId, isStorableId, knownRealm, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { ConflictError, ValidationError } from '../../core/errors';
-import { isUniqueViolation } from '../../db/unique';
+import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
+import { deleteRealmContents } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
+import { isUniqueViolation } from '../../db/unique';
+import type { Prisma, User } from '../../generated/prisma/client';
 import { defineEvent } from '../../outbox/catalogue';
-import { recordEvent, writeTransaction } from '../../outbox/record';
-import type { Prisma } from '../../generated/prisma/client';
-import { userPolicy } from './user.policy';
-import { createUserSchema } from './user.validation';
+import { itemByItem, recordEvent, writeTransaction } from '../../outbox/record';
+import { userFacts, userPolicy } from './user.policy';
+import { createUserSchema, maxUserItems, staffOnlyTriggerAdmin, itemUserId, updateUserSchema } from './user.validation';
 
 type UserQuery = { include?: Prisma.UserInclude; select?: Prisma.UserSelect };
+type UserWithDistrict = User & { school: { districtId: number } };
 
+const schoolRealm = (id: number) => ({ type: 'SCHOOL' as const, id });
+const userRealm = (id: number) => ({ type: 'USER' as const, id });
+
+// Recorded in the user's school: its readers (the school's users and the district's administrators) see its people.
 export const userEvents = {
   create: defineEvent('user.create', {
     object: 'User',
     realms: ['SCHOOL'],
     description: 'A user was added to a school.',
   }),
+  update: defineEvent('user.update', {
+    object: 'User',
+    realms: ['SCHOOL'],
+    description: "A user's account was changed (names, role, ids, building).",
+  }),
+  delete: defineEvent('user.delete', {
+    object: 'User',
+    realms: ['SCHOOL'],
+    description: 'A user was deleted, with their enrollments, memberships and credentials.',
+  }),
 };
 
-export async function createUser(viewer: Viewer, input: unknown, query: UserQuery) {
+/** What became of one item of a bulk write; /v1 answers each with the `response_code` of `userItemCodes`. */
+export type UserItemCode = 'CREATED' | 'UPDATED' | 'DELETED' | 'INVALID' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT';
+export const userItemCodes: Record<UserItemCode, number> = {
+  CREATED: 200,
+  UPDATED: 200,
+  DELETED: 204,
+  INVALID: 400,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+};
+
+/** One item of a bulk write: what became of it, and the user written or why it was not. */
+export interface UserResult {
+  code: UserItemCode;
+  message: string | null;
+  issues: FieldIssue[];
+  user: User | null;
+}
+
+/** A unique key of the school was taken: name the member the client has to change, the school user id first. */
+async function conflictOf(schoolId: number, schoolUid: string | null | undefined, except: number | null) {
+  const taken =
+    Boolean(schoolUid) &&
+    (await db().user.findFirst({ where: { schoolId, schoolUid, id: { not: except ?? 0 } }, select: { id: true } }));
+  return taken
+    ? new ConflictError('School user id is already used in this school', 'schoolUid')
+    : new ConflictError('Username is already used in this school', 'username');
+}
+
+/** A building must be one of the user's school's. */
+async function assertBuildingOf(schoolId: number, buildingId: string | null | undefined) {
+  if (!buildingId) return;
+  const building = await findByStorableId(buildingId, (id) =>
+    db().school.findUnique({ where: { id }, select: { parentId: true } }),
+  );
+  if (building?.parentId !== schoolId)
+    throw new ValidationError([{ field: 'buildingId', message: 'is not a building of the school' }]);
+}
+
+/** The school a new user joins (the viewer's when none is named), once the viewer may create them there. */
+async function placeNewUser(viewer: Viewer, input: unknown) {
   const { schoolId: named, buildingId, ...fields } = validate(createUserSchema, input);
   const schoolId = named ? Number(named) : viewer.user.schoolId;
   const subject = { schoolId, role: fields.role, triggerAdmin: fields.triggerAdmin ?? false };
   await authorize(viewer, userPolicy, 'create', subject, schoolId, 'School');
-  const school = await realmFacts(viewer, { type: 'SCHOOL', id: schoolId });
+  const school = await realmFacts(viewer, schoolRealm(schoolId));
   if (school.buildingId !== null)
     throw new ValidationError([{ field: 'schoolId', message: 'is a building; name its school' }]);
-  if (buildingId) {
-    const building = await findByStorableId(buildingId, (id) =>
-      db().school.findUnique({ where: { id }, select: { parentId: true } }),
-    );
-    if (building?.parentId !== schoolId)
-      throw new ValidationError([{ field: 'buildingId', message: 'is not a building of the school' }]);
-  }
+  await assertBuildingOf(schoolId, buildingId);
+  // The platform asks for a username or an email; without either, the school's own id is the login name.
+  const username = fields.username ?? fields.schoolUid ?? fields.email!;
+  const data = { ...fields, username, schoolId, buildingId: buildingId ? Number(buildingId) : null };
+  return { data, scope: { ...school, buildingId: data.buildingId } };
+}
+
+export async function createUser(viewer: Viewer, input: unknown, query: UserQuery) {
+  const { data, scope } = await placeNewUser(viewer, input);
   return writeTransaction(async (tx) => {
-    const user = await tx.user.create({
-      ...query,
-      data: { ...fields, schoolId, buildingId: buildingId ? Number(buildingId) : null },
-    });
+    const user = await tx.user.create({ ...query, data });
     await recordEvent(tx, userEvents.create, {
-      realm: { type: 'SCHOOL', id: schoolId },
+      realm: schoolRealm(data.schoolId),
       objectId: user.id,
       actorId: viewer.id,
-      scope: { ...school, buildingId: buildingId ? Number(buildingId) : null },
+      scope,
     });
     return user;
   }).catch(async (error) => {
     if (!isUniqueViolation(error)) throw error;
-    // Either unique key of the school may be the one taken: name the member the client has to change.
-    const taken = await db().user.findUnique({
-      where: { schoolId_username: { schoolId, username: fields.username } },
-      select: { id: true },
-    });
-    if (taken || !fields.schoolUid) throw new ConflictError('Username is already used in this school', 'username');
-    throw new ConflictError('School user id is already used in this school', 'schoolUid');
+    throw await conflictOf(data.schoolId, data.schoolUid, null);
   });
+}
+
+/** The user a change is about, with the facts of their realm; NotFoundError when hidden or missing. */
+async function existingUser(id: number) {
+  const user = await findByStorableId(id, (key) => db().user.findUnique({ where: { id: key } }));
+  if (!user) throw new NotFoundError('User', id);
+  return user;
+}
+
+/** Whether a change leaves every member as it is: a repeated roster sync then writes nothing. */
+const changesNothing = (user: User, data: Record<string, unknown>) =>
+  Object.entries(data).every(([member, value]) => user[member as keyof User] === value);
+
+/**
+ * Changes a user. `known` is their row when the caller read it already (a bulk's users read in one statement): the
+ * change then reads nothing more, and one that changes nothing (a repeated roster sync) sends no statement at all.
+ */
+export async function updateUser(viewer: Viewer, id: number, input: unknown, query: UserQuery, known?: User) {
+  await authorize(viewer, userPolicy, 'update', { id }, id);
+  const { buildingId, ...fields } = validate(updateUserSchema, input);
+  // Powers beyond a school, once the change is known to ask for them.
+  if (fields.role || fields.triggerAdmin)
+    await authorize(viewer, userPolicy, 'update', { id, role: fields.role, triggerAdmin: fields.triggerAdmin }, id);
+  const user = known ?? (await existingUser(id));
+  if (
+    !staffOnlyTriggerAdmin({ role: fields.role ?? user.role, triggerAdmin: fields.triggerAdmin ?? user.triggerAdmin })
+  )
+    throw new ValidationError([
+      { field: fields.role ? 'role' : 'triggerAdmin', message: 'students and parents do not administer triggers' },
+    ]);
+  await assertBuildingOf(user.schoolId, buildingId);
+  const data = {
+    ...fields,
+    ...(buildingId !== undefined ? { buildingId: buildingId ? Number(buildingId) : null } : {}),
+  };
+  if (changesNothing(user, data))
+    return query.select || query.include ? db().user.findUniqueOrThrow({ ...query, where: { id } }) : user;
+  const scope = await realmFacts(viewer, userRealm(id));
+  return writeTransaction(async (tx) => {
+    const changed = await tx.user.update({ ...query, where: { id }, data });
+    await recordEvent(tx, userEvents.update, {
+      realm: schoolRealm(user.schoolId),
+      objectId: id,
+      actorId: viewer.id,
+      scope,
+    });
+    return changed;
+  }).catch(async (error) => {
+    if (!isUniqueViolation(error)) throw error;
+    throw await conflictOf(user.schoolId, fields.schoolUid, id);
+  });
+}
+
+/** Deletes a user with what is theirs: enrollments, memberships, credentials, and the content of their realm. */
+export async function deleteUser(viewer: Viewer, id: number) {
+  await authorize(viewer, userPolicy, 'delete', id, id);
+  const scope: RealmFacts = await realmFacts(viewer, userRealm(id));
+  await writeTransaction(async (tx) => {
+    await deleteRealmContents(tx, [{ type: 'USER', ids: [id] }]);
+    // Deleted meanwhile (or earlier in the same bulk, whose access answers are kept for the request): not found.
+    const { count } = await tx.user.deleteMany({ where: { id } });
+    if (count === 0) throw new NotFoundError('User', id);
+    await recordEvent(tx, userEvents.delete, {
+      realm: schoolRealm(scope.schoolId!),
+      objectId: id,
+      actorId: viewer.id,
+      scope,
+    });
+  });
+  return { id };
+}
+
+const written =
+  (code: UserItemCode) =>
+  (user: User | null): UserResult => ({ code, message: null, issues: [], user });
+
+/**
+ * One item's outcome: what it wrote with `code`, or the expected failure that stopped it alone (400 invalid, 403
+ * refused, 404 not found, 409 a username or school user id taken). Anything else is a fault and fails the request.
+ */
+async function settle(code: UserItemCode, write: () => Promise<User | null>): Promise<UserResult> {
+  try {
+    return written(code)(await write());
+  } catch (error) {
+    const failed = (failure: UserItemCode, message: string, issues: FieldIssue[] = []): UserResult => ({
+      code: failure,
+      message,
+      issues,
+      user: null,
+    });
+    if (error instanceof ValidationError) return failed('INVALID', error.message, error.issues);
+    if (error instanceof NotFoundError) return failed('NOT_FOUND', error.message);
+    if (error instanceof ConflictError) return failed('CONFLICT', error.message);
+    const status =
+      error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : undefined;
+    if (status === 403) return failed('FORBIDDEN', (error as GraphQLError).message);
+    throw error;
+  }
+}
+
+/** A bulk write: by an administrator (anyone else is refused whole), of at most 50 items. */
+async function assertBulk(viewer: Viewer, items: readonly unknown[], member: string) {
+  await authorize(viewer, userPolicy, 'manage', null, viewer.id);
+  if (items.length > maxUserItems)
+    throw new ValidationError([{ field: member, message: `must list at most ${maxUserItems} users` }]);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The users of the items' schools that already hold the items' school user ids, read in one statement with what the
+ * access rule needs of them: with `updateExisting` such an item changes that user instead of failing as a conflict,
+ * and neither its permission nor its change reads the user again.
+ */
+async function holdersOfSchoolUids(viewer: Viewer, items: readonly unknown[]) {
+  const keys = items
+    .filter(isObject)
+    .flatMap((item) =>
+      typeof item.schoolUid === 'string' && item.schoolUid
+        ? [{ schoolId: Number(item.schoolId ?? viewer.user.schoolId), schoolUid: item.schoolUid }]
+        : [],
+    );
+  const holders = new Map<string, UserWithDistrict>();
+  if (!keys.length) return holders;
+  const found = await db().user.findMany({
+    where: {
+      schoolId: { in: [...new Set(keys.map((key) => key.schoolId).filter(isStorableId))] },
+      schoolUid: { in: keys.map((key) => key.schoolUid) },
+    },
+    include: { school: { select: { districtId: true } } },
+  });
+  for (const user of found) {
+    knownRealm(viewer, userRealm(user.id), userFacts(user));
+    holders.set(`${user.schoolId}:${user.schoolUid}`, user);
+  }
+  return holders;
+}
+
+/**
+ * Creates users item by item, each in a transaction of its own with its event: a bad item fails alone and the good
+ * ones before and after it are committed. With `updateExisting`, an item whose school user id a user of its school
+ * already holds changes that user (nothing when it already matches), so that a roster sync may be run again.
+ */
+export async function createUsers(viewer: Viewer, items: readonly unknown[], updateExisting: boolean) {
+  await assertBulk(viewer, items, 'items');
+  const holders = updateExisting ? await holdersOfSchoolUids(viewer, items) : new Map<string, UserWithDistrict>();
+  const run = (item: unknown) => {
+    const holder = isObject(item)
+      ? holders.get(`${Number(item.schoolId ?? viewer.user.schoolId)}:${String(item.schoolUid)}`)
+      : undefined;
+    if (!holder) return settle('CREATED', () => createUser(viewer, item, {}));
+    // The school is where the holder was found, not a change; a member a create leaves out or null keeps its value.
+    const changes = Object.fromEntries(
+      Object.entries(item as Record<string, unknown>).filter(
+        ([member, value]) => member !== 'schoolId' && value !== null && value !== undefined,
+      ),
+    );
+    const { school: _district, ...row } = holder;
+    return settle('UPDATED', () => updateUser(viewer, holder.id, changes, {}, row));
+  };
+  return { results: await itemByItem(items, run, written('CREATED')) };
+}
+
+/** The user an item names, by its database or global id; an id no user can have is that item's 404. */
+async function namedUser(id: string) {
+  const { id: key } = validate(itemUserId, { id });
+  const found = await findByStorableId(key, (storable) => Promise.resolve(storable));
+  if (found === null) throw new NotFoundError('User', id);
+  return found;
+}
+
+/** Changes users item by item (as createUsers); an item's unknown or hidden user is its 404. */
+export async function updateUsers(viewer: Viewer, items: readonly { id: string }[]) {
+  await assertBulk(viewer, items, 'items');
+  const change = ({ id, ...changes }: { id: string }) =>
+    settle('UPDATED', async () => updateUser(viewer, await namedUser(id), changes, {}));
+  return { results: await itemByItem(items, change, written('UPDATED')) };
+}
+
+/** Deletes users item by item, each with its own transaction and event. */
+export async function deleteUsers(viewer: Viewer, ids: readonly string[]) {
+  await assertBulk(viewer, ids, 'ids');
+  const remove = (id: string) =>
+    settle('DELETED', async () => {
+      await deleteUser(viewer, await namedUser(id));
+      return null;
+    });
+  return { results: await itemByItem(ids, remove, written('DELETED')) };
 }

@@ -4,7 +4,10 @@ import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, exposeReference, nodeId } from '../../graphql/columns';
 import { SchoolType } from '../schools/school.type';
 import { knownRealm } from '../../auth/realms';
+import { FieldIssueType } from '../../graphql/error-types';
+import { pageOf } from '../../graphql/paging';
 import { userFacts, userFactsSelection, userPolicy } from './user.policy';
+import type { UserResult } from './user.service';
 
 export const RoleEnum = builder.enumType(Role, {
   name: 'Role',
@@ -22,8 +25,17 @@ export const UserType = builder.prismaNode('User', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
-    ...exposeColumns(t, 'User', ['username', 'schoolUid', 'nameFirst', 'nameLast', 'triggerAdmin', 'createdAt']),
-    ...exposeOptionalText(t, 'User', ['pictureUrl']),
+    ...exposeColumns(t, 'User', [
+      'username',
+      'schoolUid',
+      'nameFirst',
+      'nameLast',
+      'gender',
+      'gradYear',
+      'triggerAdmin',
+      'createdAt',
+    ]),
+    ...exposeOptionalText(t, 'User', ['pictureUrl', 'nameTitle', 'nameMiddle', 'nameFirstPreferred', 'position']),
     nameDisplay: t.string({
       description: 'Name as shown to others.',
       select: { nameFirst: true, nameLast: true },
@@ -42,5 +54,39 @@ export const UserType = builder.prismaNode('User', {
     role: t.expose('role', { type: RoleEnum }),
     school: exposeReference(t, 'User', 'school', SchoolType),
     building: exposeReference(t, 'User', 'building', SchoolType),
+  }),
+});
+
+export const UserPage = pageOf('User', 'A page of users.');
+
+const UserItemStatusEnum = builder.enumType('UserItemStatus', {
+  description: 'What became of one item of a bulk write of users; /v1 answers the `response_code` named.',
+  values: {
+    CREATED: { description: 'The user was created (200).' },
+    UPDATED: { description: 'The user was changed, or already was as the item says (200).' },
+    DELETED: { description: 'The user was deleted (204).' },
+    INVALID: { description: 'Refused: an invalid member, listed in `issues` (400).' },
+    FORBIDDEN: { description: 'Refused: the viewer may not write it (403).' },
+    NOT_FOUND: { description: 'No such user, or one the viewer may not see (404).' },
+    CONFLICT: { description: 'Its username or school user id is taken in the school (409).' },
+  },
+});
+
+export const UserResultType = builder.objectRef<UserResult>('UserResult').implement({
+  description: 'What became of one item of a bulk write of users.',
+  fields: (t) => ({
+    code: t.expose('code', { type: UserItemStatusEnum, description: 'What became of the item.' }),
+    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
+    issues: t.field({
+      type: [FieldIssueType],
+      description: 'Each invalid member of an item refused with 400.',
+      resolve: (result) => result.issues,
+    }),
+    user: t.field({
+      type: UserType,
+      nullable: true,
+      description: 'The user as written; null when the item failed, and for a deleted user.',
+      resolve: (result) => result.user,
+    }),
   }),
 });
