@@ -18,6 +18,7 @@ import { createRouter } from './router';
 import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 import { taggedAnswer } from '../http/etag';
+import { noteRestRoute } from '../http/metrics';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
@@ -234,6 +235,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
           throw new RestError(403, `This resource is not available in the ${found.realm.toLowerCase()} realm`);
       }
       route = found.route;
+      noteRestRoute(request, route);
       for (const [name, { values }] of Object.entries(route.words ?? {})) {
         const value = found.params[name];
         if (!values.includes(value)) {
