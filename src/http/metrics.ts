@@ -49,6 +49,17 @@ interface RequestState {
 
 const states = new WeakMap<Request, RequestState>();
 
+/** The operation a measured request runs, once it has passed authentication and validation. */
+function noteOperation(args: { contextValue: unknown; document: unknown; operationName?: string | null }) {
+  const request = (args.contextValue as { request?: Request } | undefined)?.request;
+  const state = request && states.get(request);
+  if (!state) return;
+  const operation = getOperationAST(args.document as DocumentNode, args.operationName);
+  state.operationType = operation?.operation ?? 'none';
+  const name = operation?.name?.value;
+  state.operation = !name ? 'anonymous' : state.route ? name : boundedOperationName(name);
+}
+
 /** The facade tells which route a /v1 request matched; nothing is kept while metrics are off. */
 export function noteRestRoute(request: Request, route: RestRoute): void {
   const state = states.get(request);
@@ -137,16 +148,10 @@ export function useMetrics(settings: MetricsSettings): Plugin {
       if (pathname === '/healthz' || pathname === '/readyz') return;
       states.set(request, { started: performance.now(), pathname, route: null, operation: null, operationType: null });
     },
-    onExecute({ args }) {
-      const request = (args.contextValue as { request?: Request } | undefined)?.request;
-      const state = request && states.get(request);
-      if (!state) return;
-      const operation = getOperationAST(args.document as DocumentNode, args.operationName);
-      state.operationType = operation?.operation ?? 'none';
-      const name = operation?.name?.value;
-      state.operation = !name ? 'anonymous' : state.route ? name : boundedOperationName(name);
-    },
-    onSubscribe() {
+    onExecute: ({ args }) => noteOperation(args),
+    onSubscribe({ args }) {
+      // Over SSE the subscription is the request's operation; over graphql-ws there is no request to label.
+      noteOperation(args);
       return {
         onSubscribeResult({ args, result }) {
           if (!isAsyncIterable(result)) return;

@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { parse as parseYaml } from 'yaml';
 import { createApp } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createMetricsServer, maxOperationNames } from '../../src/http/metrics';
@@ -43,13 +45,15 @@ function parseExposition(text: string): Sample[] {
     });
 }
 
-async function scrape(): Promise<Sample[]> {
+async function scrapeText(): Promise<string> {
   forgetProbe();
   const response = await server.fetch('/metrics', { headers: { authorization: `Bearer ${token}` } });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain; version=0.0.4');
-  return parseExposition(await response.text());
+  return response.text();
 }
+
+const scrape = async () => parseExposition(await scrapeText());
 
 const find = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.filter(
@@ -241,7 +245,7 @@ describe('/metrics after a scripted workload', () => {
   });
 
   it('counts subscriptions open by transport, and the subscription follower', async () => {
-    const subscription = `subscription { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { id type } }`;
+    const subscription = `subscription GroupEvents { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { id type } }`;
     const listens = new Promise<void>((resolve) => subscriptionActivity.once('listening', () => resolve()));
     const sse = await server.fetch('/graphql', {
       method: 'POST',
@@ -267,6 +271,14 @@ describe('/metrics after a scripted workload', () => {
     expect(total(open, 'lectern_subscriptions_open', { transport: 'sse' })).toBe(1);
     expect(total(open, 'lectern_subscriptions_open', { transport: 'graphql-ws' })).toBe(1);
     expect(find(open, 'lectern_event_follower_lag_seconds', { follower: 'subscriptions' })).toHaveLength(1);
+    expect(
+      // Its name is `GroupEvents`, or `other` once the cap test above used up the names.
+      total(open, 'lectern_http_request_duration_seconds_count', {
+        surface: 'graphql',
+        operation_type: 'subscription',
+        status_class: '2xx',
+      }),
+    ).toBe(1);
 
     await reader.cancel();
     await events.return?.();
@@ -370,5 +382,50 @@ describe('access to /metrics', () => {
       'METRICS_PORT: must differ from PORT (set METRICS_TOKEN to serve /metrics on the main port)',
     ]);
     expect(problems({ METRICS_PORT: 'none' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
+  });
+});
+
+describe('examples/monitoring', () => {
+  const monitoring = new URL('../../examples/monitoring/', import.meta.url);
+  /** The metric families a scrape declares (those without samples yet too), with a histogram's series. */
+  const families = async () =>
+    new Set(
+      [...(await scrapeText()).matchAll(/^# TYPE (\w+) (\w+)$/gm)].flatMap(([, name, type]) =>
+        type === 'histogram' ? [name!, `${name}_bucket`, `${name}_sum`, `${name}_count`] : [name!],
+      ),
+    );
+  const metricsIn = (text: string) => new Set(text.match(/\b(?:lectern|process|nodejs)_\w+/g));
+
+  it('has alert rules that parse, each naming metrics a scrape has', async () => {
+    // promtool is not available here: the rules are checked as YAML and by the metrics they name.
+    const rules = parseYaml(await readFile(new URL('alerts.yml', monitoring), 'utf8')) as {
+      groups: { name: string; rules: { alert: string; expr: string; for?: string }[] }[];
+    };
+    const alerts = rules.groups.flatMap((group) => group.rules);
+    expect(alerts.map((rule) => rule.alert)).toEqual(
+      expect.arrayContaining([
+        'LecternDatabaseUnavailable',
+        'Lectern5xxRate',
+        'LecternWebhookQueueAge',
+        'LecternEventFollowerLag',
+      ]),
+    );
+    const known = await families();
+    for (const rule of alerts) {
+      expect(rule.expr, rule.alert).toBeTruthy();
+      for (const metric of metricsIn(rule.expr)) expect(known.has(metric), `${rule.alert}: ${metric}`).toBe(true);
+    }
+    const scrapeConfig = parseYaml(await readFile(new URL('prometheus.yml', monitoring), 'utf8'));
+    expect(scrapeConfig.rule_files).toEqual(['alerts.yml']);
+  });
+
+  it('has a dashboard whose queries name metrics a scrape has', async () => {
+    const dashboard = JSON.parse(await readFile(new URL('dashboard.json', monitoring), 'utf8')) as {
+      panels: { title: string; targets?: { expr: string }[] }[];
+    };
+    const known = await families();
+    const queried = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+    expect(queried.length).toBeGreaterThan(20);
+    for (const expr of queried) for (const metric of metricsIn(expr)) expect(known.has(metric), metric).toBe(true);
   });
 });
