@@ -13,6 +13,7 @@ const embeddedProcessTests = [
   'test/ops/redis-startup.test.ts',
   'test/ops/graceful-stop.test.ts',
   'test/ops/redis-stall.test.ts',
+  'test/ops/metrics-port.test.ts',
 ];
 
 // Files that take 15 s or more start first, so that no worker runs one alone at the end. Vitest would start them late:
