@@ -14,6 +14,7 @@ const embeddedProcessTests = [
   'test/ops/graceful-stop.test.ts',
   'test/ops/redis-stall.test.ts',
   'test/ops/backup.test.ts',
+  'test/ops/metrics-port.test.ts',
 ];
 
 // Files that take 15 s or more start first, so that no worker runs one alone at the end. Vitest would start them late:

@@ -19,6 +19,7 @@ import { useExecutionBounds } from './graphql/execution-bounds';
 import { queryCostOf, useQueryLimits } from './graphql/limits';
 import { schema } from './graphql/schema';
 import { createLogger, requestIdOf, useRequestLogging, yogaLogger } from './http/logging';
+import { useMetrics } from './http/metrics';
 import { useRestFacade } from './rest/facade';
 import { createLinkOrigin } from './rest/link-origin';
 import { useIdempotencyKeys } from './rest/idempotency';
@@ -170,6 +171,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       };
     },
     plugins: [
+      // First, so a request's measured time covers every other plugin (METRICS_PORT or METRICS_TOKEN turns it on).
+      ...(config.metrics ? [useMetrics(config.metrics)] : []),
       useRequestLogging(logger),
       useGraphQLBodyLimit(config.bodyLimitBytes),
       useHealthChecks(database, redis, createStorageCheck(fileStore)),

@@ -36,6 +36,15 @@ export interface S3Settings {
   prefix: string;
 }
 
+/** Where `/metrics` is served (METRICS_*); metrics are off when neither a port nor a token is set. */
+export interface MetricsSettings {
+  /** A listener of its own for `/metrics`, on `host`; null: only the main port serves it, behind the token. */
+  port: number | null;
+  host: string;
+  /** The bearer token a scrape must send, on either port; null: the metrics port is open to whoever reaches it. */
+  token: string | null;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -81,6 +90,7 @@ export interface Config {
   corsOrigins: ReadonlySet<string> | null;
   /** A persisted-query manifest (TRUSTED_DOCUMENTS): /graphql then runs only the operations it lists. */
   trustedDocumentsPath: string | null;
+  metrics: MetricsSettings | null;
 }
 
 /**
@@ -218,6 +228,15 @@ const environmentSchema = z.object({
   WEBHOOK_TIMEOUT: optional.default('10s'),
   CORS_ORIGINS: optional.default('*'),
   TRUSTED_DOCUMENTS: optional,
+  METRICS_PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
+  METRICS_HOST: optional,
+  METRICS_TOKEN: optional.pipe(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
+  ),
   LOG_LEVEL: optional.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -287,6 +306,9 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   if (parseDurationMs(value('UPLOAD_UNATTACHED_TTL') ?? '24h') === null) {
     problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
   }
+  if (value('METRICS_HOST') && !value('METRICS_PORT')) problems.push('METRICS_HOST: is only used with METRICS_PORT');
+  if (value('METRICS_PORT') && Number(value('METRICS_PORT')) === Number(value('PORT') ?? 4000))
+    problems.push('METRICS_PORT: must differ from PORT (set METRICS_TOKEN to serve /metrics on the main port)');
   const badOrigins = parseCorsOrigins(value('CORS_ORIGINS') ?? '*')?.filter((origin) => !isOrigin(origin)) ?? [];
   if (badOrigins.length)
     problems.push(`CORS_ORIGINS: not an origin such as https://app.example.org: ${badOrigins.join(', ')}`);
@@ -375,5 +397,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     corsOrigins: corsOrigins && new Set(corsOrigins),
     trustedDocumentsPath: e.TRUSTED_DOCUMENTS ?? null,
+    metrics:
+      e.METRICS_PORT || e.METRICS_TOKEN
+        ? { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST ?? e.HOST, token: e.METRICS_TOKEN ?? null }
+        : null,
   };
 }

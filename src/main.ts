@@ -21,6 +21,7 @@ import { createLogger } from './http/logging';
 import { sweepUploads, writePendingThumbnails } from './modules/uploads/upload.service';
 import { pruneIdempotencyKeys } from './rest/idempotency';
 import { createHttpServer } from './http/server';
+import { createMetricsServer } from './http/metrics';
 
 let config;
 try {
@@ -113,6 +114,11 @@ if (redis && redisSubscriber) {
 const app = createApp({ config, database, serverKey, logger, redis });
 const http = createHttpServer(app, { bodyLimitBytes: config.bodyLimitBytes });
 const { server } = http;
+// METRICS_PORT: /metrics on a listener of its own, which a firewall can keep to the Prometheus servers.
+const metricsServer = config.metrics?.port ? createMetricsServer(config.metrics) : null;
+metricsServer?.listen(config.metrics!.port!, config.metrics!.host, () =>
+  logger.info({ metrics: `${config.metrics!.host}:${config.metrics!.port}` }, 'metrics at /metrics'),
+);
 
 /** Forgets expired rows, or finishes deferred work, now and then; any instance may, so a failure is only a warning. */
 function sweep(what: string, everyMs: number, prune: () => Promise<number>) {
@@ -185,6 +191,7 @@ async function stop(signal: string) {
   const [{ cut }] = await Promise.all([drained, webhooks.stop()]);
   if (cut)
     logger.warn({ cut, graceMs: shutdownGraceMs }, 'stopping: connections still busy after the grace period were cut');
+  metricsServer?.close();
   await database.close();
   // Not QUIT, which would wait for a Redis that does not answer.
   redis?.disconnect();

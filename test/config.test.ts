@@ -52,6 +52,7 @@ describe('loadConfig', () => {
       webhookLogRetentionDays: 30,
       corsOrigins: null,
       trustedDocumentsPath: null,
+      metrics: null,
     });
   });
 
@@ -97,6 +98,9 @@ describe('loadConfig', () => {
       WEBHOOK_TIMEOUT: '30s',
       CORS_ORIGINS: 'https://app.example.org, http://localhost:5173',
       TRUSTED_DOCUMENTS: '/etc/lectern/persisted-query-manifest.json',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '10.0.0.5',
+      METRICS_TOKEN: 'scrape-token-0123456789',
       WEB_PACKAGE_MAX_FILES: '50',
       WEB_PACKAGE_MAX_BYTES: '2gb',
       WEB_PACKAGE_MAX_RATIO: '20',
@@ -135,6 +139,7 @@ describe('loadConfig', () => {
       webhookLogRetentionDays: 7,
       corsOrigins: new Set(['https://app.example.org', 'http://localhost:5173']),
       trustedDocumentsPath: '/etc/lectern/persisted-query-manifest.json',
+      metrics: { port: 9464, host: '10.0.0.5', token: 'scrape-token-0123456789' },
     });
   });
 

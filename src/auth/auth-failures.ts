@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AuthFailureLimits, RateLimit } from '../config';
 import { httpError, retryAfter } from '../core/errors';
+import { type RejectionReason, countRejection } from '../ops/metrics';
 import { addressBucket } from './client-address';
 import { type SharedCounter, sharedCounter } from './rate-limit';
 
@@ -27,15 +28,18 @@ interface Counter {
   /** The blocks this instance has learned of, held until their window ends, so a blocked sender costs no store access. */
   knownBlocks: RateLimiterMemory;
   refusal: string;
+  reason: RejectionReason;
 }
 
-const tooMany = ({ refusal, limit }: Counter, msBeforeNext: number) =>
-  httpError(
+function tooMany({ refusal, limit, reason }: Counter, msBeforeNext: number) {
+  countRejection(reason);
+  return httpError(
     429,
     'RATE_LIMITED',
     `${refusal}: the limit is ${limit.points} per ${limit.windowSeconds}s`,
     retryAfter(msBeforeNext),
   );
+}
 
 /**
  * Failed authentications per client address and per consumer key, and requests without a credential per address,
@@ -45,7 +49,12 @@ const tooMany = ({ refusal, limit }: Counter, msBeforeNext: number) =>
  * of the block at the first failure it sees from the same sender. Requests that authenticate cost nothing here.
  */
 export function createAuthFailureGuard(limits: AuthFailureLimits, redis: Redis | null): AuthFailureGuard {
-  const counter = (limit: RateLimit | null, keyPrefix: string, refusal: string): Counter | null => {
+  const counter = (
+    limit: RateLimit | null,
+    keyPrefix: string,
+    refusal: string,
+    reason: RejectionReason,
+  ): Counter | null => {
     if (!limit) return null;
     const limiter = sharedCounter(limit, keyPrefix, redis);
     return {
@@ -53,22 +62,26 @@ export function createAuthFailureGuard(limits: AuthFailureLimits, redis: Redis |
       limiter,
       knownBlocks: new RateLimiterMemory({ points: 1, duration: limit.windowSeconds }),
       refusal,
+      reason,
     };
   };
   const perAddress = counter(
     limits.perAddress,
     'lectern-auth-failures-address',
     'Too many failed authentications from this address',
+    'auth_failures_per_address',
   );
   const perConsumerKey = counter(
     limits.perConsumerKey,
     'lectern-auth-failures-key',
     'Too many failed authentications with this consumer key',
+    'auth_failures_per_consumer_key',
   );
   const anonymous = counter(
     limits.anonymousPerAddress,
     'lectern-anonymous',
     'Too many requests without credentials from this address',
+    'anonymous_per_address',
   );
 
   const countersOf = (attempt: AuthAttempt) => {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { perTurnLoader } from '../db/per-turn-loader';
 import { db, directQuery } from '../db/database';
 import { httpError } from '../core/errors';
+import { type AuthFailureReason, countAuthFailure } from '../ops/metrics';
 import { breakerOf } from '../redis/breaker';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import type { CredentialCache } from './credential-cache';
@@ -111,7 +112,8 @@ function databaseNonceRecorder(): (credentials: OAuthCredentials) => Promise<boo
 export function createAuthenticator(options: AuthenticatorOptions) {
   const recordInDatabase = databaseNonceRecorder();
   /** Counts the failure before answering 401, so that the next attempt from the address or with the key sees it. */
-  async function refused(attempt: AuthAttempt, message: string): Promise<GraphQLError> {
+  async function refused(attempt: AuthAttempt, reason: AuthFailureReason, message: string): Promise<GraphQLError> {
+    countAuthFailure(reason);
     await options.failures.recordFailure(attempt);
     return rejected(message);
   }
@@ -126,17 +128,22 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         found && { secret: decryptSecret(found.encryptedSecret, options.secretKey), user: toViewerUser(found.user) }
       );
     });
-    if (!client) throw await refused({ address, consumerKey: null }, 'Unknown consumer key');
+    if (!client) throw await refused({ address, consumerKey: null }, 'unknown_consumer_key', 'Unknown consumer key');
     const attempt = { address, consumerKey: credentials.consumerKey };
-    if (!signedBy(client.secret, credentials, request)) throw await refused(attempt, 'Invalid OAuth signature');
+    if (!signedBy(client.secret, credentials, request))
+      throw await refused(attempt, 'bad_signature', 'Invalid OAuth signature');
     try {
       assertFreshTimestamp(credentials.timestamp, Math.floor(Date.now() / 1000), options.oauthSkewSeconds);
     } catch (error) {
-      throw error instanceof OAuthError ? await refused(attempt, error.message) : error;
+      throw error instanceof OAuthError ? await refused(attempt, 'stale_timestamp', error.message) : error;
     }
     // The nonce is recorded only for a valid signature, so nobody can burn another client's nonces.
     if (!(await recordNonce(credentials))) {
-      throw await refused(attempt, 'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.');
+      throw await refused(
+        attempt,
+        'replayed_nonce',
+        'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.',
+      );
     }
     return new Viewer(client.user, { kind: 'oauth', consumerKey: credentials.consumerKey });
   }
@@ -179,7 +186,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return row && { tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null, user: toViewerUser(row.user) };
     });
     if (!found || (found.expiresAt !== null && found.expiresAt <= Date.now())) {
-      throw await refused({ address, consumerKey: null }, 'Invalid or expired bearer token');
+      throw await refused({ address, consumerKey: null }, 'invalid_bearer_token', 'Invalid or expired bearer token');
     }
     return new Viewer(found.user, { kind: 'bearer', tokenId: found.tokenId });
   }
@@ -200,7 +207,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       await options.failures.assertNotBlocked({ address, consumerKey: null });
-      throw await refused({ address, consumerKey: null }, error.message);
+      throw await refused({ address, consumerKey: null }, 'malformed_oauth', error.message);
     }
     if (!credentials) {
       await options.failures.admitAnonymous(address);

@@ -5,6 +5,7 @@ import { RateLimiterMemory, RateLimiterPrisma, RateLimiterRedis, RateLimiterRes 
 import type { RateLimit } from '../config';
 import { db } from '../db/database';
 import { httpError, retryAfter } from '../core/errors';
+import { countRejection } from '../ops/metrics';
 import { type RedisBreaker, RedisUnavailableError, breakerOf } from '../redis/breaker';
 import type { QueryCost } from '../graphql/limits';
 import type { Viewer } from './viewer';
@@ -102,6 +103,7 @@ export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, 
       const points = pointsFor(cost);
       if (points > limit.points) {
         // Waiting would not help, so this is not a 429: as Shopify answers a query larger than its bucket.
+        countRejection('cost_exceeds_budget');
         throw httpError(
           400,
           'COST_EXCEEDS_RATE_LIMIT',
@@ -113,6 +115,7 @@ export function createRateLimiter(limit: RateLimit | null, redis: Redis | null, 
       } catch (outcome) {
         if (!(outcome instanceof RateLimiterRes)) throw outcome;
         const status = record(request, outcome, points);
+        countRejection('rate_limit');
         throw httpError(
           429,
           'RATE_LIMITED',

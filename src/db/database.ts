@@ -8,6 +8,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir } from './data-dir-lock';
+import { timeStatement } from '../ops/metrics';
 import { applyMigrations, pendingMigrations, pgClientSession, pgliteSession, type SqlSession } from './migrate';
 
 export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
@@ -28,6 +29,8 @@ export interface Database {
   statementsOf(work: () => Promise<unknown>): Promise<string[]>;
   /** See `directQuery`. */
   directQuery<Row>(sql: string, params: unknown[]): Promise<Row[]>;
+  /** The PostgreSQL pool's connections (all, idle) and the checkouts waiting for one; null on PGlite, which has none. */
+  poolUsage(): { total: number; idle: number; waiting: number } | null;
   migrate(log?: (message: string) => void): Promise<string[]>;
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
@@ -64,7 +67,7 @@ export function observedAdapter(factory: AdapterFactory, onStatement: (query: Sq
         if (property === 'queryRaw' || property === 'executeRaw') {
           return (...args: unknown[]) => {
             onStatement(args[0] as SqlQuery);
-            return value.apply(object, args);
+            return timeStatement(value.apply(object, args));
           };
         }
         if (property === 'connect' || property === 'startTransaction') {
@@ -127,6 +130,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let withSession: <T>(fn: (session: SqlSession) => Promise<T>) => Promise<T>;
   let closeDriver: () => Promise<void>;
   let directQuery: <Row>(sql: string, params: unknown[]) => Promise<Row[]>;
+  let poolUsage: Database['poolUsage'] = () => null;
 
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -153,6 +157,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     };
     closeDriver = () => pool.end();
+    poolUsage = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     // The texts are the code's own, but a create's also has the columns its input gives (insertReturning): past this
     // many, a text goes unnamed rather than stay prepared on every connection for good.
     const statementNames = new Map<string, string>();
@@ -161,7 +166,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       let name = statementNames.get(sql);
       if (!name && statementNames.size < maxNamedStatements)
         statementNames.set(sql, (name = `lectern_${statementNames.size}`));
-      return (await pool.query({ name, text: sql, values: params, types: utcTimestamps })).rows as Row[];
+      return (await timeStatement(pool.query({ name, text: sql, values: params, types: utcTimestamps }))).rows as Row[];
     };
   } else {
     const inMemory = options.dataDir === 'memory://';
@@ -195,6 +200,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       return statements;
     },
     directQuery,
+    poolUsage,
     async statementsOf(work) {
       const sent: string[] = [];
       await recorded.run(sent, work);

@@ -52,8 +52,14 @@ interface Follower {
   wake(): void;
   /** The database whose log it reads: a process that opens another one (tests do, file after file) needs a new follower. */
   database: Database;
+  /** The cursor of the last event it read; null until it knows where it stands. */
+  position: EventCursor | null;
 }
 let follower: Follower | null = null;
+
+/** Where the log's follower stands, for its lag (src/ops/metrics-probes.ts); null while no subscriber needs one. */
+export const followerPosition = (): { database: Database; cursor: EventCursor } | null =>
+  follower?.position ? { database: follower.database, cursor: follower.position } : null;
 /** Ids of events this process committed that the follower has not read yet, with when they were committed. */
 const unread = new Map<string, number>();
 
@@ -90,6 +96,7 @@ function startFollower(): Follower {
   let started!: () => void;
   const self: Follower = {
     database,
+    position: null,
     ready: new Promise<void>((resolve) => (started = resolve)),
     wake() {
       rung = true;
@@ -114,6 +121,7 @@ function startFollower(): Follower {
       }
     }
     unread.clear();
+    self.position = cursor;
     started();
     for (;;) {
       if (done()) return;
@@ -122,6 +130,7 @@ function startFollower(): Follower {
         const page = await readCommittedEvents(cursor, batchSize, undefined, database);
         read = page.events.length;
         cursor = page.cursor!;
+        self.position = cursor;
         dispatch(page.events);
       } catch {
         // The database is away: the poll tries again, and subscribers miss nothing, since the cursor stayed.

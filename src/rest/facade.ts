@@ -21,6 +21,7 @@ import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 import { taggedAnswer } from '../http/etag';
 import type { SharedCredential } from '../auth/authenticate';
 import type { SharedAnswerBudget } from '../graphql/execution-bounds';
+import { noteRestRoute } from '../http/metrics';
 
 export interface RestFacadeOptions {
   routes: readonly RestRoute[];
@@ -329,6 +330,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
     let route: RestRoute | null = null;
     try {
       if (path === multigetPath) {
+        noteRestRoute(request, { method: 'POST', path: multigetPath });
         if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: multigetAllow } });
         if (request.method !== 'POST')
           throw new RestError(405, `${request.method} is not allowed here`, { allow: multigetAllow });
@@ -341,6 +343,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
         return new Response(null, { status: 204, headers: { allow: matched.allow.join(', ') } });
       const found = routeOf(matched, request.method, url.pathname);
       route = found.route;
+      noteRestRoute(request, route);
       const body =
         route.body && !route.rawBody ? await decodeBody(request, route.body.listPaths, options.bodyLimitBytes) : {};
       const outcome = await runRoute(request, found, path, url.searchParams, body, serverContext, link);

@@ -16,6 +16,7 @@ import { db } from '../db/database';
 import { Prisma } from '../generated/prisma/client';
 import { eventKind } from '../outbox/catalogue';
 import { recordEvent, writeTransaction } from '../outbox/record';
+import { type WebhookVerdict, countWebhookAttempt, countWebhookTargetDisabled } from '../ops/metrics';
 import { createFanOut } from './fan-out';
 import { type AttemptOutcome, postEventObject } from './post';
 import { startDeliveryLoops } from './runner';
@@ -248,9 +249,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     const failures = attempted.filter((one) => one.verdict !== 'delivered');
     if (failures.length === 0 && released.length === 0) {
       if (attempted.length) await recordAttempts(db(), attempted, at);
+      countAttempts(attempted, 0);
       return verdicts;
     }
-    await writeTransaction(async (tx) => {
+    const disabled = await writeTransaction(async (tx) => {
       if (attempted.length) await recordAttempts(tx, attempted, at);
       // One statement per claim they came from (a claim leases its deliveries until one time).
       for (const lease of new Set(released.map((delivery) => delivery.leasedUntil.getTime()))) {
@@ -278,9 +280,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           await unsubscribeGoneTarget(tx, delivery.targetId, delivery.target.schoolId);
         }
       }
-      await trackFailing(tx, attempted, at);
+      return trackFailing(tx, attempted, at);
     });
+    countAttempts(attempted, disabled);
     return verdicts;
+  }
+
+  /** For the metrics, once the attempts and the targets they disabled are committed. */
+  function countAttempts(attempted: Attempted[], disabledTargets: number) {
+    for (const { outcome, verdict } of attempted) countWebhookAttempt(verdict as WebhookVerdict, outcome.latencyMs);
+    for (let target = 0; target < disabledTargets; target++) countWebhookTargetDisabled();
   }
 
   /**
@@ -288,7 +297,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    * `disableAfterMs` disables the target (an event says so) until an administrator resumes it. Its deliveries wait
    * meanwhile.
    */
-  async function trackFailing(tx: Prisma.TransactionClient, attempted: Attempted[], at: Date) {
+  async function trackFailing(tx: Prisma.TransactionClient, attempted: Attempted[], at: Date): Promise<number> {
+    let disabled = 0;
     const succeeded = new Set(
       attempted.filter((one) => one.verdict === 'delivered').map(({ delivery }) => delivery.targetId),
     );
@@ -304,8 +314,12 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         where: { id: targetId, disabledAt: null },
         data: { disabledAt: at },
       });
-      if (count) await recordTargetEvent(tx, 'trigger_target.disable', targetId, target.schoolId);
+      if (count) {
+        await recordTargetEvent(tx, 'trigger_target.disable', targetId, target.schoolId);
+        disabled++;
+      }
     }
+    return disabled;
   }
 
   async function recordTargetEvent(tx: Prisma.TransactionClient, type: string, objectId: number, schoolId: number) {

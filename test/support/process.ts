@@ -38,6 +38,9 @@ const configVariables = [
   'WEBHOOK_ALLOW_HTTP',
   'WEBHOOK_LOG_RETENTION_DAYS',
   'WEBHOOK_TIMEOUT',
+  'METRICS_PORT',
+  'METRICS_HOST',
+  'METRICS_TOKEN',
 ];
 
 export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

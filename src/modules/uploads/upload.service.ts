@@ -7,6 +7,7 @@ import { ConflictError, type FieldIssue, NotFoundError, ValidationError, httpErr
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { afterCommit, writeTransaction } from '../../outbox/record';
+import { countUploadBytes } from '../../ops/metrics';
 import type { Prisma } from '../../generated/prisma/client';
 import { StorageUnavailableError, fileStore } from './file-store';
 import { examineFile, sniffBytes, writeThumbnail } from './upload.media';
@@ -116,7 +117,10 @@ export async function receiveUploadContent(viewer: Viewer, id: number, content: 
   const key = newStorageKey();
   const removeAttempt = () => Promise.all([store.remove(key), store.remove(thumbnailKeyOf(key))]);
   const seen = { size: 0, md5: createHash('md5'), head: [] as Buffer[] };
-  await store.write(key, body ? measured(body, upload.filesize, seen) : []);
+  await store.write(key, body ? measured(body, upload.filesize, seen) : []).catch((error) => {
+    countUploadBytes('refused', seen.size);
+    throw error;
+  });
   try {
     const issues: FieldIssue[] = [];
     if (seen.size !== upload.filesize)
@@ -128,7 +132,7 @@ export async function receiveUploadContent(viewer: Viewer, id: number, content: 
       issues.push({ field: 'md5Checksum', message: 'the file does not match the announced checksum' });
     if (issues.length) throw new ValidationError(issues);
     const media = await examineFile(store, key, Buffer.concat(seen.head), upload.filename, thumbnailKeyOf(key));
-    return await writeTransaction(async (tx) => {
+    const uploaded = await writeTransaction(async (tx) => {
       const stored = await tx.upload.updateMany({
         where: { id, status: 'PENDING', discardedAt: null },
         data: {
@@ -149,7 +153,10 @@ export async function receiveUploadContent(viewer: Viewer, id: number, content: 
       if (stored.count === 0) throw new ConflictError('The bytes of this upload were stored already', 'id');
       return tx.upload.findUniqueOrThrow({ ...query, where: { id } });
     });
+    countUploadBytes('stored', seen.size);
+    return uploaded;
   } catch (error) {
+    countUploadBytes('refused', seen.size);
     // Nothing of a refused or failed attempt is kept.
     await removeAttempt();
     throw error;
