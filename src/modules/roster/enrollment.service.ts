@@ -167,7 +167,11 @@ async function syncInvite(
   await tx.invite.deleteMany({ where: { userId, sectionId } });
 }
 
-/** Writes one enrollment (new, or a change to the user's enrollment in the section) with its event and invite. */
+/**
+ * Writes one enrollment (new, or a change to the user's enrollment in the section) with its event and invite.
+ * `invited` says whether the user has a pending invite to the section, when the caller has read it: a bulk write reads
+ * them all at once, which spares each item that has none a statement of its transaction.
+ */
 async function writeEnrollment(
   viewer: Viewer,
   sectionId: number,
@@ -176,6 +180,7 @@ async function writeEnrollment(
   state: { admin?: boolean; status?: EnrollmentStatus },
   existing: { id: number; admin: boolean; status: EnrollmentStatus } | undefined,
   query: EnrollmentQuery,
+  invited?: boolean,
 ) {
   const realm = sectionRealm(sectionId);
   return writeTransaction(async (tx) => {
@@ -187,8 +192,10 @@ async function writeEnrollment(
         });
     const kind = existing ? rosterEvents.updateEnrollment : rosterEvents.createEnrollment;
     await recordEvent(tx, kind, { realm, objectId: enrollment.id, actorId: viewer.id, scope: facts });
-    if (!existing || (state.status !== undefined && state.status !== existing.status))
-      await syncInvite(tx, viewer, { sectionId, userId, status: state.status ?? 'ACTIVE' }, facts);
+    const status = state.status ?? existing?.status ?? 'ACTIVE';
+    const statusChanged = !existing || status !== existing.status;
+    if (statusChanged && (status === 'INVITE_PENDING' || invited !== false))
+      await syncInvite(tx, viewer, { sectionId, userId, status }, facts);
     return enrollment;
   });
 }
@@ -266,7 +273,11 @@ export async function createEnrollments(viewer: Viewer, sectionId: number, items
   });
   const users = await usersNamed(viewer, facts.schoolId!, valid);
   const userIds = [...new Set([...users.byId.values(), ...users.byUid.values()])];
-  const enrolled = await db().enrollment.findMany({ where: { sectionId, userId: { in: userIds } } });
+  const [enrolled, invites] = await Promise.all([
+    db().enrollment.findMany({ where: { sectionId, userId: { in: userIds } } }),
+    db().invite.findMany({ where: { sectionId, userId: { in: userIds } }, select: { userId: true } }),
+  ]);
+  const invited = new Set(invites.map((invite) => invite.userId));
   const existing = new Map(enrolled.map((row) => [row.userId, row]));
   const results = await itemByItem(
     items,
@@ -280,7 +291,10 @@ export async function createEnrollments(viewer: Viewer, sectionId: number, items
           (admin === undefined || admin === current.admin) &&
           (status === undefined || status === current.status);
         if (unchanged) return written(current);
-        const enrollment = await writeEnrollment(viewer, sectionId, facts, user, { admin, status }, current, {});
+        const state = { admin, status };
+        const enrollment = await writeEnrollment(viewer, sectionId, facts, user, state, current, {}, invited.has(user));
+        if (enrollment.status === 'INVITE_PENDING') invited.add(user);
+        else invited.delete(user);
         // A later item naming the same user changes what this one wrote.
         existing.set(user, enrollment);
         return written(enrollment);
