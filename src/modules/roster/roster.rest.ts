@@ -171,7 +171,10 @@ const createBody: WireBody = {
     return decoded as unknown as Record<string, unknown>;
   },
   wireName: (path) => itemBody.wireName(path.replace(/^input\.items\.\d+\./, '')),
-  schema: z.union([itemBody.schema, z.object({ enrollments: z.object({ enrollment: z.array(itemBody.schema) }) })]),
+  // One object with both forms' members: the flat enrollment's, or `enrollments/enrollment` (which wins when sent).
+  schema: (itemBody.schema as z.ZodObject)
+    .extend({ enrollments: z.object({ enrollment: z.array(itemBody.schema) }).optional() })
+    .meta({ description: 'One enrollment, or up to 50 under `enrollments/enrollment`.' }),
   required: [],
   listPaths: new Set(['enrollments.enrollment']),
 };
