@@ -7,6 +7,7 @@ import { groupRoutes } from '../modules/groups/group.rest';
 import { inviteRoutes } from '../modules/invites/invite.rest';
 import { pageRoutes } from '../modules/pages/page.rest';
 import { postRoutes } from '../modules/posts/post.rest';
+import { rosterRoutes } from '../modules/roster/roster.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { uploadRoutes } from '../modules/uploads/upload.rest';
 import { gradebookRoutes } from '../modules/gradebook/gradebook.rest';
@@ -34,4 +35,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...webPackageRoutes,
   ...gradingCategoryRoutes,
   ...attendanceRoutes,
+  ...rosterRoutes,
 ];

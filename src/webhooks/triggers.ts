@@ -23,7 +23,7 @@ export const triggerFamilies: Readonly<Record<string, string>> = {
   building: 'Buildings of a school created, changed or deleted.',
   user: 'Users added to a school, changed or deleted.',
   section: 'Course sections created.',
-  enrollment: 'Users enrolled in course sections.',
+  enrollment: 'Users enrolled in course sections, their enrollments changed (status, admin) or removed.',
   group: 'Groups created, changed or deleted.',
   group_member: 'Users joining or leaving groups.',
   blog_post: 'Blog posts written, changed or deleted, in any realm.',

@@ -75,6 +75,7 @@ async function createStage(server: TestServer): Promise<Stage> {
     where: { sectionId: section.id },
     select: { id: true, userId: true },
   });
+  const memberships = await db().groupMembership.findMany({ where: { groupId: open.id }, select: { id: true } });
   const gradingGroup = await createGradingGroup(
     section.id,
     enrollments.map((enrollment) => enrollment.id),
@@ -174,6 +175,7 @@ async function createStage(server: TestServer): Promise<Stage> {
     event: events.map((event) => event.id),
     page: pages.map((page) => page.id),
     enrollment: enrollments.map((enrollment) => enrollment.id),
+    membership: memberships.map((membership) => membership.id),
     gradinggroup: [gradingGroup.id],
     gradingcategory: [gradingCategory.id],
     gradingscale: [gradingScale.id],

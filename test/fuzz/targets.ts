@@ -124,6 +124,7 @@ const kindOfSegment: Record<string, ObjectKind> = {
   upload: 'upload',
   targets: 'target',
   grading_categories: 'gradingcategory',
+  enrollments: 'enrollment',
 };
 /** Kinds of which a stage holds one object per realm, in the order of its realms: a realm's path names its own. */
 const perRealm = new Set<ObjectKind | 'any'>(['post', 'event', 'page', 'album', 'content', 'comment']);
@@ -156,6 +157,8 @@ function pathArbitrary(route: RestRoute): fc.Arbitrary<unknown[]> {
       .slice(0, index)
       .reverse()
       .find((segment) => !segment.startsWith('{') && segment !== '[realm]');
+    // A group's enrollments are its memberships.
+    if (named === 'enrollments' && segments[0] === 'groups') return 'membership';
     return kindOfSegment[named ?? ''] ?? 'any';
   };
   // What is under a user is mostly the actor's own: their pending invites and requests are theirs alone to answer.

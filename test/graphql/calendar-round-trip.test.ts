@@ -12,7 +12,6 @@ const realm = () => ({ type: 'DISTRICT', id: String(chicago.district.id) });
 
 const payloadFields = 'calendarEvent { databaseId start end localStart localEnd hasEnd } userErrors { field message }';
 /** The event the payload answers, or its userErrors when it wrote nothing. */
-// biome-ignore lint/suspicious/noExplicitAny: the answer is read loosely, as the client helper returns it
 const answered = (payload: { calendarEvent: any; userErrors: object[] }) =>
   payload.calendarEvent ?? { userErrors: payload.userErrors };
 const create = (input: Record<string, unknown>) =>

@@ -35,6 +35,7 @@ const objectKinds = [
   'invite',
   'friendRequest',
   'enrollment',
+  'membership',
   'gradinggroup',
   'album',
   'content',
@@ -56,6 +57,8 @@ const kindOfMember: Record<string, ObjectKind> = {
   fid: 'upload',
   files: 'upload',
   parent: 'page',
+  // An enrollment's user (`/sections/{id}/enrollments`).
+  uid: 'user',
   assignees: 'enrollment',
   assigneeIds: 'enrollment',
   gradingGroupIds: 'gradinggroup',

@@ -1,5 +1,5 @@
-import { authorize } from '../../auth/policy';
-import { findByStorableId, realmFacts } from '../../auth/realms';
+import { authorize, can } from '../../auth/policy';
+import { findByStorableId, isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { NotFoundError } from '../../core/errors';
 import { conflictOnUnique } from '../../db/unique';
@@ -8,9 +8,11 @@ import { db } from '../../db/database';
 import { defineEvent } from '../../outbox/catalogue';
 import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
-import { userPolicy } from '../users/user.policy';
+import { paged } from '../../graphql/paging';
+import { findIfVisible } from '../../graphql/visible';
+import { readableUsersWhere, userPolicy } from '../users/user.policy';
 import { groupPolicy } from './group.policy';
-import { groupMemberSchema } from './group.validation';
+import { groupMemberSchema, updateGroupMembershipSchema } from './group.validation';
 
 type MembershipQuery = { include?: Prisma.GroupMembershipInclude; select?: Prisma.GroupMembershipSelect };
 
@@ -18,8 +20,103 @@ const membershipEvent = (type: `group_member.${string}`, description: string) =>
   defineEvent(type, { object: 'GroupMembership', realms: ['GROUP'], description });
 export const membershipEvents = {
   create: membershipEvent('group_member.create', 'A user joined a group.'),
+  update: membershipEvent('group_member.update', "A member's group administration was given or taken."),
   delete: membershipEvent('group_member.delete', 'A user left a group.'),
 };
+
+/** What `/v1` filters a group's enrollments by: the admin flag, users. */
+export interface MembershipFilter {
+  admin?: boolean | null;
+  userIds?: readonly number[] | null;
+}
+
+/** The memberships of a group that a reader of the group sees (as `Group.members`: users the viewer may see). */
+export function groupMembershipsWhere(
+  viewer: Viewer,
+  groupId: number,
+  filter: MembershipFilter,
+): Prisma.GroupMembershipWhereInput {
+  return {
+    groupId,
+    user: readableUsersWhere(viewer),
+    ...(filter.admin != null ? { admin: filter.admin } : {}),
+    ...(filter.userIds?.length ? { userId: { in: filter.userIds.filter(isStorableId) } } : {}),
+  };
+}
+
+/** A group's memberships by id, for whoever reads the group; null when it is hidden. They are its /v1 enrollments. */
+export async function listGroupMemberships(
+  viewer: Viewer,
+  groupId: number,
+  filter: MembershipFilter,
+  page: { start?: number | null; limit?: number | null },
+) {
+  if (!(await can(viewer, groupPolicy, 'read', groupId))) return null;
+  const where = groupMembershipsWhere(viewer, groupId, filter);
+  return paged(page, {
+    findMany: (query) => db().groupMembership.findMany({ ...query, where, orderBy: { id: 'asc' } }),
+    count: () => db().groupMembership.count({ where }),
+  });
+}
+
+/** One membership of a group the viewer reads; null when it, or the group, does not exist or is hidden. */
+export async function groupMembership(viewer: Viewer, groupId: number, id: number, query: MembershipQuery) {
+  return findIfVisible(query, can(viewer, groupPolicy, 'read', groupId), (selection) =>
+    isStorableId(id)
+      ? db().groupMembership.findFirst({ ...selection, where: { id, groupId, user: readableUsersWhere(viewer) } })
+      : Promise.resolve(null),
+  );
+}
+
+/** The membership `id` (of the group, when given) in a group the viewer administers; NotFoundError otherwise. */
+async function administeredMembership(viewer: Viewer, id: number, groupId: number | null) {
+  const found = await findByStorableId(id, (key) =>
+    db().groupMembership.findUnique({ where: { id: key }, select: { id: true, groupId: true } }),
+  );
+  if (!found || (groupId !== null && found.groupId !== groupId)) throw new NotFoundError('GroupMembership', id);
+  await authorize(viewer, groupPolicy, 'administer', found.groupId, id, 'GroupMembership');
+  const group = { type: 'GROUP' as const, id: found.groupId };
+  return { id: found.id, group, facts: await realmFacts(viewer, group) };
+}
+
+/** Gives or takes a member's administration of the group (its administrators). */
+export async function updateGroupMembership(
+  viewer: Viewer,
+  id: number,
+  groupId: number | null,
+  input: unknown,
+  query: MembershipQuery,
+) {
+  const membership = await administeredMembership(viewer, id, groupId);
+  const data = validate(updateGroupMembershipSchema, input);
+  return writeTransaction(async (tx) => {
+    const changed = await tx.groupMembership.update({ ...query, where: { id: membership.id }, data });
+    await recordEvent(tx, membershipEvents.update, {
+      realm: membership.group,
+      objectId: membership.id,
+      actorId: viewer.id,
+      scope: membership.facts,
+    });
+    return changed;
+  });
+}
+
+/** Removes a membership named by its id (its group's administrators). */
+export async function deleteGroupMembership(viewer: Viewer, id: number, groupId: number | null) {
+  const membership = await administeredMembership(viewer, id, groupId);
+  await writeTransaction(async (tx) => {
+    // deleteMany: a concurrent removal of the same membership is a NotFoundError, not a failed delete (500).
+    const { count } = await tx.groupMembership.deleteMany({ where: { id: membership.id } });
+    if (count === 0) throw new NotFoundError('GroupMembership', id);
+    await recordEvent(tx, membershipEvents.delete, {
+      realm: membership.group,
+      objectId: membership.id,
+      actorId: viewer.id,
+      scope: membership.facts,
+    });
+  });
+  return { id: membership.id, groupId: membership.group.id };
+}
 
 /** The group the viewer administers, and the user they name, who must be visible to them. */
 async function membershipTarget(viewer: Viewer, input: unknown) {

@@ -2,7 +2,12 @@ import { parseId } from '../../graphql/realm';
 import { readById } from '../../graphql/reads-by-id';
 import { objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
 import { payloadMutation } from '../../graphql/payloads';
-import { addGroupMember, removeGroupMember } from './group-membership.service';
+import {
+  addGroupMember,
+  deleteGroupMembership,
+  removeGroupMember,
+  updateGroupMembership,
+} from './group-membership.service';
 import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './group.service';
 import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
 import {
@@ -10,6 +15,7 @@ import {
   groupCategorySchema,
   groupMemberSchema,
   groupMembershipSchema,
+  updateGroupMembershipSchema,
   updateGroupSchema,
 } from './group.validation';
 
@@ -76,5 +82,45 @@ payloadMutation('removeGroupMember', {
       deletedGroupMembershipId: id,
       group: await readById('Group', select('group'), parseId(input.groupId, 'Group')),
     };
+  },
+});
+
+/** The group a membership must be one of, when given (a membership of another group is not found). */
+const groupMember = {
+  groupId: objectIdMember(
+    'The group; the membership must be one of its (a membership of another group is not found).',
+  ).nullish(),
+};
+const groupOf = (groupId: string | null | undefined) => (groupId == null ? null : parseId(groupId, 'Group', 'groupId'));
+
+payloadMutation('updateGroupMembership', {
+  description: "Gives or takes a member's administration of the group (its administrators).",
+  input: withMembers(updateGroupMembershipSchema, {
+    id: objectIdMember('The membership to change.'),
+    ...groupMember,
+  }),
+  inputDescription: 'The membership, and the change to it; members left out keep their values.',
+  payload: { groupMembership: { model: 'GroupMembership', description: 'The membership as changed.' } },
+  resolve: async (viewer, { id, groupId, ...changes }, select) => ({
+    groupMembership: await updateGroupMembership(
+      viewer,
+      parseId(id, 'GroupMembership'),
+      groupOf(groupId),
+      changes,
+      select('groupMembership'),
+    ),
+  }),
+});
+payloadMutation('deleteGroupMembership', {
+  description: 'Removes a membership, named by its id, from its group (its administrators).',
+  input: withMembers(objectIdInput('The membership to remove.'), groupMember),
+  inputDescription: 'The membership to remove.',
+  payload: {
+    deletedGroupMembershipId: { deleted: 'GroupMembership', description: 'Global id of the removed membership.' },
+    group: { model: 'Group', description: 'The group, with its member count as it now is.' },
+  },
+  resolve: async (viewer, { id, groupId }, select) => {
+    const removed = await deleteGroupMembership(viewer, parseId(id, 'GroupMembership'), groupOf(groupId));
+    return { deletedGroupMembershipId: removed.id, group: await readById('Group', select('group'), removed.groupId) };
   },
 });

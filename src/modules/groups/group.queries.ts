@@ -13,7 +13,7 @@ import {
 } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { objectQuery, type PrismaQuery } from '../../graphql/operations';
-import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { connectionOf, connectionOptions, hiddenUnless, keysetWindow } from '../../graphql/connections';
 import type { Viewer } from '../../auth/viewer';
 import {
   groupFacts,
@@ -27,6 +27,7 @@ import { countDistrictGroups, groupsById, readDistrictWindow, rowAndDistrict } f
 import { registerNodeVisibility, visibleThrough, visibleThroughAll } from '../../graphql/nodes';
 import { can } from '../../auth/policy';
 import { userPolicy } from '../users/user.policy';
+import { groupMembership, groupMembershipsWhere, listGroupMemberships } from './group-membership.service';
 
 /** An id filter; an id beyond the database's integer range matches nothing (-1) instead of failing the query. */
 const idFilter = (value: string, name: string) => {
@@ -179,3 +180,64 @@ registerNodeVisibility(
     },
   ]),
 );
+
+const GroupMembershipPage = pageOf('GroupMembership', 'A page of the memberships of a group, by id.');
+
+const membershipArgs = builder.args((t) => ({
+  groupId: t.id({ required: true, description: 'The group.' }),
+  admin: t.boolean({ description: 'Only group administrators (true), or only the others (false).' }),
+  userIds: t.idList({ description: 'Only the memberships of these users.' }),
+}));
+const membershipGroup = (id: string | number) => parseId(id, 'Group', 'groupId');
+const membershipFilter = (args: { admin?: boolean | null; userIds?: readonly (string | number)[] | null }) => ({
+  admin: args.admin,
+  userIds: args.userIds?.map((id) => parseId(id, 'User', 'userIds')),
+});
+
+// A group's memberships as /v1 lists them (its enrollments), with filters `Group.membersConnection` has not.
+builder.queryFields((t) => ({
+  groupMemberships: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('groupMembershipsConnection'),
+    type: GroupMembershipPage,
+    nullable: true,
+    description:
+      "A group's memberships by id, of the users the viewer may see, for whoever reads the group; null when the group " +
+      'does not exist or is hidden.',
+    args: { ...membershipArgs, ...pageArgs },
+    resolve: (_root, { groupId, admin, userIds, ...page }, { viewer }) =>
+      listGroupMemberships(viewer, membershipGroup(groupId), membershipFilter({ admin, userIds }), page),
+  }),
+  groupMembershipsConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'GroupMembership',
+      ...connectionOptions,
+      ...hiddenUnless((args: { groupId: string | number }, { viewer }) =>
+        can(viewer, groupPolicy, 'read', membershipGroup(args.groupId)),
+      ),
+      description:
+        'The memberships `groupMemberships` pages, as a Relay connection in the same order; null when the group does ' +
+        'not exist or is hidden.',
+      args: membershipArgs,
+      resolve: (query, _root, { groupId, ...filter }, { viewer }) =>
+        db().groupMembership.findMany(
+          keysetWindow(query, groupMembershipsWhere(viewer, membershipGroup(groupId), membershipFilter(filter))),
+        ),
+      totalCount: (_root, { groupId, ...filter }, { viewer }) =>
+        db().groupMembership.count({
+          where: groupMembershipsWhere(viewer, membershipGroup(groupId), membershipFilter(filter)),
+        }),
+    },
+    connectionOf('GroupMembership'),
+  ),
+  groupMembership: t.withAuth({ authenticated: true }).prismaField({
+    type: 'GroupMembership',
+    nullable: true,
+    description: 'A membership of a group; null when it, or the group, does not exist or is hidden from the viewer.',
+    args: {
+      groupId: t.arg.id({ required: true, description: 'The group.' }),
+      id: t.arg.id({ required: true, description: 'Membership id.' }),
+    },
+    resolve: (query, _root, args, { viewer }) =>
+      groupMembership(viewer, membershipGroup(args.groupId), parseId(args.id, 'GroupMembership'), query),
+  }),
+}));

@@ -60,3 +60,8 @@ export const groupMemberSchema = createInput(
 
 /** The membership a removal names. */
 export const groupMembershipSchema = createInput(memberRef, ['groupId', 'userId']);
+
+/** A change to a membership: whether the member administers the group. */
+export const updateGroupMembershipSchema = updateInput({
+  admin: z.boolean().describe('Group administrator.'),
+});

@@ -127,6 +127,28 @@ async function join(tx: Prisma.TransactionClient, viewer: Viewer, realm: RealmRe
     });
 }
 
+/** Denying an invite removes the enrollment made as "invite pending" that it would have settled, if there is one. */
+async function dropPendingEnrollment(
+  tx: Prisma.TransactionClient,
+  viewer: Viewer,
+  realm: RealmRef,
+  userId: number,
+  facts: RealmFacts,
+) {
+  const pending = await tx.enrollment.findFirst({
+    where: { sectionId: realm.id, userId, status: 'INVITE_PENDING' },
+    select: { id: true },
+  });
+  if (!pending) return;
+  await tx.enrollment.delete({ where: { id: pending.id } });
+  await recordEvent(tx, rosterEvents.deleteEnrollment, {
+    realm,
+    objectId: pending.id,
+    actorId: viewer.id,
+    scope: facts,
+  });
+}
+
 export async function answerInvite(viewer: Viewer, userId: number, kind: InviteRealm, id: number, action: Action) {
   await authorize(viewer, invitePolicy, 'answer', userId, userId, 'User');
   const notFound = () => new NotFoundError('Invite', id);
@@ -146,6 +168,7 @@ export async function answerInvite(viewer: Viewer, userId: number, kind: InviteR
     const { count } = await tx.invite.deleteMany({ where: { id } });
     if (count === 0) throw notFound();
     if (action === 'ACCEPT') await join(tx, viewer, realm, userId, facts);
+    else if (realm.type === 'SECTION') await dropPendingEnrollment(tx, viewer, realm, userId, facts);
     const kindOfEvent = action === 'ACCEPT' ? inviteEvents.accept : inviteEvents.deny;
     await recordEvent(tx, kindOfEvent, { realm, objectId: id, actorId: viewer.id, scope: facts, data: { userId } });
     return { id, action, realm: realm.type as InviteRealm, realmId: realm.id };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Viewer } from '../../auth/viewer';
 import type { User } from '../../generated/prisma/client';
 import { builder } from '../../graphql/builder';
@@ -7,9 +8,29 @@ import type { PrismaQuery } from '../../graphql/operations';
 import { encodeGlobalId } from '../../core/global-id';
 import { payloadMutation } from '../../graphql/payloads';
 import { readById } from '../../graphql/reads-by-id';
-import { createEnrollment, createSection, setParentLink } from './roster.service';
-import { EnrollmentStatusEnum } from './roster.type';
-import { createEnrollmentSchema, createSectionSchema, parentLinkSchema } from './roster.validation';
+import { createSection, setParentLink } from './roster.service';
+import {
+  createEnrollment,
+  createEnrollments,
+  deleteEnrollment,
+  deleteEnrollments,
+  updateEnrollment,
+} from './enrollment.service';
+import { EnrollmentResultType, EnrollmentStatusEnum } from './roster.type';
+import {
+  createEnrollmentSchema,
+  createEnrollmentsSchema,
+  createSectionSchema,
+  deleteEnrollmentsSchema,
+  enrollmentItemSchema,
+  maxEnrollmentItems,
+  parentLinkSchema,
+  updateEnrollmentSchema,
+} from './roster.validation';
+import { inputFromSchema, objectIdMember, withMembers } from '../../graphql/inputs';
+import { parseId } from '../../graphql/realm';
+
+const statusType = { status: EnrollmentStatusEnum };
 
 payloadMutation('createSection', {
   description: 'Creates a course section (school and district administrators).',
@@ -19,10 +40,10 @@ payloadMutation('createSection', {
   resolve: async (viewer, input, select) => ({ section: await createSection(viewer, input, select('section')) }),
 });
 payloadMutation('createEnrollment', {
-  description: 'Enrolls a user in a section (its administrators).',
+  description: 'Enrolls a user in a section (its administrators); a user already enrolled is a CONFLICT.',
   input: createEnrollmentSchema,
-  inputDescription: 'A user to enroll in a section.',
-  types: { status: EnrollmentStatusEnum },
+  inputDescription: 'A user to enroll in a section, by id or by school uid.',
+  types: statusType,
   payload: {
     enrollment: { model: 'Enrollment', description: 'The new enrollment.' },
     section: { model: 'Section', description: 'The section, with its enrollments as they now are.' },
@@ -30,6 +51,95 @@ payloadMutation('createEnrollment', {
   resolve: async (viewer, input, select) => {
     const enrollment = await createEnrollment(viewer, input, select('enrollment'));
     return { enrollment, section: await readById('Section', select('section'), enrollment.sectionId) };
+  },
+});
+
+const EnrollmentItemInput = inputFromSchema(
+  'EnrollmentItemInput',
+  enrollmentItemSchema,
+  'One enrollment of a bulk write: the user (by id or school uid), and their state.',
+  statusType,
+);
+const results = {
+  type: EnrollmentResultType,
+  list: true,
+  description: 'One result per item, in the order sent.',
+} as const;
+const sectionPayload = {
+  model: 'Section',
+  description: 'The section, with its enrollments as they now are.',
+} as const;
+
+payloadMutation('createEnrollments', {
+  description:
+    `Enrolls users in a section (its administrators) item by item, at most ${maxEnrollmentItems}: an item that cannot ` +
+    'be written fails alone and each good item is committed. A user already enrolled has their enrollment changed to ' +
+    'the item; an enrollment that already matches is answered as it is, unwritten.',
+  input: createEnrollmentsSchema,
+  inputDescription: 'The section, and the enrollments.',
+  types: { items: EnrollmentItemInput },
+  payload: { results, section: sectionPayload },
+  resolve: async (viewer, { sectionId, items }, select) => {
+    const section = parseId(sectionId, 'Section', 'sectionId');
+    const { results } = await createEnrollments(viewer, section, items);
+    return { results, section: await readById('Section', select('section'), section) };
+  },
+});
+
+/** The section an enrollment must be one of, when given (an enrollment of another section is not found). */
+const sectionMember = {
+  sectionId: objectIdMember(
+    'The section; the enrollment must be one of its (an enrollment of another section is not found).',
+  ).nullish(),
+};
+const sectionOf = (sectionId: string | null | undefined) =>
+  sectionId == null ? null : parseId(sectionId, 'Section', 'sectionId');
+
+payloadMutation('updateEnrollment', {
+  description:
+    "Changes an enrollment's status or section administration (the section's administrators). Moving it into or out " +
+    'of INVITE_PENDING sends or withdraws the invite that settles it.',
+  input: withMembers(updateEnrollmentSchema, { id: objectIdMember('The enrollment to change.'), ...sectionMember }),
+  inputDescription: 'The enrollment, and changes to it; members left out keep their values.',
+  types: statusType,
+  payload: { enrollment: { model: 'Enrollment', description: 'The enrollment as changed.' } },
+  resolve: async (viewer, { id, sectionId, ...changes }, select) => ({
+    enrollment: await updateEnrollment(
+      viewer,
+      parseId(id, 'Enrollment'),
+      sectionOf(sectionId),
+      changes,
+      select('enrollment'),
+    ),
+  }),
+});
+payloadMutation('deleteEnrollment', {
+  description: "Removes a user from a section, with their pending invite to it (the section's administrators).",
+  input: withMembers(z.strictObject({ id: objectIdMember('The enrollment to remove.') }), sectionMember),
+  inputDescription: 'The enrollment to remove.',
+  payload: {
+    deletedEnrollmentId: { deleted: 'Enrollment', description: 'Global id of the removed enrollment.' },
+    section: sectionPayload,
+  },
+  resolve: async (viewer, { id, sectionId }, select) => {
+    const removed = await deleteEnrollment(viewer, parseId(id, 'Enrollment'), sectionOf(sectionId));
+    return {
+      deletedEnrollmentId: removed.id,
+      section: await readById('Section', select('section'), removed.sectionId),
+    };
+  },
+});
+payloadMutation('deleteEnrollments', {
+  description:
+    `Removes enrollments of a section item by item, at most ${maxEnrollmentItems} (code 204 removed, 404 not an ` +
+    'enrollment of the section); each removal is committed on its own.',
+  input: deleteEnrollmentsSchema,
+  inputDescription: 'The section, and the enrollments to remove.',
+  payload: { results, section: sectionPayload },
+  resolve: async (viewer, { sectionId, ids }, select) => {
+    const section = parseId(sectionId, 'Section', 'sectionId');
+    const { results } = await deleteEnrollments(viewer, section, ids);
+    return { results, section: await readById('Section', select('section'), section) };
   },
 });
 

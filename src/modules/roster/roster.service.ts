@@ -2,7 +2,6 @@ import { authorize, realmFactsFor } from '../../auth/policy';
 import { realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ValidationError } from '../../core/errors';
-import { conflictOnUnique } from '../../db/unique';
 import { db } from '../../db/database';
 import { validate } from '../../core/validation';
 import { defineEvent } from '../../outbox/catalogue';
@@ -10,7 +9,7 @@ import { recordEvent, writeTransaction } from '../../outbox/record';
 import type { Prisma } from '../../generated/prisma/client';
 import { userPolicy } from '../users/user.policy';
 import { sectionPolicy } from './roster.policy';
-import { createEnrollmentSchema, createSectionSchema, parentLinkSchema } from './roster.validation';
+import { createSectionSchema, parentLinkSchema } from './roster.validation';
 
 type Query<Include, Select> = { include?: Include; select?: Select };
 
@@ -24,6 +23,16 @@ export const rosterEvents = {
     object: 'Enrollment',
     realms: ['SECTION'],
     description: 'A user was enrolled in a section.',
+  }),
+  updateEnrollment: defineEvent('enrollment.update', {
+    object: 'Enrollment',
+    realms: ['SECTION'],
+    description: "An enrollment's status or section administration changed.",
+  }),
+  deleteEnrollment: defineEvent('enrollment.delete', {
+    object: 'Enrollment',
+    realms: ['SECTION'],
+    description: 'A user was removed from a section.',
   }),
   // Who is whose parent is for the school's administrators and the two people, not for the school's readers.
   linkParent: defineEvent('parent_link.create', {
@@ -70,31 +79,6 @@ export async function createSection(
     });
     return section;
   });
-}
-
-export async function createEnrollment(
-  viewer: Viewer,
-  input: unknown,
-  query: Query<Prisma.EnrollmentInclude, Prisma.EnrollmentSelect>,
-) {
-  const { sectionId, userId, admin, status } = validate(createEnrollmentSchema, input);
-  const section = { type: 'SECTION' as const, id: Number(sectionId) };
-  await authorize(viewer, sectionPolicy, 'enroll', section.id, sectionId);
-  await authorize(viewer, userPolicy, 'read', Number(userId), userId);
-  const facts = await realmFacts(viewer, section);
-  return writeTransaction(async (tx) => {
-    const enrollment = await tx.enrollment.create({
-      ...query,
-      data: { sectionId: section.id, userId: Number(userId), admin: admin ?? false, status: status ?? 'ACTIVE' },
-    });
-    await recordEvent(tx, rosterEvents.createEnrollment, {
-      realm: section,
-      objectId: enrollment.id,
-      actorId: viewer.id,
-      scope: facts,
-    });
-    return enrollment;
-  }).catch(conflictOnUnique('The user is already enrolled in this section', 'userId'));
 }
 
 /**

@@ -8,6 +8,9 @@ import { GroupType } from '../groups/group.type';
 import { readableGroupsWhere } from '../groups/group.policy';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 import { rosterEnrollmentsWhere } from './roster.policy';
+import { FieldIssueType } from '../../graphql/error-types';
+import { pageOf } from '../../graphql/paging';
+import { type EnrollmentResult, enrollmentItemCodes } from './enrollment.service';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -61,6 +64,53 @@ export const EnrollmentType = builder.prismaNode('Enrollment', {
     status: t.expose('status', { type: EnrollmentStatusEnum }),
     user: t.relation('user'),
     section: t.relation('section'),
+  }),
+});
+
+export const EnrollmentPage = pageOf('Enrollment', 'A page of the enrollments of a section, by id.');
+
+const EnrollmentItemStatusEnum = builder.enumType('EnrollmentItemStatus', {
+  description: 'What became of one item of a bulk enrollment write; /v1 answers the `response_code` named.',
+  values: {
+    WRITTEN: { value: enrollmentItemCodes.WRITTEN, description: 'Enrolled, changed, or already as asked (200).' },
+    DELETED: { value: enrollmentItemCodes.DELETED, description: 'The enrollment was removed (204).' },
+    INVALID: {
+      value: enrollmentItemCodes.INVALID,
+      description: 'Refused: an invalid member, listed in `issues` (400).',
+    },
+    FORBIDDEN: { value: enrollmentItemCodes.FORBIDDEN, description: 'Refused: the viewer may not write it (403).' },
+    NOT_FOUND: {
+      value: enrollmentItemCodes.NOT_FOUND,
+      description: 'No such user, or enrollment of the section (404).',
+    },
+    CONFLICT: {
+      value: enrollmentItemCodes.CONFLICT,
+      description: 'Another request enrolled the user at the same moment (409).',
+    },
+  },
+});
+
+export const EnrollmentResultType = builder.objectRef<EnrollmentResult>('EnrollmentResult').implement({
+  description: 'What became of one item of a bulk enrollment write.',
+  fields: (t) => ({
+    code: t.expose('code', { type: EnrollmentItemStatusEnum, description: 'What became of the item.' }),
+    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
+    issues: t.field({
+      type: [FieldIssueType],
+      description: 'Each invalid member of an item refused with 400.',
+      resolve: (result) => result.issues,
+    }),
+    enrollmentId: t.id({
+      nullable: true,
+      description: 'Database id of the enrollment written or removed; null when the item failed.',
+      resolve: (result) => (result.id === null ? null : String(result.id)),
+    }),
+    enrollment: t.field({
+      type: EnrollmentType,
+      nullable: true,
+      description: 'The enrollment as written; null when the item failed or removed it.',
+      resolve: (result) => result.enrollment,
+    }),
   }),
 });
 

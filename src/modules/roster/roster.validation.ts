@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createInput, nodeId, requiredText, text } from '../../core/validation';
+import { createInput, idOfNamedType, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
 export const createSectionSchema = createInput(
   {
@@ -12,15 +12,57 @@ export const createSectionSchema = createInput(
   ['courseTitle', 'courseCode', 'title'],
 );
 
+/** Items per bulk enrollment write, as on the platform. */
+export const maxEnrollmentItems = 50;
+
+const enrollmentStatus = z.enum(['ACTIVE', 'EXPIRED', 'INVITE_PENDING', 'REQUEST_PENDING', 'ARCHIVED']);
+
+/**
+ * Who is enrolled: a user id, or the school's own id for the user (`school_uid` on /v1), looked up in the section's
+ * school. The service requires one of them; the user id wins when both are given.
+ */
+const enrolledUser = {
+  userId: nodeId('User').describe('The user to enroll; or name them by `schoolUid`.'),
+  schoolUid: text(255).describe("The school's own id for the user (in the section's school), instead of `userId`."),
+};
+const enrollmentState = {
+  admin: z.boolean().describe('Section administrator (teacher); default false.'),
+  status: enrollmentStatus.describe(
+    'Default ACTIVE. INVITE_PENDING also sends the user an invite to the section, which settles the enrollment.',
+  ),
+};
+
+/** One enrollment of a bulk write: the section is the bulk write's. */
+export const enrollmentItemSchema = createInput({ ...enrolledUser, ...enrollmentState }, []);
+
 export const createEnrollmentSchema = createInput(
-  {
-    sectionId: nodeId('Section').describe('Section.'),
-    userId: nodeId('User').describe('User.'),
-    admin: z.boolean().describe('Section administrator (teacher); default false.'),
-    status: z.enum(['ACTIVE', 'EXPIRED', 'INVITE_PENDING', 'REQUEST_PENDING', 'ARCHIVED']).describe('Default ACTIVE.'),
-  },
-  ['sectionId', 'userId'],
+  { sectionId: nodeId('Section').describe('Section.'), ...enrolledUser, ...enrollmentState },
+  ['sectionId'],
 );
+
+const sectionId = idOfNamedType.describe('The course section.');
+
+/** A bulk enrollment: the section, and the items, each checked on its own by the service. */
+export const createEnrollmentsSchema = z.strictObject({
+  sectionId,
+  items: z
+    .array(enrollmentItemSchema)
+    .describe(
+      `The enrollments, at most ${maxEnrollmentItems}; each succeeds or fails alone. A user already enrolled has ` +
+        'their enrollment changed to the item (nothing is written when it already matches).',
+    ),
+});
+
+export const updateEnrollmentSchema = updateInput(enrollmentState);
+
+/** A bulk removal: the section, and the enrollments to remove, each removed or refused on its own. */
+export const deleteEnrollmentsSchema = z.strictObject({
+  sectionId,
+  ids: z
+    .array(idOfNamedType)
+    .min(1, 'must name at least one enrollment')
+    .describe(`Enrollments of the section, at most ${maxEnrollmentItems}.`),
+});
 
 export const parentLinkSchema = z.strictObject({
   parentId: nodeId('User').transform(Number).describe('The parent: a user whose role is PARENT.'),

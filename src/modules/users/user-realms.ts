@@ -2,14 +2,12 @@ import { verdictOf } from '../../auth/policy';
 import { forbidden } from '../../core/errors';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
-import { offsetListBeside, pageArgs, pageOf, paged } from '../../graphql/paging';
+import { offsetListBeside, pageArgs, paged } from '../../graphql/paging';
 import { readableGroupsWhere } from '../groups/group.policy';
 import { GroupPage } from '../groups/group.queries';
 import { rosterEnrollmentsWhere } from '../roster/roster.policy';
+import { SectionPage } from '../roster/roster.queries';
 import { userPolicy } from './user.policy';
-
-/** A page of sections; the offset twin of the `sections` connection, for `/v1/users/{id}/sections`. */
-export const SectionPage = pageOf('Section', 'A page of course sections.');
 
 /**
  * A user's roster is for the user, one of their parents, or one of their administrators; anyone else who sees the

@@ -1,9 +1,93 @@
+import { db } from '../../../src/db/database';
 import { createGroup, createGroupCategory, createUser, unique } from '../../support/factories';
-import { outcome, permissionCases } from '../../support/permissions';
+import { type Fixture as TestFixture, type PermissionCase, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 const hasId = (items: { id: string }[], object: { id: number }) => items.some((item) => item.id === id(object));
 type Member = { user: { id: string } };
+
+type Fixture = TestFixture<{ schoolGroup: { id: number } }>;
+const membershipOf = (f: Fixture) =>
+  db().groupMembership.findUniqueOrThrow({
+    where: { groupId_userId: { groupId: f.schoolGroup.id, userId: f.student.id } },
+  });
+/** A fresh member of the school group, for a removal each request. */
+const freshMembership = async (f: Fixture) =>
+  db().groupMembership.create({
+    data: { groupId: f.schoolGroup.id, userId: (await createUser(f.school.id, 'STUDENT')).id },
+  });
+const groupReaders = 'h h o o o o o';
+const groupAdmins = 'h h f o f o o';
+
+/** /v1 group enrollments (memberships) and their GraphQL twins. */
+const membershipCases: PermissionCase<{ schoolGroup: { id: number } }>[] = [
+  {
+    route: 'GET /groups/{group_id}/enrollments',
+    name: "a school group's members, to the school",
+    expect: groupReaders,
+    request: (f: Fixture) => ({ params: { group_id: f.schoolGroup.id } }),
+  },
+  {
+    route: 'GET /groups/{group_id}/enrollments/{id}',
+    name: "a student's membership of a school group",
+    expect: groupReaders,
+    request: async (f: Fixture) => ({ params: { group_id: f.schoolGroup.id, id: (await membershipOf(f)).id } }),
+  },
+  {
+    route: 'POST /groups/{group_id}/enrollments',
+    name: 'a user of the school to a school group',
+    expect: groupAdmins,
+    request: async (f: Fixture) => ({
+      params: { group_id: f.schoolGroup.id },
+      body: { uid: String((await createUser(f.school.id, 'STUDENT')).id) },
+    }),
+  },
+  {
+    route: 'PUT /groups/{group_id}/enrollments/{id}',
+    name: "a member's administration",
+    expect: groupAdmins,
+    request: async (f: Fixture) => ({
+      params: { group_id: f.schoolGroup.id, id: (await membershipOf(f)).id },
+      body: { admin: 0 },
+    }),
+  },
+  {
+    route: 'DELETE /groups/{group_id}/enrollments/{id}',
+    name: 'a member of a school group',
+    expect: groupAdmins,
+    request: async (f: Fixture) => ({ params: { group_id: f.schoolGroup.id, id: (await freshMembership(f)).id } }),
+  },
+  {
+    graphql: 'query($id: ID!) { groupMemberships(groupId: $id) { total items { id: databaseId } } }',
+    name: "a school group's members, to the school",
+    expect: groupReaders,
+    variables: (f: Fixture) => ({ id: id(f.schoolGroup) }),
+  },
+  {
+    graphql: 'query($id: ID!) { groupMembershipsConnection(groupId: $id) { totalCount } }',
+    name: "a school group's members, to the school",
+    expect: groupReaders,
+    variables: (f: Fixture) => ({ id: id(f.schoolGroup) }),
+  },
+  {
+    graphql: 'query($group: ID!, $id: ID!) { groupMembership(groupId: $group, id: $id) { id: databaseId } }',
+    name: "a student's membership of a school group",
+    expect: groupReaders,
+    variables: async (f: Fixture) => ({ group: id(f.schoolGroup), id: id(await membershipOf(f)) }),
+  },
+  {
+    graphql: `mutation($input: UpdateGroupMembershipInput!) { updateGroupMembership(input: $input) { ${outcome} } }`,
+    name: "a member's administration",
+    expect: groupAdmins,
+    variables: async (f: Fixture) => ({ input: { id: id(await membershipOf(f)), admin: false } }),
+  },
+  {
+    graphql: `mutation($input: DeleteGroupMembershipInput!) { deleteGroupMembership(input: $input) { ${outcome} } }`,
+    name: 'a member of a school group',
+    expect: groupAdmins,
+    variables: async (f: Fixture) => ({ input: { id: id(await freshMembership(f)) } }),
+  },
+];
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 export default permissionCases(
@@ -25,6 +109,7 @@ export default permissionCases(
     category: await createGroupCategory(world.district.id),
   }),
   [
+    ...membershipCases,
     {
       route: 'GET /groups',
       name: 'lists a school group',

@@ -1,6 +1,6 @@
 import { db } from '../../../src/db/database';
 import { createSection, createUser, unique } from '../../support/factories';
-import { outcome, permissionCases } from '../../support/permissions';
+import { type Fixture as TestFixture, type PermissionCase, outcome, permissionCases } from '../../support/permissions';
 
 const id = (object: { id: number }) => String(object.id);
 type Enrollment = { user: { id: string } };
@@ -10,6 +10,200 @@ const enrollmentsDoc = 'query($id: ID!) { section(id: $id) { enrollments { user 
 const lists = (connection: { nodes: { id: string }[] }, object: { id: number }) =>
   connection.nodes.some((node) => node.id === id(object));
 const rosterDoc = 'query($id: ID!) { user(id: $id) { sections { nodes { id: databaseId } } } }';
+
+type Fixture = TestFixture<{ section: { id: number; courseId: number } }>;
+/** The student's enrollment in a section. */
+const enrollmentOf = async (section: { id: number }, userId: number) =>
+  db().enrollment.findUniqueOrThrow({ where: { sectionId_userId: { sectionId: section.id, userId } } });
+/** A fresh student enrolled in the section, for a removal each request. */
+const freshEnrollment = async (f: Fixture) =>
+  db().enrollment.create({ data: { sectionId: f.section.id, userId: (await createUser(f.school.id, 'STUDENT')).id } });
+const readers = 'h h o o f o o';
+const writers = 'h h f o f o o';
+
+/** /v1 section enrollments and their GraphQL twins: members read the roster, its administrators change it. */
+const enrollmentCases: PermissionCase<{ section: { id: number; courseId: number } }>[] = [
+  {
+    route: 'GET /sections/{section_id}/enrollments',
+    name: "a section's roster, to its members and administrators",
+    expect: readers,
+    request: (f: Fixture) => ({ params: { section_id: f.section.id } }),
+  },
+  {
+    route: 'GET /sections/{section_id}/enrollments/{id}',
+    name: "a student's enrollment",
+    expect: readers,
+    request: async (f: Fixture) => ({
+      params: { section_id: f.section.id, id: (await enrollmentOf(f.section, f.student.id)).id },
+    }),
+  },
+  {
+    route: 'POST /sections/{section_id}/enrollments',
+    name: 'a student of the school, by the section administrators',
+    expect: writers,
+    request: async (f: Fixture) => ({
+      params: { section_id: f.section.id },
+      body: { uid: String((await createUser(f.school.id, 'STUDENT')).id) },
+    }),
+  },
+  {
+    route: 'PUT /sections/{section_id}/enrollments/{id}',
+    name: "a student's status",
+    expect: writers,
+    request: async (f: Fixture) => ({
+      params: { section_id: f.section.id, id: (await enrollmentOf(f.section, f.student.id)).id },
+      body: { status: 1 },
+    }),
+  },
+  {
+    route: 'DELETE /sections/{section_id}/enrollments/{id}',
+    name: 'a student of the section',
+    expect: writers,
+    request: async (f: Fixture) => ({ params: { section_id: f.section.id, id: (await freshEnrollment(f)).id } }),
+  },
+  {
+    route: 'DELETE /sections/{section_id}/enrollments',
+    name: 'a student of the section, by enrollment_ids',
+    expect: writers,
+    request: async (f: Fixture) => ({
+      params: { section_id: f.section.id },
+      query: { enrollment_ids: String((await freshEnrollment(f)).id) },
+    }),
+  },
+  {
+    graphql: 'query($id: ID!) { sectionEnrollments(sectionId: $id) { total items { id: databaseId } } }',
+    name: "a section's roster, to its members and administrators",
+    expect: readers,
+    variables: (f: Fixture) => ({ id: id(f.section) }),
+  },
+  {
+    graphql: 'query($section: ID!, $id: ID!) { sectionEnrollment(sectionId: $section, id: $id) { id: databaseId } }',
+    name: "a student's enrollment",
+    expect: readers,
+    variables: async (f: Fixture) => ({
+      section: id(f.section),
+      id: id(await enrollmentOf(f.section, f.student.id)),
+    }),
+  },
+  {
+    graphql: `mutation($input: CreateEnrollmentsInput!) { createEnrollments(input: $input) { ${outcome} } }`,
+    name: 'students of the school, by the section administrators',
+    expect: writers,
+    variables: async (f: Fixture) => ({
+      input: { sectionId: id(f.section), items: [{ userId: id(await createUser(f.school.id, 'STUDENT')) }] },
+    }),
+  },
+  {
+    graphql: `mutation($input: UpdateEnrollmentInput!) { updateEnrollment(input: $input) { ${outcome} } }`,
+    name: "a student's status",
+    expect: writers,
+    variables: async (f: Fixture) => ({
+      input: { id: id(await enrollmentOf(f.section, f.student.id)), status: 'ACTIVE' },
+    }),
+  },
+  {
+    graphql: `mutation($input: DeleteEnrollmentInput!) { deleteEnrollment(input: $input) { ${outcome} } }`,
+    name: 'a student of the section',
+    expect: writers,
+    variables: async (f: Fixture) => ({ input: { id: id(await freshEnrollment(f)) } }),
+  },
+  {
+    graphql: `mutation($input: DeleteEnrollmentsInput!) { deleteEnrollments(input: $input) { ${outcome} } }`,
+    name: 'students of the section',
+    expect: writers,
+    variables: async (f: Fixture) => ({ input: { sectionId: id(f.section), ids: [id(await freshEnrollment(f))] } }),
+  },
+];
+
+type Listed = { id: string }[];
+const listsId = (items: Listed, object: { id: number }) => items.some((item) => item.id === id(object));
+
+/** /v1 courses and sections, and their GraphQL lists: administrators read their schools', members their own. */
+const courseCases: PermissionCase<{ section: { id: number; courseId: number } }>[] = [
+  {
+    route: 'GET /courses',
+    name: 'the course of a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    request: () => ({ query: { limit: '200' } }),
+    finds: (answer: { course: Listed }, f: Fixture) => listsId(answer.course, { id: f.section.courseId }),
+  },
+  {
+    route: 'GET /courses/{id}',
+    name: 'the course of a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    request: (f: Fixture) => ({ params: { id: f.section.courseId } }),
+  },
+  {
+    route: 'GET /courses/{id}/sections',
+    name: 'a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    request: (f: Fixture) => ({ params: { id: f.section.courseId }, query: { limit: '200' } }),
+    finds: (answer: { section: Listed }, f: Fixture) => listsId(answer.section, f.section),
+  },
+  {
+    route: 'GET /sections',
+    name: 'a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    request: () => ({ query: { limit: '200' } }),
+    finds: (answer: { section: Listed }, f: Fixture) => listsId(answer.section, f.section),
+  },
+  {
+    route: 'GET /sections/{id}',
+    name: 'enrolled users and administrators',
+    expect: 'h h o o h o o',
+    request: (f: Fixture) => ({ params: { id: f.section.id } }),
+  },
+  {
+    graphql: 'query { courseList(limit: 200) { items { id: databaseId } } }',
+    name: 'the course of a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    finds: (answer: { items: Listed }, f: Fixture) => listsId(answer.items, { id: f.section.courseId }),
+  },
+  {
+    graphql: 'query($id: ID!) { course(id: $id) { id: databaseId } }',
+    name: 'the course of a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    variables: (f: Fixture) => ({ id: String(f.section.courseId) }),
+  },
+  {
+    graphql: 'query($id: ID!) { courseSections(courseId: $id, limit: 200) { items { id: databaseId } } }',
+    name: 'a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    variables: (f: Fixture) => ({ id: String(f.section.courseId) }),
+    finds: (answer: { items: Listed }, f: Fixture) => listsId(answer.items, f.section),
+  },
+  {
+    graphql: 'query { courseListConnection(first: 200) { nodes { id: databaseId } } }',
+    name: 'the course of a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    finds: (answer: { nodes: Listed }, f: Fixture) => listsId(answer.nodes, { id: f.section.courseId }),
+  },
+  {
+    graphql: 'query($id: ID!) { courseSectionsConnection(courseId: $id, first: 200) { nodes { id: databaseId } } }',
+    name: 'a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    variables: (f: Fixture) => ({ id: String(f.section.courseId) }),
+    finds: (answer: { nodes: Listed }, f: Fixture) => listsId(answer.nodes, f.section),
+  },
+  {
+    graphql: 'query { sectionListConnection(first: 200) { nodes { id: databaseId } } }',
+    name: 'a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    finds: (answer: { nodes: Listed }, f: Fixture) => listsId(answer.nodes, f.section),
+  },
+  {
+    graphql: 'query($id: ID!) { sectionEnrollmentsConnection(sectionId: $id) { totalCount } }',
+    name: "a section's roster, to its members and administrators",
+    expect: readers,
+    variables: (f: Fixture) => ({ id: id(f.section) }),
+  },
+  {
+    graphql: 'query { sectionList(limit: 200) { items { id: databaseId } } }',
+    name: 'a section the teacher teaches and the student takes',
+    expect: 'h h o o h o o',
+    finds: (answer: { items: Listed }, f: Fixture) => listsId(answer.items, f.section),
+  },
+];
 
 // Columns:                  outsider, otherSchoolStudent, student, teacher, parent, schoolAdmin, districtAdmin.
 export default permissionCases(
@@ -38,6 +232,8 @@ export default permissionCases(
     };
   },
   [
+    ...enrollmentCases,
+    ...courseCases,
     {
       graphql: 'query($id: ID!) { section(id: $id) { id: databaseId } }',
       name: 'enrolled users and administrators',
