@@ -227,10 +227,9 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
     }
     const introspection = named.name.startsWith('__');
     if (field.args.some((arg) => arg.name === 'limit' || arg.name === 'first')) {
-      const limit = Math.min(
-        Math.max(Number(args.limit ?? args.first ?? args.last ?? defaultPageSize), 1),
-        maxPageSize,
-      );
+      // A connection whose default page is smaller than the usual says so in its extensions (`usersConnection`).
+      const defaultSize = (field.extensions as { defaultPageSize?: number }).defaultPageSize ?? defaultPageSize;
+      const limit = Math.min(Math.max(Number(args.limit ?? args.first ?? args.last ?? defaultSize), 1), maxPageSize);
       return extra + 1 + limit * childComplexity;
     }
     if (isListType(getNullableType(field.type))) {

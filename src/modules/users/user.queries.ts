@@ -6,7 +6,8 @@ import type { Prisma, User } from '../../generated/prisma/client';
 import type { Role } from '../../generated/prisma/enums';
 import { builder } from '../../graphql/builder';
 import { objectQuery } from '../../graphql/operations';
-import { type IdListSource, maxPageSize, pagedById } from '../../graphql/paging';
+import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
+import { type IdListSource, maxPageSize, offsetListBeside, pagedById } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
 import { readableUsersWhere, userFacts, userFactsSelection, userPolicy } from './user.policy';
 import { RoleEnum, UserPage } from './user.type';
@@ -64,7 +65,11 @@ function usersSource(viewer: Viewer, args: UserFilters): IdListSource<User> {
   };
 }
 
-/** The page a list of users answers when no `limit` is given (a page of 4 users with every nested list fits the cost limit). */
+/**
+ * The page a list of users answers when no `limit` or `first` is given: each user nests pages of groups and sections
+ * and those their members, so a page of 20 at default sizes is over the cost limit (test/graphql/default-pages.test.ts).
+ * The /v1 route always passes its own limit.
+ */
 const defaultUserPage = 4;
 const userPageArgs = builder.args((t) => ({
   start: t.int({ defaultValue: 0, description: 'Offset of the first item (0-based).' }),
@@ -79,9 +84,8 @@ const filterArgs = builder.args((t) => ({
 }));
 
 builder.queryFields((t) => ({
-  // No connection beside it: a page of users at a connection's default of 20, each with their pages of groups and
-  // sections and those groups' members, is over the cost limit (test/graphql/default-pages.test.ts).
   users: t.withAuth({ authenticated: true }).field({
+    ...offsetListBeside('usersConnection'),
     type: UserPage,
     description:
       "Users the viewer may see (their school's; every school's of the district for a district administrator), by id. " +
@@ -89,4 +93,17 @@ builder.queryFields((t) => ({
     args: { ...userPageArgs, ...filterArgs },
     resolve: (_root, args, { viewer }) => pagedById(args, usersSource(viewer, args)),
   }),
+  usersConnection: t.withAuth({ authenticated: true }).prismaConnection(
+    {
+      type: 'User',
+      ...connectionOptions,
+      defaultSize: defaultUserPage,
+      extensions: { defaultPageSize: defaultUserPage },
+      description: `The users \`users\` lists, as a Relay connection in the same order (ascending ids); without \`first\` or \`last\` a page of ${defaultUserPage}.`,
+      args: filterArgs,
+      resolve: (query, _root, args, { viewer }) => db().user.findMany(keysetWindow(query, usersWhere(viewer, args))),
+      totalCount: (_root, args, { viewer }) => db().user.count({ where: usersWhere(viewer, args) }),
+    },
+    connectionOf('User'),
+  ),
 }));
