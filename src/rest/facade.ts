@@ -15,6 +15,7 @@ import {
   type RestRoute,
 } from './route';
 import { createRouter } from './router';
+import { noteMatchedRoute } from './route-template';
 import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 import { taggedAnswer } from '../http/etag';
@@ -234,6 +235,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
           throw new RestError(403, `This resource is not available in the ${found.realm.toLowerCase()} realm`);
       }
       route = found.route;
+      noteMatchedRoute(request, route, found.realm?.type ?? null);
       for (const [name, { values }] of Object.entries(route.words ?? {})) {
         const value = found.params[name];
         if (!values.includes(value)) {

@@ -18,6 +18,7 @@ import { eventKind } from '../outbox/catalogue';
 import { recordEvent, writeTransaction } from '../outbox/record';
 import { createFanOut } from './fan-out';
 import { type AttemptOutcome, postEventObject } from './post';
+import { traceWebhookAttempt } from '../ops/tracing';
 import { startDeliveryLoops } from './runner';
 import { type SealedSecrets, signatureHeaders, signingSecrets } from './signing';
 
@@ -177,10 +178,22 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         delivery.body,
         signingSecrets(delivery.target, options.serverKey, startedAt),
       );
-      const outcome = await postEventObject(delivery.target.url, delivery.body, headers, {
-        timeoutMs: attemptTimeoutMs,
-        now,
-      });
+      const outcome = await traceWebhookAttempt(
+        {
+          deliveryId: delivery.id,
+          eventId: delivery.eventId,
+          targetId: delivery.targetId,
+          attempt: delivery.attempts,
+          url: delivery.target.url,
+        },
+        (traceHeaders) =>
+          postEventObject(
+            delivery.target.url,
+            delivery.body,
+            { ...headers, ...traceHeaders },
+            { timeoutMs: attemptTimeoutMs, now },
+          ),
+      );
       return { ...outcome, startedAt };
     } finally {
       free();
