@@ -97,15 +97,14 @@ export async function startTracingFromEnvironment(env: NodeJS.ProcessEnv, logger
 }
 
 /**
- * A span under the active one, or null when there is none or it is not recorded (sampled out): statements and commands
- * of background work (the event log's follower polls every second, the sweeps) would otherwise each be a trace of
- * their own, and the children of a trace sampled out are not recorded anyway.
+ * Statements and commands get a span only under a recorded one: those of background work (the event log's follower
+ * polls every second, the sweeps) would otherwise each be a trace of their own, and the children of a trace sampled
+ * out would not be recorded anyway.
  */
-function childSpan(name: string, kind: SpanKind, attributes: Attributes): Span | null {
-  const active = context.active();
-  if (!trace.getSpan(active)?.isRecording()) return null;
-  return tracer().startSpan(name, { kind, attributes }, active);
-}
+const withinRecordedSpan = () => trace.getSpan(context.active())?.isRecording() === true;
+
+const childSpan = (name: string, kind: SpanKind, attributes: Attributes): Span =>
+  tracer().startSpan(name, { kind, attributes });
 
 function endWithError(span: Span, error: unknown): void {
   const failure = error instanceof Error ? error : new Error(String(error));
@@ -139,7 +138,7 @@ const statementShape = /^\s*(\w+)(?:[\s\S]*?\b(?:FROM|INTO|UPDATE)\s+(?:"?\w+"?\
  * no value a user sent is in it. On PostgreSQL the time includes waiting for a pooled connection.
  */
 export function traceStatement<T>(sql: string, run: () => Promise<T>): Promise<T> {
-  if (!tracing) return run();
+  if (!tracing || !withinRecordedSpan()) return run();
   const [, verb = 'SQL', table] = statementShape.exec(sql) ?? [];
   const operation = verb.toUpperCase();
   const span = childSpan(table ? `${operation} ${table}` : operation, SpanKind.CLIENT, {
@@ -148,7 +147,7 @@ export function traceStatement<T>(sql: string, run: () => Promise<T>): Promise<T
     ...(table ? { 'db.collection.name': table } : {}),
     'db.query.text': sql,
   });
-  return span ? endWith(span, run()) : run();
+  return endWith(span, run());
 }
 
 /**
@@ -160,12 +159,11 @@ export function traceRedisCommands(client: Redis): void {
   if (!tracing) return;
   const send = client.sendCommand.bind(client);
   client.sendCommand = ((command, stream) => {
-    const span = childSpan(command.name.toUpperCase(), SpanKind.CLIENT, {
-      'db.system.name': 'redis',
-      'db.operation.name': command.name.toUpperCase(),
-    });
+    if (!withinRecordedSpan()) return send(command, stream);
+    const name = command.name.toUpperCase();
+    const span = childSpan(name, SpanKind.CLIENT, { 'db.system.name': 'redis', 'db.operation.name': name });
     const result = send(command, stream);
-    if (span) void endWith(span, command.promise).catch(() => {});
+    void endWith(span, command.promise).catch(() => {});
     return result;
   }) as Redis['sendCommand'];
 }
