@@ -8,6 +8,9 @@ import { incomingContext, tracer } from './tracing';
 /** Polled by load balancers every few seconds: a trace each would bury the requests worth reading. */
 const untracedPaths = new Set(['/healthz', '/readyz']);
 
+/** Operation spans already named by their /v1 route, which the GraphQL operation's name must not replace. */
+const routeNamed = new WeakSet<Span>();
+
 /** Ends `span` when `wrapped` has finished, whether it returned at once or a promise. */
 function runWithin(span: Span, wrapped: () => Promise<void> | void): Promise<void> | void {
   let result: Promise<void> | void;
@@ -101,6 +104,3 @@ export function useTracing(): Plugin {
     },
   };
 }
-
-/** Operation spans already named by their /v1 route, which the GraphQL operation's name must not replace. */
-const routeNamed = new WeakSet<Span>();
