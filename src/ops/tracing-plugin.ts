@@ -48,24 +48,24 @@ export function useTracing(): Plugin {
         const url = new URL(request.url);
         if (untracedPaths.has(url.pathname)) return wrapped();
         const parent = incomingContext(request.headers);
-        const span = tracer().startSpan(
-          request.method,
-          {
-            kind: SpanKind.SERVER,
-            attributes: {
-              'http.request.method': request.method,
-              'url.scheme': url.protocol.replace(':', ''),
-              'url.path': loggedPath(url.pathname),
-              'user_agent.original': request.headers.get('user-agent') ?? undefined,
-              'lectern.request_id': requestIdOf(request),
-            },
-          },
-          parent,
-        );
-        serverSpans.set(request, span);
+        const span = tracer().startSpan(request.method, { kind: SpanKind.SERVER }, parent);
+        // A trace sampled out still runs within its span's context, which its children need, but its attributes
+        // would be work for nothing.
+        if (span.isRecording()) {
+          span.setAttributes({
+            'http.request.method': request.method,
+            'url.scheme': url.protocol.replace(':', ''),
+            'url.path': loggedPath(url.pathname),
+            'user_agent.original': request.headers.get('user-agent') ?? undefined,
+            'lectern.request_id': requestIdOf(request),
+          });
+          serverSpans.set(request, span);
+        }
         return context.with(parent, () => runWithin(span, wrapped));
       },
       execute({ context: initial }, wrapped) {
+        // Under a request sampled out the operation would not be recorded either (the samplers follow the parent).
+        if (trace.getSpan(context.active())?.isRecording() === false) return wrapped();
         const route = (initial as { request?: Request }).request
           ? routeTemplateOf((initial as { request: Request }).request)
           : undefined;

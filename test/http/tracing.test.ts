@@ -105,6 +105,17 @@ describe('traces (OpenTelemetry)', () => {
     expect(names).toContain('INTERNAL GET /v1/schools/{school_id}/posts');
   });
 
+  it('records nothing of a request whose caller sampled its trace out', async () => {
+    exporter.reset();
+    const unsampled = `00-${'5'.repeat(32)}-${incomingSpanId}-00`;
+    const rest = await clients.rest(world.districtAdmin);
+    expect((await rest.get('/groups', { headers: { traceparent: unsampled } })).status).toBe(200);
+    expect((await rest.get('/groups')).status).toBe(200);
+    // The request without a traceparent is sampled (the default sampler): it shows the exporter was listening.
+    expect(exporter.getFinishedSpans().some((span) => span.name === 'GET /v1/groups')).toBe(true);
+    expect(spansOf('5'.repeat(32))).toEqual([]);
+  });
+
   it('sends a traceparent on a webhook attempt, the trace of its client span', async () => {
     const received: IncomingHttpHeaders[] = [];
     let targetId = 0;
