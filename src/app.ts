@@ -34,6 +34,8 @@ import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './webhooks/address';
+import { isTracing } from './ops/tracing';
+import { useTracing } from './ops/tracing-plugin';
 import { corsPolicy } from './http/cors';
 import { useGraphQLBodyLimit } from './http/body-limit';
 import { useEntityTags } from './http/etag';
@@ -234,6 +236,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
           else logger.error({ err: cause, requestId }, 'unexpected error');
         }
       }),
+      // Last, so that its onResponse reads the final status; absent while traces are off (docs/operations.md#traces).
+      ...(isTracing() ? [useTracing()] : []),
     ],
   });
   return yoga;

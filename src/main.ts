@@ -1,6 +1,7 @@
 // First: heap settings that must hold before the rest is loaded.
 import './ops/heap-tuning';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
@@ -22,6 +23,7 @@ import { sweepUploads, writePendingThumbnails } from './modules/uploads/upload.s
 import { pruneIdempotencyKeys } from './rest/idempotency';
 import { createHttpServer } from './http/server';
 import { createMetricsServer } from './http/metrics';
+import { startTracingFromEnvironment, traceRedisCommands } from './ops/tracing';
 
 let config;
 try {
@@ -33,6 +35,8 @@ try {
 }
 
 const logger = createLogger(config);
+// Before anything sends a statement, so that the app is built with its tracing plugin (off unless OTEL_* ask for it).
+const tracing = await startTracingFromEnvironment(process.env, logger);
 const { database, serverKey } = await boot(config, logger).catch((error) => {
   if (!(error instanceof DataDirInUseError)) throw error;
   logger.fatal(error.message);
@@ -103,6 +107,8 @@ const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, 
 const redisSubscriber = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true }) : null;
 if (redis && redisSubscriber) {
   await connectRedisOrExit(config.redisUrl!, [redis, redisSubscriber]);
+  // The commands connection only: the subscriber's are the subscription itself.
+  traceRedisCommands(redis);
   logRedisErrors(redis, 'commands', null);
   logRedisErrors(
     redisSubscriber,
@@ -193,6 +199,9 @@ async function stop(signal: string) {
     logger.warn({ cut, graceMs: shutdownGraceMs }, 'stopping: connections still busy after the grace period were cut');
   metricsServer?.close();
   await database.close();
+  // The spans still queued are exported before the exit, unless the collector does not answer within 2 s: the
+  // exporter's own timeout is 10 s, longer than an orchestrator waits after its SIGTERM.
+  if (tracing) await Promise.race([tracing.shutdown(), delay(2000)]);
   // Not QUIT, which would wait for a Redis that does not answer.
   redis?.disconnect();
   redisSubscriber?.disconnect();

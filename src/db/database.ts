@@ -7,6 +7,7 @@ import type { SqlQuery } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client';
+import { traceStatement } from '../ops/tracing';
 import { lockDataDir } from './data-dir-lock';
 import { timeStatement } from '../ops/metrics';
 import { applyMigrations, pendingMigrations, pgClientSession, pgliteSession, type SqlSession } from './migrate';
@@ -67,7 +68,7 @@ export function observedAdapter(factory: AdapterFactory, onStatement: (query: Sq
         if (property === 'queryRaw' || property === 'executeRaw') {
           return (...args: unknown[]) => {
             onStatement(args[0] as SqlQuery);
-            return timeStatement(value.apply(object, args));
+            return timeStatement(traceStatement((args[0] as SqlQuery).sql, () => value.apply(object, args)));
           };
         }
         if (property === 'connect' || property === 'startTransaction') {
@@ -166,7 +167,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       let name = statementNames.get(sql);
       if (!name && statementNames.size < maxNamedStatements)
         statementNames.set(sql, (name = `lectern_${statementNames.size}`));
-      return (await timeStatement(pool.query({ name, text: sql, values: params, types: utcTimestamps }))).rows as Row[];
+      const result = await timeStatement(
+        traceStatement(sql, () => pool.query({ name, text: sql, values: params, types: utcTimestamps })),
+      );
+      return result.rows as Row[];
     };
   } else {
     const inMemory = options.dataDir === 'memory://';

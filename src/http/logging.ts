@@ -39,7 +39,7 @@ const credentialsInPaths: [RegExp, string][] = [
 ];
 
 /** The path as the request log writes it. */
-const loggedPath = (pathname: string) =>
+export const loggedPath = (pathname: string) =>
   credentialsInPaths.reduce((path, [credential, redacted]) => path.replace(credential, redacted), pathname);
 
 /** One log line per request, with its id, status and duration; the id is echoed in the response. */

@@ -16,6 +16,7 @@ import {
 } from './route';
 import { type MultigetItems, multigetAllow, multigetListPaths, multigetPath, runMultiget } from './multiget';
 import { type RouteMatch, createRouter } from './router';
+import { noteMatchedRoute } from './route-template';
 import { WireInputError } from './wire-body';
 import { XmlBodyError, parseXmlBody, renderXml } from './xml';
 import { taggedAnswer } from '../http/etag';
@@ -344,6 +345,7 @@ export function useRestFacade(options: RestFacadeOptions): Plugin {
       const found = routeOf(matched, request.method, url.pathname);
       route = found.route;
       noteRestRoute(request, route);
+      noteMatchedRoute(request, route, found.realm?.type ?? null);
       const body =
         route.body && !route.rawBody ? await decodeBody(request, route.body.listPaths, options.bodyLimitBytes) : {};
       const outcome = await runRoute(request, found, path, url.searchParams, body, serverContext, link);

@@ -19,6 +19,7 @@ import { recordEvent, writeTransaction } from '../outbox/record';
 import { type WebhookVerdict, countWebhookAttempt, countWebhookTargetDisabled } from '../ops/metrics';
 import { createFanOut } from './fan-out';
 import { type AttemptOutcome, postEventObject } from './post';
+import { traceWebhookAttempt } from '../ops/tracing';
 import { startDeliveryLoops } from './runner';
 import { type SealedSecrets, signatureHeaders, signingSecrets } from './signing';
 
@@ -178,10 +179,22 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         delivery.body,
         signingSecrets(delivery.target, options.serverKey, startedAt),
       );
-      const outcome = await postEventObject(delivery.target.url, delivery.body, headers, {
-        timeoutMs: attemptTimeoutMs,
-        now,
-      });
+      const outcome = await traceWebhookAttempt(
+        {
+          deliveryId: delivery.id,
+          eventId: delivery.eventId,
+          targetId: delivery.targetId,
+          attempt: delivery.attempts,
+          url: delivery.target.url,
+        },
+        (traceHeaders) =>
+          postEventObject(
+            delivery.target.url,
+            delivery.body,
+            { ...headers, ...traceHeaders },
+            { timeoutMs: attemptTimeoutMs, now },
+          ),
+      );
       return { ...outcome, startedAt };
     } finally {
       free();
