@@ -1,7 +1,8 @@
 /**
- * What OpenTelemetry traces cost on the hot path: three server processes of this checkout on one PostgreSQL database
- * (1,000 groups, as `npm run bench` seeds it) — traces off, on with every trace sampled (sampler 1.0) and with one in
- * ten (0.1, `parentbased_traceidratio`) — loaded in turn with short loads whose order rotates every round, so that a
+ * What Prometheus metrics and OpenTelemetry traces cost on the hot path, in one run: four server processes of this
+ * checkout on one PostgreSQL database (1,000 groups, as `npm run bench` seeds it) — both off, metrics on
+ * (`METRICS_TOKEN`; nothing scrapes, as scraping every 15 s costs next to nothing), traces on with every trace sampled
+ * (sampler 1.0) and with one in ten (0.1, `parentbased_traceidratio`), metrics off for both — loaded in turn with short loads whose order rotates every round, so that a
  * machine whose speed drifts slows all three alike. The two with traces export them over OTLP/HTTP (protobuf, the
  * SDK's default batch processor) to a sink in the bench's own process that reads each export and answers 200, as a
  * collector would. Prints, per target, the CPU ms per request of each server (from /proc), the median ratio of each
@@ -51,9 +52,11 @@ const traced = (ratio: string) => ({
 });
 const variants = [
   { name: 'off', env: {} as Record<string, string>, port },
-  { name: 'sampler 1.0', env: traced('1.0'), port: port + 1 },
-  { name: 'sampler 0.1', env: traced('0.1'), port: port + 2 },
+  { name: 'metrics', env: { METRICS_TOKEN: randomBytes(16).toString('hex') }, port: port + 1 },
+  { name: 'sampler 1.0', env: traced('1.0'), port: port + 2 },
+  { name: 'sampler 0.1', env: traced('0.1'), port: port + 3 },
 ];
+const isTraced = (index: number) => 'OTEL_TRACES_EXPORTER' in variants[index]!.env;
 
 const database = benchDatabase();
 const groups = 1000;
@@ -133,7 +136,7 @@ try {
       for (const index of order) {
         const run = await load(index, target, seconds);
         runs[t]![index]!.push(run);
-        if (index > 0) tracedRequests += run.rps * seconds;
+        if (isTraced(index)) tracedRequests += run.rps * seconds;
       }
     }
   }
