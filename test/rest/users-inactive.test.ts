@@ -203,11 +203,11 @@ describe('PUT /v1/users/inactive: reactivation', () => {
 });
 
 describe('An inactive user cannot authenticate', () => {
-  it('refuses their OAuth clients and bearer tokens at once, even those this instance has cached', async () => {
+  it('refuses their OAuth clients and bearer tokens (with a credential cache: test/hot-path/credentials.ts)', async () => {
     const leaving = await createUser(w.school.id, 'TEACHER');
     const oauth = await restClientFor(server, leaving);
     const graphql = await graphqlClientFor(server, leaving);
-    // Both credentials are now in the credential cache.
+    // Both work while the user is active.
     expect((await oauth.get('/users/me')).status).toBe(303);
     expect((await graphql('{ viewer { databaseId } }')).data).toEqual({ viewer: { databaseId: String(leaving.id) } });
 
