@@ -9,7 +9,7 @@ import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import type { CredentialCache } from './credential-cache';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
 import { decryptSecret, hashToken } from './secrets';
-import { Viewer, toViewerUser, viewerUserSelection } from './viewer';
+import { Viewer, ofActiveUser, toViewerUser, viewerUserSelection } from './viewer';
 
 export interface AuthenticatorOptions {
   /** Key that decrypts consumer secrets. */
@@ -121,7 +121,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   async function fromOAuth(request: Request, credentials: OAuthCredentials, address: string): Promise<Viewer> {
     const client = await options.credentials.client(credentials.consumerKey, async () => {
       const found = await db().apiClient.findUnique({
-        where: { consumerKey: credentials.consumerKey },
+        where: { consumerKey: credentials.consumerKey, ...ofActiveUser },
         select: { encryptedSecret: true, user: { select: viewerUserSelection } },
       });
       return (
@@ -180,7 +180,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     const tokenHash = hashToken(token);
     const found = await options.credentials.bearer(tokenHash, async () => {
       const row = await db().accessToken.findUnique({
-        where: { tokenHash },
+        where: { tokenHash, ...ofActiveUser },
         select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
       });
       return row && { tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null, user: toViewerUser(row.user) };

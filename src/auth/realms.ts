@@ -17,6 +17,8 @@ export interface RealmFacts {
   userId?: number;
   /** For a user realm: whether that user is a district administrator. */
   userIsDistrictAdmin?: boolean;
+  /** For a user realm: whether that user's account is inactive (hidden from all but their administrators). */
+  userIsInactive?: boolean;
   sectionId?: number;
   group?: { id: number; privacyLevel: PrivacyLevel };
 }

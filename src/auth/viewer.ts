@@ -138,6 +138,13 @@ export const viewerUserSelection = {
   school: { select: { districtId: true } },
 } satisfies Prisma.UserSelect;
 
+/**
+ * The credentials that still act: those of an active user. An inactive user's (issue 40's disabled user, the
+ * platform's inactive one) are refused as unknown ones are, wherever a credential is looked up.
+ */
+export const ofActiveUser = { user: { deactivatedAt: null } } satisfies Prisma.AccessTokenWhereInput &
+  Prisma.ApiClientWhereInput;
+
 export function toViewerUser(user: Prisma.UserGetPayload<{ select: typeof viewerUserSelection }>): ViewerUser {
   return {
     id: user.id,
@@ -160,12 +167,12 @@ export async function currentViewer(
   const found =
     credential.kind === 'bearer'
       ? await db().accessToken.findUnique({
-          where: { id: credential.tokenId },
+          where: { id: credential.tokenId, ...ofActiveUser },
           select: { expiresAt: true, user: { select: viewerUserSelection } },
         })
       : await db()
           .apiClient.findUnique({
-            where: { consumerKey: credential.consumerKey },
+            where: { consumerKey: credential.consumerKey, ...ofActiveUser },
             select: { user: { select: viewerUserSelection } },
           })
           .then((client) => client && { ...client, expiresAt: null });
@@ -187,13 +194,13 @@ export async function currentViewers(credentials: Credential[]): Promise<Map<Cre
   const [tokens, clients] = await Promise.all([
     tokenIds.length
       ? db().accessToken.findMany({
-          where: { id: { in: tokenIds } },
+          where: { id: { in: tokenIds }, ...ofActiveUser },
           select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
         })
       : [],
     consumerKeys.length
       ? db().apiClient.findMany({
-          where: { consumerKey: { in: consumerKeys } },
+          where: { consumerKey: { in: consumerKeys }, ...ofActiveUser },
           select: { consumerKey: true, user: { select: viewerUserSelection } },
         })
       : [],

@@ -9,7 +9,7 @@ import { GroupType } from '../modules/groups/group.type';
 import { SectionType } from '../modules/roster/roster.type';
 import { SchoolType } from '../modules/schools/school.type';
 import { UserType } from '../modules/users/user.type';
-import { readableUsersWhere } from '../modules/users/user.policy';
+import { visibleUsersWhere } from '../modules/users/user.policy';
 import type { Context } from './builder';
 import { builder } from './builder';
 
@@ -32,7 +32,7 @@ function loadKind(type: RealmType, ids: number[], context: Context): Promise<{ i
     case 'SCHOOL':
       return db().school.findMany({ where });
     case 'USER':
-      return db().user.findMany({ where: { AND: [where, readableUsersWhere(context.viewer)] } });
+      return db().user.findMany({ where: { AND: [where, visibleUsersWhere(context.viewer)] } });
     case 'SECTION':
       return db().section.findMany({ where });
     case 'GROUP':

@@ -21,7 +21,7 @@ export interface Trigger {
 export const triggerFamilies: Readonly<Record<string, string>> = {
   school: 'Schools created, changed or deleted.',
   building: 'Buildings of a school created, changed or deleted.',
-  user: 'Users added to a school, changed or deleted.',
+  user: 'Users added to a school, changed, made inactive, reactivated or deleted.',
   section: 'Course sections created.',
   enrollment: 'Users enrolled in course sections, their enrollments changed (status, admin) or removed.',
   group: 'Groups created, changed or deleted.',

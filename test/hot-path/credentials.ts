@@ -14,7 +14,8 @@ import {
   issueApiClient,
   revokeAccessToken,
 } from '../../src/modules/access/access.service';
-import { type World, createGroup, createWorld } from '../support/factories';
+import { deactivateUser, userEvents } from '../../src/modules/users/user.service';
+import { type World, createGroup, createUser, createWorld } from '../support/factories';
 import { type TestServer, testOrigin } from '../support/harness';
 
 /**
@@ -170,6 +171,38 @@ export function credentialCacheTests(server: TestServer, redis: Redis | null) {
     expect((await list(second, authorization)).status).toBe(200);
     await revokeAccessToken(adminViewer(), issued.id);
     expect((await list(second, authorization)).status).toBe(401);
+  });
+
+  it("refuses a deactivated user's bearer tokens and API clients on the other instance, which had them cached", async () => {
+    const leaving = await createUser(world.school.id, 'TEACHER');
+    const bearer = `Bearer ${(await issueAccessToken({ userId: leaving.id })).token}`;
+    const client = await issueApiClient(server.serverKey, { userId: leaving.id });
+    const oauth = signer(client.consumerKey, client.consumerSecret);
+    expect((await list(second, bearer)).status).toBe(200);
+    expect((await list(second, signed(oauth))).status).toBe(200);
+    const probe = listenToRealms([{ type: 'USER', id: leaving.id }], () => {});
+    await probe.ready;
+    probe.stop();
+    // As another server process commits a deactivation: the column set and the event recorded in the user's realm.
+    await writeTransaction(async (tx) => {
+      await tx.user.update({ where: { id: leaving.id }, data: { deactivatedAt: new Date() } });
+      await recordEvent(tx, userEvents.deactivate, {
+        realm: { type: 'USER', id: leaving.id },
+        objectId: leaving.id,
+        actorId: world.districtAdmin.id,
+        scope: { districtId: world.district.id, schoolId: world.school.id },
+      });
+    });
+    await eventually(async () => (await list(second, bearer)).status === 401);
+    await eventually(async () => (await list(second, signed(oauth))).status === 401);
+  });
+
+  it('refuses a user deactivated through this process at once, without waiting for the event log', async () => {
+    const leaving = await createUser(world.school.id, 'TEACHER');
+    const bearer = `Bearer ${(await issueAccessToken({ userId: leaving.id })).token}`;
+    expect((await list(second, bearer)).status).toBe(200);
+    await deactivateUser(adminViewer(), leaving.id, true);
+    expect((await list(second, bearer)).status).toBe(401);
   });
 
   it('reads the database again for a credential it does not know, so a new token works at once', async () => {

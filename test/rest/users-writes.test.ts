@@ -292,50 +292,7 @@ describe('PUT /v1/users', () => {
   });
 });
 
-describe('DELETE /v1/users', () => {
-  it('deletes one user (204) with their enrollments, reading and ignoring the platform options', async () => {
-    const user = await createUser(w.school.id, 'STUDENT');
-    const client = await as(w.schoolAdmin);
-    const events = await watchDomainEvents();
-    const response = await client.delete(`/users/${user.id}?option_comment=left&email_notification=0`);
-    expect(response.status).toBe(204);
-    expect(await db().user.findUnique({ where: { id: user.id } })).toBeNull();
-    expect((await client.get(`/users/${user.id}`)).status).toBe(404);
-    expect(await events()).toEqual([
-      ['user.delete', 'SCHOOL', w.school.id, user.id, w.schoolAdmin.id, w.district.id, w.school.id],
-    ]);
-  });
-
-  it('refuses deleting oneself, others than administrators, and hidden users', async () => {
-    const target = await createUser(w.school.id, 'STUDENT');
-    for (const [person, id, status] of [
-      [w.schoolAdmin, w.schoolAdmin.id, 403],
-      [w.teacher, target.id, 403],
-      [w.outsider, target.id, 404],
-    ] as const) {
-      const client = await as(person);
-      const response = await expectNothingWritten(() => client.delete(`/users/${id}`));
-      expect(response.status).toBe(status);
-    }
-  });
-
-  it('deletes users in bulk by uids, a result per item', async () => {
-    const [a, b] = [await createUser(w.school.id, 'STUDENT'), await createUser(w.school.id, 'PARENT')];
-    const client = await as(w.schoolAdmin);
-    const response = await client.delete(`/users?uids=${a.id},999999,${b.id}&option_comment=graduated`, {
-      accept: 'xml',
-    });
-    expect([response.status, response.text]).toEqual([
-      207,
-      `${xmlHead}<result><user><id>${a.id}</id><response_code>204</response_code></user>` +
-        '<user><id>999999</id><response_code>404</response_code><message>User 999999 was not found</message></user>' +
-        `<user><id>${b.id}</id><response_code>204</response_code></user></result>`,
-    ]);
-    expect(await db().user.count({ where: { id: { in: [a.id, b.id] } } })).toBe(0);
-    const missing = await expectNothingWritten(() => client.delete('/users'));
-    expect([missing.status, missing.json.error]).toEqual([400, 'uids: is required']);
-  });
-});
+// DELETE /v1/users (a deactivation, as on the platform): test/rest/users-inactive.test.ts.
 
 describe('GET /v1/users', () => {
   it('lists what the caller may see, filtered as the platform documents', async () => {

@@ -1,13 +1,27 @@
 import { inputFromSchema, objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
 import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
-import { createUser, createUsers, deleteUser, deleteUsers, updateUser, updateUsers } from './user.service';
+import {
+  createUser,
+  createUsers,
+  deactivateUser,
+  deactivateUsers,
+  deleteUser,
+  deleteUsers,
+  reactivateUser,
+  reactivateUsers,
+  updateUser,
+  updateUsers,
+} from './user.service';
 import { RoleEnum, UserResultType } from './user.type';
 import {
   createUserSchema,
   createUsersSchema,
+  deactivateUserSchema,
+  deactivateUsersSchema,
   deleteUsersSchema,
   maxUserItems,
+  reactivateUsersSchema,
   updateUserSchema,
   updateUsersSchema,
   userChangeSchema,
@@ -83,4 +97,41 @@ payloadMutation('deleteUsers', {
   inputDescription: 'The users to delete.',
   payload: { results },
   resolve: async (viewer, { ids }) => deleteUsers(viewer, ids),
+});
+
+payloadMutation('deactivateUser', {
+  description:
+    "Makes a user inactive (their school's and district's administrators), as the platform's delete does: they cannot sign in, their credentials are refused and their subscriptions end, and they leave lists of people; reactivateUser undoes it.",
+  input: deactivateUserSchema,
+  inputDescription: 'The user to make inactive, and whether their enrollments are kept.',
+  payload: { user: { model: 'User', description: 'The user, now inactive.' } },
+  resolve: async (viewer, { id, keepEnrollments }, select) => ({
+    user: await deactivateUser(viewer, parseId(id, 'User'), keepEnrollments ?? false, select('user')),
+  }),
+});
+
+payloadMutation('deactivateUsers', {
+  description: `Makes users inactive as deactivateUser does, ${itemByItem}`,
+  input: deactivateUsersSchema,
+  inputDescription: 'The users to make inactive, and whether their enrollments are kept.',
+  payload: { results },
+  resolve: async (viewer, { ids, keepEnrollments }) => deactivateUsers(viewer, ids, keepEnrollments ?? false),
+});
+
+payloadMutation('reactivateUser', {
+  description: "Makes an inactive user active again (their school's and district's administrators).",
+  input: objectIdInput('The inactive user to make active again.'),
+  inputDescription: 'The inactive user to make active again.',
+  payload: { user: { model: 'User', description: 'The user, now active.' } },
+  resolve: async (viewer, { id }, select) => ({
+    user: await reactivateUser(viewer, parseId(id, 'User'), select('user')),
+  }),
+});
+
+payloadMutation('reactivateUsers', {
+  description: `Makes inactive users active again as reactivateUser does, ${itemByItem}`,
+  input: reactivateUsersSchema,
+  inputDescription: 'The inactive users to make active again.',
+  payload: { results },
+  resolve: async (viewer, { ids }) => reactivateUsers(viewer, ids),
 });

@@ -8,11 +8,16 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Role } from '../../generated/prisma/enums';
 
 /** What the access rule reads of a user row; fields that show per-user permissions select it too. */
-export const userFactsSelection = { ...placementSelection, role: true } satisfies Prisma.UserSelect;
+export const userFactsSelection = {
+  ...placementSelection,
+  role: true,
+  deactivatedAt: true,
+} satisfies Prisma.UserSelect;
 
 export const userFacts = (user: Prisma.UserGetPayload<{ select: typeof userFactsSelection }>): RealmFacts => ({
   userId: user.id,
   userIsDistrictAdmin: user.role === 'DISTRICT_ADMIN',
+  userIsInactive: user.deactivatedAt !== null,
   ...placementOf(user),
 });
 
@@ -32,6 +37,8 @@ registerRealmKind({
       ? userFacts({
           id,
           role: user.role,
+          // The viewer is signed in, so their account is active (an inactive user's credentials are refused).
+          deactivatedAt: null,
           schoolId: user.schoolId,
           buildingId: user.buildingId,
           school: { districtId: user.districtId },
@@ -43,6 +50,8 @@ registerRealmKind({
     // A school administrator administers the school's users but not a district administrator who belongs to it:
     // acting in that user's realm (their credentials above all) would lend district powers.
     if (viewer.isSchoolAdmin(facts.districtId, facts.schoolId!) && !facts.userIsDistrictAdmin) return 'administer';
+    // An inactive account is archived, as on the platform: only those who could reactivate it still see it.
+    if (facts.userIsInactive) return 'hidden';
     return viewer.user.schoolId === facts.schoolId ? 'read' : 'hidden';
   },
 });
@@ -55,8 +64,28 @@ export function readableUsersWhere(viewer: Viewer | null): Prisma.UserWhereInput
   // Lists are only reached through fields that need a viewer; without one nobody is readable.
   if (!viewer) return { id: { in: [] } };
   const { user } = viewer;
-  if (user.role === 'DISTRICT_ADMIN') return { school: { districtId: user.districtId } };
-  return { schoolId: user.schoolId };
+  // Inactive users are left out of every list of people (rosters, members, `users`), as the platform's are: their
+  // administrators list them apart (inactiveUsersWhere).
+  if (user.role === 'DISTRICT_ADMIN') return { school: { districtId: user.districtId }, deactivatedAt: null };
+  return { schoolId: user.schoolId, deactivatedAt: null };
+}
+
+/**
+ * The inactive users the viewer administers, as the USER realm's rule has it (a school's administrators those of
+ * their school but its district administrators; a district's every one of the district); null for anyone else.
+ */
+export function inactiveUsersWhere(viewer: Viewer | null): Prisma.UserWhereInput | null {
+  const user = viewer?.user;
+  if (user?.role === 'DISTRICT_ADMIN') return { school: { districtId: user.districtId }, deactivatedAt: { not: null } };
+  if (user?.role === 'SCHOOL_ADMIN')
+    return { schoolId: user.schoolId, role: { not: 'DISTRICT_ADMIN' }, deactivatedAt: { not: null } };
+  return null;
+}
+
+/** The users `user(id)` shows the viewer: those readableUsersWhere lists, and the inactive ones they administer. */
+export function visibleUsersWhere(viewer: Viewer | null): Prisma.UserWhereInput {
+  const inactive = inactiveUsersWhere(viewer);
+  return inactive ? { OR: [readableUsersWhere(viewer), inactive] } : readableUsersWhere(viewer);
 }
 
 const user = (id: number) => ({ type: 'USER' as const, id });

@@ -1,6 +1,6 @@
 import { isStorableId } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { invalidArgument } from '../../core/errors';
+import { forbidden, invalidArgument } from '../../core/errors';
 import { db } from '../../db/database';
 import type { Prisma, User } from '../../generated/prisma/client';
 import type { Role } from '../../generated/prisma/enums';
@@ -9,7 +9,7 @@ import { objectQuery } from '../../graphql/operations';
 import { connectionOf, connectionOptions, keysetWindow } from '../../graphql/connections';
 import { type IdListSource, maxPageSize, offsetListBeside, pagedById } from '../../graphql/paging';
 import { parseId } from '../../graphql/realm';
-import { readableUsersWhere, userFacts, userFactsSelection, userPolicy } from './user.policy';
+import { inactiveUsersWhere, readableUsersWhere, userFacts, userFactsSelection, userPolicy } from './user.policy';
 import { RoleEnum, UserPage } from './user.type';
 import { maxUserItems } from './user.validation';
 
@@ -32,6 +32,15 @@ interface UserFilters {
   schoolIds?: readonly string[] | null;
   buildingId?: string | null;
   schoolUids?: readonly string[] | null;
+  active?: boolean | null;
+}
+
+/** Active users are those the viewer reads; inactive ones are listed to those who administer them only. */
+function stateWhere(viewer: Viewer, active: boolean): Prisma.UserWhereInput {
+  if (active) return readableUsersWhere(viewer);
+  const inactive = inactiveUsersWhere(viewer);
+  if (!inactive) throw forbidden('Only administrators list inactive users');
+  return inactive;
 }
 
 /** A School id filter (buildings are School rows); an id beyond the database's integer range matches nothing. */
@@ -46,7 +55,7 @@ function usersWhere(viewer: Viewer, args: UserFilters): Prisma.UserWhereInput {
     throw invalidArgument('schoolUids', `must list at most ${maxUserItems} school user ids`);
   return {
     AND: [
-      readableUsersWhere(viewer),
+      stateWhere(viewer, args.active ?? true),
       args.roles ? { role: { in: [...args.roles] } } : {},
       args.schoolIds ? { schoolId: { in: args.schoolIds.map((id) => schoolIdOf(id, 'schoolIds')) } } : {},
       args.buildingId ? { buildingId: schoolIdOf(args.buildingId, 'buildingId') } : {},
@@ -81,6 +90,10 @@ const filterArgs = builder.args((t) => ({
   schoolIds: t.idList({ description: 'Only users of these schools (for district administrators).' }),
   buildingId: t.id({ description: 'Only users of this building.' }),
   schoolUids: t.stringList({ description: `Only the users with these school user ids (at most ${maxUserItems}).` }),
+  active: t.boolean({
+    defaultValue: true,
+    description: 'Active users (true), or the inactive users the viewer administers (false: administrators only).',
+  }),
 }));
 
 builder.queryFields((t) => ({

@@ -250,7 +250,11 @@ function usersBody(item: WireBody, single?: WireBody): WireBody {
 
 /** One item of a bulk answer, as the platform's: its code, and on success where the user is. */
 const resultItemWire = z.object({
-  response_code: z.int().describe('200 written; 204 deleted; 400 invalid, 403 refused, 404 not found, 409 taken'),
+  response_code: z
+    .int()
+    .describe(
+      '200 written or reactivated; 204 deleted or made inactive; 400 invalid, 403 refused, 404 not found, 409 taken',
+    ),
   id: z.union([z.string(), z.int()]).optional().describe("The user's id; on a failed item, the id as sent."),
   school_uid: z.string().optional().describe("The user's school user id (as sent, on a failed item)."),
   location: z.url().optional().describe('Where the user is; absent on a failed or deleted item.'),
@@ -359,7 +363,10 @@ const commaTexts = (input: string): WireField => ({
   input,
 });
 
-/** What a delete reads and ignores, as the platform's clients send it (docs/rest/users.md). */
+/**
+ * What a delete (a deactivation) reads: whether the enrollments are kept; the comment and the e-mail notification are
+ * read and ignored (nothing keeps a comment, and no mail is sent here).
+ */
 const deleteOptions: WireShape = {
   option_comment: text('optionComment'),
   option_keep_enrollments: flag('optionKeepEnrollments'),
@@ -421,6 +428,34 @@ function updateUsersRoute(): RestRoute {
     }),
     payload: 'results',
     // The codes of the items the wire could not read are known only here: `respond` below judges 200 or 207.
+    codes: (written) => written.map((result) => userItemCodes[result.code]),
+    shape: (written, link, request) => bulkAnswer(written, request, link, body).body,
+  });
+  return {
+    ...put,
+    respond(result, request, link) {
+      const outcome = put.respond(result, request, link);
+      return { ...outcome, ...bulkAnswer((result as { results: ItemResult[] }).results, request, link, body) };
+    },
+  };
+}
+
+/** PUT /users/inactive: up to 50 inactive users in users/user made active again, a result per item (200 or 207). */
+function reactivateUsersRoute(): RestRoute {
+  const body = usersBody(wireBody({ id: id('id') }, ['id']));
+  const put = bulkRoute('PUT', {
+    path: '/users/inactive',
+    summary: `Make up to ${maxUserItems} inactive users in users/user active again, with a response code per item (their administrators)`,
+    body,
+    wire: userResultsWire,
+    document: graphql(
+      `mutation($input: ReactivateUsersInput!) { reactivateUsers(input: $input) { userErrors { ...UserErrors } ${results} } }`,
+      [UserErrors, RestUser],
+    ),
+    variables: (request) => ({
+      input: { ids: (request.input as BulkInput).items.map((item) => item.input.id as string) },
+    }),
+    payload: 'results',
     codes: (written) => written.map((result) => userItemCodes[result.code]),
     shape: (written, link, request) => bulkAnswer(written, request, link, body).body,
   });
@@ -576,32 +611,65 @@ export const userRoutes = [
   deleteRoute({
     path: '/users/{id}',
     summary:
-      "Delete a user with their enrollments, memberships and credentials (their school's and district's administrators)",
+      "Make a user inactive, keeping their enrollments with option_keep_enrollments=1 (their school's and district's administrators)",
     filters: wireBody(deleteOptions),
     document: graphql(
-      `mutation($input: DeleteUserInput!) { deleteUser(input: $input) { userErrors { ...UserErrors } } }`,
+      `mutation($input: DeactivateUserInput!) { deactivateUser(input: $input) { userErrors { ...UserErrors } } }`,
       [UserErrors],
     ),
-    variables: (request) => ({ input: { id: request.params.id! } }),
+    variables: (request) => ({
+      input: { id: request.params.id!, keepEnrollments: request.filters.optionKeepEnrollments ?? false },
+    }),
   }),
   bulkRoute('DELETE', {
     path: '/users',
-    summary: `Delete up to ${maxUserItems} users named in uids, with a response code per item`,
+    summary: `Make up to ${maxUserItems} users named in uids inactive, with a response code per item`,
     filters: wireBody({ uids: withExamples(commaUids, '48289,48290')('ids'), ...deleteOptions }, ['uids']),
     wire: userResultsWire,
     document: graphql(
-      `mutation($input: DeleteUsersInput!) { deleteUsers(input: $input) { userErrors { ...UserErrors } results { code message } } }`,
+      `mutation($input: DeactivateUsersInput!) { deactivateUsers(input: $input) { userErrors { ...UserErrors } results { code message } } }`,
       [UserErrors],
     ),
-    variables: (request) => ({ input: { ids: request.filters.ids } }),
+    variables: (request) => ({
+      input: { ids: request.filters.ids, keepEnrollments: request.filters.optionKeepEnrollments ?? false },
+    }),
     payload: 'results',
     codes: (written) => written.map((result) => userItemCodes[result.code]),
     shape: (written, _link, request) => ({
       user: written.map((result, at) => ({
         id: (request.filters.ids as string[])[at]!,
         response_code: userItemCodes[result.code],
-        ...(result.code === 'DELETED' ? {} : { message: result.message ?? '' }),
+        ...(result.code === 'DEACTIVATED' ? {} : { message: result.message ?? '' }),
       })),
     }),
   }),
+  listRoute({
+    path: '/users/inactive',
+    summary:
+      "List the inactive users the caller administers (their school's; the district's for district administrators), by id",
+    item: 'user',
+    wire: userWire,
+    filters: wireBody({}),
+    document: graphql(
+      `query($start: Int!, $limit: Int!) {
+        users(start: $start, limit: $limit, active: false) { total items { ...RestUser } }
+      }`,
+      [RestUser],
+    ),
+    variables: () => ({}),
+    shape: userToWire,
+  }),
+  viewRoute({
+    path: '/users/inactive/{id}',
+    summary: 'View an inactive user (their administrators)',
+    wire: userWire,
+    document: graphql(`query($id: ID!) { user(id: $id) { active ...RestUser } }`, [RestUser]),
+    variables: ({ params }) => ({ id: params.id }),
+    shape: (user, link) => {
+      // An active user is not on the list of inactive ones: this path answers 404 for them, as for an unknown id.
+      if (user.active) throw new MissingObjectError();
+      return userToWire(user, link);
+    },
+  }),
+  reactivateUsersRoute(),
 ];

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { authorize } from '../../auth/policy';
 import { type RealmFacts, findByStorableId, isStorableId, knownRealm, realmFacts } from '../../auth/realms';
+import { forgetCredentialsOf } from '../../auth/credential-cache';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
 import { deleteRealmContents } from '../../core/realm-content';
@@ -36,14 +37,39 @@ export const userEvents = {
     realms: ['SCHOOL'],
     description: 'A user was deleted, with their enrollments, memberships and credentials.',
   }),
+  // Recorded in the user's own realm (inside their school, whose readers hear it as they hear the other user events):
+  // every instance's credential cache and the user's own subscriptions follow that realm, so a deactivation refuses
+  // their credentials and ends their subscriptions as a revocation does.
+  deactivate: defineEvent('user.deactivate', {
+    object: 'User',
+    realms: ['USER'],
+    description:
+      'A user was made inactive: they cannot sign in, their credentials are refused, and they leave lists of people; with their enrollments and memberships unless kept.',
+  }),
+  reactivate: defineEvent('user.reactivate', {
+    object: 'User',
+    realms: ['USER'],
+    description: 'An inactive user was made active again: their credentials work again.',
+  }),
 };
 
 /** What became of one item of a bulk write; /v1 answers each with the `response_code` of `userItemCodes`. */
-export type UserItemCode = 'CREATED' | 'UPDATED' | 'DELETED' | 'INVALID' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT';
+export type UserItemCode =
+  | 'CREATED'
+  | 'UPDATED'
+  | 'DELETED'
+  | 'DEACTIVATED'
+  | 'REACTIVATED'
+  | 'INVALID'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT';
 export const userItemCodes: Record<UserItemCode, number> = {
   CREATED: 200,
   UPDATED: 200,
   DELETED: 204,
+  DEACTIVATED: 204,
+  REACTIVATED: 200,
   INVALID: 400,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -181,6 +207,49 @@ export async function deleteUser(viewer: Viewer, id: number) {
   return { id };
 }
 
+/**
+ * Makes a user inactive, as the platform's delete does: they cannot sign in (their credentials are refused on every
+ * instance within CREDENTIAL_CACHE_MS, their subscriptions end), they leave every list of people, and only their
+ * administrators still see them. Their enrollments and group memberships are kept with `keepEnrollments` (hidden from
+ * rosters while they are inactive, back when they are reactivated), removed otherwise. An inactive user is not found.
+ */
+export async function deactivateUser(viewer: Viewer, id: number, keepEnrollments: boolean, query: UserQuery = {}) {
+  await authorize(viewer, userPolicy, 'delete', id, id);
+  const scope = await realmFacts(viewer, userRealm(id));
+  const user = await writeTransaction(async (tx) => {
+    // Made inactive meanwhile (or earlier in the same bulk, whose access answers are kept for the request): not found.
+    const { count } = await tx.user.updateMany({
+      where: { id, deactivatedAt: null },
+      data: { deactivatedAt: new Date() },
+    });
+    if (count === 0) throw new NotFoundError('User', id);
+    if (!keepEnrollments) {
+      await tx.enrollment.deleteMany({ where: { userId: id } });
+      await tx.groupMembership.deleteMany({ where: { userId: id } });
+    }
+    await recordEvent(tx, userEvents.deactivate, { realm: userRealm(id), objectId: id, actorId: viewer.id, scope });
+    return tx.user.findUniqueOrThrow({ ...query, where: { id } });
+  });
+  // At once on this instance; the others drop the user's credentials on reading the event, or within the cache bound.
+  forgetCredentialsOf(id);
+  return user;
+}
+
+/** Makes an inactive user active again; one who is active is not found (as on the platform's list of inactive users). */
+export async function reactivateUser(viewer: Viewer, id: number, query: UserQuery = {}) {
+  await authorize(viewer, userPolicy, 'update', { id }, id);
+  const scope = await realmFacts(viewer, userRealm(id));
+  return writeTransaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id, deactivatedAt: { not: null } },
+      data: { deactivatedAt: null },
+    });
+    if (count === 0) throw new NotFoundError('User', id);
+    await recordEvent(tx, userEvents.reactivate, { realm: userRealm(id), objectId: id, actorId: viewer.id, scope });
+    return tx.user.findUniqueOrThrow({ ...query, where: { id } });
+  });
+}
+
 const written =
   (code: UserItemCode) =>
   (user: User | null): UserResult => ({ code, message: null, issues: [], user });
@@ -298,4 +367,19 @@ export async function deleteUsers(viewer: Viewer, ids: readonly string[]) {
       return null;
     });
   return { results: await itemByItem(ids, remove, written('DELETED')) };
+}
+
+/** Makes users inactive item by item (as deactivateUser does), each with its own transaction and event. */
+export async function deactivateUsers(viewer: Viewer, ids: readonly string[], keepEnrollments: boolean) {
+  await assertBulk(viewer, ids, 'ids');
+  const deactivate = (id: string) =>
+    settle('DEACTIVATED', async () => deactivateUser(viewer, await namedUser(id), keepEnrollments));
+  return { results: await itemByItem(ids, deactivate, written('DEACTIVATED')) };
+}
+
+/** Makes inactive users active again item by item; an item's active, unknown or hidden user is its 404. */
+export async function reactivateUsers(viewer: Viewer, ids: readonly string[]) {
+  await assertBulk(viewer, ids, 'ids');
+  const reactivate = (id: string) => settle('REACTIVATED', async () => reactivateUser(viewer, await namedUser(id)));
+  return { results: await itemByItem(ids, reactivate, written('REACTIVATED')) };
 }

@@ -52,6 +52,12 @@ export const UserType = builder.prismaNode('User', {
       },
     }),
     role: t.expose('role', { type: RoleEnum }),
+    active: t.boolean({
+      description:
+        'Whether the account is active; an inactive one cannot sign in and is seen by its administrators only.',
+      select: { deactivatedAt: true },
+      resolve: (user) => user.deactivatedAt === null,
+    }),
     school: exposeReference(t, 'User', 'school', SchoolType),
     building: exposeReference(t, 'User', 'building', SchoolType),
   }),
@@ -65,6 +71,8 @@ const UserItemStatusEnum = builder.enumType('UserItemStatus', {
     CREATED: { description: 'The user was created (200).' },
     UPDATED: { description: 'The user was changed, or already was as the item says (200).' },
     DELETED: { description: 'The user was deleted (204).' },
+    DEACTIVATED: { description: 'The user was made inactive (204).' },
+    REACTIVATED: { description: 'The user was made active again (200).' },
     INVALID: { description: 'Refused: an invalid member, listed in `issues` (400).' },
     FORBIDDEN: { description: 'Refused: the viewer may not write it (403).' },
     NOT_FOUND: { description: 'No such user, or one the viewer may not see (404).' },

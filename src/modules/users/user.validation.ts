@@ -102,3 +102,24 @@ export const updateUsersSchema = z.strictObject({
 export const deleteUsersSchema = z.strictObject({
   ids: z.array(nodeId('User')).describe(items('The users to delete')),
 });
+
+const keepEnrollments = z
+  .boolean()
+  .nullish()
+  .describe(
+    "Keep the user's enrollments and group memberships (with their grades and attendance) for a reactivation; false by default, as the platform's option_keep_enrollments.",
+  );
+
+export const deactivateUserSchema = z.strictObject({
+  id: nodeId('User').describe('The user to make inactive.'),
+  keepEnrollments,
+});
+
+export const deactivateUsersSchema = z.strictObject({
+  ids: z.array(nodeId('User')).describe(items('The users to make inactive')),
+  keepEnrollments,
+});
+
+export const reactivateUsersSchema = z.strictObject({
+  ids: z.array(nodeId('User')).describe(items('The inactive users to make active again')),
+});

@@ -18,6 +18,11 @@ const createUserDoc = `mutation($input: CreateUserInput!) { createUser(input: $i
 const newWireUser = () => ({ school_uid: unique('P'), name_first: 'New', name_last: 'User', role_id: 1214 });
 /** A user of the cast's school made for one request, which changes or deletes it. */
 const freshStudent = (f: Fixture<Shared>) => createUser(f.school.id, 'STUDENT');
+/** A student of the cast's school made inactive for one request, which reads or reactivates them. */
+const inactiveStudent = async (f: Fixture<Shared>) => {
+  const { id: userId } = await freshStudent(f);
+  return db().user.update({ where: { id: userId }, data: { deactivatedAt: new Date() } });
+};
 const inList = (answer: { user: { id: number | string; response_code?: number }[] }, code: number) =>
   answer.user[0]?.response_code === code;
 const findsStudent = (items: { id: number | string }[], f: Fixture<Shared>) =>
@@ -149,7 +154,7 @@ export default permissionCases<Shared>(
     },
     {
       route: 'DELETE /users/{id}',
-      name: "a student of the cast's school",
+      name: "a student of the cast's school (made inactive)",
       expect: 'h h f f f o o',
       request: async (f) => ({ params: { id: (await freshStudent(f)).id } }),
     },
@@ -159,6 +164,65 @@ export default permissionCases<Shared>(
       expect: 'h f f f f o o',
       request: async (f) => ({ query: { uids: String((await freshStudent(f)).id) } }),
       finds: (answer) => inList(answer, 204),
+    },
+    {
+      route: 'GET /users/inactive',
+      name: "an inactive student of the cast's school",
+      expect: 'h f f f f o o',
+      request: async (f) => {
+        await inactiveStudent(f);
+        return { query: { limit: '200' } };
+      },
+      finds: (answer, f) => answer.user.some((user: { school_id: number }) => user.school_id === f.school.id),
+    },
+    {
+      route: 'GET /users/inactive/{id}',
+      name: "an inactive student of the cast's school",
+      expect: 'h h h h h o o',
+      request: async (f) => ({ params: { id: (await inactiveStudent(f)).id } }),
+    },
+    {
+      route: 'PUT /users/inactive',
+      name: "an inactive student of the cast's school",
+      expect: 'h f f f f o o',
+      request: async (f) => ({ body: { users: { user: [{ id: (await inactiveStudent(f)).id }] } } }),
+      finds: (answer) => inList(answer, 200),
+    },
+    {
+      graphql: '{ users(active: false, limit: 200) { items { school { id: databaseId } } } }',
+      name: "an inactive student of the cast's school",
+      expect: 'h f f f f o o',
+      variables: async (f) => {
+        await inactiveStudent(f);
+        return {};
+      },
+      finds: (answer, f) => answer.items.some((user: { school: { id: string } }) => user.school.id === id(f.school)),
+    },
+    {
+      graphql: `mutation($input: DeactivateUserInput!) { deactivateUser(input: $input) { ${outcome} } }`,
+      name: "a student of the cast's school",
+      expect: 'h h f f f o o',
+      variables: async (f) => ({ input: { id: id(await freshStudent(f)) } }),
+    },
+    {
+      graphql: `mutation($input: DeactivateUsersInput!) { deactivateUsers(input: $input) { ${outcome} results { code } } }`,
+      name: "a student of the cast's school",
+      expect: 'h f f f f o o',
+      variables: async (f) => ({ input: { ids: [id(await freshStudent(f))], keepEnrollments: true } }),
+      finds: (answer) => answer.results[0].code === 'DEACTIVATED',
+    },
+    {
+      graphql: `mutation($input: ReactivateUserInput!) { reactivateUser(input: $input) { ${outcome} } }`,
+      name: "an inactive student of the cast's school (hidden from all but administrators)",
+      expect: 'h h h h h o o',
+      variables: async (f) => ({ input: { id: id(await inactiveStudent(f)) } }),
+    },
+    {
+      graphql: `mutation($input: ReactivateUsersInput!) { reactivateUsers(input: $input) { ${outcome} results { code } } }`,
+      name: "an inactive student of the cast's school",
+      expect: 'h f f f f o o',
+      variables: async (f) => ({ input: { ids: [id(await inactiveStudent(f))] } }),
+      finds: (answer) => answer.results[0].code === 'REACTIVATED',
     },
     {
       graphql: 'query($id: ID!) { users(buildingId: $id, limit: 200) { items { id: databaseId } } }',
