@@ -234,9 +234,10 @@ export async function recordEvents<Data extends Prisma.InputJsonObject>(
       data: event.data ?? {},
     };
   });
-  const written = await tx.domainEvent.createManyAndReturn({ data: rows, select: { id: true } });
-  // PostgreSQL answers a multi-row INSERT's RETURNING in the order of its VALUES.
-  written.forEach((row, at) => recorded.push({ id: String(row.id), ancestors: rows[at]!.ancestors }));
+  const written = await tx.domainEvent.createManyAndReturn({ data: rows, select: { id: true, objectId: true } });
+  // RETURNING's order is not promised: each event is found again by its object (a bulk writes an object once).
+  const ancestorsOf = new Map(rows.map((row) => [row.objectId, row.ancestors]));
+  for (const row of written) recorded.push({ id: String(row.id), ancestors: ancestorsOf.get(row.objectId)! });
 }
 
 /** The event a one-statement create records about its new row, which is the realm the event is filed in. */
