@@ -143,8 +143,8 @@ function keepLease(mine: Mine, logger: Logger, requestId: unknown): () => void {
 }
 
 /**
- * Joins the operation's writes to the claim. A write marks it committed in its own transaction; a write of an item of
- * `itemByItem` records the item instead, when the operation is one mutation field (items are numbered per operation,
+ * Joins the operation's writes to the claim. A write marks it committed in its own transaction; a write of items of
+ * `itemByItem` or `writeItemsTogether` records the items instead, when the operation is one mutation field (items are numbered per operation,
  * and a retry must find the same ones). Both renew the lease, and fail if a retry took the claim over, or once the
  * request was answered (`close`): a write that outlives its answer (cut by the execution deadline) is left to the retry.
  */
