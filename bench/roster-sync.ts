@@ -10,6 +10,7 @@
  *
  *   npm run bench:roster-sync      # BENCH_DATABASE_URL defaults to postgresql://postgres@127.0.0.1:5432/postgres
  *   BENCH_USERS=1000 BENCH_SECTIONS=60 npm run bench:roster-sync
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench:roster-sync   # writes the server's CPU profile (bench/profile-top.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -161,7 +162,12 @@ const counts = () =>
 
 await database.create();
 const { client, sectionIds } = await seed();
-const server = await startServerProcess({ databaseUrl: database.url, port, env: { SECRET_KEY: secretKey } });
+const server = await startServerProcess({
+  databaseUrl: database.url,
+  port,
+  env: { SECRET_KEY: secretKey },
+  nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [],
+});
 try {
   const oauth = oauthSigner(client);
   const sign = (url: string) => {
