@@ -43,10 +43,11 @@ export interface ItemWrite {
 /** What joins the write transactions of one operation: an Idempotency-Key's claim (src/rest/idempotency.ts). */
 export interface WriteJoin {
   /**
-   * Runs in each write transaction before it commits; `item` is set when the transaction writes an item of itemByItem
-   * that is to be recorded (startBatch gave its batch).
+   * Runs in each write transaction before it commits; `items` lists the items of itemByItem (one) or of
+   * writeItemsTogether (any number) that the transaction writes and that are to be recorded (startBatch gave their
+   * batch); empty otherwise.
    */
-  beforeCommit(tx: Prisma.TransactionClient, item: ItemWrite | null): Promise<void>;
+  beforeCommit(tx: Prisma.TransactionClient, items: readonly ItemWrite[]): Promise<void>;
   /**
    * Starts the operation's next item-by-item write: its number and the values its items recorded in an earlier run
    * cut short, by index; null when this operation does not record items.
@@ -68,7 +69,7 @@ async function beforeCommit(tx: Prisma.TransactionClient, value: unknown): Promi
   const item = currentItem.getStore();
   // A second write would commit after the item was recorded as written: a retry would skip it.
   if (item?.committed) throw new Error('an item of itemByItem commits at most one write transaction');
-  const recorded = item && item.batch !== null ? { batch: item.batch, index: item.index, value } : null;
+  const recorded = item && item.batch !== null ? [{ batch: item.batch, index: item.index, value }] : [];
   await writeJoins.getStore()?.beforeCommit(tx, recorded);
 }
 
@@ -76,6 +77,22 @@ async function beforeCommit(tx: Prisma.TransactionClient, value: unknown): Promi
 function itemCommitted(): void {
   const item = currentItem.getStore();
   if (item) item.committed = true;
+}
+
+/** The items of one bulk write: its batch under an Idempotency-Key, and the values of the items an earlier run wrote. */
+export interface BulkItems {
+  batch: number | null;
+  recorded: ReadonlyMap<number, unknown>;
+}
+
+/** Starts a bulk write: its items' batch, and what an earlier run of the same Idempotency-Key recorded of them. */
+export async function startItems(): Promise<BulkItems> {
+  return (await writeJoins.getStore()?.startBatch()) ?? { batch: null, recorded: new Map() };
+}
+
+/** Runs one item of a bulk write, which commits at most one write transaction of its own (recorded as the item). */
+export function runItem<Result>(bulk: BulkItems, index: number, run: () => Promise<Result>): Promise<Result> {
+  return currentItem.run({ batch: bulk.batch, index, committed: false }, run);
 }
 
 /**
@@ -89,16 +106,37 @@ export async function itemByItem<Item, Value, Result>(
   run: (item: Item, index: number) => Promise<Result>,
   written: (value: Value) => Result,
 ): Promise<Result[]> {
-  const started = await writeJoins.getStore()?.startBatch();
+  const bulk = await startItems();
   const results: Result[] = [];
   for (const [index, item] of items.entries()) {
-    if (started?.recorded.has(index)) results.push(written(started.recorded.get(index) as Value));
-    else
-      results.push(
-        await currentItem.run({ batch: started?.batch ?? null, index, committed: false }, () => run(item, index)),
-      );
+    if (bulk.recorded.has(index)) results.push(written(bulk.recorded.get(index) as Value));
+    else results.push(await runItem(bulk, index, () => run(item, index)));
   }
   return results;
+}
+
+/**
+ * Writes several items of a bulk write in one transaction (a few multi-row statements per call, where itemByItem
+ * takes a transaction per item): `work` answers the value of each item it wrote, by index, and under an
+ * Idempotency-Key each is recorded in the same transaction, so a retry answers them as recorded. The items commit
+ * together or not at all.
+ */
+export async function writeItemsTogether<Value>(
+  bulk: BulkItems,
+  work: (tx: Prisma.TransactionClient) => Promise<Map<number, Value>>,
+): Promise<Map<number, Value>> {
+  const recorded: CommitNotice[] = [];
+  const result = await db().$transaction(async (tx) => {
+    eventsOfTransaction.set(tx, recorded);
+    tasksAfterCommit.set(tx, []);
+    const values = await work(tx);
+    const items =
+      bulk.batch === null ? [] : [...values].map(([index, value]) => ({ batch: bulk.batch!, index, value }));
+    await writeJoins.getStore()?.beforeCommit(tx, items);
+    return values;
+  });
+  announceCommit(recorded);
+  return result;
 }
 
 /**
@@ -168,6 +206,38 @@ export async function recordEvent<Data extends Prisma.InputJsonObject>(
     select: { id: true },
   });
   recorded.push({ id: String(row.id), ancestors });
+}
+
+/**
+ * Records events of one kind in one multi-row INSERT inside the transaction of the changes they describe: the same
+ * rows recordEvent writes, one statement for a bulk write's items.
+ */
+export async function recordEvents<Data extends Prisma.InputJsonObject>(
+  tx: Prisma.TransactionClient,
+  kind: EventKind,
+  events: readonly DomainEventInput<Data>[],
+): Promise<void> {
+  const recorded = eventsOfTransaction.get(tx);
+  if (!recorded) throw new Error('recordEvents must run inside writeTransaction or writeItemsTogether');
+  if (!events.length) return;
+  const rows = events.map((event) => {
+    assertCatalogued(kind, event.realm.type, event.data ?? {});
+    return {
+      type: kind.type,
+      realmType: event.realm.type,
+      realmId: event.realm.id,
+      objectId: event.objectId,
+      actorId: event.actorId,
+      districtId: event.scope.districtId,
+      schoolId: event.scope.schoolId,
+      ancestors: containingRealms(event.realm, event.scope),
+      data: event.data ?? {},
+    };
+  });
+  const written = await tx.domainEvent.createManyAndReturn({ data: rows, select: { id: true, objectId: true } });
+  // RETURNING's order is not promised: each event is found again by its object (a bulk writes an object once).
+  const ancestorsOf = new Map(rows.map((row) => [row.objectId, row.ancestors]));
+  for (const row of written) recorded.push({ id: String(row.id), ancestors: ancestorsOf.get(row.objectId)! });
 }
 
 /** The event a one-statement create records about its new row, which is the realm the event is filed in. */

@@ -143,8 +143,8 @@ function keepLease(mine: Mine, logger: Logger, requestId: unknown): () => void {
 }
 
 /**
- * Joins the operation's writes to the claim. A write marks it committed in its own transaction; a write of an item of
- * `itemByItem` records the item instead, when the operation is one mutation field (items are numbered per operation,
+ * Joins the operation's writes to the claim. A write marks it committed in its own transaction; a write of items of
+ * `itemByItem` or `writeItemsTogether` records the items instead, when the operation is one mutation field (items are numbered per operation,
  * and a retry must find the same ones). Both renew the lease, and fail if a retry took the claim over, or once the
  * request was answered (`close`): a write that outlives its answer (cut by the execution deadline) is left to the retry.
  */
@@ -155,22 +155,26 @@ function claimJoin(mine: Mine, resumable: boolean): WriteJoin & { recordsItems()
   return {
     recordsItems: () => batches > 0,
     close: () => void (closed = true),
-    async beforeCommit(tx, item) {
+    async beforeCommit(tx, items) {
       // Rolls the write back; no client sees this error, the request's answer has gone out.
       if (closed) throw new Error('the request was answered before this write could commit');
       const leaseUntil = new Date(Date.now() + leaseMs);
-      const recording = item !== null;
+      const recording = items.length > 0;
       const { count } = await tx.idempotencyKey.updateMany({
         where: mine,
         data: recording ? { leaseUntil } : { status: 'COMMITTED', leaseUntil },
       });
       if (count === 0) throw httpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took it over');
-      if (recording) {
-        const { batch, index, value } = item;
-        await tx.idempotencyItem.create({
-          data: { userId, key, batch, index, value: new Uint8Array(serialize(value)) },
+      if (recording)
+        await tx.idempotencyItem.createMany({
+          data: items.map(({ batch, index, value }) => ({
+            userId,
+            key,
+            batch,
+            index,
+            value: new Uint8Array(serialize(value)),
+          })),
         });
-      }
     },
     async startBatch() {
       if (!resumable) return null;

@@ -177,6 +177,48 @@ describe('POST /v1/users (bulk)', () => {
     ]);
   });
 
+  it('answers 409 to an item asking for a school_uid or username an earlier item of the call has', async () => {
+    const client = await as(w.schoolAdmin);
+    const [one, other] = [student(), student()];
+    const events = await watchDomainEvents();
+    const response = await client.post('/users', {
+      users: {
+        user: [one, { ...student(), school_uid: one.school_uid }, other, { ...student(), username: other.school_uid }],
+      },
+    });
+    expect([response.status, response.json.user.map((item: any) => [item.response_code, item.message])]).toEqual([
+      207,
+      [
+        [200, undefined],
+        [409, 'School user id is already used in this school'],
+        [200, undefined],
+        [409, 'Username is already used in this school'],
+      ],
+    ]);
+    const created = [(await byUid(one.school_uid))!, (await byUid(other.school_uid))!];
+    expect((await events()).map(([type, , , objectId]) => [type, objectId])).toEqual(
+      created.map((user) => ['user.create', user.id]),
+    );
+  });
+
+  it('writes a bulk of 50 new users in one transaction: a few statements per call, not per user', async () => {
+    const client = await as(w.districtAdmin);
+    await client.get('/users/me'); // the caller's credential and roles, as a sync's earlier calls load them
+    const count = async (roster: Record<string, any>[]) => {
+      const before = server.database.statementCount;
+      const response = await client.post('/users', { users: { user: roster } });
+      expect([response.status, new Set(response.json.user.map((item: any) => item.response_code))]).toEqual([
+        200,
+        new Set([200]),
+      ]);
+      return server.database.statementCount - before;
+    };
+    const one = await count([student()]);
+    const fifty = await count(Array.from({ length: 50 }, () => student()));
+    // The users and their events are one INSERT each whatever their number: 49 more users cost no statement more.
+    expect(fifty).toBe(one);
+  });
+
   it('with update_existing=1 changes users by school_uid, and a second identical run writes nothing', async () => {
     const client = await as(w.districtAdmin);
     const roster = [student(), student({ school_id: w.otherSchool.id }), student({ role_id: 1213 })];

@@ -10,7 +10,15 @@ import { db } from '../../db/database';
 import { isUniqueViolation } from '../../db/unique';
 import type { Prisma, User } from '../../generated/prisma/client';
 import { defineEvent } from '../../outbox/catalogue';
-import { itemByItem, recordEvent, writeTransaction } from '../../outbox/record';
+import {
+  itemByItem,
+  recordEvent,
+  recordEvents,
+  runItem,
+  startItems,
+  writeItemsTogether,
+  writeTransaction,
+} from '../../outbox/record';
 import { userFacts, userPolicy } from './user.policy';
 import { createUserSchema, maxUserItems, staffOnlyTriggerAdmin, itemUserId, updateUserSchema } from './user.validation';
 
@@ -317,29 +325,98 @@ async function holdersOfSchoolUids(viewer: Viewer, items: readonly unknown[]) {
   return holders;
 }
 
+type NewUser = Awaited<ReturnType<typeof placeNewUser>>;
+
 /**
- * Creates users item by item, each in a transaction of its own with its event: a bad item fails alone and the good
- * ones before and after it are committed. With `updateExisting`, an item whose school user id a user of its school
- * already holds changes that user (nothing when it already matches), so that a roster sync may be run again.
+ * Creates users: every item is checked first (its 400, 403 or 404 alone), then the new users are written in one
+ * transaction with one multi-row INSERT and one of their events, so a call of 50 costs a few statements, not a
+ * transaction per user. An item whose username or school user id is taken (by a user already there, one written
+ * meanwhile, or an earlier item of the call) is its 409 and writes nothing. With `updateExisting`, an item whose school
+ * user id a user of its school already holds changes that user (nothing when it already matches), in a transaction of
+ * its own, so that a roster sync may be run again.
  */
 export async function createUsers(viewer: Viewer, items: readonly unknown[], updateExisting: boolean) {
   await assertBulk(viewer, items, 'items');
   const holders = updateExisting ? await holdersOfSchoolUids(viewer, items) : new Map<string, UserWithDistrict>();
-  const run = (item: unknown) => {
+  const bulk = await startItems();
+  const results: UserResult[] = new Array(items.length);
+  const placed = new Map<number, NewUser>();
+  const taken = new Set<string>();
+  for (const [index, item] of items.entries()) {
+    if (bulk.recorded.has(index)) {
+      results[index] = written('CREATED')(bulk.recorded.get(index) as User);
+      continue;
+    }
     const holder = isObject(item)
       ? holders.get(`${Number(item.schoolId ?? viewer.user.schoolId)}:${String(item.schoolUid)}`)
       : undefined;
-    if (!holder) return settle('CREATED', () => createUser(viewer, item, {}));
-    // The school is where the holder was found, not a change; a member a create leaves out or null keeps its value.
-    const changes = Object.fromEntries(
-      Object.entries(item as Record<string, unknown>).filter(
-        ([member, value]) => member !== 'schoolId' && value !== null && value !== undefined,
-      ),
-    );
-    const { school: _district, ...row } = holder;
-    return settle('UPDATED', () => updateUser(viewer, holder.id, changes, {}, row));
-  };
-  return { results: await itemByItem(items, run, written('CREATED')) };
+    if (holder) {
+      // The school is where the holder was found, not a change; a member a create leaves out or null keeps its value.
+      const changes = Object.fromEntries(
+        Object.entries(item as Record<string, unknown>).filter(
+          ([member, value]) => member !== 'schoolId' && value !== null && value !== undefined,
+        ),
+      );
+      const { school: _district, ...row } = holder;
+      results[index] = await runItem(bulk, index, () =>
+        settle('UPDATED', () => updateUser(viewer, holder.id, changes, {}, row)),
+      );
+      continue;
+    }
+    results[index] = await settle('CREATED', async () => {
+      const next = await placeNewUser(viewer, item);
+      const { schoolId, username, schoolUid } = next.data;
+      // Two items of a call asking for one key: the first has it, as the first of two calls would.
+      if (taken.has(`${schoolId}:u:${username}`) || (schoolUid && taken.has(`${schoolId}:s:${schoolUid}`)))
+        throw conflictWithin(next, taken);
+      taken.add(`${schoolId}:u:${username}`);
+      if (schoolUid) taken.add(`${schoolId}:s:${schoolUid}`);
+      placed.set(index, next);
+      return null;
+    });
+  }
+  if (placed.size) {
+    const created = await writeItemsTogether(bulk, async (tx) => {
+      const rows = await tx.user.createManyAndReturn({
+        data: [...placed.values()].map((next) => next.data),
+        skipDuplicates: true,
+      });
+      // A user taken meanwhile by another request is left out of RETURNING: its username is its key in the school.
+      const byLogin = new Map(rows.map((row) => [`${row.schoolId}:${row.username}`, row]));
+      const values = new Map<number, User>();
+      for (const [index, next] of placed) {
+        const row = byLogin.get(`${next.data.schoolId}:${next.data.username}`);
+        if (row) values.set(index, row);
+      }
+      await recordEvents(
+        tx,
+        userEvents.create,
+        [...values].map(([index, row]) => ({
+          realm: schoolRealm(row.schoolId),
+          objectId: row.id,
+          actorId: viewer.id,
+          scope: placed.get(index)!.scope,
+        })),
+      );
+      return values;
+    });
+    for (const [index, next] of placed) {
+      const row = created.get(index);
+      results[index] = row
+        ? written('CREATED')(row)
+        : await settle('CREATED', async () => {
+            throw await conflictOf(next.data.schoolId, next.data.schoolUid, null);
+          });
+    }
+  }
+  return { results };
+}
+
+/** The 409 of an item asking for a username or school user id an earlier item of the same call has. */
+function conflictWithin({ data }: NewUser, taken: ReadonlySet<string>) {
+  return data.schoolUid && taken.has(`${data.schoolId}:s:${data.schoolUid}`)
+    ? new ConflictError('School user id is already used in this school', 'schoolUid')
+    : new ConflictError('Username is already used in this school', 'username');
 }
 
 /** The user an item names, by its database or global id; an id no user can have is that item's 404. */
