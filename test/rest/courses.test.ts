@@ -277,3 +277,45 @@ describe('PUT and DELETE /v1/courses/{id}', () => {
     expect((await admin.delete(`/courses/${doomed.courseId}`)).status).toBe(404);
   });
 });
+
+describe('PUT and DELETE /v1/sections/{id}', () => {
+  it('changes a section (204, section.update), refusing its teacher (403) and hiding it from others (404)', async () => {
+    const mine = await createSection(w.school.id, [{ userId: w.teacher.id, admin: true }, { userId: w.student.id }]);
+    const admin = await clients.rest(w.schoolAdmin);
+    const events = await watchDomainEvents();
+    const put = await admin.put(`/sections/${mine.id}`, { title: 'Period 2', section_code: '2B' });
+    expect(put.status).toBe(204);
+    expect((await admin.get(`/sections/${mine.id}`, { accept: 'xml' })).text).toContain(
+      '<section_title>Period 2</section_title><section_code>2B</section_code>',
+    );
+    expect(await events()).toEqual([
+      ['section.update', 'SECTION', mine.id, mine.id, w.schoolAdmin.id, w.district.id, w.school.id],
+    ]);
+    await expectNothingWritten(() => admin.put(`/sections/${mine.id}`, { title: 'Period 2' }));
+    const blank = await expectNothingWritten(() => admin.put(`/sections/${mine.id}`, { title: '' }));
+    expect([blank.status, blank.json.error]).toEqual([400, expect.stringContaining('title')]);
+    const teacher = await expectNothingWritten(async () =>
+      (await clients.rest(w.teacher)).put(`/sections/${mine.id}`, { title: 'Mine' }),
+    );
+    expect(teacher.status).toBe(403);
+    const outsider = await expectNothingWritten(async () =>
+      (await clients.rest(w.outsider)).delete(`/sections/${mine.id}`),
+    );
+    expect(outsider.status).toBe(404);
+  });
+
+  it('deletes a section with its enrollments and content (204, section.delete in the school)', async () => {
+    const doomed = await createSection(w.school.id, [{ userId: w.student.id }]);
+    await createBlogPosts({ type: 'SECTION', id: doomed.id }, 1);
+    const admin = await clients.rest(w.districtAdmin);
+    const events = await watchDomainEvents();
+    expect((await admin.delete(`/sections/${doomed.id}`)).status).toBe(204);
+    expect(await db().enrollment.count({ where: { sectionId: doomed.id } })).toBe(0);
+    expect(await db().blogPost.count({ where: { realmType: 'SECTION', realmId: doomed.id } })).toBe(0);
+    expect(await db().course.count({ where: { id: doomed.courseId } })).toBe(1);
+    expect(await events()).toEqual([
+      ['section.delete', 'SCHOOL', w.school.id, doomed.id, w.districtAdmin.id, w.district.id, w.school.id],
+    ]);
+    expect((await admin.delete(`/sections/${doomed.id}`)).status).toBe(404);
+  });
+});

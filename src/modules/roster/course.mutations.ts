@@ -6,6 +6,8 @@ import { parseId } from '../../graphql/realm';
 import { type CourseResult, createCourse, createCourses, deleteCourse, updateCourse } from './course.service';
 import { createCourseSchema, createCoursesSchema, maxCourseItems, updateCourseSchema } from './course.validation';
 import { CourseType } from './roster.type';
+import { updateSectionSchema } from './roster.validation';
+import { deleteSection, updateSection } from './section.service';
 
 const CourseItemStatusEnum = builder.enumType('CourseItemStatus', {
   description: 'What became of one item of a bulk write of courses; /v1 answers the `response_code` named.',
@@ -78,4 +80,23 @@ payloadMutation('deleteCourse', {
   inputDescription: 'The course to delete.',
   payload: { deletedCourseId: { deleted: 'Course', description: 'Global id of the deleted course.' } },
   resolve: async (viewer, { id }) => ({ deletedCourseId: (await deleteCourse(viewer, parseId(id, 'Course'))).id }),
+});
+
+payloadMutation('updateSection', {
+  description: "Changes a course section's title or code (its school's and district's administrators).",
+  input: withMembers(updateSectionSchema, { id: objectIdMember('The section to change.') }),
+  inputDescription: 'The section, and changes to it; members left out keep their values.',
+  payload: { section: { model: 'Section', description: 'The section as changed.' } },
+  resolve: async (viewer, { id, ...changes }, select) => ({
+    section: await updateSection(viewer, parseId(id, 'Section'), changes, select('section')),
+  }),
+});
+
+payloadMutation('deleteSection', {
+  description:
+    "Deletes a course section with its enrollments, invites and content (its school's and district's administrators); cannot be undone.",
+  input: objectIdInput('The section to delete.'),
+  inputDescription: 'The section to delete.',
+  payload: { deletedSectionId: { deleted: 'Section', description: 'Global id of the deleted section.' } },
+  resolve: async (viewer, { id }) => ({ deletedSectionId: (await deleteSection(viewer, parseId(id, 'Section'))).id }),
 });

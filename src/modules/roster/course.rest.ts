@@ -214,6 +214,25 @@ export const courseRoutes = [
     ),
     variables: (request) => ({ input: { ...request.input, id: request.params.id! } }),
   }),
+  updateRoute({
+    path: '/sections/{id}',
+    summary: "Change a section's title or code (its school's and district's administrators)",
+    body: wireBody({ title: text('title'), section_code: text('sectionCode') }),
+    document: graphql(
+      `mutation($input: UpdateSectionInput!) { updateSection(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
+    ),
+    variables: (request) => ({ input: { ...request.input, id: request.params.id! } }),
+  }),
+  deleteRoute({
+    path: '/sections/{id}',
+    summary: "Delete a section with its enrollments, invites and content (its school's and district's administrators)",
+    document: graphql(
+      `mutation($input: DeleteSectionInput!) { deleteSection(input: $input) { userErrors { ...UserErrors } } }`,
+      [UserErrors],
+    ),
+    variables: (request) => ({ input: { id: request.params.id! } }),
+  }),
   deleteRoute({
     path: '/courses/{id}',
     summary:

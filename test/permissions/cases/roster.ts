@@ -116,12 +116,15 @@ const enrollmentCases: PermissionCase<{ section: { id: number; courseId: number 
 ];
 
 /** A fresh course of the cast's school, taught by the cast's teacher and taken by its student, for a change or delete. */
-const freshCourse = async (f: Fixture) =>
-  (await createSection(f.school.id, [{ userId: f.teacher.id, admin: true }, { userId: f.student.id }])).courseId;
+const freshSection = (f: Fixture) =>
+  createSection(f.school.id, [{ userId: f.teacher.id, admin: true }, { userId: f.student.id }]);
+const freshCourse = async (f: Fixture) => (await freshSection(f)).courseId;
 const newCourse = () => ({ title: 'Chemistry', course_code: unique('CH') });
 const courseManagers = 'h f f f f o o';
 // Those who read the course (its teacher and student) are refused; those who do not read it do not learn of it.
 const courseChangers = 'h h f f h o o';
+// The school's users see its sections: a parent or another student of the school is refused rather than not told.
+const sectionChangers = 'h h f f f o o';
 
 /** /v1 course writes and their GraphQL twins: the administrators of the course's school and district. */
 const courseWriteCases: PermissionCase<{ section: { id: number; courseId: number } }>[] = [
@@ -176,6 +179,30 @@ const courseWriteCases: PermissionCase<{ section: { id: number; courseId: number
     name: 'a course the teacher teaches and the student takes',
     expect: courseChangers,
     variables: async (f: Fixture) => ({ input: { id: String(await freshCourse(f)) } }),
+  },
+  {
+    route: 'PUT /sections/{id}',
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    request: async (f: Fixture) => ({ params: { id: (await freshSection(f)).id }, body: { title: 'Renamed' } }),
+  },
+  {
+    route: 'DELETE /sections/{id}',
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    request: async (f: Fixture) => ({ params: { id: (await freshSection(f)).id } }),
+  },
+  {
+    graphql: `mutation($input: UpdateSectionInput!) { updateSection(input: $input) { ${outcome} } }`,
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    variables: async (f: Fixture) => ({ input: { id: String((await freshSection(f)).id), title: 'Renamed' } }),
+  },
+  {
+    graphql: `mutation($input: DeleteSectionInput!) { deleteSection(input: $input) { ${outcome} } }`,
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    variables: async (f: Fixture) => ({ input: { id: String((await freshSection(f)).id) } }),
   },
 ];
 
