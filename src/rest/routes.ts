@@ -7,6 +7,7 @@ import { groupRoutes } from '../modules/groups/group.rest';
 import { inviteRoutes } from '../modules/invites/invite.rest';
 import { pageRoutes } from '../modules/pages/page.rest';
 import { postRoutes } from '../modules/posts/post.rest';
+import { courseRoutes } from '../modules/roster/course.rest';
 import { rosterRoutes } from '../modules/roster/roster.rest';
 import { schoolRoutes } from '../modules/schools/school.rest';
 import { uploadRoutes } from '../modules/uploads/upload.rest';
@@ -36,4 +37,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...gradingCategoryRoutes,
   ...attendanceRoutes,
   ...rosterRoutes,
+  ...courseRoutes,
 ];

@@ -171,6 +171,7 @@ async function createStage(server: TestServer): Promise<Stage> {
     user: users.map((user) => user.id),
     group: [open.id, closed.id],
     section: [section.id],
+    course: [section.courseId],
     post: posts.map((post) => post.id),
     event: events.map((event) => event.id),
     page: pages.map((page) => page.id),

@@ -109,6 +109,7 @@ const kindOfSegment: Record<string, ObjectKind> = {
   schools: 'school',
   users: 'user',
   sections: 'section',
+  courses: 'course',
   groups: 'group',
   posts: 'post',
   events: 'event',

@@ -25,6 +25,7 @@ const objectKinds = [
   'user',
   'group',
   'section',
+  'course',
   'post',
   'event',
   'page',

@@ -2,3 +2,4 @@ import './roster.policy';
 import './roster.type';
 import './roster.queries';
 import './roster.mutations';
+import './course.mutations';

@@ -1,4 +1,4 @@
-import { definePolicy, realmVerdict } from '../../auth/policy';
+import { type Verdict, definePolicy, forbid, realmVerdict } from '../../auth/policy';
 import { registerRealmKind } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { readById } from '../../graphql/reads-by-id';
@@ -39,6 +39,14 @@ export const sectionPolicy = definePolicy('Section', {
   /** Sections are created by the administrators of their school. */
   create: (viewer: Viewer, schoolId: number) => realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'administer'),
   enroll: (viewer: Viewer, id: number) => realmVerdict(viewer, section(id), 'administer'),
+});
+
+/** Courses and their sections are managed by the administrators of their school (and of its district). */
+export const coursePolicy = definePolicy('Course', {
+  manage: (viewer: Viewer, schoolId: number) => realmVerdict(viewer, { type: 'SCHOOL', id: schoolId }, 'administer'),
+  /** A bulk write is an administrator's: anyone else is refused whole rather than item by item. */
+  bulk: (viewer: Viewer, _subject: null): Verdict =>
+    administeredSchoolsWhere(viewer) ? 'allow' : forbid('Only school and district administrators manage courses'),
 });
 
 /** The schools whose sections the viewer administers: their district's for a district administrator, their own school's for a school administrator. */

@@ -326,7 +326,7 @@ function deleteEnrollmentsRoute(): RestRoute {
   return { ...route, method: 'DELETE', filters: deleteFilters };
 }
 
-const RestCourse = graphql(`
+export const RestCourse = graphql(`
   fragment RestCourse on Course @_unmask { id: databaseId title courseCode school { id: databaseId } }
 `);
 
@@ -344,7 +344,7 @@ export const courseWire = z
   })
   .meta({ id: 'Course', description: 'A course: the parent of course sections.' });
 
-const courseToWire = (course: ResultOf<typeof RestCourse>, link: LinkBuilder): z.input<typeof courseWire> => ({
+export const courseToWire = (course: ResultOf<typeof RestCourse>, link: LinkBuilder): z.input<typeof courseWire> => ({
   id: course.id,
   building_id: course.school.id,
   title: course.title,

@@ -26,7 +26,7 @@ export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   },
 });
 
-builder.prismaNode('Course', {
+export const CourseType = builder.prismaNode('Course', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),

@@ -115,6 +115,97 @@ const enrollmentCases: PermissionCase<{ section: { id: number; courseId: number 
   },
 ];
 
+/** A fresh course of the cast's school, taught by the cast's teacher and taken by its student, for a change or delete. */
+const freshSection = (f: Fixture) =>
+  createSection(f.school.id, [{ userId: f.teacher.id, admin: true }, { userId: f.student.id }]);
+const freshCourse = async (f: Fixture) => (await freshSection(f)).courseId;
+const newCourse = () => ({ title: 'Chemistry', course_code: unique('CH') });
+const courseManagers = 'h f f f f o o';
+// Those who read the course (its teacher and student) are refused; those who do not read it do not learn of it.
+const courseChangers = 'h h f f h o o';
+// The school's users see its sections: a parent or another student of the school is refused rather than not told.
+const sectionChangers = 'h h f f f o o';
+
+/** /v1 course writes and their GraphQL twins: the administrators of the course's school and district. */
+const courseWriteCases: PermissionCase<{ section: { id: number; courseId: number } }>[] = [
+  {
+    route: 'POST /courses',
+    name: "one course of the cast's school",
+    expect: courseManagers,
+    request: (f: Fixture) => ({ body: { ...newCourse(), building_id: f.school.id } }),
+  },
+  {
+    route: 'POST /courses',
+    name: "a bulk of a course of the cast's school",
+    expect: courseManagers,
+    request: (f: Fixture) => ({ body: { courses: { course: [{ ...newCourse(), building_id: f.school.id }] } } }),
+    finds: (answer: { course: { response_code: number }[] }) => answer.course[0]!.response_code === 200,
+  },
+  {
+    route: 'PUT /courses/{id}',
+    name: 'a course the teacher teaches and the student takes',
+    expect: courseChangers,
+    request: async (f: Fixture) => ({ params: { id: await freshCourse(f) }, body: { title: 'Renamed' } }),
+  },
+  {
+    route: 'DELETE /courses/{id}',
+    name: 'a course the teacher teaches and the student takes',
+    expect: courseChangers,
+    request: async (f: Fixture) => ({ params: { id: await freshCourse(f) } }),
+  },
+  {
+    graphql: `mutation($input: CreateCourseInput!) { createCourse(input: $input) { ${outcome} } }`,
+    name: "in the cast's school",
+    expect: courseManagers,
+    variables: (f: Fixture) => ({ input: { schoolId: id(f.school), title: 'Chemistry', courseCode: unique('CH') } }),
+  },
+  {
+    graphql: `mutation($input: CreateCoursesInput!) { createCourses(input: $input) { ${outcome} results { code } } }`,
+    name: "a course of the cast's school",
+    expect: courseManagers,
+    variables: (f: Fixture) => ({
+      input: { items: [{ schoolId: id(f.school), title: 'Chemistry', courseCode: unique('CH') }] },
+    }),
+    finds: (answer: { results: { code: string }[] }) => answer.results[0]!.code === 'CREATED',
+  },
+  {
+    graphql: `mutation($input: UpdateCourseInput!) { updateCourse(input: $input) { ${outcome} } }`,
+    name: 'a course the teacher teaches and the student takes',
+    expect: courseChangers,
+    variables: async (f: Fixture) => ({ input: { id: String(await freshCourse(f)), title: 'Renamed' } }),
+  },
+  {
+    graphql: `mutation($input: DeleteCourseInput!) { deleteCourse(input: $input) { ${outcome} } }`,
+    name: 'a course the teacher teaches and the student takes',
+    expect: courseChangers,
+    variables: async (f: Fixture) => ({ input: { id: String(await freshCourse(f)) } }),
+  },
+  {
+    route: 'PUT /sections/{id}',
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    request: async (f: Fixture) => ({ params: { id: (await freshSection(f)).id }, body: { title: 'Renamed' } }),
+  },
+  {
+    route: 'DELETE /sections/{id}',
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    request: async (f: Fixture) => ({ params: { id: (await freshSection(f)).id } }),
+  },
+  {
+    graphql: `mutation($input: UpdateSectionInput!) { updateSection(input: $input) { ${outcome} } }`,
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    variables: async (f: Fixture) => ({ input: { id: String((await freshSection(f)).id), title: 'Renamed' } }),
+  },
+  {
+    graphql: `mutation($input: DeleteSectionInput!) { deleteSection(input: $input) { ${outcome} } }`,
+    name: 'a section the teacher teaches and the student takes',
+    expect: sectionChangers,
+    variables: async (f: Fixture) => ({ input: { id: String((await freshSection(f)).id) } }),
+  },
+];
+
 type Listed = { id: string }[];
 const listsId = (items: Listed, object: { id: number }) => items.some((item) => item.id === id(object));
 
@@ -234,6 +325,7 @@ export default permissionCases(
   [
     ...enrollmentCases,
     ...courseCases,
+    ...courseWriteCases,
     {
       graphql: 'query($id: ID!) { section(id: $id) { id: databaseId } }',
       name: 'enrolled users and administrators',
