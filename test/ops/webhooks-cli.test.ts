@@ -320,8 +320,8 @@ describe('lectern webhooks send-sample', () => {
       const mistakes: [string[], string][] = [
         [['--target', target.id, '--trigger', 'report_card'], 'The trigger with name report_card does not exist'],
         [
-          ['--target', target.id, '--trigger', 'user', '--operation', 'delete'],
-          "operation: must be one of the trigger's operations: create",
+          ['--target', target.id, '--trigger', 'grades', '--operation', 'delete'],
+          "operation: must be one of the trigger's operations: update",
         ],
         [['--target', '999999', '--trigger', 'group'], 'TriggerTarget 999999 was not found'],
       ];

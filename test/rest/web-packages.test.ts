@@ -455,7 +455,7 @@ describe('the launch URL', () => {
     const base = one.url.replace(/index\.html$/, '');
     const pathOf = (suffix: string) => `${new URL(base).pathname}${suffix}`;
     for (const suffix of [
-      '%2e%2e/%2e%2e/%2e%2e/v1/users',
+      '%2e%2e/%2e%2e/%2e%2e/etc/passwd',
       `..%2f..%2f${two.id}%2findex.html`,
       '%2E%2E%2F%2E%2E%2Fgraphql',
       'css%2fsite.css',

@@ -129,9 +129,9 @@ describe('sendSampleEvent', () => {
       statusCode: 200,
     });
 
-    const wrong = await admin(send, { targetId: target.id, trigger: 'user', operation: 'delete' });
+    const wrong = await admin(send, { targetId: target.id, trigger: 'grades', operation: 'delete' });
     expect(wrong.data.sendSampleEvent).toEqual(
-      refusedSample('operation', 'INVALID', "must be one of the trigger's operations: create"),
+      refusedSample('operation', 'INVALID', "must be one of the trigger's operations: update"),
     );
   });
 

@@ -109,6 +109,14 @@ export default permissionCases<Shared>(
       finds: (answer, f) => findsStudent(answer.user, f),
     },
     {
+      graphql:
+        'query($buildingId: ID!) { usersConnection(buildingId: $buildingId, first: 200) { nodes { id: databaseId } } }',
+      name: "a student of the cast's school, by building",
+      expect: 'h h o o o o o',
+      variables: (f) => ({ buildingId: id(f.building) }),
+      finds: (answer, f) => findsStudent(answer.nodes, f),
+    },
+    {
       route: 'GET /users/ext/{schoolUid:word}',
       name: "a student of the cast's school",
       expect: 'h h o o o o o',
