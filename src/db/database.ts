@@ -141,10 +141,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // Prisma's adapter listens for dropped idle connections only while connected; without a listener for the pool's
     // whole life, a connection the server terminates during shutdown would crash the process.
-    pool.on(
-      'error',
-      options.onConnectionError ?? ((error) => console.warn(`database connection lost: ${error.message}`)),
-    );
+    const connectionLost =
+      options.onConnectionError ?? ((error: Error) => console.warn(`database connection lost: ${error.message}`));
+    pool.on('error', connectionLost);
+    // The pool listens only to its idle connections: one checked out (a transaction between its statements) that the
+    // server ends would emit an error nobody hears, which crashes the process. Its statement fails on its own.
+    pool.on('connect', (client) => client.on('error', connectionLost));
     prisma = new PrismaClient({ adapter: observedAdapter(new PrismaPg(pool), ({ sql }) => count(sql)) });
     withSession = async (fn) => {
       const client = await pool.connect();

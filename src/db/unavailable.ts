@@ -38,6 +38,8 @@ const unavailableMessage = new RegExp(
     // A database refusing connections (ALLOW_CONNECTIONS false, a server starting or stopping), code 55000/57P03.
     'is not currently accepting connections',
     'the database system is (?:starting up|shutting down|in recovery mode)',
+    // Prisma's driver adapter error as text: envelop wraps a failure to build the context (reading the credential) so.
+    'DriverAdapterError: (?:DatabaseNotReachable|ConnectionClosed|SocketTimeout)',
     'pglite is closed',
     'database is not open',
   ].join('|'),
