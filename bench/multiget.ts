@@ -10,9 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { deriveKey } from '../src/auth/secrets';
-import { openDatabase } from '../src/db/database';
 import { issueApiClient } from '../src/modules/access/access.service';
-import { benchDatabase, oauthSigner, startServerProcess, stopProcesses } from './support';
+import { benchDatabase, oauthSigner, seedBenchSchool, startServerProcess, stopProcesses } from './support';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
 const port = Number(process.env.BENCH_PORT ?? 4561);
@@ -22,14 +21,7 @@ const database = benchDatabase();
 const paths = 50;
 
 async function seed() {
-  const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
-  await seeding.migrate();
-  const prisma = seeding.prisma;
-  const district = await prisma.district.create({ data: { title: 'Bench District' } });
-  const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
-  const admin = await prisma.user.create({
-    data: { schoolId: school.id, username: 'admin', nameFirst: 'A', nameLast: 'Dmin', role: 'SCHOOL_ADMIN' },
-  });
+  const { seeding, prisma, school, admin } = await seedBenchSchool(database.url, 'SCHOOL_ADMIN');
   await prisma.user.createMany({
     data: Array.from({ length: paths }, (_, at) => ({
       schoolId: school.id,

@@ -15,9 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { deriveKey } from '../src/auth/secrets';
-import { openDatabase } from '../src/db/database';
 import { issueApiClient } from '../src/modules/access/access.service';
-import { benchDatabase, oauthSigner, startServerProcess, stopProcesses } from './support';
+import { benchDatabase, oauthSigner, seedBenchSchool, startServerProcess, stopProcesses } from './support';
 
 const users = Number(process.env.BENCH_USERS ?? 5000);
 const courses = Number(process.env.BENCH_COURSES ?? 6);
@@ -31,14 +30,7 @@ const perCall = 50;
 
 // Course and section writes are not part of this sync: they are seeded, as a sync that created them earlier left them.
 async function seed() {
-  const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
-  await seeding.migrate();
-  const prisma = seeding.prisma;
-  const district = await prisma.district.create({ data: { title: 'Bench District' } });
-  const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
-  const admin = await prisma.user.create({
-    data: { schoolId: school.id, username: 'admin', nameFirst: 'A', nameLast: 'Dmin', role: 'DISTRICT_ADMIN' },
-  });
+  const { seeding, prisma, school, admin } = await seedBenchSchool(database.url, 'DISTRICT_ADMIN');
   const courseIds: number[] = [];
   for (let at = 0; at < courses; at++)
     courseIds.push(

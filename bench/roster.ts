@@ -11,9 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { deriveKey } from '../src/auth/secrets';
-import { openDatabase } from '../src/db/database';
 import { issueApiClient } from '../src/modules/access/access.service';
-import { benchDatabase, oauthSigner, startServerProcess, stopProcesses } from './support';
+import { benchDatabase, oauthSigner, seedBenchSchool, startServerProcess, stopProcesses } from './support';
 
 const sections = Number(process.env.BENCH_SECTIONS ?? 20);
 const students = Number(process.env.BENCH_STUDENTS ?? 100);
@@ -24,14 +23,7 @@ const database = benchDatabase();
 const batch = 50;
 
 async function seed() {
-  const seeding = await openDatabase({ databaseUrl: database.url, dataDir: '' });
-  await seeding.migrate();
-  const prisma = seeding.prisma;
-  const district = await prisma.district.create({ data: { title: 'Bench District' } });
-  const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
-  const admin = await prisma.user.create({
-    data: { schoolId: school.id, username: 'admin', nameFirst: 'A', nameLast: 'Dmin', role: 'SCHOOL_ADMIN' },
-  });
+  const { seeding, prisma, school, admin } = await seedBenchSchool(database.url, 'SCHOOL_ADMIN');
   await prisma.user.createMany({
     data: Array.from({ length: students }, (_, at) => ({
       schoolId: school.id,

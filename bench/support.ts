@@ -364,3 +364,19 @@ export async function stopProcesses(children: ChildProcess[]) {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map(ended));
 }
+
+/**
+ * A migrated bench database with one district, one school and its administrator, for the roster benches to seed
+ * the rest into; the caller closes `seeding` when done.
+ */
+export async function seedBenchSchool(databaseUrl: string, adminRole: 'SCHOOL_ADMIN' | 'DISTRICT_ADMIN') {
+  const seeding = await openDatabase({ databaseUrl, dataDir: '' });
+  await seeding.migrate();
+  const prisma = seeding.prisma;
+  const district = await prisma.district.create({ data: { title: 'Bench District' } });
+  const school = await prisma.school.create({ data: { districtId: district.id, title: 'Bench School' } });
+  const admin = await prisma.user.create({
+    data: { schoolId: school.id, username: 'admin', nameFirst: 'A', nameLast: 'Dmin', role: adminRole },
+  });
+  return { seeding, prisma, district, school, admin };
+}
