@@ -15,15 +15,20 @@ import { Tally, restTargets } from './targets';
 const server = useTestServer({ AUTH_FAILURES_PER_ADDRESS: 'off', AUTH_FAILURES_PER_CONSUMER_KEY: 'off' });
 const tally = new Tally();
 const runsPerTarget = 20;
+// A body's notation is decoded before anything reaches the database, so XML finds nothing on PostgreSQL that it does
+// not find on PGlite: the PostgreSQL pass fuzzes JSON bodies only, and the suite spends its time on what differs.
+const notations = process.env.TEST_DATABASE_URL ? 1 : 2;
 
 describe('fuzzed /v1 write bodies', () => {
-  const targets = restTargets(restRoutes, schema, server);
+  const targets = restTargets(restRoutes, schema, server).filter(
+    (target) => notations === 2 || !target.name.endsWith('(xml)'),
+  );
 
-  it('covers every write route in both notations, and raw uploads once', () => {
+  it('covers every write route in each notation fuzzed, and raw uploads once', () => {
     const writeRoutes = restRoutes.filter((route) => route.method === 'POST' || route.method === 'PUT');
     const rawRoutes = writeRoutes.filter((route) => route.rawBody);
     expect(targets.map((target) => target.name)).toHaveLength(
-      (writeRoutes.length - rawRoutes.length) * 2 + rawRoutes.length,
+      (writeRoutes.length - rawRoutes.length) * notations + rawRoutes.length,
     );
   });
 
