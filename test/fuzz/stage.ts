@@ -14,13 +14,11 @@ import {
   createAlbumItem,
   createBlogPosts,
   createCalendarEvent,
-  createFriendRequest,
   createGroup,
   createGradingGroup,
   createGroupCategory,
-  createInvite,
   createPage,
-  createStoredUpload,
+  createStoredUploads,
   createSection,
   createWorld,
 } from '../support/factories';
@@ -146,24 +144,31 @@ async function createStage(server: TestServer): Promise<Stage> {
   // Pending invites (to groups and sections) and friend requests for every actor, which answering uses up.
   const inviting = await Promise.all([...Array(6)].map(() => createGroup(school.id)));
   const enrolling = await Promise.all([...Array(2)].map(() => createSection(school.id, [])));
-  const pending = {} as Record<Actor, { invite: number[]; friendRequest: number[] }>;
-  for (const actor of actors) {
-    const userId = world[actor].id;
-    const invites = [
-      ...(await Promise.all(inviting.map((group) => createInvite(userId, { groupId: group.id })))),
-      ...(await Promise.all(enrolling.map((section) => createInvite(userId, { sectionId: section.id })))),
-    ];
-    const requesters = users.filter((user) => user.id !== userId);
-    const requests = await Promise.all(requesters.map((requester) => createFriendRequest(requester.id, userId)));
-    pending[actor] = {
-      invite: invites.map((invite) => invite.id),
-      friendRequest: requests.map((request) => request.id),
-    };
-  }
+  const invites = await db().invite.createManyAndReturn({
+    data: actors.flatMap((actor) => [
+      ...inviting.map((group) => ({ userId: world[actor].id, groupId: group.id })),
+      ...enrolling.map((section) => ({ userId: world[actor].id, sectionId: section.id })),
+    ]),
+    select: { id: true, userId: true },
+  });
+  const friendRequests = await db().friendRequest.createManyAndReturn({
+    data: actors.flatMap((actor) =>
+      users
+        .filter((user) => user.id !== world[actor].id)
+        .map((user) => ({ requesterId: user.id, userId: world[actor].id })),
+    ),
+    select: { id: true, userId: true },
+  });
+  const idsFor = (rows: { id: number; userId: number }[], actor: Actor) =>
+    rows.filter((row) => row.userId === world[actor].id).map((row) => row.id);
+  const pending = Object.fromEntries(
+    actors.map((actor) => [actor, { invite: idsFor(invites, actor), friendRequest: idsFor(friendRequests, actor) }]),
+  ) as Record<Actor, { invite: number[]; friendRequest: number[] }>;
   // Fresh files of each actor's for content creates: a create attaches them, so there are plenty.
-  const uploadsOf = {} as Record<Actor, { id: number }[]>;
-  for (const actor of actors)
-    uploadsOf[actor] = await Promise.all(Array.from({ length: 24 }, () => createStoredUpload(world[actor].id)));
+  const uploads = await createStoredUploads(actors.flatMap((actor) => Array<number>(24).fill(world[actor].id)));
+  const uploadsOf = Object.fromEntries(
+    actors.map((actor) => [actor, uploads.filter((upload) => upload.ownerId === world[actor].id)]),
+  ) as Record<Actor, { id: number; ownerId: number }[]>;
   const ids: Record<Exclude<ObjectKind, 'self' | 'invite' | 'friendRequest' | 'upload'>, number[]> = {
     district: [district.id, otherDistrict.id],
     school: [school.id, building.id, otherSchool.id, farSchool.id],

@@ -220,37 +220,45 @@ export const createGradingGroup = (sectionId: number, enrollmentIds: number[] = 
     },
   });
 
-/** A stored upload written straight to the file store and database (no media examination), owned by `ownerId`. */
-export async function createStoredUpload(
-  ownerId: number,
-  fields: {
-    bytes?: Buffer;
-    filename?: string;
-    kind?: FileKind;
-    mimeType?: string;
-    attached?: boolean;
-    thumbnail?: Buffer;
-  } = {},
-) {
+interface StoredUploadFields {
+  bytes?: Buffer;
+  filename?: string;
+  kind?: FileKind;
+  mimeType?: string;
+  attached?: boolean;
+  thumbnail?: Buffer;
+}
+
+/** Writes an upload's bytes (and thumbnail) to the file store; the row that describes them. */
+async function storeUploadFiles(ownerId: number, fields: StoredUploadFields) {
   const bytes = fields.bytes ?? randomBytes(64);
   const storageKey = `f-${randomBytes(16).toString('hex')}`;
   await fileStore().write(storageKey, [bytes]);
   if (fields.thumbnail) await fileStore().write(`${storageKey}-thumb`, [fields.thumbnail]);
-  return db().upload.create({
-    data: {
-      ownerId,
-      filename: fields.filename ?? 'file.bin',
-      filesize: bytes.length,
-      md5Checksum: createHash('md5').update(bytes).digest('hex'),
-      storageKey,
-      status: 'STORED',
-      kind: fields.kind ?? 'FILE',
-      mimeType: fields.mimeType ?? 'application/octet-stream',
-      storedAt: new Date(),
-      attachedAt: fields.attached ? new Date() : null,
-      ...(fields.thumbnail ? { thumbnailKey: `${storageKey}-thumb`, thumbnailWidth: 2, thumbnailHeight: 1 } : {}),
-    },
-  });
+  return {
+    ownerId,
+    filename: fields.filename ?? 'file.bin',
+    filesize: bytes.length,
+    md5Checksum: createHash('md5').update(bytes).digest('hex'),
+    storageKey,
+    status: 'STORED' as const,
+    kind: fields.kind ?? 'FILE',
+    mimeType: fields.mimeType ?? 'application/octet-stream',
+    storedAt: new Date(),
+    attachedAt: fields.attached ? new Date() : null,
+    ...(fields.thumbnail ? { thumbnailKey: `${storageKey}-thumb`, thumbnailWidth: 2, thumbnailHeight: 1 } : {}),
+  };
+}
+
+/** A stored upload written straight to the file store and database (no media examination), owned by `ownerId`. */
+export async function createStoredUpload(ownerId: number, fields: StoredUploadFields = {}) {
+  return db().upload.create({ data: await storeUploadFiles(ownerId, fields) });
+}
+
+/** Plain stored files, one for each owner listed, in one statement: fuzz stages need a hundred of them. */
+export async function createStoredUploads(ownerIds: readonly number[]) {
+  const rows = await Promise.all(ownerIds.map((ownerId) => storeUploadFiles(ownerId, {})));
+  return db().upload.createManyAndReturn({ data: rows, select: { id: true, ownerId: true } });
 }
 
 /** An album written straight to the database, published with comments on unless told otherwise. */
