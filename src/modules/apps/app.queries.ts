@@ -1,8 +1,7 @@
-import { can } from '../../auth/policy';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { registerNodeVisibility, visibleThrough } from '../../graphql/nodes';
-import { appPolicy, managedAppsWhere } from './app.policy';
+import { managedAppsWhere } from './app.policy';
 
 builder.queryFields((t) => ({
   apps: t.withAuth({ authenticated: true }).prismaField({
@@ -15,15 +14,18 @@ builder.queryFields((t) => ({
   }),
 }));
 
-// As `apps`: the administrators of the app's district.
-registerNodeVisibility(
-  'App',
-  visibleThrough(
-    'App',
-    { select: { districtId: true }, of: (row: { id: number; districtId: number }) => row.districtId },
-    (viewer, districtId) => can(viewer, appPolicy, 'manage', districtId),
-  ),
-);
+// The administrators of the app's district (as `apps`), and the users it acts for (whose `authorizedApps` name it).
+registerNodeVisibility('App', async (viewer, ids) => {
+  const managed = managedAppsWhere(viewer);
+  const rows = await db().app.findMany({
+    where: {
+      id: { in: ids },
+      OR: [...(managed ? [managed] : []), { authorizations: { some: { userId: viewer.id } } }],
+    },
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+});
 // As `authorizedApps`: the user the app acts for.
 registerNodeVisibility(
   'AppAuthorization',
