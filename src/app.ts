@@ -7,6 +7,7 @@ import { createAuthFailureGuard } from './auth/auth-failures';
 import { type SharedCredential, authenticationChallenge, createAuthenticator } from './auth/authenticate';
 import { clientAddress } from './auth/client-address';
 import { CredentialCache } from './auth/credential-cache';
+import { useOAuth1Endpoints } from './auth/oauth1-endpoints';
 import { createRateLimiter, useRateLimitReporting } from './auth/rate-limit';
 import type { Config } from './config';
 import { breakerOf } from './redis/breaker';
@@ -193,6 +194,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useCalendarFeeds(),
       // /web-packages/{id}/{grant}/...: browsers open a package's site with the signed grant in its URL, no OAuth.
       useWebPackageSites(serverKey),
+      // /v1/oauth/request_token and /v1/oauth/access_token answer form-encoded tokens, before the facade's router.
+      useOAuth1Endpoints({ authenticate, serverKey, trustProxyHops: config.trustProxyHops }),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
       useRestFacade({

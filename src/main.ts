@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
+import { pruneRequestTokens } from './auth/oauth1-authorization';
 import { boot } from './ops/boot';
 import { ConfigError, loadConfig } from './config';
 import { requestConnectionOptions } from './redis/breaker';
@@ -147,6 +148,7 @@ webhooks.start();
 
 const sweeps = [
   sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
+  sweep('OAuth request token', 15 * 60_000, pruneRequestTokens),
   sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
   sweep('unattached upload', 15 * 60_000, () => sweepUploads()),
   sweep('pending thumbnail', 5 * 60_000, writePendingThumbnails),

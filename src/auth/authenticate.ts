@@ -6,7 +6,7 @@ import { httpError } from '../core/errors';
 import { type AuthFailureReason, countAuthFailure } from '../ops/metrics';
 import { breakerOf } from '../redis/breaker';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
-import type { CredentialCache } from './credential-cache';
+import type { CachedAppToken, CredentialCache } from './credential-cache';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
 import { decryptSecret, hashToken } from './secrets';
 import { Viewer, ofActiveUser, toViewerUser, viewerUserSelection } from './viewer';
@@ -119,6 +119,22 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   }
 
   async function fromOAuth(request: Request, credentials: OAuthCredentials, address: string): Promise<Viewer> {
+    // Three legs: an app's key with an access token a user approved. A token that is no app's falls through to the
+    // API clients, which sign with an empty token secret whatever token they send.
+    if (credentials.token !== '') {
+      const granted = await options.credentials.appToken(credentials.consumerKey, credentials.token, () =>
+        loadAppToken(credentials, options.secretKey),
+      );
+      if (granted) {
+        const attempt = { address, consumerKey: credentials.consumerKey };
+        await assertSigned(request, credentials, attempt, granted.consumerSecret, granted.tokenSecret);
+        return new Viewer(granted.user, {
+          kind: 'app',
+          consumerKey: credentials.consumerKey,
+          accessTokenId: granted.tokenId,
+        });
+      }
+    }
     const client = await options.credentials.client(credentials.consumerKey, async () => {
       const found = await db().apiClient.findUnique({
         where: { consumerKey: credentials.consumerKey, ...ofActiveUser },
@@ -129,8 +145,22 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       );
     });
     if (!client) throw await refused({ address, consumerKey: null }, 'unknown_consumer_key', 'Unknown consumer key');
-    const attempt = { address, consumerKey: credentials.consumerKey };
-    if (!signedBy(client.secret, credentials, request))
+    await assertSigned(request, credentials, { address, consumerKey: credentials.consumerKey }, client.secret);
+    return new Viewer(client.user, { kind: 'oauth', consumerKey: credentials.consumerKey });
+  }
+
+  /**
+   * The signature (with the consumer's secret and the token's), then the timestamp, then the nonce; each failure is
+   * counted before its 401.
+   */
+  async function assertSigned(
+    request: Request,
+    credentials: OAuthCredentials,
+    attempt: AuthAttempt,
+    consumerSecret: string,
+    tokenSecret = '',
+  ): Promise<void> {
+    if (!signedBy(consumerSecret, tokenSecret, credentials, request))
       throw await refused(attempt, 'bad_signature', 'Invalid OAuth signature');
     try {
       assertFreshTimestamp(credentials.timestamp, Math.floor(Date.now() / 1000), options.oauthSkewSeconds);
@@ -145,14 +175,54 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         'Duplicate timestamp/nonce combination, possible replay attack. Request rejected.',
       );
     }
-    return new Viewer(client.user, { kind: 'oauth', consumerKey: credentials.consumerKey });
   }
 
-  /** Whether the signature is the secret's for one of the URLs the client may have signed. */
-  function signedBy(secret: string, credentials: OAuthCredentials, request: Request): boolean {
+  /** Whether the signature is the secrets' for one of the URLs the client may have signed. */
+  function signedBy(secret: string, tokenSecret: string, credentials: OAuthCredentials, request: Request): boolean {
     for (const url of signedUrls(request, options.publicUrl))
-      if (verifySignature(credentials, { method: request.method, url }, secret)) return true;
+      if (verifySignature(credentials, { method: request.method, url }, secret, tokenSecret)) return true;
     return false;
+  }
+
+  /**
+   * For the three-legged token endpoints (src/auth/oauth1-endpoints.ts), which are not API requests: the request's
+   * OAuth credentials and what `lookup` found for them, once the signature (with the secrets it names), timestamp
+   * and nonce hold, with the same failure counting and 401s as every signed request. `lookup` refuses an unknown
+   * consumer key or token, or a token the step does not take, with the text of the 401.
+   */
+  async function signedForTokenStep<Found>(
+    request: Request,
+    address: string,
+    lookup: (
+      credentials: OAuthCredentials,
+    ) => Promise<{ secrets: TokenStepSecrets; found: Found } | { refused: string }>,
+  ): Promise<{ credentials: OAuthCredentials; found: Found }> {
+    let credentials: OAuthCredentials | null;
+    try {
+      credentials = parseOAuthHeader(request.headers.get('authorization'));
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      await options.failures.assertNotBlocked({ address, consumerKey: null });
+      throw await refused({ address, consumerKey: null }, 'malformed_oauth', error.message);
+    }
+    if (!credentials) {
+      await options.failures.assertNotBlocked({ address, consumerKey: null });
+      throw await refused({ address, consumerKey: null }, 'malformed_oauth', 'OAuth authorization required');
+    }
+    const attempt = { address, consumerKey: credentials.consumerKey };
+    await options.failures.assertNotBlocked(attempt);
+    const looked = await lookup(credentials);
+    if ('refused' in looked) {
+      const unknownKey = looked.refused === unknownConsumerKey;
+      throw await refused(
+        unknownKey ? { address, consumerKey: null } : attempt,
+        unknownKey ? 'unknown_consumer_key' : 'invalid_oauth_token',
+        looked.refused,
+      );
+    }
+    const { consumerSecret, tokenSecret } = looked.secrets;
+    await assertSigned(request, credentials, attempt, consumerSecret, tokenSecret);
+    return { credentials, found: looked.found };
   }
 
   /**
@@ -195,7 +265,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
    * The request's viewer, null when it carries no credential, or a 401 GraphQLError for a bad one; a 429 instead,
    * before the credential is looked at, when its client address or consumer key has failed too often.
    */
-  return async function authenticate(request: Request, address: string): Promise<Viewer | null> {
+  async function authenticate(request: Request, address: string): Promise<Viewer | null> {
     const header = request.headers.get('authorization');
     if (header && /^bearer\s+/i.test(header)) {
       await options.failures.assertNotBlocked({ address, consumerKey: null });
@@ -215,6 +285,45 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     }
     await options.failures.assertNotBlocked({ address, consumerKey: credentials.consumerKey });
     return fromOAuth(request, credentials, address);
+  }
+  return Object.assign(authenticate, { signedForTokenStep });
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+/** The secrets a token step's signature is made with: the app's, and the request token's (empty at request_token). */
+export interface TokenStepSecrets {
+  consumerSecret: string;
+  tokenSecret: string;
+}
+
+/** What a token step's 401 says for a consumer key that is no app's (counted per address, as any unknown key). */
+export const unknownConsumerKey = 'Unknown consumer key';
+
+/**
+ * The app access token the credentials name, when it was issued to the app whose key signs and its user is active;
+ * null otherwise (the API-client path then reads the key). Its secret and the app's, decrypted.
+ */
+async function loadAppToken(credentials: OAuthCredentials, secretKey: Buffer): Promise<CachedAppToken | null> {
+  const found = await db().appAccessToken.findUnique({
+    where: { tokenHash: hashToken(credentials.token), authorization: { user: { deactivatedAt: null } } },
+    select: {
+      id: true,
+      encryptedSecret: true,
+      authorization: {
+        select: {
+          app: { select: { consumerKey: true, encryptedSecret: true } },
+          user: { select: viewerUserSelection },
+        },
+      },
+    },
+  });
+  if (!found || found.authorization.app.consumerKey !== credentials.consumerKey) return null;
+  return {
+    tokenId: found.id,
+    consumerSecret: decryptSecret(found.authorization.app.encryptedSecret, secretKey),
+    tokenSecret: decryptSecret(found.encryptedSecret, secretKey),
+    user: toViewerUser(found.authorization.user),
   };
 }
 

@@ -14,6 +14,16 @@ export interface CachedClient {
   user: ViewerUser;
 }
 
+/** What an app's consumer key and access token stand for (three legs): both decrypted secrets and the approving user. */
+export interface CachedAppToken {
+  tokenId: number;
+  consumerSecret: string;
+  tokenSecret: string;
+  user: ViewerUser;
+}
+
+type Kind = 'bearers' | 'clients' | 'appTokens';
+
 interface Entry<Value> {
   value: Promise<Value | null>;
   /** Until when the entry may answer (Date.now() milliseconds). */
@@ -41,7 +51,8 @@ export interface CredentialCacheOptions {
  *   whatever changed and however (a revocation, a role or school changed, a user deleted, a row edited by hand);
  * - at once on the instance that revokes (forgetCredentialsOf, called by the revocation);
  * - sooner in the usual case elsewhere: the cache follows the committed domain-event log (src/outbox/bus.ts) for the USER realm
- *   of every user it holds, where revocations are recorded (`api_client.delete`, `access_token.delete`), and drops
+ *   of every user it holds, where revocations are recorded (`api_client.delete`, `access_token.delete`,
+ *   `app_authorization.delete`), and drops
  *   that user's entries on any event there. The instance that commits wakes its follower at once; with REDIS_URL every
  *   instance is told of each commit over Redis pub/sub and reads the log at once too; without Redis the others read it
  *   at their next poll (1 s).
@@ -64,8 +75,9 @@ export function forgetCredentialsOf(userId: number): void {
 export class CredentialCache {
   private readonly bearers = new Map<string, Entry<CachedBearer>>();
   private readonly clients = new Map<string, Entry<CachedClient>>();
+  private readonly appTokens = new Map<string, Entry<CachedAppToken>>();
   /** Per user held: the keys of their entries and the subscription to their USER realm's events. */
-  private readonly users = new Map<number, { bearers: Set<string>; clients: Set<string>; stop(): void }>();
+  private readonly users = new Map<number, Record<Kind, Set<string>> & { stop(): void }>();
   private readonly maxEntries: number;
 
   constructor(private readonly options: CredentialCacheOptions) {
@@ -83,6 +95,14 @@ export class CredentialCache {
     return this.lookup(this.clients, 'clients', consumerKey, load);
   }
 
+  /**
+   * The app access token `token` signed for with `consumerKey`, from the cache while fresh, otherwise from `load`
+   * (null: unknown, or another app's token). Keyed by both, so another app's key never finds this token's entry.
+   */
+  appToken(consumerKey: string, token: string, load: () => Promise<CachedAppToken | null>) {
+    return this.lookup(this.appTokens, 'appTokens', `${consumerKey}\n${token}`, load);
+  }
+
   /** Drops every entry of the user: the next request with any of their credentials reads the database. */
   forgetUser(userId: number): void {
     const held = this.users.get(userId);
@@ -91,6 +111,7 @@ export class CredentialCache {
     held.stop();
     for (const key of held.bearers) this.bearers.delete(key);
     for (const key of held.clients) this.clients.delete(key);
+    for (const key of held.appTokens) this.appTokens.delete(key);
   }
 
   /** Drops everything and stops following the event log. */
@@ -98,15 +119,16 @@ export class CredentialCache {
     for (const userId of [...this.users.keys()]) this.forgetUser(userId);
     this.bearers.clear();
     this.clients.clear();
+    this.appTokens.clear();
   }
 
   get size(): number {
-    return this.bearers.size + this.clients.size;
+    return this.bearers.size + this.clients.size + this.appTokens.size;
   }
 
   private lookup<Value extends { user: ViewerUser }>(
     entries: Map<string, Entry<Value>>,
-    kind: 'bearers' | 'clients',
+    kind: Kind,
     key: string,
     load: () => Promise<Value | null>,
   ): Promise<Value | null> {
@@ -139,30 +161,25 @@ export class CredentialCache {
     let held = this.users.get(userId);
     if (!held) {
       const listening = listenToRealms([{ type: 'USER', id: userId }], () => this.forgetUser(userId));
-      held = { bearers: new Set(), clients: new Set(), stop: listening.stop };
+      held = { bearers: new Set(), clients: new Set(), appTokens: new Set(), stop: listening.stop };
       this.users.set(userId, held);
     }
     return held;
   }
 
-  private drop<Value>(
-    entries: Map<string, Entry<Value>>,
-    kind: 'bearers' | 'clients',
-    key: string,
-    entry: Entry<Value>,
-  ) {
+  private drop<Value>(entries: Map<string, Entry<Value>>, kind: Kind, key: string, entry: Entry<Value>) {
     entries.delete(key);
     if (entry.userId === null) return;
     const held = this.users.get(entry.userId);
     if (!held) return;
     held[kind].delete(key);
-    if (held.bearers.size === 0 && held.clients.size === 0) {
+    if (held.bearers.size === 0 && held.clients.size === 0 && held.appTokens.size === 0) {
       this.users.delete(entry.userId);
       held.stop();
     }
   }
 
-  private evictOldest<Value>(entries: Map<string, Entry<Value>>, kind: 'bearers' | 'clients') {
+  private evictOldest<Value>(entries: Map<string, Entry<Value>>, kind: Kind) {
     while (entries.size > this.maxEntries) {
       const [oldestKey, oldest] = entries.entries().next().value as [string, Entry<Value>];
       this.drop(entries, kind, oldestKey, oldest);

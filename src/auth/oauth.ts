@@ -1,4 +1,4 @@
-// Two-legged OAuth 1.0a (RFC 5849) as Schoology's /v1 API speaks it: parsing the
+// OAuth 1.0a (RFC 5849) as Schoology's /v1 API speaks it: parsing the
 // Authorization header, building the signature base string, and verifying
 // PLAINTEXT and HMAC-SHA1 signatures. Pure functions: nonce storage, consumer lookup
 // and the choice of URL to verify against belong to the caller.
@@ -154,28 +154,35 @@ function compareAscii(a: string, b: string): number {
 }
 
 /**
- * Checks the signature with the consumer's secret; the token secret is always empty (two legs).
- * `request.url` is one URL the client may have called; the caller chooses the candidates and tries each.
+ * Checks the signature with the consumer's secret and the token's: empty for two legs, the request or access token's
+ * secret for three (src/auth/oauth1-tokens.ts). `request.url` is one URL the client may have called; the caller
+ * chooses the candidates and tries each.
  */
 export function verifySignature(
   creds: OAuthCredentials,
   request: { method: string; url: string },
   consumerSecret: string,
+  tokenSecret = '',
 ): boolean {
   if (creds.signatureMethod === 'PLAINTEXT')
-    return plaintextCandidates(consumerSecret).some((expected) => constantTimeEqual(expected, creds.signature));
-  const key = `${percentEncode(consumerSecret)}&`;
+    return plaintextCandidates(consumerSecret, tokenSecret).some((expected) =>
+      constantTimeEqual(expected, creds.signature),
+    );
+  const key = `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret)}`;
   // Each variant is signed only when the ones before it did not match: most requests match the first.
   return baseStringVariants(creds, request).some((baseString) =>
     sameSignature(hmacSha1(baseString(), key), creds.signature),
   );
 }
 
-// The signature is `enc(secret)&` (§3.4.4); clients differ on whether they encode the secret and
-// on whether the `&` survived a second round of header encoding as `%26`.
-function plaintextCandidates(consumerSecret: string): string[] {
+// The signature is `enc(secret)&enc(token secret)` (§3.4.4); clients differ on whether they encode the secrets and
+// on whether the `&` survived a second round of header encoding as `%26` (schoolopy sends `secret%26tokensecret`).
+function plaintextCandidates(consumerSecret: string, tokenSecret: string): string[] {
   const secretForms = new Set([percentEncode(consumerSecret), consumerSecret]);
-  return [...secretForms].flatMap((secret) => [`${secret}&`, `${secret}%26`]);
+  const tokenForms = new Set([percentEncode(tokenSecret), tokenSecret]);
+  return [...secretForms].flatMap((secret) =>
+    [...tokenForms].flatMap((token) => [`${secret}&${token}`, `${secret}%26${token}`]),
+  );
 }
 
 // With an empty token, some clients sign `oauth_token=` and others leave it out: accept either.

@@ -14,7 +14,11 @@ export interface ViewerUser {
   triggerAdmin: boolean;
 }
 
-export type Credential = { kind: 'oauth'; consumerKey: string } | { kind: 'bearer'; tokenId: number };
+export type Credential =
+  | { kind: 'oauth'; consumerKey: string }
+  | { kind: 'bearer'; tokenId: number }
+  /** An app acting for the user who approved it (three-legged OAuth 1.0a): the app's key and the access token. */
+  | { kind: 'app'; consumerKey: string; accessTokenId: number };
 
 /**
  * A per-user map (realm id -> admin) of the users whose requests ask for it in one turn of the event loop, read with
@@ -164,6 +168,7 @@ export function toViewerUser(user: Prisma.UserGetPayload<{ select: typeof viewer
 export async function currentViewer(
   credential: Credential,
 ): Promise<{ viewer: Viewer; expiresAt: Date | null } | null> {
+  if (credential.kind === 'app') return (await currentViewers([credential])).get(credential) ?? null;
   const found =
     credential.kind === 'bearer'
       ? await db().accessToken.findUnique({
@@ -191,7 +196,10 @@ export async function currentViewers(credentials: Credential[]): Promise<Map<Cre
   const consumerKeys = credentials.flatMap((credential) =>
     credential.kind === 'oauth' ? [credential.consumerKey] : [],
   );
-  const [tokens, clients] = await Promise.all([
+  const appTokenIds = credentials.flatMap((credential) =>
+    credential.kind === 'app' ? [credential.accessTokenId] : [],
+  );
+  const [tokens, clients, appTokens] = await Promise.all([
     tokenIds.length
       ? db().accessToken.findMany({
           where: { id: { in: tokenIds }, ...ofActiveUser },
@@ -204,14 +212,27 @@ export async function currentViewers(credentials: Credential[]): Promise<Map<Cre
           select: { consumerKey: true, user: { select: viewerUserSelection } },
         })
       : [],
+    appTokenIds.length
+      ? db().appAccessToken.findMany({
+          where: { id: { in: appTokenIds }, authorization: { user: { deactivatedAt: null } } },
+          select: { id: true, authorization: { select: { user: { select: viewerUserSelection } } } },
+        })
+      : [],
   ]);
   const byToken = new Map(tokens.map((token) => [token.id, token]));
   const byClient = new Map(clients.map((client) => [client.consumerKey, { ...client, expiresAt: null }]));
+  const byAppToken = new Map(
+    appTokens.map((token) => [token.id, { user: token.authorization.user, expiresAt: null as Date | null }]),
+  );
   const now = Date.now();
   return new Map(
     credentials.map((credential) => {
       const found =
-        credential.kind === 'bearer' ? byToken.get(credential.tokenId) : byClient.get(credential.consumerKey);
+        credential.kind === 'bearer'
+          ? byToken.get(credential.tokenId)
+          : credential.kind === 'app'
+            ? byAppToken.get(credential.accessTokenId)
+            : byClient.get(credential.consumerKey);
       if (!found || (found.expiresAt && found.expiresAt.getTime() <= now)) return [credential, null];
       return [credential, { viewer: new Viewer(toViewerUser(found.user), credential), expiresAt: found.expiresAt }];
     }),

@@ -8,6 +8,7 @@ import '../modules/groups';
 import '../modules/posts';
 import '../modules/roster';
 import '../modules/access';
+import '../modules/apps';
 import '../modules/subscriptions';
 import '../modules/districts';
 import '../modules/invites';

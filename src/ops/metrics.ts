@@ -22,7 +22,8 @@ export type AuthFailureReason =
   | 'bad_signature'
   | 'stale_timestamp'
   | 'replayed_nonce'
-  | 'invalid_bearer_token';
+  | 'invalid_bearer_token'
+  | 'invalid_oauth_token';
 
 /** A finished webhook attempt's verdict (src/webhooks/worker.ts); `released` attempts were never sent. */
 export type WebhookVerdict = 'delivered' | 'retry' | 'failed' | 'gone';

@@ -8,6 +8,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { RealmType } from '../generated/prisma/enums';
 import type { RestRoute } from './route';
 import { realmPrefixes } from './router';
+import { oauth1Paths } from '../auth/oauth1-endpoints';
 import { maxMultigetPaths, multigetPath, multigetPaths, multigetRequestWire, multigetResponseWire } from './multiget';
 
 export interface OpenApiOptions {
@@ -480,6 +481,8 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
 
   paths[multigetPath] = { post: multigetOperation() };
   tags.set('multiget', new Set());
+  Object.assign(paths, oauth1Paths());
+  tags.set('oauth', new Set());
 
   return {
     openapi: '3.1.0',

@@ -14,9 +14,10 @@ export interface Trigger {
 }
 
 /**
- * The families that reach webhook receivers. Credentials (`api_client`, `access_token`, `calendar_feed`), the trigger
- * administration's own changes, and teachers' and administrators' settings (`grading_group`, `group_category`,
- * `district`) are left out: they concern the people who hold them, not integrations.
+ * The families that reach webhook receivers. Credentials (`api_client`, `access_token`, `calendar_feed`,
+ * `app_authorization`), the trigger administration's own changes, and teachers' and administrators' settings
+ * (`grading_group`, `group_category`, `district`) are left out: they concern the people who hold them, not
+ * integrations.
  */
 export const triggerFamilies: Readonly<Record<string, string>> = {
   school: 'Schools created, changed or deleted.',

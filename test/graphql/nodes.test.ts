@@ -57,6 +57,11 @@ beforeAll(async () => {
   const invitingGroup = await createGroup(w.school.id);
   const album = await createAlbum({ type: 'GROUP', id: group.id });
   const content = await createAlbumItem(album.id, teacher.id);
+  const app = await db().app.create({
+    data: { districtId: w.district.id, name: unique('App'), consumerKey: unique('app'), encryptedSecret: 'sealed' },
+  });
+  // The teacher approved the app: they see it, and their approval.
+  const authorization = await db().appAuthorization.create({ data: { appId: app.id, userId: teacher.id } });
   const target = await db().triggerTarget.create({
     data: { schoolId: w.school.id, url: 'https://hooks.example.test/in', secret: 'secret' },
   });
@@ -109,6 +114,8 @@ beforeAll(async () => {
       })
     ).id,
     AccessToken: (await db().accessToken.create({ data: { userId: teacher.id, tokenHash: unique('hash') } })).id,
+    App: app.id,
+    AppAuthorization: authorization.id,
     CalendarFeed: (await db().calendarFeed.create({ data: { userId: teacher.id, tokenHash: unique('feed') } })).id,
     AttendanceRecord: (
       await db().attendanceRecord.create({

@@ -79,8 +79,9 @@ describe('GET /v1/openapi.json', () => {
         expect(operation(path, route.method.toLowerCase() as Method).summary).toBe(route.summary);
       }
     }
-    // And POST /multiget, which runs the other routes rather than an operation of its own.
-    expected += 1;
+    // And POST /multiget, which runs the other routes rather than an operation of its own, and GET and POST of the two
+    // three-legged OAuth token steps (src/auth/oauth1-endpoints.ts).
+    expected += 1 + 4;
     const operations = allOperations();
     expect(operations).toHaveLength(expected);
     expect(expected).toBeGreaterThan(restRoutes.length);
@@ -116,6 +117,8 @@ describe('GET /v1/openapi.json', () => {
       '/sections/{section_id}/posts',
       '/groups/{group_id}/posts',
       '/multiget',
+      '/oauth/request_token',
+      '/oauth/access_token',
     ]);
   });
 
@@ -197,7 +200,9 @@ describe('GET /v1/openapi.json', () => {
     for (const { path, method, operation: found } of allOperations()) {
       const statuses = Object.keys(found.responses);
       // A multiget's paths are refused one by one, in its 207: the call itself is never 403.
-      const refusable = path === '/multiget' ? ['401', '429', '500'] : ['401', '403', '429', '500'];
+      // Nor are the OAuth token steps, which answer before any permission applies.
+      const refusable =
+        path === '/multiget' || path.startsWith('/oauth/') ? ['401', '429', '500'] : ['401', '403', '429', '500'];
       expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(refusable));
       // A raw upload takes bytes of any type, so it has no 415.
       const raw = found.requestBody && 'application/octet-stream' in (found.requestBody as any).content;

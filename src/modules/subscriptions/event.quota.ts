@@ -14,7 +14,11 @@ export function limitSubscriptionsPerCredential(limit: number): void {
 }
 
 export const credentialKey = (credential: Credential) =>
-  credential.kind === 'bearer' ? `bearer:${credential.tokenId}` : `oauth:${credential.consumerKey}`;
+  credential.kind === 'bearer'
+    ? `bearer:${credential.tokenId}`
+    : credential.kind === 'app'
+      ? `app:${credential.accessTokenId}`
+      : `oauth:${credential.consumerKey}`;
 
 /**
  * When a subscription starts listening (its bus topics joined, its access checked) and when it ends, by credential key:

@@ -1,0 +1,4 @@
+import './app.policy';
+import './app.type';
+import './app.queries';
+import './app.mutations';
