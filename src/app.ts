@@ -32,6 +32,7 @@ import { fileStore, insufficientStorage, storageUnavailableIn } from './modules/
 import { type StorageFinding, createStorageCheck } from './modules/uploads/storage-check';
 import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
+import { useSignInPages } from './signin/sign-in.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './webhooks/address';
 import { isTracing } from './ops/tracing';
@@ -193,6 +194,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useCalendarFeeds(),
       // /web-packages/{id}/{grant}/...: browsers open a package's site with the signed grant in its URL, no OAuth.
       useWebPackageSites(serverKey),
+      // /sign-in, /sign-out, /sign-in/link/{token}: HTML pages for people in browsers (docs/sign-in.md).
+      useSignInPages({ config, serverKey, redis }),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
       useRestFacade({
