@@ -26,7 +26,7 @@ function fragment(value: unknown): string {
  */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   return new Html(
-    strings.reduce((out, text, index) => out + text + (index < values.length ? fragment(values[index]) : '')),
+    strings.reduce((out, text, index) => out + text + (index < values.length ? fragment(values[index]) : ''), ''),
   );
 }
 
