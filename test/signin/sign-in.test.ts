@@ -2,6 +2,7 @@ import argon2 from 'argon2';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/db/database';
 import { loggedPath } from '../../src/http/logging';
+import { demoCredentialsText, seedDemo } from '../../src/ops/demo';
 import { sessionOf } from '../../src/signin/session';
 import { type GraphQLClient, graphqlClientFor, restClientFor } from '../support/client';
 import { type World, createUser, createWorld } from '../support/factories';
@@ -365,5 +366,24 @@ describe('changePassword', () => {
     const answer = await graphql(changePassword, { input: { currentPassword: 'x', newPassword: strong } });
     expect(answer.data.changePassword.userErrors).toMatchObject([{ code: 'NO_PASSWORD' }]);
     expect((await db().user.findUniqueOrThrow({ where: { id: student.id } })).passwordHash).toBeNull();
+  });
+});
+
+describe('the demo district', () => {
+  it('gives one person of each role a random password, printed beside the other credentials', async () => {
+    const demo = await seedDemo(server.serverKey);
+    expect(demo.signIns.map((signIn) => signIn.role)).toEqual([
+      'DISTRICT_ADMIN',
+      'SCHOOL_ADMIN',
+      'TEACHER',
+      'STUDENT',
+      'PARENT',
+    ]);
+    expect(new Set(demo.signIns.map((signIn) => signIn.password)).size).toBe(5);
+    const text = demoCredentialsText(demo, 'http://127.0.0.1:4000');
+    expect(text).toContain('People sign in at http://127.0.0.1:4000/sign-in');
+    const student = demo.signIns.find((signIn) => signIn.role === 'STUDENT')!;
+    expect(text).toMatch(new RegExp(`^  student +${student.username} +${student.password}$`, 'm'));
+    expect((await signIn(server, student.username, student.password)).response.status).toBe(303);
   });
 });
