@@ -33,6 +33,7 @@ import { fileStore, insufficientStorage, storageUnavailableIn } from './modules/
 import { type StorageFinding, createStorageCheck } from './modules/uploads/storage-check';
 import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
+import { useSignInPages } from './signin/sign-in.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './webhooks/address';
 import { isTracing } from './ops/tracing';
@@ -196,6 +197,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useWebPackageSites(serverKey),
       // /v1/oauth/request_token and /v1/oauth/access_token answer form-encoded tokens, before the facade's router.
       useOAuth1Endpoints({ authenticate, serverKey, trustProxyHops: config.trustProxyHops }),
+      // /sign-in, /sign-out, /sign-in/link/{token}: HTML pages for people in browsers (docs/sign-in.md).
+      useSignInPages({ config, serverKey, redis }),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
       useRestFacade({

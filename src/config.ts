@@ -55,6 +55,12 @@ export interface Config {
   /** Proxies in front of the server appending to X-Forwarded-For; 0: the socket's peer is the client. */
   trustProxyHops: number;
   authFailureLimits: AuthFailureLimits;
+  /** Failed sign-ins on the sign-in page per account (or per name nobody has), or null when off. */
+  signInFailuresPerAccount: RateLimit | null;
+  /** How long a browser stays signed in from its sign-in, in milliseconds (docs/sign-in.md). */
+  sessionLifetimeMs: number;
+  /** How long a sign-in link works from when it was made, in milliseconds. */
+  signInLinkLifetimeMs: number;
   dataDir: string;
   databaseUrl: string | null;
   /** Server key that encrypts consumer secrets; read from DATA_DIR when null (embedded default only). */
@@ -180,6 +186,9 @@ const environmentSchema = z.object({
   AUTH_FAILURES_PER_ADDRESS: optional.default('20/1m'),
   AUTH_FAILURES_PER_CONSUMER_KEY: optional.default('50/1m'),
   ANONYMOUS_REQUESTS_PER_ADDRESS: optional.default('60/1m'),
+  SIGN_IN_FAILURES_PER_ACCOUNT: optional.default('10/15m'),
+  SESSION_LIFETIME: optional.default('7d'),
+  SIGN_IN_LINK_LIFETIME: optional.default('72h'),
   DATA_DIR: optional.default('./.data'),
   DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional()),
   SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -262,6 +271,7 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
     'AUTH_FAILURES_PER_ADDRESS',
     'AUTH_FAILURES_PER_CONSUMER_KEY',
     'ANONYMOUS_REQUESTS_PER_ADDRESS',
+    'SIGN_IN_FAILURES_PER_ACCOUNT',
   ]) {
     const text = value(name);
     if (text && parseRateLimit(text) === undefined) problems.push(`${name}: must look like 20/1m, 5/10s or off`);
@@ -305,6 +315,14 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   }
   if (parseDurationMs(value('UPLOAD_UNATTACHED_TTL') ?? '24h') === null) {
     problems.push('UPLOAD_UNATTACHED_TTL: must be a duration such as 24h, 30m or 7d');
+  }
+  for (const [name, fallback] of [
+    ['SESSION_LIFETIME', '7d'],
+    ['SIGN_IN_LINK_LIFETIME', '72h'],
+  ] as const) {
+    const lifetime = parseDurationMs(value(name) ?? fallback);
+    if (lifetime === null || lifetime < 60_000)
+      problems.push(`${name}: must be a duration of 1m or more, such as 12h or 7d`);
   }
   if (value('METRICS_HOST') && !value('METRICS_PORT')) problems.push('METRICS_HOST: is only used with METRICS_PORT');
   if (value('METRICS_PORT') && Number(value('METRICS_PORT')) === Number(value('PORT') ?? 4000))
@@ -354,6 +372,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perConsumerKey: parseRateLimit(e.AUTH_FAILURES_PER_CONSUMER_KEY) ?? null,
       anonymousPerAddress: parseRateLimit(e.ANONYMOUS_REQUESTS_PER_ADDRESS) ?? null,
     },
+    signInFailuresPerAccount: parseRateLimit(e.SIGN_IN_FAILURES_PER_ACCOUNT) ?? null,
+    sessionLifetimeMs: parseDurationMs(e.SESSION_LIFETIME)!,
+    signInLinkLifetimeMs: parseDurationMs(e.SIGN_IN_LINK_LIFETIME)!,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL ?? null,
     secretKey: e.SECRET_KEY ?? null,

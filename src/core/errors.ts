@@ -8,7 +8,13 @@ export type IssueCode =
   | 'TOO_SHORT'
   | 'TOO_LARGE'
   | 'TOO_SMALL'
-  | 'INVALID_FORMAT';
+  | 'INVALID_FORMAT'
+  /** changePassword: the current password given is not the user's. */
+  | 'WRONG_PASSWORD'
+  /** A new password too short, too simple, or made of the user's own names (docs/sign-in.md#passwords). */
+  | 'WEAK_PASSWORD'
+  /** changePassword: the user has no password yet (an administrator's sign-in link sets the first). */
+  | 'NO_PASSWORD';
 
 /**
  * One invalid input field. `field` is the path of the input member in GraphQL names, such as `options.inviteType`;

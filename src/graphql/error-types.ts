@@ -28,6 +28,9 @@ export const UserErrorCodeEnum = builder.enumType('UserErrorCode', {
     INVALID_FORMAT: { description: 'The text is not in the required format (an email, a date, an id).' },
     NOT_FOUND: { description: 'An object the input names does not exist or is not visible to the viewer.' },
     CONFLICT: { description: 'The change conflicts with existing data, such as a name already taken.' },
+    WRONG_PASSWORD: { description: "The current password given is not the viewer's." },
+    WEAK_PASSWORD: { description: "The new password is too short, too simple, or holds the user's own names." },
+    NO_PASSWORD: { description: "The user has no password yet: an administrator's sign-in link sets the first." },
   } as const,
 });
 

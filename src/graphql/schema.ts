@@ -25,6 +25,7 @@ import '../modules/triggers';
 import '../modules/web-packages';
 import '../modules/grading-categories';
 import '../modules/attendance';
+import '../modules/sign-in-links';
 import { addEventTypes } from '../modules/subscriptions/event.type';
 
 // Every module has declared its events by now: the enum of event types is made from the whole catalogue.

@@ -30,12 +30,14 @@ export function requestIdOf(request: Request): string {
 /**
  * Paths that carry a credential, which calendar apps and browsers send in place of any other: a calendar feed's token
  * (`/calendar/{token}.ics`, src/modules/calendar-feeds/calendar-feed.http.ts) and a web package's launch grant
- * (`/web-packages/{id}/{grant}/...`, src/modules/web-packages/web-package.http.ts). The log shows them with the
+ * (`/web-packages/{id}/{grant}/...`, src/modules/web-packages/web-package.http.ts), and a sign-in link. The log shows them with the
  * credential replaced, valid or not, so that reading the log opens neither the feed nor the package's site.
  */
 const credentialsInPaths: [RegExp, string][] = [
   [/^\/calendar\/[^/]+?(\.ics)?(?=\/|$)/, '/calendar/[token]$1'],
   [/^\/web-packages\/([^/]+)\/[^/]+/, '/web-packages/$1/[grant]'],
+  // A sign-in link sets the password of whoever opens it first (src/signin/sign-in.http.ts).
+  [/^\/sign-in\/link\/[^/]+/, '/sign-in/link/[token]'],
 ];
 
 /** The path as the request log writes it. */

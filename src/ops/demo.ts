@@ -1,4 +1,6 @@
 import { percentEncode } from '../auth/oauth';
+import { randomToken } from '../auth/secrets';
+import { hashPassword } from '../signin/password';
 import type { Config, SeedDemoMode } from '../config';
 import type { Database } from '../db/database';
 import { writeTransaction } from '../outbox/record';
@@ -28,6 +30,21 @@ export interface DemoDistrict {
   admin: { id: number; username: string };
   client: IssuedApiClient;
   accessToken: IssuedAccessToken;
+  /** One person of each role with a password to sign in with on /sign-in, printed once. */
+  signIns: { role: Role; username: string; password: string }[];
+}
+
+/** Random, as the other demo credentials are: a fixed demo password would open any demo left reachable. */
+async function demoPasswords() {
+  const roles = [...new Set(people.map((person) => person.role))];
+  return new Map(
+    await Promise.all(
+      roles.map(async (role) => {
+        const password = randomToken(12);
+        return [role, { password, hash: await hashPassword(password) }] as const;
+      }),
+    ),
+  );
 }
 
 // Instances sharing a PostgreSQL database (SEED_DEMO=on) may start together: one seeds, the others find its district.
@@ -36,6 +53,8 @@ const FIRST_START_LOCK_KEY = 72707370;
 
 async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Promise<DemoDistrict | null> {
   const suffix = Date.now().toString(36);
+  // Hashed before the transaction, which would otherwise hold its lock while argon2 works.
+  const passwords = await demoPasswords();
   // The district and its API client commit together, so no district is left without the credential that was printed.
   const created = await writeTransaction(async (tx) => {
     if (onlyIntoEmptyDatabase) {
@@ -55,7 +74,10 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
     await tx.school.create({ data: { districtId: district.id, title: 'Lakeside Middle School', city: 'Lakeside' } });
 
     const users = [];
+    const signIns: DemoDistrict['signIns'] = [];
     for (const [index, person] of people.entries()) {
+      // The first person of each role gets the role's password.
+      const password = signIns.some((signIn) => signIn.role === person.role) ? null : passwords.get(person.role)!;
       users.push(
         await tx.user.create({
           data: {
@@ -68,9 +90,11 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
             email: `${person.first}.${person.last}@lakeside.example`.toLowerCase(),
             role: person.role,
             triggerAdmin: person.role === 'DISTRICT_ADMIN',
+            passwordHash: password?.hash ?? null,
           },
         }),
       );
+      if (password) signIns.push({ role: person.role, username: users.at(-1)!.username, password: password.password });
     }
     const [admin, , ruth, ken, ...rest] = users;
     const students = rest.filter((user) => user.role === 'STUDENT');
@@ -140,7 +164,7 @@ async function createDemo(serverKey: Buffer, onlyIntoEmptyDatabase: boolean): Pr
     ];
     for (const post of posts) await tx.blogPost.create({ data: { ...post, authorId: admin.id } });
     const client = await issueApiClientIn(tx, serverKey, { userId: admin.id, name: 'demo' });
-    return { districtId: district.id, admin: { id: admin.id, username: admin.username }, client };
+    return { districtId: district.id, admin: { id: admin.id, username: admin.username }, client, signIns };
   });
   if (!created) return null;
   const accessToken = await issueAccessToken({ userId: created.admin.id, name: 'demo' });
@@ -303,5 +327,12 @@ export function demoCredentialsText(demo: DemoDistrict, baseUrl: string): string
     `  curl -s ${baseUrl}/v1/users/${demo.admin.id} -H "Authorization: OAuth ${oauth}"`,
     '',
     `Try: GET /v1/users/me, /v1/groups, /v1/districts/${demo.districtId}/posts.`,
+    '',
+    `People sign in at ${baseUrl}/sign-in, one of each role with these passwords, shown only this once:`,
+    '',
+    ...demo.signIns.map(
+      ({ role, username, password }) =>
+        `  ${role.toLowerCase().replace('_', ' ').padEnd(14)} ${username.padEnd(28)} ${password}`,
+    ),
   ].join('\n');
 }

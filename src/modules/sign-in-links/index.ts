@@ -1,0 +1,2 @@
+import './sign-in-link.type';
+import './sign-in-link.mutations';
