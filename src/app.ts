@@ -33,6 +33,7 @@ import { fileStore, insufficientStorage, storageUnavailableIn } from './modules/
 import { type StorageFinding, createStorageCheck } from './modules/uploads/storage-check';
 import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
+import { useOAuth1Authorize } from './signin/oauth1-authorize.http';
 import { useSignInPages } from './signin/sign-in.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './webhooks/address';
@@ -199,6 +200,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useOAuth1Endpoints({ authenticate, serverKey, trustProxyHops: config.trustProxyHops }),
       // /sign-in, /sign-out, /sign-in/link/{token}: HTML pages for people in browsers (docs/sign-in.md).
       useSignInPages({ config, serverKey, redis }),
+      // /oauth/authorize: the user approves a legacy app's request token (docs/oauth1.md).
+      useOAuth1Authorize(),
       // /v1/openapi.json and /v1/docs (public), before the facade, whose router would answer them with 404.
       useRestReference({ routes: restRoutes, publicUrl: config.publicUrl, linkOrigin }),
       useRestFacade({
