@@ -49,6 +49,10 @@ async function createStage(server: TestServer): Promise<Stage> {
   const category = await createGroupCategory(district.id);
   const section = await createSection(school.id, [{ userId: teacher.id, admin: true }, { userId: student.id }]);
   const realmIds = { DISTRICT: district.id, SCHOOL: school.id, GROUP: open.id, SECTION: section.id, USER: student.id };
+  // Codes a fuzzed join can name (kind `accesscode`): each section's and group's id.
+  await db().section.update({ where: { id: section.id }, data: { accessCode: String(section.id) } });
+  for (const group of [open, closed])
+    await db().group.update({ where: { id: group.id }, data: { accessCode: String(group.id) } });
   const realms = stageRealmTypes.map((type) => ({ type, id: realmIds[type] }));
   // The district administrator administers triggers: webhook targets of the school.
   await db().user.update({ where: { id: world.districtAdmin.id }, data: { triggerAdmin: true } });
@@ -196,6 +200,7 @@ async function createStage(server: TestServer): Promise<Stage> {
     learner: [enrollments.find((enrollment) => enrollment.userId === student.id)!.id],
     period: [period.id],
     scale: [scale.id],
+    accesscode: [section.id, open.id, closed.id],
   };
   const any = Object.values(ids).flat();
   return {

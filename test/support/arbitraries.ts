@@ -49,6 +49,7 @@ const objectKinds = [
   'gradingcategory',
   'gradingscale',
   'learner',
+  'accesscode',
 ] as const;
 export type ObjectKind = (typeof objectKinds)[number];
 
@@ -69,6 +70,9 @@ const kindOfMember: Record<string, ObjectKind> = {
   default_grading_scale: 'gradingscale',
   default_grading_scale_id: 'gradingscale',
   defaultGradingScaleId: 'gradingscale',
+  // Joining by code (`/sections/accesscode`): a stage's sections and groups have their ids as their codes.
+  access_code: 'accesscode',
+  accessCode: 'accesscode',
 };
 
 /**

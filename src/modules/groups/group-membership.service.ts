@@ -1,15 +1,17 @@
 import { authorize, can } from '../../auth/policy';
 import { findByStorableId, isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
-import { NotFoundError } from '../../core/errors';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import { conflictOnUnique } from '../../db/unique';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { defineEvent } from '../../outbox/catalogue';
-import { recordEvent, writeTransaction } from '../../outbox/record';
-import type { Prisma } from '../../generated/prisma/client';
+import { recordEvent, recordEvents, writeTransaction } from '../../outbox/record';
+import type { GroupMembership, Prisma } from '../../generated/prisma/client';
 import { paged } from '../../graphql/paging';
 import { findIfVisible } from '../../graphql/visible';
+import { realmByCode, writeRoster } from '../roster/enrollment.service';
+import { enrollmentItemSchema } from '../roster/roster.validation';
 import { readableUsersWhere, userPolicy } from '../users/user.policy';
 import { groupPolicy } from './group.policy';
 import { groupMemberSchema, updateGroupMembershipSchema } from './group.validation';
@@ -164,4 +166,72 @@ export async function removeGroupMember(viewer: Viewer, input: unknown) {
     });
   });
   return { id: membership.id };
+}
+
+/**
+ * Makes the viewer a member of the group whose access code they give, whatever its invite type (the code is its
+ * administrators' consent). A member already is a ConflictError (the platform does not say; docs/rest/roster.md).
+ */
+export async function joinGroup(viewer: Viewer, input: unknown, query: MembershipQuery) {
+  const { realm, facts } = await realmByCode(viewer, 'GROUP', input, (accessCode) =>
+    db().group.findFirst({ where: { accessCode }, select: { id: true } }),
+  );
+  return writeTransaction(async (tx) => {
+    const membership = await tx.groupMembership.create({
+      ...query,
+      data: { groupId: realm.id, userId: viewer.id, admin: false },
+    });
+    await recordEvent(tx, membershipEvents.create, {
+      realm,
+      objectId: membership.id,
+      actorId: viewer.id,
+      scope: facts,
+    });
+    return membership;
+  }).catch(conflictOnUnique('You are already a member of this group', 'accessCode'));
+}
+
+/**
+ * Adds users to a group, item by item as a section's bulk enrollment (writeRoster): `uid` or `school_uid` (in the
+ * group's school), `admin`, and `status`, which can only be active (groups hold active members only).
+ */
+export async function createGroupMemberships(viewer: Viewer, groupId: number, items: readonly unknown[]) {
+  const group = { type: 'GROUP' as const, id: groupId };
+  await authorize(viewer, groupPolicy, 'administer', groupId, groupId);
+  const facts = await realmFacts(viewer, group);
+  const event = { realm: group, actorId: viewer.id, scope: facts };
+  return writeRoster<GroupMembership, { admin?: boolean }>(viewer, items, {
+    schoolId: facts.schoolId!,
+    read: (item) => {
+      const { userId, schoolUid, admin, status } = validate(enrollmentItemSchema, item);
+      if (status !== undefined && status !== 'ACTIVE')
+        throw new ValidationError([
+          { field: 'status', message: 'must be active (1): groups hold active members only' },
+        ]);
+      return { userId, schoolUid, state: { admin } };
+    },
+    load: (userIds) => db().groupMembership.findMany({ where: { groupId, userId: { in: [...userIds] } } }),
+    matches: (row, state) => state.admin === undefined || state.admin === row.admin,
+    change: (userId, { admin }, current) =>
+      writeTransaction(async (tx) => {
+        const membership = current
+          ? await tx.groupMembership.update({ where: { id: current.id }, data: { admin } })
+          : await tx.groupMembership.create({ data: { groupId, userId, admin: admin ?? false } });
+        const kind = current ? membershipEvents.update : membershipEvents.create;
+        await recordEvent(tx, kind, { ...event, objectId: membership.id });
+        return membership;
+      }),
+    insert: async (tx, fresh) => {
+      const rows = await tx.groupMembership.createManyAndReturn({
+        data: fresh.map(({ userId, state }) => ({ groupId, userId, admin: state.admin ?? false })),
+        skipDuplicates: true,
+      });
+      await recordEvents(
+        tx,
+        membershipEvents.create,
+        rows.map((membership) => ({ ...event, objectId: membership.id })),
+      );
+      return rows;
+    },
+  });
 }

@@ -5,10 +5,12 @@ import { payloadMutation } from '../../graphql/payloads';
 import {
   addGroupMember,
   deleteGroupMembership,
+  joinGroup,
   removeGroupMember,
   updateGroupMembership,
 } from './group-membership.service';
 import { createGroup, createGroupCategory, deleteGroup, updateGroup } from './group.service';
+import { joinByCodeSchema } from '../roster/roster.validation';
 import { InviteTypeEnum, PrivacyLevelEnum } from './group.type';
 import {
   createGroupSchema,
@@ -65,6 +67,21 @@ payloadMutation('addGroupMember', {
   },
   resolve: async (viewer, input, select) => {
     const groupMembership = await addGroupMember(viewer, input, select('groupMembership'));
+    return { groupMembership, group: await readById('Group', select('group'), groupMembership.groupId) };
+  },
+});
+payloadMutation('joinGroup', {
+  description:
+    'Makes the viewer a member of the group whose access code they give, whatever its invite type. A wrong code, or ' +
+    'one of another district, is NOT_FOUND; a member already is a CONFLICT.',
+  input: joinByCodeSchema,
+  inputDescription: "A group's access code.",
+  payload: {
+    groupMembership: { model: 'GroupMembership', description: "The viewer's new membership." },
+    group: { model: 'Group', description: 'The group joined, with its member count as it now is.' },
+  },
+  resolve: async (viewer, input, select) => {
+    const groupMembership = await joinGroup(viewer, input, select('groupMembership'));
     return { groupMembership, group: await readById('Group', select('group'), groupMembership.groupId) };
   },
 });

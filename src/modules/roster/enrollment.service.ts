@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { authorize, can, realmFactsFor } from '../../auth/policy';
-import { type RealmFacts, findByStorableId, isStorableId, knownRealm } from '../../auth/realms';
+import { type RealmFacts, accessTo, findByStorableId, isStorableId, knownRealm } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
 import { validate } from '../../core/validation';
@@ -27,6 +27,7 @@ import {
   createEnrollmentSchema,
   deleteEnrollmentsSchema,
   enrollmentItemSchema,
+  joinByCodeSchema,
   maxEnrollmentItems,
   updateEnrollmentSchema,
 } from './roster.validation';
@@ -44,14 +45,18 @@ export const enrollmentItemCodes = {
 } as const;
 type EnrollmentItemCode = (typeof enrollmentItemCodes)[keyof typeof enrollmentItemCodes];
 
-/** One item of a bulk write: its code, and the enrollment written (or, for a removal, its id) or why it was not. */
-export interface EnrollmentResult {
+/**
+ * One item of a bulk roster write: its code, and the row written (a section's enrollment, a group's membership) or,
+ * for a removal, its id, or why it was not.
+ */
+export interface RosterResult<Row> {
   code: EnrollmentItemCode;
   message: string | null;
   issues: FieldIssue[];
-  enrollment: Enrollment | null;
+  enrollment: Row | null;
   id: number | null;
 }
+export type EnrollmentResult = RosterResult<Enrollment>;
 
 const sectionRealm = (id: number) => ({ type: 'SECTION' as const, id });
 
@@ -224,8 +229,47 @@ export async function createEnrollment(viewer: Viewer, input: unknown, query: En
   );
 }
 
-/** A written item's outcome, from the enrollment its transaction returned. */
-const written = (enrollment: Enrollment): EnrollmentResult => ({
+/**
+ * The realm an access code opens, for the viewer: the code is typed by hand, so letter case does not matter. A code of
+ * another district's section or group is as unknown as a wrong one (404), whatever the realm's privacy.
+ */
+export async function realmByCode<Realm extends 'SECTION' | 'GROUP'>(
+  viewer: Viewer,
+  type: Realm,
+  input: unknown,
+  find: (accessCode: string) => Promise<{ id: number } | null>,
+) {
+  const accessCode = validate(joinByCodeSchema, input).accessCode.toUpperCase();
+  const found = await find(accessCode);
+  const access = found && (await accessTo(viewer, { type, id: found.id }));
+  if (!access || access.facts.districtId !== viewer.user.districtId)
+    throw new NotFoundError(type === 'SECTION' ? 'Section' : 'Group', `with access code ${accessCode}`);
+  return { realm: { type, id: found.id }, facts: access.facts };
+}
+
+/**
+ * Enrolls the viewer in the section whose access code they give, as an active member. An invite or a request to join
+ * that is pending becomes active (the code is the administrators' consent); any other enrollment of theirs is a
+ * ConflictError, as joining twice is.
+ */
+export async function joinSection(viewer: Viewer, input: unknown, query: EnrollmentQuery) {
+  const { realm, facts } = await realmByCode(viewer, 'SECTION', input, (accessCode) =>
+    db().section.findUnique({ where: { accessCode }, select: { id: true } }),
+  );
+  const existing = await db().enrollment.findUnique({
+    where: { sectionId_userId: { sectionId: realm.id, userId: viewer.id } },
+    select: { id: true, admin: true, status: true },
+  });
+  if (existing && existing.status !== 'INVITE_PENDING' && existing.status !== 'REQUEST_PENDING')
+    throw new ConflictError('You are already enrolled in this section', 'accessCode');
+  const state = { status: 'ACTIVE' as const, ...(existing ? {} : { admin: false }) };
+  return writeEnrollment(viewer, realm.id, facts, viewer.id, state, existing ?? undefined, query).catch(
+    conflictOnUnique('You are already enrolled in this section', 'accessCode'),
+  );
+}
+
+/** A written item's outcome, from the row its transaction returned. */
+const written = <Row extends { id: number }>(enrollment: Row): RosterResult<Row> => ({
   code: 200,
   message: null,
   issues: [],
@@ -238,8 +282,8 @@ const removed = (id: number): EnrollmentResult => ({ code: 204, message: null, i
  * One item's outcome, or the expected failure that stopped it alone (a ValidationError 400, a NotFoundError 404, a
  * ConflictError 409, a refusal 403). Anything else is a fault and fails the request.
  */
-async function settle<Value>(write: () => Promise<Value>): Promise<Value | EnrollmentResult> {
-  const failed = (code: EnrollmentItemCode, message: string, issues: FieldIssue[] = []): EnrollmentResult => ({
+async function settle<Value>(write: () => Promise<Value>): Promise<Value | RosterResult<never>> {
+  const failed = (code: EnrollmentItemCode, message: string, issues: FieldIssue[] = []): RosterResult<never> => ({
     code,
     message,
     issues,
@@ -252,7 +296,7 @@ async function settle<Value>(write: () => Promise<Value>): Promise<Value | Enrol
     if (error instanceof ValidationError) return failed(400, error.message, error.issues);
     if (error instanceof NotFoundError) return failed(404, error.message);
     if (error instanceof ConflictError) return failed(409, error.message);
-    if (isUniqueViolation(error)) return failed(409, 'The user was enrolled in this section by another request');
+    if (isUniqueViolation(error)) return failed(409, 'The user was enrolled by another request');
     const status =
       error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : undefined;
     if (status === 403) return failed(403, (error as GraphQLError).message);
@@ -265,112 +309,183 @@ function assertItemCount(items: readonly unknown[], member: string) {
     throw new ValidationError([{ field: member, message: `must list at most ${maxEnrollmentItems} items` }]);
 }
 
+/** An item's user (by id or school uid) and the state it asks for. */
+export interface RosterItem<State> {
+  userId?: string | null;
+  schoolUid?: string | null;
+  state: State;
+}
+
+/** How one realm's roster is written in bulk: a section's enrollments, a group's memberships. */
+export interface RosterWrites<Row extends { id: number; userId: number }, State> {
+  /** The school whose users items name by school uid. */
+  schoolId: number;
+  /** Reads an item; a ValidationError is the item's 400. */
+  read(item: unknown): RosterItem<State>;
+  /** The rows of the users the items name, read at once. */
+  load(userIds: readonly number[]): Promise<Row[]>;
+  /** Whether a user's row already is as the item asks: it is then answered as it is, unwritten. */
+  matches(row: Row, state: State): boolean;
+  /** Changes a user's row to the item, or creates it, in a transaction of its own. */
+  change(userId: number, state: State, current: Row | undefined): Promise<Row>;
+  /** Writes new rows and their events in the call's one transaction; a row another request wrote meanwhile is left out. */
+  insert(tx: Prisma.TransactionClient, rows: readonly { userId: number; state: State }[]): Promise<Row[]>;
+}
+
 /**
- * Enrolls users in a section. Every item is checked first (its 400, 403 or 404 alone); the new enrollments are then
- * written in one transaction, with one multi-row INSERT each of them, their events and their invites, so a call of 50
- * costs a few statements, not a transaction per item. A user enrolled meanwhile by another request is that item's 409.
- * A user already enrolled has their enrollment changed to the item, in a transaction of its own; one whose enrollment
- * already matches is answered as it is, with no write, so that a nightly sync sent twice changes nothing. An item
- * naming a user an earlier item of the call enrolls changes that enrollment once it is written, as it would in a
- * later call. The users and their enrollments are read once for all items.
+ * Writes a roster item by item. Every item is checked first (its 400, 403 or 404 alone); the new rows are then written
+ * in one transaction, with one multi-row INSERT each of them and their events, so a call of 50 costs a few statements,
+ * not a transaction per item. A user written meanwhile by another request is that item's 409. A user already on the
+ * roster has their row changed to the item, in a transaction of its own; one whose row already matches is answered as
+ * it is, with no write, so that a nightly sync sent twice changes nothing. An item naming a user an earlier item of the
+ * call adds changes that row once it is written, as it would in a later call. The users and their rows are read once
+ * for all items.
  */
-export async function createEnrollments(viewer: Viewer, sectionId: number, items: readonly unknown[]) {
-  await authorize(viewer, sectionPolicy, 'enroll', sectionId, sectionId);
-  const facts = await realmFactsFor(viewer, sectionRealm(sectionId), 'administer');
+export async function writeRoster<Row extends { id: number; userId: number }, State>(
+  viewer: Viewer,
+  items: readonly unknown[],
+  writes: RosterWrites<Row, State>,
+) {
   assertItemCount(items, 'items');
   const valid = items.flatMap((item) => {
-    const parsed = enrollmentItemSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
+    try {
+      return [writes.read(item)];
+    } catch (error) {
+      if (error instanceof ValidationError) return [];
+      throw error;
+    }
   });
-  const users = await usersNamed(viewer, facts.schoolId!, valid);
-  const userIds = [...new Set([...users.byId.values(), ...users.byUid.values()])];
-  const [enrolled, invites] = await Promise.all([
-    db().enrollment.findMany({ where: { sectionId, userId: { in: userIds } } }),
-    db().invite.findMany({ where: { sectionId, userId: { in: userIds } }, select: { userId: true } }),
-  ]);
-  const invited = new Set(invites.map((invite) => invite.userId));
-  const existing = new Map(enrolled.map((row) => [row.userId, row]));
-  const realm = sectionRealm(sectionId);
+  const users = await usersNamed(viewer, writes.schoolId, valid);
+  const existing = new Map(
+    (await writes.load([...new Set([...users.byId.values(), ...users.byUid.values()])])).map((row) => [
+      row.userId,
+      row,
+    ]),
+  );
   const bulk = await startItems();
-  const results: EnrollmentResult[] = new Array(items.length);
-  const fresh = new Map<number, { userId: number; admin: boolean; status: EnrollmentStatus }>();
-  const later: { index: number; user: number; state: { admin?: boolean; status?: EnrollmentStatus } }[] = [];
+  const results: RosterResult<Row>[] = new Array(items.length);
+  const fresh = new Map<number, { userId: number; state: State }>();
+  const later: { index: number; user: number; state: State }[] = [];
 
-  /** An item naming an enrolled user: their enrollment changed to it, or as it is when it already matches. */
-  const change = (index: number, user: number, state: { admin?: boolean; status?: EnrollmentStatus }) =>
+  /** An item naming a user on the roster: their row changed to it, or as it is when it already matches. */
+  const change = (index: number, user: number, state: State) =>
     runItem(bulk, index, () =>
       settle(async () => {
         const current = existing.get(user);
-        const unchanged =
-          current &&
-          (state.admin === undefined || state.admin === current.admin) &&
-          (state.status === undefined || state.status === current.status);
-        if (unchanged) return written(current);
-        const enrollment = await writeEnrollment(viewer, sectionId, facts, user, state, current, {}, invited.has(user));
-        if (enrollment.status === 'INVITE_PENDING') invited.add(user);
-        else invited.delete(user);
+        if (current && writes.matches(current, state)) return written(current);
+        const row = await writes.change(user, state, current);
         // A later item naming the same user changes what this one wrote.
-        existing.set(user, enrollment);
-        return written(enrollment);
+        existing.set(user, row);
+        return written(row);
       }),
     );
 
-  const enrolling = new Set<number>();
+  const adding = new Set<number>();
   for (const [index, item] of items.entries()) {
     if (bulk.recorded.has(index)) {
-      results[index] = written(bulk.recorded.get(index) as Enrollment);
+      results[index] = written(bulk.recorded.get(index) as Row);
       continue;
     }
     const planned = await settle(async () => {
-      const { userId, schoolUid, admin, status } = validate(enrollmentItemSchema, item);
-      return { user: await userOf(viewer, { userId, schoolUid }, users), state: { admin, status } };
+      const { state, ...named } = writes.read(item);
+      return { user: await userOf(viewer, named, users), state };
     });
     if (!('user' in planned)) results[index] = planned;
-    else if (enrolling.has(planned.user)) later.push({ index, ...planned });
+    else if (adding.has(planned.user)) later.push({ index, ...planned });
     else if (existing.has(planned.user)) results[index] = await change(index, planned.user, planned.state);
     else {
-      enrolling.add(planned.user);
-      const { admin = false, status = 'ACTIVE' } = planned.state;
-      fresh.set(index, { userId: planned.user, admin, status });
+      adding.add(planned.user);
+      fresh.set(index, { userId: planned.user, state: planned.state });
     }
   }
   if (fresh.size) {
     const created = await writeItemsTogether(bulk, async (tx) => {
+      // A user written meanwhile by another request is left out of RETURNING.
+      const byUser = new Map((await writes.insert(tx, [...fresh.values()])).map((row) => [row.userId, row]));
+      const values = new Map<number, Row>();
+      for (const [index, row] of fresh) {
+        const inserted = byUser.get(row.userId);
+        if (inserted) values.set(index, inserted);
+      }
+      return values;
+    });
+    for (const [index, row] of fresh) {
+      const inserted = created.get(index);
+      results[index] = inserted
+        ? written(inserted)
+        : await settle(() => Promise.reject(new ConflictError('The user was enrolled by another request')));
+      if (inserted) existing.set(row.userId, inserted);
+    }
+  }
+  for (const { index, user, state } of later) results[index] = await change(index, user, state);
+  return { results };
+}
+
+type EnrollmentState = { admin?: boolean; status?: EnrollmentStatus };
+
+/** Enrolls users in a section, item by item as writeRoster does; a new enrollment in "invite pending" is invited. */
+export async function createEnrollments(viewer: Viewer, sectionId: number, items: readonly unknown[]) {
+  await authorize(viewer, sectionPolicy, 'enroll', sectionId, sectionId);
+  const facts = await realmFactsFor(viewer, sectionRealm(sectionId), 'administer');
+  const invited = new Set<number>();
+  const settleInvites = (rows: readonly Enrollment[]) => {
+    for (const row of rows) {
+      if (row.status === 'INVITE_PENDING') invited.add(row.userId);
+      else invited.delete(row.userId);
+    }
+  };
+  return writeRoster<Enrollment, EnrollmentState>(viewer, items, {
+    schoolId: facts.schoolId!,
+    read: (item) => {
+      const { userId, schoolUid, admin, status } = validate(enrollmentItemSchema, item);
+      return { userId, schoolUid, state: { admin, status } };
+    },
+    load: async (userIds) => {
+      const [enrolled, invites] = await Promise.all([
+        db().enrollment.findMany({ where: { sectionId, userId: { in: [...userIds] } } }),
+        db().invite.findMany({ where: { sectionId, userId: { in: [...userIds] } }, select: { userId: true } }),
+      ]);
+      for (const invite of invites) invited.add(invite.userId);
+      return enrolled;
+    },
+    matches: (row, state) =>
+      (state.admin === undefined || state.admin === row.admin) &&
+      (state.status === undefined || state.status === row.status),
+    change: async (userId, state, current) => {
+      const enrollment = await writeEnrollment(
+        viewer,
+        sectionId,
+        facts,
+        userId,
+        state,
+        current,
+        {},
+        invited.has(userId),
+      );
+      settleInvites([enrollment]);
+      return enrollment;
+    },
+    insert: async (tx, fresh) => {
       const rows = await tx.enrollment.createManyAndReturn({
-        data: [...fresh.values()].map((row) => ({ ...row, sectionId })),
+        data: fresh.map(({ userId, state }) => ({
+          sectionId,
+          userId,
+          admin: state.admin ?? false,
+          status: state.status ?? 'ACTIVE',
+        })),
         skipDuplicates: true,
       });
-      // A user enrolled meanwhile by another request is left out of RETURNING.
-      const byUser = new Map(rows.map((row) => [row.userId, row]));
-      const values = new Map<number, Enrollment>();
-      for (const [index, row] of fresh) {
-        const enrollment = byUser.get(row.userId);
-        if (enrollment) values.set(index, enrollment);
-      }
-      const event = { realm, actorId: viewer.id, scope: facts };
+      const event = { realm: sectionRealm(sectionId), actorId: viewer.id, scope: facts };
       await recordEvents(
         tx,
         rosterEvents.createEnrollment,
         rows.map((enrollment) => ({ ...event, objectId: enrollment.id })),
       );
       await inviteNewEnrollments(tx, viewer, sectionId, facts, rows, invited);
-      return values;
-    });
-    for (const [index, row] of fresh) {
-      const enrollment = created.get(index);
-      results[index] = enrollment
-        ? written(enrollment)
-        : await settle(() =>
-            Promise.reject(new ConflictError('The user was enrolled in this section by another request')),
-          );
-      if (!enrollment) continue;
-      existing.set(row.userId, enrollment);
-      if (enrollment.status === 'INVITE_PENDING') invited.add(row.userId);
-      else invited.delete(row.userId);
-    }
-  }
-  for (const { index, user, state } of later) results[index] = await change(index, user, state);
-  return { results };
+      settleInvites(rows);
+      return rows;
+    },
+  });
 }
 
 /**

@@ -14,15 +14,19 @@ import {
   createEnrollments,
   deleteEnrollment,
   deleteEnrollments,
+  joinSection,
   updateEnrollment,
 } from './enrollment.service';
-import { EnrollmentResultType, EnrollmentStatusEnum } from './roster.type';
+import { createGroupMemberships } from '../groups/group-membership.service';
+import { EnrollmentResultType, EnrollmentStatusEnum, GroupMembershipResultType } from './roster.type';
 import {
   createEnrollmentSchema,
   createEnrollmentsSchema,
+  createGroupMembershipsSchema,
   createSectionSchema,
   deleteEnrollmentsSchema,
   enrollmentItemSchema,
+  joinByCodeSchema,
   maxEnrollmentItems,
   parentLinkSchema,
   updateEnrollmentSchema,
@@ -50,6 +54,23 @@ payloadMutation('createEnrollment', {
   },
   resolve: async (viewer, input, select) => {
     const enrollment = await createEnrollment(viewer, input, select('enrollment'));
+    return { enrollment, section: await readById('Section', select('section'), enrollment.sectionId) };
+  },
+});
+
+payloadMutation('joinSection', {
+  description:
+    'Enrolls the viewer in the section whose access code they give, as an active member (a pending invite or request ' +
+    'to join becomes active). A wrong code, or one of another district, is NOT_FOUND; an enrollment already held is ' +
+    'a CONFLICT.',
+  input: joinByCodeSchema,
+  inputDescription: "A section's access code.",
+  payload: {
+    enrollment: { model: 'Enrollment', description: "The viewer's enrollment." },
+    section: { model: 'Section', description: 'The section joined.' },
+  },
+  resolve: async (viewer, input, select) => {
+    const enrollment = await joinSection(viewer, input, select('enrollment'));
     return { enrollment, section: await readById('Section', select('section'), enrollment.sectionId) };
   },
 });
@@ -83,6 +104,25 @@ payloadMutation('createEnrollments', {
     const section = parseId(sectionId, 'Section', 'sectionId');
     const { results } = await createEnrollments(viewer, section, items);
     return { results, section: await readById('Section', select('section'), section) };
+  },
+});
+
+payloadMutation('createGroupMemberships', {
+  description:
+    `Adds users to a group (its administrators) item by item, at most ${maxEnrollmentItems}, as createEnrollments ` +
+    'writes a section: an item that cannot be written fails alone and each good item is committed. A member already ' +
+    'has their administration changed to the item; one that already matches is answered as it is, unwritten.',
+  input: createGroupMembershipsSchema,
+  inputDescription: 'The group, and the members (their status, when given, must be ACTIVE).',
+  types: { items: EnrollmentItemInput },
+  payload: {
+    results: { type: GroupMembershipResultType, list: true, description: 'One result per item, in the order sent.' },
+    group: { model: 'Group', description: 'The group, with its member count as it now is.' },
+  },
+  resolve: async (viewer, { groupId, items }, select) => {
+    const group = parseId(groupId, 'Group', 'groupId');
+    const { results } = await createGroupMemberships(viewer, group, items);
+    return { results, group: await readById('Group', select('group'), group) };
   },
 });
 

@@ -179,40 +179,47 @@ const createBody: WireBody = {
   listPaths: new Set(['enrollments.enrollment']),
 };
 
-type ItemResult = {
+type ItemResult<Row = Enrollment> = {
   code: keyof typeof enrollmentItemCodes;
   message: string | null;
   issues: readonly { field: string; message: string }[];
   enrollmentId: string | null;
-  enrollment: Enrollment | null;
+  enrollment: Row | null;
 };
+/** How a realm's row (a section's enrollment, a group's membership) is answered. */
+type ToWire<Row> = (row: Row, link: LinkBuilder) => z.input<typeof enrollmentWire>;
 
 /** A failed item's message, naming the wire members the client sent. */
-const messageOf = (result: ItemResult) =>
+const messageOf = (result: ItemResult<unknown>) =>
   result.issues.length
     ? result.issues.map((issue) => `${itemBody.wireName(issue.field)}: ${issue.message}`).join('; ')
     : (result.message ?? '');
 
-function itemToWire(result: ItemResult, link: LinkBuilder): z.input<typeof resultItem> {
+function itemToWire<Row>(result: ItemResult<Row>, link: LinkBuilder, toWire: ToWire<Row>): z.input<typeof resultItem> {
   const code = enrollmentItemCodes[result.code];
-  if (result.enrollment) return { ...enrollmentToWire(result.enrollment, link), response_code: code };
+  if (result.enrollment) return { ...toWire(result.enrollment, link), response_code: code };
   if (result.enrollmentId !== null) return { id: result.enrollmentId, response_code: code };
   return { response_code: code, message: messageOf(result) };
 }
 
 /** The answers in the order sent: the operation's results, and the items the wire could not read in their places. */
-function bulkAnswer(results: readonly ItemResult[], input: BulkInput, link: LinkBuilder) {
+function bulkAnswer<Row>(
+  results: readonly ItemResult<Row>[],
+  input: BulkInput,
+  link: LinkBuilder,
+  toWire: ToWire<Row>,
+) {
   const answers: z.input<typeof resultItem>[] = new Array(input.count);
   input.items.forEach((item, at) => {
-    answers[item.index] = itemToWire(results[at]!, link);
+    answers[item.index] = itemToWire(results[at]!, link, toWire);
   });
   for (const failure of input.failures) answers[failure.index] = { response_code: 400, message: failure.message };
   return answers;
 }
 
 /** A single create's one result: 201 with the enrollment, or the item's failure as the request's status. */
-function singleAnswer(result: ItemResult, link: LinkBuilder) {
-  if (result.enrollment) return { status: 201, body: enrollmentToWire(result.enrollment, link) };
+function singleAnswer<Row>(result: ItemResult<Row>, link: LinkBuilder, toWire: ToWire<Row>) {
+  if (result.enrollment) return { status: 201, body: toWire(result.enrollment, link) };
   const message = messageOf(result);
   if (result.code === 'FORBIDDEN') throw forbidden(message);
   const typename = { NOT_FOUND: 'NotFoundError', CONFLICT: 'ConflictError' }[result.code as string];
@@ -222,6 +229,9 @@ function singleAnswer(result: ItemResult, link: LinkBuilder) {
   }));
   throw new PayloadError(typename ?? 'ValidationError', message, typename ? [] : issues);
 }
+
+/** `{"access_code": "VCVKF-4MJG9"}`: joining a section or a group by the code its administrators hand out. */
+const joinBody = wireBody({ access_code: text('accessCode') }, ['access_code']);
 
 const sectionOf = (request: RestRequest) => request.params.section_id!;
 const groupOf = (request: RestRequest) => request.params.group_id!;
@@ -280,8 +290,15 @@ function createEnrollmentsRoute(): RestRoute {
       },
     }),
     payload: 'results',
-    shape: (results, link, request) => ({ enrollment: bulkAnswer(results, request.input as BulkInput, link) }),
+    shape: (results, link, request) => ({
+      enrollment: bulkAnswer(results, request.input as BulkInput, link, enrollmentToWire),
+    }),
   });
+  return answeringSingleCreates(bulk, enrollmentToWire);
+}
+
+/** A bulk create that answers one flat item as a single create: 201 with the row, or the item's failure. */
+function answeringSingleCreates<Row>(bulk: RestRoute, toWire: ToWire<Row>): RestRoute {
   return {
     ...bulk,
     responses: createResponses,
@@ -290,13 +307,48 @@ function createEnrollmentsRoute(): RestRoute {
       const outcome = bulk.respond(result, request, link);
       const answers = (outcome.body as { enrollment: z.input<typeof resultItem>[] }).enrollment;
       if (input.single) {
-        const results = (result as { results: ItemResult[] }).results;
-        return singleAnswer(results[0]!, link);
+        const results = (result as { results: ItemResult<Row>[] }).results;
+        return singleAnswer(results[0]!, link, toWire);
       }
       const codes = new Set(answers.map((answer) => answer.response_code));
       return { ...outcome, status: codes.size > 1 ? 207 : 200 };
     },
   };
+}
+
+/** The group twin of createEnrollmentsRoute: one member (201), or up to 50 with a result per item. */
+function createGroupEnrollmentsRoute(): RestRoute {
+  const bulk = bulkRoute('POST', {
+    path: '/groups/{group_id}/enrollments',
+    summary:
+      'Add users to a group as active members: one (201), or up to 50 with a result per item; a member already has ' +
+      'their administration changed (its administrators)',
+    body: createBody,
+    wire: enrollmentResultsWire,
+    document: graphql(
+      `mutation($input: CreateGroupMembershipsInput!) {
+        createGroupMemberships(input: $input) {
+          userErrors { ...UserErrors }
+          results {
+            code message issues { field message }
+            enrollmentId: groupMembershipId enrollment: groupMembership { ...RestGroupMembership }
+          }
+        }
+      }`,
+      [UserErrors, RestGroupMembership],
+    ),
+    variables: (request) => ({
+      input: {
+        groupId: groupOf(request),
+        items: (request.input as BulkInput).items.map((item) => item.input),
+      },
+    }),
+    payload: 'results',
+    shape: (results, link, request) => ({
+      enrollment: bulkAnswer(results, request.input as BulkInput, link, membershipToWire),
+    }),
+  });
+  return answeringSingleCreates(bulk, membershipToWire);
 }
 
 const deleteFilters = wireBody({ enrollment_ids: numericIds('ids') });
@@ -320,7 +372,9 @@ function deleteEnrollmentsRoute(): RestRoute {
     variables: (request) => ({ input: { sectionId: sectionOf(request), ids: request.filters.ids ?? [] } }),
     payload: 'results',
     codes: (results) => results.map((result) => enrollmentItemCodes[result.code]),
-    shape: (results, link) => ({ enrollment: results.map((result) => itemToWire(result, link)) }),
+    shape: (results, link) => ({
+      enrollment: results.map((result) => itemToWire(result, link, enrollmentToWire)),
+    }),
   });
   const { body: _unused, ...route } = bulk;
   return { ...route, method: 'DELETE', filters: deleteFilters };
@@ -354,7 +408,7 @@ export const courseToWire = (course: ResultOf<typeof RestCourse>, link: LinkBuil
 
 const RestSection = graphql(`
   fragment RestSection on Section @_unmask {
-    id: databaseId title sectionCode course { id: databaseId title courseCode school { id: databaseId } }
+    id: databaseId title sectionCode accessCode course { id: databaseId title courseCode school { id: databaseId } }
   }
 `);
 
@@ -368,6 +422,7 @@ export const sectionWire = z
     school_id: z.string(),
     section_title: z.string(),
     section_code: z.string(),
+    access_code: z.string().optional().describe("Only for the section's teachers and administrators."),
     links: selfLink,
   })
   .meta({ id: 'Section', description: 'A course section: a class of students with its teachers.' });
@@ -380,6 +435,7 @@ const sectionToWire = (section: ResultOf<typeof RestSection>, link: LinkBuilder)
   school_id: section.course.school.id,
   section_title: section.title,
   section_code: section.sectionCode ?? '',
+  ...(section.accessCode !== null ? { access_code: section.accessCode } : {}),
   links: { self: link(`/sections/${section.id}`) },
 });
 
@@ -497,6 +553,40 @@ export const rosterRoutes = [
     variables: (request) => ({ input: { id: request.params.id!, sectionId: sectionOf(request) } }),
   }),
   deleteEnrollmentsRoute(),
+  createRoute({
+    path: '/sections/accesscode',
+    summary:
+      'Enroll the caller in the section whose access code they send, as an active member (404 for a wrong code, 409 ' +
+      'when already enrolled)',
+    body: joinBody,
+    wire: enrollmentWire,
+    document: graphql(
+      `mutation($input: JoinSectionInput!) {
+        joinSection(input: $input) { userErrors { ...UserErrors } enrollment { ...RestEnrollment } }
+      }`,
+      [UserErrors, RestEnrollment],
+    ),
+    variables: (request) => ({ input: request.input as { accessCode: string } }),
+    payload: 'enrollment',
+    shape: enrollmentToWire,
+  }),
+  createRoute({
+    path: '/groups/accesscode',
+    summary:
+      'Make the caller a member of the group whose access code they send (404 for a wrong code, 409 when already a ' +
+      'member)',
+    body: joinBody,
+    wire: enrollmentWire,
+    document: graphql(
+      `mutation($input: JoinGroupInput!) {
+        joinGroup(input: $input) { userErrors { ...UserErrors } groupMembership { ...RestGroupMembership } }
+      }`,
+      [UserErrors, RestGroupMembership],
+    ),
+    variables: (request) => ({ input: request.input as { accessCode: string } }),
+    payload: 'groupMembership',
+    shape: membershipToWire,
+  }),
   listRoute({
     path: '/groups/{group_id}/enrollments',
     summary: "List a group's enrollments (its memberships) by id, filtered by `uid` and `type`",
@@ -529,21 +619,7 @@ export const rosterRoutes = [
     variables: (request) => ({ groupId: groupOf(request), id: request.params.id! }),
     shape: membershipToWire,
   }),
-  createRoute({
-    path: '/groups/{group_id}/enrollments',
-    summary: 'Add a user to a group as an active member (its administrators)',
-    body: wireBody({ uid: id('userId'), admin: flag('admin') }, ['uid']),
-    wire: enrollmentWire,
-    document: graphql(
-      `mutation($input: AddGroupMemberInput!) {
-        addGroupMember(input: $input) { userErrors { ...UserErrors } groupMembership { ...RestGroupMembership } }
-      }`,
-      [UserErrors, RestGroupMembership],
-    ),
-    variables: (request) => ({ input: { ...request.input, groupId: groupOf(request) } }),
-    payload: 'groupMembership',
-    shape: membershipToWire,
-  }),
+  createGroupEnrollmentsRoute(),
   updateRoute({
     path: '/groups/{group_id}/enrollments/{id}',
     summary: "Give or take a member's administration of the group (its administrators)",

@@ -4,13 +4,14 @@ import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../
 import { can } from '../../auth/policy';
 import { readableUsersWhere, userPolicy } from '../users/user.policy';
 import { UserType } from '../users/user.type';
-import { GroupType } from '../groups/group.type';
+import { GroupMembershipType, GroupType } from '../groups/group.type';
 import { readableGroupsWhere } from '../groups/group.policy';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
-import { rosterEnrollmentsWhere } from './roster.policy';
+import { rosterEnrollmentsWhere, sectionPolicy } from './roster.policy';
 import { FieldIssueType } from '../../graphql/error-types';
 import { pageOf } from '../../graphql/paging';
-import { type EnrollmentResult, enrollmentItemCodes } from './enrollment.service';
+import type { GroupMembership } from '../../generated/prisma/client';
+import { type EnrollmentResult, type RosterResult, enrollmentItemCodes } from './enrollment.service';
 
 export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   name: 'EnrollmentStatus',
@@ -41,6 +42,13 @@ export const SectionType = builder.prismaNode('Section', {
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Section', ['title', 'createdAt']),
     ...exposeOptionalText(t, 'Section', ['sectionCode']),
+    accessCode: t.string({
+      nullable: true,
+      description: 'Join code (`joinSection`); null unless the viewer administers the section.',
+      select: { accessCode: true },
+      resolve: async (section, _args, { viewer }) =>
+        viewer && (await can(viewer, sectionPolicy, 'enroll', section.id)) ? section.accessCode : null,
+    }),
     course: t.relation('course'),
     // A district administrator may enroll users of several schools; each reader sees only those `user(id)` shows them.
     enrollments: t.relation('enrollments', {
@@ -113,6 +121,32 @@ export const EnrollmentResultType = builder.objectRef<EnrollmentResult>('Enrollm
     }),
   }),
 });
+
+export const GroupMembershipResultType = builder
+  .objectRef<RosterResult<GroupMembership>>('GroupMembershipResult')
+  .implement({
+    description: 'What became of one item of a bulk group membership write.',
+    fields: (t) => ({
+      code: t.expose('code', { type: EnrollmentItemStatusEnum, description: 'What became of the item.' }),
+      message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
+      issues: t.field({
+        type: [FieldIssueType],
+        description: 'Each invalid member of an item refused with 400.',
+        resolve: (result) => result.issues,
+      }),
+      groupMembershipId: t.id({
+        nullable: true,
+        description: 'Database id of the membership written; null when the item failed.',
+        resolve: (result) => (result.id === null ? null : String(result.id)),
+      }),
+      groupMembership: t.field({
+        type: GroupMembershipType,
+        nullable: true,
+        description: 'The membership as written; null when the item failed.',
+        resolve: (result) => result.enrollment,
+      }),
+    }),
+  });
 
 /** Whether the viewer reads a user's roster (userPolicy `readRoster`); the roster's fields are null when not. */
 const readsRosterOf = (user: { id: number }, { viewer }: AuthenticatedContext) =>

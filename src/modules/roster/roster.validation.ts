@@ -53,6 +53,17 @@ export const createEnrollmentsSchema = z.strictObject({
     ),
 });
 
+/** A bulk addition to a group: the group, and the items, each checked on its own by the service. */
+export const createGroupMembershipsSchema = z.strictObject({
+  groupId: idOfNamedType.describe('The group.'),
+  items: z
+    .array(enrollmentItemSchema)
+    .describe(
+      `The members, at most ${maxEnrollmentItems}; each succeeds or fails alone. A status other than ACTIVE is the ` +
+        "item's INVALID; a member already has their administration changed to the item.",
+    ),
+});
+
 export const updateEnrollmentSchema = updateInput(enrollmentState);
 
 /** A bulk removal: the section, and the enrollments to remove, each removed or refused on its own. */
@@ -68,6 +79,12 @@ export const parentLinkSchema = z.strictObject({
   parentId: nodeId('User').transform(Number).describe('The parent: a user whose role is PARENT.'),
   childId: nodeId('User').transform(Number).describe('The child.'),
 });
+
+/** Joining a section or a group by the access code its administrators hand out; letter case does not matter. */
+export const joinByCodeSchema = createInput(
+  { accessCode: requiredText(32).describe('The access code, as `XXXXX-XXXXX`.') },
+  ['accessCode'],
+);
 
 /** Changes to a section; it stays in its course. */
 export const updateSectionSchema = updateInput({

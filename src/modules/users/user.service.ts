@@ -160,7 +160,18 @@ const changesNothing = (user: User, data: Record<string, unknown>) =>
  * Changes a user. `known` is their row when the caller read it already (a bulk's users read in one statement): the
  * change then reads nothing more, and one that changes nothing (a repeated roster sync) sends no statement at all.
  */
-export async function updateUser(viewer: Viewer, id: number, input: unknown, query: UserQuery, known?: User) {
+/**
+ * Changes a user. With `reactivate` (a nightly sync's `update_existing` naming an inactive user by school user id), the
+ * same transaction makes them active again, with the reactivation's event, even when nothing else changes.
+ */
+export async function updateUser(
+  viewer: Viewer,
+  id: number,
+  input: unknown,
+  query: UserQuery,
+  known?: User,
+  reactivate = false,
+) {
   await authorize(viewer, userPolicy, 'update', { id }, id);
   const { buildingId, ...fields } = validate(updateUserSchema, input);
   // Powers beyond a school, once the change is known to ask for them.
@@ -178,17 +189,25 @@ export async function updateUser(viewer: Viewer, id: number, input: unknown, que
     ...fields,
     ...(buildingId !== undefined ? { buildingId: buildingId ? Number(buildingId) : null } : {}),
   };
-  if (changesNothing(user, data))
+  const unchanged = changesNothing(user, data);
+  if (unchanged && !reactivate)
     return query.select || query.include ? db().user.findUniqueOrThrow({ ...query, where: { id } }) : user;
   const scope = await realmFacts(viewer, userRealm(id));
   return writeTransaction(async (tx) => {
-    const changed = await tx.user.update({ ...query, where: { id }, data });
-    await recordEvent(tx, userEvents.update, {
-      realm: schoolRealm(user.schoolId),
-      objectId: id,
-      actorId: viewer.id,
-      scope,
+    const changed = await tx.user.update({
+      ...query,
+      where: { id },
+      data: reactivate ? { ...data, deactivatedAt: null } : data,
     });
+    if (reactivate)
+      await recordEvent(tx, userEvents.reactivate, { realm: userRealm(id), objectId: id, actorId: viewer.id, scope });
+    if (!unchanged)
+      await recordEvent(tx, userEvents.update, {
+        realm: schoolRealm(user.schoolId),
+        objectId: id,
+        actorId: viewer.id,
+        scope,
+      });
     return changed;
   }).catch(async (error) => {
     if (!isUniqueViolation(error)) throw error;
@@ -358,8 +377,11 @@ export async function createUsers(viewer: Viewer, items: readonly unknown[], upd
         ),
       );
       const { school: _district, ...row } = holder;
+      // A user the sync sends again after they were made inactive has come back: they are made active again, with
+      // the enrollments and memberships kept for them (docs/rest/users.md).
+      const inactive = holder.deactivatedAt !== null;
       results[index] = await runItem(bulk, index, () =>
-        settle('UPDATED', () => updateUser(viewer, holder.id, changes, {}, row)),
+        settle('UPDATED', () => updateUser(viewer, holder.id, changes, {}, row, inactive)),
       );
       continue;
     }

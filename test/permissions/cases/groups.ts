@@ -16,6 +16,11 @@ const freshMembership = async (f: Fixture) =>
   db().groupMembership.create({
     data: { groupId: f.schoolGroup.id, userId: (await createUser(f.school.id, 'STUDENT')).id },
   });
+/** A group of the school with no members and a code of its own (the factory's codes are not in the code alphabet). */
+const freshGroupWithCode = async (f: { school: { id: number } }) => {
+  const group = await createGroup(f.school.id, { privacyLevel: 'GROUP' });
+  return db().group.update({ where: { id: group.id }, data: { accessCode: `P${group.id}-JOIN` } });
+};
 const groupReaders = 'h h o o o o o';
 const groupAdmins = 'h h f o f o o';
 
@@ -266,6 +271,26 @@ export default permissionCases(
       variables: async (f) => ({
         input: { groupId: id(f.schoolGroup), userId: id(await createUser(f.school.id, 'STUDENT')) },
       }),
+    },
+    {
+      graphql: `mutation($input: CreateGroupMembershipsInput!) { createGroupMemberships(input: $input) { ${outcome} } }`,
+      name: 'users of the school to a school group, item by item',
+      expect: 'h h f o f o o',
+      variables: async (f) => ({
+        input: { groupId: id(f.schoolGroup), items: [{ userId: id(await createUser(f.school.id, 'STUDENT')) }] },
+      }),
+    },
+    {
+      route: 'POST /groups/accesscode',
+      name: "a fresh group's code, by anyone of its district",
+      expect: 'h o o o o o o',
+      request: async (f) => ({ body: { access_code: (await freshGroupWithCode(f)).accessCode } }),
+    },
+    {
+      graphql: `mutation($input: JoinGroupInput!) { joinGroup(input: $input) { ${outcome} } }`,
+      name: "a fresh group's code, by anyone of its district",
+      expect: 'h o o o o o o',
+      variables: async (f) => ({ input: { accessCode: (await freshGroupWithCode(f)).accessCode } }),
     },
     {
       graphql: `mutation($input: RemoveGroupMemberInput!) { removeGroupMember(input: $input) { ${outcome} } }`,

@@ -19,6 +19,15 @@ const enrollmentOf = async (section: { id: number }, userId: number) =>
 const freshEnrollment = async (f: Fixture) =>
   db().enrollment.create({ data: { sectionId: f.section.id, userId: (await createUser(f.school.id, 'STUDENT')).id } });
 const readers = 'h h o o f o o';
+/** Whoever has a section's or group's code joins it, in its district: the code is the administrators' consent. */
+const joiners = 'h o o o o o o';
+const codeOfFreshSection = async (f: Fixture) =>
+  (
+    await db().section.findUniqueOrThrow({
+      where: { id: (await createSection(f.school.id)).id },
+      select: { accessCode: true },
+    })
+  ).accessCode;
 const writers = 'h h f o f o o';
 
 /** /v1 section enrollments and their GraphQL twins: members read the roster, its administrators change it. */
@@ -112,6 +121,18 @@ const enrollmentCases: PermissionCase<{ section: { id: number; courseId: number 
     name: 'students of the section',
     expect: writers,
     variables: async (f: Fixture) => ({ input: { sectionId: id(f.section), ids: [id(await freshEnrollment(f))] } }),
+  },
+  {
+    route: 'POST /sections/accesscode',
+    name: "a fresh section's code, by anyone of its district",
+    expect: joiners,
+    request: async (f: Fixture) => ({ body: { access_code: await codeOfFreshSection(f) } }),
+  },
+  {
+    graphql: `mutation($input: JoinSectionInput!) { joinSection(input: $input) { ${outcome} } }`,
+    name: "a fresh section's code, by anyone of its district",
+    expect: joiners,
+    variables: async (f: Fixture) => ({ input: { accessCode: await codeOfFreshSection(f) } }),
   },
 ];
 
