@@ -1,6 +1,7 @@
-import { EnrollmentStatus } from '../../generated/prisma/enums';
+import { EnrollmentStatus, GradeLevel, SubjectArea, Weekday } from '../../generated/prisma/enums';
 import { type AuthenticatedContext, builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
+import { descriptionMaxLength } from './section.validation';
 import { can } from '../../auth/policy';
 import { readableUsersWhere, userPolicy } from '../users/user.policy';
 import { UserType } from '../users/user.type';
@@ -26,11 +27,47 @@ export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   },
 });
 
+export const SubjectAreaEnum = builder.enumType(SubjectArea, {
+  name: 'SubjectArea',
+  description: "A course's subject area (/v1 `subject_area` 0 to 9, in this order).",
+});
+
+export const GradeLevelEnum = builder.enumType(GradeLevel, {
+  name: 'GradeLevel',
+  description: 'A grade level (/v1 grade level values 1 to 15, in this order; 0 there is none).',
+});
+
+export const WeekdayEnum = builder.enumType(Weekday, {
+  name: 'Weekday',
+  description: 'A day of the week (/v1 `meeting_days` 0 for Sunday to 6 for Saturday).',
+});
+
 export const CourseType = builder.prismaNode('Course', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Course', ['title', 'courseCode']),
+    ...exposeOptionalText(t, 'Course', ['department']),
+    ...exposeLongText(t, 'Course', 'description', descriptionMaxLength),
+    credits: t.exposeFloat('credits', {
+      nullable: true,
+      description: 'Credits the course is worth; null when not set.',
+    }),
+    subjectArea: t.expose('subjectArea', {
+      type: SubjectAreaEnum,
+      nullable: true,
+      description: 'Subject area; null when not set.',
+    }),
+    gradeLevelRangeStart: t.expose('gradeLevelRangeStart', {
+      type: GradeLevelEnum,
+      nullable: true,
+      description: 'The lowest (or only) grade level; null when not set.',
+    }),
+    gradeLevelRangeEnd: t.expose('gradeLevelRangeEnd', {
+      type: GradeLevelEnum,
+      nullable: true,
+      description: 'The highest grade level; null when not set.',
+    }),
     school: t.relation('school'),
   }),
 });
@@ -40,7 +77,18 @@ export const SectionType = builder.prismaNode('Section', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Section', ['title', 'createdAt']),
-    ...exposeOptionalText(t, 'Section', ['sectionCode']),
+    ...exposeOptionalText(t, 'Section', ['sectionCode', 'location']),
+    ...exposeLongText(t, 'Section', 'description', descriptionMaxLength),
+    sectionSchoolCode: t.exposeString('sectionSchoolCode', {
+      nullable: true,
+      description: "The school's own code for the section, unique in the school; null when none.",
+    }),
+    meetingDays: t.expose('meetingDays', { type: [WeekdayEnum], description: 'Days of the week the section meets.' }),
+    active: t.exposeBoolean('active', { description: 'Whether the section is active (current) rather than archived.' }),
+    gradingPeriods: t.relation('gradingPeriods', {
+      description: 'Grading periods the section is taught in, by id.',
+      query: { orderBy: { id: 'asc' } },
+    }),
     course: t.relation('course'),
     // A district administrator may enroll users of several schools; each reader sees only those `user(id)` shows them.
     enrollments: t.relation('enrollments', {

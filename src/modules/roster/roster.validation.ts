@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, idOfNamedType, nodeId, requiredText, text, updateInput } from '../../core/validation';
+import { createInput, idOfNamedType, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
 export const createSectionSchema = createInput(
   {
@@ -67,10 +67,4 @@ export const deleteEnrollmentsSchema = z.strictObject({
 export const parentLinkSchema = z.strictObject({
   parentId: nodeId('User').transform(Number).describe('The parent: a user whose role is PARENT.'),
   childId: nodeId('User').transform(Number).describe('The child.'),
-});
-
-/** Changes to a section; it stays in its course. */
-export const updateSectionSchema = updateInput({
-  title: requiredText(255).describe('Section title.'),
-  sectionCode: clearable(text(255), '').describe('Section code; empty when none.'),
 });
