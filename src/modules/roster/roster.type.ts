@@ -30,16 +30,48 @@ export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
 export const SubjectAreaEnum = builder.enumType(SubjectArea, {
   name: 'SubjectArea',
   description: "A course's subject area (/v1 `subject_area` 0 to 9, in this order).",
+  values: {
+    OTHER: { description: 'Other (0).' },
+    HEALTH_PHYSICAL_EDUCATION: { description: 'Health and physical education (1).' },
+    LANGUAGE_ARTS: { description: 'Language arts (2).' },
+    MATHEMATICS: { description: 'Mathematics (3).' },
+    PROFESSIONAL_DEVELOPMENT: { description: 'Professional development (4).' },
+    SCIENCE: { description: 'Science (5).' },
+    SOCIAL_STUDIES: { description: 'Social studies (6).' },
+    SPECIAL_EDUCATION: { description: 'Special education (7).' },
+    TECHNOLOGY: { description: 'Technology (8).' },
+    ARTS: { description: 'Arts (9).' },
+  },
 });
+
+/** Grade 1 to 12 are /v1's 3 to 14. */
+const gradeValues = Object.fromEntries(
+  Array.from({ length: 12 }, (_, at) => [`GRADE_${at + 1}`, { description: `Grade ${at + 1} (${at + 3}).` }]),
+);
 
 export const GradeLevelEnum = builder.enumType(GradeLevel, {
   name: 'GradeLevel',
   description: 'A grade level (/v1 grade level values 1 to 15, in this order; 0 there is none).',
+  values: {
+    PRE_K: { description: 'Pre-kindergarten (1).' },
+    KINDERGARTEN: { description: 'Kindergarten (2).' },
+    ...gradeValues,
+    HIGHER_ED: { description: 'Higher education (15).' },
+  } as Record<GradeLevel, { description: string }>,
 });
 
 export const WeekdayEnum = builder.enumType(Weekday, {
   name: 'Weekday',
   description: 'A day of the week (/v1 `meeting_days` 0 for Sunday to 6 for Saturday).',
+  values: {
+    SUNDAY: { description: 'Sunday (0).' },
+    MONDAY: { description: 'Monday (1).' },
+    TUESDAY: { description: 'Tuesday (2).' },
+    WEDNESDAY: { description: 'Wednesday (3).' },
+    THURSDAY: { description: 'Thursday (4).' },
+    FRIDAY: { description: 'Friday (5).' },
+    SATURDAY: { description: 'Saturday (6; /v1 also reads 7).' },
+  },
 });
 
 export const CourseType = builder.prismaNode('Course', {
