@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { forbidden } from '../../core/errors';
 import { type LinkBuilder, PayloadError, type RestRequest, type RestRoute, bulkRoute } from '../../rest/route';
 import { type WireBody, WireInputError, wireBody, type WireShape } from '../../rest/wire-body';
-import { type ItemCode, itemResponseCodes } from './item-results';
+import { type ItemCode, itemResponseCodes } from '../../core/item-outcomes';
 
 /**
  * A create of one object (201 with it) or of up to `max` at the same path (`{"courses": {"course": [...]}}`, also

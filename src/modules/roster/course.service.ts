@@ -2,7 +2,7 @@ import { authorize } from '../../auth/policy';
 import { findByStorableId, isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
-import { type ItemCode, type ItemOutcome, itemResponseCodes, settleItem, writtenItem } from './item-results';
+import { type ItemCode, type ItemOutcome, itemResponseCodes, settleItem, writtenItem } from '../../core/item-outcomes';
 import { deleteRealmContents } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';

@@ -10,7 +10,7 @@ import type { Course, Prisma, Section } from '../../generated/prisma/client';
 import { Weekday } from '../../generated/prisma/enums';
 import { defineEvent } from '../../outbox/catalogue';
 import { itemByItem, recordEvent, writeTransaction } from '../../outbox/record';
-import { type ItemOutcome, settleItem, writtenItem } from './item-results';
+import { type ItemOutcome, settleItem, writtenItem } from '../../core/item-outcomes';
 import { coursePolicy, readableCoursesWhere, sectionPolicy } from './roster.policy';
 import { rosterEvents } from './roster.service';
 import { createSectionItemSchema, maxSectionItems, updateSectionSchema } from './section.validation';

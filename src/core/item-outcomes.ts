@@ -1,8 +1,11 @@
 import { GraphQLError } from 'graphql';
-import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
+import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from './errors';
+
+/** How one item of a bulk write can fail on its own (400, 403, 404, 409); any other fault fails the whole write. */
+export type ItemFailure = 'INVALID' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT';
 
 /** What became of one item of a bulk write of courses or sections; /v1 answers each with `itemResponseCodes`. */
-export type ItemCode = 'CREATED' | 'UPDATED' | 'INVALID' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT';
+export type ItemCode = 'CREATED' | 'UPDATED' | ItemFailure;
 export const itemResponseCodes: Record<ItemCode, number> = {
   CREATED: 200,
   UPDATED: 200,
@@ -12,29 +15,29 @@ export const itemResponseCodes: Record<ItemCode, number> = {
   CONFLICT: 409,
 };
 
-export interface ItemOutcome<Value> {
-  code: ItemCode;
+export interface ItemOutcome<Value, Code extends string = ItemCode> {
+  code: Code | ItemFailure;
   message: string | null;
   issues: FieldIssue[];
   value: Value | null;
 }
 
 export const writtenItem =
-  (code: ItemCode) =>
-  <Value>(value: Value | null): ItemOutcome<Value> => ({ code, message: null, issues: [], value });
+  <Code extends string>(code: Code) =>
+  <Value>(value: Value | null): ItemOutcome<Value, Code> => ({ code, message: null, issues: [], value });
 
 /**
  * One item's outcome: what it wrote with `code`, or the expected failure that stopped it alone (400 invalid, 403
  * refused, 404 not found, 409 a code taken). Anything else is a fault and fails the request.
  */
-export async function settleItem<Value>(
-  code: ItemCode,
+export async function settleItem<Value, Code extends string>(
+  code: Code,
   write: () => Promise<Value | null>,
-): Promise<ItemOutcome<Value>> {
+): Promise<ItemOutcome<Value, Code>> {
   try {
     return writtenItem(code)(await write());
   } catch (error) {
-    const failed = (failure: ItemCode, message: string, issues: FieldIssue[] = []): ItemOutcome<Value> => ({
+    const failed = (failure: ItemFailure, message: string, issues: FieldIssue[] = []): ItemOutcome<Value, Code> => ({
       code: failure,
       message,
       issues,
