@@ -71,6 +71,8 @@ export const mutationFieldCost = 10;
 export const listEstimates: Record<string, number> = {
   'Group.members': 100,
   'Section.enrollments': 40,
+  // A school has a few grading periods a year; a page of 200 sections with theirs stays under the cost limit.
+  'Section.gradingPeriods': 4,
   // A page of 200 albums with their content (`withcontent=1`) stays under the cost limit.
   'Album.contents': 25,
   // At most 20 files an event; a page of 200 events with their files (`with_attachments=1`) stays under the limit.

@@ -39,6 +39,12 @@ describe('courses and sections (GET /courses, /courses/{id}/sections, /sections)
       building_id: String(w.school.id),
       title: expect.stringMatching(/^Course-/),
       course_code: expect.stringMatching(/^C-/),
+      department: '',
+      description: '',
+      credits: null,
+      subject_area: null,
+      grade_level_range_start: 0,
+      grade_level_range_end: 0,
       links: { self: `${v1}/courses/${section.courseId}` },
     });
     const sections = await admin.get(`/courses/${section.courseId}/sections`);
@@ -52,6 +58,12 @@ describe('courses and sections (GET /courses, /courses/{id}/sections, /sections)
           school_id: String(w.school.id),
           section_title: expect.stringMatching(/^Section-/),
           section_code: '',
+          section_school_code: '',
+          description: '',
+          location: '',
+          meeting_days: [],
+          active: 1,
+          grading_periods: [],
           links: { self: `${v1}/sections/${section.id}` },
         },
       ],
@@ -94,7 +106,16 @@ describe('POST /v1/courses', () => {
   it('creates one course (201) as GET answers it, recording course.create; unknown platform members are ignored', async () => {
     const admin = await clients.rest(w.schoolAdmin);
     const events = await watchDomainEvents();
-    const sent = course({ department: 'English', credits: 1.5, synced: 0 });
+    const sent = course({
+      department: 'English',
+      description: 'Reading & writing',
+      credits: '1.5',
+      subject_area: 2,
+      grade_level_range_start: '10',
+      grade_level_range_end: 13,
+      synced: 0,
+      district_course_name: 'ENGLISH-1',
+    });
     const response = await admin.post('/courses', sent);
     expect(response.status).toBe(201);
     const created = (await byCode(sent.course_code))!;
@@ -103,8 +124,19 @@ describe('POST /v1/courses', () => {
       building_id: String(w.school.id),
       title: 'English 101',
       course_code: sent.course_code,
+      department: 'English',
+      description: 'Reading & writing',
+      credits: 1.5,
+      subject_area: 2,
+      grade_level_range_start: 10,
+      grade_level_range_end: 13,
       links: { self: `${v1}/courses/${created.id}` },
     });
+    expect([created.subjectArea, created.gradeLevelRangeStart, created.gradeLevelRangeEnd]).toEqual([
+      'LANGUAGE_ARTS',
+      'GRADE_8',
+      'GRADE_11',
+    ]);
     expect((await admin.get(`/courses/${created.id}`)).json).toEqual(response.json);
     expect(await events()).toEqual([
       ['course.create', 'SCHOOL', w.school.id, created.id, w.schoolAdmin.id, w.district.id, w.school.id],
@@ -121,7 +153,9 @@ describe('POST /v1/courses', () => {
     expect(xml.status).toBe(201);
     expect(xml.text).toBe(
       `${xmlHead}<result><id>${created.id}</id><building_id>${w.school.id}</building_id><title>Poetry</title>` +
-        `<course_code>${code}</course_code><links><self>${v1}/courses/${created.id}</self></links></result>`,
+        `<course_code>${code}</course_code><department /><description /><credits /><subject_area />` +
+        '<grade_level_range_start>0</grade_level_range_start><grade_level_range_end>0</grade_level_range_end>' +
+        `<links><self>${v1}/courses/${created.id}</self></links></result>`,
     );
     const missing = await expectNothingWritten(() => admin.post('/courses', { title: 'No code' }));
     expect([missing.status, missing.json.error]).toEqual([400, expect.stringContaining('course_code')]);
@@ -129,6 +163,12 @@ describe('POST /v1/courses', () => {
     expect([taken.status, taken.json.error]).toEqual([409, 'Course code is already used in this school']);
     const building = await expectNothingWritten(() => admin.post('/courses', course({ building_id: w.building.id })));
     expect([building.status, building.json.error]).toEqual([400, expect.stringContaining('building_id')]);
+    const levels = await expectNothingWritten(() =>
+      admin.post('/courses', course({ grade_level_range_start: 5, grade_level_range_end: 4 })),
+    );
+    expect([levels.status, levels.json.error]).toEqual([400, expect.stringContaining('grade_level_range_end')]);
+    const area = await expectNothingWritten(() => admin.post('/courses', course({ subject_area: 10 })));
+    expect([area.status, area.json.error]).toEqual([400, expect.stringContaining('subject_area')]);
   });
 
   it("refuses teachers and students (403) and hides other districts' schools (404)", async () => {
@@ -191,11 +231,11 @@ describe('POST /v1/courses', () => {
     expect(without.json.course[0].response_code).toBe(409);
 
     const events = await watchDomainEvents();
-    const renamed: Record<string, any> = { ...catalogue[1], title: 'Renamed' };
+    const renamed: Record<string, any> = { ...catalogue[1], title: 'Renamed', department: 'Arts', credits: 2 };
     const changed = await admin.post('/courses?update_existing=1', { courses: { course: [renamed] } });
     expect(changed.json.course[0]).toMatchObject({ response_code: 200, course_code: renamed.course_code });
     const row = (await byCode(renamed.course_code))!;
-    expect([row.title, row.schoolId]).toEqual(['Renamed', w.otherSchool.id]);
+    expect([row.title, row.department, row.credits, row.schoolId]).toEqual(['Renamed', 'Arts', 2, w.otherSchool.id]);
     expect(await events()).toEqual([
       ['course.update', 'SCHOOL', w.otherSchool.id, row.id, w.districtAdmin.id, w.district.id, w.otherSchool.id],
     ]);
@@ -239,6 +279,12 @@ describe('PUT and DELETE /v1/courses/{id}', () => {
     ]);
     const same = await expectNothingWritten(() => admin.put(`/courses/${id}`, { title: 'Changed' }));
     expect(same.status).toBe(204);
+    expect((await admin.put(`/courses/${id}`, { subject_area: 0, grade_level_range_start: 15 })).status).toBe(204);
+    const changed = (await admin.get(`/courses/${id}`)).json;
+    expect([changed.subject_area, changed.grade_level_range_start]).toEqual([0, 15]);
+    expect((await admin.put(`/courses/${id}`, { subject_area: null, grade_level_range_start: 0 })).status).toBe(204);
+    const cleared = (await admin.get(`/courses/${id}`)).json;
+    expect([cleared.subject_area, cleared.grade_level_range_start]).toEqual([null, 0]);
     const { courseCode } = await db().course.findUniqueOrThrow({ where: { id: section.courseId } });
     const taken = await expectNothingWritten(() => admin.put(`/courses/${id}`, { course_code: courseCode }));
     expect(taken.status).toBe(409);

@@ -5,19 +5,31 @@ import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { type CourseResult, createCourse, createCourses, deleteCourse, updateCourse } from './course.service';
 import { createCourseSchema, createCoursesSchema, maxCourseItems, updateCourseSchema } from './course.validation';
-import { CourseType } from './roster.type';
-import { updateSectionSchema } from './roster.validation';
-import { deleteSection, updateSection } from './section.service';
+import { CourseType, GradeLevelEnum, SectionType, SubjectAreaEnum, WeekdayEnum } from './roster.type';
+import { type SectionResult, createSections, deleteSection, updateSection } from './section.service';
+import {
+  createSectionItemSchema,
+  createSectionsSchema,
+  maxSectionItems,
+  updateSectionSchema,
+} from './section.validation';
+
+const courseEnums = {
+  subjectArea: SubjectAreaEnum,
+  gradeLevelRangeStart: GradeLevelEnum,
+  gradeLevelRangeEnd: GradeLevelEnum,
+};
+const sectionEnums = { meetingDays: WeekdayEnum };
 
 const CourseItemStatusEnum = builder.enumType('CourseItemStatus', {
-  description: 'What became of one item of a bulk write of courses; /v1 answers the `response_code` named.',
+  description: 'What became of one item of a bulk write of courses or sections; /v1 answers the `response_code` named.',
   values: {
     CREATED: { description: 'The course was created (200).' },
     UPDATED: { description: 'The course was changed, or already was as the item says (200).' },
     INVALID: { description: 'Refused: an invalid member, listed in `issues` (400).' },
     FORBIDDEN: { description: 'Refused: the viewer may not write it (403).' },
-    NOT_FOUND: { description: 'No such school, or one the viewer may not see (404).' },
-    CONFLICT: { description: 'Its course code is taken in the school (409).' },
+    NOT_FOUND: { description: 'No such school (or course), or one the viewer may not see (404).' },
+    CONFLICT: { description: "Its course code (a section's school code) is taken in the school (409)." },
   },
 });
 
@@ -44,12 +56,14 @@ const NewCourseInput = inputFromSchema(
   'NewCourseInput',
   createCourseSchema,
   'One item of a bulk create: a new course.',
+  courseEnums,
 );
 
 payloadMutation('createCourse', {
   description: 'Creates a course (school and district administrators).',
   input: createCourseSchema,
   inputDescription: 'A new course of a school.',
+  types: courseEnums,
   payload: { course: { model: 'Course', description: 'The new course.' } },
   resolve: async (viewer, input, select) => ({ course: await createCourse(viewer, input, select('course')) }),
 });
@@ -67,6 +81,7 @@ payloadMutation('updateCourse', {
   description: "Changes a course (its school's and district's administrators).",
   input: withMembers(updateCourseSchema, { id: objectIdMember('The course to change.') }),
   inputDescription: 'The course, and changes to it; members left out keep their values.',
+  types: courseEnums,
   payload: { course: { model: 'Course', description: 'The course as changed.' } },
   resolve: async (viewer, { id, ...changes }, select) => ({
     course: await updateCourse(viewer, parseId(id, 'Course'), changes, select('course')),
@@ -83,9 +98,10 @@ payloadMutation('deleteCourse', {
 });
 
 payloadMutation('updateSection', {
-  description: "Changes a course section's title or code (its school's and district's administrators).",
+  description: "Changes a course section (its school's and district's administrators).",
   input: withMembers(updateSectionSchema, { id: objectIdMember('The section to change.') }),
   inputDescription: 'The section, and changes to it; members left out keep their values.',
+  types: sectionEnums,
   payload: { section: { model: 'Section', description: 'The section as changed.' } },
   resolve: async (viewer, { id, ...changes }, select) => ({
     section: await updateSection(viewer, parseId(id, 'Section'), changes, select('section')),
@@ -99,4 +115,40 @@ payloadMutation('deleteSection', {
   inputDescription: 'The section to delete.',
   payload: { deletedSectionId: { deleted: 'Section', description: 'Global id of the deleted section.' } },
   resolve: async (viewer, { id }) => ({ deletedSectionId: (await deleteSection(viewer, parseId(id, 'Section'))).id }),
+});
+
+const SectionResultType = builder.objectRef<SectionResult>('SectionResult').implement({
+  description: 'What became of one item of a bulk write of sections.',
+  fields: (t) => ({
+    code: t.expose('code', { type: CourseItemStatusEnum, description: 'What became of the item.' }),
+    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
+    issues: t.field({
+      type: [FieldIssueType],
+      description: 'Each invalid member of an item refused with 400.',
+      resolve: (result) => result.issues,
+    }),
+    section: t.field({
+      type: SectionType,
+      nullable: true,
+      description: 'The section as written; null when the item failed.',
+      resolve: (result) => result.section,
+    }),
+  }),
+});
+
+const NewSectionInput = inputFromSchema(
+  'NewSectionInput',
+  createSectionItemSchema,
+  'One item of a bulk create: a new section of the course.',
+  sectionEnums,
+);
+
+payloadMutation('createSections', {
+  description: `Creates sections of a course (its school's and district's administrators), item by item: an item that cannot be written does not stop the others, and each good item is committed. At most ${maxSectionItems} items.`,
+  input: createSectionsSchema,
+  inputDescription: 'The course, its new sections, and whether one whose school code is taken changes that section.',
+  types: { items: NewSectionInput },
+  payload: { results: { type: SectionResultType, list: true, description: 'One result per item, in the order sent.' } },
+  resolve: async (viewer, { courseId, items, updateExisting }) =>
+    createSections(viewer, parseId(courseId, 'Course'), items, updateExisting ?? false),
 });

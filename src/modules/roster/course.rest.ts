@@ -1,175 +1,136 @@
 import { z } from 'zod';
-import { forbidden } from '../../core/errors';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
-import {
-  type LinkBuilder,
-  PayloadError,
-  type RestRequest,
-  type RestRoute,
-  bulkRoute,
-  deleteRoute,
-  updateRoute,
-} from '../../rest/route';
+import { type RestRoute, deleteRoute, updateRoute } from '../../rest/route';
 import { UserErrors } from '../../rest/user-errors';
 import {
   type WireBody,
+  type WireField,
   type WireShape,
-  WireInputError,
   flag,
   id,
+  idList,
+  list,
+  oneOf,
   text,
   wireBody,
   withExamples,
+  withoutMembers,
 } from '../../rest/wire-body';
-import { type CourseItemCode, courseItemCodes } from './course.service';
+import { type BulkCreate, bulkCreateRoute, bulkResultsWire } from './bulk-create.rest';
 import { maxCourseItems } from './course.validation';
-import { RestCourse, courseToWire, courseWire } from './roster.rest';
+import {
+  RestCourse,
+  RestSection,
+  courseToWire,
+  courseWire,
+  gradeLevels,
+  sectionToWire,
+  sectionWire,
+  subjectAreas,
+  weekdays,
+} from './roster.rest';
+import { maxSectionItems } from './section.validation';
 
-type RestCourseResult = ResultOf<typeof RestCourse>;
+/** A course's credits: a number, sent as a number or a numeric string; empty or null clears it. */
+const credits = (input: string): WireField => ({
+  schema: z.union(
+    [
+      z
+        .literal('')
+        .nullable()
+        .transform(() => null),
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,6}(\.\d{1,4})?$/)
+        .transform(Number),
+    ],
+    { error: 'must be a number' },
+  ),
+  input,
+});
+
+/** A grade level by the platform's number (1 Pre-K to 15 Higher-Ed); 0 (or empty) removes it. */
+const gradeLevel = (input: string): WireField => ({
+  schema: z
+    .union(
+      [
+        z.int(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,2}$/)
+          .transform(Number),
+        z.literal('').transform(() => 0),
+      ],
+      {
+        error: 'must be a grade level from 0 to 15',
+      },
+    )
+    .nullable()
+    .refine(
+      (value) => value === null || (value >= 0 && value <= gradeLevels.length),
+      'must be a grade level from 0 to 15',
+    )
+    .transform((value) => (value ? gradeLevels[value - 1] : null))
+    .meta({ examples: ['0', '3', '15'] }),
+  input,
+});
+
+/** A subject area by the platform's number (0 Other to 9 Arts); empty or null removes it. */
+const subjectArea = (input: string): WireField => {
+  const area = oneOf(Object.fromEntries(subjectAreas.map((name, number) => [String(number), name])))(input);
+  return {
+    input,
+    schema: z
+      .union([
+        z
+          .literal('')
+          .nullable()
+          .transform(() => null),
+        area.schema,
+      ])
+      .meta({ examples: ['0', '2', '9'] }),
+  };
+};
 
 /**
  * A course's members in requests. `building_id` names the school offering it (a course belongs to a school here, not
- * to a building of one). The members the server does not keep are read and ignored (docs/rest/roster.md).
+ * to a building of one). The members the server does not keep (`synced`, `district_course_name`) are read and
+ * ignored (docs/rest/roster.md).
  */
 const courseMembers: WireShape = {
   building_id: id('schoolId'),
   title: withExamples(text, 'English 101')('title'),
   course_code: withExamples(text, 'ENG101')('courseCode'),
+  department: withExamples(text, 'English')('department'),
+  description: text('description'),
+  credits: credits('credits'),
+  subject_area: subjectArea('subjectArea'),
+  grade_level_range_start: gradeLevel('gradeLevelRangeStart'),
+  grade_level_range_end: gradeLevel('gradeLevelRangeEnd'),
 };
-const createBody = wireBody(courseMembers, ['title', 'course_code']);
-const changeBody = wireBody({ title: courseMembers.title!, course_code: courseMembers.course_code! });
+const changeBody = wireBody(withoutMembers(courseMembers, 'building_id'));
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-// An empty XML element (or null) is an empty list; one XML element or one JSON object is a list of one.
-const asList = (value: unknown): unknown[] =>
-  value === '' || value === null ? [] : Array.isArray(value) ? value : [value];
-
-/** The items of a bulk body, `{"courses": {"course": [...]}}` as documented, or `{"courses": [...]}`, `{"course": [...]}`. */
-function itemsOf(body: Record<string, unknown>): unknown[] | null {
-  if (Object.hasOwn(body, 'courses')) {
-    const wrapper = body.courses;
-    if (wrapper === '' || wrapper === null) return [];
-    if (Array.isArray(wrapper)) return wrapper;
-    if (!isObject(wrapper) || !Object.hasOwn(wrapper, 'course'))
-      throw new WireInputError('courses/course', 'is required');
-    return asList(wrapper.course);
-  }
-  if (Object.hasOwn(body, 'course')) return asList(body.course);
-  return null;
-}
-
-/** What a bulk body decodes to: the items the wire could read, and those it could not, each with its place. */
-interface BulkInput {
-  bulk: boolean;
-  items: { index: number; courseCode?: unknown; input: Record<string, unknown> }[];
-  failures: { index: number; courseCode?: unknown; message: string }[];
-  count: number;
-}
-
-/** One course (201 with it) or up to 50 under `courses/course`, at the same path, as users' POST. */
-const coursesBody: WireBody = {
-  decode(body): Record<string, unknown> {
-    const raw = itemsOf(body);
-    if (raw === null)
-      return { bulk: false, items: [{ index: 0, input: createBody.decode(body) }], failures: [], count: 1 };
-    if (raw.length > maxCourseItems)
-      throw new WireInputError('courses/course', `must list at most ${maxCourseItems} courses`);
-    const decoded: BulkInput = { bulk: true, items: [], failures: [], count: raw.length };
-    raw.forEach((value, index) => {
-      const fields = value === '' ? {} : value;
-      if (!isObject(fields)) {
-        decoded.failures.push({ index, message: 'course: must be an object' });
-        return;
-      }
-      try {
-        decoded.items.push({ index, courseCode: fields.course_code, input: createBody.decode(fields) });
-      } catch (error) {
-        if (!(error instanceof WireInputError)) throw error;
-        decoded.failures.push({ index, courseCode: fields.course_code, message: error.message });
-      }
-    });
-    return decoded as unknown as Record<string, unknown>;
-  },
-  wireName: createBody.wireName,
-  schema: (wireBody(courseMembers).schema as z.ZodObject)
-    .extend({ courses: z.object({ course: z.array(createBody.schema).max(maxCourseItems) }).optional() })
-    .meta({
-      description: `One course (title and course_code required), or up to ${maxCourseItems} in courses/course.`,
-    }),
-  required: [],
-  listPaths: new Set(['courses.course', 'course']),
+const courseSpec: BulkCreate = {
+  plural: 'courses',
+  singular: 'course',
+  members: courseMembers,
+  required: ['title', 'course_code'],
+  max: maxCourseItems,
+  key: { wire: 'course_code', input: 'courseCode' },
 };
-
-const resultItemWire = z.object({
-  response_code: z.int().describe('200 written; 400 invalid, 403 refused, 404 no such school, 409 code taken'),
-  id: z.string().optional().describe("The course's id; absent on a failed item."),
-  course_code: z.string().optional().describe("The course's code (as sent, on a failed item)."),
-  location: z.url().optional().describe('Where the course is; absent on a failed item.'),
-  message: z.string().optional().describe('Why the item was not written.'),
-});
-export const courseResultsWire = z
-  .object({ course: z.array(resultItemWire) })
-  .meta({ id: 'CourseResults', description: 'Per-item results of a bulk create of courses, in the order sent.' });
-
-type ItemResult = {
-  code: CourseItemCode;
-  message: string | null;
-  issues: readonly { field: string; message: string }[];
-  course: RestCourseResult | null;
-};
-
-const messageOf = (result: ItemResult) =>
-  result.issues.length
-    ? result.issues.map((issue) => `${createBody.wireName(issue.field)}: ${issue.message}`).join('; ')
-    : (result.message ?? '');
-
-const sentText = (value: unknown) =>
-  typeof value === 'string' || Number.isSafeInteger(value) ? String(value) : undefined;
-
-/** The per-item answer, with the items the wire could not read in their places: 200, or 207 when codes differ. */
-function bulkAnswer(results: readonly ItemResult[], request: RestRequest, link: LinkBuilder) {
-  const input = request.input as BulkInput;
-  const answers: z.input<typeof resultItemWire>[] = new Array(input.count);
-  input.items.forEach((item, at) => {
-    const result = results[at]!;
-    const code = result.course ? result.course.courseCode : sentText(item.courseCode);
-    answers[item.index] = {
-      response_code: courseItemCodes[result.code],
-      ...(result.course ? { id: result.course.id } : {}),
-      ...(code !== undefined ? { course_code: code } : {}),
-      ...(result.course ? { location: link(`/courses/${result.course.id}`) } : { message: messageOf(result) }),
-    };
-  });
-  for (const failure of input.failures) {
-    const code = sentText(failure.courseCode);
-    answers[failure.index] = {
-      response_code: 400,
-      ...(code !== undefined ? { course_code: code } : {}),
-      message: failure.message,
-    };
-  }
-  const codes = new Set(answers.map((answer) => answer.response_code));
-  return { status: codes.size > 1 ? 207 : 200, body: { course: answers } };
-}
-
-/** A single create's failed item, raised as the status its code names. */
-function itemFailure(result: ItemResult): never {
-  const message = result.message ?? 'The course was not written';
-  if (result.code === 'FORBIDDEN') throw forbidden(message);
-  if (result.code === 'NOT_FOUND') throw new PayloadError('NotFoundError', message);
-  if (result.code === 'CONFLICT') throw new PayloadError('ConflictError', message, [...result.issues]);
-  throw new PayloadError('ValidationError', message, [...result.issues]);
-}
+export const courseResultsWire = bulkResultsWire(courseSpec, 'CourseResults', 'no such school');
 
 /** POST /courses: one course (201 with it) or a bulk of up to 50 (a result per item), at the same path. */
-function createCoursesRoute(): RestRoute {
-  const post = bulkRoute('POST', {
+const createCoursesRoute = () =>
+  bulkCreateRoute(courseSpec, {
     path: '/courses',
     summary: `Create a course (201 with it), or up to ${maxCourseItems} in courses/course with a response code per item (school and district administrators)`,
-    body: coursesBody,
     filters: wireBody({ update_existing: flag('updateExisting') }),
-    wire: courseResultsWire,
+    wire: courseWire,
+    results207: courseResultsWire,
     document: graphql(
       `mutation($input: CreateCoursesInput!) {
         createCourses(input: $input) {
@@ -179,34 +140,117 @@ function createCoursesRoute(): RestRoute {
       }`,
       [UserErrors, RestCourse],
     ),
-    variables: (request) => ({
+    variables: (request, items) => ({
+      input: { items: items as never, updateExisting: request.filters.updateExisting ?? false },
+    }),
+    toWire: courseToWire,
+    keyOf: (course: ResultOf<typeof RestCourse>) => course.courseCode,
+    pathOf: (course) => `/courses/${course.id}`,
+  });
+
+/** A meeting day by the platform's number, 0 Sunday to 6 Saturday; 7, which its field table names Saturday, too. */
+const meetingDay = z
+  .union([z.int(), z.string().trim().regex(/^\d$/).transform(Number)], { error: 'must be days from 0 to 7' })
+  .refine((day) => day >= 0 && day <= 7, 'must be days from 0 to 7')
+  .transform((day) => weekdays[Math.min(day, 6)]!);
+
+/** A list member; in a bulk item's XML an empty element reads as a list of one empty text, which is the empty list. */
+const listOf =
+  (item: z.ZodType) =>
+  (input: string): WireField => {
+    const member = list(item)(input);
+    return {
+      ...member,
+      schema: z.preprocess(
+        (value) => (Array.isArray(value) && value.length === 1 && value[0] === '' ? [] : value),
+        member.schema,
+      ),
+    };
+  };
+
+/** A section's members in requests (`section_title` is the platform's other name for `title` in writes). */
+const sectionMembers: WireShape = {
+  title: withExamples(text, 'Period 1')('title'),
+  section_code: withExamples(text, 'P1')('sectionCode'),
+  section_school_code: withExamples(text, 'ENG101-P1-2026')('sectionSchoolCode'),
+  description: text('description'),
+  location: withExamples(text, 'Room 12')('location'),
+  meeting_days: listOf(meetingDay)('meetingDays'),
+  active: flag('active'),
+  grading_periods: idList('gradingPeriodIds'),
+};
+
+/** `section_title`, which the platform allows in writes, read as `title` when `title` is not sent. */
+const withSectionTitle = (body: WireBody): WireBody => ({
+  ...body,
+  decode: (raw) => body.decode(aliasTitle(raw)),
+});
+
+function aliasTitle(raw: Record<string, unknown>): Record<string, unknown> {
+  const alias = (item: unknown) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item) && 'section_title' in item && !('title' in item)
+      ? { ...item, title: (item as Record<string, unknown>).section_title }
+      : item;
+  const wrapper = raw.sections;
+  if (typeof wrapper === 'object' && wrapper !== null && !Array.isArray(wrapper) && 'section' in wrapper) {
+    const items = (wrapper as { section: unknown }).section;
+    return {
+      ...raw,
+      sections: { ...wrapper, section: Array.isArray(items) ? items.map(alias) : alias(items) },
+    };
+  }
+  if (Array.isArray(wrapper)) return { ...raw, sections: wrapper.map(alias) };
+  if (Array.isArray(raw.section)) return { ...raw, section: raw.section.map(alias) };
+  return alias(raw) as Record<string, unknown>;
+}
+
+const sectionSpec: BulkCreate = {
+  plural: 'sections',
+  singular: 'section',
+  members: sectionMembers,
+  required: ['title'],
+  max: maxSectionItems,
+  key: { wire: 'section_school_code', input: 'sectionSchoolCode' },
+};
+export const sectionResultsWire = bulkResultsWire(sectionSpec, 'SectionResults', 'no such course');
+
+/** POST /courses/{id}/sections: one section (201 with it) or a bulk of up to 50 (a result per item). */
+function createSectionsRoute(): RestRoute {
+  const route = bulkCreateRoute(sectionSpec, {
+    path: '/courses/{id}/sections',
+    summary: `Create a section of a course (201 with it), or up to ${maxSectionItems} in sections/section with a response code per item (school and district administrators)`,
+    filters: wireBody({ update_existing: flag('updateExisting') }),
+    wire: sectionWire,
+    results207: sectionResultsWire,
+    document: graphql(
+      `mutation($input: CreateSectionsInput!) {
+        createSections(input: $input) {
+          userErrors { ...UserErrors }
+          results { code message issues { field message } section { ...RestSection } }
+        }
+      }`,
+      [UserErrors, RestSection],
+    ),
+    variables: (request, items) => ({
       input: {
-        items: (request.input as BulkInput).items.map((item) => item.input) as never,
+        courseId: request.params.id!,
+        items: items as never,
         updateExisting: request.filters.updateExisting ?? false,
       },
     }),
-    payload: 'results',
-    shape: (written, link, request) => bulkAnswer(written, request, link).body,
+    toWire: sectionToWire,
+    keyOf: (section: ResultOf<typeof RestSection>) => section.sectionSchoolCode ?? '',
+    pathOf: (section) => `/sections/${section.id}`,
   });
-  return {
-    ...post,
-    responses: { 201: courseWire, 200: courseResultsWire, 207: courseResultsWire },
-    respond(result, request, link) {
-      const outcome = post.respond(result, request, link);
-      const written = (result as { results: ItemResult[] }).results;
-      if ((request.input as BulkInput).bulk) return { ...outcome, ...bulkAnswer(written, request, link) };
-      const [only] = written;
-      if (!only?.course) return itemFailure(only!);
-      return { status: 201, body: courseToWire(only.course, link) };
-    },
-  };
+  return { ...route, body: withSectionTitle(route.body!) };
 }
 
 export const courseRoutes = [
   createCoursesRoute(),
+  createSectionsRoute(),
   updateRoute({
     path: '/courses/{id}',
-    summary: "Change a course's title or code (its school's and district's administrators)",
+    summary: "Change a course's members (its school's and district's administrators)",
     body: changeBody,
     document: graphql(
       `mutation($input: UpdateCourseInput!) { updateCourse(input: $input) { userErrors { ...UserErrors } } }`,
@@ -216,8 +260,8 @@ export const courseRoutes = [
   }),
   updateRoute({
     path: '/sections/{id}',
-    summary: "Change a section's title or code (its school's and district's administrators)",
-    body: wireBody({ title: text('title'), section_code: text('sectionCode') }),
+    summary: "Change a section's members (its school's and district's administrators)",
+    body: withSectionTitle(wireBody(sectionMembers)),
     document: graphql(
       `mutation($input: UpdateSectionInput!) { updateSection(input: $input) { userErrors { ...UserErrors } } }`,
       [UserErrors],

@@ -1,13 +1,16 @@
-import { GraphQLError } from 'graphql';
 import { authorize } from '../../auth/policy';
 import { findByStorableId, isStorableId, realmFacts } from '../../auth/realms';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
+import { type ItemCode, type ItemOutcome, itemResponseCodes, settleItem, writtenItem } from '../../core/item-outcomes';
 import { deleteRealmContents } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
 import { isUniqueViolation } from '../../db/unique';
 import type { Course, Prisma } from '../../generated/prisma/client';
+import { GradeLevel } from '../../generated/prisma/enums';
+
+const gradeLevels = Object.values(GradeLevel);
 import { defineEvent } from '../../outbox/catalogue';
 import { itemByItem, recordEvent, writeTransaction } from '../../outbox/record';
 import { coursePolicy, readableCoursesWhere } from './roster.policy';
@@ -36,16 +39,8 @@ export const courseEvents = {
   }),
 };
 
-/** What became of one item of a bulk write; /v1 answers each with the `response_code` of `courseItemCodes`. */
-export type CourseItemCode = 'CREATED' | 'UPDATED' | 'INVALID' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT';
-export const courseItemCodes: Record<CourseItemCode, number> = {
-  CREATED: 200,
-  UPDATED: 200,
-  INVALID: 400,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-};
+export type CourseItemCode = ItemCode;
+export const courseItemCodes = itemResponseCodes;
 
 export interface CourseResult {
   code: CourseItemCode;
@@ -54,11 +49,20 @@ export interface CourseResult {
   course: Course | null;
 }
 
+const asCourseResult = ({ value, ...outcome }: ItemOutcome<Course>): CourseResult => ({ ...outcome, course: value });
+
+/** A grade level range ends at or above its start, as the platform requires. */
+function checkGradeRange(start: GradeLevel | null | undefined, end: GradeLevel | null | undefined) {
+  if (start && end && gradeLevels.indexOf(end) < gradeLevels.indexOf(start))
+    throw new ValidationError([{ field: 'gradeLevelRangeEnd', message: 'must not be below gradeLevelRangeStart' }]);
+}
+
 const codeTaken = () => new ConflictError('Course code is already used in this school', 'courseCode');
 
 /** The school a new course joins (the viewer's when none is named), once the viewer may manage its courses. */
 async function placeNewCourse(viewer: Viewer, input: unknown) {
   const { schoolId: named, ...fields } = validate(createCourseSchema, input);
+  checkGradeRange(fields.gradeLevelRangeStart, fields.gradeLevelRangeEnd);
   const schoolId = named ? Number(named) : viewer.user.schoolId;
   await authorize(viewer, coursePolicy, 'manage', schoolId, schoolId, 'School');
   const school = await realmFacts(viewer, schoolRealm(schoolId));
@@ -103,6 +107,10 @@ const changesNothing = (course: Course, data: Record<string, unknown>) =>
 export async function updateCourse(viewer: Viewer, id: number, input: unknown, query: CourseQuery, known?: Course) {
   const data = validate(updateCourseSchema, input);
   const course = known ?? (await managedCourse(viewer, id));
+  checkGradeRange(
+    data.gradeLevelRangeStart === undefined ? course.gradeLevelRangeStart : data.gradeLevelRangeStart,
+    data.gradeLevelRangeEnd === undefined ? course.gradeLevelRangeEnd : data.gradeLevelRangeEnd,
+  );
   if (changesNothing(course, data))
     return query.select || query.include ? db().course.findUniqueOrThrow({ ...query, where: { id } }) : course;
   const scope = await realmFacts(viewer, schoolRealm(course.schoolId));
@@ -138,34 +146,6 @@ export async function deleteCourse(viewer: Viewer, id: number) {
     });
   });
   return { id };
-}
-
-const written =
-  (code: CourseItemCode) =>
-  (course: Course | null): CourseResult => ({ code, message: null, issues: [], course });
-
-/**
- * One item's outcome: what it wrote with `code`, or the expected failure that stopped it alone (400 invalid, 403
- * refused, 404 not found, 409 a course code taken). Anything else is a fault and fails the request.
- */
-async function settle(code: CourseItemCode, write: () => Promise<Course | null>): Promise<CourseResult> {
-  try {
-    return written(code)(await write());
-  } catch (error) {
-    const failed = (failure: CourseItemCode, message: string, issues: FieldIssue[] = []): CourseResult => ({
-      code: failure,
-      message,
-      issues,
-      course: null,
-    });
-    if (error instanceof ValidationError) return failed('INVALID', error.message, error.issues);
-    if (error instanceof NotFoundError) return failed('NOT_FOUND', error.message);
-    if (error instanceof ConflictError) return failed('CONFLICT', error.message);
-    const status =
-      error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : undefined;
-    if (status === 403) return failed('FORBIDDEN', (error as GraphQLError).message);
-    throw error;
-  }
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -208,12 +188,15 @@ export async function createCourses(viewer: Viewer, items: readonly unknown[], u
     const holder = isObject(item)
       ? holders.get(`${schoolOf(viewer, item)}:${String(item.courseCode).trim()}`)
       : undefined;
-    if (!holder) return settle('CREATED', () => createCourse(viewer, item, {}));
-    const { title } = item as { title?: unknown };
-    return settle('UPDATED', async () => {
+    if (!holder) return settleItem('CREATED', () => createCourse(viewer, item, {})).then(asCourseResult);
+    // The item's school and code are the holder's already: the rest is what a sync may change.
+    const { schoolId: _school, courseCode: _code, ...changes } = item as Record<string, unknown>;
+    return settleItem('UPDATED', async () => {
       await authorize(viewer, coursePolicy, 'manage', holder.schoolId, holder.id, 'Course');
-      return updateCourse(viewer, holder.id, { title }, {}, holder);
-    });
+      return updateCourse(viewer, holder.id, changes, {}, holder);
+    }).then(asCourseResult);
   };
-  return { results: await itemByItem(items, run, written('CREATED')) };
+  return {
+    results: await itemByItem(items, run, (course: Course) => asCourseResult(writtenItem('CREATED')(course))),
+  };
 }

@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { createInput, nodeId, requiredText, updateInput } from '../../core/validation';
+import { clearable, createInput, nodeId, requiredText, text, updateInput } from '../../core/validation';
+import { GradeLevel, SubjectArea } from '../../generated/prisma/enums';
+import { descriptionMaxLength } from './section.validation';
 
 /** Courses per bulk write, as on the platform ("up to 50"). */
 export const maxCourseItems = 50;
 
+const subjectArea = z.enum(SubjectArea);
+const gradeLevel = z.enum(GradeLevel);
+
 const courseFields = {
   title: requiredText(255).describe('Course title.'),
   courseCode: requiredText(255).describe('Course code, unique in the school.'),
+  department: clearable(text(255), '').describe('Department name, such as "English"; empty when none.'),
+  description: clearable(text(descriptionMaxLength), '').describe('Course description; empty when none.'),
+  credits: clearable(z.number().min(0).max(1000), null).describe('Credits the course is worth.'),
+  subjectArea: clearable(subjectArea, null).describe('Subject area.'),
+  gradeLevelRangeStart: clearable(gradeLevel, null).describe('The lowest (or only) grade level.'),
+  gradeLevelRangeEnd: clearable(gradeLevel, null).describe('The highest grade level; not below gradeLevelRangeStart.'),
 };
 
 export const createCourseSchema = createInput(

@@ -140,9 +140,13 @@ builder.queryFields((t) => ({
     ...offsetListBeside('sectionListConnection'),
     type: SectionPage,
     description: 'The sections `sections` lists, as /v1 pages them (by id).',
-    args: pageArgs,
-    resolve: (_root, page, { viewer }) => {
-      const where = readableSectionsWhere(viewer);
+    args: {
+      ...pageArgs,
+      sectionSchoolCode: t.arg.string({ description: 'Only the sections with this section school code.' }),
+    },
+    resolve: (_root, { sectionSchoolCode, ...page }, { viewer }) => {
+      const readable = readableSectionsWhere(viewer);
+      const where = typeof sectionSchoolCode === 'string' ? { AND: [readable, { sectionSchoolCode }] } : readable;
       return paged(page, {
         findMany: (query) => db().section.findMany({ ...query, where, orderBy: { id: 'asc' } }),
         count: () => db().section.count({ where }),

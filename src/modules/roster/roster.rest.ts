@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { GradeLevel, SubjectArea, Weekday } from '../../generated/prisma/enums';
 import { forbidden } from '../../core/errors';
 import { type ResultOf, graphql } from '../../graphql/typed-document';
 import {
   type LinkBuilder,
+  MissingObjectError,
   PayloadError,
   type RestRequest,
   type RestRoute,
+  redirectRoute,
   bulkRoute,
   createRoute,
   listRoute,
@@ -381,12 +384,24 @@ function deleteEnrollmentsRoute(): RestRoute {
 }
 
 export const RestCourse = graphql(`
-  fragment RestCourse on Course @_unmask { id: databaseId title courseCode school { id: databaseId } }
+  fragment RestCourse on Course @_unmask {
+    id: databaseId title courseCode school { id: databaseId }
+    department description credits subjectArea gradeLevelRangeStart gradeLevelRangeEnd
+  }
 `);
+
+/** The platform's subject area numbers, in the order of the enum (0 Other to 9 Arts). */
+export const subjectAreas = Object.values(SubjectArea);
+/** The platform's grade level numbers: 1 Pre-K to 15 Higher-Ed, in the order of the enum; 0 is none. */
+export const gradeLevels = Object.values(GradeLevel);
+/** The platform's meeting day numbers: 0 Sunday to 6 Saturday, in the order of the enum. */
+export const weekdays = Object.values(Weekday);
+
+const gradeLevelWire = z.int().min(0).max(15).describe('1 Pre-K, 2 K, 3 to 14 grades 1 to 12, 15 Higher-Ed; 0 none.');
 
 /**
  * A course as the platform answers it, with the members the server holds: its school (`building_id`, a school or a
- * building of one), title and code. Department, description, credits, grade levels and subject area are not kept.
+ * building of one), title, code, department, description, credits, subject area and grade levels.
  */
 export const courseWire = z
   .object({
@@ -394,21 +409,37 @@ export const courseWire = z
     building_id: z.string().describe('The school (or building) offering the course.'),
     title: z.string(),
     course_code: z.string().describe('Unique in the school.'),
+    department: z.string(),
+    description: z.string(),
+    credits: z.number().nullable().describe('Null when not set.'),
+    subject_area: z.int().min(0).max(9).nullable().describe('0 Other to 9 Arts; null when not set.'),
+    grade_level_range_start: gradeLevelWire,
+    grade_level_range_end: gradeLevelWire,
     links: selfLink,
   })
   .meta({ id: 'Course', description: 'A course: the parent of course sections.' });
+
+const levelNumber = (level: GradeLevel | null) => (level ? gradeLevels.indexOf(level) + 1 : 0);
 
 export const courseToWire = (course: ResultOf<typeof RestCourse>, link: LinkBuilder): z.input<typeof courseWire> => ({
   id: course.id,
   building_id: course.school.id,
   title: course.title,
   course_code: course.courseCode,
+  department: course.department ?? '',
+  description: course.description ?? '',
+  credits: course.credits,
+  subject_area: course.subjectArea ? subjectAreas.indexOf(course.subjectArea) : null,
+  grade_level_range_start: levelNumber(course.gradeLevelRangeStart),
+  grade_level_range_end: levelNumber(course.gradeLevelRangeEnd),
   links: { self: link(`/courses/${course.id}`) },
 });
 
-const RestSection = graphql(`
+export const RestSection = graphql(`
   fragment RestSection on Section @_unmask {
-    id: databaseId title sectionCode accessCode course { id: databaseId title courseCode school { id: databaseId } }
+    id: databaseId title sectionCode accessCode sectionSchoolCode description location meetingDays active
+    gradingPeriods { id: databaseId }
+    course { id: databaseId title courseCode school { id: databaseId } }
   }
 `);
 
@@ -423,11 +454,20 @@ export const sectionWire = z
     section_title: z.string(),
     section_code: z.string(),
     access_code: z.string().optional().describe("Only for the section's teachers and administrators."),
+    section_school_code: z.string().describe("The school's own code for the section, unique in it; empty when none."),
+    description: z.string(),
+    location: z.string(),
+    meeting_days: z.array(z.int().min(0).max(6)).describe('0 Sunday to 6 Saturday.'),
+    active: wireBit,
+    grading_periods: z.array(z.int()).describe('Grading period ids of the school.'),
     links: selfLink,
   })
   .meta({ id: 'Section', description: 'A course section: a class of students with its teachers.' });
 
-const sectionToWire = (section: ResultOf<typeof RestSection>, link: LinkBuilder): z.input<typeof sectionWire> => ({
+export const sectionToWire = (
+  section: ResultOf<typeof RestSection>,
+  link: LinkBuilder,
+): z.input<typeof sectionWire> => ({
   id: section.id,
   course_title: section.course.title,
   course_code: section.course.courseCode,
@@ -436,6 +476,12 @@ const sectionToWire = (section: ResultOf<typeof RestSection>, link: LinkBuilder)
   section_title: section.title,
   section_code: section.sectionCode ?? '',
   ...(section.accessCode !== null ? { access_code: section.accessCode } : {}),
+  section_school_code: section.sectionSchoolCode ?? '',
+  description: section.description ?? '',
+  location: section.location ?? '',
+  meeting_days: section.meetingDays.map((day) => weekdays.indexOf(day)),
+  active: section.active ? 1 : 0,
+  grading_periods: section.gradingPeriods.map((period) => Number(period.id)),
   links: { self: link(`/sections/${section.id}`) },
 });
 
@@ -497,6 +543,20 @@ export const rosterRoutes = [
     document: graphql(`query($id: ID!) { section(id: $id) { ...RestSection } }`, [RestSection]),
     variables: (request) => ({ id: request.params.id! }),
     shape: sectionToWire,
+  }),
+  redirectRoute({
+    path: '/sections/ext/{sectionSchoolCode:word}',
+    summary:
+      'Redirect (303) to the section the caller reads with this section school code (unique in a school; the lowest id where several schools use it)',
+    document: graphql(
+      `query($code: String!) { sectionList(sectionSchoolCode: $code, limit: 1) { items { id: databaseId } } }`,
+    ),
+    variables: ({ params }) => ({ code: params.sectionSchoolCode! }),
+    location: ({ items }) => {
+      const section = items[0];
+      if (!section) throw new MissingObjectError();
+      return `/sections/${section.id}`;
+    },
   }),
   listRoute({
     path: '/sections/{section_id}/enrollments',

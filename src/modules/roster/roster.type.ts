@@ -1,6 +1,7 @@
-import { EnrollmentStatus } from '../../generated/prisma/enums';
+import { EnrollmentStatus, GradeLevel, SubjectArea, Weekday } from '../../generated/prisma/enums';
 import { type AuthenticatedContext, builder } from '../../graphql/builder';
-import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
+import { exposeColumns, exposeDatabaseId, exposeLongText, exposeOptionalText, nodeId } from '../../graphql/columns';
+import { descriptionMaxLength } from './section.validation';
 import { can } from '../../auth/policy';
 import { readableUsersWhere, userPolicy } from '../users/user.policy';
 import { UserType } from '../users/user.type';
@@ -27,11 +28,79 @@ export const EnrollmentStatusEnum = builder.enumType(EnrollmentStatus, {
   },
 });
 
+export const SubjectAreaEnum = builder.enumType(SubjectArea, {
+  name: 'SubjectArea',
+  description: "A course's subject area (/v1 `subject_area` 0 to 9, in this order).",
+  values: {
+    OTHER: { description: 'Other (0).' },
+    HEALTH_PHYSICAL_EDUCATION: { description: 'Health and physical education (1).' },
+    LANGUAGE_ARTS: { description: 'Language arts (2).' },
+    MATHEMATICS: { description: 'Mathematics (3).' },
+    PROFESSIONAL_DEVELOPMENT: { description: 'Professional development (4).' },
+    SCIENCE: { description: 'Science (5).' },
+    SOCIAL_STUDIES: { description: 'Social studies (6).' },
+    SPECIAL_EDUCATION: { description: 'Special education (7).' },
+    TECHNOLOGY: { description: 'Technology (8).' },
+    ARTS: { description: 'Arts (9).' },
+  },
+});
+
+/** Grade 1 to 12 are /v1's 3 to 14. */
+const gradeValues = Object.fromEntries(
+  Array.from({ length: 12 }, (_, at) => [`GRADE_${at + 1}`, { description: `Grade ${at + 1} (${at + 3}).` }]),
+);
+
+export const GradeLevelEnum = builder.enumType(GradeLevel, {
+  name: 'GradeLevel',
+  description: 'A grade level (/v1 grade level values 1 to 15, in this order; 0 there is none).',
+  values: {
+    PRE_K: { description: 'Pre-kindergarten (1).' },
+    KINDERGARTEN: { description: 'Kindergarten (2).' },
+    ...gradeValues,
+    HIGHER_ED: { description: 'Higher education (15).' },
+  } as Record<GradeLevel, { description: string }>,
+});
+
+export const WeekdayEnum = builder.enumType(Weekday, {
+  name: 'Weekday',
+  description: 'A day of the week (/v1 `meeting_days` 0 for Sunday to 6 for Saturday).',
+  values: {
+    SUNDAY: { description: 'Sunday (0).' },
+    MONDAY: { description: 'Monday (1).' },
+    TUESDAY: { description: 'Tuesday (2).' },
+    WEDNESDAY: { description: 'Wednesday (3).' },
+    THURSDAY: { description: 'Thursday (4).' },
+    FRIDAY: { description: 'Friday (5).' },
+    SATURDAY: { description: 'Saturday (6; /v1 also reads 7).' },
+  },
+});
+
 export const CourseType = builder.prismaNode('Course', {
   id: nodeId,
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Course', ['title', 'courseCode']),
+    ...exposeOptionalText(t, 'Course', ['department']),
+    ...exposeLongText(t, 'Course', 'description', descriptionMaxLength),
+    credits: t.exposeFloat('credits', {
+      nullable: true,
+      description: 'Credits the course is worth; null when not set.',
+    }),
+    subjectArea: t.expose('subjectArea', {
+      type: SubjectAreaEnum,
+      nullable: true,
+      description: 'Subject area; null when not set.',
+    }),
+    gradeLevelRangeStart: t.expose('gradeLevelRangeStart', {
+      type: GradeLevelEnum,
+      nullable: true,
+      description: 'The lowest (or only) grade level; null when not set.',
+    }),
+    gradeLevelRangeEnd: t.expose('gradeLevelRangeEnd', {
+      type: GradeLevelEnum,
+      nullable: true,
+      description: 'The highest grade level; null when not set.',
+    }),
     school: t.relation('school'),
   }),
 });
@@ -41,13 +110,24 @@ export const SectionType = builder.prismaNode('Section', {
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'Section', ['title', 'createdAt']),
-    ...exposeOptionalText(t, 'Section', ['sectionCode']),
+    ...exposeOptionalText(t, 'Section', ['sectionCode', 'location']),
+    ...exposeLongText(t, 'Section', 'description', descriptionMaxLength),
     accessCode: t.string({
       nullable: true,
       description: 'Join code (`joinSection`); null unless the viewer administers the section.',
       select: { accessCode: true },
       resolve: async (section, _args, { viewer }) =>
         viewer && (await can(viewer, sectionPolicy, 'enroll', section.id)) ? section.accessCode : null,
+    }),
+    sectionSchoolCode: t.exposeString('sectionSchoolCode', {
+      nullable: true,
+      description: "The school's own code for the section, unique in the school; null when none.",
+    }),
+    meetingDays: t.expose('meetingDays', { type: [WeekdayEnum], description: 'Days of the week the section meets.' }),
+    active: t.exposeBoolean('active', { description: 'Whether the section is active (current) rather than archived.' }),
+    gradingPeriods: t.relation('gradingPeriods', {
+      description: 'Grading periods the section is taught in, by id.',
+      query: { orderBy: { id: 'asc' } },
     }),
     course: t.relation('course'),
     // A district administrator may enroll users of several schools; each reader sees only those `user(id)` shows them.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearable, createInput, idOfNamedType, nodeId, requiredText, text, updateInput } from '../../core/validation';
+import { createInput, idOfNamedType, nodeId, requiredText, text, updateInput } from '../../core/validation';
 
 export const createSectionSchema = createInput(
   {
@@ -85,9 +85,3 @@ export const joinByCodeSchema = createInput(
   { accessCode: requiredText(32).describe('The access code, as `XXXXX-XXXXX`.') },
   ['accessCode'],
 );
-
-/** Changes to a section; it stays in its course. */
-export const updateSectionSchema = updateInput({
-  title: requiredText(255).describe('Section title.'),
-  sectionCode: clearable(text(255), '').describe('Section code; empty when none.'),
-});

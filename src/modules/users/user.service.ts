@@ -1,9 +1,9 @@
-import { GraphQLError } from 'graphql';
 import { authorize } from '../../auth/policy';
 import { type RealmFacts, findByStorableId, isStorableId, knownRealm, realmFacts } from '../../auth/realms';
 import { forgetCredentialsOf } from '../../auth/credential-cache';
 import type { Viewer } from '../../auth/viewer';
 import { ConflictError, type FieldIssue, NotFoundError, ValidationError } from '../../core/errors';
+import { type ItemOutcome, settleItem, writtenItem } from '../../core/item-outcomes';
 import { deleteRealmContents } from '../../core/realm-content';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
@@ -277,33 +277,14 @@ export async function reactivateUser(viewer: Viewer, id: number, query: UserQuer
   });
 }
 
-const written =
-  (code: UserItemCode) =>
-  (user: User | null): UserResult => ({ code, message: null, issues: [], user });
+const asUserResult = ({ value, ...outcome }: ItemOutcome<User, UserItemCode>): UserResult => ({
+  ...outcome,
+  user: value,
+});
+const written = (code: UserItemCode) => (user: User | null) => asUserResult(writtenItem(code)(user));
 
-/**
- * One item's outcome: what it wrote with `code`, or the expected failure that stopped it alone (400 invalid, 403
- * refused, 404 not found, 409 a username or school user id taken). Anything else is a fault and fails the request.
- */
-async function settle(code: UserItemCode, write: () => Promise<User | null>): Promise<UserResult> {
-  try {
-    return written(code)(await write());
-  } catch (error) {
-    const failed = (failure: UserItemCode, message: string, issues: FieldIssue[] = []): UserResult => ({
-      code: failure,
-      message,
-      issues,
-      user: null,
-    });
-    if (error instanceof ValidationError) return failed('INVALID', error.message, error.issues);
-    if (error instanceof NotFoundError) return failed('NOT_FOUND', error.message);
-    if (error instanceof ConflictError) return failed('CONFLICT', error.message);
-    const status =
-      error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : undefined;
-    if (status === 403) return failed('FORBIDDEN', (error as GraphQLError).message);
-    throw error;
-  }
-}
+/** One item's outcome (src/core/item-outcomes.ts): what it wrote with `code`, or what stopped it alone. */
+const settle = (code: UserItemCode, write: () => Promise<User | null>) => settleItem(code, write).then(asUserResult);
 
 /** A bulk write: by an administrator (anyone else is refused whole), of at most 50 items. */
 async function assertBulk(viewer: Viewer, items: readonly unknown[], member: string) {

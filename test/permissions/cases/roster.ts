@@ -163,6 +163,34 @@ const courseWriteCases: PermissionCase<{ section: { id: number; courseId: number
     finds: (answer: { course: { response_code: number }[] }) => answer.course[0]!.response_code === 200,
   },
   {
+    route: 'POST /courses/{id}/sections',
+    name: 'a section of a course the teacher teaches and the student takes',
+    expect: courseChangers,
+    request: async (f: Fixture) => ({
+      params: { id: await freshCourse(f) },
+      body: { title: 'Period 2', section_school_code: unique('SSC') },
+    }),
+  },
+  {
+    route: 'POST /courses/{id}/sections',
+    name: 'a bulk of a section of a course the teacher teaches and the student takes',
+    expect: courseChangers,
+    request: async (f: Fixture) => ({
+      params: { id: await freshCourse(f) },
+      body: { sections: { section: [{ title: 'Period 2', section_school_code: unique('SSC') }] } },
+    }),
+    finds: (answer: { section: { response_code: number }[] }) => answer.section[0]!.response_code === 200,
+  },
+  {
+    graphql: `mutation($input: CreateSectionsInput!) { createSections(input: $input) { ${outcome} results { code } } }`,
+    name: 'a section of a course the teacher teaches and the student takes',
+    expect: courseChangers,
+    variables: async (f: Fixture) => ({
+      input: { courseId: String(await freshCourse(f)), items: [{ title: 'Period 2', sectionCode: unique('P') }] },
+    }),
+    finds: (answer: { results: { code: string }[] }) => answer.results[0]!.code === 'CREATED',
+  },
+  {
     route: 'PUT /courses/{id}',
     name: 'a course the teacher teaches and the student takes',
     expect: courseChangers,
@@ -264,6 +292,20 @@ const courseCases: PermissionCase<{ section: { id: number; courseId: number } }>
     name: 'enrolled users and administrators',
     expect: 'h h o o h o o',
     request: (f: Fixture) => ({ params: { id: f.section.id } }),
+  },
+  {
+    route: 'GET /sections/ext/{sectionSchoolCode:word}',
+    name: 'a section the teacher teaches and the student takes, by its school code',
+    expect: 'h h o o h o o',
+    request: async (f: Fixture) => {
+      const section = await freshSection(f);
+      const code = unique('SSC');
+      await db().section.update({
+        where: { id: section.id },
+        data: { sectionSchoolCode: code, codeSchoolId: f.school.id },
+      });
+      return { params: { sectionSchoolCode: code } };
+    },
   },
   {
     graphql: 'query { courseList(limit: 200) { items { id: databaseId } } }',
