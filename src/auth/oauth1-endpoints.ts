@@ -243,8 +243,63 @@ export function oauth1Paths(): Record<string, OpenApiPathItem> {
     tags: ['oauth'],
     responses: tokenResponses('The access token and its secret'),
   });
+  const page = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+  const authorizeResponses = {
+    '200': page('The consent page (or, for an `oob` client, the page showing the verifier)'),
+    '303': {
+      description:
+        'To the sign-in page (and back) when no one is signed in; to the callback with `oauth_token` (and ' +
+        '`oauth_verifier`) once approved, or with `denied` when refused.',
+    },
+    '400': page('No request token, or a callback the app did not register'),
+    '404': page('The request token is unknown, expired, or answered already'),
+  };
   return {
     [requestTokenPath.slice('/v1'.length)]: { get: requestTokenOperation('get'), post: requestTokenOperation('post') },
+    // A page for people in browsers, also at /oauth/authorize (where schoolopy sends them), listed for app developers.
+    '/oauth/authorize': {
+      get: {
+        operationId: 'get_oauth_authorize',
+        summary: "The user approves a request token (step 2, in the user's browser)",
+        description:
+          'The app sends its user here. A user who approved the app before goes straight back to the callback.',
+        tags: ['oauth'],
+        parameters: [
+          { name: 'oauth_token', in: 'query', required: true, schema: { type: 'string' } },
+          {
+            name: 'oauth_callback',
+            in: 'query',
+            required: false,
+            description: "Where to return: one of the app's redirect URIs exactly, when step 1 named none.",
+            schema: { type: 'string' },
+          },
+        ],
+        responses: authorizeResponses,
+      },
+      post: {
+        operationId: 'post_oauth_authorize',
+        summary: "The consent page's answer (a form with the session's CSRF token)",
+        tags: ['oauth'],
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                required: ['oauth_token', 'decision', 'csrf'],
+                properties: {
+                  oauth_token: { type: 'string' },
+                  oauth_callback: { type: 'string' },
+                  decision: { type: 'string', enum: ['approve', 'deny'] },
+                  csrf: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        responses: { ...authorizeResponses, '403': page('The CSRF token is missing or wrong') },
+      },
+    },
     [accessTokenPath.slice('/v1'.length)]: { get: accessTokenOperation('get'), post: accessTokenOperation('post') },
   };
 }

@@ -58,6 +58,7 @@ describe('courses and sections (GET /courses, /courses/{id}/sections, /sections)
           school_id: String(w.school.id),
           section_title: expect.stringMatching(/^Section-/),
           section_code: '',
+          access_code: expect.stringMatching(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/),
           section_school_code: '',
           description: '',
           location: '',

@@ -80,8 +80,8 @@ describe('GET /v1/openapi.json', () => {
       }
     }
     // And POST /multiget, which runs the other routes rather than an operation of its own, and GET and POST of the two
-    // three-legged OAuth token steps (src/auth/oauth1-endpoints.ts).
-    expected += 1 + 4;
+    // three-legged OAuth token steps and of the authorize page between them (src/auth/oauth1-endpoints.ts).
+    expected += 1 + 6;
     const operations = allOperations();
     expect(operations).toHaveLength(expected);
     expect(expected).toBeGreaterThan(restRoutes.length);
@@ -118,6 +118,7 @@ describe('GET /v1/openapi.json', () => {
       '/groups/{group_id}/posts',
       '/multiget',
       '/oauth/request_token',
+      '/oauth/authorize',
       '/oauth/access_token',
     ]);
   });
@@ -197,7 +198,10 @@ describe('GET /v1/openapi.json', () => {
       required: ['error'],
       properties: { error: { type: 'string' }, issues: { type: 'array' } },
     });
-    for (const { path, method, operation: found } of allOperations()) {
+    // The authorize page answers people in browsers with HTML pages, not API errors (its own test below).
+    for (const { path, method, operation: found } of allOperations().filter(
+      ({ path }) => path !== '/oauth/authorize',
+    )) {
       const statuses = Object.keys(found.responses);
       // A multiget's paths are refused one by one, in its 207: the call itself is never 403.
       // Nor are the OAuth token steps, which answer before any permission applies.
@@ -221,6 +225,19 @@ describe('GET /v1/openapi.json', () => {
     expect(resolve(operation('/groups', 'get').responses['429'])).toMatchObject({
       headers: { 'Retry-After': expect.any(Object) },
     });
+  });
+
+  it('describes the authorize page as HTML for people, with the form its consent page posts', () => {
+    for (const method of ['get', 'post'] as const) {
+      const page = operation('/oauth/authorize', method);
+      expect(page.tags).toEqual(['oauth']);
+      for (const status of ['200', '400', '404'])
+        expect(Object.keys((page.responses[status] as any).content)).toEqual(['text/html']);
+    }
+    const form = (operation('/oauth/authorize', 'post').requestBody as any).content[
+      'application/x-www-form-urlencoded'
+    ];
+    expect(form.schema.required).toEqual(['oauth_token', 'decision', 'csrf']);
   });
 
   it('describes POST /multiget: its paths in JSON and XML, and the 207 that answers each', () => {

@@ -56,6 +56,7 @@ describe('POST /v1/courses/{id}/sections', () => {
       school_id: String(w.school.id),
       section_title: 'Period 1',
       section_code: 'P1',
+      access_code: created.accessCode,
       section_school_code: sent.section_school_code,
       description: 'First period',
       location: 'Room 12',
@@ -85,7 +86,7 @@ describe('POST /v1/courses/{id}/sections', () => {
       `${xmlHead}<result><id>${created.id}</id><course_title>${course.title}</course_title>` +
         `<course_code>${course.courseCode}</course_code><course_id>${course.id}</course_id>` +
         `<school_id>${w.school.id}</school_id><section_title>Lab</section_title><section_code />` +
-        `<section_school_code>${code}</section_school_code><description /><location />` +
+        `<access_code>${created.accessCode}</access_code><section_school_code>${code}</section_school_code><description /><location />` +
         '<meeting_days>2</meeting_days><meeting_days>4</meeting_days><active>1</active><grading_periods />' +
         `<links><self>${v1}/sections/${created.id}</self></links></result>`,
     );
