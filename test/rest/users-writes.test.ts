@@ -412,6 +412,13 @@ describe("GET /v1/users/{id}/sections and /groups: a user's realms", () => {
           section_title: sections[0]!.title,
           section_code: '',
           school_id: String(w.school.id),
+          // As /sections/{id} answers it to the student: the school's members, and no access code.
+          section_school_code: '',
+          description: '',
+          location: '',
+          meeting_days: [],
+          active: 1,
+          grading_periods: [],
           links: { self: `${v1}/sections/${sections[0]!.id}` },
         },
       ],

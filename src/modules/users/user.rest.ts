@@ -31,6 +31,7 @@ import {
   withoutMembers,
 } from '../../rest/wire-body';
 import { RestGroup, groupToWire, groupWire } from '../groups/group.rest';
+import { RestSection, sectionToWire, sectionWire } from '../roster/roster.rest';
 import { type UserItemCode, userItemCodes } from './user.service';
 import { maxUserItems } from './user.validation';
 
@@ -468,39 +469,6 @@ function reactivateUsersRoute(): RestRoute {
   };
 }
 
-const RestUserSection = graphql(`
-  fragment RestUserSection on Section @_unmask {
-    id: databaseId title sectionCode course { id: databaseId title courseCode school { id: databaseId } }
-  }
-`);
-
-/** A section among a user's realms: what the Section type holds (section ids are strings, as the platform's). */
-export const userSectionWire = z
-  .object({
-    id: z.string(),
-    course_id: z.string(),
-    course_title: z.string(),
-    course_code: z.string(),
-    section_title: z.string(),
-    section_code: z.string(),
-    school_id: z.string(),
-    links: selfLink,
-  })
-  .meta({ id: 'UserSection', description: 'A course section a user is an active member of.' });
-
-function sectionToWire(section: ResultOf<typeof RestUserSection>, link: LinkBuilder): z.input<typeof userSectionWire> {
-  return {
-    id: section.id,
-    course_id: section.course.id,
-    course_title: section.course.title,
-    course_code: section.course.courseCode,
-    section_title: section.title,
-    section_code: section.sectionCode ?? '',
-    school_id: section.course.school.id,
-    links: { self: link(`/sections/${section.id}`) },
-  };
-}
-
 export const userRoutes = [
   viewRoute({
     path: '/users/{id}',
@@ -563,12 +531,13 @@ export const userRoutes = [
     path: '/users/{id}/sections',
     paged: true,
     summary: 'List the sections a user is an active member of, by id (the user, their parents and administrators)',
-    wire: pagedEnvelope('section', userSectionWire),
+    // The sections as /sections/{id} answers them: clients read both with one model (schoolopy's Section).
+    wire: pagedEnvelope('section', sectionWire),
     document: graphql(
       `query($id: ID!, $start: Int!, $limit: Int!) {
-        user(id: $id) { sectionList(start: $start, limit: $limit) { total items { ...RestUserSection } } }
+        user(id: $id) { sectionList(start: $start, limit: $limit) { total items { ...RestSection } } }
       }`,
-      [RestUserSection],
+      [RestSection],
     ),
     variables: ({ params, page }) => ({ id: params.id!, start: page.start, limit: page.limit }),
     shape: ({ sectionList: { items, total } }, link, request) => ({
