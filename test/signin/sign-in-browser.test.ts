@@ -1,9 +1,14 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlClientFor } from '../support/client';
 import { browserSkipped, launchBrowser } from '../support/browser';
 import { type World, createUser, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
+import { accessToken, registerApp, requestToken, usersMe } from '../auth/oauth1-support';
+import { testOrigin } from '../support/wire';
+import { givePassword } from './pages';
 
 const server = useTestServer();
 let world: World;
@@ -102,5 +107,47 @@ describe.skipIf(browserSkipped)('signing in with the keyboard in headless Chromi
     });
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("walks a legacy app's user through sign-in and consent back to the app (three-legged OAuth 1.0a)", {
+    timeout: 300_000,
+  }, async () => {
+    // The app's own site, which the browser reaches last: a listener on this machine.
+    const site = createServer((_request, response) => response.end('back at Planner'));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const callback = `http://127.0.0.1:${(site.address() as AddressInfo).port}/schoology/callback`;
+    const app = await registerApp(await graphqlClientFor(server, world.districtAdmin), {
+      name: 'Planner',
+      redirectUris: [callback],
+    });
+    const teacher = await createUser(world.school.id, 'TEACHER');
+    const password = 'seven quiet harbours glow';
+    await givePassword(teacher.id, password);
+    const pending = await requestToken(server, app);
+
+    const page = await browser.newPage();
+    const authorize = `/oauth/authorize?${new URLSearchParams({ oauth_token: pending.key, oauth_callback: callback })}`;
+    await page.goto(`${origin}${authorize}`);
+    expect(await page.locator('h1').textContent()).toBe('Sign in');
+    await page.getByLabel('Email or username').fill(teacher.username);
+    await page.getByLabel('Password').fill(password);
+    await Promise.all([
+      page.waitForURL(`${origin}${authorize}`),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    expect(await page.locator('h1').textContent()).toBe('Planner wants to act for you');
+    // The keyboard reaches Approve first, then Deny.
+    expect(await tab(page)).toEqual({ id: 'Approve', ring: true });
+    expect(await tab(page)).toEqual({ id: 'Deny', ring: true });
+    await Promise.all([
+      page.waitForURL(`${callback}?oauth_token=${pending.key}`),
+      page.getByRole('button', { name: 'Approve' }).click(),
+    ]);
+    expect(await page.textContent('body')).toBe('back at Planner');
+
+    const me = await usersMe(server, app, await accessToken(server, app, pending));
+    expect(me.location).toBe(`${testOrigin}/v1/users/${teacher.id}`);
+    await page.close();
+    await new Promise((resolve) => site.close(resolve));
   });
 });
