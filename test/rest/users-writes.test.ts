@@ -346,6 +346,12 @@ describe('GET /v1/users', () => {
     expect(ids).toEqual(expect.arrayContaining([w.student.id, w.otherSchoolStudent.id]));
     expect(all.json.user.every((user: any) => user.role_id === 1214)).toBe(true);
     expect(all.json.total).toBe(ids.length);
+    // extended=1 (docs/rest/users.md) answers the same users with the same members; only links.self names it.
+    const extended = await admin.get(
+      `/users?school_ids=${w.school.id},${w.otherSchool.id}&role_ids=1214&limit=200&extended=1`,
+    );
+    expect(extended.status).toBe(200);
+    expect(extended.json.user).toEqual(all.json.user);
 
     const teacher = await as(w.teacher);
     const seen = await teacher.get(`/users?role_ids=1214&limit=200`);
