@@ -30,7 +30,8 @@ const unavailableMessage = new RegExp(
     'connection terminated',
     'connection (?:is )?(?:closed|ended)',
     "can't reach database server",
-    'server closed the connection',
+    // Prisma's P1017 as text ("Server has closed the connection."), where envelop wrapped it with the context.
+    'server (?:has )?closed the connection',
     // node-postgres, for a query on a pooled connection the server ended.
     'has encountered a connection error and is not queryable',
     // PostgreSQL ending a session: an administrator (57P01), a crash (57P02), an idle timeout.
