@@ -1,3 +1,4 @@
+import type { EnumRef, GenericFieldRef } from '@pothos/core';
 import { builder } from './builder';
 import type { FieldIssue } from '../core/errors';
 
@@ -12,7 +13,7 @@ export const FieldIssueType = builder.objectRef<FieldIssue>('FieldIssue').implem
 /** What a mutation reports in `userErrors`: the failure's code, message and the input member it names. */
 export interface UserErrorShape {
   field: string[] | null;
-  code: string;
+  code: string | number;
   message: string;
 }
 
@@ -51,3 +52,46 @@ export const UserErrorType = builder.objectRef<UserErrorShape>('UserError').impl
     message: t.exposeString('message', { description: 'What went wrong, in a sentence for people.' }),
   }),
 });
+
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
+/** What every item result of a bulk write reports, whatever the item wrote. */
+interface ItemOutcomeShape {
+  code: string | number;
+  message: string | null;
+  issues: FieldIssue[];
+}
+
+/**
+ * The type of one item's result in a bulk write: `code` (an enum whose values name /v1's `response_code`), `message`,
+ * `issues`, and the fields `written` adds for what the item wrote.
+ */
+export function itemResultType<Result extends ItemOutcomeShape>(
+  name: string,
+  options: {
+    description: string;
+    codes: EnumRef<BuilderTypes, string | number>;
+    written: (
+      t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Result>,
+    ) => Record<string, GenericFieldRef<unknown>>;
+  },
+) {
+  return builder.objectRef<Result>(name).implement({
+    description: options.description,
+    fields: (t) => ({
+      code: t.field({ type: options.codes, description: 'What became of the item.', resolve: (result) => result.code }),
+      message: t.field({
+        type: 'String',
+        nullable: true,
+        description: 'Why the item was not written.',
+        resolve: (result) => result.message,
+      }),
+      issues: t.field({
+        type: [FieldIssueType],
+        description: 'Each invalid member of an item refused with 400.',
+        resolve: (result) => result.issues,
+      }),
+      ...options.written(t),
+    }),
+  });
+}

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, nodeId } from '../../graphql/columns';
-import { FieldIssueType } from '../../graphql/error-types';
+import { itemResultType } from '../../graphql/error-types';
 import { pageOf } from '../../graphql/paging';
 import { type CategoryResult, categoryItemCodes } from './grading-category.service';
 
@@ -41,16 +41,10 @@ const GradingCategoryItemStatusEnum = builder.enumType('GradingCategoryItemStatu
   },
 });
 
-export const GradingCategoryResultType = builder.objectRef<CategoryResult>('GradingCategoryResult').implement({
+export const GradingCategoryResultType = itemResultType<CategoryResult>('GradingCategoryResult', {
   description: 'What became of one item of a bulk write of grading categories.',
-  fields: (t) => ({
-    code: t.expose('code', { type: GradingCategoryItemStatusEnum, description: 'What became of the item.' }),
-    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-    issues: t.field({
-      type: [FieldIssueType],
-      description: 'Each invalid member of an item refused with 400.',
-      resolve: (result) => result.issues,
-    }),
+  codes: GradingCategoryItemStatusEnum,
+  written: (t) => ({
     category: t.field({
       type: GradingCategoryType,
       nullable: true,

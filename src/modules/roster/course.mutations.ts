@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder';
-import { FieldIssueType } from '../../graphql/error-types';
+import { itemResultType } from '../../graphql/error-types';
 import { inputFromSchema, objectIdInput, objectIdMember, withMembers } from '../../graphql/inputs';
 import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
@@ -33,16 +33,10 @@ const CourseItemStatusEnum = builder.enumType('CourseItemStatus', {
   },
 });
 
-const CourseResultType = builder.objectRef<CourseResult>('CourseResult').implement({
+const CourseResultType = itemResultType<CourseResult>('CourseResult', {
   description: 'What became of one item of a bulk write of courses.',
-  fields: (t) => ({
-    code: t.expose('code', { type: CourseItemStatusEnum, description: 'What became of the item.' }),
-    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-    issues: t.field({
-      type: [FieldIssueType],
-      description: 'Each invalid member of an item refused with 400.',
-      resolve: (result) => result.issues,
-    }),
+  codes: CourseItemStatusEnum,
+  written: (t) => ({
     course: t.field({
       type: CourseType,
       nullable: true,
@@ -117,16 +111,10 @@ payloadMutation('deleteSection', {
   resolve: async (viewer, { id }) => ({ deletedSectionId: (await deleteSection(viewer, parseId(id, 'Section'))).id }),
 });
 
-const SectionResultType = builder.objectRef<SectionResult>('SectionResult').implement({
+const SectionResultType = itemResultType<SectionResult>('SectionResult', {
   description: 'What became of one item of a bulk write of sections.',
-  fields: (t) => ({
-    code: t.expose('code', { type: CourseItemStatusEnum, description: 'What became of the item.' }),
-    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-    issues: t.field({
-      type: [FieldIssueType],
-      description: 'Each invalid member of an item refused with 400.',
-      resolve: (result) => result.issues,
-    }),
+  codes: CourseItemStatusEnum,
+  written: (t) => ({
     section: t.field({
       type: SectionType,
       nullable: true,

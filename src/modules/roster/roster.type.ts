@@ -9,7 +9,7 @@ import { GroupMembershipType, GroupType } from '../groups/group.type';
 import { readableGroupsWhere } from '../groups/group.policy';
 import { keysetRelatedConnection, listOrder } from '../../graphql/connections';
 import { rosterEnrollmentsWhere, sectionPolicy } from './roster.policy';
-import { FieldIssueType } from '../../graphql/error-types';
+import { itemResultType } from '../../graphql/error-types';
 import { pageOf } from '../../graphql/paging';
 import type { GroupMembership } from '../../generated/prisma/client';
 import { type EnrollmentResult, type RosterResult, enrollmentItemCodes } from './enrollment.service';
@@ -178,16 +178,10 @@ const EnrollmentItemStatusEnum = builder.enumType('EnrollmentItemStatus', {
   },
 });
 
-export const EnrollmentResultType = builder.objectRef<EnrollmentResult>('EnrollmentResult').implement({
+export const EnrollmentResultType = itemResultType<EnrollmentResult>('EnrollmentResult', {
   description: 'What became of one item of a bulk enrollment write.',
-  fields: (t) => ({
-    code: t.expose('code', { type: EnrollmentItemStatusEnum, description: 'What became of the item.' }),
-    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-    issues: t.field({
-      type: [FieldIssueType],
-      description: 'Each invalid member of an item refused with 400.',
-      resolve: (result) => result.issues,
-    }),
+  codes: EnrollmentItemStatusEnum,
+  written: (t) => ({
     enrollmentId: t.id({
       nullable: true,
       description: 'Database id of the enrollment written or removed; null when the item failed.',
@@ -202,31 +196,23 @@ export const EnrollmentResultType = builder.objectRef<EnrollmentResult>('Enrollm
   }),
 });
 
-export const GroupMembershipResultType = builder
-  .objectRef<RosterResult<GroupMembership>>('GroupMembershipResult')
-  .implement({
-    description: 'What became of one item of a bulk group membership write.',
-    fields: (t) => ({
-      code: t.expose('code', { type: EnrollmentItemStatusEnum, description: 'What became of the item.' }),
-      message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-      issues: t.field({
-        type: [FieldIssueType],
-        description: 'Each invalid member of an item refused with 400.',
-        resolve: (result) => result.issues,
-      }),
-      groupMembershipId: t.id({
-        nullable: true,
-        description: 'Database id of the membership written; null when the item failed.',
-        resolve: (result) => (result.id === null ? null : String(result.id)),
-      }),
-      groupMembership: t.field({
-        type: GroupMembershipType,
-        nullable: true,
-        description: 'The membership as written; null when the item failed.',
-        resolve: (result) => result.enrollment,
-      }),
+export const GroupMembershipResultType = itemResultType<RosterResult<GroupMembership>>('GroupMembershipResult', {
+  description: 'What became of one item of a bulk group membership write.',
+  codes: EnrollmentItemStatusEnum,
+  written: (t) => ({
+    groupMembershipId: t.id({
+      nullable: true,
+      description: 'Database id of the membership written; null when the item failed.',
+      resolve: (result) => (result.id === null ? null : String(result.id)),
     }),
-  });
+    groupMembership: t.field({
+      type: GroupMembershipType,
+      nullable: true,
+      description: 'The membership as written; null when the item failed.',
+      resolve: (result) => result.enrollment,
+    }),
+  }),
+});
 
 /** Whether the viewer reads a user's roster (userPolicy `readRoster`); the roster's fields are null when not. */
 const readsRosterOf = (user: { id: number }, { viewer }: AuthenticatedContext) =>

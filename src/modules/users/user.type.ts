@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeOptionalText, exposeDatabaseId, exposeReference, nodeId } from '../../graphql/columns';
 import { SchoolType } from '../schools/school.type';
 import { knownRealm } from '../../auth/realms';
-import { FieldIssueType } from '../../graphql/error-types';
+import { itemResultType } from '../../graphql/error-types';
 import { pageOf } from '../../graphql/paging';
 import { userFacts, userFactsSelection, userPolicy } from './user.policy';
 import type { UserResult } from './user.service';
@@ -80,16 +80,10 @@ const UserItemStatusEnum = builder.enumType('UserItemStatus', {
   },
 });
 
-export const UserResultType = builder.objectRef<UserResult>('UserResult').implement({
+export const UserResultType = itemResultType<UserResult>('UserResult', {
   description: 'What became of one item of a bulk write of users.',
-  fields: (t) => ({
-    code: t.expose('code', { type: UserItemStatusEnum, description: 'What became of the item.' }),
-    message: t.exposeString('message', { nullable: true, description: 'Why the item was not written.' }),
-    issues: t.field({
-      type: [FieldIssueType],
-      description: 'Each invalid member of an item refused with 400.',
-      resolve: (result) => result.issues,
-    }),
+  codes: UserItemStatusEnum,
+  written: (t) => ({
     user: t.field({
       type: UserType,
       nullable: true,
