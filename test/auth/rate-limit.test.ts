@@ -78,11 +78,13 @@ describe('one budget per user', () => {
     const rest = await restClientFor(server, user);
     const before = Math.floor(Date.now() / 1000);
     const answered = await graphql('{ viewer { id: databaseId } }');
+    // Read after the answer: on a loaded machine the request itself may take seconds.
+    const after = Math.ceil(Date.now() / 1000);
     expect(answered.headers.get('x-ratelimit-limit')).toBe('15');
     expect(remaining(answered.headers)).toBe(14);
     const reset = Number(answered.headers.get('x-ratelimit-reset'));
     expect(reset).toBeGreaterThanOrEqual(before);
-    expect(reset).toBeLessThanOrEqual(before + 61);
+    expect(reset).toBeLessThanOrEqual(after + 60);
 
     const page = await rest.get('/groups?limit=200');
     expect(page.status).toBe(200);
