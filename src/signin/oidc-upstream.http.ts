@@ -23,7 +23,7 @@ import { safeReturnTo, tooManyAttempts } from './sign-in.http';
 const providerPath = /^\/sign-in\/oidc\/([a-z0-9-]+)(\/callback)?$/;
 
 /** Where a provider sends the browser back: registered at the provider as the app's redirect URI. */
-export const callbackPath = (providerId: string) => `/sign-in/oidc/${providerId}/callback`;
+const callbackPath = (providerId: string) => `/sign-in/oidc/${providerId}/callback`;
 
 const redirect = (location: string, cookies: string[]) => {
   const headers = new Headers({ location, 'cache-control': 'no-store' });
@@ -42,7 +42,8 @@ const unavailable = (provider: OidcProviderSettings, headers?: HeadersInit) =>
 const incomplete = (provider: OidcProviderSettings, headers: HeadersInit) =>
   messagePage(
     'Sign-in did not complete',
-    `Signing in with ${provider.name} was cancelled, took too long, or was not started on this page. Start again from the sign-in page.`,
+    `Signing in with ${provider.name} was cancelled, took too long, or was not started here. ` +
+      'Start again from the sign-in page.',
     400,
     headers,
   );
@@ -51,7 +52,8 @@ const incomplete = (provider: OidcProviderSettings, headers: HeadersInit) =>
 const noAccount = (provider: OidcProviderSettings, headers: HeadersInit) =>
   messagePage(
     'No account matches',
-    `No account of this school matches the account you signed in with at ${provider.name}. Ask your school’s administrator.`,
+    `No account of this school matches the account you signed in with at ${provider.name}. ` +
+      'Ask your school’s administrator.',
     403,
     headers,
   );

@@ -28,7 +28,7 @@ export const pendingLifetimeSeconds = 600;
 const sealingKey = (serverKey: Buffer) =>
   createHmac('sha256', serverKey).update('lectern oidc upstream pending sign-in').digest();
 
-/** The cookie value: AES-256-GCM under a key derived from the server key, so the browser can neither read nor alter it. */
+/** The cookie value: AES-256-GCM under a key of the server's, so the browser can neither read nor alter it. */
 export const sealPending = (pending: PendingSignIn, serverKey: Buffer): string =>
   encryptSecret(JSON.stringify(pending), sealingKey(serverKey));
 

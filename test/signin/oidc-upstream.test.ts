@@ -386,7 +386,7 @@ describe('signing in with the school’s identity provider', () => {
     });
   });
 
-  it('counts refusals against the address like failed password sign-ins: past the limit, 429 even for a match', async () => {
+  it('counts refusals against the address like failed passwords: past the limit, 429 even for a match', async () => {
     const browser = new Browser(freshAddress());
     const nobody = account({ email: `${unique('nobody')}@springfield.example`, email_verified: true });
     for (let refusal = 0; refusal < 3; refusal++)
