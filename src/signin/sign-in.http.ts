@@ -59,7 +59,7 @@ async function accountNamed(identifier: string) {
 }
 
 /** The 429 page for a refusal the failure guard threw, with its Retry-After; anything else is rethrown. */
-function tooManyAttempts(error: unknown): Response {
+export function tooManyAttempts(error: unknown): Response {
   const http =
     error instanceof GraphQLError ? (error.extensions.http as { status?: number; headers?: HeadersInit }) : null;
   if (http?.status !== 429) throw error;
@@ -95,11 +95,14 @@ export function useSignInPages(options: {
     | 'signInFailuresPerAccount'
     | 'sessionLifetimeMs'
     | 'signInLinkLifetimeMs'
+    | 'oidcProviders'
   >;
   serverKey: Buffer;
   redis: Redis | null;
 }): Plugin {
   const { config, serverKey } = options;
+  // Offered on the form beside the password (src/signin/oidc-upstream.http.ts).
+  const providers = config.oidcProviders.map(({ id, name }) => ({ id, name }));
   configureSessions({ lifetimeMs: config.sessionLifetimeMs, secure: config.publicUrl?.protocol === 'https:' });
   configureSignInLinks({ lifetimeMs: config.signInLinkLifetimeMs });
   // Per address, the count is the one failed API authentications go to (AUTH_FAILURES_PER_ADDRESS): a guesser gains
@@ -131,6 +134,7 @@ export function useSignInPages(options: {
     return signInForm({
       csrfToken: csrf.token,
       returnTo,
+      providers,
       headers: csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {},
     });
   }
@@ -143,7 +147,15 @@ export function useSignInPages(options: {
     const identifier = fieldText(form, 'identifier').trim().slice(0, 320);
     const password = fieldText(form, 'password');
     const again = (error: string, status: number, headers?: HeadersInit) =>
-      signInForm({ csrfToken: preSessionCsrf(serverKey, request).token, returnTo, identifier, error, status, headers });
+      signInForm({
+        csrfToken: preSessionCsrf(serverKey, request).token,
+        returnTo,
+        providers,
+        identifier,
+        error,
+        status,
+        headers,
+      });
     if (!identifier || !password) return again('Enter your email or username and your password.', 400);
 
     const account = await accountNamed(identifier);
