@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createBackup, restoreBackup } from '../../src/ops/backup';
 import {
   cleanEnvironment,
+  migratedDataDir,
   processTestTimeoutMs,
   projectRoot,
   type ServerProcess,
@@ -26,7 +27,7 @@ vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 const consumer = { key: 'backup-key', secret: 'backup-secret' };
 const tempDir = mkdtempSync(join(tmpdir(), 'lectern-backup-'));
-const original = join(tempDir, 'original');
+const original = migratedDataDir(join(tempDir, 'original'));
 const restored = join(tempDir, 'restored');
 const archive = join(tempDir, 'backup.zip');
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));

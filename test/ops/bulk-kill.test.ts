@@ -6,7 +6,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database';
 import { leaseMs } from '../../src/rest/idempotency';
-import { processTestTimeoutMs, type ServerProcess, startServerProcess, waitUntilReady } from '../support/process';
+import {
+  migratedDataDir,
+  processTestTimeoutMs,
+  type ServerProcess,
+  startServerProcess,
+  waitUntilReady,
+} from '../support/process';
 
 // Server processes on an embedded database (or TEST_DATABASE_URL's server), killed and started again: tens of seconds
 // when another test file shares the machine's two cores.
@@ -23,7 +29,9 @@ const folder = mkdtempSync(join(tmpdir(), 'lectern-bulk-kill-'));
 const databaseName = `lectern_test_${randomBytes(6).toString('hex')}`;
 const databaseUrl = serverUrl ? Object.assign(new URL(serverUrl), { pathname: `/${databaseName}` }).href : null;
 const env: Record<string, string> = {
-  ...(databaseUrl ? { DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString('hex') } : { DATA_DIR: folder }),
+  ...(databaseUrl
+    ? { DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString('hex') }
+    : { DATA_DIR: migratedDataDir(folder) }),
   BOOTSTRAP_CONSUMER_KEY: consumer.key,
   BOOTSTRAP_CONSUMER_SECRET: consumer.secret,
   RATE_LIMIT: 'off',

@@ -84,13 +84,14 @@ let issued: { key: string; secret: string };
 let bearerToken: string;
 
 describe('the lectern command line', () => {
-  it('migrate creates the embedded database, and a second run finds nothing to do', async () => {
+  it('migrate creates the embedded database, and a second run, through npm, finds nothing to do', async () => {
     const first = await lectern(['migrate']);
     expect(first, first.stderr).toMatchObject({ code: 0 });
     expect(first.stdout.trim()).toBe('Database is up to date.');
     expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
 
-    const second = await lectern(['migrate']);
+    // The second run goes through npm, as a checkout runs it: one process checks both, and each takes seconds.
+    const second = await run('npm', ['run', '--silent', 'lectern', '--', 'migrate']);
     expect(second, second.stderr).toMatchObject({ code: 0 });
     expect(second.stdout.trim()).toBe('Database is up to date.');
     // Closed cleanly: the lock is released, or the next command would find the database in use.
@@ -251,11 +252,5 @@ describe('the lectern command line', () => {
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toMatch(/RATE_LIMIT: must look like 15\/5s/);
     expect(result.stdout).toBe('');
-  });
-
-  it('runs through npm too: npm run lectern -- migrate', async () => {
-    const result = await run('npm', ['run', '--silent', 'lectern', '--', 'migrate']);
-    expect(result, result.stderr).toMatchObject({ code: 0 });
-    expect(result.stdout.trim()).toBe('Database is up to date.');
   });
 });

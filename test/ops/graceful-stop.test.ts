@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../../src/db/database';
 import {
+  migratedDataDir,
   processTestTimeoutMs,
   type ServerProcess,
   startServerProcess,
@@ -16,11 +17,11 @@ import {
 } from '../support/process';
 import { xmlHead } from '../support/wire';
 
-// Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
+// Each test starts the server as a child process (PGlite): tens of seconds when another test file
 // shares the machine's two cores.
 vi.setConfig({ testTimeout: processTestTimeoutMs });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'lectern-graceful-stop-'));
+const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'lectern-graceful-stop-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const consumerKey = 'stop-key';

@@ -2,11 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { freePort, processTestTimeoutMs, startServerProcess, waitUntilReady } from '../support/process';
+import {
+  freePort,
+  migratedDataDir,
+  processTestTimeoutMs,
+  startServerProcess,
+  waitUntilReady,
+} from '../support/process';
 
 vi.setConfig({ testTimeout: processTestTimeoutMs });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'lectern-metrics-'));
+const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'lectern-metrics-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('METRICS_PORT', () => {

@@ -3,10 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { processTestTimeoutMs, type ServerProcess, startServerProcess, waitUntilReady } from '../support/process';
+import {
+  migratedDataDir,
+  processTestTimeoutMs,
+  type ServerProcess,
+  startServerProcess,
+  waitUntilReady,
+} from '../support/process';
 import { type PrivateRedis, startPrivateRedis } from '../support/redis';
 
-// Two server processes (PGlite, migrations) and a Redis of the test's own: tens of seconds on a shared machine.
+// Two server processes (PGlite) and a Redis of the test's own: tens of seconds on a shared machine.
 vi.setConfig({ testTimeout: processTestTimeoutMs });
 
 const tempDir = mkdtempSync(join(tmpdir(), 'lectern-redis-stall-'));
@@ -43,7 +49,7 @@ describe('a stalled Redis (SIGSTOP) under two instances', () => {
       for (const index of [0, 1]) {
         servers.push(
           await startServerProcess({
-            DATA_DIR: join(tempDir, String(index)),
+            DATA_DIR: migratedDataDir(join(tempDir, String(index))),
             LOG_LEVEL: 'info',
             SEED_DEMO: 'off',
             REDIS_URL: redis.url,

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { processTestTimeoutMs, startServerProcess } from '../support/process';
+import { migratedDataDir, processTestTimeoutMs, startServerProcess } from '../support/process';
 
-// Each test starts the server as a child process (PGlite, migrations): tens of seconds when another test file
+// Each test starts the server as a child process (PGlite): tens of seconds when another test file
 // shares the machine's two cores.
 vi.setConfig({ testTimeout: processTestTimeoutMs });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'lectern-redis-startup-'));
+const dataDir = migratedDataDir(mkdtempSync(join(tmpdir(), 'lectern-redis-startup-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('Redis unreachable at start', () => {

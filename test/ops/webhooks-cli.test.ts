@@ -7,13 +7,14 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { newSigningSecret } from '../../src/webhooks/signing';
 import {
   cleanEnvironment,
+  migratedDataDir,
   processTestTimeoutMs,
   projectRoot,
   startServerProcess,
   waitUntilReady,
 } from '../support/process';
 
-// Each test starts the server or the CLI as a child process (PGlite, migrations): tens of seconds when another
+// Each test starts the server or the CLI as a child process (PGlite): tens of seconds when another
 // test file shares the machine's two cores.
 vi.setConfig({ testTimeout: processTestTimeoutMs });
 
@@ -22,7 +23,7 @@ vi.setConfig({ testTimeout: processTestTimeoutMs });
 // made by the other commands and a server (PGlite allows one process per data folder, so those steps run in order).
 
 const tempDir = mkdtempSync(join(tmpdir(), 'lectern-webhooks-cli-'));
-const dataDir = join(tempDir, 'data');
+const dataDir = migratedDataDir(join(tempDir, 'data'));
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
 interface Listener {

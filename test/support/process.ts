@@ -1,6 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,6 +57,17 @@ export async function freePort(): Promise<number> {
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/**
+ * Fills `dataDir` (made if missing) with a copy of the migrated embedded database test/support/global-setup.ts made
+ * for the run, and returns it. For tests of what a server or a command does with a database rather than of its first
+ * start (test/ops/first-start.test.ts, server-process.test.ts and the CLI's `migrate` start from nothing): a process
+ * on an empty folder spends seconds on initdb, the migrations and opening the database again after them.
+ */
+export function migratedDataDir(dataDir: string): string {
+  cpSync(inject('dataDirTemplate'), dataDir, { recursive: true });
+  return dataDir;
 }
 
 export interface ServerProcess {
