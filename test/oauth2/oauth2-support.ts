@@ -142,3 +142,22 @@ export function pageOf(outcome: { page: Response } | { left: URL }): Response {
   if ('page' in outcome) return outcome.page;
   throw new Error(`left the server for ${outcome.left.href}`);
 }
+
+/** A browser signed in to Lectern as the user (through the sign-in page). */
+export async function signedInBrowser(origin: string, username: string, password: string): Promise<Browser> {
+  const browser = new Browser(origin);
+  const page = pageOf(await browser.follow('/sign-in?return_to=/sign-in'));
+  await browser.signIn(page, username, password);
+  return browser;
+}
+
+/** GraphQL `viewer` with a Bearer token over HTTP: the viewer's database id, or the status of a refusal. */
+export async function viewerWith(origin: string, token: string): Promise<string | number> {
+  const response = await fetch(`${origin}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ viewer { databaseId } }' }),
+  });
+  if (response.status !== 200) return response.status;
+  return (await response.json()).data.viewer.databaseId;
+}
