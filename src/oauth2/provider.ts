@@ -139,7 +139,12 @@ export async function createProvider({ config, serverKey, issuer }: OAuth2Option
     },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      // Only the app a token was issued to may revoke it.
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
