@@ -57,7 +57,7 @@ const token: OpenApiOperation = {
     `A code works once, for ${lifetimes.authorizationCode} seconds, with its PKCE verifier. The access token is a`,
     `Bearer token for /graphql, /v1 and graphql-ws for ${lifetimes.accessToken / 60} minutes; the refresh token is`,
     'rotated at each use, and presenting a used one revokes the grant. Confidential clients authenticate with their',
-    'consumer secret (HTTP Basic or `client_secret` in the form); public clients send `client_id` alone.',
+    'consumer secret in HTTP Basic; public clients send `client_id` alone.',
   ].join(' '),
   tags: ['oauth2'],
   requestBody: form(
@@ -67,8 +67,7 @@ const token: OpenApiOperation = {
       redirect_uri: { type: 'string' },
       code_verifier: { type: 'string' },
       refresh_token: { type: 'string' },
-      client_id: { type: 'string' },
-      client_secret: { type: 'string' },
+      client_id: { type: 'string', description: 'Public clients' },
     },
     ['grant_type'],
   ),
@@ -96,8 +95,7 @@ const revoke: OpenApiOperation = {
     {
       token: { type: 'string' },
       token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
-      client_id: { type: 'string' },
-      client_secret: { type: 'string' },
+      client_id: { type: 'string', description: 'Public clients' },
     },
     ['token'],
   ),
