@@ -3,8 +3,8 @@ import { decodeGlobalId, encodeGlobalId } from '../core/global-id';
 import { db } from '../db/database';
 
 /**
- * The provider's account id, and so the ID token's `sub`, is the user's GraphQL global id: what `viewer { id }` answers,
- * so a front end matches the two without a second kind of id.
+ * The provider's account id, and so the ID token's `sub`, is the user's GraphQL global id: what `viewer { id }`
+ * answers, so a front end matches the two without a second kind of id.
  */
 export const accountIdOf = (userId: number) => encodeGlobalId('User', userId);
 

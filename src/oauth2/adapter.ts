@@ -35,7 +35,7 @@ async function clientOf(consumerKey: string, serverKey: Buffer): Promise<ClientM
   };
 }
 
-/** The models whose credential is their id (codes and tokens): a user's credentials the cache must forget. */
+/** Tokens whose removal empties their user's credential cache here at once (other instances follow within 1 s). */
 const credentialKinds = new Set(['AccessToken', 'RefreshToken']);
 
 /**
