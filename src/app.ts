@@ -35,6 +35,7 @@ import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
 import { useOAuth1Authorize } from './signin/oauth1-authorize.http';
 import { createOAuth2Endpoints } from './oauth2/endpoints';
+import { useUpstreamSignIn } from './signin/oidc-upstream.http';
 import { useSignInPages } from './signin/sign-in.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
 import { useWebhookAddressPolicy } from './webhooks/address';
@@ -199,6 +200,9 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       useWebPackageSites(serverKey),
       // /v1/oauth/request_token and /v1/oauth/access_token answer form-encoded tokens, before the facade's router.
       useOAuth1Endpoints({ authenticate, serverKey, trustProxyHops: config.trustProxyHops }),
+      // /sign-in/oidc/{id}[/callback]: signing in at a school's identity provider; before the sign-in pages, which
+      // answer every other /sign-in/ path.
+      useUpstreamSignIn({ config, serverKey, redis, logger }),
       // /sign-in, /sign-out, /sign-in/link/{token}: HTML pages for people in browsers (docs/sign-in.md).
       useSignInPages({ config, serverKey, redis }),
       // /oauth/authorize: the user approves a legacy app's request token (docs/oauth1.md).

@@ -45,6 +45,22 @@ export interface MetricsSettings {
   token: string | null;
 }
 
+/**
+ * An upstream OpenID Connect provider a district's people sign in with (OIDC_PROVIDERS, docs/sign-in.md): Google
+ * Workspace, Microsoft Entra or another issuer with discovery.
+ */
+export interface OidcProviderSettings {
+  /** Short slug in the provider's URLs: `/sign-in/oidc/{id}`. */
+  id: string;
+  /** Shown on the sign-in page's button: "Sign in with {name}". */
+  name: string;
+  issuer: URL;
+  clientId: string;
+  clientSecret: string;
+  /** The district whose users this provider signs in; nobody of another district. */
+  districtId: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -61,6 +77,8 @@ export interface Config {
   sessionLifetimeMs: number;
   /** How long a sign-in link works from when it was made, in milliseconds. */
   signInLinkLifetimeMs: number;
+  /** Identity providers the sign-in page offers beside the password. */
+  oidcProviders: OidcProviderSettings[];
   dataDir: string;
   databaseUrl: string | null;
   /** Server key that encrypts consumer secrets; read from DATA_DIR when null (embedded default only). */
@@ -172,6 +190,37 @@ const optional = z
   .optional()
   .transform((value) => (value ? value : undefined));
 
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const oidcProviderSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be a slug of up to 32 lower-case letters, digits and -'),
+  name: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters'),
+  // Plain http only on this machine, for a development or test provider.
+  issuer: z.url({ protocol: /^https?$/, error: 'must be an https URL' }).refine((text) => {
+    const url = new URL(text);
+    return url.protocol === 'https:' || loopbackHosts.has(url.hostname);
+  }, 'must be an https URL (http only for localhost)'),
+  clientId: z.string().min(1, 'must not be empty'),
+  clientSecret: z.string().min(1, 'must not be empty'),
+  districtId: z.number().int().positive(),
+});
+
+const oidcProvidersSchema = z
+  .string()
+  .transform((text, context) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be a JSON array of providers' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(oidcProviderSchema, { error: 'must be a JSON array of providers' })
+      .refine((providers) => new Set(providers.map((p) => p.id)).size === providers.length, 'ids must be unique'),
+  );
+
 const environmentSchema = z.object({
   HOST: optional.default('127.0.0.1'),
   PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).default(4000)),
@@ -189,6 +238,7 @@ const environmentSchema = z.object({
   SIGN_IN_FAILURES_PER_ACCOUNT: optional.default('10/15m'),
   SESSION_LIFETIME: optional.default('7d'),
   SIGN_IN_LINK_LIFETIME: optional.default('72h'),
+  OIDC_PROVIDERS: optional.pipe(oidcProvidersSchema.optional()),
   DATA_DIR: optional.default('./.data'),
   DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional()),
   SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -375,6 +425,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signInFailuresPerAccount: parseRateLimit(e.SIGN_IN_FAILURES_PER_ACCOUNT) ?? null,
     sessionLifetimeMs: parseDurationMs(e.SESSION_LIFETIME)!,
     signInLinkLifetimeMs: parseDurationMs(e.SIGN_IN_LINK_LIFETIME)!,
+    oidcProviders: (e.OIDC_PROVIDERS ?? []).map((provider) => ({ ...provider, issuer: new URL(provider.issuer) })),
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL ?? null,
     secretKey: e.SECRET_KEY ?? null,

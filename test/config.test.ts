@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       signInFailuresPerAccount: { points: 10, windowSeconds: 900 },
       sessionLifetimeMs: 7 * 86_400_000,
       signInLinkLifetimeMs: 72 * 3_600_000,
+      oidcProviders: [],
       oauthSkewSeconds: 300,
       credentialCacheMs: 1000,
       bootstrap: null,
@@ -92,6 +93,16 @@ describe('loadConfig', () => {
       SIGN_IN_FAILURES_PER_ACCOUNT: '5/1h',
       SESSION_LIFETIME: '12h',
       SIGN_IN_LINK_LIFETIME: '7d',
+      OIDC_PROVIDERS: JSON.stringify([
+        {
+          id: 'springfield-google',
+          name: 'Google',
+          issuer: 'https://accounts.google.com',
+          clientId: 'id.apps.googleusercontent.com',
+          clientSecret: 'google-secret',
+          districtId: 3,
+        },
+      ]),
       OAUTH_TIMESTAMP_SKEW: '60',
       CREDENTIAL_CACHE_MS: '250',
       BOOTSTRAP_CONSUMER_KEY: 'boot-key',
@@ -138,6 +149,16 @@ describe('loadConfig', () => {
       signInFailuresPerAccount: { points: 5, windowSeconds: 3600 },
       sessionLifetimeMs: 12 * 3_600_000,
       signInLinkLifetimeMs: 7 * 86_400_000,
+      oidcProviders: [
+        {
+          id: 'springfield-google',
+          name: 'Google',
+          issuer: new URL('https://accounts.google.com'),
+          clientId: 'id.apps.googleusercontent.com',
+          clientSecret: 'google-secret',
+          districtId: 3,
+        },
+      ],
       oauthSkewSeconds: 60,
       credentialCacheMs: 250,
       bootstrap: { consumerKey: 'boot-key', consumerSecret: 'boot-secret' },
@@ -295,6 +316,42 @@ describe('loadConfig', () => {
     ],
   ])('refuses %j, naming the variable', (env, problem) => {
     expect(problemsOf(env)).toEqual([problem]);
+  });
+
+  const provider = {
+    id: 'google',
+    name: 'Google',
+    issuer: 'https://accounts.google.com',
+    clientId: 'client',
+    clientSecret: 'secret',
+    districtId: 1,
+  };
+  it.each([
+    ['{"id":', 'OIDC_PROVIDERS: must be a JSON array of providers'],
+    [{ provider }, 'OIDC_PROVIDERS: must be a JSON array of providers'],
+    [
+      [{ ...provider, id: 'Google Workspace' }],
+      'OIDC_PROVIDERS.0.id: must be a slug of up to 32 lower-case letters, digits and -',
+    ],
+    [
+      [{ ...provider, issuer: 'http://idp.example' }],
+      'OIDC_PROVIDERS.0.issuer: must be an https URL (http only for localhost)',
+    ],
+    [[{ ...provider, clientSecret: '' }], 'OIDC_PROVIDERS.0.clientSecret: must not be empty'],
+    [
+      [{ ...provider, districtId: '1' }],
+      'OIDC_PROVIDERS.0.districtId: Invalid input: expected number, received string',
+    ],
+    [[provider, { ...provider, name: 'Other' }], 'OIDC_PROVIDERS: ids must be unique'],
+  ])('refuses OIDC_PROVIDERS %j, naming the field', (providers, problem) => {
+    const text = typeof providers === 'string' ? providers : JSON.stringify(providers);
+    expect(problemsOf({ OIDC_PROVIDERS: text })).toEqual([problem]);
+  });
+
+  it('takes a plain-http OIDC issuer on this machine only', () => {
+    const local = { ...provider, issuer: 'http://127.0.0.1:9000/realms/test' };
+    const [read] = loadConfig({ OIDC_PROVIDERS: JSON.stringify([local]) }).oidcProviders;
+    expect(read?.issuer.href).toBe('http://127.0.0.1:9000/realms/test');
   });
 
   it('refuses an unknown LOG_LEVEL, listing the levels', () => {

@@ -1,4 +1,5 @@
-// The part of oidc-provider (which ships no types) that src/oauth2/ uses.
+// The part of oidc-provider (which ships no types) that src/oauth2/ uses, and test/signin/stand-in-idp.ts (the stand-in
+// for a school's identity provider in tests).
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -98,11 +99,18 @@ declare module 'oidc-provider' {
     base(): Prompt[] & { get(name: string): Prompt | undefined };
   };
 
-  // Configuration is passed through as oidc-provider documents it; its shape is checked there, at construction.
-  export type Configuration = Record<string, unknown>;
+  /** The options named here are typed; the others pass through as oidc-provider documents them (it checks them). */
+  export interface Configuration {
+    [option: string]: unknown;
+    clients?: ClientMetadata[];
+    /** Claims by the scope that releases them. */
+    claims?: Record<string, string[]>;
+    cookies?: { keys: string[]; [option: string]: unknown };
+    findAccount?(context: unknown, sub: string): Promise<Account | undefined>;
+  }
 
   export class Provider {
-    constructor(issuer: string, configuration: Configuration);
+    constructor(issuer: string, configuration?: Configuration);
     proxy: boolean;
     readonly issuer: string;
     readonly Grant: GrantConstructor;

@@ -56,9 +56,25 @@ const describedBy = (...ids: (string | false | null)[]) => ids.filter(Boolean).j
 
 const attribute = (name: string, value: string | null) => (value === null ? '' : html` ${name}="${value}"`);
 
+/** Each identity provider's button: a plain GET form, so it works without JavaScript and carries `return_to`. */
+const providerButtons = (providers: { id: string; name: string }[], returnTo: string) =>
+  providers.length === 0
+    ? ''
+    : html`
+<p class="hint">Or with your school’s account:</p>
+${providers.map(
+  ({ id, name }) => html`<form method="get" action="/sign-in/oidc/${id}">
+<input type="hidden" name="return_to" value="${returnTo}">
+<button type="submit" class="secondary">Sign in with ${name}</button>
+</form>
+`,
+)}`;
+
 export function signInForm(options: {
   csrfToken: string;
   returnTo: string;
+  /** Identity providers (OIDC_PROVIDERS) offered beside the password. */
+  providers: { id: string; name: string }[];
   identifier?: string;
   error?: string | null;
   status?: number;
@@ -79,7 +95,7 @@ export function signInForm(options: {
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${invalid}${attribute('aria-describedby', describedBy(error && 'form-error'))}>
 <button type="submit">Sign in</button>
-</form>
+</form>${providerButtons(options.providers, options.returnTo)}
 <p class="hint">No password yet? Ask your school's administrator for a sign-in link.</p>`,
   });
 }

@@ -10,6 +10,13 @@ import { hasValidCsrf, hasValidPreSessionCsrf, preSessionCsrf } from './csrf';
 import { choosePasswordForm, fieldText, messagePage, readForm, signInForm, signedInPage } from './forms';
 import { hashIsOutdated, hashPassword, passwordProblem, verifyPassword } from './password';
 import { configureSessions, endSession, endedSessionCookie, sessionOf, startSession } from './session';
+import {
+  accountFailureKey,
+  assertAccountNotBlocked,
+  configureAccountFailures,
+  recordWrongPassword,
+  unknownNameFailureKey,
+} from './account-failures';
 
 /**
  * Where to go once signed in: a path on this server only (`/groups?x=1`), so that the sign-in page cannot send people
@@ -59,7 +66,7 @@ async function accountNamed(identifier: string) {
 }
 
 /** The 429 page for a refusal the failure guard threw, with its Retry-After; anything else is rethrown. */
-function tooManyAttempts(error: unknown): Response {
+export function tooManyAttempts(error: unknown): Response {
   const http =
     error instanceof GraphQLError ? (error.extensions.http as { status?: number; headers?: HeadersInit }) : null;
   if (http?.status !== 429) throw error;
@@ -95,21 +102,21 @@ export function useSignInPages(options: {
     | 'signInFailuresPerAccount'
     | 'sessionLifetimeMs'
     | 'signInLinkLifetimeMs'
+    | 'oidcProviders'
   >;
   serverKey: Buffer;
   redis: Redis | null;
 }): Plugin {
   const { config, serverKey } = options;
+  // Offered on the form beside the password (src/signin/oidc-upstream.http.ts).
+  const providers = config.oidcProviders.map(({ id, name }) => ({ id, name }));
   configureSessions({ lifetimeMs: config.sessionLifetimeMs, secure: config.publicUrl?.protocol === 'https:' });
   configureSignInLinks({ lifetimeMs: config.signInLinkLifetimeMs });
+  configureAccountFailures(config.signInFailuresPerAccount, options.redis);
   // Per address, the count is the one failed API authentications go to (AUTH_FAILURES_PER_ADDRESS): a guesser gains
-  // nothing by switching between the API and the page. Per account, the consumer-key counter under keys of its own.
-  const failures = createAuthFailureGuard(
-    {
-      perAddress: config.authFailureLimits.perAddress,
-      perConsumerKey: config.signInFailuresPerAccount,
-      anonymousPerAddress: null,
-    },
+  // nothing by switching between the API and the page. Per account, the count changePassword shares.
+  const addressFailures = createAuthFailureGuard(
+    { perAddress: config.authFailureLimits.perAddress, perConsumerKey: null, anonymousPerAddress: null },
     options.redis,
   );
 
@@ -131,6 +138,7 @@ export function useSignInPages(options: {
     return signInForm({
       csrfToken: csrf.token,
       returnTo,
+      providers,
       headers: csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {},
     });
   }
@@ -143,24 +151,30 @@ export function useSignInPages(options: {
     const identifier = fieldText(form, 'identifier').trim().slice(0, 320);
     const password = fieldText(form, 'password');
     const again = (error: string, status: number, headers?: HeadersInit) =>
-      signInForm({ csrfToken: preSessionCsrf(serverKey, request).token, returnTo, identifier, error, status, headers });
+      signInForm({
+        csrfToken: preSessionCsrf(serverKey, request).token,
+        returnTo,
+        providers,
+        identifier,
+        error,
+        status,
+        headers,
+      });
     if (!identifier || !password) return again('Enter your email or username and your password.', 400);
 
     const account = await accountNamed(identifier);
-    // An account's failures count under its id whichever name it was given by; a name that is nobody's, under the name.
-    const attempt: AuthAttempt = {
-      address,
-      consumerKey: account ? `sign-in:user:${account.id}` : `sign-in:name:${identifier.toLowerCase()}`,
-    };
+    const attempt: AuthAttempt = { address, consumerKey: null };
+    const accountKey = account ? accountFailureKey(account.id) : unknownNameFailureKey(identifier);
     try {
-      await failures.assertNotBlocked(attempt);
+      await addressFailures.assertNotBlocked(attempt);
+      await assertAccountNotBlocked(accountKey);
     } catch (error) {
       return tooManyAttempts(error);
     }
     // Checked against a made-up hash when there is no account, so the answer takes as long as a wrong password.
     const verified = await verifyPassword(account?.passwordHash ?? null, password);
     if (!account || !verified || account.deactivatedAt !== null) {
-      await failures.recordFailure(attempt);
+      await Promise.all([addressFailures.recordFailure(attempt), recordWrongPassword(accountKey)]);
       return again(genericRefusal, 400);
     }
     if (hashIsOutdated(account.passwordHash!))

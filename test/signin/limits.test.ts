@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../src/db/database';
+import { graphqlClientFor, refusal } from '../support/client';
 import { type World, createUser, createWorld } from '../support/factories';
 import { useTestServer } from '../support/harness';
 import { givePassword, sessionCount, setCookieNamed, signIn } from './pages';
@@ -41,6 +43,31 @@ describe('failed sign-ins', () => {
     const other = await createUser(world.school.id, 'TEACHER');
     await givePassword(other.id, strong);
     expect((await signIn(server, other.username, strong)).response.status).toBe(303);
+  });
+
+  it("count changePassword's wrong current passwords against the account, as the page does", async () => {
+    const teacher = await createUser(world.school.id, 'TEACHER');
+    await givePassword(teacher.id, strong);
+    const hashBefore = (await db().user.findUniqueOrThrow({ where: { id: teacher.id } })).passwordHash;
+    const graphql = await graphqlClientFor(server, teacher);
+    const change = (currentPassword: string) =>
+      graphql('mutation($input: ChangePasswordInput!) { changePassword(input: $input) { userErrors { code } } }', {
+        input: { currentPassword, newPassword: 'a new passphrase here' },
+      });
+    for (let failure = 0; failure < 3; failure++)
+      expect((await change('guess')).data.changePassword.userErrors).toEqual([{ code: 'WRONG_PASSWORD' }]);
+    // The right password no longer helps a holder of the token, and nothing is changed. A field's error: the answer
+    // carries data (`changePassword: null`), so its status stays 200 (src/http/error-status.ts).
+    expect(refusal(await change(strong))).toMatchObject({
+      data: { changePassword: null },
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('the limit is 3 per 900s'),
+    });
+    expect((await db().user.findUniqueOrThrow({ where: { id: teacher.id } })).passwordHash).toBe(hashBefore);
+    // The page counts the same: the account is closed to sign-in too (a refusal that counts no address failure).
+    const page = await signIn(server, teacher.username, strong);
+    expect(page.response.status).toBe(429);
+    expect(await sessionCount(teacher.id)).toBe(0);
   });
 
   it('are limited per address, for names nobody has too', async () => {

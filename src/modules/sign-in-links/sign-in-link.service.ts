@@ -5,6 +5,7 @@ import type { Viewer } from '../../auth/viewer';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { validate } from '../../core/validation';
 import { db } from '../../db/database';
+import { accountFailureKey, assertAccountNotBlocked, recordWrongPassword } from '../../signin/account-failures';
 import { hashPassword, passwordProblem, verifyPassword } from '../../signin/password';
 import { userPolicy } from '../users/user.policy';
 import { changePasswordSchema } from './sign-in-link.validation';
@@ -88,11 +89,13 @@ export async function useSignInLink(linkId: number, userId: number, password: st
 }
 
 /**
- * Changes the viewer's password. The current one must be given (a stolen token alone does not take the account over);
- * the viewer's sessions end, so a browser signed in by someone who knew the old password is signed out.
+ * Changes the viewer's password. The current one must be given (a stolen token alone does not take the account over),
+ * and wrong ones count against the account as on the sign-in page (a 429 past the limit); the viewer's sessions end,
+ * so a browser signed in by someone who knew the old password is signed out.
  */
 export async function changePassword(viewer: Viewer, input: unknown) {
   const { currentPassword, newPassword } = validate(changePasswordSchema, input);
+  await assertAccountNotBlocked(accountFailureKey(viewer.id));
   const user = await db().user.findUniqueOrThrow({
     where: { id: viewer.id },
     select: { id: true, username: true, email: true, passwordHash: true },
@@ -107,10 +110,12 @@ export async function changePassword(viewer: Viewer, input: unknown) {
         message: 'You have no password yet: ask an administrator for a sign-in link',
       },
     ]);
-  if (!matches)
+  if (!matches) {
+    await recordWrongPassword(accountFailureKey(user.id));
     throw new ValidationError([
       { field: 'currentPassword', code: 'WRONG_PASSWORD', message: 'The current password is wrong' },
     ]);
+  }
   const problem = passwordProblem(newPassword, user);
   if (problem) throw new ValidationError([{ field: 'newPassword', code: 'WEAK_PASSWORD', message: problem }]);
   const passwordHash = await hashPassword(newPassword);
