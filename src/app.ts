@@ -34,6 +34,7 @@ import { type StorageFinding, createStorageCheck } from './modules/uploads/stora
 import { configureUploads } from './modules/uploads/upload.service';
 import { useWebPackageSites } from './modules/web-packages/web-package.http';
 import { useOAuth1Authorize } from './signin/oauth1-authorize.http';
+import { createOAuth2Endpoints } from './oauth2/endpoints';
 import { useUpstreamSignIn } from './signin/oidc-upstream.http';
 import { useSignInPages } from './signin/sign-in.http';
 import { configureWebPackages } from './modules/web-packages/web-package.service';
@@ -253,7 +254,8 @@ export function createApp({ config, database, serverKey, logger = createLogger(c
       ...(isTracing() ? [useTracing()] : []),
     ],
   });
-  return yoga;
+  // The OAuth 2.0 / OpenID provider is a Node handler beside yoga (docs/oauth2.md); src/http/server.ts routes to it.
+  return Object.assign(yoga, { oauth2: createOAuth2Endpoints({ config, serverKey, logger }) });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { pruneNonces } from './auth/authenticate';
 import { pruneRequestTokens } from './auth/oauth1-authorization';
+import { pruneOAuth2Records } from './oauth2/adapter';
 import { boot } from './ops/boot';
 import { ConfigError, loadConfig } from './config';
 import { requestConnectionOptions } from './redis/breaker';
@@ -149,6 +150,7 @@ webhooks.start();
 const sweeps = [
   sweep('nonce', 60_000, () => pruneNonces(config.oauthSkewSeconds)),
   sweep('OAuth request token', 15 * 60_000, pruneRequestTokens),
+  sweep('OAuth 2.0 code and token', 15 * 60_000, pruneOAuth2Records),
   sweep('Idempotency-Key', 15 * 60_000, pruneIdempotencyKeys),
   sweep('unattached upload', 15 * 60_000, () => sweepUploads()),
   sweep('pending thumbnail', 5 * 60_000, writePendingThumbnails),

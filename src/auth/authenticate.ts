@@ -8,6 +8,7 @@ import { breakerOf } from '../redis/breaker';
 import type { AuthAttempt, AuthFailureGuard } from './auth-failures';
 import type { CachedAppToken, CredentialCache } from './credential-cache';
 import { OAuthError, type OAuthCredentials, assertFreshTimestamp, parseOAuthHeader, verifySignature } from './oauth';
+import { liveOAuth2AccessTokens } from '../oauth2/tokens';
 import { decryptSecret, hashToken } from './secrets';
 import { Viewer, ofActiveUser, toViewerUser, viewerUserSelection } from './viewer';
 
@@ -253,12 +254,26 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         where: { tokenHash, ...ofActiveUser },
         select: { id: true, expiresAt: true, user: { select: viewerUserSelection } },
       });
-      return row && { tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null, user: toViewerUser(row.user) };
+      if (row) return { tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null, user: toViewerUser(row.user) };
+      // Not one of Lectern's own tokens: an OAuth 2.0 access token (src/oauth2/), stored under the same hash.
+      const [issued] = await liveOAuth2AccessTokens([tokenHash]);
+      return (
+        issued && {
+          tokenId: { oauth2RecordId: issued.id },
+          expiresAt: issued.expiresAt?.getTime() ?? null,
+          user: toViewerUser(issued.user),
+        }
+      );
     });
     if (!found || (found.expiresAt !== null && found.expiresAt <= Date.now())) {
       throw await refused({ address, consumerKey: null }, 'invalid_bearer_token', 'Invalid or expired bearer token');
     }
-    return new Viewer(found.user, { kind: 'bearer', tokenId: found.tokenId });
+    return new Viewer(
+      found.user,
+      typeof found.tokenId === 'number'
+        ? { kind: 'bearer', tokenId: found.tokenId }
+        : { kind: 'oauth2', recordId: found.tokenId.oauth2RecordId },
+    );
   }
 
   /**

@@ -3,7 +3,8 @@ import type { ViewerUser } from './viewer';
 
 /** What a bearer token stands for: its row and its user. */
 export interface CachedBearer {
-  tokenId: number;
+  /** The access token's row (AccessToken), or for an OAuth 2.0 token its record (src/oauth2/). */
+  tokenId: number | { oauth2RecordId: string };
   expiresAt: number | null;
   user: ViewerUser;
 }

@@ -1,6 +1,7 @@
 // Three-legged OAuth 1.0a (RFC 5849 §2) as the platform speaks it, past the signature: request tokens, the user's
 // approval (called by the /oauth/authorize page), and the exchange for an access token. docs/oauth1.md tells the flow.
 import { db } from '../db/database';
+import type { Prisma } from '../generated/prisma/client';
 import { recordEvent, writeTransaction } from '../outbox/record';
 import { appEvents } from '../modules/apps/app.events';
 import { encryptSecret, hashToken, randomToken } from './secrets';
@@ -132,6 +133,28 @@ export async function hasAuthorized(userId: number, appId: number): Promise<bool
   return found !== null;
 }
 
+/**
+ * Remembers that the user approves the app (OAuth 1.0a and 2.0 alike), with its event, unless they approved it before.
+ */
+export async function rememberApproval(tx: Prisma.TransactionClient, userId: number, appId: number): Promise<void> {
+  const existing = await tx.appAuthorization.findUnique({
+    where: { userId_appId: { userId, appId } },
+    select: { id: true },
+  });
+  if (existing) return;
+  const user = await tx.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { schoolId: true, school: { select: { districtId: true } } },
+  });
+  const created = await tx.appAuthorization.create({ data: { userId, appId }, select: { id: true } });
+  await recordEvent(tx, appEvents.authorize, {
+    realm: { type: 'USER', id: userId },
+    objectId: created.id,
+    actorId: userId,
+    scope: { districtId: user.school.districtId, schoolId: user.schoolId },
+  });
+}
+
 /** The callback with the answer's parameters added; null when there is nowhere to go. */
 function redirectTo(callback: string | null, parameters: Record<string, string>): string | null {
   if (callback === null) return null;
@@ -164,22 +187,7 @@ export async function approveRequestToken(
       data: { approvedById: userId, verifierHash: verifier && hashToken(verifier), callback },
     });
     if (count === 0) throw new OAuth1FlowError('The request token was approved already', 'token_unusable');
-    const existing = await tx.appAuthorization.findUnique({
-      where: { userId_appId: { userId, appId: found.app.id } },
-      select: { id: true },
-    });
-    if (existing) return;
-    const user = await tx.user.findUniqueOrThrow({
-      where: { id: userId },
-      select: { schoolId: true, school: { select: { districtId: true } } },
-    });
-    const created = await tx.appAuthorization.create({ data: { userId, appId: found.app.id }, select: { id: true } });
-    await recordEvent(tx, appEvents.authorize, {
-      realm: { type: 'USER', id: userId },
-      objectId: created.id,
-      actorId: userId,
-      scope: { districtId: user.school.districtId, schoolId: user.schoolId },
-    });
+    await rememberApproval(tx, userId, found.app.id);
   });
   return {
     redirectTo: redirectTo(callback, { oauth_token: token, ...(verifier ? { oauth_verifier: verifier } : {}) }),

@@ -3,6 +3,7 @@ import { perTurnLoader } from '../db/per-turn-loader';
 import type { Prisma } from '../generated/prisma/client';
 import type { Role } from '../generated/prisma/enums';
 import { db } from '../db/database';
+import { liveOAuth2AccessTokens } from '../oauth2/tokens';
 
 export interface ViewerUser {
   id: number;
@@ -18,7 +19,9 @@ export type Credential =
   | { kind: 'oauth'; consumerKey: string }
   | { kind: 'bearer'; tokenId: number }
   /** An app acting for the user who approved it (three-legged OAuth 1.0a): the app's key and the access token. */
-  | { kind: 'app'; consumerKey: string; accessTokenId: number };
+  | { kind: 'app'; consumerKey: string; accessTokenId: number }
+  /** An OAuth 2.0 access token (src/oauth2/): its record's id, the SHA-256 of the token. */
+  | { kind: 'oauth2'; recordId: string };
 
 /**
  * A per-user map (realm id -> admin) of the users whose requests ask for it in one turn of the event loop, read with
@@ -168,7 +171,8 @@ export function toViewerUser(user: Prisma.UserGetPayload<{ select: typeof viewer
 export async function currentViewer(
   credential: Credential,
 ): Promise<{ viewer: Viewer; expiresAt: Date | null } | null> {
-  if (credential.kind === 'app') return (await currentViewers([credential])).get(credential) ?? null;
+  if (credential.kind === 'app' || credential.kind === 'oauth2')
+    return (await currentViewers([credential])).get(credential) ?? null;
   const found =
     credential.kind === 'bearer'
       ? await db().accessToken.findUnique({
@@ -199,7 +203,10 @@ export async function currentViewers(credentials: Credential[]): Promise<Map<Cre
   const appTokenIds = credentials.flatMap((credential) =>
     credential.kind === 'app' ? [credential.accessTokenId] : [],
   );
-  const [tokens, clients, appTokens] = await Promise.all([
+  const oauth2RecordIds = credentials.flatMap((credential) =>
+    credential.kind === 'oauth2' ? [credential.recordId] : [],
+  );
+  const [tokens, clients, appTokens, oauth2Tokens] = await Promise.all([
     tokenIds.length
       ? db().accessToken.findMany({
           where: { id: { in: tokenIds }, ...ofActiveUser },
@@ -218,12 +225,14 @@ export async function currentViewers(credentials: Credential[]): Promise<Map<Cre
           select: { id: true, authorization: { select: { user: { select: viewerUserSelection } } } },
         })
       : [],
+    oauth2RecordIds.length ? liveOAuth2AccessTokens(oauth2RecordIds) : [],
   ]);
   const byToken = new Map(tokens.map((token) => [token.id, token]));
   const byClient = new Map(clients.map((client) => [client.consumerKey, { ...client, expiresAt: null }]));
   const byAppToken = new Map(
     appTokens.map((token) => [token.id, { user: token.authorization.user, expiresAt: null as Date | null }]),
   );
+  const byOAuth2Token = new Map(oauth2Tokens.map((token) => [token.id, token]));
   const now = Date.now();
   return new Map(
     credentials.map((credential) => {
@@ -232,7 +241,9 @@ export async function currentViewers(credentials: Credential[]): Promise<Map<Cre
           ? byToken.get(credential.tokenId)
           : credential.kind === 'app'
             ? byAppToken.get(credential.accessTokenId)
-            : byClient.get(credential.consumerKey);
+            : credential.kind === 'oauth2'
+              ? byOAuth2Token.get(credential.recordId)
+              : byClient.get(credential.consumerKey);
       if (!found || (found.expiresAt && found.expiresAt.getTime() <= now)) return [credential, null];
       return [credential, { viewer: new Viewer(toViewerUser(found.user), credential), expiresAt: found.expiresAt }];
     }),

@@ -1,5 +1,5 @@
 import { type IncomingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -106,7 +106,12 @@ export function createHttpServer(app: App, options: HttpServerOptions): HttpServ
   const server = createServer((request, response) => {
     inFlight.add(response);
     response.on('close', forget);
-    if (!stopping) return app(request, response);
+    if (!stopping) {
+      const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+      if (app.oauth2.handles(pathname))
+        return app.oauth2.handle(request, response, (server.address() as AddressInfo).port);
+      return app(request, response);
+    }
     response.setHeader('connection', 'close');
     const refused: StoppingServerContext = { arrivedWhileStopping: true };
     return app.handle(request, response, refused);

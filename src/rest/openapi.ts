@@ -9,6 +9,7 @@ import type { RealmType } from '../generated/prisma/enums';
 import type { RestRoute } from './route';
 import { realmPrefixes } from './router';
 import { oauth1Paths } from '../auth/oauth1-endpoints';
+import { oauth2Paths } from '../oauth2/openapi';
 import { maxMultigetPaths, multigetPath, multigetPaths, multigetRequestWire, multigetResponseWire } from './multiget';
 
 export interface OpenApiOptions {
@@ -29,7 +30,10 @@ export interface OpenApiOperation {
   responses: Record<string, JsonSchema | Reference>;
 }
 
-export type OpenApiPathItem = Partial<Record<'get' | 'post' | 'put' | 'delete', OpenApiOperation>>;
+export type OpenApiPathItem = Partial<Record<'get' | 'post' | 'put' | 'delete', OpenApiOperation>> & {
+  /** For paths outside /v1 (the OAuth 2.0 endpoints): the server they are on. */
+  servers?: { url: string; description?: string }[];
+};
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
@@ -475,7 +479,7 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
             : {}),
         responses,
       };
-      (paths[path] ??= {})[route.method.toLowerCase() as keyof OpenApiPathItem] = operation;
+      (paths[path] ??= {})[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'] = operation;
     }
   }
 
@@ -483,6 +487,8 @@ export function openApiDocument(routes: readonly RestRoute[], options: OpenApiOp
   tags.set('multiget', new Set());
   Object.assign(paths, oauth1Paths());
   tags.set('oauth', new Set());
+  Object.assign(paths, oauth2Paths(options.serverUrl.replace(/\/v1\/?$/, '')));
+  tags.set('oauth2', new Set());
 
   return {
     openapi: '3.1.0',

@@ -24,7 +24,7 @@ const registerAppDoc = `mutation($input: RegisterAppInput!) { registerApp(input:
 /** Registers an app through GraphQL as the given district administrator (a GraphQL client of support/client.ts). */
 export async function registerApp(
   graphql: (query: string, variables?: Record<string, unknown>) => Promise<{ data?: any; errors?: unknown }>,
-  input: { name: string; description?: string; redirectUris?: string[] },
+  input: { name: string; description?: string; redirectUris?: string[]; clientType?: 'PUBLIC' | 'CONFIDENTIAL' },
 ): Promise<AppKeys> {
   const answer = await graphql(registerAppDoc, { input });
   expect(answer.errors).toBeUndefined();

@@ -50,7 +50,9 @@ function resolve<T>(node: T | { $ref: string }): T {
 
 const allOperations = () =>
   Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, found]) => ({ path, method, operation: found as OpenApiOperation })),
+    Object.entries(item)
+      .filter(([key]) => key !== 'servers')
+      .map(([method, found]) => ({ path, method, operation: found as OpenApiOperation })),
   );
 
 describe('GET /v1/openapi.json', () => {
@@ -80,8 +82,9 @@ describe('GET /v1/openapi.json', () => {
       }
     }
     // And POST /multiget, which runs the other routes rather than an operation of its own, and GET and POST of the two
-    // three-legged OAuth token steps and of the authorize page between them (src/auth/oauth1-endpoints.ts).
-    expected += 1 + 6;
+    // three-legged OAuth token steps and of the authorize page between them (src/auth/oauth1-endpoints.ts), and the
+    // OAuth 2.0 authorize, token, revoke and two discovery endpoints (src/oauth2/openapi.ts).
+    expected += 1 + 6 + 5;
     const operations = allOperations();
     expect(operations).toHaveLength(expected);
     expect(expected).toBeGreaterThan(restRoutes.length);
@@ -120,6 +123,11 @@ describe('GET /v1/openapi.json', () => {
       '/oauth/request_token',
       '/oauth/authorize',
       '/oauth/access_token',
+      '/oauth2/authorize',
+      '/oauth2/token',
+      '/oauth2/revoke',
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server',
     ]);
   });
 
@@ -199,8 +207,9 @@ describe('GET /v1/openapi.json', () => {
       properties: { error: { type: 'string' }, issues: { type: 'array' } },
     });
     // The authorize page answers people in browsers with HTML pages, not API errors (its own test below).
+    // Nor are the OAuth 2.0 endpoints, which answer as RFC 6749 says (their own test below).
     for (const { path, method, operation: found } of allOperations().filter(
-      ({ path }) => path !== '/oauth/authorize',
+      ({ path }) => path !== '/oauth/authorize' && !path.startsWith('/oauth2/') && !path.startsWith('/.well-known/'),
     )) {
       const statuses = Object.keys(found.responses);
       // A multiget's paths are refused one by one, in its 207: the call itself is never 403.
@@ -225,6 +234,24 @@ describe('GET /v1/openapi.json', () => {
     expect(resolve(operation('/groups', 'get').responses['429'])).toMatchObject({
       headers: { 'Retry-After': expect.any(Object) },
     });
+  });
+
+  it('describes the OAuth 2.0 endpoints on the server root, where they are served', async () => {
+    const origin = new URL(document.servers[0]!.url).origin;
+    for (const [path, method] of [
+      ['/oauth2/authorize', 'get'],
+      ['/oauth2/token', 'post'],
+      ['/oauth2/revoke', 'post'],
+      ['/.well-known/openid-configuration', 'get'],
+      ['/.well-known/oauth-authorization-server', 'get'],
+    ] as const) {
+      expect(document.paths[path]!.servers).toEqual([expect.objectContaining({ url: origin })]);
+      expect(operation(path, method).tags).toEqual(['oauth2']);
+    }
+    const parameters = operation('/oauth2/authorize', 'get').parameters!.map((parameter: any) => parameter.name);
+    expect(parameters).toEqual(expect.arrayContaining(['client_id', 'redirect_uri', 'code_challenge', 'state']));
+    const token = (operation('/oauth2/token', 'post').requestBody as any).content['application/x-www-form-urlencoded'];
+    expect(token.schema.properties.grant_type.enum).toEqual(['authorization_code', 'refresh_token']);
   });
 
   it('describes the authorize page as HTML for people, with the form its consent page posts', () => {

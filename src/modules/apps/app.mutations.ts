@@ -4,7 +4,7 @@ import { payloadMutation } from '../../graphql/payloads';
 import { parseId } from '../../graphql/realm';
 import { readById } from '../../graphql/reads-by-id';
 import { deleteApp, registerApp, revokeAppAuthorization, updateApp } from './app.service';
-import { RegisteredAppType } from './app.type';
+import { AppClientTypeEnum, RegisteredAppType } from './app.type';
 import { registerAppSchema, revokeAppAuthorizationSchema, updateAppSchema } from './app.validation';
 
 // The consumer secret is sealed with the server key, which only the context holds.
@@ -12,6 +12,7 @@ payloadMutation('registerApp', {
   description: "Registers a third-party app in the viewer's district (district administrators only).",
   input: registerAppSchema,
   inputDescription: 'The app to register.',
+  types: { clientType: AppClientTypeEnum },
   payload: {
     registeredApp: { type: RegisteredAppType, description: 'The app’s new credentials, with their secret.' },
     app: { model: 'App', description: 'The new app, as `apps` lists it.' },

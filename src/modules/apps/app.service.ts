@@ -25,7 +25,7 @@ export interface RegisteredApp {
 export async function registerApp(viewer: Viewer, serverKey: Buffer, input: unknown): Promise<RegisteredApp> {
   const { districtId } = viewer.user;
   await authorize(viewer, appPolicy, 'manage', districtId, districtId, 'District');
-  const { name, description, redirectUris } = validate(registerAppSchema, input);
+  const { name, description, redirectUris, clientType } = validate(registerAppSchema, input);
   const consumerKey = randomToken(16);
   const consumerSecret = randomToken(24);
   const app = await db().app.create({
@@ -34,6 +34,7 @@ export async function registerApp(viewer: Viewer, serverKey: Buffer, input: unkn
       name,
       description: description ?? '',
       redirectUris: redirectUris ?? [],
+      clientType: clientType ?? 'CONFIDENTIAL',
       consumerKey,
       encryptedSecret: encryptSecret(consumerSecret, serverKey),
     },
@@ -108,7 +109,7 @@ export async function deleteApp(viewer: Viewer, id: number): Promise<{ id: numbe
 
 /**
  * Revokes an app's access to a user (the viewer when `userId` is left out): the authorization and its access tokens
- * go; an administrator who manages the user's credentials may revoke it too. Unknown when the app does not act for
+ * (OAuth 1.0a and 2.0) go; an administrator who manages the user's credentials may revoke it too. Unknown when the app does not act for
  * the user.
  */
 export async function revokeAppAuthorization(viewer: Viewer, input: unknown) {
@@ -122,6 +123,8 @@ export async function revokeAppAuthorization(viewer: Viewer, input: unknown) {
   await writeTransaction(async (tx) => {
     if ((await tx.appAuthorization.deleteMany({ where: { id: authorization.id } })).count === 0)
       throw new NotFoundError('App', appId);
+    // OAuth 2.0: the grant, its codes and tokens, whose records hang off the user and app rather than the approval.
+    await tx.oAuth2Record.deleteMany({ where: { userId, appId } });
     await revocationEvents(tx, [{ id: authorization.id, userId }], viewer.id);
   });
   forgetCredentialsOf(userId);

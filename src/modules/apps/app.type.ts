@@ -2,11 +2,24 @@ import { encodeGlobalId } from '../../core/global-id';
 import { db } from '../../db/database';
 import { builder } from '../../graphql/builder';
 import { exposeColumns, exposeDatabaseId, exposeOptionalText, nodeId } from '../../graphql/columns';
+import { AppClientType } from '../../generated/prisma/enums';
 import type { RegisteredApp } from './app.service';
+
+export const AppClientTypeEnum = builder.enumType(AppClientType, {
+  name: 'AppClientType',
+  description: 'How an app authenticates at the OAuth 2.0 token endpoint (RFC 6749 §2.1).',
+  values: {
+    CONFIDENTIAL: { description: 'With its consumer secret (a server-side web app).' },
+    PUBLIC: {
+      description: 'With nothing: it cannot keep a secret (a browser or mobile app), so PKCE alone proves it.',
+    },
+  },
+});
 
 builder.prismaNode('App', {
   id: nodeId,
-  description: 'A third-party app the district registered: it acts for the users who approve it (three-legged OAuth).',
+  description:
+    'A third-party app the district registered: it acts for the users who approve it (three-legged OAuth 1.0a, or OAuth 2.0 with its consumer key as client_id).',
   fields: (t) => ({
     databaseId: exposeDatabaseId(t),
     ...exposeColumns(t, 'App', ['name', 'consumerKey', 'createdAt']),
@@ -14,6 +27,10 @@ builder.prismaNode('App', {
       description: 'Callback URLs the app may send users back to, compared exactly.',
     }),
     ...exposeOptionalText(t, 'App', ['description']),
+    clientType: t.expose('clientType', {
+      type: AppClientTypeEnum,
+      description: 'OAuth 2.0 client type, fixed at registration.',
+    }),
   }),
 });
 

@@ -25,7 +25,17 @@ const members = {
   redirectUris,
 };
 
-export const registerAppSchema = createInput(members, ['name']);
+export const registerAppSchema = createInput(
+  {
+    ...members,
+    clientType: z
+      .enum(['CONFIDENTIAL', 'PUBLIC'])
+      .describe(
+        'OAuth 2.0 client type, fixed at registration: CONFIDENTIAL (the default) authenticates with its secret, PUBLIC (a browser or mobile app) has none and relies on PKCE.',
+      ),
+  },
+  ['name'],
+);
 export const updateAppSchema = updateInput(members);
 
 export const revokeAppAuthorizationSchema = createInput(

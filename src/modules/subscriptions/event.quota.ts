@@ -18,7 +18,9 @@ export const credentialKey = (credential: Credential) =>
     ? `bearer:${credential.tokenId}`
     : credential.kind === 'app'
       ? `app:${credential.accessTokenId}`
-      : `oauth:${credential.consumerKey}`;
+      : credential.kind === 'oauth2'
+        ? `oauth2:${credential.recordId}`
+        : `oauth:${credential.consumerKey}`;
 
 /**
  * When a subscription starts listening (its bus topics joined, its access checked) and when it ends, by credential key:

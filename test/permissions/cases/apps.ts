@@ -46,6 +46,14 @@ export default permissionCases('apps', async (world, server) => ({ app: await cr
     variables: () => ({ input: { name: 'Registered' } }),
   },
   {
+    graphql: registerAppDoc,
+    name: 'an OAuth 2.0 public client',
+    expect: 'o f f f f f o',
+    variables: () => ({
+      input: { name: 'Browser app', clientType: 'PUBLIC', redirectUris: ['https://app.example/callback'] },
+    }),
+  },
+  {
     graphql: updateAppDoc,
     name: "an app of the cast's district",
     expect: 'h f f f f f o',
