@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Response as PlaywrightResponse } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerApp } from '../auth/oauth1-support';
@@ -84,6 +84,11 @@ describe.skipIf(browserSkipped)('the browser dashboard example', () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
+    const tokenAnswer = new Promise<PlaywrightResponse>((resolve) =>
+      page.on('response', (response) => {
+        if (response.url() === `${apiOrigin}/oauth2/token`) resolve(response);
+      }),
+    );
     await page.goto(`${appOrigin}/?server=${encodeURIComponent(apiOrigin)}&client_id=${clientId}`);
 
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -97,8 +102,11 @@ describe.skipIf(browserSkipped)('the browser dashboard example', () => {
       .toBe(`${world.teacher.nameFirst} ${world.teacher.nameLast}`);
     // The code and state are gone from the address bar; the token is in no storage.
     expect(page.url()).toBe(`${appOrigin}/?server=${encodeURIComponent(apiOrigin)}`);
+    const { access_token: token } = await (await tokenAnswer).json();
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
-    expect(stored).not.toMatch(/token/i);
+    expect(stored).not.toContain(token);
+    const cookies = await page.context().cookies();
+    expect(cookies.map((cookie) => cookie.value).join(' ')).not.toContain(token);
 
     // A reload drops the token from memory and signs in again with no page to answer: Lectern's session is live.
     await page.reload();
