@@ -7,6 +7,7 @@ import { transform, version as esbuildVersion } from 'esbuild';
 import { type Plugin, shouldRenderGraphiQL } from 'graphql-yoga';
 import { compress, encodedEntityTag, negotiateEncoding, varyOnEncoding } from './compression';
 import { matchingTag } from './etag';
+import { startScript } from './graphiql-start';
 
 const require = createRequire(import.meta.url);
 
@@ -43,61 +44,8 @@ const sources: AssetSource[] = [
   { name: 'plugin-explorer.css', package: '@graphiql/plugin-explorer', file: 'dist/style.css' },
 ];
 
-/**
- * Starts GraphiQL on the page's own URL, over HTTP and graphql-ws (which carries the headers tab as connection params).
- * A link's `query`, `variables` and `operationName` open in the editor (a new tab beside the stored ones); the link's
- * operation is the one run until the document is edited. Headers, bearer tokens among them, stay out of localStorage
- * unless the user turns "Persist headers" on in the settings: `shouldPersistHeaders` is left unset, which defaults to
- * off and keeps the setting shown, and the history GraphiQL stores (which keeps each run's headers whatever the
- * setting) is stored without them.
- */
-const startScript = `(function () {
-  var url = location.origin + location.pathname;
-  var link = new URLSearchParams(location.search);
-  var fetcher = GraphiQL.createFetcher({ url: url, subscriptionUrl: url.replace(/^http/, 'ws') });
-  var history = /^graphiql:(queries|favorites)$/;
-  var storage = {
-    getItem: function (key) { return localStorage.getItem(key); },
-    setItem: function (key, value) {
-      if (history.test(key) && localStorage.getItem('graphiql:shouldPersistHeaders') !== 'true') {
-        var stored = JSON.parse(value);
-        stored.queries = (stored.queries || []).map(function (item) {
-          return Object.assign({}, item, { headers: undefined });
-        });
-        value = JSON.stringify(stored);
-      }
-      localStorage.setItem(key, value);
-    },
-    removeItem: function (key) { localStorage.removeItem(key); },
-    clear: function () {
-      Object.keys(localStorage).forEach(function (key) {
-        if (key.indexOf('graphiql:') === 0) localStorage.removeItem(key);
-      });
-    },
-    get length() {
-      return Object.keys(localStorage).filter(function (key) { return key.indexOf('graphiql:') === 0; }).length;
-    },
-  };
-  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  function render(operationName) {
-    root.render(React.createElement(GraphiQL, {
-      fetcher: fetcher,
-      storage: storage,
-      plugins: [GraphiQLPluginExplorer.explorerPlugin()],
-      defaultEditorToolsVisibility: 'headers',
-      query: link.get('query') || undefined,
-      variables: link.get('variables') || undefined,
-      operationName: operationName,
-      onEditQuery: function (query) {
-        if (operationName && query !== link.get('query')) render(undefined);
-      },
-    }));
-  }
-  render(link.get('operationName') || undefined);
-})();
-`;
-
-const pageStyle = 'html,body,#graphiql{height:100%;margin:0}';
+const pageStyle =
+  'html,body,#graphiql{height:100%;margin:0}.lectern-account{display:flex;align-items:center;gap:.5em;margin-left:1em;font-size:.8em}';
 
 /** An installed package's folder: the nearest one above its entry point whose package.json has its name. */
 async function packageDirectory(name: string): Promise<{ directory: string; version: string }> {

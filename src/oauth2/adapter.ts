@@ -6,6 +6,7 @@ import { decryptSecret, hashToken } from '../auth/secrets';
 import { db } from '../db/database';
 import type { Prisma } from '../generated/prisma/client';
 import { userIdOfAccount } from './accounts';
+import { firstPartyClient } from './first-party';
 
 /**
  * An app as an OAuth 2.0 client: its consumer key is the client_id; a confidential app authenticates with its consumer
@@ -114,20 +115,23 @@ class RecordAdapter implements Adapter {
   }
 }
 
-/** Clients are the apps: read, never written (apps are registered through GraphQL). */
+/** Clients are the apps, and Lectern's own (first-party.ts): read, never written (apps are registered through GraphQL). */
 class AppClientAdapter extends RecordAdapter {
-  constructor(private readonly serverKey: Buffer) {
+  constructor(
+    private readonly serverKey: Buffer,
+    private readonly issuer: string,
+  ) {
     super('Client');
   }
 
-  override find(id: string) {
-    return clientOf(id, this.serverKey) as Promise<AdapterPayload | undefined>;
+  override async find(id: string) {
+    return (firstPartyClient(id, this.issuer) ?? (await clientOf(id, this.serverKey))) as AdapterPayload | undefined;
   }
 }
 
 /** oidc-provider's `adapter` option: a factory by model name. */
-export const recordAdapter = (serverKey: Buffer) => (kind: string) =>
-  kind === 'Client' ? new AppClientAdapter(serverKey) : new RecordAdapter(kind);
+export const recordAdapter = (serverKey: Buffer, issuer: string) => (kind: string) =>
+  kind === 'Client' ? new AppClientAdapter(serverKey, issuer) : new RecordAdapter(kind);
 
 /** Forgets records past their lifetime; any instance may run it (beside the other sweeps). */
 export async function pruneOAuth2Records(): Promise<number> {

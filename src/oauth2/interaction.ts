@@ -11,6 +11,7 @@ import { hasValidCsrf } from '../signin/csrf';
 import { fieldText, messagePage, readForm } from '../signin/forms';
 import { sessionOf, signInUrl } from '../signin/session';
 import { accountIdOf } from './accounts';
+import { firstPartyGrant, isFirstPartyClient } from './first-party';
 import { headersOnly, interactionPath, scopes } from './provider';
 
 /** What an app acting for a user can do: there are no scopes, so it is everything the user can do. */
@@ -74,6 +75,11 @@ export async function answerInteraction(
   const signedIn = await sessionOf(headersOnly(request, origin));
   if (!signedIn) return redirect(signInUrl(path));
   const clientId = String(details.params.client_id);
+  // Lectern's own clients ask no consent: signed in is all it takes (first-party.ts).
+  if (isFirstPartyClient(clientId)) {
+    const grant = await firstPartyGrant(provider, accountIdOf(signedIn.userId), clientId, details.grantId);
+    return finish({ login: { accountId: accountIdOf(signedIn.userId) }, consent: { grantId: grant.jti } });
+  }
   const app = await db().app.findUnique({ where: { consumerKey: clientId }, select: { id: true, name: true } });
   if (!app) return expired();
   const accountId = accountIdOf(signedIn.userId);

@@ -41,6 +41,7 @@ declare module 'oidc-provider' {
 
   export interface Grant {
     readonly jti: string;
+    readonly accountId?: string;
     addOIDCScope(scope: string): void;
     save(): Promise<string>;
   }
@@ -68,6 +69,7 @@ declare module 'oidc-provider' {
     readonly prompt: { name: string };
     readonly params: Record<string, unknown>;
     readonly session?: { accountId?: string };
+    readonly grantId?: string;
   }
 
   export interface InteractionResults {

@@ -10,6 +10,7 @@ import { sessionOf } from '../signin/session';
 import { messagePage } from '../signin/forms';
 import { accountIdOf, findAccount, userIdOfAccount } from './accounts';
 import { recordAdapter } from './adapter';
+import { firstPartyGrantOf, isFirstPartyClient } from './first-party';
 import { signingKeys } from './keys';
 
 /** The provider's endpoints; discovery is at the issuer's well-known paths. */
@@ -79,6 +80,7 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC) {
   const clientId = ctx.oidc.client?.clientId;
   const userId = accountId ? userIdOfAccount(accountId) : null;
   if (!accountId || !clientId || userId === null) return undefined;
+  if (isFirstPartyClient(clientId)) return firstPartyGrantOf(ctx, accountId, clientId);
   const app = await db().app.findUnique({ where: { consumerKey: clientId }, select: { id: true } });
   if (!app || !(await hasAuthorized(userId, app.id))) return undefined;
   const stored = await db().oAuth2Record.findFirst({
@@ -104,7 +106,7 @@ export interface OAuth2Options {
 export async function createProvider({ config, serverKey, issuer }: OAuth2Options): Promise<Provider> {
   const cookieKey = createHmac('sha256', serverKey).update('oauth2-cookies').digest('base64url');
   const configuration: Configuration = {
-    adapter: recordAdapter(serverKey),
+    adapter: recordAdapter(serverKey, issuer),
     findAccount,
     jwks: { keys: await signingKeys(serverKey) },
     routes: oauth2Routes,

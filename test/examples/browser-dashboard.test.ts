@@ -1,16 +1,19 @@
 /**
  * Runs the browser example (examples/browser-dashboard, built with Vite as its README says) in headless Chromium
- * against a real server on another origin: sign in with a token, the viewer's sections and groups, a group created and
+ * against a real server on another origin: sign in through Lectern (code + PKCE, as the PUBLIC app a district
+ * administrator registered), a reload signing in again silently, the viewer's sections and groups, a group created and
  * deleted through the mutation payloads, a refused input shown from userErrors, and the live event of the create.
  */
 import { readFile } from 'node:fs/promises';
 import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Response as PlaywrightResponse } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueAccessToken } from '../../src/modules/access/access.service';
+import { registerApp } from '../auth/oauth1-support';
+import { givePassword } from '../signin/pages';
+import { graphqlClientFor } from '../support/client';
 import { type World, createGroup, createSection, createWorld } from '../support/factories';
 import { browserSkipped, launchBrowser } from '../support/browser';
 import { listenOnLoopback, useTestServer } from '../support/harness';
@@ -19,7 +22,8 @@ const example = join(import.meta.dirname, '../../examples/browser-dashboard');
 
 const server = useTestServer();
 let world: World;
-let token: string;
+let clientId: string;
+const password = 'correct horse battery staple';
 let sectionTitle: string;
 let apiOrigin: string;
 let appOrigin: string;
@@ -49,7 +53,7 @@ beforeAll(async () => {
   const section = await createSection(world.school.id, [{ userId: world.teacher.id, admin: true }]);
   sectionTitle = section.title;
   await createGroup(world.school.id, { title: 'Chess', admins: [world.teacher.id] });
-  ({ token } = await issueAccessToken({ userId: world.teacher.id }));
+  await givePassword(world.teacher.id, password);
   const listening = await listenOnLoopback(server);
   apiOrigin = `http://127.0.0.1:${listening.port}`;
   closeApi = listening.close;
@@ -57,6 +61,13 @@ beforeAll(async () => {
   await build({ configFile: join(example, 'vite.config.ts'), logLevel: 'warn', build: { outDir } });
   app = await serveBuild(outDir);
   appOrigin = `http://127.0.0.1:${(app.address() as { port: number }).port}`;
+  // As the example's README says: a PUBLIC app whose redirect URI is the page.
+  const admin = await graphqlClientFor(server, world.districtAdmin);
+  ({ consumerKey: clientId } = await registerApp(admin, {
+    name: 'Dashboard',
+    redirectUris: [`${appOrigin}/`],
+    clientType: 'PUBLIC',
+  }));
   if (!browserSkipped) browser = await launchBrowser();
 }, 180_000);
 
@@ -73,10 +84,32 @@ describe.skipIf(browserSkipped)('the browser dashboard example', () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${appOrigin}/?server=${encodeURIComponent(apiOrigin)}`);
+    const tokenAnswer = new Promise<PlaywrightResponse>((resolve) =>
+      page.on('response', (response) => {
+        if (response.url() === `${apiOrigin}/oauth2/token`) resolve(response);
+      }),
+    );
+    await page.goto(`${appOrigin}/?server=${encodeURIComponent(apiOrigin)}&client_id=${clientId}`);
 
-    await page.getByLabel('Access token').fill(token);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === apiOrigin && url.pathname === '/sign-in');
+    await page.getByLabel('Email or username').fill(world.teacher.username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect
+      .poll(() => page.locator('#viewer-name').textContent())
+      .toBe(`${world.teacher.nameFirst} ${world.teacher.nameLast}`);
+    // The code and state are gone from the address bar; the token is in no storage.
+    expect(page.url()).toBe(`${appOrigin}/?server=${encodeURIComponent(apiOrigin)}`);
+    const { access_token: token } = await (await tokenAnswer).json();
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+    expect(stored).not.toContain(token);
+    const cookies = await page.context().cookies();
+    expect(cookies.map((cookie) => cookie.value).join(' ')).not.toContain(token);
+
+    // A reload drops the token from memory and signs in again with no page to answer: Lectern's session is live.
+    await page.reload();
     await expect
       .poll(() => page.locator('#viewer-name').textContent())
       .toBe(`${world.teacher.nameFirst} ${world.teacher.nameLast}`);

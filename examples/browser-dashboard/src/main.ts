@@ -1,8 +1,9 @@
 /**
  * A student's or teacher's dashboard: their sections and groups, live events, and a group made and removed through
- * the mutation payloads. The token stays in this tab's sessionStorage only (it is a credential).
+ * the mutation payloads. It signs in with Lectern (./sign-in.ts); the access token stays in memory only.
  */
 import { type Named, type Session, connect } from './api';
+import { type Settings, finishSignIn, savedSettings, signIn as startSignIn, signOut } from './sign-in';
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const signIn = element<HTMLFormElement>('sign-in');
@@ -10,6 +11,7 @@ const newGroup = element<HTMLFormElement>('new-group');
 const problem = element('problem');
 
 let session: Session | null = null;
+let signedIn: { settings: Settings; token: string } | null = null;
 let stopEvents: (() => void) | null = null;
 
 function show(message: string) {
@@ -48,8 +50,8 @@ async function removeGroup(group: Named) {
   await render();
 }
 
-async function start(server: string, token: string) {
-  session = connect(server, token);
+async function start(settings: Settings, token: string) {
+  session = connect(settings.server, token);
   try {
     await render();
   } catch (error) {
@@ -58,7 +60,7 @@ async function start(server: string, token: string) {
     show(`Could not sign in: ${(error as Error).message}`);
     return;
   }
-  sessionStorage.setItem('lectern', JSON.stringify({ server, token }));
+  signedIn = { settings, token };
   show('');
   signIn.hidden = true;
   element('dashboard').hidden = false;
@@ -75,7 +77,8 @@ async function start(server: string, token: string) {
 signIn.addEventListener('submit', (event) => {
   event.preventDefault();
   const form = new FormData(signIn);
-  void start(String(form.get('server')).replace(/\/$/, ''), String(form.get('token')));
+  const settings = { server: String(form.get('server')).replace(/\/$/, ''), clientId: String(form.get('client_id')) };
+  startSignIn(settings).catch((error: Error) => show(`Could not sign in: ${error.message}`));
 });
 
 newGroup.addEventListener('submit', async (event) => {
@@ -92,15 +95,21 @@ element('sign-out').addEventListener('click', () => {
   stopEvents?.();
   session?.close();
   session = null;
-  sessionStorage.removeItem('lectern');
+  if (signedIn) signOut(signedIn.settings, signedIn.token).catch((error: Error) => show(error.message));
+  signedIn = null;
   element('dashboard').hidden = true;
   signIn.hidden = false;
 });
 
+const link = new URLSearchParams(location.search);
+const saved = savedSettings();
 (signIn.elements.namedItem('server') as HTMLInputElement).value =
-  new URLSearchParams(location.search).get('server') ?? location.origin;
-const saved = sessionStorage.getItem('lectern');
-if (saved) {
-  const { server, token } = JSON.parse(saved);
-  void start(server, token);
-}
+  link.get('server') ?? saved?.server ?? location.origin;
+(signIn.elements.namedItem('client_id') as HTMLInputElement).value = link.get('client_id') ?? saved?.clientId ?? '';
+// Back from Lectern with a code; or a reload of a tab that signed in, which signs in again without a prompt.
+finishSignIn()
+  .then((answer) => {
+    if (answer) return start(answer.settings, answer.token);
+    if (saved && !link.has('state')) return startSignIn(saved, true);
+  })
+  .catch((error: Error) => show(`Could not sign in: ${error.message}`));
