@@ -31,12 +31,14 @@ export function createOAuth2Endpoints(options: {
   const { config, serverKey, logger } = options;
   let provider: Promise<{ provider: Provider; handler: ReturnType<Provider['callback']> }> | undefined;
   const providerFor = (port: number) =>
-    (provider ??= createProvider({ config, serverKey, issuer: baseUrlForPeople(config, port) }).then((built) => {
-      built.on('server_error', (_ctx: unknown, error: unknown) =>
-        logger.error({ err: error }, 'OAuth 2.0 server error'),
-      );
-      return { provider: built, handler: built.callback() };
-    })).catch((error) => {
+    (provider ??= createProvider({ config, serverKey, issuer: baseUrlForPeople(config, port), logger }).then(
+      (built) => {
+        built.on('server_error', (_ctx: unknown, error: unknown) =>
+          logger.error({ err: error }, 'OAuth 2.0 server error'),
+        );
+        return { provider: built, handler: built.callback() };
+      },
+    )).catch((error) => {
       provider = undefined;
       throw error;
     });

@@ -2,7 +2,10 @@
 // docs/oauth2.md. It is a Node (Koa) handler, so src/http/server.ts hands it the requests under its paths before yoga.
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
+import { format } from 'node:util';
+import type Provider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
 import { hasAuthorized } from '../auth/oauth1-authorization';
 import type { Config } from '../config';
 import { db } from '../db/database';
@@ -46,27 +49,45 @@ export const headersOnly = (request: IncomingMessage, origin: string) => {
   return new Request(new URL(request.url ?? '/', origin), { headers });
 };
 
+type OidcProviderModule = typeof import('oidc-provider');
+
 /**
  * The provider's own session never stands in for Lectern's: every authorization asks for the login prompt unless the
  * browser's Lectern session is live and names the provider session's user, so a sign-out, a password change or a
  * deactivation (all of which end Lectern sessions) stops new codes at once.
  */
-const lecternSessionCheck = new interactionPolicy.Check(
-  'lectern_session',
-  'The Lectern sign-in ended or is another user’s',
-  async (ctx: KoaContextWithOIDC) => {
-    if (ctx.oidc.result?.login) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-    const signedIn = await sessionOf(headersOnly(ctx.req, new URL(ctx.href).origin));
-    return signedIn && accountIdOf(signedIn.userId) === ctx.oidc.session?.accountId
-      ? interactionPolicy.Check.NO_NEED_TO_PROMPT
-      : interactionPolicy.Check.REQUEST_PROMPT;
-  },
-);
-
-function policy() {
+function policy({ interactionPolicy }: OidcProviderModule) {
+  const { Check } = interactionPolicy;
+  const lecternSessionCheck = new Check(
+    'lectern_session',
+    'The Lectern sign-in ended or is another user’s',
+    async (ctx: KoaContextWithOIDC) => {
+      if (ctx.oidc.result?.login) return Check.NO_NEED_TO_PROMPT;
+      const signedIn = await sessionOf(headersOnly(ctx.req, new URL(ctx.href).origin));
+      return signedIn && accountIdOf(signedIn.userId) === ctx.oidc.session?.accountId
+        ? Check.NO_NEED_TO_PROMPT
+        : Check.REQUEST_PROMPT;
+    },
+  );
   const prompts = interactionPolicy.base();
   prompts.get('login')!.checks.push(lecternSessionCheck);
   return prompts;
+}
+
+/**
+ * oidc-provider writes its notices as plain text with console.warn and console.info: when it is loaded (it warns about
+ * Node 20, which `engines` still allows) and when a provider is built (defaults it points out). The server's output is
+ * JSON lines, so it is loaded and built with those two sent to the log instead.
+ */
+async function withNoticesLogged<T>(logger: Logger, build: () => Promise<T>): Promise<T> {
+  const { warn, info } = console;
+  console.warn = (...args: unknown[]) => logger.warn(format(...args));
+  console.info = (...args: unknown[]) => logger.info(format(...args));
+  try {
+    return await build();
+  } finally {
+    Object.assign(console, { warn, info });
+  }
 }
 
 /**
@@ -100,10 +121,12 @@ export interface OAuth2Options {
   serverKey: Buffer;
   /** The issuer: PUBLIC_URL, else the address the server listens on (src/http/server.ts). */
   issuer: string;
+  logger: Logger;
 }
 
 /** The configured provider; its signing key is read (or made, once) from the database. */
-export async function createProvider({ config, serverKey, issuer }: OAuth2Options): Promise<Provider> {
+export async function createProvider({ config, serverKey, issuer, logger }: OAuth2Options): Promise<Provider> {
+  const oidcProvider = await withNoticesLogged(logger, () => import('oidc-provider'));
   const cookieKey = createHmac('sha256', serverKey).update('oauth2-cookies').digest('base64url');
   const configuration: Configuration = {
     adapter: recordAdapter(serverKey, issuer),
@@ -154,7 +177,7 @@ export async function createProvider({ config, serverKey, issuer }: OAuth2Option
       dPoP: { enabled: false },
     },
     interactions: {
-      policy: policy(),
+      policy: policy(oidcProvider),
       url: (_ctx: unknown, interaction: { uid: string }) => `${interactionPath}${interaction.uid}`,
     },
     loadExistingGrant,
@@ -181,7 +204,7 @@ export async function createProvider({ config, serverKey, issuer }: OAuth2Option
       ctx.body = await page.text();
     },
   };
-  const provider = new Provider(issuer, configuration);
+  const provider = await withNoticesLogged(logger, async () => new oidcProvider.default(issuer, configuration));
   // Behind a proxy (TRUST_PROXY_HOPS), endpoint URLs follow X-Forwarded-Proto and -Host, as links do.
   provider.proxy = config.trustProxyHops > 0;
   return provider;

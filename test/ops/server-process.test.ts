@@ -29,6 +29,10 @@ describe('the server process', () => {
     expect(me.status).toBe(303);
     expect(me.headers.get('location')).toMatch(new RegExp(`^${base}/v1/users/\\d+$`));
 
+    // The OAuth 2.0 provider is built at its first request; what its library says then is logged as JSON too.
+    const discovery = await fetch(`${base}/.well-known/openid-configuration`);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(base);
+
     // A subscription open over server-sent events must not hold the stopping server: its stream completes.
     const events = await fetch(`${base}/graphql`, {
       method: 'POST',
