@@ -6,20 +6,13 @@ import type Provider from 'oidc-provider';
 import { hasAuthorized, rememberApproval } from '../auth/oauth1-authorization';
 import { db } from '../db/database';
 import { writeTransaction } from '../outbox/record';
-import { consentPage } from '../signin/consent';
+import { appAbilities, consentPage } from '../signin/consent';
 import { hasValidCsrf } from '../signin/csrf';
 import { fieldText, messagePage, readForm } from '../signin/forms';
 import { sessionOf, signInUrl } from '../signin/session';
 import { accountIdOf } from './accounts';
 import { firstPartyGrant, isFirstPartyClient } from './first-party';
 import { headersOnly, interactionPath, scopes } from './provider';
-
-/** What an app acting for a user can do: there are no scopes, so it is everything the user can do. */
-const abilities = [
-  'See what you can see here: your profile, courses, groups, posts, grades and files.',
-  'Make the changes you can make, as you.',
-  'Keep doing so until you take the approval back.',
-];
 
 const redirect = (location: string) =>
   new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
@@ -87,7 +80,13 @@ export async function answerInteraction(
   if (!form) {
     // Approved before: signed in is all it takes; the provider finds the remembered grant (loadExistingGrant).
     if (await hasAuthorized(signedIn.userId, app.id)) return finish({ login: { accountId } });
-    return consentPage({ appName: app.name, abilities, action: path, hidden: {}, csrfToken: signedIn.csrfToken });
+    return consentPage({
+      appName: app.name,
+      abilities: appAbilities,
+      action: path,
+      hidden: {},
+      csrfToken: signedIn.csrfToken,
+    });
   }
   if (!hasValidCsrf(signedIn, form))
     return messagePage('This form has expired', 'Open the page again from the app and answer there.', 403);

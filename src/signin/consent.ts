@@ -1,6 +1,13 @@
 import { csrfField } from './csrf';
 import { html, htmlPage } from './page';
 
+/** What an app acting for a user can do: there are no scopes, so it is everything the user can do. */
+export const appAbilities = [
+  'See what you can see here: your profile, courses, groups, posts, grades and files.',
+  'Make the changes you can make, as you.',
+  'Keep doing so until you take the approval back.',
+];
+
 /**
  * "<App> wants to act for you": what the app will be able to do, and Approve / Deny buttons posting `decision` with
  * the hidden fields and the session's CSRF token to `action`. The flows that ask (OAuth 1.0a and 2.0 authorization)

@@ -6,7 +6,7 @@ import {
   hasAuthorized,
   requestTokenForApproval,
 } from '../auth/oauth1-authorization';
-import { consentPage } from './consent';
+import { appAbilities, consentPage } from './consent';
 import { hasValidCsrf } from './csrf';
 import { fieldText, messagePage, readForm } from './forms';
 import { html, htmlPage } from './page';
@@ -17,13 +17,6 @@ import { type SignedIn, sessionOf, signInUrl } from './session';
  * the platform's site; requests-oauthlib examples use the API host's `/v1/oauth/authorize`: both are this page.
  */
 const authorizePaths = new Set(['/oauth/authorize', '/v1/oauth/authorize']);
-
-/** What an app acting for a user can do: there are no scopes, so it is everything the user can do. */
-const abilities = [
-  'See what you can see here: your profile, courses, groups, posts, grades and files.',
-  'Make the changes you can make, as you.',
-  'Keep doing so until you take the approval back.',
-];
 
 const redirect = (location: string) =>
   new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
@@ -78,7 +71,7 @@ async function ask(request: Request, url: URL): Promise<Response> {
   if (await hasAuthorized(signedIn.userId, pending.appId)) return approve(token, signedIn, callback);
   return consentPage({
     appName: pending.appName,
-    abilities,
+    abilities: appAbilities,
     action: url.pathname,
     hidden: { oauth_token: token, ...(callback === null ? {} : { oauth_callback: callback }) },
     csrfToken: signedIn.csrfToken,
