@@ -103,6 +103,9 @@ describe.skipIf(browserSkipped)('GraphiQL sign-in in headless Chromium', () => {
     await page.click('.graphiql-query-editor .CodeMirror');
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(`subscription { realmEvents(realm: { type: GROUP, id: "${groupId}" }) { type } }`);
+    // GraphiQL takes the edit in after a debounce, and saves the tab with it: run before, it would send the query it
+    // had parsed earlier over HTTP.
+    await page.waitForFunction(() => localStorage.getItem('graphiql:tabState')?.includes('subscription {'));
     await page.click('.graphiql-execute-button');
     await listening;
     await groupAdmin.put(`/groups/${groupId}`, { title: 'Renamed while signed in' });
