@@ -10,7 +10,7 @@ import { type World, createWorld } from '../support/factories';
 import { listenOnLoopback, useTestServer } from '../support/harness';
 import { expectNothingWritten } from '../support/writes';
 import { givePassword } from '../signin/pages';
-import { Browser, pageOf } from './oauth2-support';
+import { Browser, pageOf, signedInBrowser, viewerWith } from './oauth2-support';
 
 const server = useTestServer();
 const password = 'correct horse battery staple';
@@ -30,8 +30,7 @@ beforeAll(async () => {
   graphiql = await client.discovery(new URL(origin), graphiqlClientId, undefined, client.None(), {
     execute: [client.allowInsecureRequests],
   });
-  browser = new Browser(origin);
-  await browser.signIn(pageOf(await browser.follow('/sign-in?return_to=/sign-in')), world.student.username, password);
+  browser = await signedInBrowser(origin, world.student.username, password);
 });
 afterAll(() => close?.());
 
@@ -69,17 +68,6 @@ async function backAtGraphiQL(from: URL): Promise<URL> {
   throw new Error('too many redirects');
 }
 
-/** GraphQL `viewer` with a Bearer token: the viewer's database id, or the status of a refusal. */
-async function viewerWith(token: string): Promise<string | number> {
-  const response = await fetch(`${origin}/graphql`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: '{ viewer { databaseId } }' }),
-  });
-  if (response.status !== 200) return response.status;
-  return (await response.json()).data.viewer.databaseId;
-}
-
 describe('the GraphiQL client', () => {
   it('signs a signed-in user in without a consent page, issues no refresh token and records no approval', async () => {
     const verifier = client.randomPKCECodeVerifier();
@@ -98,7 +86,7 @@ describe('the GraphiQL client', () => {
     });
     expect(tokens.refresh_token).toBeUndefined();
     expect(tokens.claims()?.aud).toBe(graphiqlClientId);
-    expect(await viewerWith(tokens.access_token)).toBe(String(world.student.id));
+    expect(await viewerWith(origin, tokens.access_token)).toBe(String(world.student.id));
     expect(await db().appAuthorization.count({ where: { userId: world.student.id } })).toBe(0);
 
     const listed = await fetch(`${origin}/graphql`, {
@@ -115,7 +103,7 @@ describe('the GraphiQL client', () => {
       body: new URLSearchParams({ token: tokens.access_token, client_id: graphiqlClientId }),
     });
     expect(revoked.status).toBe(200);
-    expect(await viewerWith(tokens.access_token)).toBe(401);
+    expect(await viewerWith(origin, tokens.access_token)).toBe(401);
   });
 
   it.each([
